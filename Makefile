@@ -1,0 +1,67 @@
+# Chicken Foot Companion: the two commands are `make run` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+HOST   ?= 0.0.0.0
+PORT   ?= 8000
+HTMX_VERSION := 2.0.11
+HTMX_SRI     := sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg
+HTMX_LOCAL   := static/vendor/htmx.min.js
+PYTEST_ARGS  ?=
+
+.PHONY: run test lint format install install-test vendor browser db serve \
+        babel-extract babel-update babel-compile benchmark clean
+
+## make run: venv + install + migrate the database + serve on the LAN
+run: install vendor db babel-compile
+	$(BIN)/python -m companion.serve --host $(HOST) --port $(PORT)
+
+## make test: venv + test extras + browser + lint + the whole suite
+test: install-test vendor browser babel-compile lint
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+install: $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[postgres]'
+
+install-test: $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test]'
+
+## the local htmx fallback copy, fetched from the npm registry and checked against its SRI hash
+vendor: $(HTMX_LOCAL)
+$(HTMX_LOCAL):
+	HTMX_VERSION=$(HTMX_VERSION) HTMX_SRI=$(HTMX_SRI) bash scripts/fetch-htmx.sh $@
+
+## Chromium for the browser tests (Debian's package; Playwright cannot download browsers here)
+browser:
+	bash scripts/ensure-browser.sh
+
+db: $(BIN)/python
+	$(BIN)/flask --app wsgi db upgrade
+
+lint: $(BIN)/python
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(BIN)/python
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+babel-extract:
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -o companion/translations/messages.pot .
+
+babel-update: babel-extract
+	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations
+
+babel-compile:
+	@if [ -d companion/translations ] && ls companion/translations/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
+	  $(BIN)/pybabel compile -q -d companion/translations; fi
+
+benchmark: install
+	$(BIN)/python benchmarks/engine_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts

@@ -1,0 +1,46 @@
+"""Errors raised by the rules engine.
+
+Every error carries a stable ``code``, a plain-language ``message`` and ``where`` (the part of the
+input it is about, e.g. ``"input.layout.tiles[2] (S3)"``), so that the question contract of
+QUESTIONS.md can turn it into ``{"error": {"code", "message", "where"}}`` without guessing.
+"""
+
+from __future__ import annotations
+
+
+class EngineError(ValueError):
+    """A question, tile, layout or house rule that the engine cannot accept.
+
+    Attributes:
+        code: stable upper-case identifier, e.g. ``"TILE_OUTSIDE_SET"``.
+        message: one sentence a player can read.
+        where: the offending part of the input, or ``""`` when it is the whole input.
+    """
+
+    def __init__(self, code: str, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.where = where
+
+    def located(self, where: str) -> EngineError:
+        """Return the same error with ``where`` filled in when it was still empty."""
+        if not self.where:
+            self.where = where
+        return self
+
+    def as_dict(self) -> dict[str, str]:
+        """The error as the QUESTIONS.md error object ``{"code", "message", "where"}``."""
+        return {"code": self.code, "message": self.message, "where": self.where}
+
+
+class TileError(EngineError):
+    """A tile that cannot be parsed, lies outside the set, or is used twice (RULES.md §2)."""
+
+
+class RuleError(EngineError):
+    """An unknown preset or switch, a bad switch value, or an impossible combination (§9)."""
+
+
+class LayoutError(EngineError):
+    """A layout that could not have been played (RULES.md §0, §5)."""

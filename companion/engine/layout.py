@@ -1,0 +1,395 @@
+"""The layout tree (RULES.md §0, §5): the centre double, spokes, chicken feet and their toes.
+
+A layout is immutable. Every tile is attached to a parent id (``"C"`` is the centre double) and
+is written touching end first. :func:`replay` rebuilds a layout from the JSON of RULES.md §0 and
+refuses a position that could not have been played, naming the first impossible placement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import LayoutError, TileError
+from .tiles import DominoSet, Tile, parse_ends
+
+CENTER = "C"
+_ID = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,15}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One tile on the table.
+
+    Attributes:
+        id: its id in the layout (``S1``, ``D1``, ``T3``, ...).
+        on: the parent's id (``"C"`` for a spoke).
+        touching: the end laid against the parent.
+        outer: the other end (for a double, the same number).
+    """
+
+    id: str
+    on: str
+    touching: int
+    outer: int
+
+    @property
+    def tile(self) -> Tile:
+        """The tile itself, unordered."""
+        return Tile.of(self.touching, self.outer)
+
+    @property
+    def is_double(self) -> bool:
+        """A double off the centre: a chicken foot (§5.4)."""
+        return self.touching == self.outer
+
+    def text(self) -> str:
+        """Touching end first, as in RULES.md §0: ``"9-5"``."""
+        return f"{self.touching}-{self.outer}"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenEnd:
+    """A place a tile can go: a free hub slot, a free toe slot of a foot, or an uncovered end.
+
+    Attributes:
+        on: the id to play on (``"C"``, a double's id, or a tile's id).
+        number: the number a tile must show to go there.
+        free: free slots there (hub: spokes still missing; foot: toes missing; end: 1).
+        kind: ``"hub"``, ``"foot"`` or ``"end"``.
+    """
+
+    on: str
+    number: int
+    free: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A position on the table. Build with :meth:`start` and :meth:`attach`, or :func:`replay`.
+
+    Attributes:
+        center: the centre (hub) double.
+        spokes_required: K, spokes the hub takes before play spreads (§5.2).
+        toes_required: toes a chicken foot takes (§5.4).
+        placements: the tiles on the table in the order they were attached.
+    """
+
+    center: Tile
+    spokes_required: int = 4
+    toes_required: int = 3
+    placements: tuple[Placement, ...] = ()
+    _by_id: Mapping[str, Placement] = field(default_factory=dict, repr=False, compare=False)
+    _children: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _used: frozenset[Tile] = field(default=frozenset(), repr=False, compare=False)
+    _open_feet: tuple[str, ...] = field(default=(), repr=False, compare=False)
+
+    @classmethod
+    def start(cls, center: Tile, spokes_required: int = 4, toes_required: int = 3) -> Layout:
+        """A layout holding only the centre double. Raises LayoutError if it is not a double."""
+        if not center.is_double:
+            raise LayoutError(
+                "BAD_CENTER", f"The centre must be a double, not {center}.", "input.layout.center"
+            )
+        return cls(
+            center, spokes_required, toes_required, (), {}, {CENTER: 0}, frozenset({center}), ()
+        )
+
+    # --- reading the position ------------------------------------------------------------
+    @property
+    def hub(self) -> int:
+        """The centre double's number."""
+        return self.center.high
+
+    @property
+    def spokes(self) -> int:
+        """Spokes laid on the centre double so far."""
+        return self._children[CENTER]
+
+    @property
+    def hub_complete(self) -> bool:
+        """True once the centre has its K spokes and play may spread (§5.2)."""
+        return self.spokes >= self.spokes_required
+
+    @property
+    def open_foot(self) -> str | None:
+        """The id of the chicken foot still missing toes, if any (at most one, §5.4)."""
+        return self._open_feet[0] if self._open_feet else None
+
+    @property
+    def used(self) -> frozenset[Tile]:
+        """Every tile on the table, the centre double included."""
+        return self._used
+
+    def __contains__(self, item: object) -> bool:
+        return item == CENTER or item in self._by_id
+
+    def __len__(self) -> int:
+        return len(self.placements)
+
+    def __iter__(self) -> Iterator[Placement]:
+        return iter(self.placements)
+
+    def get(self, tile_id: str) -> Placement:
+        """The placement with this id. Raises LayoutError(``UNKNOWN_ID``)."""
+        try:
+            return self._by_id[tile_id]
+        except KeyError:
+            raise LayoutError(
+                "UNKNOWN_ID", f"There is no tile '{tile_id}' in the layout.", tile_id
+            ) from None
+
+    def children(self, tile_id: str) -> int:
+        """Tiles attached to ``tile_id`` (spokes for ``"C"``, toes for a foot)."""
+        return self._children.get(tile_id, 0)
+
+    def kind(self, tile_id: str) -> str:
+        """``"hub"``, ``"foot"`` or ``"end"`` for an id in the layout."""
+        if tile_id == CENTER:
+            return "hub"
+        return "foot" if self.get(tile_id).is_double else "end"
+
+    def number_at(self, tile_id: str) -> int:
+        """The number a tile played on ``tile_id`` must show."""
+        return self.hub if tile_id == CENTER else self.get(tile_id).outer
+
+    def capacity(self, tile_id: str) -> int:
+        """How many tiles ``tile_id`` can take in all: K, the toes of a foot, or 1."""
+        kind = self.kind(tile_id)
+        if kind == "hub":
+            return self.spokes_required
+        return self.toes_required if kind == "foot" else 1
+
+    def free_slots(self, tile_id: str) -> int:
+        """Slots still free on ``tile_id``."""
+        return max(0, self.capacity(tile_id) - self.children(tile_id))
+
+    def open_ends(self) -> list[OpenEnd]:
+        """Every place with a free slot, centre first, then in order of placement.
+
+        This lists the geometry only; which of them a move may use now depends on the spoke and
+        foot phases (see :func:`playable_targets`).
+        """
+        ids = [CENTER, *(p.id for p in self.placements)]
+        ends = []
+        for tile_id in ids:
+            free = self.free_slots(tile_id)
+            if free:
+                ends.append(OpenEnd(tile_id, self.number_at(tile_id), free, self.kind(tile_id)))
+        return ends
+
+    def playable_targets(self) -> list[OpenEnd]:
+        """The open ends a move may use now: only the hub during the spoke phase, only the open
+        foot while one is open, else every open end (§5.2, §5.4)."""
+        if not self.hub_complete:
+            free = self.free_slots(CENTER)
+            return [OpenEnd(CENTER, self.hub, free, "hub")] if free else []
+        foot = self.open_foot
+        if foot is not None:
+            return [OpenEnd(foot, self.number_at(foot), self.free_slots(foot), "foot")]
+        return self.open_ends()
+
+    def next_id(self, tile: Tile) -> str:
+        """A fresh id for ``tile``: ``D<n>`` for a double, ``T<n>`` otherwise (QUESTIONS.md)."""
+        prefix = "D" if tile.is_double else "T"
+        n = 1
+        while f"{prefix}{n}" in self._by_id:
+            n += 1
+        return f"{prefix}{n}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The layout in the JSON of RULES.md §0."""
+        return {
+            "center": str(self.center),
+            "tiles": [{"id": p.id, "on": p.on, "tile": p.text()} for p in self.placements],
+        }
+
+    # --- changing the position (returns a new layout) --------------------------------------
+    def attach(self, tile: Tile, on: str, tile_id: str | None = None) -> Layout:
+        """A new layout with ``tile`` laid on ``on``, checking the geometry only.
+
+        Checks: the parent exists, it has a free slot, the tile shows its number, the tile is
+        not already on the table, and the id is new. Spoke/foot *phase* rules are checked by
+        :func:`companion.engine.moves.check_move` and by :func:`replay`.
+        Raises LayoutError with the move reason codes (``CENTER_FULL``, ``FOOT_FULL``,
+        ``END_COVERED``, ``NO_MATCH``) or ``DUPLICATE_TILE``/``UNKNOWN_ID``/``DUPLICATE_ID``.
+        """
+        if on not in self:
+            raise LayoutError("UNKNOWN_ID", f"There is no tile '{on}' to play on.", on)
+        if tile in self._used:
+            raise LayoutError("DUPLICATE_TILE", f"{tile} is already on the table.", str(tile))
+        number = self.number_at(on)
+        if not tile.has(number):
+            raise LayoutError(
+                "NO_MATCH", f"{tile} has no {number}, so it cannot go on {_where(self, on)}.", on
+            )
+        if self.free_slots(on) == 0:
+            raise LayoutError(_full_code(self.kind(on)), _full_message(self, on), on)
+        new_id = tile_id or self.next_id(tile)
+        if new_id in self or not _ID.match(new_id):
+            raise LayoutError(
+                "DUPLICATE_ID" if new_id in self else "BAD_ID",
+                f"'{new_id}' cannot be used as a tile id here.",
+                new_id,
+            )
+        placement = Placement(new_id, on, number, tile.other(number))
+        by_id = dict(self._by_id)
+        by_id[new_id] = placement
+        children = dict(self._children)
+        children[on] = children.get(on, 0) + 1
+        if placement.is_double:
+            children[new_id] = 0
+        open_feet = tuple(
+            f
+            for f in (*self._open_feet, *((new_id,) if placement.is_double else ()))
+            if children[f] < self.toes_required
+        )
+        return Layout(
+            self.center,
+            self.spokes_required,
+            self.toes_required,
+            (*self.placements, placement),
+            by_id,
+            children,
+            self._used | {tile},
+            open_feet,
+        )
+
+    def foot_of(self, tile_id: str) -> str | None:
+        """The id of the double whose toe ``tile_id`` is, if it is a toe."""
+        placement = self._by_id.get(tile_id)
+        if placement is None or placement.on == CENTER:
+            return None
+        parent = self._by_id[placement.on]
+        return parent.id if parent.is_double else None
+
+
+def _full_code(kind: str) -> str:
+    return {"hub": "CENTER_FULL", "foot": "FOOT_FULL"}.get(kind, "END_COVERED")
+
+
+def _full_message(layout: Layout, on: str) -> str:
+    kind = layout.kind(on)
+    if kind == "hub":
+        return f"The centre {layout.center} already has its {layout.spokes_required} spokes."
+    if kind == "foot":
+        return (
+            f"The chicken foot on {layout.get(on).tile} ({on}) already has its "
+            f"{layout.toes_required} toes."
+        )
+    return f"The end of {layout.get(on).text()} ({on}) is already covered."
+
+
+def _where(layout: Layout, on: str) -> str:
+    if on == CENTER:
+        return f"the centre {layout.center}"
+    placement = layout.get(on)
+    if placement.is_double:
+        return f"the chicken foot {placement.tile} ({on})"
+    return f"the open {placement.outer} of {placement.text()} ({on})"
+
+
+def describe_target(layout: Layout, on: str) -> str:
+    """Words for a target, e.g. ``"the open 5 of 9-5 (S1)"`` or ``"the centre 9-9"``."""
+    return _where(layout, on)
+
+
+def replay(
+    spec: Any,
+    dominoes: DominoSet,
+    spokes_required: int,
+    toes_required: int = 3,
+    where: str = "input.layout",
+    extra_used: Iterable[Tile] = (),
+) -> Layout:
+    """Rebuild and validate a layout from RULES.md §0 JSON ``{"center", "tiles": [...]}``.
+
+    Each tile must name an earlier id (or ``"C"``) in ``on`` and be written touching end first.
+    The position must be reachable under the rules: no tile beyond the spokes before the centre
+    has its K spokes, at most one chicken foot open, nothing played beyond an unfinished foot.
+    Raises TileError for bad tiles and LayoutError naming the first impossible placement.
+    """
+    if not isinstance(spec, Mapping):
+        raise LayoutError(
+            "BAD_LAYOUT", 'A layout is an object {"center": "9-9", "tiles": [...]}.', where
+        )
+    center = dominoes.parse(spec.get("center"), f"{where}.center")
+    layout = Layout.start(center, spokes_required, toes_required)
+    tiles = spec.get("tiles", [])
+    if not isinstance(tiles, list):
+        raise LayoutError("BAD_LAYOUT", "layout.tiles must be a list.", f"{where}.tiles")
+    for i, item in enumerate(tiles):
+        layout = _replay_one(layout, item, dominoes, f"{where}.tiles[{i}]")
+    _check_phases(layout, where)
+    for tile in extra_used:
+        if tile in layout.used:
+            raise TileError("DUPLICATE_TILE", f"{tile} is both on the table and elsewhere.", where)
+    return layout
+
+
+def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> Layout:
+    if not isinstance(item, Mapping):
+        raise LayoutError("BAD_LAYOUT", 'Each layout tile is {"id", "on", "tile"}.', where)
+    tile_id, on = item.get("id"), item.get("on")
+    label = f"{where} ({tile_id})"
+    if not isinstance(tile_id, str) or not _ID.match(tile_id) or tile_id == CENTER:
+        raise LayoutError("BAD_ID", f"{tile_id!r} is not a usable tile id.", where)
+    if tile_id in layout:
+        raise LayoutError("DUPLICATE_ID", f"The id '{tile_id}' is used twice.", label)
+    if not isinstance(on, str) or on not in layout:
+        raise LayoutError(
+            "UNKNOWN_ID",
+            f"{tile_id} is placed on '{on}', which is not an earlier tile of the layout.",
+            label,
+        )
+    touching, outer = parse_ends(item.get("tile"), label)
+    tile = dominoes.check(Tile.of(touching, outer), label)
+    if tile in layout.used:
+        raise TileError("DUPLICATE_TILE", f"{tile} ({tile_id}) is already on the table.", label)
+    number = layout.number_at(on)
+    if touching != number:
+        hint = " (write the touching end first)" if tile.has(number) else ""
+        raise LayoutError(
+            "NO_MATCH",
+            f"{tile_id} {touching}-{outer} does not match {describe_target(layout, on)}{hint}.",
+            label,
+        )
+    if layout.free_slots(on) == 0:
+        raise LayoutError(_full_code(layout.kind(on)), _full_message(layout, on), label)
+    return layout.attach(tile, on, tile_id)
+
+
+def _check_phases(layout: Layout, where: str) -> None:
+    """Reject positions no order of legal play could reach (RULES.md §5.2, §5.4, §11)."""
+    if not layout.hub_complete:
+        for i, p in enumerate(layout.placements):
+            if p.on != CENTER:
+                raise LayoutError(
+                    "SPOKES_INCOMPLETE",
+                    f"{p.id} could not have been played: the centre has only {layout.spokes} of "
+                    f"{layout.spokes_required} spokes, and nothing else may be played before.",
+                    f"{where}.tiles[{i}] ({p.id})",
+                )
+    feet = layout._open_feet
+    index = {p.id: i for i, p in enumerate(layout.placements)}
+    if len(feet) > 1:
+        second = feet[1]
+        raise LayoutError(
+            "FOOT_INCOMPLETE",
+            f"{second} could not have been played: the chicken foot {feet[0]} was still missing "
+            "toes, and only one foot can be open at a time.",
+            f"{where}.tiles[{index[second]}] ({second})",
+        )
+    if feet:
+        foot = feet[0]
+        for i, p in enumerate(layout.placements):
+            if layout.foot_of(p.on) == foot:
+                raise LayoutError(
+                    "FOOT_INCOMPLETE",
+                    f"{p.id} could not have been played: it extends a toe of the chicken foot "
+                    f"{foot}, which is still missing toes.",
+                    f"{where}.tiles[{i}] ({p.id})",
+                )

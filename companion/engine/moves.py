@@ -1,0 +1,232 @@
+"""Can this tile go there? Move checks with one reason code each (RULES.md §0, §5).
+
+Reason codes, in order of precedence: ``SPOKES_INCOMPLETE``, ``FOOT_INCOMPLETE``,
+``CENTER_FULL`` / ``FOOT_FULL`` / ``END_COVERED``, ``NO_MATCH``, ``ONE_TILE_PER_TURN``, ``OK``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import LayoutError
+from .layout import CENTER, Layout, describe_target
+from .tiles import Tile
+
+RULE_SECTION = {
+    "SPOKES_INCOMPLETE": "5.2",
+    "FOOT_INCOMPLETE": "5.4",
+    "CENTER_FULL": "5.2",
+    "FOOT_FULL": "5.4",
+    "END_COVERED": "5.3",
+    "NO_MATCH": "5.1",
+    "ONE_TILE_PER_TURN": "5.1",
+    "OK": "5.3",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The answer to "can ``tile`` go on ``on``?".
+
+    Attributes:
+        legal: True when the move may be made.
+        reason: one reason code (see module doc).
+        message: one sentence a player can read out.
+        rule: the RULES.md section the verdict rests on.
+        tile: the tile moved; ``on``: the target id.
+        new_open_end: when legal, the number the tile leaves open (a double: its own number).
+        creates_foot_needing_toes: when a legal double starts a chicken foot, the toes it needs.
+        foot_complete_after: when the move is a toe, whether it completes the foot.
+    """
+
+    legal: bool
+    reason: str
+    message: str
+    rule: str
+    tile: Tile
+    on: str
+    new_open_end: int | None = None
+    creates_foot_needing_toes: int | None = None
+    foot_complete_after: bool | None = None
+
+    def as_answer(self) -> dict[str, Any]:
+        """The verdict as a QUESTIONS.md placement answer (keys that do not apply left out)."""
+        answer: dict[str, Any] = {"legal": self.legal, "reason": self.reason}
+        for key in ("new_open_end", "creates_foot_needing_toes", "foot_complete_after"):
+            value = getattr(self, key)
+            if value is not None:
+                answer[key] = value
+        answer["message"] = self.message
+        answer["rule"] = self.rule
+        return answer
+
+
+def _illegal(reason: str, message: str, tile: Tile, on: str) -> Verdict:
+    return Verdict(False, reason, message, RULE_SECTION[reason], tile, on)
+
+
+def check_move(
+    layout: Layout,
+    tile: Tile,
+    on: str,
+    *,
+    played_this_turn: int = 0,
+    tiles_per_turn: int | str = 1,
+    player: str = "",
+) -> Verdict:
+    """Check one move against the position (RULES.md §5.1-5.4).
+
+    Args:
+        layout: the position before the move.
+        tile: the tile as held (either order).
+        on: the target id (``"C"`` for the centre).
+        played_this_turn: tiles this player has already laid in the current turn.
+        tiles_per_turn: the house rule (1, or ``"unlimited"``).
+        player: only used in the message.
+    Raises LayoutError(``UNKNOWN_ID``) for a target not in the layout and
+    LayoutError(``DUPLICATE_TILE``) for a tile already on the table: those are bad questions,
+    not illegal moves.
+    """
+    if on not in layout:
+        raise LayoutError("UNKNOWN_ID", f"There is no tile '{on}' in the layout to play on.", on)
+    if tile in layout.used:
+        raise LayoutError("DUPLICATE_TILE", f"{tile} is already on the table.", str(tile))
+    k = layout.spokes_required
+    if not layout.hub_complete and on != CENTER:
+        return _illegal(
+            "SPOKES_INCOMPLETE",
+            f"The centre {layout.center} has {layout.spokes} of {k} spokes: every play "
+            f"must be a new spoke on it (a tile with a {layout.hub}) until all {k} "
+            "are down.",
+            tile,
+            on,
+        )
+    foot = layout.open_foot
+    if foot is not None and on != foot:
+        double = layout.get(foot).tile
+        return _illegal(
+            "FOOT_INCOMPLETE",
+            f"The chicken foot on {double} ({foot}) has {layout.children(foot)} of "
+            f"{layout.toes_required} toes: the next plays must be toes on it (tiles "
+            f"with a {double.high}).",
+            tile,
+            on,
+        )
+    if layout.free_slots(on) == 0:
+        return _full(layout, tile, on)
+    number = layout.number_at(on)
+    if not tile.has(number):
+        return _illegal(
+            "NO_MATCH",
+            f"{tile} has no {number}, so it cannot go on {describe_target(layout, on)}.",
+            tile,
+            on,
+        )
+    if tiles_per_turn == 1 and played_this_turn >= 1:
+        who = player or "This player"
+        return _illegal(
+            "ONE_TILE_PER_TURN",
+            f"One tile per turn: {who} has already laid a tile this turn.",
+            tile,
+            on,
+        )
+    return _legal(layout, tile, on, number)
+
+
+def _full(layout: Layout, tile: Tile, on: str) -> Verdict:
+    kind = layout.kind(on)
+    if kind == "hub":
+        return _illegal(
+            "CENTER_FULL",
+            f"The centre {layout.center} already has its "
+            f"{layout.spokes_required} spokes; no more tiles go on it.",
+            tile,
+            on,
+        )
+    if kind == "foot":
+        return _illegal(
+            "FOOT_FULL",
+            f"The chicken foot {layout.get(on).tile} ({on}) already has "
+            f"its {layout.toes_required} toes.",
+            tile,
+            on,
+        )
+    return _illegal(
+        "END_COVERED",
+        f"The end of {layout.get(on).text()} ({on}) is already covered by another tile.",
+        tile,
+        on,
+    )
+
+
+def _legal(layout: Layout, tile: Tile, on: str, number: int) -> Verdict:
+    open_end = tile.other(number)
+    target = describe_target(layout, on)
+    creates = foot_done = None
+    if tile.is_double:
+        creates = layout.toes_required
+        message = (
+            f"Yes: {tile} goes crosswise on {target} and starts a chicken foot; the next "
+            f"{creates} plays must be toes on it (tiles with a {number})."
+        )
+        section = "5.4"
+    elif layout.kind(on) == "foot":
+        foot_done = layout.children(on) + 1 >= layout.toes_required
+        rest = (
+            "that completes the chicken foot, so play is open everywhere again"
+            if foot_done
+            else f"the foot still needs {layout.toes_required - layout.children(on) - 1} more"
+        )
+        message = f"Yes: {tile} is a toe on {target}, leaving a {open_end} open; {rest}."
+        section = "5.4"
+    elif on == CENTER:
+        left = layout.spokes_required - layout.spokes - 1
+        rest = (
+            f"{left} more spoke{'s' if left != 1 else ''} to go"
+            if left
+            else "the centre is now complete, so play may spread"
+        )
+        message = f"Yes: {tile} is a spoke on {target}, leaving a {open_end} open; {rest}."
+        section = "5.2"
+    else:
+        message = f"Yes: {tile} goes on {target} and leaves a {open_end} open."
+        section = "5.3"
+    return Verdict(True, "OK", message, section, tile, on, open_end, creates, foot_done)
+
+
+def legal_moves(layout: Layout, hand: Iterable[Tile]) -> list[tuple[Tile, str]]:
+    """Every legal (tile, target id) for a hand, in hand order then target order (§5).
+
+    Only the targets open in the current phase are tried, so this is cheap on large layouts.
+    """
+    targets = layout.playable_targets()
+    moves: list[tuple[Tile, str]] = []
+    for tile in hand:
+        if tile in layout.used:
+            continue
+        for end in targets:
+            if tile.has(end.number):
+                moves.append((tile, end.on))
+    return moves
+
+
+def has_legal_play(layout: Layout, hand: Iterable[Tile]) -> bool:
+    """True if any tile of ``hand`` can be played now (§5.1)."""
+    targets = layout.playable_targets()
+    numbers = {end.number for end in targets}
+    return any(
+        tile.high in numbers or tile.low in numbers for tile in hand if tile not in layout.used
+    )
+
+
+def play(layout: Layout, tile: Tile, on: str, tile_id: str | None = None) -> Layout:
+    """Lay ``tile`` on ``on`` after checking it is legal; returns the new layout.
+
+    Raises LayoutError with the reason code when the move is illegal.
+    """
+    verdict = check_move(layout, tile, on)
+    if not verdict.legal:
+        raise LayoutError(verdict.reason, verdict.message, on)
+    return layout.attach(tile, on, tile_id)

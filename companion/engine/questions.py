@@ -1,0 +1,734 @@
+"""The checker's contract (QUESTIONS.md): a question dict in, an answer dict out.
+
+A question is ``{"id", "category", "ruleset", "input"}``; :func:`answer` returns a dict of facts
+from the QUESTIONS.md vocabulary plus ``message`` (one sentence) and ``rule`` (the RULES.md
+section), or ``{"error": {"code", "message", "where"}}`` for a malformed question. It never
+raises. :func:`answer_document` answers a whole cases file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .errors import EngineError
+from .layout import Layout, replay
+from .moves import check_move
+from .round_end import round_status
+from .rules import RuleSet, check_players, check_set_size, ruleset_from_spec, spokes_required
+from .scoring import double_blank_penalty_possible, running_totals, score_hand
+from .sequence import next_round, round_double, round_doubles
+from .setup import HandSizeUndefined, deal
+from .starters import start_of_round
+from .tiebreak import decide, records
+from .tiles import DominoSet, Tile, ensure_distinct
+from .turns import advise_turn
+
+CATEGORIES = (
+    "placement",
+    "draw",
+    "round_end",
+    "scoring",
+    "tiebreak",
+    "round_sequence",
+    "setup",
+    "start_player",
+    "edge",
+)
+
+Answer = dict[str, Any]
+
+
+class Question:
+    """A parsed question: its rules, set and raw input, with typed accessors that raise
+    EngineError naming the offending field."""
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        self.raw = raw
+        self.rules: RuleSet = ruleset_from_spec(raw.get("ruleset"))
+        inp = raw.get("input", {})
+        if not isinstance(inp, Mapping):
+            raise EngineError("BAD_INPUT", "input must be an object.", "input")
+        self.input: Mapping[str, Any] = inp
+        n = inp.get("set", self.rules.set_size)
+        self.set_size = check_set_size(n, "input.set" if "set" in inp else "ruleset.set_size")
+        self.dominoes = DominoSet(self.set_size)
+
+    def has(self, key: str) -> bool:
+        """True when the input gives ``key`` (and it is not null)."""
+        return self.input.get(key) is not None
+
+    @property
+    def players(self) -> int | None:
+        """The player count, if given (2..12)."""
+        return check_players(self.input["players"]) if self.has("players") else None
+
+    def integer(self, key: str, default: int | None = None, minimum: int = 0) -> int:
+        """A whole number >= ``minimum`` from the input. Raises EngineError(``BAD_VALUE``)."""
+        value = self.input.get(key, default)
+        if value is None:
+            raise EngineError("MISSING_INPUT", f"The question needs '{key}'.", f"input.{key}")
+        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+            raise EngineError(
+                "BAD_VALUE",
+                f"'{key}' must be a whole number of at least {minimum}, not {value!r}.",
+                f"input.{key}",
+            )
+        return value
+
+    def flag(self, key: str) -> bool:
+        """A boolean from the input (absent = False). Raises EngineError for non-booleans."""
+        value = self.input.get(key, False)
+        if not isinstance(value, bool):
+            raise EngineError("BAD_VALUE", f"'{key}' must be true or false.", f"input.{key}")
+        return value
+
+    def text(self, key: str) -> str | None:
+        """A player name or id from the input, if given."""
+        value = self.input.get(key)
+        if value is not None and not isinstance(value, str):
+            raise EngineError("BAD_VALUE", f"'{key}' must be a name.", f"input.{key}")
+        return value
+
+    def tile(self, value: Any, where: str) -> Tile:
+        """Parse one tile of this question's set."""
+        return self.dominoes.parse(value, where)
+
+    def hand(self, key: str = "hand") -> tuple[list[Tile], dict[Tile, str]]:
+        """A hand of tiles, and each tile's text as written (for echoing back)."""
+        raw = self.input.get(key)
+        tiles = list(self.dominoes.parse_hand(raw, f"input.{key}"))
+        return tiles, dict(zip(tiles, raw, strict=True))
+
+    def spokes(self) -> int:
+        """K for this table (RULES.md §5.2)."""
+        chosen = self.input.get("center_spokes_required")
+        return spokes_required(self.rules, self.set_size, self.players, chosen)
+
+    def layout(self, extra_used: list[Tile] = ()) -> Layout:  # type: ignore[assignment]
+        """The replayed, validated layout (RULES.md §0)."""
+        if not self.has("layout"):
+            raise EngineError("MISSING_INPUT", "The question needs a layout.", "input.layout")
+        return replay(
+            self.input["layout"],
+            self.dominoes,
+            self.spokes(),
+            self.rules.foot_toes_required,
+            extra_used=extra_used,
+        )
+
+    def player_tiles(self, key: str) -> dict[str, list[Tile]]:
+        """player -> tiles from an object of lists (e.g. ``hands``)."""
+        raw = self.input.get(key, {})
+        if not isinstance(raw, Mapping):
+            raise EngineError(
+                "BAD_VALUE", f"'{key}' must map each player to a list of tiles.", f"input.{key}"
+            )
+        return {
+            str(p): list(self.dominoes.parse_hand(h, f"input.{key}.{p}")) for p, h in raw.items()
+        }
+
+
+# --- placement ---------------------------------------------------------------------------------
+def _placement(q: Question) -> Answer:
+    layout = q.layout()
+    plays = q.input.get("turn") or []
+    if not isinstance(plays, list):
+        raise EngineError("BAD_VALUE", "turn must be a list of plays.", "input.turn")
+    move = q.input.get("move")
+    if move is None and not plays:
+        raise EngineError(
+            "MISSING_INPUT", 'The question needs a move {"tile", "on"}.', "input.move"
+        )
+    last_player, streak = "", 0
+    steps = [(p, f"input.turn[{i}]") for i, p in enumerate(plays)]
+    if move is not None:
+        steps.append((move, "input.move"))
+    verdict = None
+    for i, (play, where) in enumerate(steps):
+        if not isinstance(play, Mapping):
+            raise EngineError("BAD_VALUE", 'A play is {"tile", "on"}.', where)
+        player = play.get("player") or (last_player if where == "input.move" else "")
+        streak = streak + 1 if (player and player == last_player) else 0
+        tile = q.tile(play.get("tile"), f"{where}.tile")
+        on = play.get("on")
+        if not isinstance(on, str):
+            raise EngineError(
+                "BAD_VALUE", '\'on\' must be a tile id such as "C" or "S1".', f"{where}.on"
+            )
+        try:
+            verdict = check_move(
+                layout,
+                tile,
+                on,
+                played_this_turn=streak,
+                tiles_per_turn=q.rules.tiles_per_turn,
+                player=str(player),
+            )
+        except EngineError as exc:
+            raise exc.located(f"{where}.on") from None
+        if not verdict.legal or i == len(steps) - 1:
+            break
+        layout = layout.attach(tile, on)
+        last_player = player
+    answer = verdict.as_answer()
+    if plays and move is None:
+        answer["plays_checked"] = i + 1
+    return answer
+
+
+# --- draw --------------------------------------------------------------------------------------
+def _draw(q: Question) -> Answer:
+    hand, texts = q.hand()
+    drawn = q.tile(q.input["tile_drawn"], "input.tile_drawn") if q.has("tile_drawn") else None
+    extra = [*hand, *([drawn] if drawn else [])]
+    ensure_distinct(extra, "input.tile_drawn")
+    layout = q.layout(extra)
+    advice = advise_turn(
+        layout, hand, q.integer("yard_count", 0), q.rules, players=q.players, tile_drawn=drawn
+    )
+    answer: Answer = {
+        "has_legal_play": advice.has_legal_play,
+        "legal_plays": [[texts[t], on] for t, on in advice.legal_plays],
+        "must_draw": advice.must_draw,
+        "may_draw": advice.may_draw,
+        "draw_count": advice.draw_count,
+        "drawable_tiles": advice.drawable,
+    }
+    if drawn is not None:
+        answer["drawn_tile_playable"] = advice.drawn_playable
+        answer["must_play_drawn"] = advice.must_play_drawn
+        answer["may_play_drawn"] = advice.may_play_drawn
+    if advice.result is not None:
+        answer["turn_result"] = advice.result
+    answer.update(message=advice.message, rule=advice.rule)
+    return answer
+
+
+# --- round end ---------------------------------------------------------------------------------
+def _round_end(q: Question) -> Answer:
+    hands = q.player_tiles("hands")
+    event = q.input.get("event")
+    went_out, last_double = None, False
+    layout = q.layout([t for h in hands.values() for t in h])
+    if event is not None:
+        layout, went_out, last_double = _apply_event(q, layout, hands, event)
+    all_tiles = [t for h in hands.values() for t in h]
+    ensure_distinct(all_tiles, "input.hands")
+    to_move = q.text("to_move")
+    status = round_status(
+        layout,
+        hands,
+        q.integer("yard_count", 0),
+        q.rules,
+        players=q.players,
+        to_move=to_move,
+        went_out=went_out,
+        last_tile_was_double=last_double,
+    )
+    answer: Answer = {"round_over": status.over, "reason": status.reason}
+    if status.over:
+        answer["scores"] = {p: s.points for p, s in status.scores.items()}
+        for p, s in status.scores.items():
+            answer[f"score_{p}"] = s.points
+        if event is not None and event.get("player") in status.scores:
+            answer["counts_as_zero_round"] = status.scores[event["player"]].is_zero_round
+    answer.update(message=status.message, rule=status.rule)
+    return answer
+
+
+def _apply_event(
+    q: Question, layout: Layout, hands: dict[str, list[Tile]], event: Any
+) -> tuple[Layout, str | None, bool]:
+    if not isinstance(event, Mapping) or not isinstance(event.get("player"), str):
+        raise EngineError(
+            "BAD_VALUE", 'event is {"player", "tile", "on", "hand_after"}.', "input.event"
+        )
+    player = event["player"]
+    tile = q.tile(event.get("tile"), "input.event.tile")
+    on = event.get("on")
+    if tile not in layout.used:  # the event's tile may or may not be drawn in the layout yet
+        if not isinstance(on, str):
+            raise EngineError("BAD_VALUE", "event.on must be a tile id.", "input.event.on")
+        verdict = check_move(layout, tile, on)
+        if not verdict.legal:
+            raise EngineError(
+                "ILLEGAL_EVENT",
+                f"That play could not have happened: {verdict.message}",
+                "input.event",
+            )
+        layout = layout.attach(tile, on)
+    if "hand_after" in event:
+        after = list(q.dominoes.parse_hand(event["hand_after"], "input.event.hand_after"))
+        if tile in after:
+            raise EngineError(
+                "DUPLICATE_TILE",
+                f"{tile} was just played, so it is not in hand.",
+                "input.event.hand_after",
+            )
+        hands[player] = after
+    if not hands.get(player, [None]):
+        return layout, player, tile.is_double
+    return layout, None, False
+
+
+# --- scoring -----------------------------------------------------------------------------------
+def _scoring(q: Question) -> Answer:
+    answer: Answer = {}
+    centre = (
+        q.tile(q.input["round_start_double"], "input.round_start_double")
+        if q.has("round_start_double")
+        else None
+    )
+    if centre is not None and not centre.is_double:
+        raise EngineError("BAD_VALUE", f"{centre} is not a double.", "input.round_start_double")
+    if q.has("hand"):
+        hand, _ = q.hand()
+        round_end = q.input.get("round_end")
+        if round_end not in (None, "OUT", "BLOCKED"):
+            raise EngineError("BAD_VALUE", 'round_end is "OUT" or "BLOCKED".', "input.round_end")
+        went_out = q.flag("went_out") or (not hand and round_end != "BLOCKED")
+        score = score_hand(
+            hand,
+            q.rules,
+            went_out=went_out,
+            last_tile_was_double=q.flag("last_tile_was_double"),
+            round_double=centre,
+        )
+        answer.update(
+            score=score.points,
+            is_zero_round=score.is_zero_round,
+            message=score.explanation,
+            rule="6" if score.penalty else "7",
+        )
+    if q.has("round_scores"):
+        answer.update(_totals(q))
+    if centre is not None:
+        possible = double_blank_penalty_possible(q.rules, centre)
+        answer["double_blank_penalty_possible"] = possible
+        if "message" not in answer:
+            answer["message"] = (
+                f"In the {centre} round the double-blank is the centre tile, so nobody can be "
+                "caught with it."
+                if centre == Tile(0, 0)
+                else f"Whoever is caught with 0-0 this round scores {q.rules.double_blank_value}."
+                if possible
+                else "The double-blank costs nothing extra under these house rules."
+            )
+            answer["rule"] = "4"
+    if not answer:
+        raise EngineError(
+            "MISSING_INPUT",
+            "A scoring question needs a hand, round_scores or a round_start_double.",
+            "input",
+        )
+    return answer
+
+
+def _totals(q: Question) -> Answer:
+    scores = q.input["round_scores"]
+    if not isinstance(scores, Mapping) or not scores:
+        raise EngineError(
+            "BAD_VALUE", "round_scores maps each player to a list of points.", "input.round_scores"
+        )
+    records(scores)  # validates every score
+    totals = running_totals(scores)
+    rounds = max(len(v) for v in scores.values())
+    leaders: list[Any] = []
+    for r in range(rounds):
+        partial = {p: list(v[: r + 1]) for p, v in scores.items()}
+        winners = decide(records(partial), q.rules).winners
+        leaders.append(winners[0] if len(winners) == 1 else list(winners))
+    answer: Answer = {"totals_after_each_round": totals, "leader_after_each_round": leaders}
+    for r, leader in enumerate(leaders, start=1):
+        answer[f"leader_after_round_{r}"] = leader
+    if "message" not in answer:
+        last = leaders[-1] if leaders else None
+        answer["message"] = (
+            f"After round {rounds} the leader is "
+            f"{last if isinstance(last, str) else ' and '.join(last or [])}."
+        )
+        answer["rule"] = "7"
+    return answer
+
+
+# --- tie-break ---------------------------------------------------------------------------------
+def _tiebreak(q: Question) -> Answer:
+    scores = q.input.get("round_scores")
+    if not isinstance(scores, Mapping) or not scores:
+        raise EngineError(
+            "MISSING_INPUT",
+            "A tie-break needs round_scores: each player's list of round scores.",
+            "input.round_scores",
+        )
+    recs = records(scores)
+    decision = decide(recs, q.rules)
+    winners = list(decision.winners)
+    return {
+        "winners": winners,
+        "decided_at": decision.decided_at,
+        "totals": {r.player: r.total for r in recs},
+        "zero_rounds": {r.player: r.zero_rounds for r in recs},
+        "best_nonzero_round": {r.player: r.best_nonzero for r in recs},
+        "message": _tiebreak_message(winners, decision.decided_at, recs),
+        "rule": "8",
+    }
+
+
+def _tiebreak_message(winners: list[str], decided_at: str, recs: list[Any]) -> str:
+    names = " and ".join(winners)
+    by = {r.player: r for r in recs}
+    w = by[winners[0]]
+    return {
+        "lowest_total": f"{names} wins with the lowest total, {w.total} points.",
+        "most_zero_rounds": f"{names} wins the tie on {w.total} points with the most zero rounds "
+        f"({w.zero_rounds}).",
+        "lowest_single_nonzero_round": f"{names} wins the tie: same total and zero rounds, but "
+        f"the lowest single non-zero round ({w.best_nonzero}).",
+        "extension_next_lowest_nonzero": f"{names} wins on the next-lowest non-zero round "
+        "(a house extension).",
+        "unresolved_shared": f"{names} share the win: total, zero rounds and best non-zero round "
+        "are all equal.",
+    }[decided_at]
+
+
+# --- round sequence ----------------------------------------------------------------------------
+def _double_value(q: Question, value: Any, where: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value <= q.set_size:
+            return value
+        raise EngineError(
+            "BAD_DOUBLE", f"{value} is not a double of a double-{q.set_size} set.", where
+        )
+    tile = q.tile(value, where)
+    if not tile.is_double:
+        raise EngineError("BAD_DOUBLE", f"{tile} is not a double.", where)
+    return tile.high
+
+
+def _holders(q: Question) -> dict[int, str | None]:
+    raw = q.input.get("holders") or {}
+    if not isinstance(raw, Mapping):
+        raise EngineError(
+            "BAD_VALUE", "holders maps a double to a player (or null).", "input.holders"
+        )
+    out: dict[int, str | None] = {}
+    for key, who in raw.items():
+        if who is not None and not isinstance(who, str):
+            raise EngineError(
+                "BAD_VALUE", "A holder is a player name or null.", f"input.holders.{key}"
+            )
+        out[_double_value(q, key, f"input.holders.{key}")] = who
+    return out
+
+
+def _sequence(q: Question) -> Answer:
+    n = q.set_size
+    raw_played = q.input.get("rounds_played") or []
+    if not isinstance(raw_played, list):
+        raise EngineError("BAD_VALUE", "rounds_played is a list of doubles.", "input.rounds_played")
+    played = [_double_value(q, d, f"input.rounds_played[{i}]") for i, d in enumerate(raw_played)]
+    nxt = next_round(q.rules, n, played, _holders(q))
+    answer: Answer = {
+        "tiles": q.dominoes.tile_count,
+        "total_pips": q.dominoes.total_pips,
+        "rounds": q.dominoes.rounds,
+        "round_start_doubles": list(round_doubles(n)),
+        "spoke_candidates_for_centre": q.dominoes.spoke_tiles_per_suit,
+        "start_double": nxt.start_double,
+        "next_start_double": nxt.start_double,
+        "next_start_double_after": nxt.following,
+        "rounds_left": nxt.rounds_left,
+        "game_over": nxt.game_over,
+        "burned": list(nxt.burned),
+        "passed_over": list(nxt.passed_over),
+        "procedure": nxt.procedure,
+    }
+    if nxt.game_over:
+        answer["message"] = "The game is over: the double-blank round has been played."
+    else:
+        answer["message"] = (
+            f"A double-{n} game has {q.dominoes.rounds} rounds; the coming round "
+            f"starts with {nxt.start_double}-{nxt.start_double}. {nxt.procedure}"
+        )
+    answer["rule"] = (
+        "3.5" if (nxt.burned or nxt.passed_over or nxt.drawn_for or nxt.redeal) else "4"
+    )
+    return answer
+
+
+# --- setup -------------------------------------------------------------------------------------
+def _setup(q: Question) -> Answer:
+    chosen = q.input.get("hand_size_chosen")
+    if q.has("players_list"):
+        counts = q.input["players_list"]
+        if not isinstance(counts, list) or not counts:
+            raise EngineError(
+                "BAD_VALUE", "players_list is a list of player counts.", "input.players_list"
+            )
+        per = {c: _one_setup(q, check_players(c, "input.players_list"), chosen) for c in counts}
+        answer: Answer = {
+            key: {str(c): a[key] for c, a in per.items() if key in a}
+            for key in ("hand_size", "yard_after_deal", "feasible")
+        }
+        answer["message"] = "; ".join(f"{c} players: {a['message']}" for c, a in per.items())
+        answer["rule"] = "3.2"
+    else:
+        answer = _one_setup(q, check_players(q.input.get("players"), "input.players"), chosen)
+    answer.update(_hub_capacity(q))
+    if answer.get("spokes_feasible") is False:
+        answer["feasible"] = False
+        answer["message"] = answer["spokes_message"]
+        answer["rule"] = "5.2"
+    answer.pop("spokes_message", None)
+    return answer
+
+
+def _one_setup(q: Question, players: int, chosen: Any) -> Answer:
+    try:
+        d = deal(q.rules, q.set_size, players, chosen)
+    except HandSizeUndefined as exc:
+        return {"feasible": False, "message": exc.message, "rule": "3.2"}
+    answer: Answer = {
+        "hand_size": d.hand_size,
+        "feasible": d.feasible,
+        "needed": d.needed,
+        "available": d.available,
+    }
+    if d.feasible:
+        answer["yard_after_deal"] = d.yard_after_deal
+        answer["drawable_before_reserve"] = d.drawable
+        answer["message"] = (
+            f"{d.hand_size} tiles each; {d.yard_after_deal} stay in the chicken "
+            "yard" + (f" ({d.reserve} of them never drawn)" if d.reserve else "") + "."
+        )
+    else:
+        answer["message"] = (
+            f"{players} players x {d.hand_size} tiles need {d.needed} tiles, "
+            f"but only {d.available} are available."
+        )
+    answer["rule"] = "3.2"
+    return answer
+
+
+def _hub_capacity(q: Question) -> Answer:
+    n = q.set_size
+    requested = q.input.get("requested_center_spokes")
+    answer: Answer = {"spoke_tiles_in_set": n, "max_possible": n}
+    if requested is not None:
+        if not isinstance(requested, int) or isinstance(requested, bool) or requested < 1:
+            raise EngineError(
+                "BAD_VALUE",
+                "requested_center_spokes is a number of spokes.",
+                "input.requested_center_spokes",
+            )
+        answer["spokes_required"] = requested
+        if requested > n:
+            answer["spokes_feasible"] = False
+            answer["spokes_message"] = (
+                f"Only {n} tiles besides the centre double carry its "
+                f"number in a double-{n} set, so it can take at most {n} "
+                f"spokes, not {requested}."
+            )
+        return answer
+    try:
+        answer["spokes_required"] = q.spokes()
+    except EngineError as exc:
+        answer["spokes_feasible"] = False
+        answer["spokes_message"] = exc.message
+    return answer
+
+
+# --- start player ------------------------------------------------------------------------------
+def _start_player(q: Question) -> Answer:
+    n = q.set_size
+    rnd = q.integer("round", 1, minimum=1)
+    double = round_double(n, rnd)
+    seats = q.input.get("seats_clockwise") or []
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise EngineError(
+            "BAD_VALUE", "seats_clockwise is a list of player names.", "input.seats_clockwise"
+        )
+    holders = _holders(q)
+    draws_raw = q.input.get("draws") or {}
+    if not isinstance(draws_raw, Mapping):
+        raise EngineError("BAD_VALUE", "draws maps a player to the tile they drew.", "input.draws")
+    draws = {p: q.tile(t, f"input.draws.{p}") for p, t in draws_raw.items()}
+    ensure_distinct(draws.values(), "input.draws")
+    found_by = q.text("found_by") or _search(q, double)
+    info = start_of_round(
+        q.rules,
+        double,
+        rnd,
+        seats=seats,
+        holder=holders.get(double),
+        draws=draws,
+        found_by=found_by,
+        round1_starter=q.text("round1_starter"),
+    )
+    answer: Answer = {
+        "starter": info.starter,
+        "first_spoke_by": info.first_spoke_by,
+        "draw_tiles_returned_to_yard": info.draw_tiles_returned,
+        "start_double_set_aside_before_deal": info.set_aside_before_deal,
+        "start_double": double,
+        "starter_action": info.action,
+    }
+    if info.tied:
+        answer["tied"] = list(info.tied)
+    who = info.starter or "The starter"
+    answer["message"] = (
+        f"{who} {info.action}."
+        if info.starter
+        else (
+            f"Tied on the highest tile: {', '.join(info.tied)} draw again."
+            if info.tied
+            else f"Not enough is known yet: {info.action}."
+        )
+    )
+    answer["rule"] = "3.6"
+    return answer
+
+
+def _search(q: Question, double: int) -> str | None:
+    """The first player in ``search_order`` who drew the round's double, if the order lists
+    draws as ``{"player", "tile"}`` or ``[player, tile]``."""
+    order = q.input.get("search_order") or []
+    if not isinstance(order, list):
+        return None
+    for i, item in enumerate(order):
+        if isinstance(item, Mapping):
+            player, tile = item.get("player"), item.get("tile")
+        elif isinstance(item, list | tuple) and len(item) == 2:
+            player, tile = item
+        else:
+            continue
+        if q.tile(tile, f"input.search_order[{i}]") == Tile(double, double):
+            return str(player)
+    return None
+
+
+# --- edge --------------------------------------------------------------------------------------
+def _announcement(q: Question) -> Answer:
+    player = q.text("player") or "The player"
+    applies = (
+        q.rules.last_tile_announcement == "tap_or_draw_1"
+        and q.integer("tiles_left", 1) == 1
+        and not q.flag("announced")
+        and q.flag("next_player_has_played")
+    )
+    can_draw = q.integer("yard_count", 1) > 0
+    if not applies:
+        msg = (
+            "No penalty: these house rules do not require announcing the last tile."
+            if q.rules.last_tile_announcement == "off"
+            else "No penalty: the last tile was announced in time, or it is not the last tile."
+        )
+        return {"penalty": None, "penalty_applies": False, "message": msg, "rule": "5.5"}
+    if not can_draw:
+        return {
+            "penalty": None,
+            "penalty_applies": True,
+            "rule": "5.5",
+            "message": f"{player} should draw 1 tile, but the chicken yard is empty.",
+        }
+    return {
+        "penalty": f"{player} draws 1 tile from the yard",
+        "penalty_applies": True,
+        "message": f"{player} did not announce their last tile before the next player "
+        "played, so they draw 1 tile from the chicken yard.",
+        "rule": "5.5",
+    }
+
+
+def _edge(q: Question) -> Answer:
+    keys = {k for k, v in q.input.items() if v is not None}
+    if keys & {"announced", "tiles_left", "next_player_has_played"}:
+        return _announcement(q)
+    if keys & {"move", "turn"}:
+        return _placement(q)
+    if keys & {"event", "hands"}:
+        return _round_end(q)
+    if "layout" in keys and "hand" in keys:
+        return _draw(q)
+    if "round_scores" in keys:
+        answer = _scoring(q)
+        answer.update({k: v for k, v in _tiebreak(q).items() if k not in ("message", "rule")})
+        return answer
+    if keys & {"hand", "round_end", "round_start_double"}:
+        return _scoring(q)
+    if keys & {"seats_clockwise", "round", "draws", "found_by", "round1_starter"}:
+        return _start_player(q)
+    if keys & {"rounds_played", "holders"}:
+        return _sequence(q)
+    if keys & {"players", "players_list"}:
+        return _setup(q)
+    answer = _sequence(q)
+    answer.update(_hub_capacity(q))
+    answer.pop("spokes_message", None)
+    return answer
+
+
+HANDLERS: dict[str, Callable[[Question], Answer]] = {
+    "placement": _placement,
+    "draw": _draw,
+    "round_end": _round_end,
+    "scoring": _scoring,
+    "tiebreak": _tiebreak,
+    "round_sequence": _sequence,
+    "setup": _setup,
+    "start_player": _start_player,
+    "edge": _edge,
+}
+
+
+def answer(question: Any) -> Answer:
+    """Answer one question of QUESTIONS.md. Never raises: errors become an error answer."""
+    try:
+        if not isinstance(question, Mapping):
+            raise EngineError(
+                "BAD_QUESTION", "A question is an object with category, ruleset and input.", ""
+            )
+        category = question.get("category")
+        if category not in HANDLERS:
+            raise EngineError(
+                "UNKNOWN_CATEGORY",
+                f"{category!r} is not a question category; use one of {', '.join(CATEGORIES)}.",
+                "category",
+            )
+        return HANDLERS[category](Question(question))
+    except EngineError as exc:
+        return {"error": exc.as_dict()}
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+        return {
+            "error": {
+                "code": "MALFORMED",
+                "message": f"The question could not be read: {exc}",
+                "where": "",
+            }
+        }
+
+
+def answer_document(doc: Any) -> dict[str, Answer]:
+    """Answer every case of a cases.json-shaped document: ``{"cases": [...]}`` or a bare list.
+
+    Returns case id -> answer; a case without an id is keyed ``#<index>``. ``expected`` and other
+    extra fields are ignored.
+    """
+    cases = doc.get("cases") if isinstance(doc, Mapping) else doc
+    if not isinstance(cases, list):
+        return {
+            "#document": {
+                "error": {
+                    "code": "BAD_DOCUMENT",
+                    "message": "The file has no list of cases.",
+                    "where": "cases",
+                }
+            }
+        }
+    answers: dict[str, Answer] = {}
+    for i, case in enumerate(cases):
+        case_id = case.get("id") if isinstance(case, Mapping) else None
+        key = case_id if isinstance(case_id, str) and case_id else f"#{i}"
+        answers[key] = answer(case)
+    return answers

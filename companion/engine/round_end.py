@@ -1,0 +1,151 @@
+"""Is the round over, and why (RULES.md §6, §11.7), with each player's score (§7)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .layout import Layout
+from .moves import has_legal_play
+from .rules import RuleSet
+from .scoring import HandScore, score_hand
+from .tiles import Tile
+from .turns import drawable_tiles
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStatus:
+    """Whether a round is over.
+
+    Attributes:
+        over: True when the round has ended.
+        reason: ``OUT``, ``BLOCKED``, ``NO_DRAW`` (over) or ``YARD_NOT_EXHAUSTED``,
+            ``SOMEONE_CAN_PLAY`` (not over).
+        went_out: the player who laid their last tile, if any.
+        scores: player -> HandScore when over (players whose hand is known).
+        can_play: players who have a legal play now.
+        message: one sentence; rule: the RULES.md section.
+    """
+
+    over: bool
+    reason: str
+    went_out: str | None
+    scores: Mapping[str, HandScore]
+    can_play: tuple[str, ...]
+    message: str
+    rule: str
+
+
+def round_status(
+    layout: Layout,
+    hands: Mapping[str, Sequence[Tile]],
+    yard_count: int,
+    rules: RuleSet,
+    *,
+    players: int | None = None,
+    to_move: str | None = None,
+    went_out: str | None = None,
+    last_tile_was_double: bool = False,
+) -> RoundStatus:
+    """Decide whether the round is over (RULES.md §6; §11.7).
+
+    Over when a hand is empty (``OUT``, even with a foot unfinished), when nobody can play and
+    nothing can be drawn (``BLOCKED``; the S001 reserve counts as nothing), or under
+    ``empty_yard_ends_round`` when the player to move cannot play and nothing can be drawn
+    (``NO_DRAW``). Otherwise ``SOMEONE_CAN_PLAY`` or ``YARD_NOT_EXHAUSTED``.
+
+    Args:
+        hands: player -> tiles held (players not listed are simply not scored).
+        players: player count for the reserve (defaults to the number of hands).
+        went_out: the player who just laid their last tile, if known from an event.
+        last_tile_was_double: that last tile was a double (``going_out_on_double``).
+    """
+    count = players if players is not None else (len(hands) or None)
+    round_double = layout.center
+    out = went_out or next((p for p, h in hands.items() if not h), None)
+    if out is not None:
+        scores = _scores(hands, rules, round_double, out, last_tile_was_double)
+        penalty = scores[out].penalty if out in scores else 0
+        extra = (
+            " They went out on a double, which costs 50 under this house rule." if penalty else ""
+        )
+        return RoundStatus(
+            True,
+            "OUT",
+            out,
+            scores,
+            (),
+            f"{out} laid their last tile, so the "
+            f"round is over, even if a chicken foot is unfinished.{extra}",
+            "6",
+        )
+    can_play = tuple(p for p, h in hands.items() if has_legal_play(layout, h))
+    drawable = drawable_tiles(rules, yard_count, count)
+    if (
+        rules.empty_yard_ends_round
+        and drawable == 0
+        and (
+            (to_move is not None and to_move in hands and to_move not in can_play)
+            or (to_move is None and not can_play)
+        )
+    ):
+        who = to_move or "The player to move"
+        return RoundStatus(
+            True,
+            "NO_DRAW",
+            None,
+            _scores(hands, rules, round_double),
+            can_play,
+            f"{who} cannot play and there is nothing to draw: under 'No Draw' "
+            "the round ends at once.",
+            "5.5",
+        )
+    if can_play:
+        names = ", ".join(can_play)
+        return RoundStatus(
+            False, "SOMEONE_CAN_PLAY", None, {}, can_play, f"Not over: {names} can still play.", "6"
+        )
+    if drawable > 0:
+        return RoundStatus(
+            False,
+            "YARD_NOT_EXHAUSTED",
+            None,
+            {},
+            (),
+            f"Not over: nobody can play, but {drawable} tile"
+            f"{'s' if drawable != 1 else ''} can still be drawn from the chicken "
+            "yard.",
+            "6",
+        )
+    left = (
+        "only the reserve is left in the chicken yard"
+        if yard_count
+        else "the chicken yard is empty"
+    )
+    return RoundStatus(
+        True,
+        "BLOCKED",
+        None,
+        _scores(hands, rules, round_double),
+        (),
+        f"Blocked: nobody can play and {left}, so everyone counts their hand.",
+        "6",
+    )
+
+
+def _scores(
+    hands: Mapping[str, Sequence[Tile]],
+    rules: RuleSet,
+    round_double: Tile,
+    out: str | None = None,
+    last_double: bool = False,
+) -> dict[str, HandScore]:
+    scores = {}
+    for player, hand in hands.items():
+        if player == out:
+            scores[player] = score_hand((), rules, went_out=True, last_tile_was_double=last_double)
+        else:
+            scores[player] = score_hand(hand, rules, round_double=round_double)
+    if out is not None and out not in scores:
+        scores[out] = score_hand((), rules, went_out=True, last_tile_was_double=last_double)
+    return scores

@@ -1,0 +1,195 @@
+"""Setting up a round: hand sizes, the chicken yard, the reserve and feasibility (RULES.md §3).
+
+All counts are numbers of tiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import RuleError
+from .rules import RuleSet, check_players, reserve_size, spokes_required
+from .tiles import DominoSet
+
+# RULES.md §3.2. Keys: players -> tiles each.
+GAMERULES_D9 = {2: 21, 3: 14, 4: 11, 5: 8, 6: 7, 7: 6, 8: 5}
+FUNDEX_D9 = {2: 11, 3: 11, 4: 9, 5: 7, 6: 7}
+NATHANLONG = {
+    9: {2: 14, 3: 10, 4: 7, 5: 6, 6: 5},
+    12: {4: 12, 5: 10, 6: 8, 7: 7, 8: 6, 9: 5},
+    15: {6: 12, 7: 10, 8: 9, 9: 8, 10: 7, 11: 7, 12: 6},
+}
+D9_TILES = 55
+
+
+def _round_half_up(x: float) -> int:
+    return int(x + 0.5)
+
+
+def _scaled(total_on_d9: float, dominoes: DominoSet, players: int) -> int:
+    """A total sized for double-9, scaled to the set ("adjust proportionately"), shared out."""
+    return _round_half_up(total_on_d9 * dominoes.tile_count / D9_TILES / players)
+
+
+class HandSizeUndefined(RuleError):
+    """The hand-size rule has no entry for this set and player count (§3.2)."""
+
+
+def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = None) -> int:
+    """Tiles dealt to each player under ``rules.hand_size_rule`` (RULES.md §3.2).
+
+    ``chosen`` (the table's own number, S000 "can draw more") wins over the rule. The tables of
+    S001, FUNDEX-HS and NATHANLONG only cover the sets and counts they list; elsewhere this raises
+    HandSizeUndefined (code ``HAND_SIZE_UNDEFINED``) and the table must choose a custom size.
+    ``puremco_20_to_6`` interpolates the dealt total between its two sourced anchors (2 players
+    20 each, 8 players 6 each on double-9) and scales other sets proportionately, as the source
+    says; ``docslib_42_over_p`` is 42 / players on double-9, scaled likewise.
+    """
+    check_players(players)
+    dominoes = DominoSet(set_size)
+    if chosen is not None:
+        if not isinstance(chosen, int) or isinstance(chosen, bool) or chosen < 1:
+            raise RuleError(
+                "BAD_HAND_SIZE", f"{chosen!r} is not a hand size.", "input.hand_size_chosen"
+            )
+        return chosen
+    rule = rules.hand_size_rule
+    if rule == "seven_each":
+        return 7
+    if rule == "hastings_10":
+        return 10
+    if rule == "docslib_42_over_p":
+        return _scaled(42, dominoes, players)
+    if rule == "puremco_20_to_6":
+        return _scaled(40 + (players - 2) * 8 / 6, dominoes, players)
+    if rule == "custom":
+        if rules.hand_size_custom > 0:
+            return rules.hand_size_custom
+        raise HandSizeUndefined(
+            "HAND_SIZE_UNDEFINED",
+            "The hand-size rule is 'custom': choose how many tiles each.",
+            "ruleset.hand_size_custom",
+        )
+    table = _table(rule, set_size)
+    if players not in table:
+        listed = ", ".join(str(p) for p in sorted(table)) or "none"
+        raise HandSizeUndefined(
+            "HAND_SIZE_UNDEFINED",
+            f"The {rule} hand sizes do not cover {players} players on double-{set_size} "
+            f"(listed player counts: {listed}); choose a custom hand size.",
+            "ruleset.hand_size_rule",
+        )
+    return table[players]
+
+
+def _table(rule: str, set_size: int) -> dict[int, int]:
+    if rule == "gamerules_table":
+        return GAMERULES_D9 if set_size == 9 else {}
+    if rule == "fundex_table":
+        return FUNDEX_D9 if set_size == 9 else {}
+    if rule == "nathanlong_table":
+        return NATHANLONG.get(set_size, {})
+    raise RuleError(
+        "BAD_SWITCH_VALUE", f"Unknown hand-size rule {rule!r}.", "ruleset.hand_size_rule"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The arithmetic of one deal (RULES.md §3.2-3.3, §5.5). Counts are tiles.
+
+    Attributes:
+        players: player count.
+        hand_size: tiles dealt to each player.
+        available: tiles the deal is made from (the set, less a double set aside first).
+        needed: players x hand_size.
+        yard_after_deal: tiles left in the chicken yard (negative when infeasible).
+        reserve: tiles of the yard that may never be drawn (S001).
+        set_aside: 1 when the start double is pulled before the deal, else 0.
+    """
+
+    players: int
+    hand_size: int
+    available: int
+    needed: int
+    yard_after_deal: int
+    reserve: int
+    set_aside: int
+
+    @property
+    def feasible(self) -> bool:
+        """True when the set has enough tiles for every hand."""
+        return self.needed <= self.available
+
+    @property
+    def drawable(self) -> int:
+        """Yard tiles that can be drawn before the reserve is reached (never negative)."""
+        return max(0, self.yard_after_deal - self.reserve)
+
+
+def deal(rules: RuleSet, set_size: int, players: int, chosen: int | None = None) -> Deal:
+    """The deal for ``players`` on a double-``set_size`` set (RULES.md §3.2, §3.4).
+
+    Raises RuleError for a bad player count and HandSizeUndefined when the rule has no entry.
+    """
+    size = hand_size(rules, set_size, players, chosen)
+    set_aside = 1 if rules.start_double_source == "pulled_before_deal" else 0
+    available = DominoSet(set_size).tile_count - set_aside
+    needed = players * size
+    return Deal(
+        players,
+        size,
+        available,
+        needed,
+        available - needed,
+        reserve_size(rules, players),
+        set_aside,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TableCheck:
+    """Everything wrong with playing ``rules`` at a table, as plain sentences (empty if none)."""
+
+    problems: tuple[str, ...]
+    deal: Deal | None
+    spokes: int | None
+
+    @property
+    def ok(self) -> bool:
+        """True when the game can be played as configured."""
+        return not self.problems
+
+
+def check_table(
+    rules: RuleSet, set_size: int, players: int, chosen_spokes: int | None = None
+) -> TableCheck:
+    """Validate a whole configuration before a game starts (RULES.md §3, §5.2, §11).
+
+    Collects every problem rather than stopping at the first: an infeasible deal, more spokes
+    than the centre's suit has tiles, a foot needing more toes than its suit can give, an
+    undefined hand size. Never raises for those; raises RuleError only for a bad player count.
+    """
+    check_players(players)
+    problems: list[str] = []
+    the_deal: Deal | None = None
+    spokes: int | None = None
+    try:
+        the_deal = deal(rules, set_size, players)
+        if not the_deal.feasible:
+            problems.append(
+                f"{players} players x {the_deal.hand_size} tiles = {the_deal.needed} tiles, but "
+                f"the double-{set_size} set has only {the_deal.available} to deal."
+            )
+    except RuleError as exc:
+        problems.append(exc.message)
+    try:
+        spokes = spokes_required(rules, set_size, players, chosen_spokes)
+    except RuleError as exc:
+        problems.append(exc.message)
+    if rules.foot_toes_required > set_size:
+        problems.append(
+            f"A chicken foot cannot need {rules.foot_toes_required} toes: only "
+            f"{set_size} tiles carry its number."
+        )
+    return TableCheck(tuple(problems), the_deal, spokes)

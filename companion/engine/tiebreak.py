@@ -1,0 +1,169 @@
+"""Winners and standings with the tie-break step that decided (RULES.md §8).
+
+Lowest total wins; then most zero rounds; then the lowest single non-zero round; then a shared
+win (or, optionally and unsourced, the 2nd-lowest non-zero round, then the 3rd, ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .errors import EngineError
+from .rules import RuleSet
+
+DECIDED_LABELS = {
+    "lowest_total": "lowest total",
+    "most_zero_rounds": "most zero rounds",
+    "lowest_single_nonzero_round": "lowest single non-zero round",
+    "extension_next_lowest_nonzero": "next-lowest non-zero round",
+    "unresolved_shared": "still tied: shared",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """One player's figures for the tie-break (points).
+
+    Attributes:
+        player: the name used in the input.
+        total: sum of round scores.
+        zero_rounds: rounds scored 0.
+        nonzero: the non-zero round scores, lowest first.
+    """
+
+    player: str
+    total: int
+    zero_rounds: int
+    nonzero: tuple[int, ...]
+
+    @property
+    def best_nonzero(self) -> int | None:
+        """The lowest single non-zero round score, or None if every round was 0."""
+        return self.nonzero[0] if self.nonzero else None
+
+
+def records(round_scores: Mapping[str, Sequence[int]]) -> list[PlayerRecord]:
+    """Tie-break figures per player, in input order.
+
+    Raises EngineError(``BAD_SCORE``) for a score that is not a whole number of points >= 0.
+    """
+    out = []
+    for player, scores in round_scores.items():
+        if not isinstance(scores, list | tuple):
+            raise EngineError(
+                "BAD_SCORE",
+                f"{player}'s round scores must be a list of points.",
+                f"input.round_scores.{player}",
+            )
+        for i, s in enumerate(scores):
+            if not isinstance(s, int) or isinstance(s, bool) or s < 0:
+                raise EngineError(
+                    "BAD_SCORE",
+                    f"{s!r} is not a round score (whole points, 0 or more).",
+                    f"input.round_scores.{player}[{i}]",
+                )
+        nonzero = tuple(sorted(s for s in scores if s))
+        out.append(PlayerRecord(player, sum(scores), len(scores) - len(nonzero), nonzero))
+    return out
+
+
+def _step_key(step: str, rec: PlayerRecord) -> float:
+    """Smaller is better for every step."""
+    if step == "lowest_total":
+        return rec.total
+    if step == "most_zero_rounds":
+        return -rec.zero_rounds
+    best = rec.best_nonzero
+    return float("inf") if best is None else best
+
+
+def _extension_key(rec: PlayerRecord) -> tuple[int, ...]:
+    return rec.nonzero[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who wins among ``candidates`` and the step that decided.
+
+    Attributes:
+        winners: the winning players (more than one is a shared win), in input order.
+        decided_at: ``lowest_total``, ``most_zero_rounds``, ``lowest_single_nonzero_round``,
+            ``extension_next_lowest_nonzero`` or ``unresolved_shared``.
+    """
+
+    winners: tuple[str, ...]
+    decided_at: str
+
+
+def decide(recs: Sequence[PlayerRecord], rules: RuleSet) -> Decision:
+    """Apply the tie-break steps of ``rules`` to ``recs`` (RULES.md §8).
+
+    ``decided_at`` names the step that left a single winner; ``lowest_total`` also when there
+    was no tie at all. Raises EngineError(``NO_PLAYERS``) for an empty list.
+    """
+    if not recs:
+        raise EngineError("NO_PLAYERS", "There are no players to compare.", "input.round_scores")
+    alive = list(recs)
+    for step in rules.tiebreak:
+        best = min(_step_key(step, r) for r in alive)
+        alive = [r for r in alive if _step_key(step, r) == best]
+        if len(alive) == 1:
+            return Decision((alive[0].player,), step)
+    if rules.tiebreak_exhausted == "next_lowest_nonzero":
+        best_ext = min(_extension_key(r) for r in alive)
+        narrowed = [r for r in alive if _extension_key(r) == best_ext]
+        # A shorter list of non-zero rounds ranks first only if it is a strict prefix: one who
+        # has fewer non-zero rounds was already separated by zero rounds, so equal ones share.
+        if len(narrowed) == 1:
+            return Decision((narrowed[0].player,), "extension_next_lowest_nonzero")
+        alive = narrowed
+    return Decision(tuple(r.player for r in alive), "unresolved_shared")
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of the standings.
+
+    Attributes:
+        rank: 1 for the winner(s); tied players share a rank.
+        record: the player's figures.
+        decided_by: the step that separated this player from the one ranked just above, or
+            ``""`` for the first line. ``unresolved_shared`` means tied with the line above.
+    """
+
+    rank: int
+    record: PlayerRecord
+    decided_by: str
+
+
+def standings(round_scores: Mapping[str, Sequence[int]], rules: RuleSet) -> list[Standing]:
+    """The full ranking, best first, with the step that separates neighbours (RULES.md §8).
+
+    Players are ordered by repeatedly taking the winner(s) of :func:`decide` among those left,
+    so the same steps decide every place, not just the first.
+    """
+    left = records(round_scores)
+    out: list[Standing] = []
+    rank = 1
+    while left:
+        decision = decide(left, rules)
+        winners = [r for r in left if r.player in decision.winners]
+        for i, rec in enumerate(winners):
+            if not out:
+                decided = ""
+            elif i == 0:
+                decided = _separating_step(out[-1].record, rec, rules)
+            else:
+                decided = "unresolved_shared"
+            out.append(Standing(rank, rec, decided))
+        rank += len(winners)
+        left = [r for r in left if r.player not in decision.winners]
+    return out
+
+
+def _separating_step(above: PlayerRecord, below: PlayerRecord, rules: RuleSet) -> str:
+    for step in rules.tiebreak:
+        if _step_key(step, above) != _step_key(step, below):
+            return step
+    return "extension_next_lowest_nonzero"

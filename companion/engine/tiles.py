@@ -1,0 +1,180 @@
+"""Tiles and domino sets (RULES.md §2).
+
+A tile is an unordered pair of pip values. In a layout the written order matters (touching end
+first); that orientation lives in :mod:`companion.engine.layout`, not here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+from .errors import TileError
+
+#: Set sizes the companion supports: double-6, 9, 12, 15 and 18 (RULES.md §2).
+SUPPORTED_SETS: tuple[int, ...] = (6, 9, 12, 15, 18)
+
+_TILE_TEXT = re.compile(r"^\s*\[?\s*(\d{1,2})\s*[-|:/]\s*(\d{1,2})\s*\]?\s*$")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Tile:
+    """One domino, stored high end first so that ``Tile(9, 5) == Tile.of(5, 9)``.
+
+    Attributes:
+        high: the larger pip value (0..18).
+        low: the smaller pip value (0..high).
+    """
+
+    high: int
+    low: int
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.low <= self.high):
+            raise TileError("BAD_TILE", f"{self.high}-{self.low} is not a domino (use Tile.of).")
+
+    @classmethod
+    def of(cls, a: int, b: int) -> Tile:
+        """The tile with ends ``a`` and ``b`` in either order. Raises TileError if negative."""
+        if a < 0 or b < 0:
+            raise TileError("BAD_TILE", f"{a}-{b} has a negative end.")
+        return cls(max(a, b), min(a, b))
+
+    @property
+    def is_double(self) -> bool:
+        """True for d-d tiles (doubles are laid crosswise and start a chicken foot, §5.4)."""
+        return self.high == self.low
+
+    @property
+    def pips(self) -> int:
+        """Plain pip count of both ends, in pips (house-rule values are in scoring.py, §7)."""
+        return self.high + self.low
+
+    def has(self, value: int) -> bool:
+        """True if either end shows ``value``."""
+        return value in (self.high, self.low)
+
+    def other(self, value: int) -> int:
+        """The end opposite an end showing ``value``. Raises TileError if no end shows it."""
+        if self.high == value:
+            return self.low
+        if self.low == value:
+            return self.high
+        raise TileError("NO_MATCH", f"{self} has no {value} end.")
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+
+def parse_ends(text: object, where: str = "") -> tuple[int, int]:
+    """Parse ``"a-b"`` into its two ends in written order (touching end first in a layout).
+
+    Accepts ``-``, ``|``, ``:`` or ``/`` between the numbers and optional brackets.
+    Raises TileError(``BAD_TILE``) for anything else.
+    """
+    if not isinstance(text, str):
+        raise TileError(
+            "BAD_TILE", f'A tile must be written as text like "9-5", not {text!r}.', where
+        )
+    match = _TILE_TEXT.match(text)
+    if not match:
+        raise TileError("BAD_TILE", f'"{text}" is not a tile; write tiles like "9-5".', where)
+    return int(match.group(1)), int(match.group(2))
+
+
+def parse_tile(text: object, where: str = "") -> Tile:
+    """Parse ``"a-b"`` (either order) into a Tile. Raises TileError(``BAD_TILE``)."""
+    a, b = parse_ends(text, where)
+    return Tile.of(a, b)
+
+
+@dataclass(frozen=True, slots=True)
+class DominoSet:
+    """A double-N set: every unordered pair {a, b} with 0 <= a <= b <= N (RULES.md §2).
+
+    Attributes:
+        n: the highest pip value (6, 9, 12, 15 or 18).
+    """
+
+    n: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n, int) or isinstance(self.n, bool) or self.n not in SUPPORTED_SETS:
+            raise TileError(
+                "BAD_SET",
+                f"Sets are double-6, 9, 12, 15 or 18; {self.n!r} is not one of them.",
+            )
+
+    @property
+    def tile_count(self) -> int:
+        """Number of tiles, (N+1)(N+2)/2: 28, 55, 91, 136, 190."""
+        return (self.n + 1) * (self.n + 2) // 2
+
+    @property
+    def total_pips(self) -> int:
+        """Pips on the whole set, N(N+1)(N+2)/2, in pips."""
+        return self.n * (self.n + 1) * (self.n + 2) // 2
+
+    @property
+    def rounds(self) -> int:
+        """Doubles in the set = rounds in a game, N+1 (RULES.md §4)."""
+        return self.n + 1
+
+    @property
+    def spoke_tiles_per_suit(self) -> int:
+        """Non-double tiles carrying a given number: N. Caps the hub's spokes (§5.2)."""
+        return self.n
+
+    @cached_property
+    def tiles(self) -> tuple[Tile, ...]:
+        """Every tile, highest first (9-9, 9-8, ..., 0-0)."""
+        return tuple(Tile(h, lo) for h in range(self.n, -1, -1) for lo in range(h, -1, -1))
+
+    def double(self, value: int) -> Tile:
+        """The double ``value-value``. Raises TileError if outside the set."""
+        return self.check(Tile(value, value))
+
+    def suit(self, value: int) -> tuple[Tile, ...]:
+        """The N+1 tiles showing ``value`` (its double first)."""
+        return tuple(t for t in self.tiles if t.has(value))
+
+    def __contains__(self, tile: object) -> bool:
+        return isinstance(tile, Tile) and tile.high <= self.n
+
+    def __iter__(self) -> Iterator[Tile]:
+        return iter(self.tiles)
+
+    def check(self, tile: Tile, where: str = "") -> Tile:
+        """Return ``tile`` if it belongs to this set, else raise TileError(``TILE_OUTSIDE_SET``)."""
+        if tile.high > self.n:
+            raise TileError(
+                "TILE_OUTSIDE_SET",
+                f"{tile} is not in a double-{self.n} set (its highest number is {self.n}).",
+                where,
+            )
+        return tile
+
+    def parse(self, text: object, where: str = "") -> Tile:
+        """Parse ``"a-b"`` and check it is in this set. Raises TileError."""
+        return self.check(parse_tile(text, where), where)
+
+    def parse_hand(self, texts: object, where: str = "") -> tuple[Tile, ...]:
+        """Parse a list of tile strings, refusing duplicates. Raises TileError."""
+        if not isinstance(texts, list | tuple):
+            raise TileError(
+                "BAD_HAND", 'A hand must be a list of tiles like ["9-5", "2-2"].', where
+            )
+        tiles = tuple(self.parse(t, f"{where}[{i}]") for i, t in enumerate(texts))
+        ensure_distinct(tiles, where)
+        return tiles
+
+
+def ensure_distinct(tiles: Iterable[Tile], where: str = "") -> None:
+    """Raise TileError(``DUPLICATE_TILE``) if any tile appears twice (each tile exists once)."""
+    seen: set[Tile] = set()
+    for tile in tiles:
+        if tile in seen:
+            raise TileError("DUPLICATE_TILE", f"{tile} appears twice; a set has only one.", where)
+        seen.add(tile)
