@@ -1,0 +1,89 @@
+"""Chicken Foot Companion: the Flask app factory.
+
+``create_app(config)`` loads configuration, binds the extensions, registers one blueprint per
+area (games, checker, api, history), error pages, security headers and CLI commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, request
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+
+from .config import ROOT, Config
+from .extensions import babel, csrf, db, migrate
+
+
+def create_app(config: Any = None) -> Flask:
+    """Build the app.
+
+    Args:
+        config: None (production :class:`Config` from the environment), a config class or
+            object, or a mapping of settings applied on top of :class:`Config`.
+    """
+    app = Flask(
+        __name__,
+        instance_path=str(ROOT / "instance"),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    if config is None or isinstance(config, Mapping):
+        app.config.from_object(Config())
+        app.config.update(config or {})
+    else:
+        app.config.from_object(config() if isinstance(config, type) else config)
+    _init_extensions(app)
+    _register_blueprints(app)
+    from .security import init_security
+
+    init_security(app)
+    from .errors import init_error_pages
+
+    init_error_pages(app)
+    from .cli import init_cli
+
+    init_cli(app)
+    return app
+
+
+def _select_locale() -> str | None:
+    from flask import current_app
+
+    available = current_app.config.get("LANGUAGES", ["en"])
+    return request.accept_languages.best_match(available) or "en"
+
+
+def _init_extensions(app: Flask) -> None:
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=_select_locale,
+                   default_translation_directories=str(ROOT / "companion" / "translations"))
+
+
+def _register_blueprints(app: Flask) -> None:
+    from .api import bp as api_bp
+    from .checker import bp as checker_bp
+    from .games import bp as games_bp
+    from .history import bp as history_bp
+
+    app.register_blueprint(games_bp)
+    app.register_blueprint(checker_bp, url_prefix="/checker")
+    app.register_blueprint(history_bp, url_prefix="/history")
+    app.register_blueprint(api_bp, url_prefix="/api/v1")
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL for concurrent readers and foreign keys on, for every SQLite connection."""
+    module = type(dbapi_connection).__module__
+    if not module.startswith("sqlite3"):
+        return
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()

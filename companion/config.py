@@ -1,0 +1,78 @@
+"""Configuration from the environment (DATABASE_URL, SECRET_KEY, COMPANION_PASSCODE, ...)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTANCE = ROOT / "instance"
+
+HTMX_VERSION = "2.0.11"
+HTMX_SRI = "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg"
+
+
+def database_url(default_path: Path = INSTANCE / "companion.db") -> str:
+    """DATABASE_URL if set (``postgres://`` is mapped to the psycopg 3 driver), else SQLite in
+    ``instance/``."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if not url:
+        return f"sqlite:///{default_path}"
+    if url.startswith("postgres://"):
+        url = "postgresql+psycopg://" + url[len("postgres://") :]
+    elif url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+def secret_key(instance: Path = INSTANCE) -> str:
+    """SECRET_KEY from the environment, else one generated once and kept in instance/."""
+    key = os.environ.get("SECRET_KEY")
+    if key:
+        return key
+    path = instance / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        instance.mkdir(parents=True, exist_ok=True)
+        key = secrets.token_hex(32)
+        path.write_text(key)
+        path.chmod(0o600)
+        return key
+
+
+class Config:
+    """Production defaults. Every value can be overridden by ``create_app(config)``."""
+
+    SQLALCHEMY_DATABASE_URI = database_url()
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    WTF_CSRF_ENABLED = True
+    WTF_CSRF_TIME_LIMIT = None  # a game night lasts longer than the default hour
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    REMEMBER_COOKIE_HTTPONLY = True
+    MAX_CONTENT_LENGTH = 1024 * 1024
+    BABEL_DEFAULT_LOCALE = "en"
+    BABEL_DEFAULT_TIMEZONE = "UTC"
+    HTMX_VERSION = HTMX_VERSION
+    HTMX_SRI = HTMX_SRI
+    HTMX_CDN = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
+    # Optional passcode guarding the creation of games when the app is exposed beyond a home LAN.
+    COMPANION_PASSCODE = os.environ.get("COMPANION_PASSCODE") or None
+
+    def __init__(self) -> None:
+        # Read lazily so that importing this module never writes to instance/.
+        self.SECRET_KEY = secret_key()
+
+
+class TestConfig(Config):
+    """For the test suite: in-memory SQLite unless DATABASE_URL_TEST is given."""
+
+    TESTING = True
+    SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL_TEST", "sqlite://")
+    SQLALCHEMY_ENGINE_OPTIONS: dict = {}
+    WTF_CSRF_ENABLED = False
+
+    def __init__(self) -> None:
+        self.SECRET_KEY = "test-secret"

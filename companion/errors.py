@@ -1,0 +1,37 @@
+"""Error pages: every error gets a clear page (or JSON under /api), never a bare 500."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def init_error_pages(app: Flask) -> None:
+    """Register one handler for every HTTP error and a last-resort handler for the rest."""
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):  # noqa: ANN202 - Flask view return
+        if _wants_json():
+            body = {"error": {"code": exc.name.upper().replace(" ", "_"),
+                              "message": exc.description or exc.name, "where": ""}}
+            return jsonify(body), exc.code
+        return render_template("error.html", code=exc.code, title=exc.name,
+                               description=exc.description), exc.code
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):  # noqa: ANN202
+        from .extensions import db
+
+        db.session.rollback()
+        app.logger.exception("unexpected error")
+        err = InternalServerError()
+        if _wants_json():
+            return jsonify({"error": {"code": "INTERNAL", "message": _("Something went wrong; "
+                                      "nothing was saved."), "where": ""}}), 500
+        return render_template("error.html", code=500, title=_("Something went wrong"),
+                               description=_("Nothing was saved. Please try again.")), err.code

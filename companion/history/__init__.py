@@ -1,0 +1,7 @@
+"""Blueprint: past game nights, players, statistics, export and import."""
+
+from flask import Blueprint
+
+bp = Blueprint("history", __name__)
+
+from . import views  # noqa: E402,F401

@@ -1,0 +1,75 @@
+"""``python -m companion.serve``: serve the app with gunicorn on all interfaces, printing the
+LAN address and a QR code of it so phones at the table can join."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import subprocess
+from typing import Any
+
+import segno
+from gunicorn.app.base import BaseApplication
+
+
+def lan_addresses() -> list[str]:
+    """This machine's non-loopback IPv4 addresses, without sending any traffic."""
+    found: list[str] = []
+    try:
+        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2).stdout
+        found = [a for a in out.split() if a.count(".") == 3 and not a.startswith("127.")]
+    except (OSError, subprocess.SubprocessError):
+        pass
+    if not found:
+        try:
+            infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+            found = sorted({i[4][0] for i in infos if not i[4][0].startswith("127.")})
+        except OSError:
+            pass
+    return found
+
+
+class _Gunicorn(BaseApplication):
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self) -> Any:
+        from wsgi import app
+
+        return app
+
+
+def main() -> None:
+    """Parse ``--host``/``--port``/``--workers``, print how to join, and serve."""
+    parser = argparse.ArgumentParser(description="Serve Chicken Foot Companion on the LAN.")
+    parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "2")))
+    args = parser.parse_args()
+    addresses = lan_addresses() if args.host in ("0.0.0.0", "") else [args.host]
+    print("\nChicken Foot Companion is starting.")
+    print(f"  On this machine: http://127.0.0.1:{args.port}/")
+    for address in addresses:
+        url = f"http://{address}:{args.port}/"
+        print(f"  On the same Wi-Fi: {url}")
+    if addresses:
+        print("  Scan to open it on a phone:")
+        segno.make(f"http://{addresses[0]}:{args.port}/").terminal(compact=True)
+    print()
+    _Gunicorn({
+        "bind": f"{args.host}:{args.port}",
+        "workers": args.workers,
+        "threads": 4,
+        "accesslog": "-",
+        "timeout": 30,
+    }).run()
+
+
+if __name__ == "__main__":
+    main()
