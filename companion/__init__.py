@@ -57,11 +57,16 @@ def _select_locale() -> str | None:
 
 
 def _init_extensions(app: Flask) -> None:
+    from . import models  # noqa: F401  - registers the tables with the metadata
+
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
-    babel.init_app(app, locale_selector=_select_locale,
-                   default_translation_directories=str(ROOT / "companion" / "translations"))
+    babel.init_app(
+        app,
+        locale_selector=_select_locale,
+        default_translation_directories=str(ROOT / "companion" / "translations"),
+    )
 
 
 def _register_blueprints(app: Flask) -> None:

@@ -17,11 +17,17 @@ def init_error_pages(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):  # noqa: ANN202 - Flask view return
         if _wants_json():
-            body = {"error": {"code": exc.name.upper().replace(" ", "_"),
-                              "message": exc.description or exc.name, "where": ""}}
+            body = {
+                "error": {
+                    "code": exc.name.upper().replace(" ", "_"),
+                    "message": exc.description or exc.name,
+                    "where": "",
+                }
+            }
             return jsonify(body), exc.code
-        return render_template("error.html", code=exc.code, title=exc.name,
-                               description=exc.description), exc.code
+        return render_template(
+            "error.html", code=exc.code, title=exc.name, description=exc.description
+        ), exc.code
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # noqa: ANN202
@@ -31,7 +37,18 @@ def init_error_pages(app: Flask) -> None:
         app.logger.exception("unexpected error")
         err = InternalServerError()
         if _wants_json():
-            return jsonify({"error": {"code": "INTERNAL", "message": _("Something went wrong; "
-                                      "nothing was saved."), "where": ""}}), 500
-        return render_template("error.html", code=500, title=_("Something went wrong"),
-                               description=_("Nothing was saved. Please try again.")), err.code
+            return jsonify(
+                {
+                    "error": {
+                        "code": "INTERNAL",
+                        "message": _("Something went wrong; nothing was saved."),
+                        "where": "",
+                    }
+                }
+            ), 500
+        return render_template(
+            "error.html",
+            code=500,
+            title=_("Something went wrong"),
+            description=_("Nothing was saved. Please try again."),
+        ), err.code

@@ -1,6 +1,209 @@
-"""SQLAlchemy models, all in one place (players, nights, games, seats, rounds, hands, audit,
-rulings). Filled in by the score-keeper issue."""
+"""SQLAlchemy models, all in one place.
+
+Players sit at games (seats, in clockwise order) during game nights. A game freezes its house
+rules (a RuleSet as JSON) when it starts. Each round has one hand score per seat; every change
+to a game is kept in the audit trail; rulings from the rules checker are kept with their game.
+Rows are converted to engine objects only in :mod:`companion.mapping`.
+"""
 
 from __future__ import annotations
 
-from .extensions import db  # noqa: F401
+import secrets
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+
+def utcnow() -> datetime:
+    """The current time in UTC (naive, as stored)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def new_token() -> str:
+    """An unguessable URL-safe token (128 bits) for edit and share links."""
+    return secrets.token_urlsafe(16)
+
+
+class Player(db.Model):
+    """A person who plays. Names are free text in any language; ``merged_into`` points to the
+    player this one was merged into (their history joins; the row is kept for the record)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    name_key: Mapped[str] = mapped_column(String(60), index=True)  # casefolded, for lookups
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), default=None)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="player")
+
+    def __repr__(self) -> str:
+        return f"<Player {self.id} {self.name!r}>"
+
+
+class GameNight(db.Model):
+    """An evening of games: a date, an optional place and notes."""
+
+    __tablename__ = "game_nights"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    played_on: Mapped[date] = mapped_column(index=True)
+    place: Mapped[str] = mapped_column(String(120), default="")
+    notes: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+
+    games: Mapped[list[Game]] = relationship(back_populates="night", order_by="Game.id")
+
+
+class Game(db.Model):
+    """One game: a set, frozen house rules, seats, and one round per double.
+
+    ``rules`` is ``RuleSet.to_dict()`` at the start; ``version`` increases with every saved
+    change so that two phones cannot overwrite each other (optimistic locking): every change
+    to a game's rounds also sets ``updated_at``, which bumps the version.
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("game_nights.id"), index=True)
+    set_size: Mapped[int] = mapped_column(default=9)
+    preset: Mapped[str] = mapped_column(String(40), default="standard")
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    hand_size: Mapped[int | None] = mapped_column(default=None)
+    chosen_spokes: Mapped[int | None] = mapped_column(default=None)
+    status: Mapped[str] = mapped_column(String(12), default="active")  # active | finished
+    edit_token: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)
+    share_token: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)
+    version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+
+    night: Mapped[GameNight] = relationship(back_populates="games")
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+    audit: Mapped[list[AuditEntry]] = relationship(
+        back_populates="game", order_by="AuditEntry.id", cascade="all, delete-orphan"
+    )
+    rulings: Mapped[list[Ruling]] = relationship(back_populates="game", order_by="Ruling.id")
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+class Seat(db.Model):
+    """A player's place at a game; ``position`` 0.. runs clockwise."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "position"),
+        UniqueConstraint("game_id", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    position: Mapped[int]
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(back_populates="seats")
+    hands: Mapped[list[HandScore]] = relationship(back_populates="seat")
+
+
+class Round(db.Model):
+    """One round of a game, started by a double.
+
+    ``status``: ``scored`` (hands entered), ``burned`` (nobody held the double and the house
+    rule skipped it for good). ``outcome``: ``out`` (someone went out) or ``blocked``.
+    """
+
+    __tablename__ = "rounds"
+    __table_args__ = (
+        UniqueConstraint("game_id", "number"),
+        UniqueConstraint("game_id", "start_double"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]  # 1-based, in play order
+    start_double: Mapped[int]  # 9 means 9-9
+    status: Mapped[str] = mapped_column(String(12), default="scored")
+    outcome: Mapped[str | None] = mapped_column(String(12), default=None)
+    starter_seat_id: Mapped[int | None] = mapped_column(ForeignKey("seats.id"), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    hands: Mapped[list[HandScore]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", order_by="HandScore.seat_id"
+    )
+
+
+class HandScore(db.Model):
+    """One seat's score for one round, in points; ``tiles`` lists the tiles left in hand
+    (``["9-5", ...]``) when they were tapped in, else None."""
+
+    __tablename__ = "hand_scores"
+    __table_args__ = (UniqueConstraint("round_id", "seat_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    points: Mapped[int]
+    went_out: Mapped[bool] = mapped_column(default=False)
+    out_on_double: Mapped[bool] = mapped_column(default=False)
+    tiles: Mapped[list[str] | None] = mapped_column(JSON, default=None)
+
+    round: Mapped[Round] = relationship(back_populates="hands")
+    seat: Mapped[Seat] = relationship(back_populates="hands")
+
+
+class AuditEntry(db.Model):
+    """One change to a game: what, the values before and after (JSON), when; ``undone`` marks
+    an entry reverted by undo."""
+
+    __tablename__ = "audit_entries"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    action: Mapped[str] = mapped_column(String(40))
+    summary: Mapped[str] = mapped_column(String(300), default="")
+    before: Mapped[Any] = mapped_column(JSON, default=None)
+    after: Mapped[Any] = mapped_column(JSON, default=None)
+    undone: Mapped[bool] = mapped_column(default=False)
+
+    game: Mapped[Game] = relationship(back_populates="audit")
+
+
+class Ruling(db.Model):
+    """A rules-checker verdict, kept so "we ruled this way last time" can be looked up.
+
+    ``question`` is the QUESTIONS.md question (category, ruleset, input); ``answer`` the
+    engine's answer; ``rules`` the full RuleSet in force; ``summary`` the verdict in one line.
+    """
+
+    __tablename__ = "rulings"
+    __table_args__ = (Index("ix_rulings_game_created", "game_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    category: Mapped[str] = mapped_column(String(20))
+    question: Mapped[dict[str, Any]] = mapped_column(JSON)
+    answer: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    summary: Mapped[str] = mapped_column(String(300), default="")
+
+    game: Mapped[Game | None] = relationship(back_populates="rulings")

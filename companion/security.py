@@ -20,18 +20,20 @@ def init_security(app: Flask) -> None:
     with app.app_context(), app.test_request_context():
         fallback = render_template(FALLBACK_TEMPLATE)
     app.config["HTMX_FALLBACK_SCRIPT"] = fallback
-    csp = "; ".join([
-        "default-src 'self'",
-        f"script-src 'self' {app.config['HTMX_CDN']} {_sha256(fallback)}",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "font-src 'self'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ])
+    csp = "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src 'self' {app.config['HTMX_CDN']} {_sha256(fallback)}",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "connect-src 'self'",
+            "font-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
 
     @app.after_request
     def _headers(response: Response) -> Response:
@@ -39,5 +41,7 @@ def init_security(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        response.headers.setdefault(
+            "Permissions-Policy", "camera=(), microphone=(), geolocation=()"
+        )
         return response

@@ -62,13 +62,15 @@ def main() -> None:
         print("  Scan to open it on a phone:")
         segno.make(f"http://{addresses[0]}:{args.port}/").terminal(compact=True)
     print()
-    _Gunicorn({
-        "bind": f"{args.host}:{args.port}",
-        "workers": args.workers,
-        "threads": 4,
-        "accesslog": "-",
-        "timeout": 30,
-    }).run()
+    _Gunicorn(
+        {
+            "bind": f"{args.host}:{args.port}",
+            "workers": args.workers,
+            "threads": 4,
+            "accesslog": "-",
+            "timeout": 30,
+        }
+    ).run()
 
 
 if __name__ == "__main__":
