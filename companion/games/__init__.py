@@ -1,7 +1,11 @@
-"""Blueprint: game nights, games, rounds, the scoreboard, corrections and sharing."""
+"""Blueprint: game nights, games, rounds, the scoreboard, corrections and sharing.
+
+``views`` holds nights, new games, access and sharing; ``play`` holds the rounds, the
+scoreboard, corrections, undo, finishing and rematch.
+"""
 
 from flask import Blueprint
 
 bp = Blueprint("games", __name__)
 
-from . import views  # noqa: E402,F401
+from . import play, views  # noqa: E402,F401
