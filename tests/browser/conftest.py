@@ -1,0 +1,139 @@
+"""Shared browser fixtures: Debian's Chromium, a live server on a temporary SQLite file, a phone.
+
+Use them in any ``tests/browser/test_*.py``::
+
+    pytestmark = pytest.mark.browser
+
+    def test_home(phone, live_server, shot):
+        phone.goto(live_server.url + "/")
+        shot(phone, "home")
+
+* ``live_server``: the app (``create_app`` with a temporary SQLite *file*, CSRF on) served by
+  werkzeug on a free port in a daemon thread; ``.url`` is its base address, ``.app`` the app
+  (use ``with live_server.app.app_context():`` to seed rows).
+* ``phone``: a page in a fresh Pixel 7 context (412x839, touch), ``base_url`` = the live server.
+* ``shot(page, name)``: a full-page screenshot saved as ``test-artifacts/<name>.png``.
+* ``axe_violations(page)``: the axe-core violations of the current page (a list of dicts).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from werkzeug.serving import make_server
+
+from companion import create_app
+from companion.config import TestConfig
+from companion.extensions import db
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+PHONE = "Pixel 7"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
+
+
+def _system_chromium() -> str | None:
+    """CHROMIUM_PATH if set, else Debian's /usr/bin/chromium if present, else None (then
+    Playwright's own downloaded browser is used)."""
+    path = os.environ.get("CHROMIUM_PATH") or "/usr/bin/chromium"
+    return path if Path(path).exists() else shutil.which(path)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """pytest-playwright's launch arguments, pointed at the system Chromium when there is one."""
+    args = {**browser_type_launch_args, "args": CHROMIUM_ARGS}
+    executable = _system_chromium()
+    if executable:
+        args["executable_path"] = executable
+    return args
+
+
+@dataclass
+class LiveServer:
+    """A running app: ``url`` like ``http://127.0.0.1:54321`` and the ``app`` itself."""
+
+    url: str
+    app: Flask
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    """The app on a temporary SQLite file (CSRF on, as in production), served in a thread."""
+    tmp = Path(tempfile.mkdtemp(prefix="companion-browser-"))
+
+    class BrowserConfig(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp / 'browser.db'}"
+        WTF_CSRF_ENABLED = True
+
+    app = create_app(BrowserConfig)
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", app)
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture()
+def phone(browser, playwright, live_server: LiveServer) -> Iterator:
+    """A page in a fresh phone-sized (Pixel 7) context whose base URL is the live server."""
+    context = browser.new_context(**playwright.devices[PHONE], base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture()
+def shot() -> Callable:
+    """``shot(page, name)`` saves a full-page PNG under test-artifacts/ and returns its path."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def _shot(page, name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return _shot
+
+
+@pytest.fixture()
+def axe_violations() -> Callable:
+    """``axe_violations(page)`` runs axe-core (bundled, offline) and returns its violations."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+
+    def _run(page) -> list[dict]:
+        results = axe.run(page)
+        return list(results.response.get("violations", []))
+
+    return _run
