@@ -101,8 +101,18 @@ class Question:
         return tiles, dict(zip(tiles, raw, strict=True))
 
     def spokes(self) -> int:
-        """K for this table (RULES.md §5.2)."""
+        """K for this table (RULES.md §5.2).
+
+        Under ``players_to_8`` (S001) the table picks K from players..8; when the question does
+        not say which, K is the least the position allows: one per player (4 if the count is
+        unknown), or more if more spokes are already on the centre double.
+        """
         chosen = self.input.get("center_spokes_required")
+        if chosen is None and self.rules.center_spokes_required == "players_to_8":
+            on_centre = _spokes_in(self.input.get("layout"))
+            least = self.players if self.players is not None else 4
+            if on_centre > least:
+                chosen = min(on_centre, max(8, least))
         return spokes_required(self.rules, self.set_size, self.players, chosen)
 
     def layout(self, extra_used: list[Tile] = ()) -> Layout:  # type: ignore[assignment]
@@ -127,6 +137,14 @@ class Question:
         return {
             str(p): list(self.dominoes.parse_hand(h, f"input.{key}.{p}")) for p, h in raw.items()
         }
+
+
+def _spokes_in(layout: Any) -> int:
+    """How many tiles a layout JSON puts on the centre double (0 if it is not readable)."""
+    tiles = layout.get("tiles") if isinstance(layout, Mapping) else None
+    if not isinstance(tiles, list):
+        return 0
+    return sum(1 for t in tiles if isinstance(t, Mapping) and t.get("on") == "C")
 
 
 # --- placement ---------------------------------------------------------------------------------
@@ -166,7 +184,8 @@ def _placement(q: Question) -> Answer:
                 player=str(player),
             )
         except EngineError as exc:
-            raise exc.located(f"{where}.on") from None
+            field = "tile" if exc.code == "DUPLICATE_TILE" else "on"
+            raise exc.located(f"{where}.{field}") from None
         if not verdict.legal or i == len(steps) - 1:
             break
         layout = layout.attach(tile, on)
@@ -267,6 +286,8 @@ def _apply_event(
                 "input.event.hand_after",
             )
         hands[player] = after
+    elif tile in hands.get(player, []):
+        hands[player] = [t for t in hands[player] if t != tile]
     if not hands.get(player, [None]):
         return layout, player, tile.is_double
     return layout, None, False
@@ -543,7 +564,10 @@ def _hub_capacity(q: Question) -> Answer:
 def _start_player(q: Question) -> Answer:
     n = q.set_size
     rnd = q.integer("round", 1, minimum=1)
-    double = round_double(n, rnd)
+    given = q.input.get("start_double", q.input.get("round_start_double"))
+    double = (
+        _double_value(q, given, "input.start_double") if given is not None else round_double(n, rnd)
+    )
     seats = q.input.get("seats_clockwise") or []
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise EngineError(

@@ -99,10 +99,7 @@ def start_of_round(
     elif rule == "pre_deal_search":
         returned = True
         starter = found_by
-        action = (
-            f"found {name} in the pre-deal search and places it in the centre; the other "
-            "drawn tiles are reshuffled before the deal"
-        )
+        action = f"found {name} in the pre-deal search and places it in the centre"
     else:
         starter = holder or found_by
         action = f"places {name} in the centre"
