@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache
 
 from .errors import TileError
 
@@ -127,10 +127,11 @@ class DominoSet:
         """Non-double tiles carrying a given number: N. Caps the hub's spokes (§5.2)."""
         return self.n
 
-    @cached_property
+    @property
     def tiles(self) -> tuple[Tile, ...]:
         """Every tile, highest first (9-9, 9-8, ..., 0-0)."""
-        return tuple(Tile(h, lo) for h in range(self.n, -1, -1) for lo in range(h, -1, -1))
+        # A slotted dataclass has no __dict__ for functools.cached_property: cache per N instead.
+        return _set_tiles(self.n)
 
     def double(self, value: int) -> Tile:
         """The double ``value-value``. Raises TileError if outside the set."""
@@ -169,6 +170,11 @@ class DominoSet:
         tiles = tuple(self.parse(t, f"{where}[{i}]") for i, t in enumerate(texts))
         ensure_distinct(tiles, where)
         return tiles
+
+
+@cache
+def _set_tiles(n: int) -> tuple[Tile, ...]:
+    return tuple(Tile(h, lo) for h in range(n, -1, -1) for lo in range(h, -1, -1))
 
 
 def ensure_distinct(tiles: Iterable[Tile], where: str = "") -> None:
