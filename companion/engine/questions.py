@@ -320,7 +320,7 @@ def _scoring(q: Question) -> Answer:
             score=score.points,
             is_zero_round=score.is_zero_round,
             message=score.explanation,
-            rule="6" if score.penalty else "7",
+            rule=score.rule,
         )
     if q.has("round_scores"):
         answer.update(_totals(q))
@@ -392,7 +392,7 @@ def _tiebreak(q: Question) -> Answer:
         "zero_rounds": {r.player: r.zero_rounds for r in recs},
         "best_nonzero_round": {r.player: r.best_nonzero for r in recs},
         "message": _tiebreak_message(winners, decision.decided_at, recs),
-        "rule": "8",
+        "rule": decision.rule,
     }
 
 
@@ -472,9 +472,7 @@ def _sequence(q: Question) -> Answer:
             f"A double-{n} game has {q.dominoes.rounds} rounds; the coming round "
             f"starts with {nxt.start_double}-{nxt.start_double}. {nxt.procedure}"
         )
-    answer["rule"] = (
-        "3.5" if (nxt.burned or nxt.passed_over or nxt.drawn_for or nxt.redeal) else "4"
-    )
+    answer["rule"] = nxt.rule
     return answer
 
 

@@ -57,12 +57,14 @@ class HandScore:
         penalty: points added because they went out on a double (§6), else 0.
         is_zero_round: the round counts as a zero round for the tie-break (§8).
         explanation: one sentence.
+        rule: the RULES.md section applied (6 going out, 7 scoring).
     """
 
     points: int
     went_out: bool
     penalty: int
     explanation: str
+    rule: str = "7"
 
     @property
     def is_zero_round(self) -> bool:
@@ -106,8 +108,9 @@ def score_hand(
                 GOING_OUT_ON_DOUBLE_PENALTY,
                 "Went out on a double: under this house rule that costs 50 points "
                 "and is not a zero round.",
+                "6",
             )
-        return HandScore(0, True, 0, "Went out: 0 points.")
+        return HandScore(0, True, 0, "Went out: 0 points.", "6")
     points = hand_points(hand, rules)
     parts = []
     if Tile(0, 0) in hand:

@@ -61,6 +61,7 @@ class NextRound:
         redeal: True when the tiles are reshuffled and dealt again first.
         rounds_left: rounds still to play, the coming one included.
         procedure: what the table does, in one or two sentences.
+        rule: the RULES.md section applied (3.5 when a double was missing, else 4).
     """
 
     start_double: int | None
@@ -71,6 +72,7 @@ class NextRound:
     redeal: bool
     rounds_left: int
     procedure: str
+    rule: str = "4"
 
     @property
     def game_over(self) -> bool:
@@ -177,4 +179,5 @@ def next_round(
         redeal=redeal,
         rounds_left=(len(remaining) + 1) if start is not None else 0,
         procedure=procedure,
+        rule="3.5" if (burned or passed or drawn_for or redeal) else "4",
     )

@@ -90,10 +90,12 @@ class Decision:
         winners: the winning players (more than one is a shared win), in input order.
         decided_at: ``lowest_total``, ``most_zero_rounds``, ``lowest_single_nonzero_round``,
             ``extension_next_lowest_nonzero`` or ``unresolved_shared``.
+        rule: the RULES.md section (8).
     """
 
     winners: tuple[str, ...]
     decided_at: str
+    rule: str = "8"
 
 
 def decide(recs: Sequence[PlayerRecord], rules: RuleSet) -> Decision:
