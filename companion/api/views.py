@@ -1,13 +1,115 @@
-"""JSON endpoints of the rules engine (QUESTIONS.md contract)."""
+"""JSON endpoints of the rules engine (QUESTIONS.md contract).
+
+* ``POST /rules/answer``: one question -> the engine's answer (200), or the engine's error
+  object with 422 when it refuses the question.
+* ``POST /rules/answer-batch``: ``{"cases": [...]}`` -> ``{"answers": {id: answer}}`` (200),
+  the same as ``python -m companion.engine answer FILE``.
+* ``GET /openapi.json``: the OpenAPI 3.1 document.
+
+A body that cannot be read as JSON, or not as an object, gets 400; over 1 MiB (app-wide
+MAX_CONTENT_LENGTH) or more than :data:`MAX_CASES` cases gets 413. Errors always have the shape
+``{"error": {"code", "message", "where"}}``. Nothing here writes to the database.
+"""
 
 from __future__ import annotations
 
-from flask import jsonify
+import json
+from collections.abc import Mapping
+from typing import Any
 
+from flask import Response, jsonify, request
+
+from ..engine import answer, answer_document
 from . import bp
+from .openapi import MAX_CASES, openapi_document
+
+
+class ApiError(Exception):
+    """A request the API refuses; rendered as the JSON error object with ``status``."""
+
+    def __init__(self, status: int, code: str, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.where = status, code, message, where
+
+
+@bp.errorhandler(ApiError)
+def _api_error(exc: ApiError) -> tuple[Response, int]:
+    return error_response(exc.code, exc.message, exc.where, exc.status)
+
+
+def error_response(code: str, message: str, where: str, status: int) -> tuple[Response, int]:
+    """The JSON error body ``{"error": {"code", "message", "where"}}`` with ``status``."""
+    return jsonify({"error": {"code": code, "message": message, "where": where}}), status
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_json_object() -> Mapping[str, Any]:
+    """The request body as a JSON object. Raises ApiError(400) for a wrong content type,
+    undecodable or malformed JSON (NaN and Infinity included), or a body that is not an object;
+    werkzeug raises 413 for a body over MAX_CONTENT_LENGTH."""
+    if not request.is_json:
+        raise ApiError(
+            400,
+            "BAD_CONTENT_TYPE",
+            f"Send the question as application/json, not {request.mimetype or 'no type'}.",
+            "Content-Type",
+        )
+    raw = request.get_data(cache=False)
+    try:
+        body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    except UnicodeDecodeError:
+        raise ApiError(400, "BAD_JSON", "The body is not UTF-8 text.") from None
+    except json.JSONDecodeError as exc:
+        raise ApiError(
+            400,
+            "BAD_JSON",
+            f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
+        ) from None
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, "BAD_JSON", f"The body is not valid JSON: {exc}.") from None
+    if not isinstance(body, Mapping):
+        raise ApiError(
+            400,
+            "BAD_QUESTION",
+            f"The body must be a JSON object, not {type(body).__name__}.",
+        )
+    return body
+
+
+@bp.post("/rules/answer")
+def rules_answer() -> tuple[Response, int]:
+    """Answer one QUESTIONS.md question; 422 with the engine's error when it is refused."""
+    result = answer(read_json_object())
+    return jsonify(result), 422 if "error" in result else 200
+
+
+@bp.post("/rules/answer-batch")
+def rules_answer_batch() -> tuple[Response, int]:
+    """Answer every case of ``{"cases": [...]}``, as the command line does."""
+    body = read_json_object()
+    cases = body.get("cases")
+    if not isinstance(cases, list):
+        raise ApiError(400, "BAD_DOCUMENT", "The body needs a list of cases.", "cases")
+    if len(cases) > MAX_CASES:
+        raise ApiError(
+            413,
+            "TOO_MANY_CASES",
+            f"A batch holds at most {MAX_CASES} cases, not {len(cases)}; split it.",
+            "cases",
+        )
+    return jsonify({"answers": answer_document(body)}), 200
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI 3.1 document describing the endpoints above."""
+    return jsonify(openapi_document())
 
 
 @bp.get("/health")
-def health():  # noqa: ANN201
+def health() -> Response:
     """Liveness probe."""
     return jsonify({"status": "ok"})
