@@ -219,7 +219,8 @@ def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
             return dict(layout), dict(data)
     raise NotationError(
         "BAD_JSON",
-        'Paste a layout {"center": "9-9", "tiles": [...]} or a question with input.layout.',
+        'This JSON is not a position: paste a layout {"center": "9-9", "tiles": [...]} '
+        "or a question with input.layout.",
     )
 
 
