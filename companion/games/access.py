@@ -5,11 +5,22 @@ read-only scoreboard through ``/s/<share_token>``. Both tokens are unguessable
 (:func:`companion.models.new_token`). The scorekeeper's browser remembers the edit tokens of
 the games it keeps score for in the Flask session (a list, newest first), so the home page can
 list them.
+
+An optional instance passcode (``COMPANION_PASSCODE``) guards creating nights and games: it is
+asked once per browser session, compared in constant time, and wrong attempts are rate-limited.
 """
 
 from __future__ import annotations
 
-from flask import abort, session
+import hashlib
+import hmac
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Response, abort, current_app, redirect, request, session, url_for
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from sqlalchemy import select
 from sqlalchemy.orm import InstrumentedAttribute
 
@@ -67,3 +78,65 @@ def remember(game: Game) -> None:
 def forget(game: Game) -> None:
     """Drop ``game``'s edit token from this browser's session (no error when absent)."""
     session[SESSION_KEY] = [t for t in remembered_tokens() if t != game.edit_token]
+
+
+# --- the optional instance passcode --------------------------------------------------------
+
+#: session key holding a digest of the passcode this browser entered (not the passcode itself)
+PASSCODE_KEY = "passcode_digest"
+
+#: rate limits for passcode attempts; bound to the app by the games blueprint
+limiter = Limiter(key_func=get_remote_address, storage_uri="memory://")
+
+
+def _passcode() -> str:
+    return current_app.config.get("COMPANION_PASSCODE") or ""
+
+
+def _digest(passcode: str) -> str:
+    # Tied to the secret key and the passcode: changing either asks every browser again.
+    key = str(current_app.config.get("SECRET_KEY", "")).encode()
+    return hmac.new(key, passcode.encode(), hashlib.sha256).hexdigest()
+
+
+def passcode_needed() -> bool:
+    """True when a passcode is configured and this browser session has not entered it."""
+    passcode = _passcode()
+    if not passcode:
+        return False
+    given = session.get(PASSCODE_KEY)
+    return not (isinstance(given, str) and hmac.compare_digest(given, _digest(passcode)))
+
+
+def accept_passcode(given: str) -> bool:
+    """Compare ``given`` with the configured passcode in constant time; on a match remember it
+    for this browser session. Returns False when no passcode is configured or it differs."""
+    passcode = _passcode()
+    if not passcode or not hmac.compare_digest(given.encode(), passcode.encode()):
+        return False
+    session[PASSCODE_KEY] = _digest(passcode)
+    return True
+
+
+def safe_next(target: str | None) -> str:
+    """``target`` when it is a path on this site, else the home page (no open redirects)."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return url_for("games.index")
+
+
+def passcode_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a view that creates or changes nights/games: when a passcode is configured and
+    not yet entered, send the browser to the passcode page (then back here)."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not passcode_needed():
+            return view(*args, **kwargs)
+        target = url_for("games.passcode", next=request.path)
+        if request.headers.get("HX-Request"):
+            # htmx would swap the passcode page into a fragment; ask it to navigate instead.
+            return Response(status=204, headers={"HX-Redirect": target})
+        return redirect(target)
+
+    return wrapper

@@ -1,13 +1,404 @@
-"""Thin views for the score keeper."""
+"""Thin views for the score keeper up to the moment a game exists: the home page, game nights,
+the new-game page (with its htmx deal preview), the passcode page and the share page.
+
+The work is done by :mod:`companion.games.setup` (creation) and :mod:`companion.games.access`
+(links, passcode); these views parse forms, call them and render.
+"""
 
 from __future__ import annotations
 
-from flask import render_template
+from datetime import date, timedelta
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
 
-from . import bp
+import segno
+from flask import (
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
+from sqlalchemy import or_, select
+from sqlalchemy.orm import selectinload
+from werkzeug.routing import BuildError
+
+from ..engine import SUPPORTED_SETS, preset
+from ..extensions import db
+from ..models import Game, GameNight, Player, Seat
+from . import bp, setup
+from .access import (
+    accept_passcode,
+    game_for_edit,
+    limiter,
+    passcode_needed,
+    passcode_required,
+    remember,
+    remembered_tokens,
+    safe_next,
+)
+from .forms import MORE_NAME_ROWS, NewGameForm, NightForm, NotesForm, PasscodeForm
+
+#: a night counts as active on its day and the day after (games often run past midnight)
+ACTIVE_DAYS = 1
+
+
+@bp.record_once
+def _bind_limiter(state: Any) -> None:
+    limiter.init_app(state.app)
+
+
+@bp.errorhandler(CSRFError)
+def _csrf_error(exc: CSRFError) -> ResponseReturnValue:
+    """A form without a valid CSRF token: a clear page, nothing saved (not a bare 400)."""
+    return render_template(
+        "error.html",
+        code=400,
+        title=_("This form could not be accepted"),
+        description=_(
+            "The page was sent without its security token (it may have been open in another "
+            "browser session). Nothing was saved: go back, reload the page and try again."
+        ),
+    ), 400
+
+
+# --- links between pages -------------------------------------------------------------------
+
+
+def play_url(game: Game) -> str:
+    """The edit (scorekeeping) link of ``game``: ``/g/<edit_token>``."""
+    try:
+        return url_for("games.play", token=game.edit_token)
+    except BuildError:  # the play views may not be registered (e.g. a trimmed test app)
+        return f"/g/{game.edit_token}"
+
+
+def view_url(game: Game) -> str:
+    """The read-only scoreboard link of ``game``: ``/s/<share_token>``."""
+    for endpoint in ("games.view", "games.shared", "games.scoreboard_view"):
+        try:
+            return url_for(endpoint, share_token=game.share_token)
+        except BuildError:
+            continue
+    return f"/s/{game.share_token}"
+
+
+@bp.app_context_processor
+def _link_helpers() -> dict[str, Any]:
+    return {"play_url": play_url, "view_url": view_url}
+
+
+# --- home ----------------------------------------------------------------------------------
+
+
+def _with_players(query: Any) -> Any:
+    return query.options(
+        selectinload(Game.seats).selectinload(Seat.player), selectinload(Game.night)
+    )
 
 
 @bp.get("/")
-def index() -> str:
-    """The home page: start a game night or continue one."""
-    return render_template("games/index.html")
+def index() -> ResponseReturnValue:
+    """The home page: start a game night, the games this browser keeps score for, and the
+    active nights."""
+    tokens = remembered_tokens()
+    mine: list[Game] = []
+    if tokens:
+        rows = db.session.scalars(
+            _with_players(
+                select(Game).where(Game.edit_token.in_(tokens), Game.deleted_at.is_(None))
+            )
+        ).all()
+        order = {t: i for i, t in enumerate(tokens)}
+        mine = sorted(rows, key=lambda g: order.get(g.edit_token, len(order)))
+    live_games = select(Game.night_id).where(Game.status == "active", Game.deleted_at.is_(None))
+    nights = db.session.scalars(
+        select(GameNight)
+        .where(
+            GameNight.deleted_at.is_(None),
+            or_(
+                GameNight.played_on >= date.today() - timedelta(days=ACTIVE_DAYS),
+                GameNight.id.in_(live_games),
+            ),
+        )
+        .order_by(GameNight.played_on.desc(), GameNight.id.desc())
+        .limit(20)
+    ).all()
+    return render_template("games/index.html", mine=mine, nights=nights)
+
+
+# --- passcode ------------------------------------------------------------------------------
+
+
+def _passcode_message() -> str:
+    return _("Too many wrong passcodes. Wait a minute and try again.")
+
+
+@bp.route("/passcode", methods=["GET", "POST"])
+@limiter.limit(
+    "5 per minute",
+    methods=["POST"],
+    deduct_when=lambda response: response.status_code != 303,
+    error_message=_passcode_message,
+)
+def passcode() -> ResponseReturnValue:
+    """Ask for the instance passcode once per browser session (when one is configured)."""
+    form = PasscodeForm()
+    target = safe_next(request.args.get("next") or form.next.data)
+    if not passcode_needed():
+        return redirect(target, code=303)
+    if form.validate_on_submit():
+        if accept_passcode(form.passcode.data or ""):
+            return redirect(target, code=303)
+        form.passcode.errors = [_("That is not the passcode.")]
+    form.next.data = target
+    return render_template("games/passcode.html", form=form)
+
+
+# --- nights --------------------------------------------------------------------------------
+
+
+def _night_or_404(night_id: int) -> GameNight:
+    night = db.session.get(GameNight, night_id)
+    if night is None or night.deleted_at is not None:
+        abort(404)
+    return night
+
+
+@bp.route("/nights/new", methods=["GET", "POST"])
+@passcode_required
+def new_night() -> ResponseReturnValue:
+    """Start a game night: the date (today by default), an optional place and notes."""
+    form = NightForm()
+    if form.validate_on_submit():
+        try:
+            night = setup.create_night(
+                db.session, form.played_on.data, form.place.data or "", form.notes.data or ""
+            )
+        except setup.SetupError as exc:
+            for message in exc.messages:
+                flash(message, "error")
+        else:
+            return redirect(url_for("games.night", night_id=night.id), code=303)
+    return render_template("games/night_form.html", form=form)
+
+
+@bp.route("/nights/<int:night_id>", methods=["GET", "POST"])
+def night(night_id: int) -> ResponseReturnValue:
+    """A game night: its games with their links, and its place and notes (editable)."""
+    the_night = _night_or_404(night_id)
+    form = NotesForm(obj=the_night) if request.method == "GET" else NotesForm()
+    if request.method == "POST":
+        if passcode_needed():
+            return redirect(url_for("games.passcode", next=request.path), code=303)
+        if form.validate_on_submit():
+            try:
+                setup.update_night_notes(
+                    db.session, the_night, form.place.data or "", form.notes.data or ""
+                )
+            except setup.SetupError as exc:
+                for message in exc.messages:
+                    flash(message, "error")
+            else:
+                flash(_("Notes saved."), "success")
+                return redirect(url_for("games.night", night_id=night_id), code=303)
+    games = db.session.scalars(
+        _with_players(
+            select(Game)
+            .where(Game.night_id == night_id, Game.deleted_at.is_(None))
+            .order_by(Game.id)
+        )
+    ).all()
+    return render_template(
+        "games/night.html",
+        night=the_night,
+        games=games,
+        form=form,
+        mine=set(remembered_tokens()),
+    )
+
+
+# --- new game ------------------------------------------------------------------------------
+
+
+def _fresh_game_form(night: GameNight) -> NewGameForm:
+    form = NewGameForm(formdata=None)
+    for player in setup.known_players(db.session):
+        form.known.append_entry({"player_id": player.id, "plays": False, "seat": None})
+    form.set_rules(preset("standard").to_dict(), "standard")
+    return form
+
+
+def _choices(form: NewGameForm) -> list[setup.PlayerChoice]:
+    choices = [
+        setup.PlayerChoice(player_id=row.player_id.data, seat=row.seat.data)
+        for row in form.known
+        if row.plays.data and row.player_id.data is not None
+    ]
+    choices += [
+        setup.PlayerChoice(name=row.form.name.data, seat=row.seat.data)
+        for row in form.new
+        if (row.form.name.data or "").strip()
+    ]
+    return choices
+
+
+def _preview(form: NewGameForm) -> setup.Preview:
+    set_size = form.set_size.data if form.set_size.data in SUPPORTED_SETS else 9
+    return setup.preview(
+        form.preset.data or "",
+        set_size,
+        form.rule_overrides(),
+        len(_choices(form)),
+        form.chosen_spokes.data,
+    )
+
+
+def _apply_preset_if_changed(form: NewGameForm) -> bool:
+    """Reset the house-rule switches to the chosen preset when it differs from the one they
+    show (the preset select was changed, or "apply preset" was pressed). True if reset."""
+    chosen = form.preset.data
+    try:
+        rules = preset(chosen or "")
+    except ValueError:
+        return False
+    if form.apply_preset.data or form.rules.form.applied_preset.data != chosen:
+        form.set_rules(rules.to_dict(), chosen)
+        return True
+    return False
+
+
+def _player_names(form: NewGameForm) -> dict[int, str]:
+    ids = [row.player_id.data for row in form.known if isinstance(row.player_id.data, int)]
+    if not ids:
+        return {}
+    rows = db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
+    return dict(rows.tuples().all())
+
+
+def _render_new_game(night: GameNight, form: NewGameForm, problems: list[str] | None = None):
+    return render_template(
+        "games/new_game.html",
+        night=night,
+        form=form,
+        names=_player_names(form),
+        preview=_preview(form),
+        problems=problems or [],
+    )
+
+
+@bp.route("/nights/<int:night_id>/games/new", methods=["GET", "POST"])
+@passcode_required
+def new_game(night_id: int) -> ResponseReturnValue:
+    """Choose players and seats, the set and the house rules, and start a game.
+
+    Buttons without JavaScript: "apply preset", "more name rows" and "update the deal" redisplay
+    the page; "start the game" creates it and goes to its scorekeeping page.
+    """
+    the_night = _night_or_404(night_id)
+    if request.method == "GET":
+        return _render_new_game(the_night, _fresh_game_form(the_night))
+    form = NewGameForm()
+    if _apply_preset_if_changed(form):
+        if form.create.data:
+            flash(_("The house rules now show the chosen preset: check them, then start."), "info")
+        return _render_new_game(the_night, form)
+    if form.more_names.data:
+        for _i in range(MORE_NAME_ROWS):
+            if len(form.new) < form.new.max_entries:
+                form.new.append_entry()
+        return _render_new_game(the_night, form)
+    if not form.create.data:
+        return _render_new_game(the_night, form)
+    if not form.validate():
+        return _render_new_game(the_night, form, [_("Please correct the marked fields.")])
+    try:
+        game = setup.create_game(
+            db.session,
+            the_night,
+            _choices(form),
+            form.set_size.data,
+            form.preset.data,
+            form.rule_overrides(),
+            form.chosen_spokes.data,
+        )
+    except setup.SetupError as exc:
+        return _render_new_game(the_night, form, exc.messages)
+    remember(game)
+    return redirect(play_url(game), code=303)
+
+
+@bp.post("/nights/<int:night_id>/games/preview")
+@passcode_required
+def new_game_preview(night_id: int) -> ResponseReturnValue:
+    """The deal preview for the new-game form as it stands (htmx: only the fragment, plus the
+    house rules out of band when the preset changed; otherwise the whole page)."""
+    the_night = _night_or_404(night_id)
+    form = NewGameForm()
+    reset = _apply_preset_if_changed(form)
+    if not request.headers.get("HX-Request"):
+        return _render_new_game(the_night, form)
+    return render_template(
+        "games/_deal_preview.html", form=form, preview=_preview(form), rules_reset=reset
+    )
+
+
+# --- sharing -------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _lan_address() -> str | None:
+    from ..serve import lan_addresses
+
+    found = lan_addresses()
+    return found[0] if found else None
+
+
+def public_url(path: str) -> str:
+    """An absolute URL for ``path`` that other phones can open: when this page was reached as
+    localhost, the machine's LAN address is used instead (phones cannot reach "localhost")."""
+    parts = urlsplit(request.host_url)
+    host = parts.netloc
+    if parts.hostname in ("localhost", "127.0.0.1", "::1"):
+        lan = _lan_address()
+        if lan:
+            host = lan + (f":{parts.port}" if parts.port else "")
+    return f"{parts.scheme}://{host}{path}"
+
+
+def qr_svg(url: str, title: str) -> str:
+    """``url`` as an inline SVG QR code (segno): black on white in every colour scheme so any
+    camera reads it; no style attributes (the CSP forbids them), sized by CSS class ``qr``."""
+    code = segno.make(url, error="m")
+    return code.svg_inline(
+        scale=4,
+        dark="#000",
+        light="#fff",
+        svgclass="qr",
+        lineclass=None,
+        omitsize=True,
+        title=title,
+    )
+
+
+@bp.get("/g/<token>/share")
+def share(token: str) -> ResponseReturnValue:
+    """Share a game: the read-only scoreboard link and the edit link, each with a QR code."""
+    game = game_for_edit(token)
+    view_link = public_url(view_url(game))
+    edit_link = public_url(play_url(game))
+    return render_template(
+        "games/share.html",
+        game=game,
+        view_link=view_link,
+        edit_link=edit_link,
+        view_qr=qr_svg(view_link, _("QR code of the read-only scoreboard link")),
+        edit_qr=qr_svg(edit_link, _("QR code of the scorekeeping link")),
+        debug=current_app.debug,
+    )

@@ -1,0 +1,366 @@
+"""Setting up game nights and games: the service behind the "new night" and "new game" pages.
+
+Pure functions over a SQLAlchemy session and plain values, so views stay thin and tests can
+call them directly. Every refusal raises :class:`SetupError` (a ``ValueError``) carrying the
+messages to show; nothing is written unless everything is valid. The rules themselves (hand
+sizes, the chicken yard, spokes) come from the engine (RULES.md §3, §5.2, §9); this module
+only gathers the table's choices and stores them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..engine import PRESETS, RuleError, RuleSet, TableCheck, check_table, preset
+from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN
+from ..models import AuditEntry, Game, GameNight, Player, Seat
+
+NAME_MAX = 60  # characters, as Player.name
+PLACE_MAX = 120  # characters, as GameNight.place
+NOTES_MAX = 2000  # characters; a night's notes are a few lines, not a document
+
+
+class SetupError(ValueError):
+    """A night or game that cannot be created as asked.
+
+    Attributes:
+        messages: one or more sentences for the user, in order.
+    """
+
+    def __init__(self, *messages: str) -> None:
+        super().__init__(" ".join(messages))
+        self.messages = list(messages)
+
+
+# --- names -------------------------------------------------------------------------------
+
+
+def clean_name(raw: str) -> str:
+    """A player's name as stored: Unicode NFC, whitespace trimmed and collapsed to single spaces.
+
+    Any language is welcome; markup is kept as text (templates escape it).
+
+    Raises:
+        SetupError: for an empty name, one longer than :data:`NAME_MAX` characters, or one
+            containing control characters.
+    """
+    name = " ".join(unicodedata.normalize("NFC", raw or "").split())
+    if not name:
+        raise SetupError(_("A player's name cannot be empty."))
+    if len(name) > NAME_MAX:
+        raise SetupError(
+            _("“%(name)s…” is too long: a name has at most %(max)d characters.")
+            % {"name": name[:20], "max": NAME_MAX}
+        )
+    if any(unicodedata.category(ch) == "Cc" for ch in name):
+        raise SetupError(_("A player's name cannot contain control characters."))
+    return name
+
+
+def name_key(name: str) -> str:
+    """The lookup key of a name (casefolded), as stored in ``Player.name_key``.
+
+    Casefolding can lengthen a name ("ß" -> "ss"), so the stored key is cut to the column's
+    60 characters; :func:`find_player` compares the full key to settle such rare collisions.
+    """
+    return name.casefold()
+
+
+def find_player(session: Session, name: str) -> Player | None:
+    """The existing player called ``name`` (case-insensitive), following merges; else None."""
+    key = name_key(name)
+    candidates = session.scalars(
+        select(Player).where(Player.name_key == key[:NAME_MAX]).order_by(Player.id)
+    ).all()
+    for player in candidates:
+        if name_key(player.name) == key:
+            return _merge_target(session, player)
+    return None
+
+
+def _merge_target(session: Session, player: Player) -> Player:
+    """The player a merged player now lives on as (merges can chain; loops are cut)."""
+    seen = {player.id}
+    while player.merged_into_id is not None and player.merged_into_id not in seen:
+        target = session.get(Player, player.merged_into_id)
+        if target is None:
+            break
+        seen.add(target.id)
+        player = target
+    return player
+
+
+def known_players(session: Session, limit: int = 200) -> list[Player]:
+    """People seen before (not merged away), most recently created first, at most ``limit``."""
+    return list(
+        session.scalars(
+            select(Player)
+            .where(Player.merged_into_id.is_(None))
+            .order_by(Player.created_at.desc(), Player.id.desc())
+            .limit(limit)
+        )
+    )
+
+
+# --- nights --------------------------------------------------------------------------------
+
+
+def create_night(session: Session, played_on: date, place: str = "", notes: str = "") -> GameNight:
+    """Create and commit a game night. ``place`` and ``notes`` are trimmed.
+
+    Raises:
+        SetupError: when place or notes are too long.
+    """
+    night = GameNight(played_on=played_on, place="", notes="")
+    _set_night_text(night, place, notes)
+    session.add(night)
+    session.commit()
+    return night
+
+
+def update_night_notes(session: Session, night: GameNight, place: str, notes: str) -> None:
+    """Replace a night's place and notes and commit. Raises SetupError when too long."""
+    _set_night_text(night, place, notes)
+    session.commit()
+
+
+def _set_night_text(night: GameNight, place: str, notes: str) -> None:
+    place, notes = (place or "").strip(), (notes or "").strip()
+    if len(place) > PLACE_MAX:
+        raise SetupError(_("The place has at most %(max)d characters.") % {"max": PLACE_MAX})
+    if len(notes) > NOTES_MAX:
+        raise SetupError(_("Notes have at most %(max)d characters.") % {"max": NOTES_MAX})
+    if "\x00" in place or "\x00" in notes:
+        raise SetupError(_("Place and notes cannot contain control characters."))
+    night.place, night.notes = place, notes
+
+
+# --- house rules and the deal --------------------------------------------------------------
+
+
+def build_rules(preset_name: str, set_size: int, overrides: Mapping[str, Any]) -> RuleSet:
+    """The house rules: the named preset, then ``overrides`` (switch -> value), on the set.
+
+    Raises:
+        SetupError: for an unknown preset, switch or value, or switches that conflict
+            (the engine's message, RULES.md §9).
+    """
+    if preset_name not in PRESETS:
+        raise SetupError(_("Choose one of the listed house-rule presets."))
+    try:
+        return preset(preset_name).with_overrides({**overrides, "set_size": set_size})
+    except RuleError as exc:
+        raise SetupError(exc.message) from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """What the new-game page shows about the deal.
+
+    Attributes:
+        players: how many players are chosen so far.
+        rules: the house rules, or None when they are invalid.
+        table: the engine's check of the table (hand size, chicken yard, spokes), or None
+            when there are not 2..12 players or the rules are invalid.
+        problems: sentences explaining why the game cannot start as configured.
+    """
+
+    players: int
+    rules: RuleSet | None
+    table: TableCheck | None
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        """True when a game can be started with these choices."""
+        return self.table is not None and not self.problems
+
+
+def preview(
+    preset_name: str,
+    set_size: int,
+    overrides: Mapping[str, Any],
+    players: int,
+    chosen_spokes: int | None = None,
+) -> Preview:
+    """The recommended hand size, chicken yard and spokes for these choices (RULES.md §3).
+
+    Never raises: every reason the game cannot start is in ``problems``.
+    """
+    try:
+        rules = build_rules(preset_name, set_size, overrides)
+    except SetupError as exc:
+        return Preview(players, None, None, tuple(exc.messages))
+    if not PLAYERS_MIN <= players <= PLAYERS_MAX:
+        return Preview(players, rules, None, (_players_message(players),))
+    table = check_table(rules, set_size, players, _spokes_choice(rules, chosen_spokes))
+    return Preview(players, rules, table, table.problems)
+
+
+def _spokes_choice(rules: RuleSet, chosen: int | None) -> int | None:
+    # Only "players_to_8" lets the table choose K (RULES.md §5.2); otherwise K is fixed.
+    return chosen if rules.center_spokes_required == "players_to_8" else None
+
+
+def _players_message(players: int) -> str:
+    if players < PLAYERS_MIN:
+        return _("Choose at least %(min)d players (%(n)d chosen).") % {
+            "min": PLAYERS_MIN,
+            "n": players,
+        }
+    return _("Chicken Foot is for at most %(max)d players (%(n)d chosen).") % {
+        "max": PLAYERS_MAX,
+        "n": players,
+    }
+
+
+# --- players and seats ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChoice:
+    """One player chosen for a game: a known player's id, or a new name.
+
+    ``seat`` is the order number the scorekeeper typed (1 = first clockwise), or None to keep
+    the order of the page.
+    """
+
+    player_id: int | None = None
+    name: str | None = None
+    seat: int | None = None
+
+
+def seat_order(choices: Sequence[PlayerChoice]) -> list[PlayerChoice]:
+    """The choices in clockwise seat order: numbered ones by number, then the rest as listed.
+
+    Raises:
+        SetupError: when two players were given the same seat number.
+    """
+    numbers = [c.seat for c in choices if c.seat is not None]
+    doubled = sorted({n for n in numbers if numbers.count(n) > 1})
+    if doubled:
+        raise SetupError(
+            _("Two players cannot both sit at seat %(seat)s.")
+            % {"seat": ", ".join(str(n) for n in doubled)}
+        )
+    indexed = list(enumerate(choices))
+    indexed.sort(key=lambda ic: (ic[1].seat is None, ic[1].seat or 0, ic[0]))
+    return [c for _i, c in indexed]
+
+
+def resolve_players(session: Session, choices: Sequence[PlayerChoice]) -> list[Player]:
+    """The players of ``choices`` in order: known ones loaded, new names matched to people seen
+    before (case-insensitively) or created unsaved.
+
+    Raises:
+        SetupError: for a name that is invalid or given twice, an unknown player id, or a
+            player count outside 2..12.
+    """
+    players: list[Player] = []
+    seen: dict[str, str] = {}
+    problems: list[str] = []
+    for choice in choices:
+        try:
+            player = _resolve_one(session, choice)
+        except SetupError as exc:
+            problems.extend(exc.messages)
+            continue
+        key = name_key(player.name)
+        if key in seen:
+            problems.append(
+                _("“%(name)s” is in this game twice; each player sits once.") % {"name": seen[key]}
+            )
+            continue
+        seen[key] = player.name
+        players.append(player)
+    if problems:
+        raise SetupError(*problems)
+    if not PLAYERS_MIN <= len(players) <= PLAYERS_MAX:
+        raise SetupError(_players_message(len(players)))
+    return players
+
+
+def _resolve_one(session: Session, choice: PlayerChoice) -> Player:
+    if choice.player_id is not None:
+        player = session.get(Player, choice.player_id)
+        if player is None:
+            raise SetupError(_("A chosen player was not found; please choose again."))
+        return _merge_target(session, player)
+    name = clean_name(choice.name or "")
+    existing = find_player(session, name)
+    if existing is not None:
+        return existing
+    return Player(name=name, name_key=name_key(name)[:NAME_MAX])
+
+
+# --- the game ------------------------------------------------------------------------------
+
+
+def create_game(
+    session: Session,
+    night: GameNight,
+    choices: Sequence[PlayerChoice],
+    set_size: int,
+    preset_name: str,
+    overrides: Mapping[str, Any],
+    chosen_spokes: int | None = None,
+) -> Game:
+    """Create a game in ``night`` with its seats and a ``create_game`` audit entry, in one
+    transaction, and commit.
+
+    The house rules are frozen as ``RuleSet.to_dict()``; ``hand_size`` is the engine's
+    recommendation (RULES.md §3.2); ``chosen_spokes`` is kept only under ``players_to_8``
+    (§5.2), as the K the engine settled on.
+
+    Raises:
+        SetupError: for bad players or seats, invalid house rules, or a table the engine
+            refuses (e.g. a deal needing more tiles than the set has); nothing is saved.
+    """
+    ordered = seat_order(choices)
+    players = resolve_players(session, ordered)
+    check = preview(preset_name, set_size, overrides, len(players), chosen_spokes)
+    if not check.ok or check.rules is None or check.table is None:
+        raise SetupError(*check.problems)
+    rules, table = check.rules, check.table
+    game = Game(
+        night=night,
+        set_size=set_size,
+        preset=preset_name,
+        rules=rules.to_dict(),
+        hand_size=table.deal.hand_size if table.deal else None,
+        chosen_spokes=table.spokes if rules.center_spokes_required == "players_to_8" else None,
+    )
+    game.seats = [Seat(player=p, position=i) for i, p in enumerate(players)]
+    game.audit.append(
+        AuditEntry(
+            action="create_game",
+            before=None,  # explicit: stored as JSON null (the column is NOT NULL)
+            summary=(
+                _("Game started: %(players)s, double-%(set)d.")
+                % {"players": ", ".join(p.name for p in players), "set": set_size}
+            )[:300],
+            after={
+                "set_size": set_size,
+                "preset": preset_name,
+                "players": [p.name for p in players],
+                "hand_size": game.hand_size,
+                "chosen_spokes": game.chosen_spokes,
+            },
+        )
+    )
+    session.add(game)
+    try:
+        session.commit()
+    except IntegrityError as exc:
+        session.rollback()
+        raise SetupError(_("The game could not be saved; nothing was changed.")) from exc
+    return game
