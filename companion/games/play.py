@@ -1,5 +1,360 @@
-"""Thin views for playing a game: rounds, scoreboard, corrections, undo, finish, rematch."""
+"""Thin views for playing a game: rounds, scoreboard, corrections, undo, finish, rematch.
+
+Every action is a plain form post answered by a redirect (works without JavaScript); with htmx
+(``HX-Request``) the same views answer with the ``#game`` fragment or the scoreboard fragment.
+The logic lives in :mod:`.rounds` (rounds), :mod:`.undo` (corrections) and :mod:`.board`.
+"""
 
 from __future__ import annotations
 
-from . import bp  # noqa: F401
+from typing import Any
+
+from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from ..engine import DominoSet, tile_points
+from ..mapping import rules_of
+from ..models import Game, Round
+from . import bp
+from .access import game_for_edit, game_for_view, remember
+from .board import build_board
+from .round_forms import (
+    BurnForm,
+    RoundForm,
+    VersionForm,
+    data_from_round,
+    entry_from,
+    parse_double,
+    round_form,
+)
+from .rounds import (
+    Conflict,
+    EntryErrors,
+    RoundPlan,
+    check_round,
+    clean_missing,
+    double_name,
+    edit_round,
+    load_game,
+    plan_round,
+    save_round,
+    tiles_field,
+)
+from .undo import (
+    NothingToUndo,
+    changes,
+    delete_game,
+    deleted_game,
+    latest_change,
+    rematch,
+    restore_game,
+    undo_last,
+)
+
+#: seconds between two polls of the read-only scoreboard
+POLL_SECONDS = 5
+
+
+def _htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _picker_tiles(game: Game, double: int) -> list[dict[str, Any]]:
+    """Every tile of the set but the centre double, with its points under the house rules."""
+    rules = rules_of(game)
+    centre = (double, double)
+    return [
+        {"text": str(t), "high": t.high, "low": t.low, "points": tile_points(t, rules)}
+        for t in DominoSet(game.set_size)
+        if (t.high, t.low) != centre
+    ]
+
+
+def _edit(token: str) -> Game:
+    game = load_game(game_for_edit(token))
+    remember(game)
+    return game
+
+
+def _apply_errors(form: RoundForm, errors: EntryErrors) -> None:
+    for name, messages in errors.fields.items():
+        form[name].errors = [*form[name].errors, *messages]
+
+
+def _game_context(
+    game: Game,
+    *,
+    form: RoundForm | None = None,
+    plan: RoundPlan | None = None,
+    errors: EntryErrors | None = None,
+    conflict: Round | None = None,
+    editing: Round | None = None,
+) -> dict[str, Any]:
+    """Everything ``_game.html`` shows: the round to score (or being corrected), the
+    scoreboard, and the one-button forms."""
+    double = editing.start_double if editing else (plan.double if plan else None)
+    if form is None and double is not None:
+        data: dict[str, Any] = {"double": str(double)}
+        if plan is not None and plan.starter_seat is not None:
+            data["starter"] = str(plan.starter_seat.id)
+        form = round_form(game, **(data_from_round(editing) if editing else data))
+    if form is not None:
+        form.version.data = str(game.version)
+    version_form = VersionForm(version=str(game.version))
+    burn_form = BurnForm(version=str(game.version), double=str(plan.double) if plan else "")
+    return {
+        "game": game,
+        "rules": rules_of(game),
+        "plan": plan,
+        "form": form,
+        "errors": errors.general if errors else [],
+        "conflict": conflict,
+        "editing": editing,
+        "double": double,
+        "picker": _picker_tiles(game, double) if double is not None else [],
+        "board": build_board(game),
+        "version_form": version_form,
+        "burn_form": burn_form,
+        "last_change": latest_change(game),
+        "seats": game.seats,
+        "tiles_field": tiles_field,
+        "double_name": double_name,
+    }
+
+
+def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:
+    """The game page, or only its ``#game`` fragment for htmx (which swaps 200s only)."""
+    ctx = _game_context(**kwargs)
+    if _htmx():
+        return render_template("games/_game.html", **ctx), 200
+    game: Game = ctx["game"]
+    template = "games/finished.html" if game.status == "finished" else "games/play.html"
+    return render_template(template, **ctx), status
+
+
+@bp.get("/g/<token>")
+def play(token: str) -> Any:
+    """The game page for the scorekeeper: the coming round and its scoring form, the
+    scoreboard; the summary once the game is finished. ``?missing=9`` says nobody holds 9-9."""
+    game = _edit(token)
+    plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
+    return _render_game(game=game, plan=plan)
+
+
+@bp.post("/g/<token>/round")
+def save(token: str) -> Any:
+    """Save the coming round (all hands in one transaction). Redirects to the game page."""
+    game = _edit(token)
+    form = round_form(game, request.form)
+    double = parse_double(form.double.data, game.set_size)
+    missing = clean_missing(game, request.args.getlist("missing"))
+    plan = plan_round(game, missing)
+    if double is None:
+        errors = EntryErrors()
+        errors.add(None, _("This form does not say which round it is for; reload the page."))
+        return _render_game(422, game=game, plan=plan, errors=errors)
+    if plan is None:
+        return _conflict(game, double)
+    errors = EntryErrors()
+    if not form.validate():
+        errors.add(None, _("The form expired or was incomplete; check it and save again."))
+        return _render_game(422, game=game, plan=plan, form=form, errors=errors)
+    scored, errors = check_round(game, entry_from(form, game, double))
+    if scored is None:
+        _apply_errors(form, errors)
+        return _render_game(422, game=game, plan=plan, form=form, errors=errors)
+    try:
+        save_round(game, scored, form.version.data)
+    except Conflict:
+        return _conflict(game, double)
+    if _htmx():
+        game = load_game(game_for_edit(token))
+        return _render_game(game=game, plan=plan_round(game))
+    return redirect(url_for("games.play", token=token), 303)
+
+
+def _conflict(game: Game, double: int | None) -> Any:
+    """Someone saved first: say so and show what is stored now (HTTP 409)."""
+    game = load_game(game_for_edit(game.edit_token))
+    saved = next((r for r in game.rounds if r.start_double == double), None)
+    if saved is None and game.rounds:
+        saved = game.rounds[-1]
+    errors = EntryErrors()
+    errors.add(None, _("This round was already saved on another phone; here is what was saved."))
+    return _render_game(409, game=game, plan=plan_round(game), errors=errors, conflict=saved)
+
+
+@bp.post("/g/<token>/burn")
+def burn(token: str) -> Any:
+    """Nobody holds the coming double and the house rule burns it (RULES.md §3.5)."""
+    from .rounds import burn_double
+
+    game = _edit(token)
+    form = BurnForm()
+    double = parse_double(form.double.data, game.set_size)
+    if not form.validate() or double is None:
+        flash(_("That did not work; nothing was changed."), "error")
+    else:
+        try:
+            burn_double(game, double, form.version.data)
+            flash(
+                _(
+                    "%(d)s burned: the round starts with the next lower double.",
+                    d=double_name(double),
+                ),
+                "success",
+            )
+        except Conflict:
+            flash(_("The game changed on another phone; nothing was burned."), "error")
+    return redirect(url_for("games.play", token=token), 303)
+
+
+@bp.route("/g/<token>/round/<int:number>", methods=["GET", "POST"])
+def edit(token: str, number: int) -> Any:
+    """Correct a saved round (same checks as a new one), kept in the audit trail."""
+    game = _edit(token)
+    rnd = next((r for r in game.rounds if r.number == number and r.status == "scored"), None)
+    if rnd is None:
+        abort(404)
+    if request.method == "GET":
+        return _render_game(game=game, editing=rnd)
+    form = round_form(game, request.form)
+    errors = EntryErrors()
+    if not form.validate():
+        errors.add(None, _("The form expired or was incomplete; check it and save again."))
+        return _render_game(422, game=game, editing=rnd, form=form, errors=errors)
+    scored, errors = check_round(game, entry_from(form, game, rnd.start_double))
+    if scored is None:
+        _apply_errors(form, errors)
+        return _render_game(422, game=game, editing=rnd, form=form, errors=errors)
+    try:
+        edit_round(game, rnd, scored, form.version.data)
+    except Conflict:
+        game = load_game(game_for_edit(token))
+        errors = EntryErrors()
+        errors.add(None, _("This round was changed on another phone; here is what is saved now."))
+        saved = next((r for r in game.rounds if r.number == number), None)
+        return _render_game(
+            409, game=game, editing=saved, errors=errors, conflict=saved, plan=plan_round(game)
+        )
+    flash(_("Round with %(d)s corrected.", d=double_name(rnd.start_double)), "success")
+    return redirect(url_for("games.play", token=token), 303)
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str) -> Any:
+    """Undo the last change of the game (a saved round, a correction, a burned double)."""
+    game = _edit(token)
+    form = VersionForm()
+    if not form.validate():
+        flash(_("That did not work; nothing was changed."), "error")
+    else:
+        try:
+            entry = undo_last(game, form.version.data)
+            flash(_("Undone: %(what)s", what=entry.summary), "success")
+        except NothingToUndo:
+            flash(_("There is nothing to undo."), "error")
+        except Conflict:
+            flash(_("The game changed on another phone; nothing was undone."), "error")
+    return redirect(url_for("games.play", token=token), 303)
+
+
+@bp.get("/g/<token>/audit")
+def audit(token: str) -> str:
+    """The audit trail: every change, its old and new values, and when."""
+    game = _edit(token)
+    names = {s.id: s.player.name for s in game.seats}
+    entries = [(e, changes(e, names)) for e in reversed(game.audit)]
+    return render_template("games/audit.html", game=game, entries=entries)
+
+
+@bp.route("/g/<token>/delete", methods=["GET", "POST"])
+def delete(token: str) -> Any:
+    """Ask, then soft-delete the game; it can be restored for 24 hours."""
+    game = _edit(token)
+    form = VersionForm(version=str(game.version))
+    if request.method == "POST" and form.validate():
+        try:
+            delete_game(game, form.version.data)
+        except Conflict:
+            flash(_("The game changed on another phone; it was not deleted."), "error")
+            return redirect(url_for("games.play", token=token), 303)
+        return redirect(url_for("games.deleted", token=token), 303)
+    return render_template(
+        "games/confirm_delete.html", game=game, form=form, board=build_board(game)
+    )
+
+
+@bp.get("/g/<token>/deleted")
+def deleted(token: str) -> str:
+    """The game was deleted: offer to undo that (for 24 hours)."""
+    game = deleted_game(token)
+    return render_template("games/confirm_delete.html", game=game, form=VersionForm(), deleted=True)
+
+
+@bp.post("/g/<token>/restore")
+def restore(token: str) -> Any:
+    """Undo the deletion of a game."""
+    game = deleted_game(token)
+    form = VersionForm()
+    if not form.validate():
+        flash(_("That did not work; nothing was changed."), "error")
+        return redirect(url_for("games.deleted", token=token), 303)
+    restore_game(game)
+    flash(_("The game is back."), "success")
+    return redirect(url_for("games.play", token=token), 303)
+
+
+@bp.post("/g/<token>/rematch")
+def rematch_view(token: str) -> Any:
+    """Start a new game in the same night with the same players, seats, set and house rules."""
+    game = _edit(token)
+    form = VersionForm()
+    if not form.validate():
+        flash(_("That did not work; nothing was changed."), "error")
+        return redirect(url_for("games.play", token=token), 303)
+    new = rematch(game)
+    remember(new)
+    flash(_("Rematch: a new game with the same players and house rules."), "success")
+    return redirect(url_for("games.play", token=new.edit_token), 303)
+
+
+@bp.get("/g/<token>/board")
+def board(token: str) -> str:
+    """The scoreboard fragment for the scorekeeper's page."""
+    game = _edit(token)
+    return render_template("games/_scoreboard.html", game=game, board=build_board(game))
+
+
+@bp.get("/s/<share_token>")
+def shared(share_token: str) -> str:
+    """The read-only live scoreboard for the other phones at the table."""
+    game = load_game(game_for_view(share_token))
+    return render_template(
+        "games/shared.html",
+        game=game,
+        board=build_board(game),
+        poll_url=_poll_url(game),
+        poll_seconds=POLL_SECONDS,
+    )
+
+
+def _poll_url(game: Game) -> str:
+    return url_for("games.shared_board", share_token=game.share_token, v=game.version)
+
+
+@bp.get("/s/<share_token>/board")
+def shared_board(share_token: str) -> Any:
+    """The read-only scoreboard fragment, polled by htmx: 204 (nothing to swap) while the
+    game's version is the one the page shows (``?v=``), else the fresh fragment."""
+    game = game_for_view(share_token)
+    if request.args.get("v", "") == str(game.version):
+        return Response(status=204)
+    load_game(game)
+    return render_template(
+        "games/_scoreboard.html",
+        game=game,
+        board=build_board(game),
+        poll_url=_poll_url(game),
+        poll_seconds=POLL_SECONDS,
+    )

@@ -1,0 +1,149 @@
+"""The scoreboard and the end-of-game summary, as plain values for the templates.
+
+One column per round headed by its double (burned doubles included, marked), running totals,
+and the standings from the engine (:func:`companion.mapping.standings_of`) with the tie-break
+step that separates tied neighbours in words (RULES.md §8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask_babel import lazy_gettext as _l
+
+from ..engine import DECIDED_LABELS
+from ..mapping import standings_of
+from ..models import Game, Seat
+
+#: The engine's tie-break steps in words, translatable (same meanings as DECIDED_LABELS).
+STEP_WORDS = {
+    "lowest_total": _l("lowest total"),
+    "most_zero_rounds": _l("most zero rounds"),
+    "lowest_single_nonzero_round": _l("lowest single non-zero round"),
+    "extension_next_lowest_nonzero": _l("next-lowest non-zero round"),
+    "unresolved_shared": _l("still tied: shared"),
+}
+
+#: Names longer than this are shortened on the scoreboard (the full name is in a title).
+SHORT_NAME = 9
+
+
+def step_words(step: str) -> str:
+    """A tie-break step (engine ``Standing.decided_by``) in plain words."""
+    return str(STEP_WORDS.get(step, DECIDED_LABELS.get(step, step)))
+
+
+def short_name(name: str) -> str:
+    """A name short enough for a scoreboard row at 360 px: ``"Alexandrina"`` -> ``"Alexandr…"``."""
+    return name if len(name) <= SHORT_NAME else name[: SHORT_NAME - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A round's column: its number (play order), double, and whether it was burned."""
+
+    number: int
+    double: int
+    burned: bool
+
+    @property
+    def label(self) -> str:
+        """The double as a heading, ``"9-9"``."""
+        return f"{self.double}-{self.double}"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One seat's score in one round (points) and the running total after it (None if burned)."""
+
+    points: int | None
+    running: int | None
+    went_out: bool
+
+
+@dataclass(frozen=True)
+class Row:
+    """One player's line, in standings order.
+
+    ``tie_with`` is the player ranked just above when the totals are equal, and ``decided_by``
+    the engine step that separates them (``unresolved_shared`` when they share the place).
+    """
+
+    seat: Seat
+    name: str
+    short: str
+    rank: int
+    cells: tuple[Cell, ...]
+    total: int
+    zero_rounds: int
+    best_round: int | None
+    decided_by: str
+    tie_with: str | None
+
+    @property
+    def tie_words(self) -> str:
+        """The separating step in plain words ("" when not tied with the line above)."""
+        return step_words(self.decided_by) if self.tie_with else ""
+
+
+@dataclass(frozen=True)
+class Board:
+    """The whole scoreboard. ``winners`` are the rank-1 names; ``decided_by`` the step that
+    made them win (``lowest_total`` without a tie, ``unresolved_shared`` for a shared win)."""
+
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    scored: int
+    winners: tuple[str, ...]
+    decided_by: str
+
+    @property
+    def decided_words(self) -> str:
+        """The deciding step in plain words."""
+        return step_words(self.decided_by)
+
+
+def build_board(game: Game) -> Board:
+    """The scoreboard of ``game`` (one query-free pass over its loaded rounds and seats)."""
+    columns = tuple(Column(r.number, r.start_double, r.status == "burned") for r in game.rounds)
+    cells: dict[int, list[Cell]] = {s.id: [] for s in game.seats}
+    running = dict.fromkeys(cells, 0)
+    for rnd in game.rounds:
+        hands = {h.seat_id: h for h in rnd.hands}
+        for seat_id in cells:
+            hand = hands.get(seat_id) if rnd.status == "scored" else None
+            if hand is None:
+                cells[seat_id].append(Cell(None, None, False))
+                continue
+            running[seat_id] += hand.points
+            cells[seat_id].append(Cell(hand.points, running[seat_id], hand.went_out))
+    rows: list[Row] = []
+    prev = None
+    for seat, standing in standings_of(game):
+        rec = standing.record
+        tied = prev is not None and prev.total == rec.total
+        best = 0 if rec.zero_rounds else rec.best_nonzero
+        rows.append(
+            Row(
+                seat=seat,
+                name=seat.player.name,
+                short=short_name(seat.player.name),
+                rank=standing.rank,
+                cells=tuple(cells[seat.id]),
+                total=rec.total,
+                zero_rounds=rec.zero_rounds,
+                best_round=best,
+                decided_by=standing.decided_by,
+                tie_with=rows[-1].name if tied and rows else None,
+            )
+        )
+        prev = rec
+    winners = tuple(r.name for r in rows if r.rank == 1)
+    if len(winners) > 1:
+        decided = "unresolved_shared"
+    elif len(rows) > 1:
+        decided = rows[1].decided_by or "lowest_total"
+    else:
+        decided = "lowest_total"
+    scored = sum(1 for c in columns if not c.burned)
+    return Board(columns, tuple(rows), scored, winners, decided)

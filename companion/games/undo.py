@@ -1,0 +1,189 @@
+"""Corrections: undo the last change, the audit trail in words, soft delete and restore, rematch.
+
+Every change to a game is an :class:`~companion.models.AuditEntry` with the values before and
+after (JSON, as :func:`.rounds.round_snapshot`). "Undo" reverts the latest entry that was not
+undone yet, using those values, and records the undo itself (which is never undone in turn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from flask import abort
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import AuditEntry, Game, Round, Seat, utcnow
+from .rounds import Conflict, apply_snapshot, check_version, commit_change
+
+#: Changes that "undo the last change" can revert.
+UNDOABLE = ("round_saved", "round_edited", "double_burned")
+#: How long a deleted game can be restored.
+RESTORE_WINDOW = timedelta(hours=24)
+
+
+class NothingToUndo(Exception):
+    """The game has no change left to undo."""
+
+
+def latest_change(game: Game) -> AuditEntry | None:
+    """The most recent change that can still be undone, or None."""
+    for entry in reversed(game.audit):
+        if entry.action in UNDOABLE and not entry.undone:
+            return entry
+    return None
+
+
+def _round_by_number(game: Game, number: int) -> Round | None:
+    return next((r for r in game.rounds if r.number == number), None)
+
+
+def undo_last(game: Game, version: Any) -> AuditEntry:
+    """Revert the latest undoable change: a saved round or burned double is removed, an edited
+    round gets its old values back. Returns the entry that was undone.
+
+    Raises :class:`NothingToUndo` when there is none, :class:`.rounds.Conflict` when the form's
+    ``version`` is stale (the game changed since the page was shown; nothing is undone).
+    """
+    check_version(game, version)
+    entry = latest_change(game)
+    if entry is None:
+        raise NothingToUndo()
+    snap = entry.after or entry.before
+    rnd = _round_by_number(game, int(snap["number"]))
+    if rnd is None:  # the data no longer matches the trail: refuse rather than guess
+        raise Conflict()
+    if entry.action == "round_edited":
+        apply_snapshot(rnd, entry.before)
+    else:
+        game.rounds.remove(rnd)
+        db.session.delete(rnd)
+    entry.undone = True
+    summary = _("Undone: %(what)s", what=entry.summary)
+    commit_change(game, "undo", summary, entry.after, entry.before)
+    return entry
+
+
+@dataclass(frozen=True)
+class Change:
+    """One line of a change in the audit trail: what, the old value and the new one."""
+
+    what: str
+    old: str
+    new: str
+
+
+def _hand_text(hand: dict[str, Any] | None) -> str:
+    if hand is None:
+        return "—"
+    text = str(hand["points"])
+    if hand.get("went_out"):
+        text += " " + _("(went out)")
+    if hand.get("tiles"):
+        text += " [" + " ".join(hand["tiles"]) + "]"
+    return text
+
+
+def changes(entry: AuditEntry, names: dict[int, str]) -> list[Change]:
+    """What an audit entry changed, per player: old and new values, in words (empty for
+    entries without round data, e.g. deleting the game)."""
+    before = entry.before if isinstance(entry.before, dict) else {}
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if not before and not after:
+        return []
+    old_hands = {h["seat_id"]: h for h in before.get("hands", [])}
+    new_hands = {h["seat_id"]: h for h in after.get("hands", [])}
+    out = []
+    for seat_id in sorted(set(old_hands) | set(new_hands)):
+        old, new = _hand_text(old_hands.get(seat_id)), _hand_text(new_hands.get(seat_id))
+        if old != new:
+            out.append(Change(names.get(seat_id, "?"), old, new))
+    old_status = before.get("status")
+    new_status = after.get("status")
+    if old_status != new_status and "burned" in (old_status, new_status):
+        out.append(Change(_("double"), old_status or "—", new_status or "—"))
+    if before.get("outcome") != after.get("outcome") and before and after:
+        out.append(Change(_("outcome"), before.get("outcome") or "—", after.get("outcome") or "—"))
+    return out
+
+
+# --- delete and restore -----------------------------------------------------------------------
+
+
+def delete_game(game: Game, version: Any) -> None:
+    """Soft-delete ``game`` (it can be restored for :data:`RESTORE_WINDOW`).
+
+    Raises :class:`.rounds.Conflict` for a stale ``version``."""
+    check_version(game, version)
+    game.deleted_at = utcnow()
+    commit_change(game, "game_deleted", _("Game deleted."), None, None)
+
+
+def deleted_game(token: str) -> Game:
+    """The game with edit token ``token`` deleted less than :data:`RESTORE_WINDOW` ago.
+
+    Raises werkzeug NotFound (404) otherwise."""
+    if not token or len(token) > 40:
+        abort(404)
+    game = db.session.scalar(
+        select(Game).where(
+            Game.edit_token == token,
+            Game.deleted_at.is_not(None),
+            Game.deleted_at > utcnow() - RESTORE_WINDOW,
+        )
+    )
+    if game is None:
+        abort(404)
+    return game
+
+
+def restore_game(game: Game) -> None:
+    """Undo the deletion of ``game``."""
+    game.deleted_at = None
+    commit_change(game, "game_restored", _("Game restored."), None, None)
+
+
+def recently_deleted(tokens: list[str]) -> list[Game]:
+    """Games among ``tokens`` (e.g. the browser's remembered edit tokens) deleted less than
+    :data:`RESTORE_WINDOW` ago, newest deletion first — for a "restore" list on the home page."""
+    if not tokens:
+        return []
+    return list(
+        db.session.scalars(
+            select(Game)
+            .where(
+                Game.edit_token.in_(tokens[:100]),
+                Game.deleted_at.is_not(None),
+                Game.deleted_at > utcnow() - RESTORE_WINDOW,
+            )
+            .order_by(Game.deleted_at.desc())
+        )
+    )
+
+
+# --- rematch ----------------------------------------------------------------------------------
+
+
+def rematch(game: Game) -> Game:
+    """A new game in the same game night with the same players in the same seats, the same set
+    and the same frozen house rules. Returns it (committed)."""
+    new = Game(
+        night_id=game.night_id,
+        set_size=game.set_size,
+        preset=game.preset,
+        rules=dict(game.rules),
+        hand_size=game.hand_size,
+        chosen_spokes=game.chosen_spokes,
+    )
+    for seat in game.seats:
+        new.seats.append(Seat(player_id=seat.player_id, position=seat.position))
+    db.session.add(new)
+    db.session.flush()
+    db.session.add(
+        AuditEntry(game=new, action="game_created", summary=_("Rematch of a finished game."))
+    )
+    db.session.commit()
+    return new

@@ -1,0 +1,69 @@
+"""Helpers for the play tests: games made directly through the models, and form posts."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import date
+from typing import Any
+
+from companion.engine import RuleSet
+from companion.extensions import db
+from companion.models import Game, GameNight, Player, Seat
+
+
+def make_game(
+    names: tuple[str, ...] = ("Ann", "Bob", "Cy"),
+    set_size: int = 6,
+    **rules: Any,
+) -> Game:
+    """A new active game in a new night, players seated in the order given."""
+    night = GameNight(played_on=date(2026, 11, 29))
+    ruleset = RuleSet.from_dict({"set_size": set_size, **rules})
+    game = Game(night=night, set_size=set_size, rules=ruleset.to_dict())
+    for position, name in enumerate(names):
+        player = Player(name=name, name_key=name.casefold())
+        game.seats.append(Seat(player=player, position=position))
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+def seat_ids(game: Game) -> dict[str, int]:
+    """Player name -> seat id."""
+    return {s.player.name: s.id for s in game.seats}
+
+
+def round_post(
+    game: Game,
+    double: int,
+    totals: dict[str, Any] | None = None,
+    tiles: dict[str, list[str]] | None = None,
+    out: str | None = None,
+    blocked: bool = False,
+    version: int | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """Form data for a round: typed ``totals`` and/or tapped ``tiles`` by player name."""
+    ids = seat_ids(game)
+    data: dict[str, Any] = {
+        "version": str(game.version if version is None else version),
+        "double": str(double),
+    }
+    for name, total in (totals or {}).items():
+        data[f"total_{ids[name]}"] = str(total)
+    for name, hand in (tiles or {}).items():
+        data[f"tiles_{ids[name]}"] = hand
+    if out:
+        data[f"out_{ids[out]}"] = "y"
+    if blocked:
+        data["blocked"] = "y"
+    data.update(extra)
+    return data
+
+
+def text(response) -> str:
+    """The response body as text with tags removed and whitespace collapsed (for asserts)."""
+    body = response.get_data(as_text=True)
+    body = re.sub(r"<[^>]+>", " ", body)
+    return " ".join(html.unescape(body).split())
