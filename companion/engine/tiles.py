@@ -139,7 +139,8 @@ class DominoSet:
 
     def suit(self, value: int) -> tuple[Tile, ...]:
         """The N+1 tiles showing ``value`` (its double first)."""
-        return tuple(t for t in self.tiles if t.has(value))
+        double = self.double(value)
+        return (double, *(t for t in self.tiles if t.has(value) and t != double))
 
     def __contains__(self, tile: object) -> bool:
         return isinstance(tile, Tile) and tile.high <= self.n
