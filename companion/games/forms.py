@@ -27,7 +27,8 @@ from wtforms import (
     SubmitField,
     TextAreaField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
 from ..engine import PRESET_TITLES, PRESETS, SWITCH_BY_NAME, SWITCHES
@@ -36,6 +37,8 @@ from .setup import NAME_MAX, NOTES_MAX, PLACE_MAX
 
 #: switches the new-game page does not show as house rules (the set has its own field)
 HIDDEN_SWITCHES = frozenset({"set_size"})
+#: the largest row id accepted from a form (larger ones overflow the database's integers)
+ID_MAX = 2**31 - 1
 #: blank rows for new names on a fresh page, and how many "more names" adds
 NEW_NAME_ROWS, MORE_NAME_ROWS = 4, 4
 
@@ -44,14 +47,19 @@ def _strip(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
 
 
-class ChoiceField(SelectField):
-    """A select that refuses values not offered with a clear message (not WTForms' terse
-    "Not a valid choice"), e.g. for values posted by hand."""
+_INVALID_CHOICE = _l("Choose one of the listed options.")
 
-    def pre_validate(self, form: Form) -> None:
-        """Raise ValidationError unless the value is one of the choices."""
-        if not any(self.data == value for value, _label in self.choices or ()):
-            raise ValidationError(_l("Choose one of the listed options."))
+
+def _select(label: Any, choices: list[SelectChoice], **kwargs: Any) -> SelectField:
+    """A select that refuses values not offered (e.g. posted by hand) with a clear message,
+    not WTForms' terse "Not a valid choice"."""
+    return SelectField(
+        label,
+        choices=choices,
+        invalid_choice_message=_INVALID_CHOICE,
+        invalid_value_message=_INVALID_CHOICE,
+        **kwargs,
+    )
 
 
 # --- game nights ---------------------------------------------------------------------------
@@ -116,7 +124,9 @@ _SEAT_RANGE = NumberRange(
 class KnownPlayerRow(Form):
     """A person seen before: play in this game or not, and at which seat."""
 
-    player_id = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    player_id = IntegerField(
+        widget=HiddenInput(), validators=[InputRequired(), NumberRange(min=1, max=ID_MAX)]
+    )
     plays = BooleanField(_l("Plays"))
     seat = IntegerField(_l("Seat"), validators=[Optional(), _SEAT_RANGE])
 
@@ -152,18 +162,18 @@ def _decode_value(switch: Switch, text: Any) -> Any:
     return text
 
 
-def switch_options(switch: Switch, current: Any = None) -> list[tuple[str, str]]:
+def switch_options(switch: Switch, current: Any = None) -> list[SelectChoice]:
     """The (value, label) options of a switch's select; ``current`` is added when it is an
     allowed value the list does not offer (e.g. 5 spokes stored from the API)."""
-    options = [(encode_value(c.value), c.meaning) for c in switch.choices]
-    if current is not None and encode_value(current) not in {v for v, _l in options}:
-        options.append((encode_value(current), encode_value(current)))
+    options = [SelectChoice(encode_value(c.value), c.meaning) for c in switch.choices]
+    if current is not None and encode_value(current) not in {o.value for o in options}:
+        options.append(SelectChoice(encode_value(current)))
     return options
 
 
 def _switch_field(switch: Switch) -> Field:
     if switch.choices:
-        return ChoiceField(switch.summary, choices=switch_options(switch))
+        return _select(switch.summary, switch_options(switch))
     return IntegerField(
         switch.summary,
         validators=[
@@ -198,20 +208,19 @@ class NewGameForm(FlaskForm):
 
     known = FieldList(FormField(KnownPlayerRow), max_entries=500)
     new = FieldList(FormField(NewPlayerRow), min_entries=NEW_NAME_ROWS, max_entries=PLAYERS_MAX)
-    set_size = SelectField(
+    set_size = _select(
         _l("Domino set"),
-        coerce=int,
-        default=9,
-        choices=[
-            (c.value, c.meaning)
+        [
+            SelectChoice(str(c.value), c.meaning)
             for c in sorted(SWITCH_BY_NAME["set_size"].choices, key=lambda c: c.value)
         ],
-        validate_choice=True,
+        coerce=int,
+        default=9,
     )
-    preset = ChoiceField(
+    preset = _select(
         _l("House rules preset"),
+        [SelectChoice(name, PRESET_TITLES.get(name, name)) for name in PRESETS],
         default="standard",
-        choices=[(name, PRESET_TITLES.get(name, name)) for name in PRESETS],
     )
     rules = FormField(RulesForm)
     chosen_spokes = IntegerField(
