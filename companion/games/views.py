@@ -273,7 +273,7 @@ def _player_names(form: NewGameForm) -> dict[int, str]:
     if not ids:
         return {}
     rows = db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))
-    return dict(rows.tuples().all())
+    return dict(rows.all())
 
 
 def _render_new_game(night: GameNight, form: NewGameForm, problems: list[str] | None = None):
