@@ -1,0 +1,214 @@
+"""Access: edit and share tokens, remembered games, the optional passcode, CSRF."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import session
+from sqlalchemy import func, select
+from werkzeug.exceptions import NotFound
+
+from companion import config, create_app
+from companion.extensions import db
+from companion.games import access
+from companion.models import Game, GameNight, utcnow
+from tests.web.setup_helpers import game_data, start_game, start_night
+
+
+@pytest.fixture()
+def game(client) -> Game:
+    start_game(client, start_night(client))
+    return db.session.scalars(select(Game)).one()
+
+
+# --- tokens --------------------------------------------------------------------------------
+
+
+def test_game_for_edit_and_view(app, game):
+    with app.test_request_context():
+        assert access.game_for_edit(game.edit_token) is game
+        assert access.game_for_view(game.share_token) is game
+        for bad in ("", "nope", game.share_token, "x" * 500):
+            with pytest.raises(NotFound):
+                access.game_for_edit(bad)
+        with pytest.raises(NotFound):
+            access.game_for_view(game.edit_token)  # the edit token is not a share token
+
+
+def test_deleted_games_are_not_found(app, game):
+    game.deleted_at = utcnow()
+    db.session.commit()
+    with app.test_request_context():
+        with pytest.raises(NotFound):
+            access.game_for_edit(game.edit_token)
+        with pytest.raises(NotFound):
+            access.game_for_view(game.share_token)
+
+
+def test_tokens_are_unguessable_and_distinct(game):
+    assert len(game.edit_token) >= 22 and len(game.share_token) >= 22
+    assert game.edit_token != game.share_token
+
+
+def test_remember_keeps_newest_first_without_duplicates_and_capped(app):
+    with app.test_request_context():
+        games = [Game(edit_token=f"token{i}") for i in range(access.MAX_REMEMBERED + 5)]
+        for g in games:
+            access.remember(g)
+        access.remember(games[3])
+        tokens = access.remembered_tokens()
+        assert tokens[0] == "token3"
+        assert len(tokens) == access.MAX_REMEMBERED == len(set(tokens))
+        access.forget(games[3])
+        assert "token3" not in access.remembered_tokens()
+
+
+def test_a_tampered_session_list_is_ignored(app):
+    with app.test_request_context():
+        session[access.SESSION_KEY] = "not a list"
+        assert access.remembered_tokens() == []
+        session[access.SESSION_KEY] = ["ok", 5, None]
+        assert access.remembered_tokens() == ["ok"]
+
+
+def test_other_games_tokens_and_ids_get_404(client, game):
+    assert client.get("/g/not-a-token/share").status_code == 404
+    assert client.get(f"/g/{game.share_token}/share").status_code == 404
+    assert client.get(f"/g/{game.night_id}/share").status_code == 404
+
+
+# --- passcode ------------------------------------------------------------------------------
+
+
+class PasscodeConfig(config.TestConfig):
+    COMPANION_PASSCODE = "open sesame"
+
+
+@pytest.fixture()
+def locked():
+    application = create_app(PasscodeConfig)
+    with application.app_context():
+        db.create_all()
+        yield application
+        db.session.remove()
+        db.drop_all()
+
+
+def test_passcode_off_by_default(client):
+    assert client.get("/nights/new").status_code == 200
+    assert client.get("/passcode").status_code == 303  # nothing to ask
+
+
+def test_passcode_guards_creating_nights_and_games(locked):
+    client = locked.test_client()
+    response = client.get("/nights/new")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/passcode?next=/nights/new"
+    assert client.post("/nights/new", data={"played_on": "2026-11-28"}).status_code == 302
+    assert db.session.scalar(select(func.count(GameNight.id))) == 0
+    page = client.get("/passcode?next=/nights/new")
+    assert page.status_code == 200 and 'type="password"' in page.text
+    page = client.post("/passcode", data={"passcode": "open says me", "next": "/nights/new"})
+    assert page.status_code == 200 and "That is not the passcode." in page.text
+    response = client.post("/passcode", data={"passcode": "open sesame", "next": "/nights/new"})
+    assert response.status_code == 303 and response.headers["Location"] == "/nights/new"
+    # asked once per browser session
+    night_id = start_night(client)
+    assert client.get(f"/nights/{night_id}/games/new").status_code == 200
+    start_game(client, night_id)
+    # another browser is asked again; viewing a night needs no passcode
+    other = locked.test_client()
+    assert other.get(f"/nights/{night_id}/games/new").status_code == 302
+    assert other.get(f"/nights/{night_id}").status_code == 200
+    assert other.post(f"/nights/{night_id}", data={"notes": "x"}).status_code == 303
+    assert db.session.get(GameNight, night_id).notes == ""
+
+
+def test_passcode_for_htmx_requests_redirects_the_page(locked):
+    client = locked.test_client()
+    night = GameNight(played_on=utcnow().date())
+    db.session.add(night)
+    db.session.commit()
+    response = client.post(
+        f"/nights/{night.id}/games/preview", data=game_data(), headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 204
+    assert response.headers["HX-Redirect"].startswith("/passcode?next=")
+
+
+def test_passcode_needs_a_value(locked):
+    page = locked.test_client().post("/passcode", data={"passcode": ""})
+    assert "Enter the passcode." in page.text
+
+
+def test_passcode_next_cannot_leave_the_site(locked):
+    client = locked.test_client()
+    for target in ("https://evil.example/", "//evil.example/", "/\\evil.example"):
+        response = client.post("/passcode", data={"passcode": "open sesame", "next": target})
+        assert response.headers["Location"] == "/"
+        with client.session_transaction() as sess:
+            sess.clear()
+
+
+def test_a_changed_passcode_asks_again(locked):
+    client = locked.test_client()
+    client.post("/passcode", data={"passcode": "open sesame"})
+    assert client.get("/nights/new").status_code == 200
+    locked.config["COMPANION_PASSCODE"] = "new code"
+    assert client.get("/nights/new").status_code == 302
+
+
+def test_wrong_passcodes_are_rate_limited(locked):
+    client = locked.test_client()
+    for _ in range(5):
+        assert client.post("/passcode", data={"passcode": "guess"}).status_code == 200
+    page = client.post("/passcode", data={"passcode": "open sesame"})
+    assert page.status_code == 429
+    assert "Too many wrong passcodes. Wait a minute and try again." in page.text
+
+
+# --- CSRF ----------------------------------------------------------------------------------
+
+
+class CsrfConfig(config.TestConfig):
+    WTF_CSRF_ENABLED = True
+
+
+@pytest.fixture()
+def csrf_app():
+    application = create_app(CsrfConfig)
+    with application.app_context():
+        db.create_all()
+        yield application
+        db.session.remove()
+        db.drop_all()
+
+
+def _token(page: str) -> str:
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+
+
+def test_csrf_refuses_a_post_without_token_clearly_and_accepts_one_with_it(csrf_app):
+    client = csrf_app.test_client()
+    page = client.post("/nights/new", data={"played_on": "2026-11-28"})
+    assert page.status_code == 400
+    assert "This form could not be accepted" in page.text
+    assert "Nothing was saved" in page.text
+    assert db.session.scalar(select(func.count(GameNight.id))) == 0
+    token = _token(client.get("/nights/new").text)
+    response = client.post("/nights/new", data={"played_on": "2026-11-28", "csrf_token": token})
+    assert response.status_code == 303
+    night_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    # the new-game form and its htmx preview carry the token too
+    token = _token(client.get(f"/nights/{night_id}/games/new").text)
+    data = game_data()
+    assert client.post(f"/nights/{night_id}/games/new", data=data).status_code == 400
+    preview = client.post(
+        f"/nights/{night_id}/games/preview",
+        data={**data, "csrf_token": token},
+        headers={"HX-Request": "true"},
+    )
+    assert preview.status_code == 200 and "Tiles each" in preview.text
+    response = client.post(f"/nights/{night_id}/games/new", data={**data, "csrf_token": token})
+    assert response.status_code == 303 and response.headers["Location"].startswith("/g/")

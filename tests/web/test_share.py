@@ -1,0 +1,74 @@
+"""The share page: the read-only link and the edit link, each with an inline SVG QR code."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import segno
+from sqlalchemy import select
+
+from companion.extensions import db
+from companion.games import views
+from companion.models import Game, utcnow
+from tests.web.setup_helpers import start_game, start_night
+
+
+@pytest.fixture()
+def game(client) -> Game:
+    start_game(client, start_night(client))
+    return db.session.scalars(select(Game)).one()
+
+
+@pytest.fixture()
+def no_lan(monkeypatch):
+    monkeypatch.setattr(views, "_lan_address", lambda: None)
+
+
+def test_share_page_shows_both_links_with_qr_codes(client, game, no_lan):
+    page = client.get(f"/g/{game.edit_token}/share")
+    assert page.status_code == 200
+    view_link = f"http://localhost/s/{game.share_token}"
+    edit_link = f"http://localhost/g/{game.edit_token}"
+    assert f'<a href="{view_link}">{view_link}</a>' in page.text
+    assert f'<a href="{edit_link}">{edit_link}</a>' in page.text
+    assert "whoever has this link can change the scores" in page.text
+    svgs = re.findall(r"<svg.*?</svg>", page.text, re.S)
+    assert len(svgs) == 2
+    assert all('class="qr"' in svg for svg in svgs)
+    # the codes are segno's for exactly these links
+    assert svgs[0] == views.qr_svg(view_link, "QR code of the read-only scoreboard link")
+    expected = segno.make(view_link, error="m").svg_inline(
+        scale=4, dark="#000", light="#fff", svgclass="qr", lineclass=None, omitsize=True
+    )
+    assert re.sub(r"<title>.*?</title>", "", svgs[0]) == expected
+    assert f'href="/g/{game.edit_token}"' in page.text  # back to the game
+
+
+def test_share_page_has_no_inline_styles_or_scripts(client, game):
+    page = client.get(f"/g/{game.edit_token}/share").text
+    assert "style=" not in page
+    assert "<style" not in page
+    assert "onclick" not in page
+
+
+def test_localhost_links_use_the_lan_address(client, game, monkeypatch):
+    monkeypatch.setattr(views, "_lan_address", lambda: "192.168.1.20")
+    page = client.get(f"/g/{game.edit_token}/share", base_url="http://127.0.0.1:8000")
+    assert f"http://192.168.1.20:8000/s/{game.share_token}" in page.text
+    page = client.get(f"/g/{game.edit_token}/share", base_url="http://table.lan:9000")
+    assert f"http://table.lan:9000/s/{game.share_token}" in page.text
+
+
+def test_share_page_needs_the_edit_token(client, game):
+    assert client.get(f"/g/{game.share_token}/share").status_code == 404
+    assert client.get("/g/unknown/share").status_code == 404
+    game.deleted_at = utcnow()
+    db.session.commit()
+    assert client.get(f"/g/{game.edit_token}/share").status_code == 404
+
+
+def test_the_shared_link_opens_the_read_only_scoreboard(client, game, no_lan):
+    page = client.get(f"/g/{game.edit_token}/share").text
+    link = re.search(r'href="http://localhost(/s/[^"]+)"', page).group(1)
+    assert client.get(link).status_code == 200
