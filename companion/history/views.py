@@ -1,13 +1,281 @@
-"""Thin views for the history pages."""
+"""Thin views for the history pages: nights, games, players, leaderboard.
+
+Queries live in :mod:`.queries`, final results in :mod:`.results`, statistics in
+:mod:`.stats`, chart geometry in :mod:`.charts`; these views only wire them to forms and
+templates. Every page is read-only except notes, delete/restore of a night, and renaming and
+merging players (POST forms with CSRF, redirect after post).
+"""
 
 from __future__ import annotations
 
-from flask import render_template
+from typing import Any
 
-from . import bp
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from ..engine import SUPPORTED_SETS
+from ..extensions import db
+from ..games.board import build_board, step_words
+from ..games.setup import SetupError
+from ..models import Player, utcnow
+from . import bp, game_page, players, queries
+from .forms import (
+    ConfirmForm,
+    LeaderboardForm,
+    MergeForm,
+    NightFilterForm,
+    NotesForm,
+    RenameForm,
+)
+from .results import finished_results
+from .stats import head_to_head, leaderboard, player_stats
+
+PER_PAGE = 10  # nights per page of the list
+MAX_PAGE = 100_000
+
+
+@bp.context_processor
+def _helpers() -> dict[str, Any]:
+    """Template helpers of the history pages: tie-break steps in words."""
+    return {"step_words": step_words}
+
+
+def _page() -> int:
+    """The ``page`` query argument: a whole number from 1; junk or out of range means 1."""
+    page = request.args.get("page", type=int) or 1
+    return page if 1 <= page <= MAX_PAGE else 1
+
+
+def _valid_dates(form: Any) -> tuple[Any, Any]:
+    """The form's date range; ends that did not validate are ignored (their message shows)."""
+    start = form.date_from.data if not form.date_from.errors else None
+    end = form.date_to.data if not form.date_to.errors else None
+    return start, end
+
+
+# --- game nights ---------------------------------------------------------------------------
 
 
 @bp.get("/")
 def index() -> str:
-    """Past game nights, newest first."""
-    return render_template("history/index.html")
+    """Past game nights, newest first, with search, a date range and pages."""
+    form = NightFilterForm(request.args)
+    form.player.choices = [(None, _("Anyone"))] + [(p.id, p.name) for p in players.listed_players()]
+    form.validate()
+    start, end = _valid_dates(form)
+    text = form.q.data.strip() if form.q.data and not form.q.errors else ""
+    pagination = db.paginate(
+        queries.nights_query(text=text, player_id=form.player.data, date_from=start, date_to=end),
+        page=_page(),
+        per_page=PER_PAGE,
+        error_out=False,
+    )
+    nights = queries.night_summaries(pagination.items)
+    filters = {k: v for k, v in request.args.items(multi=False) if k != "page" and v}
+    return render_template(
+        "history/index.html",
+        form=form,
+        nights=nights,
+        pagination=pagination,
+        filters=filters,
+        searching=bool(filters),
+        deleted=queries.recently_deleted_nights(),
+    )
+
+
+@bp.get("/nights/<int:night_id>")
+def night(night_id: int) -> str:
+    """One game night: each game's standings, its rulings, and the notes."""
+    the_night = queries.live_night(night_id, full=True)
+    form = NotesForm(notes=the_night.notes)
+    return render_template(
+        "history/night.html",
+        night=the_night,
+        games=[(g, build_board(g)) for g in queries.live_games(the_night)],
+        form=form,
+    )
+
+
+@bp.post("/nights/<int:night_id>/notes")
+def night_notes(night_id: int) -> Any:
+    """Save a night's notes."""
+    the_night = queries.live_night(night_id)
+    form = NotesForm()
+    if not form.validate():
+        for errors in form.errors.values():
+            for error in errors:
+                flash(str(error), "error")
+        flash(_("The notes were not saved."), "error")
+        return redirect(url_for("history.night", night_id=night_id), 303)
+    the_night.notes = (form.notes.data or "").strip()
+    db.session.commit()
+    flash(_("Notes saved."), "success")
+    return redirect(url_for("history.night", night_id=night_id), 303)
+
+
+@bp.route("/nights/<int:night_id>/delete", methods=["GET", "POST"])
+def night_delete(night_id: int) -> Any:
+    """Ask, then hide the night (soft delete); it can be restored for a while."""
+    the_night = queries.live_night(night_id, full=True)
+    form = ConfirmForm()
+    if request.method == "POST" and form.validate():
+        the_night.deleted_at = utcnow()
+        db.session.commit()
+        return redirect(url_for("history.night_deleted", night_id=night_id), 303)
+    return render_template(
+        "history/night_delete.html",
+        night=the_night,
+        games=queries.live_games(the_night),
+        form=form,
+        hours=queries.hours(queries.NIGHT_RESTORE_WINDOW),
+    )
+
+
+@bp.get("/nights/<int:night_id>/deleted")
+def night_deleted(night_id: int) -> str:
+    """The night was deleted: offer to undo that."""
+    the_night = queries.deleted_night(night_id)
+    return render_template(
+        "history/night_delete.html",
+        night=the_night,
+        form=ConfirmForm(),
+        deleted=True,
+        hours=queries.hours(queries.NIGHT_RESTORE_WINDOW),
+    )
+
+
+@bp.post("/nights/<int:night_id>/restore")
+def night_restore(night_id: int) -> Any:
+    """Undo the deletion of a night (within the restore window)."""
+    the_night = queries.deleted_night(night_id)
+    form = ConfirmForm()
+    if not form.validate():
+        flash(_("That did not work; nothing was changed."), "error")
+        return redirect(url_for("history.night_deleted", night_id=night_id), 303)
+    the_night.deleted_at = None
+    db.session.commit()
+    flash(_("The game night is back."), "success")
+    return redirect(url_for("history.night", night_id=night_id), 303)
+
+
+# --- a game ----------------------------------------------------------------------------------
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int) -> str:
+    """A game's history: standings, round grid, chart, audit trail, house rules, rulings."""
+    the_game = queries.live_game(game_id)
+    return render_template("history/game.html", **game_page.context(the_game))
+
+
+# --- players -------------------------------------------------------------------------------
+
+
+@bp.get("/players")
+def players_list() -> str:
+    """Everyone who has played (merged entries left out), with their finished games."""
+    return render_template("history/players.html", players=players.players_with_games())
+
+
+def _live_player(player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None:
+        abort(404)
+    return player
+
+
+@bp.get("/players/<int:player_id>")
+def player(player_id: int) -> Any:
+    """A player's record: games, wins, averages, best and worst, opponents."""
+    person = _live_player(player_id)
+    if person.merged_into_id is not None:  # their history now lives on the kept player
+        kept = players.merge_target(person)
+        return redirect(url_for("history.player", player_id=kept.id), 301)
+    results = finished_results(player_id=person.id)
+    opponents = head_to_head(results, person.id)
+    names = players.names([o.opponent_id for o in opponents])
+    return render_template(
+        "history/player.html",
+        player=person,
+        stats=player_stats(results, person.id),
+        opponents=opponents,
+        names=names,
+        recent=[(r, next(s for s in r.seats if s.player_id == person.id)) for r in results[:10]],
+        rename_form=RenameForm(name=person.name),
+    )
+
+
+@bp.post("/players/<int:player_id>/rename")
+def player_rename(player_id: int) -> Any:
+    """Rename a player; names are unique regardless of case."""
+    person = _live_player(player_id)
+    if person.merged_into_id is not None:
+        abort(404)
+    form = RenameForm()
+    if form.validate():
+        try:
+            old = players.rename(person, form.name.data or "")
+        except SetupError as exc:
+            for message in exc.messages:
+                flash(message, "error")
+        else:
+            flash(_("%(old)s is now called %(new)s.", old=old, new=person.name), "success")
+    else:
+        flash(_("Type the new name."), "error")
+    return redirect(url_for("history.player", player_id=player_id), 303)
+
+
+@bp.route("/players/<int:player_id>/merge", methods=["GET", "POST"])
+def player_merge(player_id: int) -> Any:
+    """Merge this player into another entry for the same person: choose, confirm, merge."""
+    person = _live_player(player_id)
+    if person.merged_into_id is not None:
+        abort(404)
+    form = MergeForm(request.form if request.method == "POST" else request.args)
+    form.into.choices = [(p.id, p.name) for p in players.listed_players() if p.id != person.id]
+    kept = None
+    if form.into.data is not None:
+        kept = db.session.get(Player, form.into.data)
+        if kept is None or kept.merged_into_id is not None or kept.id == person.id:
+            kept = None
+            form.into.errors = [_("Choose one of the players in the list.")]
+    clashes = players.shared_games(person, kept) if kept else []
+    if request.method == "POST" and kept is not None and not clashes and form.validate():
+        moved = players.merge(person, kept)
+        flash(
+            _(
+                "%(gone)s and %(kept)s are now one player: %(n)s games moved to %(kept)s.",
+                gone=person.name,
+                kept=kept.name,
+                n=moved,
+            ),
+            "success",
+        )
+        return redirect(url_for("history.player", player_id=kept.id), 303)
+    return render_template(
+        "history/merge.html",
+        player=person,
+        kept=kept,
+        form=form,
+        clashes=clashes,
+        moving=players.game_count(person) if kept else 0,
+    )
+
+
+# --- leaderboard -----------------------------------------------------------------------------
+
+
+@bp.get("/leaderboard")
+def leaderboard_page() -> str:
+    """Players ranked over a chosen period and set (finished games only)."""
+    form = LeaderboardForm(request.args)
+    form.validate()
+    start, end = _valid_dates(form)
+    size = form.set_size.data if form.set_size.data in SUPPORTED_SETS else None
+    rows = leaderboard(finished_results(date_from=start, date_to=end, set_size=size))
+    return render_template(
+        "history/leaderboard.html",
+        form=form,
+        rows=rows,
+        names=players.names([r.player_id for r in rows]),
+    )

@@ -1,0 +1,110 @@
+"""Geometry of the running-totals chart, drawn as SVG by templates/history/_chart.html.
+
+Pure functions: numbers in, coordinates out (SVG user units in a fixed viewBox that scales to
+the screen width). Colours and dash patterns come from CSS classes ``series-0`` ..
+``series-11`` (no inline styles: the Content-Security-Policy forbids them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+WIDTH, HEIGHT = 360, 240
+LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 36
+SERIES_CLASSES = 12  # app.css defines .series-0 .. .series-11
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One player's line: ``points`` is the SVG polyline ``"x,y x,y ..."``, ``dots`` the
+    marker centres, ``css`` the class giving colour and dash pattern."""
+
+    label: str
+    final: int
+    points: str
+    dots: tuple[tuple[float, float], ...]
+    css: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """An axis tick: its position (x or y, SVG units) and its label."""
+
+    at: float
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """Everything the template needs to draw the chart."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    x_ticks: tuple[Tick, ...]
+    y_ticks: tuple[Tick, ...]
+    series: tuple[Series, ...]
+
+
+def nice_step(top: int, target_ticks: int = 5) -> int:
+    """A round tick step (1, 2 or 5 times a power of ten) giving about ``target_ticks``
+    ticks from 0 to ``top`` points."""
+    raw = max(top, 1) / target_ticks
+    magnitude = 1
+    while magnitude * 10 <= raw:
+        magnitude *= 10
+    for factor in (1, 2, 5, 10):
+        if factor * magnitude >= raw:
+            return factor * magnitude
+    return 10 * magnitude  # pragma: no cover - the loop always returns
+
+
+def running_chart(
+    round_labels: Sequence[str], lines: Sequence[tuple[str, Sequence[int]]]
+) -> Chart | None:
+    """The chart of running totals (points) per player after each scored round.
+
+    Args:
+        round_labels: one short label per scored round (its double, e.g. ``"9"``).
+        lines: (player name, running totals after each round) per player, in seat order.
+    Returns None when no round has been scored yet (nothing to draw).
+    """
+    rounds = len(round_labels)
+    if rounds == 0 or not lines:
+        return None
+    highest = max((max(t) if t else 0) for _name, t in lines)
+    step = nice_step(highest)
+    y_max = max(step, -(-highest // step) * step)  # round the top up to a whole step
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:  # i = 0 is the start (0 points), i = k after round k
+        return round(LEFT + plot_w * i / rounds, 1)
+
+    def y(v: int) -> float:
+        return round(TOP + plot_h * (1 - v / y_max), 1)
+
+    every = 1 if rounds <= 12 else 2
+    x_ticks = tuple(
+        Tick(x(i + 1), label)
+        for i, label in enumerate(round_labels)
+        if i % every == 0 or i == rounds - 1
+    )
+    y_ticks = tuple(Tick(y(v), str(v)) for v in range(0, y_max + 1, step))
+    series = []
+    for n, (name, totals) in enumerate(lines):
+        coords = [(x(0), y(0))] + [(x(i + 1), y(v)) for i, v in enumerate(totals)]
+        series.append(
+            Series(
+                name,
+                totals[-1] if totals else 0,
+                " ".join(f"{a},{b}" for a, b in coords),
+                tuple(coords[1:]),
+                f"series-{n % SERIES_CLASSES}",
+            )
+        )
+    return Chart(WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM, x_ticks, y_ticks, tuple(series))

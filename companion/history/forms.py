@@ -1,0 +1,84 @@
+"""Forms of the history pages. Filters are GET forms without CSRF (they change nothing);
+every form that changes something is a FlaskForm with CSRF."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import DateField, Form, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, Optional, ValidationError
+
+from ..engine import SUPPORTED_SETS
+
+NOTES_MAX = 2000
+NAME_MAX = 60
+SEARCH_MAX = 100
+
+
+def _optional_int(value: object) -> int | None:
+    """Coerce a select value to int; empty or junk means "any" (None)."""
+    try:
+        return int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+class _DateRange(Form):
+    """A date range, both ends optional and inclusive; refuses an end before the start."""
+
+    date_from = DateField(_l("From"), validators=[Optional()])
+    date_to = DateField(_l("To"), validators=[Optional()])
+
+    def validate_date_to(self, field: DateField) -> None:
+        """The end of the range may not come before its start."""
+        if field.data and self.date_from.data and field.data < self.date_from.data:
+            raise ValidationError(_l("The end date comes before the start date."))
+
+
+class NightFilterForm(_DateRange):
+    """Search the nights list: text (place, notes, player names), one player, dates."""
+
+    q = StringField(
+        _l("Search"),
+        validators=[Optional(), Length(max=SEARCH_MAX)],
+        description=_l("Place, notes or a player's name"),
+    )
+    player = SelectField(_l("Player"), coerce=_optional_int, validate_choice=False)
+
+
+class LeaderboardForm(_DateRange):
+    """Choose the leaderboard's period and set."""
+
+    set_size = SelectField(
+        _l("Set"),
+        coerce=_optional_int,
+        choices=[(None, _l("Any set"))]
+        + [(n, _l("Double-%(n)s", n=n)) for n in sorted(SUPPORTED_SETS)],
+        validate_choice=False,
+    )
+
+
+class NotesForm(FlaskForm):
+    """Edit a game night's notes."""
+
+    notes = TextAreaField(_l("Notes"), validators=[Length(max=NOTES_MAX)])
+
+
+class RenameForm(FlaskForm):
+    """Rename a player; uniqueness (case-insensitive) is checked by the view."""
+
+    name = StringField(_l("New name"), validators=[DataRequired(), Length(max=NAME_MAX)])
+
+
+class MergeForm(FlaskForm):
+    """Choose the player to keep when merging two entries for the same person."""
+
+    into = SelectField(
+        _l("Same person as"),
+        coerce=_optional_int,
+        validators=[DataRequired(message=_l("Choose the player to keep."))],
+    )
+
+
+class ConfirmForm(FlaskForm):
+    """An empty form: a confirmation button with its CSRF token."""

@@ -1,0 +1,70 @@
+"""What a game's history page shows, built from its loaded rows with the engine's help.
+
+The round grid and standings are the score keeper's scoreboard
+(:func:`companion.games.board.build_board`, standings from the engine via
+:func:`companion.mapping.standings_of`); running totals for the chart come from
+:func:`companion.engine.running_totals`, the house rules in words from
+:meth:`companion.engine.RuleSet.describe`, the audit trail in words from
+:func:`companion.games.undo.changes`. Nothing here decides a winner itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import PRESET_TITLES, running_totals
+from ..engine.rules import Switch
+from ..games.board import build_board
+from ..mapping import round_scores, rules_of
+from ..models import Game, Ruling
+from .charts import Chart, running_chart
+
+
+def chart_of(game: Game) -> Chart | None:
+    """The running-totals chart: one line per player over the scored rounds."""
+    scored = [r for r in game.rounds if r.status == "scored"]
+    totals = running_totals({str(s.id): p for s, p in round_scores(game).items()})
+    return running_chart(
+        [str(r.start_double) for r in scored],
+        [(s.player.name, totals[str(s.id)]) for s in game.seats],
+    )
+
+
+def house_rules(game: Game) -> list[tuple[Switch, Any, str, bool]]:
+    """Each house-rule switch: (switch, value, meaning, differs from the standard rules)."""
+    rules = rules_of(game)
+    differs = rules.differences()
+    return [(sw, value, meaning, sw.name in differs) for sw, value, meaning in rules.describe()]
+
+
+def rulings(game: Game) -> list[Ruling]:
+    """The game's saved rulings from the rules checker, oldest first."""
+    try:  # the checker's own query when it provides one
+        from ..checker import rulings_for  # type: ignore[attr-defined]
+    except ImportError:
+        return list(game.rulings)
+    return list(rulings_for(game))
+
+
+def audit_trail(game: Game) -> list[tuple[Any, list[Any]]]:
+    """The audit trail, newest first: (entry, its changes in words)."""
+    from ..games.undo import changes
+
+    names = {s.id: s.player.name for s in game.seats}
+    return [(entry, changes(entry, names)) for entry in reversed(game.audit)]
+
+
+def context(game: Game) -> dict[str, Any]:
+    """Everything templates/history/game.html needs."""
+    live = [g.id for g in game.night.games if g.deleted_at is None]
+    return {
+        "game": game,
+        "night": game.night,
+        "number": live.index(game.id) + 1 if game.id in live else 1,
+        "preset_title": PRESET_TITLES.get(game.preset, game.preset),
+        "board": build_board(game),
+        "chart": chart_of(game),
+        "audit": audit_trail(game),
+        "rules": house_rules(game),
+        "rulings": rulings(game),
+    }

@@ -1,0 +1,157 @@
+"""Players in the history: lists, renaming, and merging two entries for the same person.
+
+Names follow the score keeper's rules (:func:`companion.games.setup.clean_name`) and are unique
+regardless of case (``Player.name_key``). Merging moves every seat of the merged player to the
+kept one and marks the merged row with ``merged_into_id``; the row stays, nothing is lost, and
+each game whose seat moved gets an audit entry ``player_merged`` (not undoable by the score
+keeper's "undo", which only reverts round changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from flask_babel import gettext as _
+from sqlalchemy import and_, func, select, update
+from sqlalchemy.orm import selectinload
+
+from ..extensions import db
+from ..games.setup import NAME_MAX, SetupError, clean_name, name_key
+from ..models import AuditEntry, Game, Player, Seat
+from .results import live_finished_games
+
+
+def listed_players() -> list[Player]:
+    """Every player not merged away, by name (case-insensitive)."""
+    return list(
+        db.session.scalars(
+            select(Player)
+            .where(Player.merged_into_id.is_(None))
+            .order_by(Player.name_key, Player.id)
+        )
+    )
+
+
+def players_with_games() -> list[tuple[Player, int]]:
+    """(player, finished games played) for every player not merged away, by name; one query."""
+    finished = live_finished_games().subquery()
+    stmt = (
+        select(Player, func.count(Seat.id))
+        .outerjoin(
+            Seat,
+            and_(Seat.player_id == Player.id, Seat.game_id.in_(select(finished.c.id))),
+        )
+        .where(Player.merged_into_id.is_(None))
+        .group_by(Player.id)
+        .order_by(Player.name_key, Player.id)
+    )
+    return [(p, n) for p, n in db.session.execute(stmt)]
+
+
+def names(player_ids: Iterable[int]) -> dict[int, str]:
+    """Player id -> name, in one query."""
+    ids = set(player_ids)
+    if not ids:
+        return {}
+    return dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all())
+
+
+def merge_target(player: Player) -> Player:
+    """The player a merged player now lives on as (merges can chain; a loop is cut)."""
+    seen = {player.id}
+    while player.merged_into_id is not None and player.merged_into_id not in seen:
+        target = db.session.get(Player, player.merged_into_id)
+        if target is None:
+            break
+        seen.add(target.id)
+        player = target
+    return player
+
+
+def rename(player: Player, raw: str) -> str:
+    """Give ``player`` a new name and commit; returns the old name.
+
+    Raises:
+        SetupError: for a name that is empty, too long or has control characters, or that
+            another player already has (case-insensitive) — merge them instead.
+    """
+    new = clean_name(raw)
+    key = name_key(new)[:NAME_MAX]
+    others = db.session.scalars(
+        select(Player).where(Player.name_key == key, Player.id != player.id)
+    ).all()
+    for other in others:
+        if name_key(other.name) != name_key(new):
+            continue  # same 60-character key, different long names
+        target = merge_target(other)
+        if target.id == player.id:
+            continue  # an old name of this very player
+        if target.id != other.id:  # the name still leads to the player it was merged into
+            raise SetupError(
+                _(
+                    "The name %(name)s now leads to %(kept)s (they were merged); "
+                    "choose another name.",
+                    name=other.name,
+                    kept=target.name,
+                )
+            )
+        raise SetupError(
+            _(
+                "Another player is already called %(name)s. If they are the same person, "
+                "merge the two instead.",
+                name=other.name,
+            )
+        )
+    old = player.name
+    player.name, player.name_key = new, key
+    db.session.commit()
+    return old
+
+
+def shared_games(gone: Player, kept: Player) -> list[Game]:
+    """Games (deleted ones too) where both players sat: such a pair cannot be merged."""
+    return list(
+        db.session.scalars(
+            select(Game)
+            .where(
+                Game.seats.any(Seat.player_id == gone.id),
+                Game.seats.any(Seat.player_id == kept.id),
+            )
+            .options(selectinload(Game.night))
+            .order_by(Game.id)
+        )
+    )
+
+
+def game_count(player: Player) -> int:
+    """Games (any status, deleted ones too) ``player`` sat at: the seats a merge moves."""
+    return db.session.scalar(select(func.count(Seat.id)).where(Seat.player_id == player.id)) or 0
+
+
+def merge(gone: Player, kept: Player) -> int:
+    """Merge ``gone`` into ``kept`` and commit; returns the number of seats moved.
+
+    Every seat of ``gone`` moves to ``kept`` (with an audit entry in its game), players that
+    had been merged into ``gone`` now point at ``kept``, and ``gone.merged_into_id`` is set.
+    The caller must have checked :func:`shared_games` is empty (the seats table allows one seat
+    per player per game, so the commit would fail otherwise and nothing would change).
+    """
+    seats = db.session.scalars(select(Seat).where(Seat.player_id == gone.id)).all()
+    summary = _("%(gone)s merged into %(kept)s (same person).", gone=gone.name, kept=kept.name)
+    for seat in seats:
+        seat.player_id = kept.id
+        db.session.add(
+            AuditEntry(
+                game_id=seat.game_id,
+                action="player_merged",
+                summary=summary[:300],
+                before={"seat_id": seat.id, "player_id": gone.id, "name": gone.name},
+                after={"seat_id": seat.id, "player_id": kept.id, "name": kept.name},
+            )
+        )
+    db.session.execute(
+        update(Player).where(Player.merged_into_id == gone.id).values(merged_into_id=kept.id)
+    )
+    gone.merged_into_id = kept.id
+    db.session.commit()
+    return len(seats)
