@@ -1,0 +1,384 @@
+"""Export and import of the history: CSV for spreadsheets, JSON to rebuild the games.
+
+No Flask request code here: every function takes a SQLAlchemy session, so the CLI
+(:mod:`companion.cli`), the download routes (:mod:`companion.history.export_views`) and the tests
+share one implementation.
+
+**The JSON document** (``FORMAT`` = ``"chickenfoot-companion/v1"``) holds, without database ids::
+
+    {"format", "scope": "all" | "night" | "game",
+     "players": [{"ref": "p1", "name", "name_key", "created_at", "merged_into": ref | null}],
+     "nights": [{"played_on", "place", "notes", "created_at",
+                 "games": [{"key" (the share token), "set_size", "preset", "rules", "hand_size",
+                            "chosen_spokes", "status", "created_at", "updated_at", "finished_at",
+                            "seats": [{"position", "player": ref}],
+                            "rounds": [{"number", "start_double", "status", "outcome",
+                                        "starter": position | null, "created_at", "updated_at",
+                                        "hands": [{"seat": position, "points", "went_out",
+                                                   "out_on_double", "tiles": [...] | null}]}],
+                            "audit": [{"at", "action", "summary", "before", "after", "undone"}],
+                            "rulings": [{"created_at", "category", "question", "answer",
+                                         "rules", "summary"}]}]}],
+     "rulings": [rulings not tied to a game (only in "all")]}
+
+It carries no volatile field (no export time, no version counter), so exporting, importing into a
+fresh database and exporting again gives the same document, byte for byte with :func:`dumps`.
+Left out on purpose: soft-deleted nights and games (they are deleted as far as the user is
+concerned), the games' edit tokens (an edit link is a capability: an imported game gets a new one)
+and the optimistic-locking ``version`` counter.
+
+**Natural keys** make imports idempotent (see :mod:`companion.history.exchange_import`): a game
+is its share token; a night is (date, place, created_at) or the night of one of its games already
+there; a player is their name key (and merge target); a ruling without a game is
+(created_at, category, summary).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from ..models import Game, GameNight, HandScore, Player, Round, Ruling, Seat
+from .exchange_import import FORMAT, ImportReport, Problem, import_document, parse_document
+
+__all__ = [
+    "CSV_COLUMNS",
+    "FORMAT",
+    "ImportReport",
+    "NotFound",
+    "Problem",
+    "dumps",
+    "export_document",
+    "import_document",
+    "iter_csv",
+    "parse_document",
+    "scope_name",
+]
+
+#: the CSV header, one row per player per scored round
+CSV_COLUMNS = (
+    "night_date",
+    "night_place",
+    "game_id",
+    "game_key",
+    "set",
+    "round_number",
+    "round_double",
+    "player",
+    "seat",
+    "score",
+    "went_out",
+    "out_on_double",
+    "total",
+    "tiles",
+)
+
+#: games loaded per query when exporting everything (bounds memory, keeps queries few)
+BATCH = 200
+
+
+class NotFound(LookupError):
+    """The game or night asked for does not exist or was deleted."""
+
+
+def iso(value: datetime | date | None) -> str | None:
+    """A date or naive UTC datetime as ISO 8601 text (None stays None)."""
+    return None if value is None else value.isoformat()
+
+
+def scope_name(game_id: int | None = None, night_id: int | None = None) -> str:
+    """A short name for the exported scope, for file names: ``game-12``, ``night-3``, ``all``."""
+    if game_id is not None:
+        return f"game-{game_id}"
+    if night_id is not None:
+        return f"night-{night_id}"
+    return "all"
+
+
+# --- choosing what to export -------------------------------------------------------------------
+
+
+def _live_night(session: Session, night_id: int) -> GameNight:
+    night = session.get(GameNight, night_id)
+    if night is None or night.deleted_at is not None:
+        raise NotFound(f"There is no game night {night_id}.")
+    return night
+
+
+def _game_ids(session: Session, game_id: int | None, night_id: int | None) -> list[int]:
+    """Ids of the live games in scope, in export order (night date, night, game)."""
+    query = (
+        select(Game.id)
+        .join(GameNight, Game.night_id == GameNight.id)
+        .where(Game.deleted_at.is_(None), GameNight.deleted_at.is_(None))
+        .order_by(GameNight.played_on, GameNight.created_at, GameNight.id, Game.id)
+    )
+    if game_id is not None:
+        ids = list(session.scalars(query.where(Game.id == game_id)))
+        if not ids:
+            raise NotFound(f"There is no game {game_id}.")
+        return ids
+    if night_id is not None:
+        _live_night(session, night_id)
+        query = query.where(Game.night_id == night_id)
+    return list(session.scalars(query))
+
+
+def _load_games(session: Session, ids: list[int]) -> Iterator[Game]:
+    """The games with these ids, in that order, with seats, rounds, hands, audit and rulings
+    loaded in a handful of queries per batch of :data:`BATCH` games."""
+    for start in range(0, len(ids), BATCH):
+        chunk = ids[start : start + BATCH]
+        games = session.scalars(
+            select(Game)
+            .where(Game.id.in_(chunk))
+            .options(
+                selectinload(Game.night),
+                selectinload(Game.seats),
+                selectinload(Game.rounds).selectinload(Round.hands),
+                selectinload(Game.audit),
+                selectinload(Game.rulings),
+            )
+        ).all()
+        by_id = {g.id: g for g in games}
+        yield from (by_id[i] for i in chunk)
+
+
+def _players_by_id(session: Session) -> dict[int, Player]:
+    return {p.id: p for p in session.scalars(select(Player).order_by(Player.id))}
+
+
+# --- JSON ----------------------------------------------------------------------------------------
+
+
+def export_document(
+    session: Session, *, game_id: int | None = None, night_id: int | None = None
+) -> dict[str, Any]:
+    """The JSON export document of one game, one night, or everything (neither given).
+
+    Returns a JSON-ready dict (see the module docstring for its shape).
+    Raises :class:`NotFound` for an unknown or deleted game or night.
+    """
+    ids = _game_ids(session, game_id, night_id)
+    players = _players_by_id(session)
+    nights: dict[int, dict[str, Any]] = {}
+    if night_id is not None:  # a night without games is still exported with its notes
+        nights[night_id] = _night_json(_live_night(session, night_id))
+    elif game_id is None:
+        for night in session.scalars(
+            select(GameNight)
+            .where(GameNight.deleted_at.is_(None))
+            .order_by(GameNight.played_on, GameNight.created_at, GameNight.id)
+        ):
+            nights[night.id] = _night_json(night)
+    seated: set[int] = set()
+    games: list[tuple[int, Game]] = []
+    for game in _load_games(session, ids):
+        nights.setdefault(game.night_id, _night_json(game.night))
+        seated.update(seat.player_id for seat in game.seats)
+        games.append((game.night_id, game))
+    refs = _player_refs(players, seated if game_id is not None or night_id is not None else None)
+    for night_key, game in games:
+        nights[night_key]["games"].append(_game_json(game, refs))
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "scope": "game" if game_id is not None else "night" if night_id is not None else "all",
+        "players": [_player_json(players[pid], refs) for pid in refs],
+        "nights": list(nights.values()),
+        "rulings": [],
+    }
+    if game_id is None and night_id is None:
+        doc["rulings"] = [
+            _ruling_json(r)
+            for r in session.scalars(
+                select(Ruling)
+                .where(Ruling.game_id.is_(None))
+                .order_by(Ruling.created_at, Ruling.id)
+            )
+        ]
+    return doc
+
+
+def _player_refs(players: dict[int, Player], wanted: set[int] | None) -> dict[int, str]:
+    """Player id -> document reference ``p1``, ``p2``... in id order.
+
+    ``wanted`` None means every player; otherwise the seated players plus everyone they were
+    merged into (so the merge chain survives the trip).
+    """
+    if wanted is None:
+        chosen = set(players)
+    else:
+        chosen = set()
+        for pid in wanted:
+            while pid is not None and pid not in chosen and pid in players:
+                chosen.add(pid)
+                pid = players[pid].merged_into_id
+    return {pid: f"p{i}" for i, pid in enumerate(sorted(chosen), start=1)}
+
+
+def _player_json(player: Player, refs: dict[int, str]) -> dict[str, Any]:
+    return {
+        "ref": refs[player.id],
+        "name": player.name,
+        "name_key": player.name_key,
+        "created_at": iso(player.created_at),
+        "merged_into": refs.get(player.merged_into_id) if player.merged_into_id else None,
+    }
+
+
+def _night_json(night: GameNight) -> dict[str, Any]:
+    return {
+        "played_on": iso(night.played_on),
+        "place": night.place,
+        "notes": night.notes,
+        "created_at": iso(night.created_at),
+        "games": [],
+    }
+
+
+def _game_json(game: Game, refs: dict[int, str]) -> dict[str, Any]:
+    position = {seat.id: seat.position for seat in game.seats}
+    return {
+        "key": game.share_token,
+        "set_size": game.set_size,
+        "preset": game.preset,
+        "rules": game.rules,
+        "hand_size": game.hand_size,
+        "chosen_spokes": game.chosen_spokes,
+        "status": game.status,
+        "created_at": iso(game.created_at),
+        "updated_at": iso(game.updated_at),
+        "finished_at": iso(game.finished_at),
+        "seats": [{"position": s.position, "player": refs[s.player_id]} for s in game.seats],
+        "rounds": [_round_json(r, position) for r in game.rounds],
+        "audit": [
+            {
+                "at": iso(a.at),
+                "action": a.action,
+                "summary": a.summary,
+                "before": a.before,
+                "after": a.after,
+                "undone": a.undone,
+            }
+            for a in game.audit
+        ],
+        "rulings": [_ruling_json(r) for r in game.rulings],
+    }
+
+
+def _round_json(rnd: Round, position: dict[int, int]) -> dict[str, Any]:
+    hands = sorted(rnd.hands, key=lambda h: position[h.seat_id])
+    return {
+        "number": rnd.number,
+        "start_double": rnd.start_double,
+        "status": rnd.status,
+        "outcome": rnd.outcome,
+        "starter": position.get(rnd.starter_seat_id) if rnd.starter_seat_id else None,
+        "created_at": iso(rnd.created_at),
+        "updated_at": iso(rnd.updated_at),
+        "hands": [_hand_json(h, position) for h in hands],
+    }
+
+
+def _hand_json(hand: HandScore, position: dict[int, int]) -> dict[str, Any]:
+    return {
+        "seat": position[hand.seat_id],
+        "points": hand.points,
+        "went_out": hand.went_out,
+        "out_on_double": hand.out_on_double,
+        "tiles": list(hand.tiles) if hand.tiles is not None else None,
+    }
+
+
+def _ruling_json(ruling: Ruling) -> dict[str, Any]:
+    return {
+        "created_at": iso(ruling.created_at),
+        "category": ruling.category,
+        "question": ruling.question,
+        "answer": ruling.answer,
+        "rules": ruling.rules,
+        "summary": ruling.summary,
+    }
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    """The document as JSON text: sorted keys and two-space indents, so that equal documents
+    are equal text whatever order the database kept JSON keys in (PostgreSQL JSONB sorts)."""
+    return json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+# --- CSV -----------------------------------------------------------------------------------------
+
+
+def _cell(text: str) -> str:
+    """Neutralise spreadsheet formulas in free text (a name like ``=HYPERLINK(...)``)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _canonical_name(players: dict[int, Player], pid: int) -> str:
+    """The name a player's history lives on under (merges followed; loops cut)."""
+    seen = set()
+    player = players[pid]
+    while player.merged_into_id in players and player.merged_into_id not in seen:
+        seen.add(player.id)
+        player = players[player.merged_into_id]
+    return player.name
+
+
+def iter_csv(
+    session: Session, *, game_id: int | None = None, night_id: int | None = None
+) -> Iterator[str]:
+    """CSV text, one chunk per game: the header, then one row per player per scored round
+    (burned rounds have no hands and no rows). ``total`` is the running total in points,
+    ``went_out``/``out_on_double`` are 1 or 0, ``tiles`` lists the tiles left in hand when they
+    were entered (space-separated), ``player`` is the name after merges.
+
+    Validates the scope before yielding anything. Raises :class:`NotFound`.
+    """
+    ids = _game_ids(session, game_id, night_id)
+    players = _players_by_id(session)
+    return _csv_chunks(session, ids, players)
+
+
+def _csv_chunks(session: Session, ids: list[int], players: dict[int, Player]) -> Iterator[str]:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for game in _load_games(session, ids):
+        seats: dict[int, Seat] = {s.id: s for s in game.seats}
+        totals = dict.fromkeys(seats, 0)
+        for rnd in game.rounds:
+            for hand in sorted(rnd.hands, key=lambda h: seats[h.seat_id].position):
+                totals[hand.seat_id] += hand.points
+                seat = seats[hand.seat_id]
+                writer.writerow(
+                    (
+                        iso(game.night.played_on),
+                        _cell(game.night.place),
+                        game.id,
+                        game.share_token,
+                        f"double-{game.set_size}",
+                        rnd.number,
+                        f"{rnd.start_double}-{rnd.start_double}",
+                        _cell(_canonical_name(players, seat.player_id)),
+                        seat.position + 1,
+                        hand.points,
+                        int(hand.went_out),
+                        int(hand.out_on_double),
+                        totals[hand.seat_id],
+                        " ".join(hand.tiles) if hand.tiles else "",
+                    )
+                )
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+    rest = buffer.getvalue()
+    if rest:
+        yield rest

@@ -1,0 +1,727 @@
+"""Import of the JSON export document (shape in :mod:`companion.history.exchange`).
+
+Two steps. :func:`validate` walks the whole document and collects *every* problem with its JSON
+path (``$.nights[0].games[1].rounds[2].hands[0].tiles[1]``); tiles, sets and house rules are
+checked by the rules engine. Only a document without problems is written, in one transaction that
+is rolled back on any error: a refused file imports nothing.
+
+Nothing is duplicated: each item is matched to what is already in the database by a natural key
+and only what is new is added.
+
+* a game is its ``key`` (the share token, unique); a game already there is kept as it is (the
+  database's version wins, even if the file has more rounds), with its rounds, audit and rulings;
+* a night is the night of one of its games already there, else (date, place, created_at);
+* a player is the first player not yet matched in this import with the same name key and the
+  same merge target (merge targets are matched first), else a new player;
+* a ruling without a game is (created_at, category, summary).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
+
+from ..engine import DominoSet, EngineError, RuleSet, Tile, score_hand
+from ..engine.rules import check_players
+from ..models import AuditEntry, Game, GameNight, HandScore, Player, Round, Ruling, Seat
+
+#: the format tag of version 1 of the document
+FORMAT = "chickenfoot-companion/v1"
+
+GAME_STATUSES = ("active", "finished")
+ROUND_STATUSES = ("scored", "burned")
+ROUND_OUTCOMES = (None, "out", "blocked")
+#: bounds that keep values inside the columns (PostgreSQL enforces them; SQLite does not)
+MAX_POINTS = 1_000_000
+MAX_SEAT = 11
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in a document: where (a JSON path from ``$``) and what, in one sentence."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+@dataclass
+class ImportReport:
+    """What an import did.
+
+    Attributes:
+        problems: everything wrong with the file; when not empty nothing was imported.
+        added: kind ("players", "nights", "games", "rounds", "rulings") -> rows added.
+        kept: kind -> items of the file that were already in the database (left as they were).
+    """
+
+    problems: list[Problem] = field(default_factory=list)
+    added: Counter[str] = field(default_factory=Counter)
+    kept: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def ok(self) -> bool:
+        """True when the file was accepted (possibly adding nothing new)."""
+        return not self.problems
+
+    def lines(self) -> list[str]:
+        """The report as plain lines of text, for the command line."""
+        if self.problems:
+            head = f"Refused: {len(self.problems)} problem(s) found; nothing was imported."
+            return [head, *(f"  {p}" for p in self.problems)]
+        kinds = ("players", "nights", "games", "rounds", "rulings")
+        added = ", ".join(f"{self.added[k]} {k}" for k in kinds)
+        kept = ", ".join(f"{self.kept[k]} {k}" for k in kinds if k != "rounds")
+        return [f"Imported: added {added}.", f"Already there (kept as they were): {kept}."]
+
+
+# --- parsing and validation ----------------------------------------------------------------------
+
+
+def parse_document(source: str | bytes | dict[str, Any]) -> tuple[Any, list[Problem]]:
+    """Decode JSON text (or take an already decoded document). Returns (document, problems)."""
+    if isinstance(source, dict):
+        return source, []
+    try:
+        text = source.decode("utf-8-sig") if isinstance(source, bytes) else source
+        return json.loads(text), []
+    except UnicodeDecodeError:
+        return None, [Problem("$", "The file is not UTF-8 text.")]
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        return None, [Problem("$", f"The file is not valid JSON ({exc.msg} at {where}).")]
+
+
+class _Checker:
+    """Collects problems while walking a document; each check returns the value or _MISSING."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def obj(self, value: Any, path: str, required: tuple[str, ...], optional=()) -> dict | None:
+        if not isinstance(value, dict):
+            self.add(path, "must be an object.")
+            return None
+        for name in required:
+            if name not in value:
+                self.add(f"{path}.{name}", "is missing.")
+        for name in value:
+            if name not in required and name not in optional:
+                self.add(f"{path}.{name}", "is not a field of this format.")
+        return value
+
+    def array(self, data: dict, name: str, path: str) -> list:
+        value = data.get(name, _MISSING)
+        if value is _MISSING:
+            return []
+        if not isinstance(value, list):
+            self.add(f"{path}.{name}", "must be a list.")
+            return []
+        return value
+
+    def text(self, data: dict, name: str, path: str, *, max_len: int, min_len: int = 0) -> Any:
+        value = data.get(name, _MISSING)
+        if value is _MISSING:
+            return value
+        if not isinstance(value, str):
+            self.add(f"{path}.{name}", "must be text.")
+        elif not min_len <= len(value) <= max_len:
+            self.add(f"{path}.{name}", f"must have {min_len} to {max_len} characters.")
+        else:
+            return value
+        return _MISSING
+
+    def integer(
+        self, data: dict, name: str, path: str, lo: int, hi: int, nullable: bool = False
+    ) -> Any:
+        value = data.get(name, _MISSING)
+        if value is _MISSING or (value is None and nullable):
+            return value
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.add(f"{path}.{name}", "must be a whole number.")
+        elif not lo <= value <= hi:
+            self.add(f"{path}.{name}", f"must be between {lo} and {hi}, not {value}.")
+        else:
+            return value
+        return _MISSING
+
+    def boolean(self, data: dict, name: str, path: str) -> Any:
+        value = data.get(name, _MISSING)
+        if value is not _MISSING and not isinstance(value, bool):
+            self.add(f"{path}.{name}", "must be true or false.")
+            return _MISSING
+        return value
+
+    def choice(self, data: dict, name: str, path: str, choices: tuple) -> Any:
+        value = data.get(name, _MISSING)
+        if value is not _MISSING and value not in choices:
+            shown = ", ".join("null" if c is None else c for c in choices)
+            self.add(f"{path}.{name}", f"must be one of {shown}, not {value!r}.")
+            return _MISSING
+        return value
+
+    def moment(self, data: dict, name: str, path: str, nullable: bool = False) -> Any:
+        value = data.get(name, _MISSING)
+        if value is _MISSING or (value is None and nullable):
+            return value
+        if to_datetime(value) is None:
+            self.add(f"{path}.{name}", "must be a date and time like 2026-11-28T19:30:00.")
+            return _MISSING
+        return value
+
+    def json_object(self, data: dict, name: str, path: str) -> Any:
+        value = data.get(name, _MISSING)
+        if value is not _MISSING and not isinstance(value, dict):
+            self.add(f"{path}.{name}", "must be an object.")
+            return _MISSING
+        return value
+
+
+def to_datetime(value: Any) -> datetime | None:
+    """ISO 8601 text -> naive UTC datetime (an offset is converted to UTC); None if invalid."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+def to_date(value: Any) -> date | None:
+    """ISO date text (``2026-11-28``) -> date; None if invalid."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def validate(doc: Any) -> list[Problem]:
+    """Every problem in ``doc`` (empty when it can be imported), each with its JSON path."""
+    check = _Checker()
+    top = check.obj(doc, "$", ("format", "players", "nights"), ("scope", "rulings"))
+    if top is None:
+        return check.problems
+    if top.get("format") != FORMAT:
+        # Another format or version: the rest would only produce noise.
+        return [Problem("$.format", f"must be {FORMAT!r}, not {top.get('format')!r}.")]
+    check.choice(top, "scope", "$", ("all", "night", "game"))
+    refs = _check_players(check, check.array(top, "players", "$"))
+    keys: set[str] = set()
+    for n, night in enumerate(check.array(top, "nights", "$")):
+        _check_night(check, night, f"$.nights[{n}]", refs, keys)
+    for r, ruling in enumerate(check.array(top, "rulings", "$")):
+        _check_ruling(check, ruling, f"$.rulings[{r}]")
+    return check.problems
+
+
+def _check_players(check: _Checker, players: list) -> set[str]:
+    refs: dict[str, str | None] = {}
+    for i, player in enumerate(players):
+        path = f"$.players[{i}]"
+        data = check.obj(player, path, ("ref", "name", "name_key", "created_at", "merged_into"))
+        if data is None:
+            continue
+        ref = check.text(data, "ref", path, min_len=1, max_len=40)
+        check.text(data, "name", path, min_len=1, max_len=60)
+        check.text(data, "name_key", path, min_len=1, max_len=60)
+        check.moment(data, "created_at", path)
+        target = data.get("merged_into")
+        if target is not None and not isinstance(target, str):
+            check.add(f"{path}.merged_into", "must be a player reference or null.")
+            target = None
+        if ref is _MISSING:
+            continue
+        if ref in refs:
+            check.add(f"{path}.ref", f"{ref!r} is used by two players.")
+        refs[ref] = target
+    for i, player in enumerate(players):
+        target = player.get("merged_into") if isinstance(player, dict) else None
+        if isinstance(target, str) and target not in refs:
+            check.add(f"$.players[{i}].merged_into", f"refers to an unknown player {target!r}.")
+    for i, player in enumerate(players):
+        ref = player.get("ref") if isinstance(player, dict) else None
+        if isinstance(ref, str) and _merge_loops(refs, ref):
+            check.add(f"$.players[{i}].merged_into", "merges lead back to this player.")
+    return set(refs)
+
+
+def _merge_loops(targets: dict[str, str | None], ref: str) -> bool:
+    seen = {ref}
+    current = targets.get(ref)
+    while current is not None:
+        if current in seen:
+            return current == ref
+        seen.add(current)
+        current = targets.get(current)
+    return False
+
+
+def _check_night(check: _Checker, night: Any, path: str, refs: set[str], keys: set[str]) -> None:
+    data = check.obj(night, path, ("played_on", "place", "notes", "created_at", "games"))
+    if data is None:
+        return
+    if "played_on" in data and to_date(data["played_on"]) is None:
+        check.add(f"{path}.played_on", "must be a date like 2026-11-28.")
+    check.text(data, "place", path, max_len=120)
+    check.text(data, "notes", path, max_len=100_000)
+    check.moment(data, "created_at", path)
+    for g, game in enumerate(check.array(data, "games", path)):
+        _check_game(check, game, f"{path}.games[{g}]", refs, keys)
+
+
+_GAME_FIELDS = (
+    "key",
+    "set_size",
+    "preset",
+    "rules",
+    "hand_size",
+    "chosen_spokes",
+    "status",
+    "created_at",
+    "updated_at",
+    "finished_at",
+    "seats",
+    "rounds",
+    "audit",
+    "rulings",
+)
+
+
+def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set[str]) -> None:
+    data = check.obj(game, path, _GAME_FIELDS)
+    if data is None:
+        return
+    key = check.text(data, "key", path, min_len=1, max_len=40)
+    if key is not _MISSING:
+        if key in keys:
+            check.add(f"{path}.key", f"{key!r} is the key of another game in this file.")
+        keys.add(key)
+    dominoes = _check_set(check, data, path)
+    _check_rules(check, data, path, dominoes)
+    check.text(data, "preset", path, max_len=40)
+    check.integer(data, "hand_size", path, 1, 190, nullable=True)
+    check.integer(data, "chosen_spokes", path, 1, 18, nullable=True)
+    check.choice(data, "status", path, GAME_STATUSES)
+    for name in ("created_at", "updated_at"):
+        check.moment(data, name, path)
+    check.moment(data, "finished_at", path, nullable=True)
+    positions = _check_seats(check, check.array(data, "seats", path), f"{path}.seats", refs)
+    _check_rounds(check, check.array(data, "rounds", path), path, positions, dominoes, data)
+    for a, entry in enumerate(check.array(data, "audit", path)):
+        _check_audit(check, entry, f"{path}.audit[{a}]")
+    for r, ruling in enumerate(check.array(data, "rulings", path)):
+        _check_ruling(check, ruling, f"{path}.rulings[{r}]")
+
+
+def _check_set(check: _Checker, data: dict, path: str) -> DominoSet | None:
+    value = data.get("set_size", _MISSING)
+    if value is _MISSING:
+        return None
+    try:
+        return DominoSet(value)
+    except EngineError as exc:
+        check.add(f"{path}.set_size", exc.message)
+        return None
+
+
+def _check_rules(check: _Checker, data: dict, path: str, dominoes: DominoSet | None) -> None:
+    rules = check.json_object(data, "rules", path)
+    if rules is _MISSING or dominoes is None:
+        return
+    try:
+        RuleSet.from_dict({**rules, "set_size": dominoes.n})
+    except EngineError as exc:
+        where = exc.where.replace("ruleset", f"{path}.rules", 1) if exc.where else f"{path}.rules"
+        check.add(where, exc.message)
+
+
+def _check_seats(check: _Checker, seats: list, path: str, refs: set[str]) -> set[int]:
+    positions: set[int] = set()
+    players: set[str] = set()
+    for s, seat in enumerate(seats):
+        where = f"{path}[{s}]"
+        data = check.obj(seat, where, ("position", "player"))
+        if data is None:
+            continue
+        position = check.integer(data, "position", where, 0, MAX_SEAT)
+        if position is not _MISSING:
+            if position in positions:
+                check.add(f"{where}.position", f"seat {position} is taken by two players.")
+            positions.add(position)
+        player = data.get("player")
+        if player not in refs:
+            check.add(f"{where}.player", f"refers to an unknown player {player!r}.")
+        elif player in players:
+            check.add(f"{where}.player", f"{player!r} sits at this game twice.")
+        players.add(player)
+    try:
+        check_players(len(seats))
+    except EngineError as exc:
+        check.add(path, exc.message)
+    return positions
+
+
+_ROUND_FIELDS = (
+    "number",
+    "start_double",
+    "status",
+    "outcome",
+    "starter",
+    "created_at",
+    "updated_at",
+    "hands",
+)
+
+
+def _check_rounds(
+    check: _Checker,
+    rounds: list,
+    game_path: str,
+    positions: set[int],
+    dominoes: DominoSet | None,
+    game: dict,
+) -> None:
+    numbers: set[int] = set()
+    doubles: set[int] = set()
+    top = dominoes.n if dominoes else 18
+    for r, rnd in enumerate(rounds):
+        path = f"{game_path}.rounds[{r}]"
+        data = check.obj(rnd, path, _ROUND_FIELDS)
+        if data is None:
+            continue
+        number = check.integer(data, "number", path, 1, top + 1)
+        if number is not _MISSING and number in numbers:
+            check.add(f"{path}.number", f"round {number} appears twice.")
+        numbers.add(number)
+        double = check.integer(data, "start_double", path, 0, top)
+        if double is not _MISSING and double in doubles:
+            check.add(f"{path}.start_double", f"the {double}-{double} starts two rounds.")
+        doubles.add(double)
+        status = check.choice(data, "status", path, ROUND_STATUSES)
+        check.choice(data, "outcome", path, ROUND_OUTCOMES)
+        starter = check.integer(data, "starter", path, 0, MAX_SEAT, nullable=True)
+        if starter not in (None, _MISSING) and starter not in positions:
+            check.add(f"{path}.starter", f"there is no seat {starter}.")
+        check.moment(data, "created_at", path)
+        check.moment(data, "updated_at", path)
+        hands = check.array(data, "hands", path)
+        if status == "burned" and hands:
+            check.add(f"{path}.hands", "a burned round has no hands.")
+        round_double = Tile(double, double) if double is not _MISSING else None
+        _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, game)
+
+
+def _check_hands(
+    check: _Checker,
+    hands: list,
+    path: str,
+    positions: set[int],
+    dominoes: DominoSet | None,
+    round_double: Tile | None,
+    game: dict,
+) -> None:
+    seats: set[int] = set()
+    seen: dict[Tile, str] = {}
+    out_seen: str | None = None
+    rules = _ruleset_or_none(game, dominoes)
+    for h, hand in enumerate(hands):
+        where = f"{path}[{h}]"
+        data = check.obj(hand, where, ("seat", "points", "went_out", "out_on_double", "tiles"))
+        if data is None:
+            continue
+        seat = check.integer(data, "seat", where, 0, MAX_SEAT)
+        if seat is not _MISSING:
+            if seat not in positions:
+                check.add(f"{where}.seat", f"there is no seat {seat}.")
+            elif seat in seats:
+                check.add(f"{where}.seat", f"seat {seat} has two hands in this round.")
+            seats.add(seat)
+        check.integer(data, "points", where, 0, MAX_POINTS)
+        went_out = check.boolean(data, "went_out", where)
+        if check.boolean(data, "out_on_double", where) is True and went_out is False:
+            check.add(
+                f"{where}.out_on_double", "only a player who went out can go out on a double."
+            )
+        if went_out is True:
+            if out_seen is not None:
+                check.add(f"{where}.went_out", f"the player at {out_seen} went out already.")
+            out_seen = out_seen or where
+        tiles = data.get("tiles")
+        if tiles is None or dominoes is None:
+            continue
+        try:
+            held = dominoes.parse_hand(tiles, f"{where}.tiles")
+        except EngineError as exc:
+            check.add(exc.where or f"{where}.tiles", exc.message)
+            continue
+        for t, tile in enumerate(held):
+            if tile in seen:
+                check.add(f"{where}.tiles[{t}]", f"{tile} is also in the hand at {seen[tile]}.")
+            seen[tile] = where
+        if rules is not None:
+            try:  # the engine refuses the centre double in a hand and tiles after going out
+                score_hand(held, rules, went_out=went_out is True, round_double=round_double)
+            except EngineError as exc:
+                check.add(f"{where}.tiles", exc.message)
+
+
+def _ruleset_or_none(game: dict, dominoes: DominoSet | None) -> RuleSet | None:
+    if dominoes is None or not isinstance(game.get("rules"), dict):
+        return None
+    try:
+        return RuleSet.from_dict({**game["rules"], "set_size": dominoes.n})
+    except EngineError:
+        return None  # already reported by _check_rules
+
+
+def _check_audit(check: _Checker, entry: Any, path: str) -> None:
+    fields = ("at", "action", "summary", "before", "after", "undone")
+    data = check.obj(entry, path, fields)
+    if data is None:
+        return
+    check.moment(data, "at", path)
+    check.text(data, "action", path, min_len=1, max_len=40)
+    check.text(data, "summary", path, max_len=300)
+    check.boolean(data, "undone", path)
+
+
+def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
+    fields = ("created_at", "category", "question", "answer", "rules", "summary")
+    data = check.obj(ruling, path, fields)
+    if data is None:
+        return
+    check.moment(data, "created_at", path)
+    check.text(data, "category", path, min_len=1, max_len=20)
+    check.text(data, "summary", path, max_len=300)
+    for name in ("question", "answer", "rules"):
+        check.json_object(data, name, path)
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+def import_document(session: Session, source: str | bytes | dict[str, Any]) -> ImportReport:
+    """Validate ``source`` (JSON text or a decoded document) and add what is new, in one
+    transaction committed at the end.
+
+    Returns an :class:`ImportReport`; when it has problems nothing was written (the session was
+    rolled back). Never raises for bad input.
+    """
+    doc, problems = parse_document(source)
+    report = ImportReport(problems=problems or validate(doc))
+    if report.problems:
+        return report
+    try:
+        _Writer(session, report).write(doc)
+        session.commit()
+    except SQLAlchemyError as exc:
+        session.rollback()
+        report.added.clear()
+        report.kept.clear()
+        detail = str(exc.orig) if getattr(exc, "orig", None) else str(exc)
+        report.problems.append(Problem("$", f"The database refused the import: {detail}"))
+    return report
+
+
+class _Writer:
+    """Adds a validated document's new items to the session (no commit)."""
+
+    def __init__(self, session: Session, report: ImportReport) -> None:
+        self.session = session
+        self.report = report
+        self.players: dict[str, Player] = {}
+        self.claimed: set[int] = set()
+
+    def write(self, doc: dict[str, Any]) -> None:
+        docs = {p["ref"]: p for p in doc["players"]}
+        for ref in docs:
+            self._player(ref, docs)
+        keys = [g["key"] for night in doc["nights"] for g in night["games"]]
+        existing = self._existing_games(keys)
+        for night in doc["nights"]:
+            self._night(night, existing)
+        for ruling in doc.get("rulings", []):
+            self._loose_ruling(ruling)
+        self.session.flush()
+
+    def _player(self, ref: str, docs: dict[str, dict]) -> Player:
+        if ref in self.players:
+            return self.players[ref]
+        data = docs[ref]
+        target = self._player(data["merged_into"], docs) if data["merged_into"] else None
+        target_id = target.id if target is not None else None
+        candidates = self.session.scalars(
+            select(Player)
+            .where(Player.name_key == data["name_key"])
+            .where(
+                Player.merged_into_id == target_id
+                if target_id is not None
+                else Player.merged_into_id.is_(None)
+            )
+            .order_by(Player.id)
+        )
+        player = next((p for p in candidates if p.id not in self.claimed), None)
+        if player is None:
+            player = Player(
+                name=data["name"],
+                name_key=data["name_key"],
+                created_at=to_datetime(data["created_at"]),
+                merged_into_id=target_id,
+            )
+            self.session.add(player)
+            self.session.flush()
+            self.report.added["players"] += 1
+        else:
+            self.report.kept["players"] += 1
+        self.claimed.add(player.id)
+        self.players[ref] = player
+        return player
+
+    def _existing_games(self, keys: list[str]) -> dict[str, Game]:
+        found: dict[str, Game] = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            for game in self.session.scalars(select(Game).where(Game.share_token.in_(chunk))):
+                found[game.share_token] = game
+        return found
+
+    def _night(self, data: dict, existing: dict[str, Game]) -> None:
+        night = next(
+            (existing[g["key"]].night for g in data["games"] if g["key"] in existing), None
+        ) or self.session.scalar(
+            select(GameNight)
+            .where(
+                GameNight.played_on == to_date(data["played_on"]),
+                GameNight.place == data["place"],
+                GameNight.created_at == to_datetime(data["created_at"]),
+            )
+            .order_by(GameNight.id)
+            .limit(1)
+        )
+        if night is None:
+            night = GameNight(
+                played_on=to_date(data["played_on"]),
+                place=data["place"],
+                notes=data["notes"],
+                created_at=to_datetime(data["created_at"]),
+            )
+            self.session.add(night)
+            self.report.added["nights"] += 1
+        else:
+            self.report.kept["nights"] += 1
+        for game in data["games"]:
+            if game["key"] in existing:
+                self.report.kept["games"] += 1
+            else:
+                self._game(game, night)
+
+    def _game(self, data: dict, night: GameNight) -> None:
+        game = Game(
+            night=night,
+            share_token=data["key"],
+            set_size=data["set_size"],
+            preset=data["preset"],
+            rules=data["rules"],
+            hand_size=data["hand_size"],
+            chosen_spokes=data["chosen_spokes"],
+            status=data["status"],
+            created_at=to_datetime(data["created_at"]),
+            updated_at=to_datetime(data["updated_at"]),
+            finished_at=to_datetime(data["finished_at"]),
+        )
+        seats = {
+            s["position"]: Seat(position=s["position"], player=self.players[s["player"]])
+            for s in data["seats"]
+        }
+        game.seats = list(seats.values())
+        self.session.add(game)
+        self.session.flush()  # seat ids, for the rounds' starters
+        for rnd in data["rounds"]:
+            game.rounds.append(_round(rnd, seats))
+            self.report.added["rounds"] += 1
+        for entry in data["audit"]:
+            game.audit.append(
+                AuditEntry(
+                    at=to_datetime(entry["at"]),
+                    action=entry["action"],
+                    summary=entry["summary"],
+                    before=entry["before"],
+                    after=entry["after"],
+                    undone=entry["undone"],
+                )
+            )
+        for ruling in data["rulings"]:
+            self.session.add(_ruling(ruling, game))
+            self.report.added["rulings"] += 1
+        self.report.added["games"] += 1
+
+    def _loose_ruling(self, data: dict) -> None:
+        there = self.session.scalar(
+            select(Ruling.id)
+            .where(
+                Ruling.game_id.is_(None),
+                Ruling.created_at == to_datetime(data["created_at"]),
+                Ruling.category == data["category"],
+                Ruling.summary == data["summary"],
+            )
+            .limit(1)
+        )
+        if there is not None:
+            self.report.kept["rulings"] += 1
+            return
+        self.session.add(_ruling(data, None))
+        self.report.added["rulings"] += 1
+
+
+def _round(data: dict, seats: dict[int, Seat]) -> Round:
+    starter = data["starter"]
+    return Round(
+        number=data["number"],
+        start_double=data["start_double"],
+        status=data["status"],
+        outcome=data["outcome"],
+        starter_seat_id=seats[starter].id if starter is not None else None,
+        created_at=to_datetime(data["created_at"]),
+        updated_at=to_datetime(data["updated_at"]),
+        hands=[
+            HandScore(
+                seat=seats[h["seat"]],
+                points=h["points"],
+                went_out=h["went_out"],
+                out_on_double=h["out_on_double"],
+                tiles=h["tiles"],
+            )
+            for h in data["hands"]
+        ],
+    )
+
+
+def _ruling(data: dict, game: Game | None) -> Ruling:
+    return Ruling(
+        game=game,
+        created_at=to_datetime(data["created_at"]),
+        category=data["category"],
+        question=data["question"],
+        answer=data["answer"],
+        rules=data["rules"],
+        summary=data["summary"],
+    )

@@ -1,0 +1,112 @@
+"""Download routes (CSV, JSON) and the import page of the history blueprint.
+
+* ``GET /history/export.csv`` and ``/history/export.json``: everything, or ``?game=ID`` /
+  ``?night=ID``; an attachment named ``chickenfoot-<scope>-<date>.<ext>``. The CSV is streamed.
+* ``GET|POST /history/import``: upload a JSON export (CSRF, passcode when configured, at most
+  ``HISTORY_IMPORT_MAX_BYTES``, 32 MB by default) and see the report; a refused file imports
+  nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import Response, abort, current_app, render_template, request, stream_with_context
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from werkzeug.exceptions import RequestEntityTooLarge
+from wtforms import SubmitField
+
+from ..extensions import csrf, db
+from ..games.access import passcode_required
+from . import bp, exchange
+
+#: default upper bound of an uploaded export, in bytes (the app-wide limit is 1 MB)
+IMPORT_MAX_BYTES = 32 * 1024 * 1024
+
+
+def _scope() -> tuple[int | None, int | None]:
+    """(game id, night id) from the query string; 404 for a value that is not an id."""
+    ids = []
+    for name in ("game", "night"):
+        raw = request.args.get(name)
+        if raw is None or raw == "":
+            ids.append(None)
+        elif raw.isdigit() and len(raw) < 10:
+            ids.append(int(raw))
+        else:
+            abort(404)
+    if ids[0] is not None and ids[1] is not None:
+        abort(404)
+    return ids[0], ids[1]
+
+
+def _filename(ext: str, game_id: int | None, night_id: int | None) -> str:
+    today = datetime.now(UTC).date().isoformat()
+    return f"chickenfoot-{exchange.scope_name(game_id, night_id)}-{today}.{ext}"
+
+
+def _attachment(name: str) -> dict[str, str]:
+    return {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
+
+
+@bp.get("/export.csv")
+def export_csv() -> Response:
+    """One row per player per round (see :func:`exchange.iter_csv`); 404 for unknown ids."""
+    game_id, night_id = _scope()
+    try:
+        chunks = exchange.iter_csv(db.session, game_id=game_id, night_id=night_id)
+    except exchange.NotFound:
+        abort(404)
+    return Response(
+        stream_with_context(chunks),
+        mimetype="text/csv",
+        headers=_attachment(_filename("csv", game_id, night_id)),
+    )
+
+
+@bp.get("/export.json")
+def export_json() -> Response:
+    """The JSON export document (see :mod:`companion.history.exchange`); 404 for unknown ids."""
+    game_id, night_id = _scope()
+    try:
+        doc = exchange.export_document(db.session, game_id=game_id, night_id=night_id)
+    except exchange.NotFound:
+        abort(404)
+    return Response(
+        exchange.dumps(doc),
+        mimetype="application/json",
+        headers=_attachment(_filename("json", game_id, night_id)),
+    )
+
+
+class ImportForm(FlaskForm):
+    """Upload of a JSON export (the CSRF token is checked by the form itself, see the view)."""
+
+    file = FileField(_l("Export file (JSON)"), validators=[FileRequired(_l("Choose a file."))])
+    submit = SubmitField(_l("Import"))
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@csrf.exempt  # checked by ImportForm after raising the size limit for this one route
+@passcode_required
+def import_page() -> str | tuple[str, int]:
+    """Upload form; on POST validates the whole file, imports it or shows what is wrong."""
+    limit = current_app.config.get("HISTORY_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
+    request.max_content_length = limit
+    try:
+        form = ImportForm()
+        submitted = form.validate_on_submit()
+    except RequestEntityTooLarge:
+        message = _("The file is larger than %(mb)d MB.", mb=limit // (1024 * 1024))
+        return render_template("history/import.html", form=None, too_large=message), 413
+    if not submitted:
+        status = 400 if request.method == "POST" else 200
+        return render_template("history/import.html", form=form, report=None), status
+    report = exchange.import_document(db.session, form.file.data.read())
+    status = 200 if report.ok else 422
+    return render_template(
+        "history/import.html", form=ImportForm(formdata=None), report=report
+    ), status
