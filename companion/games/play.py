@@ -272,7 +272,8 @@ def audit(token: str) -> str:
 def delete(token: str) -> Any:
     """Ask, then soft-delete the game; it can be restored for 24 hours."""
     game = _edit(token)
-    form = VersionForm(version=str(game.version))
+    # On POST the version must come from the form (a default would hide a missing one).
+    form = VersionForm() if request.method == "POST" else VersionForm(version=str(game.version))
     if request.method == "POST" and form.validate():
         try:
             delete_game(game, form.version.data)

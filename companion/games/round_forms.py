@@ -14,7 +14,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, HiddenField, SelectField, SelectMultipleField, StringField
-from wtforms.validators import Length, Optional
+from wtforms.validators import Optional
 
 from ..models import Game, Round
 from .rounds import HandEntry, RoundEntry, out_field, tiles_field, total_field
@@ -60,7 +60,7 @@ def round_form(game: Game, formdata: MultiDict | None = None, **data: Any) -> Ro
             total_field(seat),
             StringField(
                 seat.player.name,
-                validators=[Optional(), Length(max=20)],
+                validators=[Optional()],
                 filters=[lambda v: v.strip() if isinstance(v, str) else v],
                 render_kw={
                     "inputmode": "numeric",

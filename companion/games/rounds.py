@@ -11,7 +11,8 @@ that the form can be shown again with everything that was typed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -565,22 +566,31 @@ def refresh_status(game: Game) -> None:
         game.finished_at = None
 
 
+@contextmanager
+def conflict_guard() -> Iterator[None]:
+    """Turn the database refusing a change (another request saved the same round number or
+    double first, or the game's version moved on) into :class:`Conflict`, after a rollback, so
+    nothing is stored half."""
+    try:
+        yield
+    except (IntegrityError, StaleDataError) as exc:
+        db.session.rollback()
+        raise Conflict() from exc
+
+
 def commit_change(game: Game, action: str, summary: str, before: Any, after: Any) -> None:
     """Record an audit entry, bump the game's version and commit everything in one transaction.
 
     Raises :class:`Conflict` when another request saved first (the unique round number or
     double, or the game's optimistic version); nothing is stored then.
     """
-    game.updated_at = utcnow()
-    refresh_status(game)
-    db.session.add(
-        AuditEntry(game=game, action=action, summary=summary[:300], before=before, after=after)
-    )
-    try:
+    with conflict_guard():
+        game.updated_at = utcnow()
+        refresh_status(game)
+        db.session.add(
+            AuditEntry(game=game, action=action, summary=summary[:300], before=before, after=after)
+        )
         db.session.commit()
-    except (IntegrityError, StaleDataError) as exc:
-        db.session.rollback()
-        raise Conflict() from exc
 
 
 def save_round(game: Game, scored: ScoredRound, version: Any) -> Round:
@@ -611,8 +621,7 @@ def save_round(game: Game, scored: ScoredRound, version: Any) -> Round:
                 tiles=hand.tiles,
             )
         )
-    db.session.add(rnd)
-    db.session.flush()
+    db.session.add(rnd)  # SQLAlchemy 2 does not cascade through the Round.game backref
     snap = round_snapshot(rnd)
     summary = _(
         "Round %(k)s (%(d)s) saved: %(hands)s",
@@ -666,7 +675,6 @@ def burn_double(game: Game, double: int, version: Any) -> Round:
         raise Conflict()
     rnd = Round(game=game, number=plan.number, start_double=double, status="burned")
     db.session.add(rnd)
-    db.session.flush()
     summary = _("Nobody held %(d)s: burned for this game.", d=double_name(double))
     commit_change(game, "double_burned", summary, None, round_snapshot(rnd))
     return rnd

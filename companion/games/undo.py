@@ -59,8 +59,7 @@ def undo_last(game: Game, version: Any) -> AuditEntry:
     if entry.action == "round_edited":
         apply_snapshot(rnd, entry.before)
     else:
-        game.rounds.remove(rnd)
-        db.session.delete(rnd)
+        game.rounds.remove(rnd)  # delete-orphan: the round and its hands are deleted
     entry.undone = True
     summary = _("Undone: %(what)s", what=entry.summary)
     commit_change(game, "undo", summary, entry.after, entry.before)
@@ -183,7 +182,13 @@ def rematch(game: Game) -> Game:
     db.session.add(new)
     db.session.flush()
     db.session.add(
-        AuditEntry(game=new, action="game_created", summary=_("Rematch of a finished game."))
+        AuditEntry(
+            game=new,
+            action="game_created",
+            summary=_("Rematch of a finished game."),
+            before=None,  # stored as JSON null: the column is NOT NULL
+            after=None,
+        )
     )
     db.session.commit()
     return new

@@ -1,0 +1,326 @@
+"""Corrections: editing a saved round, undo, the audit trail, double submits and stale pages,
+deleting a game with confirmation and restoring it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from companion.extensions import db
+from companion.games.undo import recently_deleted
+from companion.models import AuditEntry, Game, HandScore, Round, utcnow
+
+from .playkit import make_game, round_post, seat_ids, text
+
+
+def save(client, game, double, **kwargs):
+    return client.post(f"/g/{game.edit_token}/round", data=round_post(game, double, **kwargs))
+
+
+def fresh(game: Game) -> Game:
+    db.session.expire_all()
+    return db.session.get(Game, game.id)
+
+
+def points(game: Game) -> list[dict[str, int]]:
+    """Per stored round (in order), player name -> points; burned rounds as {}."""
+    game = fresh(game)
+    names = {v: k for k, v in seat_ids(game).items()}
+    return [{names[h.seat_id]: h.points for h in r.hands} for r in game.rounds]
+
+
+def version(game: Game) -> str:
+    return str(fresh(game).version)
+
+
+# --- double submits and stale pages -------------------------------------------------------------
+
+
+def test_posting_the_same_round_twice_saves_it_once(client):
+    game = make_game()
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    data2 = {**data, f"total_{seat_ids(game)['Bob']}": "14"}
+    r = client.post(f"/g/{game.edit_token}/round", data=data2)
+    assert r.status_code == 409
+    words = text(r)
+    assert "This round was already saved on another phone" in words
+    assert "Saved: the round with 6-6" in words
+    assert "Bob: 12" in words and "Cy: 5" in words
+    assert points(game) == [{"Ann": 0, "Bob": 12, "Cy": 5}]
+
+
+def test_a_stale_version_is_refused_even_for_the_next_round(client):
+    game = make_game()
+    stale = version(game)
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    # a second phone still showing the old page sends 5-5 with the old version
+    r = save(client, game, 5, totals={"Bob": 1, "Cy": 1}, out="Ann", version=int(stale))
+    assert r.status_code == 409
+    assert len(points(game)) == 1
+
+
+def test_a_conflict_answers_htmx_with_a_200_fragment(client):
+    game = make_game()
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    client.post(f"/g/{game.edit_token}/round", data=data)
+    r = client.post(f"/g/{game.edit_token}/round", data=data, headers={"HX-Request": "true"})
+    assert r.status_code == 200
+    assert r.get_data(as_text=True).lstrip().startswith('<div id="game"')
+    assert "already saved on another phone" in text(r)
+
+
+# --- editing a saved round -----------------------------------------------------------------------
+
+
+def test_editing_a_round_shows_its_values_and_saves_the_correction(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12}, tiles={"Cy": ["2-1"]}, out="Ann")
+    ids = seat_ids(game)
+    r = client.get(f"/g/{game.edit_token}/round/1")
+    body = r.get_data(as_text=True)
+    assert "Correct the round with 6-6" in text(r)
+    assert f'name="total_{ids["Bob"]}"' in body and 'value="12"' in body
+    assert f'name="tiles_{ids["Cy"]}" value="2-1" data-points="3" checked' in body
+    assert f'<input checked id="out_{ids["Ann"]}"' in body
+    r = client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(game, 6, totals={"Bob": 15, "Cy": 3}, out="Ann"),
+    )
+    assert r.status_code == 303
+    assert points(game) == [{"Ann": 0, "Bob": 15, "Cy": 3}]
+    entry = fresh(game).audit[-1]
+    assert entry.action == "round_edited"
+    assert entry.before["hands"][1]["points"] == 12 and entry.after["hands"][1]["points"] == 15
+    follow = client.get(r.headers["Location"])
+    assert "Round with 6-6 corrected." in text(follow)
+
+
+def test_editing_uses_the_same_checks(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    r = client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(game, 6, tiles={"Bob": ["6-6"]}, totals={"Cy": "-3"}, out="Ann"),
+    )
+    assert r.status_code == 422
+    words = text(r)
+    assert "Bob: 6-6 is this round's centre double" in words
+    assert "Cy: a score can't be negative." in words
+    assert points(game) == [{"Ann": 0, "Bob": 12, "Cy": 5}]
+
+
+def test_editing_with_a_stale_version_shows_what_is_saved(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    stale = int(version(game))
+    client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(game, 6, totals={"Bob": 13, "Cy": 5}, out="Ann"),
+    )
+    r = client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(game, 6, totals={"Bob": 20, "Cy": 5}, out="Ann", version=stale),
+    )
+    assert r.status_code == 409
+    assert "This round was changed on another phone" in text(r)
+    assert points(game)[0]["Bob"] == 13
+
+
+def test_a_burned_round_cannot_be_edited(client):
+    game = make_game(missing_start_double="skip_to_next_lower")
+    client.post(f"/g/{game.edit_token}/burn", data={"version": version(game), "double": "6"})
+    assert client.get(f"/g/{game.edit_token}/round/1").status_code == 404
+
+
+def test_correcting_the_last_round_can_reopen_or_finish_a_target_game(client):
+    game = make_game(game_length="target_total", target_total=30)
+    save(client, game, 6, totals={"Bob": 30, "Cy": 1}, out="Ann")
+    assert fresh(game).status == "finished"
+    client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(game, 6, totals={"Bob": 20, "Cy": 1}, out="Ann"),
+    )
+    game = fresh(game)
+    assert game.status == "active" and game.finished_at is None
+
+
+# --- undo ----------------------------------------------------------------------------------------
+
+
+def undo(client, game, v=None):
+    return client.post(
+        f"/g/{game.edit_token}/undo", data={"version": v or version(game)}, follow_redirects=True
+    )
+
+
+def test_undo_removes_a_saved_round_then_reverts_an_edit(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    save(client, game, 5, totals={"Ann": 2, "Cy": 5}, out="Bob")
+    client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(game, 6, totals={"Bob": 40, "Cy": 5}, out="Ann"),
+    )
+    assert points(game)[0]["Bob"] == 40
+    r = undo(client, game)
+    assert "Undone: Round with 6-6 corrected" in text(r)
+    assert points(game) == [{"Ann": 0, "Bob": 12, "Cy": 5}, {"Ann": 2, "Bob": 0, "Cy": 5}]
+    r = undo(client, game)
+    assert "Undone: Round 2 (5-5) saved" in text(r)
+    assert points(game) == [{"Ann": 0, "Bob": 12, "Cy": 5}]
+    assert db.session.scalar(db.select(db.func.count(HandScore.id))) == 3
+    assert "Centre double: 5-5" in text(r)
+    undo(client, game)
+    assert points(game) == []
+    r = undo(client, game)
+    assert "There is nothing to undo." in text(r)
+
+
+def test_undo_restores_a_burned_double(client):
+    game = make_game(missing_start_double="skip_to_next_lower")
+    client.post(f"/g/{game.edit_token}/burn", data={"version": version(game), "double": "6"})
+    assert "Centre double: 5-5" in text(client.get(f"/g/{game.edit_token}"))
+    r = undo(client, game)
+    assert "Undone: Nobody held 6-6" in text(r)
+    assert "Centre double: 6-6" in text(r)
+    assert fresh(game).rounds == []
+
+
+def test_undo_reopens_a_finished_game(client):
+    game = make_game(names=("Ann", "Bob"))
+    for d in range(6, -1, -1):
+        save(client, game, d, totals={"Bob": 5}, out="Ann")
+    assert fresh(game).status == "finished"
+    r = undo(client, game)
+    game = fresh(game)
+    assert game.status == "active" and game.finished_at is None
+    assert "Centre double: 0-0" in text(r)
+
+
+def test_a_double_tapped_undo_undoes_only_once(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    save(client, game, 5, totals={"Ann": 2, "Cy": 5}, out="Bob")
+    v = version(game)
+    undo(client, game, v)
+    r = undo(client, game, v)
+    assert "The game changed on another phone; nothing was undone." in text(r)
+    assert len(points(game)) == 1
+
+
+def test_the_undo_button_says_what_it_will_undo(client):
+    game = make_game()
+    assert "Undo the last change" not in text(client.get(f"/g/{game.edit_token}"))
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    words = text(client.get(f"/g/{game.edit_token}"))
+    assert "Undo the last change Round 1 (6-6) saved: Ann 0 (went out), Bob 12, Cy 5" in words
+
+
+# --- the audit trail -----------------------------------------------------------------------------
+
+
+def test_the_audit_trail_lists_changes_with_old_and_new_values(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(game, 6, totals={"Bob": 15, "Cy": 5}, out="Ann"),
+    )
+    undo(client, game)
+    r = client.get(f"/g/{game.edit_token}/audit")
+    assert r.status_code == 200
+    words = text(r)
+    assert "Undone: Round with 6-6 corrected" in words
+    assert "Round with 6-6 corrected: Ann 0 (went out), Bob 15, Cy 5 (undone)" in words
+    assert "Bob 12 15" in words  # the correction: old 12, new 15
+    assert "Bob 15 12" in words  # the undo: back from 15 to 12
+    assert "Ann — 0 (went out)" in words  # the first save: nothing before
+    assert '<time datetime="' in r.get_data(as_text=True)
+    entries = fresh(game).audit
+    assert [e.action for e in entries] == ["round_saved", "round_edited", "undo"]
+    assert [e.undone for e in entries] == [False, True, False]
+
+
+def test_an_empty_audit_trail(client):
+    game = make_game()
+    assert "No changes yet." in text(client.get(f"/g/{game.edit_token}/audit"))
+
+
+# --- delete and restore --------------------------------------------------------------------------
+
+
+def test_delete_asks_first_then_hides_the_game_and_can_be_undone(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    r = client.get(f"/g/{game.edit_token}/delete")
+    assert r.status_code == 200
+    words = text(r)
+    assert "Delete this game?" in words and "Ann, Bob, Cy" in words and "1 round scored." in words
+    assert fresh(game).deleted_at is None  # asking deletes nothing
+    r = client.post(f"/g/{game.edit_token}/delete", data={"version": version(game)})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/deleted")
+    assert fresh(game).deleted_at is not None
+    assert client.get(f"/g/{game.edit_token}").status_code == 404
+    assert client.get(f"/s/{game.share_token}").status_code == 404
+    assert recently_deleted([game.edit_token]) == [fresh(game)]
+    r = client.get(r.headers["Location"])
+    assert "Undo delete" in text(r)
+    r = client.post(f"/g/{game.edit_token}/restore", data={}, follow_redirects=True)
+    assert "The game is back." in text(r)
+    assert fresh(game).deleted_at is None
+    assert points(game) == [{"Ann": 0, "Bob": 12, "Cy": 5}]
+    assert [e.action for e in fresh(game).audit][-2:] == ["game_deleted", "game_restored"]
+
+
+def test_delete_with_a_stale_version_does_nothing(client):
+    game = make_game()
+    stale = version(game)
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    r = client.post(f"/g/{game.edit_token}/delete", data={"version": stale}, follow_redirects=True)
+    assert "it was not deleted" in text(r)
+    assert fresh(game).deleted_at is None
+
+
+def test_restore_is_only_for_24_hours_and_only_for_deleted_games(client):
+    game = make_game()
+    assert client.get(f"/g/{game.edit_token}/deleted").status_code == 404
+    assert client.post(f"/g/{game.edit_token}/restore").status_code == 404
+    client.post(f"/g/{game.edit_token}/delete", data={"version": version(game)})
+    game = fresh(game)
+    game.deleted_at = utcnow() - timedelta(hours=25)
+    db.session.commit()
+    assert client.get(f"/g/{game.edit_token}/deleted").status_code == 404
+    assert client.post(f"/g/{game.edit_token}/restore").status_code == 404
+    assert recently_deleted([game.edit_token]) == []
+    assert client.get("/g/junk/deleted").status_code == 404
+
+
+def test_delete_needs_the_form(client):
+    game = make_game()
+    r = client.post(f"/g/{game.edit_token}/delete", data={})
+    # without a version the check fails: the page asks again and nothing is deleted
+    assert r.status_code in (200, 303)
+    assert fresh(game).deleted_at is None
+
+
+def test_nothing_half_saved_when_the_database_refuses(client, monkeypatch):
+    game = make_game()
+    # another phone saved round 1 behind this request's back: the unique (game, number) refuses
+    from companion.games import rounds
+
+    real = rounds.check_version
+    ids = seat_ids(game)
+
+    def sneak(g, v):
+        real(g, v)
+        with db.session.no_autoflush:
+            other = Round(game_id=g.id, number=1, start_double=5, status="burned")
+            db.session.add(other)
+            db.session.flush()
+
+    monkeypatch.setattr(rounds, "check_version", sneak)
+    r = save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    assert r.status_code == 409
+    assert db.session.scalar(db.select(db.func.count(HandScore.id))) == 0
+    assert db.session.scalar(db.select(db.func.count(AuditEntry.id))) == 0
+    assert ids

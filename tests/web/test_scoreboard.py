@@ -1,0 +1,184 @@
+"""The scoreboard: columns per round, running totals, ranks, tie-break words, the read-only
+live page and its polling fragment."""
+
+from __future__ import annotations
+
+import re
+
+from companion.extensions import db
+from companion.games.board import build_board, short_name, step_words
+from companion.models import Game
+
+from .playkit import make_game, round_post, text
+
+
+def save(client, game, double, **kwargs):
+    r = client.post(f"/g/{game.edit_token}/round", data=round_post(game, double, **kwargs))
+    assert r.status_code == 303, text(r)
+
+
+def fresh(game: Game) -> Game:
+    db.session.expire_all()
+    return db.session.get(Game, game.id)
+
+
+def board_rows(html: str) -> list[str]:
+    table = html.split('<table class="board">')[1].split("</table>")[0]
+    body = table.split("<tbody>")[1]
+    rows = [row.split(">", 1)[1] for row in body.split("<tr")[1:]]
+    return [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in rows]
+
+
+def test_one_column_per_round_with_running_totals_in_standings_order(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    save(client, game, 5, totals={"Ann": 30, "Cy": 2}, out="Bob")
+    html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    head = html.split('<table class="board">')[1].split("</thead>")[0]
+    assert re.findall(r'title="(\d+-\d+)"', head) == ["6-6", "5-5"]
+    # rank, name, then per round: points and the running total, then the total
+    assert board_rows(html) == ["1 Cy 5 5 2 7 7", "2 Bob 12 12 0 12 12", "3 Ann 0 0 30 30 30"]
+
+
+def test_burned_doubles_have_a_marked_column(client):
+    game = make_game(missing_start_double="skip_to_next_lower")
+    client.post(f"/g/{game.edit_token}/burn", data={"version": str(game.version), "double": "6"})
+    save(client, game, 5, totals={"Bob": 3, "Cy": 1}, out="Ann")
+    html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert 'class="rd burned" title="6-6 burned: nobody held it"' in html
+    assert board_rows(html)[0] == "1 Ann – 0 0 0"
+
+
+def test_ties_are_explained_in_plain_words(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 10, "Cy": 10}, out="Ann")
+    save(client, game, 5, totals={"Ann": 10, "Cy": 10}, out="Bob")
+    words = text(client.get(f"/g/{game.edit_token}"))
+    assert "Ann and Bob are tied on 10 points and share the place (still tied: shared)." in words
+    save(client, game, 4, totals={"Ann": 4, "Bob": 2}, out="Cy")
+    save(client, game, 3, totals={"Ann": 2, "Cy": 4}, out="Bob")
+    # Ann 16 with 1 zero round; Bob 12, 2 zeros; Cy 24
+    save(client, game, 2, totals={"Bob": 4, "Cy": 1}, out="Ann")
+    # Ann 16 (2 zeros), Bob 16 (2 zeros); best non-zero: Ann 2, Bob 2 -> shared
+    words = text(client.get(f"/g/{game.edit_token}"))
+    assert "share the place" in words
+    save(client, game, 1, totals={"Bob": 3, "Cy": 1}, out="Ann")
+    # Ann 16 (3 zeros) ahead of Bob 19
+    save(client, game, 0, totals={"Ann": 3, "Cy": 1}, out="Bob")
+    # Ann 19, 3 zeros; Bob 19, 3 zeros; best non-zero Ann 2 vs Bob 2 -> still shared
+    board = build_board(fresh(game))
+    assert [r.total for r in board.rows[:2]] == [19, 19]
+    assert board.decided_by == "unresolved_shared"
+
+
+def test_a_tie_broken_by_the_lowest_single_non_zero_round(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 5, "Cy": 20}, out="Ann")
+    save(client, game, 5, totals={"Ann": 4, "Cy": 20}, out="Bob")
+    save(client, game, 4, totals={"Ann": 6, "Bob": 5}, out="Cy")
+    # Ann 10 (1 zero round, best 4), Bob 10 (1 zero round, best 5), Cy 40
+    words = text(client.get(f"/g/{game.edit_token}"))
+    assert "Ann is ahead of Bob, both on 10 points, by lowest single non-zero round." in words
+    rows = build_board(fresh(game)).rows
+    assert [(r.name, r.rank, r.decided_by) for r in rows] == [
+        ("Ann", 1, ""),
+        ("Bob", 2, "lowest_single_nonzero_round"),
+        ("Cy", 3, "lowest_total"),
+    ]
+
+
+def test_step_words_cover_every_engine_step():
+    from companion.engine import DECIDED_LABELS
+
+    for step, label in DECIDED_LABELS.items():
+        assert step_words(step) == label
+    assert step_words("something_new") == "something_new"
+
+
+def test_long_names_are_shortened_with_the_full_name_kept(client):
+    game = make_game(names=("Alexandrina Constantinopolous", "Bo"))
+    assert short_name("Alexandrina") == "Alexandr…"
+    html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert 'title="Alexandrina Constantinopolous">Alexandr…</th>' in html
+
+
+def test_hostile_names_are_escaped_everywhere(client):
+    game = make_game(names=('<img src=x onerror="alert(1)">', "Bob"))
+    save(client, game, 6, totals={"Bob": 3}, out='<img src=x onerror="alert(1)">')
+    for url in (f"/g/{game.edit_token}", f"/s/{game.share_token}", f"/g/{game.edit_token}/audit"):
+        body = client.get(url).get_data(as_text=True)
+        assert "<img src=x" not in body
+        assert "&lt;img src=x" in body
+
+
+def test_eight_players_on_double_9_fit_a_fixed_narrow_table(client):
+    names = tuple(f"Player{i}" for i in range(8))
+    game = make_game(names=names, set_size=9)
+    for d in range(9, -1, -1):
+        out = names[d % 8]
+        save(client, game, d, totals={n: 99 for n in names if n != out}, out=out)
+    html = client.get(f"/s/{game.share_token}").get_data(as_text=True)
+    rows = board_rows(html)
+    assert len(rows) == 8
+    # every row: rank, name, 10 rounds x (points, running total), the total
+    assert all(len(r.split()) == 2 + 20 + 1 for r in rows)
+    css = client.get("/static/css/app.css").get_data(as_text=True)
+    ours = css.split("=== Playing a game")[1].split("=== end of playing a game")[0]
+    assert "table.board { width: 100%" in ours and "table-layout: fixed" in ours
+    assert "overflow-x" not in ours  # the board never scrolls sideways
+
+
+# --- the read-only live page ------------------------------------------------------------------
+
+
+def test_the_shared_page_is_read_only_and_polls(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    r = client.get(f"/s/{game.share_token}")
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    game = fresh(game)
+    assert f'hx-get="/s/{game.share_token}/board?v={game.version}"' in body
+    assert 'hx-trigger="every 5s"' in body and 'hx-swap="outerHTML"' in body
+    assert '<noscript><meta http-equiv="refresh" content="15"></noscript>' in body
+    assert "Refresh the scoreboard" in body
+    assert "<form" not in body.split("<main")[1]  # nothing to change here
+    assert game.edit_token not in body
+    assert "12" in text(r)
+
+
+def test_the_poll_answers_204_until_something_changes(client):
+    game = make_game()
+    v = fresh(game).version
+    r = client.get(f"/s/{game.share_token}/board?v={v}", headers={"HX-Request": "true"})
+    assert r.status_code == 204 and r.get_data() == b""
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    r = client.get(f"/s/{game.share_token}/board?v={v}", headers={"HX-Request": "true"})
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    assert body.lstrip().startswith('<section id="scoreboard"')
+    new_v = fresh(game).version
+    assert f"board?v={new_v}" in body and new_v != v
+    assert client.get(f"/s/{game.share_token}/board?v={new_v}").status_code == 204
+    assert client.get(f"/s/{game.share_token}/board?v=junk").status_code == 200
+    assert client.get("/s/nope/board?v=1").status_code == 404
+
+
+def test_the_shared_page_cannot_post(client):
+    game = make_game()
+    assert client.post(f"/s/{game.share_token}").status_code == 405
+    assert client.post(f"/s/{game.share_token}/board").status_code == 405
+
+
+def test_the_scorekeepers_board_fragment(client):
+    game = make_game()
+    r = client.get(f"/g/{game.edit_token}/board")
+    assert r.status_code == 200
+    assert r.get_data(as_text=True).lstrip().startswith('<section id="scoreboard"')
+
+
+def test_a_finished_game_shows_the_winner_on_the_shared_page(client):
+    game = make_game(names=("Ann", "Bob"))
+    for d in range(6, -1, -1):
+        save(client, game, d, totals={"Bob": 5}, out="Ann")
+    assert "Ann wins!" in text(client.get(f"/s/{game.share_token}"))
