@@ -250,6 +250,19 @@ def _locate(exc: EngineError, items: list[str], spec: Mapping[str, Any]) -> Nota
     return NotationError(exc.code, exc.message, where, item, tile_id)
 
 
+def read_position(
+    text: str, default_center: str | None = None
+) -> tuple[dict[str, Any], list[str], dict[str, Any] | None]:
+    """Read typed text or pasted JSON without validating it: (layout JSON, the typed items,
+    the pasted question or None). Raises NotationError for what cannot be read at all."""
+    stripped = text.strip()
+    if stripped.startswith(("{", "[")):
+        spec, question = parse_json(stripped)
+        return spec, [], question
+    spec, items = parse_text(stripped, default_center)
+    return spec, items, None
+
+
 def parse_position(
     text: str,
     dominoes: DominoSet,
@@ -266,18 +279,35 @@ def parse_position(
         default_center: the round's centre double (``"9-9"``) when the text names none.
     Raises NotationError naming the code, the message and the offending item (see module doc).
     """
-    stripped = text.strip()
-    question = None
-    if stripped.startswith(("{", "[")):
-        spec, question = parse_json(stripped)
-        items: list[str] = []
-    else:
-        spec, items = parse_text(stripped, default_center)
+    spec, items, question = read_position(text, default_center)
     try:
         layout = replay(spec, dominoes, spokes_required, toes_required)
     except EngineError as exc:
         raise _locate(exc, items, spec) from None
     return Position(layout, layout.to_json(), question)
+
+
+def layout_prefix(
+    spec: Mapping[str, Any], dominoes: DominoSet, spokes_required: int, toes_required: int = 3
+) -> tuple[Layout | None, int]:
+    """As much of a refused layout as can be laid, by geometry alone (no phase rules): the
+    layout of the tiles before the first one that cannot be laid, and that tile's index.
+    (None, 0) when even the centre is unusable. For drawing a refused position."""
+    try:
+        layout = Layout.start(dominoes.parse(spec.get("center")), spokes_required, toes_required)
+    except EngineError:
+        return None, 0
+    tiles = spec.get("tiles") or []
+    for index, item in enumerate(tiles):
+        try:
+            a, b = parse_ends(item.get("tile"))
+            tile = dominoes.check(Tile.of(a, b))
+            if a != layout.number_at(item.get("on")):
+                return layout, index
+            layout = layout.attach(tile, item.get("on"), item.get("id"))
+        except (EngineError, AttributeError, TypeError):
+            return layout, index
+    return layout, len(tiles)
 
 
 def format_layout(spec: Mapping[str, Any]) -> str:

@@ -1,13 +1,343 @@
-"""Thin views for the rules checker."""
+"""Thin views for the rules checker.
+
+Everything the page shows comes from the URL (GET) or the posted form: the table (``game`` or
+``preset``/``set``/``players``), the position ``pos`` in the text notation of
+:mod:`companion.checker.notation`, the open end being filled ``sel``, the question tab ``q``,
+and a saved ``ruling`` to show. Building the position is plain links (GET, nothing saved);
+asking a question is a POST that saves the ruling and redirects to the page showing it.
+htmx requests get only the ``#checker`` fragment.
+"""
 
 from __future__ import annotations
 
-from flask import render_template
+import contextlib
+from typing import Any
 
+from flask import redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from werkzeug.datastructures import MultiDict
+
+from ..engine import (
+    PRESET_TITLES,
+    PRESETS,
+    SUPPORTED_SETS,
+    SWITCHES,
+    EngineError,
+    Layout,
+    Tile,
+    legal_moves,
+)
+from ..engine.layout import describe_target
+from ..engine.tiles import parse_ends
+from ..mapping import coming_round, rules_of
+from ..models import Game
 from . import bp
+from .asking import QUESTIONS, FormProblem, ask, build_question, explain, summary
+from .context import Table, table_for_game, table_from_args
+from .drawing import LENGTH, WIDTH, draw_layout
+from .notation import (
+    NotationError,
+    format_layout,
+    layout_prefix,
+    parse_position,
+    read_position,
+    split_items,
+)
+from .rulings import ruling_by_id, rulings_for, save_ruling
+
+MAX_POS = 4000  # characters of typed position accepted in a URL or form
+
+
+def _game_for_token(token: str) -> Game:
+    from ..games.access import game_for_edit
+
+    return game_for_edit(token)
+
+
+def table_of(args: MultiDict) -> Table:
+    """The table from ``?game=<edit token>`` (404 when unknown) or preset/set/players."""
+    token = args.get("game")
+    if token:
+        game = _game_for_token(token)
+        nxt = coming_round(game)
+        centre = nxt.start_double
+        if centre is None and game.rounds:
+            centre = game.rounds[-1].start_double
+        return table_for_game(game, rules_of(game), centre)
+    return table_from_args(args)
+
+
+class PositionView:
+    """The typed position, parsed: ``layout`` when it is possible, else ``error`` and the
+    drawing of what could be laid with the refused placement in red."""
+
+    def __init__(self, table: Table, text: str) -> None:
+        self.text = text[:MAX_POS]
+        self.layout: Layout | None = None
+        self.error: NotationError | None = None
+        self.refused_item: str = ""
+        self.without_refused: str | None = None
+        self.question: dict[str, Any] | None = None
+        try:
+            pos = parse_position(
+                self.text,
+                table.dominoes,
+                table.spokes,
+                table.rules.foot_toes_required,
+                table.centre,
+            )
+        except NotationError as exc:
+            self.error = exc
+            items = split_items(self.text) if not self.text.strip().startswith("{") else []
+            if exc.item is not None and exc.item < len(items):
+                self.refused_item = items[exc.item]
+                self.without_refused = "; ".join(i for n, i in enumerate(items) if n != exc.item)
+        else:
+            self.layout, self.question = pos.layout, pos.question
+            self.text = format_layout(pos.spec) if self.text.strip() else ""
+        self.table = table
+
+    def drawing(self, candidate: tuple[Tile, str, bool] | None = None, highlight=()) -> Any:
+        """The drawing of the position (or of its playable part and the refused tile)."""
+        if self.layout is not None:
+            return draw_layout(self.layout, candidate=candidate, highlight=highlight)
+        return self._refused_drawing()
+
+    def _refused_drawing(self) -> Any:
+        """What could be laid before the refused placement, and that placement in red."""
+        table = self.table
+        try:
+            spec, _items, _q = read_position(self.text, table.centre)
+        except NotationError:
+            spec = {"center": table.centre, "tiles": []}
+        tiles = [t for t in spec.get("tiles") or [] if isinstance(t, dict)]
+        wanted = self.error.tile_id if self.error else None
+        index = next((i for i, t in enumerate(tiles) if t.get("id") == wanted), len(tiles))
+        toes = table.rules.foot_toes_required
+        prefix, _stop = layout_prefix(
+            {**spec, "tiles": tiles[:index]}, table.dominoes, table.spokes, toes
+        )
+        if prefix is None:
+            prefix = Layout.start(table.dominoes.parse(table.centre), table.spokes, toes)
+        refused = None
+        if index < len(tiles):
+            try:
+                a, b = parse_ends(tiles[index].get("tile"))
+                refused = (str(tiles[index].get("id")), str(tiles[index].get("on")), f"{a}-{b}")
+            except EngineError:
+                refused = None
+        return draw_layout(prefix, refused=refused)
+
+    def without_last(self) -> str:
+        """The position text with its last placement taken back (undo)."""
+        if self.layout is None or not len(self.layout):
+            return ""
+        spec = self.layout.to_json()
+        spec["tiles"] = spec["tiles"][:-1]
+        return format_layout(spec) if spec["tiles"] else ""
+
+    def with_tile(self, tile: Tile, on: str) -> str:
+        """The position text with ``tile`` laid on ``on``."""
+        base = self.text or f"{self.table.centre} centre"
+        return f"{base}; {tile} on {on}"
+
+
+def _links(table: Table, pos_text: str, tab: str) -> Any:
+    base = {**table.params(), "q": tab or None, "pos": pos_text or None}
+
+    def link(**changes: Any) -> str:
+        params = {**base, **changes}
+        return url_for("checker.index", **{k: v for k, v in params.items() if v not in (None, "")})
+
+    return link
+
+
+def _ruling_view(ruling_id: str | None, table: Table, position: PositionView) -> dict[str, Any]:
+    if not ruling_id or not ruling_id.isdigit():
+        return {}
+    ruling = ruling_by_id(int(ruling_id), table.game)
+    if ruling is None:
+        return {}
+    explained = explain(ruling.category, ruling.answer, rules_from(ruling, table))
+    view: dict[str, Any] = {"ruling": ruling, "verdict": explained}
+    move = (ruling.question.get("input") or {}).get("move")
+    if ruling.category == "placement" and isinstance(move, dict) and position.layout is not None:
+        try:
+            tile = table.dominoes.parse(move.get("tile"))
+            on = str(move.get("on"))
+            legal = bool(ruling.answer.get("legal"))
+            targets = [t for t_, t in legal_moves(position.layout, [tile])]
+            view["drawing"] = position.drawing((tile, on, legal), highlight=targets)
+            view["alternatives"] = [
+                (t, describe_target(position.layout, t)) for t in targets if t != on
+            ]
+            view["move"] = (str(tile), on)
+        except Exception:  # noqa: BLE001 - an old ruling on another position: plain drawing
+            view.pop("drawing", None)
+    return view
+
+
+def rules_from(ruling: Any, table: Table) -> Any:
+    """The RuleSet saved with a ruling (the table's rules if it cannot be read back)."""
+    from ..engine import RuleSet
+
+    try:
+        return RuleSet.from_dict(ruling.rules)
+    except Exception:  # noqa: BLE001
+        return table.rules
+
+
+def _page(
+    table: Table,
+    args: MultiDict,
+    form: MultiDict | None = None,
+    problem: str = "",
+    problem_field: str = "",
+    answer_error: Any = None,
+) -> dict[str, Any]:
+    tab = args.get("q", "") if args.get("q", "") in QUESTIONS else ""
+    position = PositionView(table, args.get("pos", ""))
+    link = _links(table, position.text, tab)
+    ctx: dict[str, Any] = {
+        "table": table,
+        "position": position,
+        "tab": tab,
+        "questions": QUESTIONS,
+        "link": link,
+        "form": form or MultiDict(),
+        "problem": problem,
+        "problem_field": problem_field,
+        "answer_error": answer_error,
+        "LENGTH": LENGTH,
+        "WIDTH": WIDTH,
+        "presets": PRESET_TITLES,
+        "sets": SUPPORTED_SETS,
+    }
+    ctx.update(_ruling_view(args.get("ruling"), table, position))
+    if "drawing" not in ctx:
+        ctx["drawing"] = position.drawing()
+    layout = position.layout
+    sel = args.get("sel", "")
+    ctx["on_selected"] = args.get("on", "") or (form.get("on", "") if form else "")
+    ctx["tile_selected"] = args.get("tile", "") or (form.get("tile", "") if form else "")
+    if layout is not None:
+        unplayed = [t for t in table.dominoes.tiles if t not in layout.used]
+        ctx["unplayed"] = unplayed
+        ctx["open_ends"] = layout.open_ends()
+        ctx["playable"] = {e.on for e in layout.playable_targets()}
+        ctx["describe"] = lambda on: describe_target(layout, on)
+        if sel in ctx["playable"]:
+            number = layout.number_at(sel)
+            ctx["sel"] = sel
+            ctx["sel_tiles"] = [t for t in unplayed if t.has(number)]
+            ctx["sel_words"] = describe_target(layout, sel)
+    return ctx
+
+
+def _render(ctx: dict[str, Any], status: int = 200) -> ResponseReturnValue:
+    if request.headers.get("HX-Request"):
+        response = render_template("checker/_checker.html", **ctx)
+        return (
+            response,
+            status,
+            {"HX-Push-Url": request.full_path.rstrip("?")} if request.method == "GET" else {},
+        )
+    return render_template("checker/index.html", **ctx), status
 
 
 @bp.get("/")
-def index() -> str:
-    """The rules checker's start page."""
-    return render_template("checker/index.html")
+def index() -> ResponseReturnValue:
+    """The checker: the position (built by tapping, typing or pasting) and the questions."""
+    table = table_of(request.args)
+    return _render(_page(table, request.args))
+
+
+@bp.post("/ask")
+def ask_question() -> ResponseReturnValue:
+    """Ask one question about the posted position; save the ruling and show it (PRG)."""
+    form = request.form
+    table = table_of(form)
+    tab = form.get("q", "")
+    position = PositionView(table, form.get("pos", ""))
+    try:
+        question = build_question(tab, form, table, position.layout)
+    except FormProblem as exc:
+        status = 200 if request.headers.get("HX-Request") else 422
+        return _render(_page(table, form, form, exc.message, exc.field), status)
+    answer = ask(question)
+    if "error" in answer:
+        status = 200 if request.headers.get("HX-Request") else 422
+        return _render(
+            _page(
+                table,
+                form,
+                form,
+                answer["error"]["message"],
+                answer["error"].get("where", ""),
+                answer["error"],
+            ),
+            status,
+        )
+    explained = explain(question["category"], answer, table.rules)
+    ruling = save_ruling(
+        table.game, question, answer, table.rules.to_dict(), summary(question, explained)
+    )
+    params = {**table.params(), "q": tab, "pos": position.text or None, "ruling": ruling.id}
+    return redirect(url_for("checker.index", **{k: v for k, v in params.items() if v}), 303)
+
+
+@bp.get("/rulings")
+def rulings() -> ResponseReturnValue:
+    """The rulings made for a game (``?game=<edit token>``), or without one, newest first."""
+    table = table_of(request.args)
+    return render_template(
+        "checker/rulings.html",
+        table=table,
+        rulings=rulings_for(table.game),
+        ruling_link=lambda r: ruling_link(r, table),
+    )
+
+
+def ruling_link(ruling: Any, table: Table) -> str:
+    """The checker page showing a saved ruling on its own position."""
+    params: dict[str, Any] = {**table.params(), "ruling": ruling.id}
+    tab = next((k for k, (cat, _t) in QUESTIONS.items() if cat == ruling.category), None)
+    params["q"] = tab
+    layout = (ruling.question.get("input") or {}).get("layout")
+    if isinstance(layout, dict):
+        with contextlib.suppress(EngineError, KeyError, TypeError, AttributeError):
+            params["pos"] = format_layout(layout)
+    return url_for("checker.index", **{k: v for k, v in params.items() if v})
+
+
+@bp.get("/house-rules")
+def house_rules() -> ResponseReturnValue:
+    """Every switch in force, in plain words, with what the other choices would mean."""
+    table = table_of(request.args)
+    rows = []
+    for switch in SWITCHES:
+        value = getattr(table.rules, switch.name)
+        others = [c for c in switch.choices if c.value != value or type(c.value) is not type(value)]
+        rows.append(
+            {
+                "switch": switch,
+                "value": value,
+                "meaning": switch.meaning(value),
+                "others": others,
+            }
+        )
+    return render_template(
+        "checker/house_rules.html",
+        table=table,
+        rows=rows,
+        tiebreak=list(table.rules.tiebreak),
+        presets=PRESETS,
+    )
+
+
+@bp.app_template_global("checker_url")
+def checker_url(game: Game | None = None, **params: Any) -> str:
+    """A link to the checker for ``game`` (or on its own), for other pages."""
+    if game is not None:
+        params["game"] = game.edit_token
+    return url_for("checker.index", **params)

@@ -1,0 +1,314 @@
+"""The checker's five questions: form fields -> a QUESTIONS.md question -> the engine's answer,
+explained for the page (verdict, reason in words, the house rules in force, RULES.md section).
+
+No rule is decided here: :func:`companion.engine.answer` decides; this module only reads forms
+and chooses words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+
+from ..engine import SWITCH_BY_NAME, SWITCHES, Layout, answer
+from .context import Table
+
+#: question tab -> (QUESTIONS.md category, title)
+QUESTIONS: dict[str, tuple[str, Any]] = {
+    "move": ("placement", _l("Can this tile go here?")),
+    "draw": ("draw", _l("What must I do?")),
+    "end": ("round_end", _l("Is the round over?")),
+    "score": ("scoring", _l("What does this hand score?")),
+    "tie": ("tiebreak", _l("Who wins this tie?")),
+}
+
+REASON_WORDS: dict[str, Any] = {
+    "OK": _l("The move is allowed."),
+    "SPOKES_INCOMPLETE": _l("The centre double still needs spokes."),
+    "FOOT_INCOMPLETE": _l("A chicken foot still needs its toes."),
+    "CENTER_FULL": _l("The centre double already has all its spokes."),
+    "FOOT_FULL": _l("That chicken foot already has all its toes."),
+    "END_COVERED": _l("That end is already covered."),
+    "NO_MATCH": _l("The tile does not show the number at that end."),
+    "ONE_TILE_PER_TURN": _l("Only one tile may be laid per turn."),
+    "OUT": _l("A player went out."),
+    "BLOCKED": _l("Nobody can play and nobody can draw: the round is blocked."),
+    "NO_DRAW": _l("A stuck player cannot draw, and these rules end the round then."),
+    "YARD_NOT_EXHAUSTED": _l("Tiles can still be drawn from the chicken yard."),
+    "SOMEONE_CAN_PLAY": _l("Someone can still play."),
+    "PLAY": _l("Play a tile."),
+    "PASS": _l("Pass: nothing to play and nothing to draw."),
+    "DRAW_AGAIN": _l("Draw again."),
+    "lowest_total": _l("The lowest total wins."),
+    "most_zero_rounds": _l("Equal totals: the most zero rounds wins."),
+    "lowest_single_nonzero_round": _l("Still equal: the lowest single non-zero round wins."),
+    "unresolved_shared": _l("Everything is equal: the win is shared."),
+    "extension_next_lowest_nonzero": _l("Decided by the next-lowest non-zero round."),
+}
+
+_TILE_TEXT = re.compile(r"\d{1,2}\s*[-|:/]\s*\d{1,2}")
+
+
+class FormProblem(Exception):
+    """A form field that cannot be turned into a question; ``field`` names it."""
+
+    def __init__(self, field_name: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field_name
+        self.message = message
+
+
+@dataclass(frozen=True)
+class RuleInForce:
+    """A house-rule switch that bears on a verdict: its summary and the meaning of its value."""
+
+    name: str
+    summary: str
+    value: Any
+    meaning: str
+
+
+@dataclass
+class Explained:
+    """An answer, ready for the page."""
+
+    category: str
+    headline: str
+    good: bool | None
+    message: str
+    rule: str
+    reason: str = ""
+    reason_words: str = ""
+    rules_in_force: list[RuleInForce] = field(default_factory=list)
+    error: dict[str, str] | None = None
+    facts: list[tuple[str, str]] = field(default_factory=list)
+
+
+def tiles_from_form(form: Mapping[str, Any], name: str) -> list[str]:
+    """The tiles ticked in picker ``name`` plus those typed in ``name_text`` (deduplicated in
+    order; the engine checks them)."""
+    picked = list(form.getlist(name)) if hasattr(form, "getlist") else list(form.get(name, []))
+    typed = _TILE_TEXT.findall(str(form.get(f"{name}_text", "")))
+    out: list[str] = []
+    for text in [*picked, *typed]:
+        clean = re.sub(r"\s+", "", text).replace("|", "-").replace(":", "-").replace("/", "-")
+        if clean not in out:
+            out.append(clean)
+    return out
+
+
+def _whole(form: Mapping[str, Any], name: str, default: int | None = None) -> int:
+    raw = str(form.get(name, "") or "").strip()
+    if not raw:
+        if default is None:
+            raise FormProblem(name, "Enter a number.")
+        return default
+    if not raw.isdigit():
+        raise FormProblem(name, f'"{raw}" is not a whole number.')
+    return int(raw)
+
+
+def _scores(text: str, field_name: str) -> list[int]:
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    if not parts:
+        raise FormProblem(field_name, "Enter this player's round scores, e.g. 12, 0, 30.")
+    out = []
+    for part in parts:
+        if not re.fullmatch(r"-?\d{1,6}", part):
+            raise FormProblem(field_name, f'"{part}" is not a score in points.')
+        out.append(int(part))
+    return out
+
+
+def build_question(
+    tab: str, form: Mapping[str, Any], table: Table, layout: Layout | None
+) -> dict[str, Any]:
+    """The QUESTIONS.md question for question tab ``tab`` from the posted ``form``.
+
+    Raises FormProblem for a missing or unreadable field, or when the question needs a
+    position and there is none.
+    """
+    if tab not in QUESTIONS:
+        raise FormProblem("q", "Choose a question.")
+    category = QUESTIONS[tab][0]
+    data: dict[str, Any] = dict(table.base_input())
+    needs_layout = tab in ("move", "draw", "end")
+    if needs_layout:
+        if layout is None:
+            raise FormProblem("pos", "Fix the position first.")
+        data["layout"] = layout.to_json()
+    if tab == "move":
+        tile, on = str(form.get("tile") or ""), str(form.get("on") or "")
+        if not tile:
+            raise FormProblem("tile", "Tap the tile to play.")
+        if not on:
+            raise FormProblem("on", "Tap the end to play it on.")
+        data["move"] = {"tile": tile, "on": on}
+    elif tab == "draw":
+        data["hand"] = tiles_from_form(form, "hand")
+        data["yard_count"] = _whole(form, "yard_count", 0)
+        drawn = str(form.get("tile_drawn") or "").strip()
+        if drawn:
+            data["tile_drawn"] = drawn
+    elif tab == "end":
+        data["hands"] = {
+            name: tiles_from_form(form, f"hand_{i}") for i, name in enumerate(table.players)
+        }
+        data["yard_count"] = _whole(form, "yard_count", 0)
+        to_move = str(form.get("to_move") or "")
+        if to_move in table.players:
+            data["to_move"] = to_move
+    elif tab == "score":
+        data["hand"] = tiles_from_form(form, "hand")
+        data["went_out"] = bool(form.get("went_out"))
+        data["last_tile_was_double"] = bool(form.get("last_double"))
+        data["round_start_double"] = table.centre
+        if form.get("round_end") in ("OUT", "BLOCKED"):
+            data["round_end"] = form.get("round_end")
+    else:
+        data = {
+            "round_scores": {
+                name: _scores(str(form.get(f"scores_{i}", "")), f"scores_{i}")
+                for i, name in enumerate(table.players)
+            }
+        }
+    return {"category": category, "ruleset": table.ruleset_spec(), "input": data}
+
+
+def rules_in_force(rules: Any, section: str, category: str) -> list[RuleInForce]:
+    """The switches of RULES.md §9 whose section is the verdict's section (a tie-break also
+    shows its steps): each with its summary and the meaning of the value in force."""
+    out = []
+    for switch in SWITCHES:
+        if switch.section != section or switch.name in {
+            "announce_double",
+            "take_back_before_next_play",
+        }:
+            continue
+        value = getattr(rules, switch.name)
+        out.append(
+            RuleInForce(switch.name, switch.summary, value, switch.meaning(value) or str(value))
+        )
+    if category == "tiebreak":
+        steps = ", ".join(rules.tiebreak)
+        out.insert(0, RuleInForce("tiebreak", "Tie-break steps, in order.", steps, steps))
+    return out
+
+
+def _headline(category: str, ans: Mapping[str, Any]) -> tuple[str, bool | None, str]:
+    """(headline, good?, reason code) for an answer."""
+    if category == "placement":
+        legal = bool(ans.get("legal"))
+        return (
+            str(_l("Yes, it can go there.") if legal else _l("No, it cannot go there.")),
+            legal,
+            str(ans.get("reason", "")),
+        )
+    if category == "draw":
+        if ans.get("has_legal_play") or ans.get("must_play_drawn"):
+            return str(_l("Play a tile.")), True, str(ans.get("turn_result", "PLAY"))
+        if ans.get("must_draw"):
+            return (
+                str(_l("Draw %(n)s.", n=ans.get("draw_count", 1))),
+                None,
+                str(ans.get("turn_result", "")),
+            )
+        return str(_l("Pass.")), None, str(ans.get("turn_result", "PASS"))
+    if category == "round_end":
+        over = bool(ans.get("round_over"))
+        return (
+            str(_l("The round is over.") if over else _l("The round goes on.")),
+            over,
+            str(ans.get("reason", "")),
+        )
+    if category == "scoring":
+        return str(_l("%(n)s points.", n=ans.get("score", 0))), None, ""
+    winners = ans.get("winners") or []
+    if len(winners) > 1:
+        return (
+            str(_l("Shared win: %(names)s.", names=", ".join(winners))),
+            None,
+            str(ans.get("decided_at", "")),
+        )
+    return (
+        str(_l("%(name)s wins.", name=", ".join(winners))),
+        None,
+        str(ans.get("decided_at", "")),
+    )
+
+
+def explain(category: str, ans: Mapping[str, Any], rules: Any) -> Explained:
+    """The page's view of an engine answer (or error answer)."""
+    if "error" in ans:
+        err = dict(ans["error"])
+        return Explained(
+            category,
+            str(_l("The question could not be answered.")),
+            False,
+            err.get("message", ""),
+            "",
+            err.get("code", ""),
+            "",
+            [],
+            err,
+        )
+    headline, good, reason = _headline(category, ans)
+    section = str(ans.get("rule", ""))
+    facts = _facts(category, ans)
+    return Explained(
+        category,
+        headline,
+        good,
+        str(ans.get("message", "")),
+        section,
+        reason,
+        str(REASON_WORDS.get(reason, "")),
+        rules_in_force(rules, section, category),
+        None,
+        facts,
+    )
+
+
+def _facts(category: str, ans: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A few answer fields worth showing as a list (label, value)."""
+    out: list[tuple[str, str]] = []
+    if category == "draw" and ans.get("legal_plays"):
+        plays = ", ".join(f"{t} on {on}" for t, on in ans["legal_plays"])
+        out.append((str(_l("Legal plays")), plays))
+    if category == "round_end" and ans.get("scores"):
+        out.append((str(_l("Scores")), ", ".join(f"{p}: {s}" for p, s in ans["scores"].items())))
+    if category == "tiebreak":
+        for key, label in (
+            ("totals", _l("Totals")),
+            ("zero_rounds", _l("Zero rounds")),
+            ("best_nonzero_round", _l("Best non-zero round")),
+        ):
+            values = ans.get(key) or {}
+            out.append((str(label), ", ".join(f"{p}: {v}" for p, v in values.items())))
+    return out
+
+
+def ask(question: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's answer to ``question`` (never raises; errors come back as an error answer)."""
+    return answer(question)
+
+
+def summary(question: Mapping[str, Any], explained: Explained) -> str:
+    """One line for the rulings list (at most 300 characters)."""
+    data = question.get("input", {})
+    if explained.category == "placement" and isinstance(data.get("move"), Mapping):
+        move = data["move"]
+        prefix = f"{move.get('tile')} on {move.get('on')}: "
+    else:
+        prefix = ""
+    return f"{prefix}{explained.headline} {explained.message}"[:300]
+
+
+def switch_label(name: str) -> str:
+    """A switch's one-line summary (its name when unknown)."""
+    switch = SWITCH_BY_NAME.get(name)
+    return switch.summary if switch else name

@@ -1,0 +1,141 @@
+"""Which table the checker rules for: a running game (its house rules, set and players) or a
+preset, set and player count chosen on the page.
+
+All of it comes from the URL (``?game=<edit token>`` or ``?preset=&set=&players=``), so every
+checker page can be bookmarked and works without JavaScript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import (
+    PRESET_TITLES,
+    PRESETS,
+    SUPPORTED_SETS,
+    DominoSet,
+    EngineError,
+    RuleSet,
+    preset,
+    spokes_required,
+)
+from ..models import Game
+
+DEFAULT_PLAYERS = 4
+PLAYER_LETTERS = "ABCDEFGHIJKL"
+
+
+@dataclass(frozen=True)
+class Table:
+    """The table the checker rules for.
+
+    Attributes:
+        rules: the house rules in force (RULES.md §9).
+        preset: the preset name the rules start from.
+        set_size: N of the double-N set.
+        players: the players' names, in seat order (clockwise).
+        spokes: K, the spokes the centre double needs (§5.2).
+        centre: the round's centre double, e.g. ``"9-9"``.
+        game: the game, when the checker was opened from one.
+        problem: a message when a URL parameter was unusable and a default was used instead.
+    """
+
+    rules: RuleSet
+    preset: str
+    set_size: int
+    players: tuple[str, ...]
+    spokes: int
+    centre: str
+    game: Game | None = None
+    problem: str = ""
+
+    @property
+    def dominoes(self) -> DominoSet:
+        """The set in play."""
+        return DominoSet(self.set_size)
+
+    @property
+    def title(self) -> str:
+        """The preset's title, for the page."""
+        return PRESET_TITLES.get(self.preset, self.preset)
+
+    def ruleset_spec(self) -> dict[str, Any]:
+        """The question's ``ruleset`` (QUESTIONS.md): the preset plus whatever differs from it."""
+        try:
+            base = preset(self.preset)
+        except EngineError:
+            return {"preset": "standard", "overrides": self.rules.differences()}
+        return {"preset": self.preset, "overrides": self.rules.differences(base)}
+
+    def base_input(self) -> dict[str, Any]:
+        """Input every question of this table carries: set, players and the chosen K."""
+        data: dict[str, Any] = {"set": self.set_size, "players": len(self.players)}
+        if self.rules.center_spokes_required == "players_to_8":
+            data["center_spokes_required"] = self.spokes
+        return data
+
+    def params(self) -> dict[str, Any]:
+        """The URL parameters that bring the checker back to this table."""
+        if self.game is not None:
+            return {"game": self.game.edit_token}
+        return {"preset": self.preset, "set": self.set_size, "players": len(self.players)}
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+
+
+def table_for_game(game: Game, rules: RuleSet, centre: int | None) -> Table:
+    """The table of a running game: its frozen rules, set, seated players and coming double."""
+    names = tuple(seat.player.name for seat in game.seats) or tuple(PLAYER_LETTERS[:2])
+    chosen = game.chosen_spokes if rules.center_spokes_required == "players_to_8" else None
+    try:
+        k = spokes_required(rules, game.set_size, len(names), chosen)
+    except EngineError:
+        k = spokes_required(rules.with_overrides({"center_spokes_required": 4}), game.set_size)
+    double = game.set_size if centre is None else centre
+    return Table(rules, game.preset, game.set_size, names, k, f"{double}-{double}", game)
+
+
+def table_from_args(args: Mapping[str, Any]) -> Table:
+    """A table from ``?preset=&set=&players=&centre=``; bad values fall back to defaults and
+    say so in :attr:`Table.problem`."""
+    problems = []
+    name = str(args.get("preset") or "standard")
+    if name not in PRESETS:
+        problems.append(f"'{name}' is not a preset; the standard rules are used.")
+        name = "standard"
+    rules = preset(name)
+    set_size = _int(args.get("set")) or rules.set_size
+    if set_size not in SUPPORTED_SETS:
+        problems.append(f"There is no double-{set_size} set here; double-{rules.set_size} is used.")
+        set_size = rules.set_size
+    count = _int(args.get("players")) or DEFAULT_PLAYERS
+    if not 2 <= count <= len(PLAYER_LETTERS):
+        problems.append(f"{count} players is not a table; {DEFAULT_PLAYERS} are used.")
+        count = DEFAULT_PLAYERS
+    if set_size != rules.set_size:
+        rules = rules.with_overrides({"set_size": set_size})
+    try:
+        k = spokes_required(rules, set_size, count)
+    except EngineError as exc:
+        problems.append(exc.message)
+        k = min(4, set_size)
+    centre = _int(args.get("centre"))
+    if centre is None or not 0 <= centre <= set_size:
+        centre = set_size
+    return Table(
+        rules,
+        name,
+        set_size,
+        tuple(PLAYER_LETTERS[:count]),
+        k,
+        f"{centre}-{centre}",
+        None,
+        " ".join(problems),
+    )
