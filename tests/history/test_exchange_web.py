@@ -1,0 +1,232 @@
+"""Export/import from the command line (Flask's CliRunner), the download routes and the upload
+page (CSRF on and off, size bound, refusals import nothing)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import pytest
+from flask import render_template_string
+from sqlalchemy import func, select
+
+from companion import config, create_app
+from companion.extensions import db
+from companion.history import exchange
+from companion.models import Game, Player
+from tests.history.exchange_fixture import build
+
+
+def games() -> int:
+    return db.session.scalar(select(func.count()).select_from(Game))
+
+
+def fresh_database() -> None:
+    db.session.remove()
+    db.drop_all()
+    db.create_all()
+
+
+# --- command line ------------------------------------------------------------------------------
+
+
+def test_cli_exports_json_and_imports_it_into_a_fresh_database(app, tmp_path):
+    build(db.session)
+    runner = app.test_cli_runner()
+    target = tmp_path / "all.json"
+    result = runner.invoke(args=["export", "--format", "json", "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    original = target.read_text(encoding="utf-8")
+    assert json.loads(original)["format"] == exchange.FORMAT
+    fresh_database()
+    result = runner.invoke(args=["import", str(target)])
+    assert result.exit_code == 0, result.output
+    assert "added 4 players, 2 nights, 2 games, 4 rounds, 2 rulings" in result.output
+    again = runner.invoke(args=["export"])  # JSON to stdout by default
+    assert again.output == original
+    result = runner.invoke(args=["import", str(target)])
+    assert "added 0 players, 0 nights, 0 games" in result.output and games() == 2
+
+
+def test_cli_exports_csv_of_one_game_and_one_night(app):
+    rows = build(db.session)
+    runner = app.test_cli_runner()
+    out = runner.invoke(args=["export", "--format", "csv", "--game", str(rows["game_a"].id)])
+    assert out.exit_code == 0
+    lines = list(csv.reader(io.StringIO(out.output)))
+    assert lines[0] == list(exchange.CSV_COLUMNS) and len(lines) == 7
+    out = runner.invoke(args=["export", "--format", "csv", "--night", str(rows["night2"].id)])
+    assert len(list(csv.reader(io.StringIO(out.output)))) == 3
+
+
+def test_cli_refuses_unknown_ids_and_bad_files(app, tmp_path):
+    build(db.session)
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["export", "--game", "999"])
+    assert result.exit_code != 0 and "There is no game 999" in result.output
+    result = runner.invoke(args=["export", "--game", "1", "--night", "1"])
+    assert result.exit_code != 0
+    bad = tmp_path / "bad.json"
+    doc = exchange.export_document(db.session)
+    doc["nights"][0]["games"][0]["rounds"][0]["hands"][1]["tiles"] = ["9-9"]
+    bad.write_text(json.dumps(doc))
+    fresh_database()
+    result = runner.invoke(args=["import", str(bad)])
+    assert result.exit_code == 1
+    assert "Refused: 1 problem(s) found; nothing was imported." in result.output
+    assert "$.nights[0].games[0].rounds[0].hands[1].tiles[0]" in result.output
+    assert games() == 0
+
+
+def test_cli_demo_data_adds_finished_games_that_export_cleanly(app):
+    result = app.test_cli_runner().invoke(args=["demo-data", "--games", "12", "--players", "9"])
+    assert result.exit_code == 0, result.output
+    assert "Added 12 games over 1 nights" in result.output
+    assert db.session.scalar(select(func.count()).select_from(Player)) == 9
+    doc = exchange.export_document(db.session)
+    from companion.history.exchange_import import validate
+
+    assert validate(doc) == []  # engine-valid tiles, sets and house rules throughout
+    statuses = {g["status"] for n in doc["nights"] for g in n["games"]}
+    assert statuses == {"finished"}
+
+
+# --- download routes -------------------------------------------------------------------------
+
+
+def test_csv_download_is_an_attachment(client, app):
+    rows = build(db.session)
+    response = client.get(f"/history/export.csv?game={rows['game_a'].id}")
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    disposition = response.headers["Content-Disposition"]
+    assert re.fullmatch(
+        r'attachment; filename="chickenfoot-game-\d+-\d{4}-\d\d-\d\d\.csv"', disposition
+    )
+    text = response.get_data(as_text=True)
+    game_id = rows["game_a"].id
+    assert text.splitlines()[2] == (
+        f"2026-11-20,Kitchen,{game_id},share-game-a,double-6,1,6-6,Bob,2,12,0,0,12,5-4 2-1"
+    )
+
+
+def test_json_download_of_a_night_and_of_everything(client, app):
+    rows = build(db.session)
+    response = client.get(f"/history/export.json?night={rows['night2'].id}")
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    assert "chickenfoot-night-" in response.headers["Content-Disposition"]
+    doc = response.get_json()
+    assert doc["scope"] == "night" and [n["place"] for n in doc["nights"]] == ["=Club"]
+    everything = client.get("/history/export.json")
+    assert 'filename="chickenfoot-all-' in everything.headers["Content-Disposition"]
+    assert everything.get_data(as_text=True) == exchange.dumps(exchange.export_document(db.session))
+
+
+@pytest.mark.parametrize(
+    "query", ["game=999", "night=999", "game=abc", "night=-1", "game=1&night=1"]
+)
+def test_downloads_of_unknown_scopes_are_404(client, app, query):
+    build(db.session)
+    assert client.get(f"/history/export.json?{query}").status_code == 404
+    assert client.get(f"/history/export.csv?{query}").status_code == 404
+
+
+def test_export_links_template_points_at_the_scope(app):
+    rows = build(db.session)
+    template = '{% include "history/_export_links.html" %}'
+    with app.test_request_context():
+        for_game = render_template_string(template, game=rows["game_a"])
+        for_night = render_template_string(template, night=rows["night1"])
+        for_all = render_template_string(template)
+    assert f"/history/export.csv?game={rows['game_a'].id}" in for_game
+    assert f"/history/export.json?night={rows['night1'].id}" in for_night
+    assert 'href="/history/export.json"' in for_all and "/history/import" in for_all
+
+
+# --- upload page -----------------------------------------------------------------------------
+
+
+def _upload(client, data: bytes, **extra):
+    return client.post(
+        "/history/import",
+        data={"file": (io.BytesIO(data), "backup.json"), **extra},
+        content_type="multipart/form-data",
+    )
+
+
+def test_upload_imports_and_shows_the_report(client, app):
+    build(db.session)
+    text = exchange.dumps(exchange.export_document(db.session)).encode()
+    fresh_database()
+    assert client.get("/history/import").status_code == 200
+    response = _upload(client, text)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    assert "Added: 4 players, 2 game nights, 2 games, 8 rounds" not in page
+    assert "Added: 4 players, 2 game nights, 2 games, 4 rounds, 2 rulings." in page
+    assert games() == 2
+    again = _upload(client, text).get_data(as_text=True)
+    assert "Added: 0 players, 0 game nights, 0 games" in again and games() == 2
+
+
+def test_refused_upload_names_the_problem_and_imports_nothing(client, app):
+    build(db.session)
+    doc = exchange.export_document(db.session)
+    doc["nights"][0]["games"][0]["seats"][1]["position"] = 0
+    fresh_database()
+    response = _upload(client, json.dumps(doc).encode())
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Nothing was imported" in page
+    assert "$.nights[0].games[0].seats[1].position" in page and "taken by two" in page
+    assert games() == 0
+    assert _upload(client, b"{oops").status_code == 422 and games() == 0
+
+
+def test_upload_without_a_file_is_a_form_error(client, app):
+    response = client.post("/history/import", data={}, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert "Choose a file." in response.get_data(as_text=True)
+
+
+class _CsrfOn(config.TestConfig):
+    WTF_CSRF_ENABLED = True
+    HISTORY_IMPORT_MAX_BYTES = 64 * 1024
+
+
+@pytest.fixture()
+def csrf_app():
+    application = create_app(_CsrfOn)
+    with application.app_context():
+        db.create_all()
+        yield application
+        db.session.remove()
+        db.drop_all()
+
+
+def test_upload_needs_the_csrf_token_and_respects_the_size_bound(csrf_app):
+    build(db.session)
+    text = exchange.dumps(exchange.export_document(db.session)).encode()
+    fresh_database()
+    client = csrf_app.test_client()
+    refused = _upload(client, text)
+    assert refused.status_code == 400 and games() == 0
+    page = client.get("/history/import").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    accepted = _upload(client, text, csrf_token=token)
+    assert accepted.status_code == 200 and games() == 2
+    huge = b" " * (70 * 1024) + text
+    too_large = _upload(client, huge, csrf_token=token)
+    assert too_large.status_code == 413
+    assert "larger than" in too_large.get_data(as_text=True)
+
+
+def test_import_asks_for_the_passcode_when_one_is_set(app):
+    app.config["COMPANION_PASSCODE"] = "hen"
+    client = app.test_client()
+    response = client.get("/history/import")
+    assert response.status_code == 302 and "/passcode" in response.headers["Location"]
+    response = _upload(client, b"{}")
+    assert response.status_code == 302 and games() == 0
