@@ -12,7 +12,7 @@ from sqlalchemy.orm import DeclarativeBase
 # Named constraints keep Alembic migrations portable between SQLite and PostgreSQL.
 NAMING = {
     "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
     "ck": "ck_%(table_name)s_%(constraint_name)s",
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",

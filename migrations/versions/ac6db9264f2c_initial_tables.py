@@ -2,7 +2,7 @@
 
 Revision ID: ac6db9264f2c
 Revises: 
-Create Date: 2026-11-29 13:37:04.830318
+Create Date: 2026-11-29 13:51:34.496065
 
 """
 from alembic import op
@@ -106,8 +106,8 @@ def upgrade():
     sa.ForeignKeyConstraint(['game_id'], ['games.id'], name=op.f('fk_seats_game_id_games'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['player_id'], ['players.id'], name=op.f('fk_seats_player_id_players')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_seats')),
-    sa.UniqueConstraint('game_id', 'player_id', name=op.f('uq_seats_game_id')),
-    sa.UniqueConstraint('game_id', 'position', name=op.f('uq_seats_game_id'))
+    sa.UniqueConstraint('game_id', 'player_id', name=op.f('uq_seats_game_id_player_id')),
+    sa.UniqueConstraint('game_id', 'position', name=op.f('uq_seats_game_id_position'))
     )
     with op.batch_alter_table('seats', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_seats_game_id'), ['game_id'], unique=False)
@@ -126,8 +126,8 @@ def upgrade():
     sa.ForeignKeyConstraint(['game_id'], ['games.id'], name=op.f('fk_rounds_game_id_games'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['starter_seat_id'], ['seats.id'], name=op.f('fk_rounds_starter_seat_id_seats')),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_rounds')),
-    sa.UniqueConstraint('game_id', 'number', name=op.f('uq_rounds_game_id')),
-    sa.UniqueConstraint('game_id', 'start_double', name=op.f('uq_rounds_game_id'))
+    sa.UniqueConstraint('game_id', 'number', name=op.f('uq_rounds_game_id_number')),
+    sa.UniqueConstraint('game_id', 'start_double', name=op.f('uq_rounds_game_id_start_double'))
     )
     with op.batch_alter_table('rounds', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_rounds_game_id'), ['game_id'], unique=False)
@@ -143,7 +143,7 @@ def upgrade():
     sa.ForeignKeyConstraint(['round_id'], ['rounds.id'], name=op.f('fk_hand_scores_round_id_rounds'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['seat_id'], ['seats.id'], name=op.f('fk_hand_scores_seat_id_seats'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_hand_scores')),
-    sa.UniqueConstraint('round_id', 'seat_id', name=op.f('uq_hand_scores_round_id'))
+    sa.UniqueConstraint('round_id', 'seat_id', name=op.f('uq_hand_scores_round_id_seat_id'))
     )
     with op.batch_alter_table('hand_scores', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_hand_scores_round_id'), ['round_id'], unique=False)
