@@ -1,0 +1,129 @@
+"""Engine benchmark: prints figures, asserts nothing (never a timed test).
+
+* the time to check one move (check_move) on a large double-18 layout reached by simulating
+  8 players, median and 95th percentile over many random (tile, target) pairs;
+* the time for legal_moves of a 7-tile hand on that layout;
+* whole simulated games per second per preset, for double-9 with 4 players and double-18 with
+  8 players (presets that cannot seat that table are listed as such).
+
+Run: ``.venv/bin/python benchmarks/engine_bench.py`` (``--games N`` to change the sample).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.engine import (  # noqa: E402
+    PRESETS,
+    DominoSet,
+    Layout,
+    check_move,
+    legal_moves,
+    preset,
+    replay,
+)
+from companion.engine.simulate import Event, feasible, simulate_game, simulate_round  # noqa: E402
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    """Median and 95th percentile of ``samples`` (same unit)."""
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[int(0.95 * (len(ordered) - 1))]
+
+
+def large_layout(seed: int = 1) -> Layout:
+    """The largest layout seen in a few simulated double-18 rounds with 8 players."""
+    rules = replace(preset("standard"), set_size=18)
+    best: list[Layout] = [Layout.start(DominoSet(18).double(18))]
+
+    def keep(event: Event) -> None:
+        if len(event.layout) > len(best[0]):
+            best[0] = event.layout
+
+    rng = random.Random(seed)
+    for _ in range(8):
+        simulate_round(rules, 8, rng, on_event=keep)
+    return best[0]
+
+
+def time_calls(fn, args: list[tuple], repeat: int = 1) -> list[float]:  # noqa: ANN001
+    """Seconds per call of ``fn(*a)`` for each ``a`` (each timed ``repeat`` times)."""
+    out = []
+    clock = time.perf_counter
+    for a in args:
+        for _ in range(repeat):
+            start = clock()
+            fn(*a)
+            out.append(clock() - start)
+    return out
+
+
+def bench_moves(samples: int) -> None:
+    layout = large_layout()
+    rng = random.Random(2)
+    free = [t for t in DominoSet(18) if t not in layout.used]
+    ids = ["C", *(p.id for p in layout.placements)]
+    pairs = [(layout, rng.choice(free), rng.choice(ids)) for _ in range(samples)]
+    legal_pairs = [(layout, t, on) for t, on in legal_moves(layout, free)]
+    check_move(*pairs[0])  # warm up
+    med, p95 = percentiles(time_calls(check_move, pairs))
+    print(f"large double-18 layout: {len(layout)} tiles on the table, {len(free)} off it")
+    print(f"check_move, random tile and target: median {med * 1e6:.1f} us, p95 {p95 * 1e6:.1f} us")
+    if legal_pairs:
+        med, p95 = percentiles(time_calls(check_move, legal_pairs * 20))
+        print(
+            f"check_move, legal moves only:       median {med * 1e6:.1f} us, p95 {p95 * 1e6:.1f} us"
+        )
+    hands = [(layout, tuple(rng.sample(free, 7))) for _ in range(samples // 4)]
+    med, p95 = percentiles(time_calls(legal_moves, hands))
+    print(f"legal_moves, 7-tile hand:           median {med * 1e6:.1f} us, p95 {p95 * 1e6:.1f} us")
+    spec = layout.to_json()
+    med, p95 = percentiles(time_calls(replay, [(spec, DominoSet(18), 4)] * 50))
+    print(f"replay of the whole layout:         median {med * 1e3:.2f} ms, p95 {p95 * 1e3:.2f} ms")
+
+
+def bench_games(games: int) -> None:
+    print(f"\nwhole simulated games ({games} per line; all rounds, random players):")
+    print(f"{'preset':<22} {'table':<22} {'games/s':>8} {'median ms':>10} {'p95 ms':>8}")
+    for n, players in ((9, 4), (18, 8)):
+        for name in PRESETS:
+            rules = replace(preset(name), set_size=n)
+            table = f"double-{n}, {players} players"
+            if not feasible(rules, players):
+                print(f"{name:<22} {table:<22} {'(this table cannot play these rules)':>28}")
+                continue
+            times = []
+            for seed in range(games):
+                start = time.perf_counter()
+                simulate_game(rules, players, seed)
+                times.append(time.perf_counter() - start)
+            med, p95 = percentiles(times)
+            rate = len(times) / sum(times)
+            print(f"{name:<22} {table:<22} {rate:>8.1f} {med * 1e3:>10.0f} {p95 * 1e3:>8.0f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games per preset and table")
+    parser.add_argument("--samples", type=int, default=20000, help="move checks to time")
+    args = parser.parse_args()
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} CPU(s), {platform.platform(terse=True)}"
+    )
+    bench_moves(args.samples)
+    bench_games(args.games)
+
+
+if __name__ == "__main__":
+    main()
