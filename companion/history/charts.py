@@ -102,7 +102,7 @@ def running_chart(
             Series(
                 name,
                 totals[-1] if totals else 0,
-                " ".join(f"{a},{b}" for a, b in coords),
+                " ".join(f"{a:g},{b:g}" for a, b in coords),
                 tuple(coords[1:]),
                 f"series-{n % SERIES_CLASSES}",
             )

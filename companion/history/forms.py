@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import DateField, Form, SelectField, StringField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
 from ..engine import SUPPORTED_SETS
@@ -13,6 +14,12 @@ from ..engine import SUPPORTED_SETS
 NOTES_MAX = 2000
 NAME_MAX = 60
 SEARCH_MAX = 100
+
+
+def options(pairs: list[tuple[int, str]], anyone: str | None = None) -> list[SelectChoice]:
+    """Select options from (id, label) pairs, with a first "any" option (value "") if given."""
+    first = [SelectChoice("", anyone)] if anyone is not None else []
+    return first + [SelectChoice(str(value), label) for value, label in pairs]
 
 
 def _optional_int(value: object) -> int | None:
@@ -52,8 +59,8 @@ class LeaderboardForm(_DateRange):
     set_size = SelectField(
         _l("Set"),
         coerce=_optional_int,
-        choices=[(None, _l("Any set"))]
-        + [(n, _l("Double-%(n)s", n=n)) for n in sorted(SUPPORTED_SETS)],
+        choices=[SelectChoice("", _l("Any set"))]
+        + [SelectChoice(str(n), _l("Double-%(n)s", n=n)) for n in sorted(SUPPORTED_SETS)],
         validate_choice=False,
     )
 
@@ -67,7 +74,13 @@ class NotesForm(FlaskForm):
 class RenameForm(FlaskForm):
     """Rename a player; uniqueness (case-insensitive) is checked by the view."""
 
-    name = StringField(_l("New name"), validators=[DataRequired(), Length(max=NAME_MAX)])
+    name = StringField(
+        _l("New name"),
+        validators=[
+            DataRequired(message=_l("Type the new name.")),
+            Length(max=NAME_MAX, message=_l("A name has at most %(max)d characters.")),
+        ],
+    )
 
 
 class MergeForm(FlaskForm):

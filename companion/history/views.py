@@ -26,6 +26,7 @@ from .forms import (
     NightFilterForm,
     NotesForm,
     RenameForm,
+    options,
 )
 from .results import finished_results
 from .stats import head_to_head, leaderboard, player_stats
@@ -60,7 +61,8 @@ def _valid_dates(form: Any) -> tuple[Any, Any]:
 def index() -> str:
     """Past game nights, newest first, with search, a date range and pages."""
     form = NightFilterForm(request.args)
-    form.player.choices = [(None, _("Anyone"))] + [(p.id, p.name) for p in players.listed_players()]
+    people = [(p.id, p.name) for p in players.listed_players()]
+    form.player.choices = options(people, _("Anyone"))
     form.validate()
     start, end = _valid_dates(form)
     text = form.q.data.strip() if form.q.data and not form.q.errors else ""
@@ -221,7 +223,8 @@ def player_rename(player_id: int) -> Any:
         else:
             flash(_("%(old)s is now called %(new)s.", old=old, new=person.name), "success")
     else:
-        flash(_("Type the new name."), "error")
+        for error in form.name.errors:
+            flash(str(error), "error")
     return redirect(url_for("history.player", player_id=player_id), 303)
 
 
@@ -231,14 +234,16 @@ def player_merge(player_id: int) -> Any:
     person = _live_player(player_id)
     if person.merged_into_id is not None:
         abort(404)
-    form = MergeForm(request.form if request.method == "POST" else request.args)
-    form.into.choices = [(p.id, p.name) for p in players.listed_players() if p.id != person.id]
-    kept = None
-    if form.into.data is not None:
-        kept = db.session.get(Player, form.into.data)
-        if kept is None or kept.merged_into_id is not None or kept.id == person.id:
-            kept = None
-            form.into.errors = [_("Choose one of the players in the list.")]
+    data = request.form if request.method == "POST" else request.args
+    form = MergeForm(data)
+    form.into.choices = options(
+        [(p.id, p.name) for p in players.listed_players() if p.id != person.id]
+    )
+    kept = db.session.get(Player, form.into.data) if form.into.data is not None else None
+    if kept is not None and (kept.merged_into_id is not None or kept.id == person.id):
+        kept = None
+    if kept is None and "into" in data:
+        form.into.errors = [_("Choose one of the players in the list.")]
     clashes = players.shared_games(person, kept) if kept else []
     if request.method == "POST" and kept is not None and not clashes and form.validate():
         moved = players.merge(person, kept)

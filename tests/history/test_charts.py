@@ -1,0 +1,50 @@
+"""The running-totals chart geometry (pure)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.history.charts import (
+    BOTTOM,
+    HEIGHT,
+    LEFT,
+    RIGHT,
+    TOP,
+    WIDTH,
+    nice_step,
+    running_chart,
+)
+
+
+@pytest.mark.parametrize(
+    ("top", "step"), [(0, 1), (4, 1), (9, 2), (23, 5), (56, 20), (100, 20), (180, 50), (999, 200)]
+)
+def test_nice_step(top, step):
+    assert nice_step(top) == step
+
+
+def test_no_rounds_no_chart():
+    assert running_chart([], [("Ann", [])]) is None
+
+
+def test_geometry():
+    chart = running_chart(["9", "8"], [("Ann", [0, 12]), ("Bob", [10, 10])])
+    assert chart is not None
+    ann, bob = chart.series
+    # Every line starts at 0 points before the first round, bottom left of the plot.
+    assert ann.points.split()[0] == f"{LEFT},{HEIGHT - BOTTOM}"
+    # Ann ends at 12 points after round 2, at the right edge; the axis tops out at 15 (step 5).
+    assert chart.y_ticks[-1].label == "15"
+    x_end, y_end = ann.dots[-1]
+    assert x_end == WIDTH - RIGHT
+    assert y_end == pytest.approx(TOP + (HEIGHT - TOP - BOTTOM) * (1 - 12 / 15), abs=0.1)
+    assert (ann.final, bob.final) == (12, 10)
+    assert (ann.css, bob.css) == ("series-0", "series-1")
+    assert [t.label for t in chart.x_ticks] == ["9", "8"]
+
+
+def test_long_games_label_every_other_round_and_the_last():
+    labels = [str(d) for d in range(18, -1, -1)]  # double-18: 19 rounds
+    chart = running_chart(labels, [("Ann", list(range(1, 20)))])
+    shown = [t.label for t in chart.x_ticks]
+    assert shown[0] == "18" and shown[-1] == "0" and len(shown) == 10
