@@ -29,7 +29,7 @@ from ..engine import (
 )
 from ..engine.layout import describe_target
 from ..engine.tiles import parse_ends
-from ..mapping import coming_round, rules_of
+from ..mapping import coming_round, round_scores, rules_of
 from ..models import Game
 from . import bp
 from .asking import QUESTIONS, FormProblem, ask, build_question, explain, summary
@@ -213,6 +213,12 @@ def _page(
         "presets": PRESET_TITLES,
         "sets": SUPPORTED_SETS,
     }
+    if table.game is not None:
+        ctx["prefill_scores"] = {
+            seat.player.name: ", ".join(str(p) for p in points)
+            for seat, points in round_scores(table.game).items()
+            if points
+        }
     ctx.update(_ruling_view(args.get("ruling"), table, position))
     if "drawing" not in ctx:
         ctx["drawing"] = position.drawing()

@@ -1,0 +1,367 @@
+"""The rules checker pages: building a position, refusing impossible ones, the five questions,
+saved rulings, the house-rules page, game context, htmx fragments and CSRF."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from flask import render_template
+
+from companion import create_app
+from companion.checker.rulings import rulings_for
+from companion.config import TestConfig as _TestConfig
+from companion.engine import preset
+from companion.extensions import db
+from companion.models import Game, GameNight, HandScore, Player, Round, Ruling, Seat
+
+SPOKES = "9-5 on C, 9-4 on C, 9-3 on C, 9-2 on C"
+OPEN_FOOT = f"{SPOKES}, 5-5 on S1"
+
+
+def page(client, **params) -> str:
+    resp = client.get("/checker/", query_string=params)
+    assert resp.status_code == 200, resp.status_code
+    return resp.get_data(as_text=True)
+
+
+def ask(client, **form):
+    return client.post("/checker/ask", data=form)
+
+
+def follow(client, resp) -> str:
+    assert resp.status_code == 303, resp.get_data(as_text=True)[-2000:]
+    return client.get(resp.headers["Location"]).get_data(as_text=True)
+
+
+def query(url: str) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()}
+
+
+def hrefs(html: str, cls: str) -> list[str]:
+    return [
+        h.replace("&amp;", "&") for h in re.findall(rf'<a class="{cls}"[^>]*href="([^"]+)"', html)
+    ]
+
+
+def make_game(preset_name: str = "standard", names=("Ann", "Bob", "Cy")) -> Game:
+    night = GameNight(played_on=date(2026, 11, 28))
+    rules = preset(preset_name).to_dict()
+    game = Game(night=night, set_size=rules["set_size"], preset=preset_name, rules=rules)
+    for i, name in enumerate(names):
+        player = Player(name=name, name_key=name.casefold())
+        game.seats.append(Seat(player=player, position=i))
+    db.session.add(game)
+    db.session.commit()
+    return game
+
+
+# --- the table -----------------------------------------------------------------------------
+def test_standalone_page_uses_the_standard_rules(client):
+    html = page(client)
+    assert "Centre 9-9" in html and "4 spokes first" in html
+    assert '<svg class="layout"' in html
+    assert html.count('class="end playable"') == 4  # four free spoke places on the centre
+
+
+def test_preset_set_and_players_come_from_the_url(client):
+    html = page(client, preset="double_chickenfoot", set="12", players="5")
+    assert "Centre 12-12" in html and "6 spokes first" in html
+    assert html.count('class="end playable"') == 6
+
+
+def test_bad_table_parameters_fall_back_with_a_message(client):
+    html = page(client, preset="nonsense", set="7", players="40")
+    assert "&#39;nonsense&#39; is not a preset" in html
+    assert "no double-7 set" in html and "40 players" in html
+    assert "Centre 9-9" in html
+
+
+# --- building the position -----------------------------------------------------------------
+def test_tapping_an_end_offers_only_unplayed_tiles_with_its_number(client):
+    html = page(client, pos="9-5 on C", sel="C")
+    offered = [query(h)["pos"].rsplit("; ", 1)[1] for h in hrefs(html, "chip")]
+    assert "9-5 on C" not in offered  # already on the table
+    assert "9-9 on C" not in offered  # the centre itself
+    assert offered == [f"9-{n} on C" for n in range(8, -1, -1) if n != 5]
+
+
+def test_choosing_a_tile_lays_it(client):
+    html = page(client, pos="9-5 on C", sel="C")
+    link = hrefs(html, "chip")[0]
+    html = client.get(link).get_data(as_text=True)
+    assert "9-9 centre; 9-5 on C; 9-8 on C" in html
+    assert html.count('class="tile tile "') == 2
+
+
+def test_only_ends_open_to_play_can_be_tapped(client):
+    html = page(client, pos="9-5 on C", sel="S1")  # spoke phase: S1 is not open yet
+    assert 'id="tile-picker"' not in html
+    html = page(client, pos=OPEN_FOOT)
+    chips = hrefs(html, "end-chip")
+    assert [query(h).get("sel") for h in chips[:1]] == ["D1"]  # only the open foot
+
+
+def test_undo_takes_back_the_last_tile(client):
+    html = page(client, pos=OPEN_FOOT)
+    undo = [h for h in hrefs(html, "end-chip undo") if "sel" not in h][0]
+    assert query(undo)["pos"] == "9-9 centre; 9-5 on C; 9-4 on C; 9-3 on C; 9-2 on C"
+
+
+def test_a_chicken_foot_is_drawn_crosswise_with_three_toe_places(client):
+    html = page(client, pos=OPEN_FOOT)
+    assert 'class="tile foot "' in html
+    assert len(re.findall(r'<a href="[^"]*sel=D1[^"]*"[^>]*class="end-link"', html)) == 3
+
+
+def test_typed_text_is_read_and_rewritten_with_ids(client):
+    html = page(client, pos="5-9 on c; 4-9 on C, 9-3 on C\n9-2 on C; 2-2 on that")
+    assert "could not have been played" not in html
+    # "that" became the id it means, the tiles were turned touching end first
+    assert "9-9 centre; 9-5 on C; 9-4 on C; 9-3 on C; 9-2 on C; 2-2 on S4" in html
+
+
+def test_pasted_json_layout(client):
+    layout = '{"center": "9-9", "tiles": [{"id": "S1", "on": "C", "tile": "9-5"}]}'
+    html = page(client, pos=layout)
+    assert "9-9 centre; 9-5 on C" in html
+
+
+def test_an_impossible_position_is_refused_with_the_placement_marked(client):
+    html = page(client, pos="9-5 on C; 5-5 on S1")
+    assert "This position could not have been played." in html
+    assert "SPOKES_INCOMPLETE" in html and "item 2" in html
+    assert 'class="tile foot refused"' in html
+    take_out = re.search(r'class="button secondary" href="([^"]+)"', html).group(1)
+    assert query(take_out.replace("&amp;", "&"))["pos"] == "9-5 on C"
+
+
+@pytest.mark.parametrize(
+    ("pos", "code", "words"),
+    [
+        ("9-5 on C; blah", "BAD_NOTATION", "Could not read"),
+        ("9-5 on C; 9-12 on C", "TILE_OUTSIDE_SET", "not in a double-9 set"),
+        ("9-5 on C; 5-9 on C", "DUPLICATE_TILE", "already on the table"),
+        ("9-5 on C; 5-4 on S8", "UNKNOWN_ID", "no tile S8"),
+        ('{"center": ', "BAD_JSON", "not valid JSON"),
+    ],
+)
+def test_unreadable_positions_get_their_message(client, pos, code, words):
+    html = page(client, pos=pos)
+    assert code in html and words in html
+    assert "could not have been played" in html
+
+
+# --- asking --------------------------------------------------------------------------------
+def test_an_illegal_move_is_refused_in_red_and_saved(client, app):
+    resp = ask(client, q="move", pos=OPEN_FOOT, tile="6-4", on="S2")
+    html = follow(client, resp)
+    assert "No, it cannot go there." in html
+    assert "FOOT_INCOMPLETE" in html and "A chicken foot still needs its toes." in html
+    assert "RULES.md §5.4" in html and "foot_toes_required" in html
+    assert 'class="tile tile illegal"' in html
+    assert "This tile cannot go anywhere right now." in html
+    ruling = db.session.scalars(db.select(Ruling)).one()
+    assert ruling.category == "placement" and ruling.game_id is None
+    assert ruling.question["input"]["move"] == {"tile": "6-4", "on": "S2"}
+    assert ruling.answer["reason"] == "FOOT_INCOMPLETE"
+    assert ruling.rules["foot_toes_required"] == 3
+    assert ruling.summary.startswith("6-4 on S2: No")
+
+
+def test_a_legal_move_is_green_and_the_other_places_are_highlighted(client):
+    html = follow(client, ask(client, q="move", pos=SPOKES, tile="5-4", on="S2"))
+    assert "Yes, it can go there." in html and "RULES.md §5.3" in html
+    assert 'class="tile tile legal"' in html
+    assert html.count('class="end playable highlight"') == 2  # S1 (a 5) and S2 (a 4)
+    assert "Where it can go instead:" in html and "the open 5 of 9-5 (S1)" in html
+
+
+def test_a_wrong_number_is_no_match(client):
+    html = follow(client, ask(client, q="move", pos=SPOKES, tile="6-6", on="S1"))
+    assert "NO_MATCH" in html and "does not show the number" in html
+    assert "Where it can go instead" not in html
+
+
+def test_a_move_needs_a_tile_and_an_end(client, app):
+    resp = ask(client, q="move", pos=SPOKES, tile="5-6")
+    assert resp.status_code == 422
+    assert "Tap the end to play it on." in resp.get_data(as_text=True)
+    assert db.session.query(Ruling).count() == 0
+
+
+def test_the_move_of_an_unknown_end_is_an_error_not_a_ruling(client):
+    resp = ask(client, q="move", pos=SPOKES, tile="5-6", on="S9")
+    assert resp.status_code == 422
+    assert "no tile" in resp.get_data(as_text=True)
+    assert db.session.query(Ruling).count() == 0
+
+
+def test_draw_question(client):
+    html = follow(
+        client, ask(client, q="draw", pos=OPEN_FOOT, hand=["6-1", "4-0"], yard_count="10")
+    )
+    assert "Draw 1." in html
+    ruling = db.session.scalars(db.select(Ruling)).one()
+    assert ruling.category == "draw" and ruling.answer["must_draw"] is True
+    assert ruling.question["input"]["hand"] == ["6-1", "4-0"]
+
+
+def test_draw_question_with_typed_hand_and_a_drawn_tile(client):
+    resp = ask(
+        client, q="draw", pos=OPEN_FOOT, hand_text="6-1, 4 0", yard_count="9", tile_drawn="5-1"
+    )
+    html = follow(client, resp)
+    assert "Play a tile." in html
+    assert db.session.scalars(db.select(Ruling)).one().answer["must_play_drawn"] is True
+
+
+def test_a_tile_outside_the_set_in_a_hand_is_refused(client):
+    resp = ask(client, q="draw", pos=SPOKES, hand_text="9-12", yard_count="3")
+    assert resp.status_code == 422
+    assert "not in a double-9 set" in resp.get_data(as_text=True)
+
+
+def test_round_end_question(client):
+    resp = ask(
+        client, q="end", pos=SPOKES, hand_0=["6-1"], hand_1_text="", hand_2=[], yard_count="0"
+    )
+    html = follow(client, resp)
+    assert "The round is over." in html and "OUT" in html
+    assert db.session.scalars(db.select(Ruling)).one().answer["round_over"] is True
+
+
+def test_score_question(client):
+    html = follow(client, ask(client, q="score", hand=["0-0", "6-5"], round_end="BLOCKED"))
+    assert "61 points." in html
+    assert "double_blank_value" in html
+
+
+def test_tie_question(client):
+    resp = ask(client, q="tie", players="2", scores_0="10, 0, 5", scores_1="5, 5, 5")
+    html = follow(client, resp)
+    assert "A wins." in html and "most_zero_rounds" in html
+    assert "tiebreak" in html
+
+
+def test_a_bad_score_is_named(client):
+    resp = ask(client, q="tie", players="2", scores_0="10, x", scores_1="5")
+    assert resp.status_code == 422
+    html = resp.get_data(as_text=True)
+    assert "&#34;x&#34; is not a score in points." in html or '"x" is not a score' in html
+    assert 'aria-invalid="true"' in html
+
+
+def test_unknown_question_tab(client):
+    assert ask(client, q="poker", pos="").status_code == 422
+
+
+# --- a game's checker -----------------------------------------------------------------------
+def test_opened_from_a_game_it_uses_its_rules_and_players(client):
+    game = make_game("double_chickenfoot")
+    html = page(client, game=game.edit_token, q="end")
+    assert "Game with Ann, Bob, Cy" in html and "6 spokes first" in html
+    assert "Ann's hand" in html and "Cy's hand" in html
+    assert 'name="preset"' not in html  # no preset choice for a game
+
+
+def test_a_games_ruling_is_saved_with_it_and_listed(client):
+    game = make_game()
+    follow(client, ask(client, game=game.edit_token, q="move", pos=SPOKES, tile="5-6", on="S1"))
+    ruling = db.session.scalars(db.select(Ruling)).one()
+    assert ruling.game_id == game.id
+    assert rulings_for(game) == [ruling] and rulings_for(None) == []
+    html = client.get("/checker/rulings", query_string={"game": game.edit_token}).get_data(
+        as_text=True
+    )
+    assert "5-6 on S1: Yes, it can go there." in html
+    link = re.search(r'<p class="ruling-summary"><a href="([^"]+)"', html).group(1)
+    shown = client.get(link.replace("&amp;", "&")).get_data(as_text=True)
+    assert "Yes, it can go there." in shown and 'class="tile tile legal"' in shown
+
+
+def test_another_games_ruling_is_not_shown(client):
+    one, two = make_game(), make_game(names=("Dee", "Eve"))
+    follow(client, ask(client, game=one.edit_token, q="move", pos=SPOKES, tile="5-6", on="S1"))
+    ruling = db.session.scalars(db.select(Ruling)).one()
+    html = page(client, game=two.edit_token, ruling=str(ruling.id))
+    assert 'id="verdict"' not in html
+
+
+def test_the_tie_question_is_prefilled_with_the_games_scores(client):
+    game = make_game(names=("Ann", "Bob"))
+    rnd = Round(number=1, start_double=9)
+    for seat, points in zip(game.seats, (12, 0), strict=True):
+        rnd.hands.append(HandScore(seat=seat, points=points))
+    game.rounds.append(rnd)
+    db.session.commit()
+    html = page(client, game=game.edit_token, q="tie")
+    assert 'value="12"' in html and 'value="0"' in html
+
+
+def test_unknown_game_is_404(client):
+    assert client.get("/checker/?game=nope").status_code == 404
+    assert client.get("/checker/rulings?game=nope").status_code == 404
+    assert client.get("/checker/house-rules?game=nope").status_code == 404
+
+
+# --- house rules, fragments, CSRF ---------------------------------------------------------
+def test_house_rules_page_explains_every_switch_and_the_alternatives(client):
+    html = client.get("/checker/house-rules?preset=wikipedia").get_data(as_text=True)
+    assert "Going out by playing a double as the last tile." in html
+    assert "going_out_on_double = &#34;penalty_50&#34;" in html or "penalty_50" in html
+    assert "The other choices" in html
+    assert html.count('class="card rule-row"') >= 25
+
+
+def test_house_rules_of_a_game(client):
+    game = make_game("fundex_chicken_coop")
+    html = client.get(f"/checker/house-rules?game={game.edit_token}").get_data(as_text=True)
+    assert "center_spokes_required = 6" in html and "blank_half_value = 25" in html
+
+
+def test_htmx_gets_the_fragment_only(client):
+    resp = client.get("/checker/?pos=9-5+on+C", headers={"HX-Request": "true"})
+    html = resp.get_data(as_text=True)
+    assert html.lstrip().startswith('<div id="checker"') and "<html" not in html
+    assert resp.headers["HX-Push-Url"].startswith("/checker/?")
+
+
+def test_the_rulings_fragment_renders_for_other_pages(app):
+    game = make_game()
+    with app.test_request_context():
+        assert "No rulings yet." in render_template("checker/_rulings_list.html", rulings=[])
+        db.session.add(
+            Ruling(
+                game=game,
+                category="draw",
+                question={},
+                answer={"rule": "5.5"},
+                rules={},
+                summary="Draw 1.",
+            )
+        )
+        db.session.commit()
+        html = render_template("checker/_rulings_list.html", rulings=rulings_for(game))
+    assert "Draw 1." in html and "§5.5" in html
+
+
+def test_asking_needs_the_csrf_token_when_csrf_is_on():
+    class CsrfOn(_TestConfig):
+        WTF_CSRF_ENABLED = True
+
+    app = create_app(CsrfOn)
+    with app.app_context():
+        db.create_all()
+        client = app.test_client()
+        form = {"q": "move", "pos": SPOKES, "tile": "5-6", "on": "S1"}
+        assert client.post("/checker/ask", data=form).status_code == 400
+        html = client.get("/checker/?q=move").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+        resp = client.post("/checker/ask", data={**form, "csrf_token": token})
+        assert resp.status_code == 303
+        assert db.session.query(Ruling).count() == 1
+        db.session.remove()
+        db.drop_all()
