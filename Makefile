@@ -51,10 +51,12 @@ format: $(BIN)/python
 	$(BIN)/ruff check --fix .
 
 babel-extract:
-	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -o companion/translations/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext --project "Chicken Foot Companion" \
+	  -o companion/translations/messages.pot .
 
 babel-update: babel-extract
 	$(BIN)/pybabel update -i companion/translations/messages.pot -d companion/translations
+	$(BIN)/python scripts/babel_fill_en.py companion/translations/en/LC_MESSAGES/messages.po
 
 babel-compile:
 	@if [ -d companion/translations ] && ls companion/translations/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
