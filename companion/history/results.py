@@ -4,10 +4,10 @@ The history pages need the standings of many games at once (a page of nights, a 
 record, the leaderboard). Building ORM objects for every hand of thousands of games is slow,
 so this module reads plain tuples, hands them to :func:`companion.mapping.standings_of` (the
 one place that turns rows into engine values) through light stand-in objects, and memoises the
-outcome per ``(game id, game version)``: the version grows with every saved change to a game
-(optimistic locking in :class:`companion.models.Game`), so a changed game is never served
-stale, and seats are joined to players afresh on every call, so merging players needs no
-invalidation.
+outcome in the app (``app.extensions``) per game id, version and creation time: the version
+grows with every saved change to a game (optimistic locking in :class:`companion.models.Game`),
+so a changed game is never served stale; the creation time tells a reused id apart; and seats
+are joined to players afresh on every call, so merging players needs no invalidation.
 
 The number of SQL queries per call is constant: one for the seats of the selected games, plus
 at most two (house rules, hand scores) for games not yet in the memo.
@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from flask import current_app, has_app_context
 from sqlalchemy import Select, select
 
 from ..extensions import db
@@ -115,21 +116,29 @@ class _GameView:
     rounds: list[_RoundView] = field(default_factory=list)
 
 
-_memo: dict[tuple[int, int], _Outcome] = {}
+MEMO_KEY = "history_results_memo"
 _memo_lock = threading.Lock()
 
 
+def _memo() -> dict[tuple[int, Any], _Outcome]:
+    """The current app's memo (one per app, so one per database)."""
+    return current_app.extensions.setdefault(MEMO_KEY, {})
+
+
 def clear_memo() -> None:
-    """Forget every memoised outcome (tests, or after a bulk import)."""
-    with _memo_lock:
-        _memo.clear()
+    """Forget the current app's memoised outcomes (e.g. after a bulk import that reuses ids);
+    does nothing outside an app context."""
+    if has_app_context():
+        with _memo_lock:
+            _memo().clear()
 
 
-def _remember(key: tuple[int, int], outcome: _Outcome) -> None:
+def _remember(key: tuple[int, Any], outcome: _Outcome) -> None:
+    memo = _memo()
     with _memo_lock:
-        if len(_memo) >= MEMO_LIMIT:
-            _memo.clear()
-        _memo[key] = outcome
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[key] = outcome
 
 
 def live_finished_games() -> Select[Any]:
@@ -180,6 +189,7 @@ def finished_results(
             Seat.game_id,
             Seat.player_id,
             Game.version,
+            Game.created_at,
             Game.set_size,
             GameNight.played_on,
         )
@@ -190,9 +200,9 @@ def finished_results(
     ).all()
     seats_by_game: dict[int, list[tuple[int, int]]] = defaultdict(list)
     info: dict[int, tuple[int, int, date]] = {}
-    for seat_id, game_id, pid, version, size, played_on in rows:
+    for seat_id, game_id, pid, version, created, size, played_on in rows:
         seats_by_game[game_id].append((seat_id, pid))
-        info[game_id] = (version, size, played_on)
+        info[game_id] = ((version, created), size, played_on)
     outcomes = _outcomes({gid: v[0] for gid, v in info.items()}, seats_by_game, ids)
     out = []
     for game_id, (_version, size, played_on) in info.items():
@@ -212,13 +222,14 @@ def finished_results(
 
 
 def _outcomes(
-    versions: dict[int, int], seats_by_game: dict[int, list[tuple[int, int]]], ids: Any
+    versions: dict[int, Any], seats_by_game: dict[int, list[tuple[int, int]]], ids: Any
 ) -> dict[int, _Outcome]:
     """Outcome per game id, from the memo or computed by the engine for the missing ones."""
     found: dict[int, _Outcome] = {}
     missing: list[int] = []
+    memo = _memo()
     for game_id, version in versions.items():
-        outcome = _memo.get((game_id, version))
+        outcome = memo.get((game_id, version))
         if outcome is None:
             missing.append(game_id)
         else:

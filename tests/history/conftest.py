@@ -4,17 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.history.results import clear_memo
-
 from .fixture import History, build
-
-
-@pytest.fixture(autouse=True)
-def _fresh_memo():
-    """Each test starts with an empty results memo (ids repeat across fresh databases)."""
-    clear_memo()
-    yield
-    clear_memo()
 
 
 @pytest.fixture()

@@ -22,13 +22,6 @@ from companion.models import AuditEntry, Game, GameNight, Player, Seat, utcnow
 from tests.history.fixture import OUT, _game, build
 
 
-@pytest.fixture(autouse=True)
-def _fresh_memo():
-    clear_memo()
-    yield
-    clear_memo()
-
-
 @pytest.fixture()
 def h(app):
     """The fixture history, Annie merged into Ann."""
@@ -281,7 +274,6 @@ def test_delete_night_with_csrf_on_needs_the_token():
     with app.app_context():
         db.create_all()
         try:
-            clear_memo()
             hist = build()
             client = app.test_client()
             url = f"/history/nights/{hist.nights['N1']}/delete"
@@ -300,7 +292,6 @@ def test_delete_night_with_csrf_on_needs_the_token():
         finally:
             db.session.remove()
             db.drop_all()
-            clear_memo()
 
 
 # --- a game ----------------------------------------------------------------------------------
