@@ -415,3 +415,11 @@ def test_seats_are_unique_per_game_in_the_database(client, night_id):
     start_game(client, night_id)
     positions = db.session.scalars(select(Seat.position).order_by(Seat.position)).all()
     assert positions == [0, 1, 2, 3]
+
+
+def test_enter_in_a_text_box_only_updates_the_deal(client, night_id):
+    # implicit submission uses the form's first submit button: it must be the harmless one
+    page = client.get(f"/nights/{night_id}/games/new").text
+    form = page[page.index('<form method="post" action="/nights/') :]
+    first = re.search(r"<(?:button|input)[^>]*type=\"submit\"[^>]*>", form).group(0)
+    assert 'name="check"' in first
