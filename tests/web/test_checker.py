@@ -292,10 +292,11 @@ def test_another_games_ruling_is_not_shown(client):
 
 def test_the_tie_question_is_prefilled_with_the_games_scores(client):
     game = make_game(names=("Ann", "Bob"))
-    rnd = Round(number=1, start_double=9)
-    for seat, points in zip(game.seats, (12, 0), strict=True):
-        rnd.hands.append(HandScore(seat=seat, points=points))
-    game.rounds.append(rnd)
+    with db.session.no_autoflush:
+        rnd = Round(number=1, start_double=9)
+        game.rounds.append(rnd)
+        for seat, points in zip(game.seats, (12, 0), strict=True):
+            rnd.hands.append(HandScore(seat=seat, points=points))
     db.session.commit()
     html = page(client, game=game.edit_token, q="tie")
     assert 'value="12"' in html and 'value="0"' in html

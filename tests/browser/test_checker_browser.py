@@ -1,0 +1,139 @@
+"""The rules checker on a phone: build positions by tapping, ask questions, see the verdicts,
+and no axe violations. Screenshots go to test-artifacts/checker-*.png."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(autouse=True)
+def _offline_cdn(phone: Page) -> None:
+    """No network here: the CDN copy of htmx fails fast and the local fallback loads."""
+    phone.route("https://cdn.jsdelivr.net/**", lambda route: route.abort("internetdisconnected"))
+
+
+def lay(page: Page, on: str, tile: str) -> None:
+    """Tap the open end ``on`` in the picture, then the tile laid there."""
+    page.locator(f'svg.layout a.end-link[data-on="{on}"]').first.click()
+    picker = page.locator("#tile-picker")
+    expect(picker).to_be_visible()
+    picker.get_by_role("link", name=tile, exact=True).click()
+    expect(page.locator('svg.layout g.tile[data-id]:not([data-id="C"])').last).to_be_attached()
+    expect(page.locator("#tile-picker")).to_have_count(0)
+
+
+def tiles_on_table(page: Page) -> list[str]:
+    return page.locator("svg.layout g.tile").evaluate_all("els => els.map(e => e.dataset.id)")
+
+
+def test_build_a_spoke_phase_and_an_open_foot_position_by_tapping(phone: Page, shot) -> None:
+    phone.goto("/checker/")
+    lay(phone, "C", "9-5")
+    lay(phone, "C", "9-4")
+    assert tiles_on_table(phone) == ["C", "S1", "S2"]
+    # spoke phase: only the centre may be played on
+    expect(phone.locator("nav.ends a.end-chip").first).to_have_text("C · 9")
+    shot(phone, "checker-spoke-phase")
+    lay(phone, "C", "9-3")
+    lay(phone, "C", "9-2")
+    lay(phone, "S1", "5-5")
+    assert tiles_on_table(phone) == ["C", "S1", "S2", "S3", "S4", "D1"]
+    expect(phone.locator("svg.layout g.tile.foot")).to_have_count(1)
+    expect(phone.locator('svg.layout a.end-link[data-on="D1"]')).to_have_count(3)
+    expect(phone.locator("#pos")).to_have_value(
+        "9-9 centre; 9-5 on C; 9-4 on C; 9-3 on C; 9-2 on C; 5-5 on S1"
+    )
+    shot(phone, "checker-open-foot")
+    phone.get_by_role("link", name="Undo").click()
+    expect(phone.locator("svg.layout g.tile.foot")).to_have_count(0)
+
+
+OPEN_FOOT = "9-5 on C; 9-4 on C; 9-3 on C; 9-2 on C; 5-5 on S1"
+
+
+def test_illegal_then_legal_move(phone: Page, shot) -> None:
+    phone.goto(f"/checker/?q=move&pos={OPEN_FOOT}")
+    phone.locator("label.chip:has(input[value='6-4'])").click()
+    phone.locator('svg.layout a.end-link[data-on="S2"]').click()  # tap the end on the picture
+    verdict = phone.locator("#verdict")
+    expect(verdict).to_contain_text("No, it cannot go there.")
+    expect(verdict).to_contain_text("FOOT_INCOMPLETE")
+    expect(verdict).to_contain_text("A chicken foot still needs its toes.")
+    expect(verdict).to_contain_text("§5.4")
+    red = phone.locator("svg.layout g.tile.illegal rect")
+    expect(red).to_have_count(1)
+    stroke = red.evaluate("el => getComputedStyle(el).stroke")
+    assert stroke == "rgb(179, 38, 30)"  # --bad
+    shot(phone, "checker-illegal-move")
+
+    phone.locator("label.chip:has(input[value='5-1'])").click()
+    phone.locator("label.end-option:has(input[value='D1'])").click()
+    expect(phone.locator("#verdict")).to_contain_text("Yes, it can go there.")
+    expect(phone.locator("svg.layout g.tile.legal")).to_have_count(1)
+    expect(phone.locator("svg.layout circle.end.highlight")).to_have_count(3)  # the foot's toes
+    shot(phone, "checker-legal-move")
+
+
+def test_draw_question(phone: Page, shot) -> None:
+    phone.goto(f"/checker/?q=draw&pos={OPEN_FOOT}")
+    form = phone.locator("#ask-form")
+    form.locator("label.chip:has(input[value='6-1'])").click()
+    form.locator("label.chip:has(input[value='4-0'])").click()
+    phone.fill("#yard_count", "12")
+    form.get_by_role("button", name="What must I do?").click()
+    verdict = phone.locator("#verdict")
+    expect(verdict).to_contain_text("Draw 1.")
+    expect(verdict).to_contain_text("§5.5")
+    shot(phone, "checker-draw")
+
+
+def test_tie_question(phone: Page, shot) -> None:
+    phone.goto("/checker/?q=tie&players=3")
+    phone.fill("#scores_0", "10, 0, 5")
+    phone.fill("#scores_1", "5, 5, 5")
+    phone.fill("#scores_2", "20, 20, 20")
+    phone.get_by_role("button", name="Who wins?").click()
+    verdict = phone.locator("#verdict")
+    expect(verdict).to_contain_text("A wins.")
+    expect(verdict).to_contain_text("most_zero_rounds")
+    shot(phone, "checker-tie")
+    phone.get_by_role("link", name="Rulings").click()
+    # the live server is shared by the session: the newest ruling comes first
+    expect(phone.locator(".rulings-list li").first).to_contain_text("A wins.")
+
+
+def test_refused_position_is_marked(phone: Page, shot) -> None:
+    phone.goto("/checker/?pos=9-5 on C; 5-5 on S1")
+    expect(phone.locator(".refusal")).to_contain_text("could not have been played")
+    expect(phone.locator("svg.layout g.tile.refused")).to_have_count(1)
+    shot(phone, "checker-refused")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/checker/",
+        f"/checker/?q=move&pos={OPEN_FOOT}&sel=D1",
+        f"/checker/?q=end&pos={OPEN_FOOT}",
+        "/checker/?q=score",
+        "/checker/?pos=9-5 on C; 5-5 on S1",
+        "/checker/house-rules?preset=wikipedia",
+        "/checker/rulings",
+    ],
+)
+def test_no_axe_violations(phone: Page, axe_violations, path: str) -> None:
+    phone.goto(path)
+    violations = axe_violations(phone)
+    assert violations == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
+
+
+def test_no_axe_violations_with_a_verdict(phone: Page, axe_violations) -> None:
+    phone.goto(f"/checker/?q=move&pos={OPEN_FOOT}")
+    phone.locator("label.chip:has(input[value='6-4'])").click()
+    phone.locator("label.end-option:has(input[value='S2'])").click()
+    expect(phone.locator("#verdict")).to_be_visible()
+    violations = axe_violations(phone)
+    assert violations == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
