@@ -99,7 +99,7 @@ def test_long_names_are_shortened_with_the_full_name_kept(client):
     game = make_game(names=("Alexandrina Constantinopolous", "Bo"))
     assert short_name("Alexandrina") == "Alexandr…"
     html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
-    assert 'title="Alexandrina Constantinopolous">Alexandr…</th>' in html
+    assert 'title="Alexandrina Constantinopolous"><span class="rank">1</span>Alexandr…</th>' in html
 
 
 def test_hostile_names_are_escaped_everywhere(client):
