@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .errors import EngineError
 from .layout import Layout
 from .moves import has_legal_play
 from .rules import RuleSet
@@ -59,10 +60,21 @@ def round_status(
         players: player count for the reserve (defaults to the number of hands).
         went_out: the player who just laid their last tile, if known from an event.
         last_tile_was_double: that last tile was a double (``going_out_on_double``).
+    Raises EngineError(``SEVERAL_WENT_OUT``) when more than one player has an empty hand (§11.6)
+    and EngineError(``CENTRE_DOUBLE_IN_HAND``) from scoring.
     """
     count = players if players is not None else (len(hands) or None)
     round_double = layout.center
     out = went_out or next((p for p, h in hands.items() if not h), None)
+    emptied = sorted({p for p, h in hands.items() if not h} | ({out} if out else set()))
+    if len(emptied) > 1:
+        # The round ends the moment the first hand empties (§6), so only one player goes out.
+        raise EngineError(
+            "SEVERAL_WENT_OUT",
+            f"{' and '.join(emptied)} cannot all have gone out: the round ends as soon as one "
+            "player lays their last tile.",
+            "input.hands",
+        )
     if out is not None:
         scores = _scores(hands, rules, round_double, out, last_tile_was_double)
         penalty = scores[out].penalty if out in scores else 0
