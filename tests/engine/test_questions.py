@@ -58,6 +58,8 @@ def test_placement_turns(turn: list, move: dict, reason: str) -> None:
         ({"category": "placement", "input": {"set": 9, "layout": CROSS_JSON}}, "MISSING_INPUT"),
         ({"category": "setup", "input": {"set": 9, "players": 13}}, "BAD_PLAYERS"),
         ({"category": "tiebreak", "input": {"round_scores": {"A": [-3]}}}, "BAD_SCORE"),
+        ({"category": "round_end", "input": {"set": 9, "layout": CROSS_JSON, "yard_count": 0,
+          "hands": {"A": [], "B": []}}}, "SEVERAL_WENT_OUT"),
     ],
 )  # fmt: skip
 def test_malformed_questions_get_error_answers(question: object, code: str) -> None:

@@ -108,3 +108,17 @@ def test_the_centre_double_in_a_hand_is_refused_when_scoring() -> None:
     with pytest.raises(EngineError) as err:
         round_status(CROSS_LAYOUT, {"P1": tiles("9-9"), "P2": tiles("1-1")}, 0, RuleSet())
     assert err.value.code == "CENTRE_DOUBLE_IN_HAND"
+
+
+@pytest.mark.parametrize(
+    ("hands", "went_out"),
+    [({"P1": [], "P2": []}, None), ({"P1": [], "P2": ["1-1"]}, "P2")],
+)
+def test_only_one_player_can_go_out(hands: dict, went_out: str | None) -> None:
+    """Regression: two empty hands were both scored 0 as 'went out' (§6, §11.6)."""
+    from companion.engine import EngineError
+
+    parsed = {p: tiles(*h) for p, h in hands.items()}
+    with pytest.raises(EngineError) as err:
+        round_status(CROSS_LAYOUT, parsed, 0, RuleSet(), went_out=went_out)
+    assert err.value.code == "SEVERAL_WENT_OUT"
