@@ -186,7 +186,7 @@ def test_sweep_covers_every_preset_and_set() -> None:
     assert {n for (_, n), _ in SWEEP} == set(SETS)
 
 
-@budget(40)
+@budget(25)
 @given(combo=st.sampled_from(COMBOS), seed=st.integers(0, 2**32 - 1))
 def test_random_games_under_presets(combo: tuple[str, int, int], seed: int) -> None:
     name, n, players = combo
@@ -224,13 +224,16 @@ def house_rules(draw: st.DrawFn) -> tuple[RuleSet, int]:
         rules = RuleSet().with_overrides(overrides)
     except RuleError:  # e.g. pre_deal_search without pulled_before_deal
         rules = RuleSet().with_overrides({**overrides, "start_double_source": "pulled_before_deal"})
+    if draw(st.booleans()):  # the hub and foot sizes too, within what the set allows (§5.2)
+        overrides["center_spokes_required"] = draw(st.integers(2, n))
+        overrides["foot_toes_required"] = draw(st.integers(1, 6))
     players = draw(st.integers(2, 12))
     if not feasible(rules, players):
         players = 2
     return rules, players
 
 
-@budget(40)
+@budget(25)
 @given(table=house_rules(), seed=st.integers(0, 2**32 - 1))
 def test_random_games_under_mixed_house_rules(table: tuple[RuleSet, int], seed: int) -> None:
     rules, players = table
