@@ -221,9 +221,21 @@ def night(night_id: int) -> ResponseReturnValue:
 
 
 def _fresh_game_form(night: GameNight) -> NewGameForm:
+    """The new-game form: people seen before, with the players of the night's last game ticked
+    and listed first in their seat order (the same table usually plays again)."""
     form = NewGameForm(formdata=None)
-    for player in setup.known_players(db.session):
-        form.known.append_entry({"player_id": player.id, "plays": False, "seat": None})
+    last = db.session.scalars(
+        select(Game)
+        .where(Game.night_id == night.id, Game.deleted_at.is_(None))
+        .order_by(Game.id.desc())
+        .limit(1)
+    ).first()
+    at_table = [seat.player_id for seat in last.seats] if last else []
+    known = setup.known_players(db.session)
+    known.sort(key=lambda p: at_table.index(p.id) if p.id in at_table else len(at_table))
+    for player in known:
+        ticked = player.id in at_table
+        form.known.append_entry({"player_id": player.id, "plays": ticked, "seat": None})
     form.set_rules(preset("standard").to_dict(), "standard")
     return form
 

@@ -44,7 +44,7 @@ def _selected(page: str, name: str) -> str:
 
 
 def test_page_shows_players_sets_presets_and_every_switch(client, night_id):
-    start_game(client, night_id, names=("Ann", "Bob"))
+    start_game(client, start_night(client), names=("Ann", "Bob"))  # seen on another night
     page = client.get(f"/nights/{night_id}/games/new")
     assert page.status_code == 200
     text = page.text
@@ -423,3 +423,21 @@ def test_enter_in_a_text_box_only_updates_the_deal(client, night_id):
     form = page[page.index('<form method="post" action="/nights/') :]
     first = re.search(r"<(?:button|input)[^>]*type=\"submit\"[^>]*>", form).group(0)
     assert 'name="check"' in first
+
+
+def test_the_last_games_players_are_ticked_first_in_seat_order(client, night_id):
+    start_game(client, night_id, names=("Xavi", "Yara"))
+    start_game(client, night_id, names=("Ann", "Bob", "Cleo"), seats=[3, 1, 2])
+    page = client.get(f"/nights/{night_id}/games/new").text
+    rows = re.findall(r'<li class="player-row">(.*?)</li>', page, re.S)
+    known = [(re.search(r"<span>(.*?)</span>", r).group(1), "checked" in r) for r in rows[:5]]
+    assert known == [
+        ("Bob", True),
+        ("Cleo", True),
+        ("Ann", True),
+        ("Yara", False),
+        ("Xavi", False),
+    ]
+    # a new night starts with nobody ticked
+    other = start_night(client)
+    assert "checked" not in client.get(f"/nights/{other}/games/new").text
