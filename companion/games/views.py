@@ -15,7 +15,6 @@ from urllib.parse import urlsplit
 import segno
 from flask import (
     abort,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -406,5 +405,4 @@ def share(token: str) -> ResponseReturnValue:
         edit_link=edit_link,
         view_qr=qr_svg(view_link, _("QR code of the read-only scoreboard link")),
         edit_qr=qr_svg(edit_link, _("QR code of the scorekeeping link")),
-        debug=current_app.debug,
     )
