@@ -24,13 +24,23 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ..engine import DominoSet, EngineError, RuleSet, Tile, score_hand
 from ..engine.rules import check_players
-from ..models import AuditEntry, Game, GameNight, HandScore, Player, Round, Ruling, Seat
+from ..models import (
+    AuditEntry,
+    Game,
+    GameNight,
+    HandScore,
+    Player,
+    Round,
+    Ruling,
+    Seat,
+    new_token,
+)
 
 #: the format tag of version 1 of the document
 FORMAT = "chickenfoot-companion/v1"
@@ -41,6 +51,8 @@ ROUND_OUTCOMES = (None, "out", "blocked")
 #: bounds that keep values inside the columns (PostgreSQL enforces them; SQLite does not)
 MAX_POINTS = 1_000_000
 MAX_SEAT = 11
+#: new games written per group of bulk inserts
+BATCH = 500
 
 _MISSING = object()
 
@@ -533,6 +545,7 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
     try:
         _Writer(session, report).write(doc)
         session.commit()
+        _forget_memoised_results()
     except SQLAlchemyError as exc:
         session.rollback()
         report.added.clear()
@@ -540,6 +553,14 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         detail = str(exc.orig) if getattr(exc, "orig", None) else str(exc)
         report.problems.append(Problem("$", f"The database refused the import: {detail}"))
     return report
+
+
+def _forget_memoised_results() -> None:
+    """The history pages memoise results per (game id, version); ids can repeat after a fresh
+    database, so an import clears the memo (cheap: it refills as pages are visited)."""
+    from .results import clear_memo
+
+    clear_memo()
 
 
 class _Writer:
@@ -557,8 +578,16 @@ class _Writer:
             self._player(ref, docs)
         keys = [g["key"] for night in doc["nights"] for g in night["games"]]
         existing = self._existing_games(keys)
+        new_games: list[tuple[int, dict]] = []
         for night in doc["nights"]:
-            self._night(night, existing)
+            night_id = self._night(night, existing)
+            for game in night["games"]:
+                if game["key"] in existing:
+                    self.report.kept["games"] += 1
+                else:
+                    new_games.append((night_id, game))
+        for start in range(0, len(new_games), BATCH):
+            self._games(new_games[start : start + BATCH])
         for ruling in doc.get("rulings", []):
             self._loose_ruling(ruling)
         self.session.flush()
@@ -604,7 +633,8 @@ class _Writer:
                 found[game.share_token] = game
         return found
 
-    def _night(self, data: dict, existing: dict[str, Game]) -> None:
+    def _night(self, data: dict, existing: dict[str, Game]) -> int:
+        """The id of the night ``data`` describes: found, or added."""
         night = next(
             (existing[g["key"]].night for g in data["games"] if g["key"] in existing), None
         ) or self.session.scalar(
@@ -625,54 +655,48 @@ class _Writer:
                 created_at=to_datetime(data["created_at"]),
             )
             self.session.add(night)
+            self.session.flush()
             self.report.added["nights"] += 1
         else:
             self.report.kept["nights"] += 1
-        for game in data["games"]:
-            if game["key"] in existing:
-                self.report.kept["games"] += 1
-            else:
-                self._game(game, night)
+        return night.id
 
-    def _game(self, data: dict, night: GameNight) -> None:
-        game = Game(
-            night=night,
-            share_token=data["key"],
-            set_size=data["set_size"],
-            preset=data["preset"],
-            rules=data["rules"],
-            hand_size=data["hand_size"],
-            chosen_spokes=data["chosen_spokes"],
-            status=data["status"],
-            created_at=to_datetime(data["created_at"]),
-            updated_at=to_datetime(data["updated_at"]),
-            finished_at=to_datetime(data["finished_at"]),
-        )
-        seats = {
-            s["position"]: Seat(position=s["position"], player=self.players[s["player"]])
+    def _games(self, batch: list[tuple[int, dict]]) -> None:
+        """Insert new games with their seats, rounds, hands, audit and rulings: a few bulk
+        INSERT ... RETURNING statements per batch (ids come back in parameter order)."""
+        game_ids = self._insert(Game, [_game_row(night_id, data) for night_id, data in batch])
+        seat_rows = [
+            {"game_id": gid, "position": s["position"], "player_id": self.players[s["player"]].id}
+            for gid, (_, data) in zip(game_ids, batch, strict=True)
             for s in data["seats"]
-        }
-        game.seats = list(seats.values())
-        self.session.add(game)
-        self.session.flush()  # seat ids, for the rounds' starters
-        for rnd in data["rounds"]:
-            game.rounds.append(_round(rnd, seats))
-            self.report.added["rounds"] += 1
-        for entry in data["audit"]:
-            game.audit.append(
-                AuditEntry(
-                    at=to_datetime(entry["at"]),
-                    action=entry["action"],
-                    summary=entry["summary"],
-                    before=entry["before"],
-                    after=entry["after"],
-                    undone=entry["undone"],
-                )
-            )
-        for ruling in data["rulings"]:
-            self.session.add(_ruling(ruling, game))
-            self.report.added["rulings"] += 1
-        self.report.added["games"] += 1
+        ]
+        seat_ids = iter(self._insert(Seat, seat_rows))
+        rounds, hands, audit, rulings = [], [], [], []
+        for gid, (_, data) in zip(game_ids, batch, strict=True):
+            seats = {s["position"]: next(seat_ids) for s in data["seats"]}
+            for rnd in data["rounds"]:
+                rounds.append(_round_row(gid, rnd, seats))
+                hands.append([_hand_row(h, seats) for h in rnd["hands"]])
+            audit += [_audit_row(gid, entry) for entry in data["audit"]]
+            rulings += [_ruling_row(gid, r) for r in data["rulings"]]
+        round_ids = self._insert(Round, rounds)
+        hand_rows = [
+            {**h, "round_id": rid}
+            for rid, group in zip(round_ids, hands, strict=True)
+            for h in group
+        ]
+        for model, rows in ((HandScore, hand_rows), (AuditEntry, audit), (Ruling, rulings)):
+            if rows:
+                self.session.execute(insert(model), rows)
+        self.report.added["games"] += len(batch)
+        self.report.added["rounds"] += len(rounds)
+        self.report.added["rulings"] += len(rulings)
+
+    def _insert(self, model: type, rows: list[dict[str, Any]]) -> list[int]:
+        if not rows:
+            return []
+        statement = insert(model).returning(model.id, sort_by_parameter_order=True)
+        return list(self.session.scalars(statement, rows))
 
     def _loose_ruling(self, data: dict) -> None:
         there = self.session.scalar(
@@ -688,40 +712,71 @@ class _Writer:
         if there is not None:
             self.report.kept["rulings"] += 1
             return
-        self.session.add(_ruling(data, None))
+        self.session.execute(insert(Ruling), [_ruling_row(None, data)])
         self.report.added["rulings"] += 1
 
 
-def _round(data: dict, seats: dict[int, Seat]) -> Round:
+def _game_row(night_id: int, data: dict) -> dict[str, Any]:
+    return {
+        "night_id": night_id,
+        "share_token": data["key"],
+        "edit_token": new_token(),  # edit links are not exported: the import makes a new one
+        "version": 1,  # what the ORM's version counter starts at
+        "set_size": data["set_size"],
+        "preset": data["preset"],
+        "rules": data["rules"],
+        "hand_size": data["hand_size"],
+        "chosen_spokes": data["chosen_spokes"],
+        "status": data["status"],
+        "created_at": to_datetime(data["created_at"]),
+        "updated_at": to_datetime(data["updated_at"]),
+        "finished_at": to_datetime(data["finished_at"]),
+    }
+
+
+def _round_row(game_id: int, data: dict, seats: dict[int, int]) -> dict[str, Any]:
     starter = data["starter"]
-    return Round(
-        number=data["number"],
-        start_double=data["start_double"],
-        status=data["status"],
-        outcome=data["outcome"],
-        starter_seat_id=seats[starter].id if starter is not None else None,
-        created_at=to_datetime(data["created_at"]),
-        updated_at=to_datetime(data["updated_at"]),
-        hands=[
-            HandScore(
-                seat=seats[h["seat"]],
-                points=h["points"],
-                went_out=h["went_out"],
-                out_on_double=h["out_on_double"],
-                tiles=h["tiles"],
-            )
-            for h in data["hands"]
-        ],
-    )
+    return {
+        "game_id": game_id,
+        "number": data["number"],
+        "start_double": data["start_double"],
+        "status": data["status"],
+        "outcome": data["outcome"],
+        "starter_seat_id": seats[starter] if starter is not None else None,
+        "created_at": to_datetime(data["created_at"]),
+        "updated_at": to_datetime(data["updated_at"]),
+    }
 
 
-def _ruling(data: dict, game: Game | None) -> Ruling:
-    return Ruling(
-        game=game,
-        created_at=to_datetime(data["created_at"]),
-        category=data["category"],
-        question=data["question"],
-        answer=data["answer"],
-        rules=data["rules"],
-        summary=data["summary"],
-    )
+def _hand_row(data: dict, seats: dict[int, int]) -> dict[str, Any]:
+    return {
+        "seat_id": seats[data["seat"]],
+        "points": data["points"],
+        "went_out": data["went_out"],
+        "out_on_double": data["out_on_double"],
+        "tiles": data["tiles"],
+    }
+
+
+def _audit_row(game_id: int, data: dict) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "at": to_datetime(data["at"]),
+        "action": data["action"],
+        "summary": data["summary"],
+        "before": data["before"],
+        "after": data["after"],
+        "undone": data["undone"],
+    }
+
+
+def _ruling_row(game_id: int | None, data: dict) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "created_at": to_datetime(data["created_at"]),
+        "category": data["category"],
+        "question": data["question"],
+        "answer": data["answer"],
+        "rules": data["rules"],
+        "summary": data["summary"],
+    }

@@ -201,10 +201,10 @@ def test_a_database_error_rolls_everything_back(app, monkeypatch):
     doc = exchange.export_document(db.session)
     fresh_database()
 
-    def broken(self, data, night):
+    def broken(self, batch):
         raise SQLAlchemyError("disk full")
 
-    monkeypatch.setattr(exchange_import._Writer, "_game", broken)
+    monkeypatch.setattr(exchange_import._Writer, "_games", broken)
     report = exchange.import_document(db.session, doc)
     assert not report.ok and "disk full" in report.problems[0].message
     assert set(counts().values()) == {0}
