@@ -364,3 +364,24 @@ def test_answer_never_raises_and_always_returns_a_dict(q: object) -> None:
         assert got["error"]["code"] and got["error"]["message"]
     else:
         assert got.get("message") and got.get("rule"), got
+
+
+@pytest.mark.parametrize(
+    ("rule", "feature"),
+    [
+        ("draw_until_found", "drawn_for"),
+        ("skip_to_next_lower", "burned"),
+        ("skip_to_next_lower_except_blank", "burned"),
+        ("retry_next_round", "passed_over"),
+        ("reshuffle_redeal", "redeals"),
+    ],
+)
+def test_every_missing_double_rule_is_exercised(rule: str, feature: str) -> None:
+    """Two players with 7 tiles of a double-18 set leave most doubles in the yard (§3.5)."""
+    rules = RuleSet().with_overrides({"set_size": 18, "missing_start_double": rule})
+    game = simulate_game(rules, 2, 5)
+    check_game(game)
+    assert any(getattr(r, feature) for r in game.rounds)
+    if feature == "drawn_for":
+        # Drawing for the double keeps every round, double-18 down to double-blank (§4).
+        assert [r.start_double for r in game.rounds] == list(range(18, -1, -1))
