@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from flask_babel import gettext as _
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
@@ -33,19 +33,17 @@ def listed_players() -> list[Player]:
 
 
 def players_with_games() -> list[tuple[Player, int]]:
-    """(player, finished games played) for every player not merged away, by name; one query."""
-    finished = live_finished_games().subquery()
-    stmt = (
-        select(Player, func.count(Seat.id))
-        .outerjoin(
-            Seat,
-            and_(Seat.player_id == Player.id, Seat.game_id.in_(select(finished.c.id))),
-        )
-        .where(Player.merged_into_id.is_(None))
-        .group_by(Player.id)
-        .order_by(Player.name_key, Player.id)
+    """(player, finished games played) for every player not merged away, by name; two
+    queries (a count per player over the seats, and the players)."""
+    finished = select(live_finished_games().subquery().c.id)
+    counts = dict(
+        db.session.execute(
+            select(Seat.player_id, func.count())
+            .where(Seat.game_id.in_(finished))
+            .group_by(Seat.player_id)
+        ).all()
     )
-    return [(p, n) for p, n in db.session.execute(stmt)]
+    return [(p, counts.get(p.id, 0)) for p in listed_players()]
 
 
 def names(player_ids: Iterable[int]) -> dict[int, str]:

@@ -4,10 +4,10 @@ The history pages need the standings of many games at once (a page of nights, a 
 record, the leaderboard). Building ORM objects for every hand of thousands of games is slow,
 so this module reads plain tuples, hands them to :func:`companion.mapping.standings_of` (the
 one place that turns rows into engine values) through light stand-in objects, and memoises the
-outcome in the app (``app.extensions``) per game id, version and creation time: the version
+result in the app (``app.extensions``) per game id and version: the version
 grows with every saved change to a game (optimistic locking in :class:`companion.models.Game`),
-so a changed game is never served stale; the creation time tells a reused id apart; and seats
-are joined to players afresh on every call, so merging players needs no invalidation.
+so a changed game is never served stale; and a memoised result is used only while the game's
+seats (seat and player ids: merges), date and set still match.
 
 The number of SQL queries per call is constant: one for the seats of the selected games, plus
 at most two (house rules, hand scores) for games not yet in the memo.
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple, TypeVar
 
 from flask import current_app, has_app_context
-from sqlalchemy import Select, select
+from sqlalchemy import Select, func, select
 
 from ..extensions import db
 from ..mapping import standings_of
@@ -35,9 +35,8 @@ MEMO_LIMIT = 50_000
 IN_LIST_LIMIT = 500
 
 
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    """One player's result in one finished game.
+class SeatResult(NamedTuple):
+    """One player's result in one finished game (a named tuple: thousands are built per page).
 
     Attributes:
         game_id, player_id: the game and the player sitting (after merges, the kept player).
@@ -60,8 +59,7 @@ class SeatResult:
     decided_by: str
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
+class GameResult(NamedTuple):
     """A finished game's final standings, best first (see :class:`SeatResult`)."""
 
     game_id: int
@@ -81,12 +79,8 @@ class GameResult:
         return self.seats[1].decided_by if len(self.seats) > 1 else "lowest_total"
 
 
-@dataclass(frozen=True, slots=True)
-class _Outcome:
-    """Memoised engine result of one game, by seat id: (rank, shared, total, rounds, zeros,
-    decided_by), best first."""
-
-    lines: tuple[tuple[int, int, bool, int, int, int, str], ...]
+#: what a memoised result must still match: (seat id, player id) pairs, date, set
+_Shape = tuple[tuple[tuple[int, int], ...], date, int]
 
 
 # Light stand-ins with the attributes mapping.standings_of reads; eq=False keeps them
@@ -117,10 +111,13 @@ class _GameView:
 
 
 MEMO_KEY = "history_results_memo"
+DERIVED_KEY = "history_derived_memo"
+DERIVED_LIMIT = 64
+T = TypeVar("T")
 _memo_lock = threading.Lock()
 
 
-def _memo() -> dict[tuple[int, Any], _Outcome]:
+def _memo() -> dict[tuple[int, int], tuple[_Shape, GameResult]]:
     """The current app's memo (one per app, so one per database)."""
     return current_app.extensions.setdefault(MEMO_KEY, {})
 
@@ -131,9 +128,10 @@ def clear_memo() -> None:
     if has_app_context():
         with _memo_lock:
             _memo().clear()
+            current_app.extensions.pop(DERIVED_KEY, None)
 
 
-def _remember(key: tuple[int, Any], outcome: _Outcome) -> None:
+def _remember(key: tuple[int, int], outcome: tuple[_Shape, GameResult]) -> None:
     memo = _memo()
     with _memo_lock:
         if len(memo) >= MEMO_LIMIT:
@@ -143,8 +141,12 @@ def _remember(key: tuple[int, Any], outcome: _Outcome) -> None:
 
 def live_finished_games() -> Select[Any]:
     """``SELECT games.id`` of finished games that are not deleted, in nights not deleted."""
+    return _live_finished(Game.id)
+
+
+def _live_finished(*columns: Any) -> Select[Any]:
     return (
-        select(Game.id)
+        select(*columns)
         .join(GameNight, Game.night_id == GameNight.id)
         .where(
             Game.status == "finished",
@@ -152,6 +154,38 @@ def live_finished_games() -> Select[Any]:
             GameNight.deleted_at.is_(None),
         )
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Which finished games to look at (every field optional; all given must hold).
+
+    Attributes:
+        player_id: only games this player sat at.
+        date_from, date_to: only nights played on these dates or between them (inclusive).
+        set_size: only games with this set (6, 9, 12, 15, 18).
+        game_ids: only these games (used by the nights list for one page).
+    """
+
+    player_id: int | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+    set_size: int | None = None
+    game_ids: tuple[int, ...] | None = None
+
+    def apply(self, stmt: Select[Any]) -> Select[Any]:
+        """``stmt`` (a select over games joined to their nights) narrowed to these filters."""
+        if self.player_id is not None:
+            stmt = stmt.where(Game.seats.any(Seat.player_id == self.player_id))
+        if self.date_from is not None:
+            stmt = stmt.where(GameNight.played_on >= self.date_from)
+        if self.date_to is not None:
+            stmt = stmt.where(GameNight.played_on <= self.date_to)
+        if self.set_size is not None:
+            stmt = stmt.where(Game.set_size == self.set_size)
+        if self.game_ids is not None:
+            stmt = stmt.where(Game.id.in_(self.game_ids))
+        return stmt
 
 
 def finished_results(
@@ -162,92 +196,65 @@ def finished_results(
     set_size: int | None = None,
     game_ids: Sequence[int] | None = None,
 ) -> list[GameResult]:
-    """Results of live finished games, newest night first, optionally filtered.
+    """Results of live finished games, newest night first, narrowed by :class:`Filters`.
 
-    Args:
-        player_id: only games this player sat at.
-        date_from, date_to: only nights played on these dates or between them (inclusive).
-        set_size: only games with this set (6, 9, 12, 15, 18).
-        game_ids: only these games (used by the nights list for one page).
-    Returns: one :class:`GameResult` per game; constant number of SQL queries (at most 3).
+    Returns: one :class:`GameResult` per game; a constant number of SQL queries (two, plus
+    two for games not in the memo yet).
     """
-    games = live_finished_games()
-    if player_id is not None:
-        games = games.where(Game.seats.any(Seat.player_id == player_id))
-    if date_from is not None:
-        games = games.where(GameNight.played_on >= date_from)
-    if date_to is not None:
-        games = games.where(GameNight.played_on <= date_to)
-    if set_size is not None:
-        games = games.where(Game.set_size == set_size)
-    if game_ids is not None:
-        games = games.where(Game.id.in_(list(game_ids)))
-    ids = games.subquery()
-    rows = db.session.execute(
-        select(
-            Seat.id,
-            Seat.game_id,
-            Seat.player_id,
-            Game.version,
-            Game.created_at,
-            Game.set_size,
-            GameNight.played_on,
-        )
-        .join(Game, Seat.game_id == Game.id)
-        .join(GameNight, Game.night_id == GameNight.id)
-        .where(Seat.game_id.in_(select(ids.c.id)))
-        .order_by(GameNight.played_on.desc(), Game.id.desc(), Seat.position)
-    ).all()
-    seats_by_game: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    info: dict[int, tuple[int, int, date]] = {}
-    for seat_id, game_id, pid, version, created, size, played_on in rows:
-        seats_by_game[game_id].append((seat_id, pid))
-        info[game_id] = ((version, created), size, played_on)
-    outcomes = _outcomes({gid: v[0] for gid, v in info.items()}, seats_by_game, ids)
-    out = []
-    for game_id, (_version, size, played_on) in info.items():
-        player_of = dict(seats_by_game[game_id])
-        out.append(
-            GameResult(
+    filters = Filters(
+        player_id, date_from, date_to, set_size, tuple(game_ids) if game_ids is not None else None
+    )
+    games = filters.apply(_live_finished(Game.id, Game.version, Game.set_size, GameNight.played_on))
+    ids = select(games.subquery().c.id)
+    game_rows = db.session.execute(games.order_by(GameNight.played_on.desc(), Game.id.desc())).all()
+    seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for game_id, seat_id, pid in db.session.execute(
+        select(Seat.game_id, Seat.id, Seat.player_id)
+        .where(Seat.game_id.in_(ids))
+        .order_by(Seat.game_id, Seat.position)
+    ):
+        seats[game_id].append((seat_id, pid))
+    memo = _memo()
+    found: dict[int, GameResult] = {}
+    missing: dict[int, tuple[int, _Shape]] = {}
+    for game_id, version, size, played_on in game_rows:
+        shape: _Shape = (tuple(seats[game_id]), played_on, size)
+        hit = memo.get((game_id, version))
+        if hit is not None and hit[0] == shape:
+            found[game_id] = hit[1]
+        else:
+            missing[game_id] = (version, shape)
+    if missing:
+        for game_id, lines in _compute(list(missing), seats, ids).items():
+            if game_id not in missing:  # computed along with the missing ones (a big batch)
+                continue
+            version, shape = missing[game_id]
+            player_of = dict(shape[0])
+            result = GameResult(
                 game_id,
-                played_on,
-                size,
+                shape[1],
+                shape[2],
                 tuple(
                     SeatResult(game_id, player_of[sid], rank, shared, total, n, zeros, step)
-                    for sid, rank, shared, total, n, zeros, step in outcomes[game_id].lines
+                    for sid, rank, shared, total, n, zeros, step in lines
                 ),
             )
-        )
-    return out
+            _remember((game_id, version), (shape, result))
+            found[game_id] = result
+    return [found[row[0]] for row in game_rows if row[0] in found]
 
 
-def _outcomes(
-    versions: dict[int, Any], seats_by_game: dict[int, list[tuple[int, int]]], ids: Any
-) -> dict[int, _Outcome]:
-    """Outcome per game id, from the memo or computed by the engine for the missing ones."""
-    found: dict[int, _Outcome] = {}
-    missing: list[int] = []
-    memo = _memo()
-    for game_id, version in versions.items():
-        outcome = memo.get((game_id, version))
-        if outcome is None:
-            missing.append(game_id)
-        else:
-            found[game_id] = outcome
-    if missing:
-        for game_id, outcome in _compute(missing, seats_by_game, ids).items():
-            _remember((game_id, versions[game_id]), outcome)
-            found[game_id] = outcome
-    return found
+_Line = tuple[int, int, bool, int, int, int, str]
 
 
 def _compute(
     missing: list[int], seats_by_game: dict[int, list[tuple[int, int]]], ids: Any
-) -> dict[int, _Outcome]:
-    """Load house rules and hand scores of ``missing`` games (two queries) and decide them."""
+) -> dict[int, tuple[_Line, ...]]:
+    """Load house rules and hand scores of ``missing`` games (two queries) and decide them:
+    per game, (seat id, rank, shared, total, rounds, zero rounds, step), best first."""
     # Too many for one IN list: load every selected game instead (still one query).
     small = len(missing) <= IN_LIST_LIMIT
-    which = Game.id.in_(missing) if small else Game.id.in_(select(ids.c.id))
+    which = Game.id.in_(missing) if small else Game.id.in_(ids)
     views: dict[int, _GameView] = {}
     for game_id, rules, size in db.session.execute(
         select(Game.id, Game.rules, Game.set_size).where(which)
@@ -272,27 +279,51 @@ def _compute(
     return {gid: _decide(view) for gid, view in views.items()}
 
 
-def _decide(view: _GameView) -> _Outcome:
+def _decide(view: _GameView) -> tuple[_Line, ...]:
     lines = standings_of(view)  # type: ignore[arg-type]  # duck-typed rows, see _GameView
     rank_counts: dict[int, int] = defaultdict(int)
     for _seat, standing in lines:
         rank_counts[standing.rank] += 1
-    return _Outcome(
-        tuple(
-            (
-                seat.id,
-                st.rank,
-                rank_counts[st.rank] > 1,
-                st.record.total,
-                st.record.zero_rounds + len(st.record.nonzero),
-                st.record.zero_rounds,
-                st.decided_by,
-            )
-            for seat, st in lines
+    return tuple(
+        (
+            seat.id,
+            st.rank,
+            rank_counts[st.rank] > 1,
+            st.record.total,
+            st.record.zero_rounds + len(st.record.nonzero),
+            st.record.zero_rounds,
+            st.decided_by,
         )
+        for seat, st in lines
     )
 
 
-def results_by_game(results: Iterable[GameResult]) -> dict[int, GameResult]:
-    """Index results by game id."""
-    return {r.game_id: r for r in results}
+def fingerprint(filters: Filters) -> tuple[Any, ...]:
+    """A cheap summary (two aggregate queries, no rows) of the games ``filters`` select: it
+    changes whenever a game is added, deleted, restored or changed (its version grows) or a
+    seat moves to another player (a merge), so results derived from those games can be
+    memoised under it."""
+    games = filters.apply(
+        _live_finished(
+            func.count(Game.id), func.sum(Game.id), func.sum(Game.version), func.max(Game.id)
+        )
+    )
+    ids = select(filters.apply(live_finished_games()).subquery().c.id)
+    seats = select(func.count(Seat.id), func.sum(Seat.id * Seat.player_id)).where(
+        Seat.game_id.in_(ids)
+    )
+    return (*db.session.execute(games).one(), *db.session.execute(seats).one())
+
+
+def memoised(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+    """``compute()``, kept in the app under ``key`` (include a :func:`fingerprint` in it);
+    the last :data:`DERIVED_LIMIT` keys are kept."""
+    store: dict[tuple[Any, ...], Any] = current_app.extensions.setdefault(DERIVED_KEY, {})
+    if key in store:
+        return store[key]
+    value = compute()
+    with _memo_lock:
+        if len(store) >= DERIVED_LIMIT:
+            store.clear()
+        store[key] = value
+    return value

@@ -28,7 +28,7 @@ from .forms import (
     RenameForm,
     options,
 )
-from .results import finished_results
+from .results import Filters, fingerprint, finished_results, memoised
 from .stats import head_to_head, leaderboard, player_stats
 
 PER_PAGE = 10  # nights per page of the list
@@ -277,7 +277,13 @@ def leaderboard_page() -> str:
     form.validate()
     start, end = _valid_dates(form)
     size = form.set_size.data if form.set_size.data in SUPPORTED_SETS else None
-    rows = leaderboard(finished_results(date_from=start, date_to=end, set_size=size))
+    # The whole table is memoised under a fingerprint of the games it covers (two cheap
+    # aggregate queries), so a repeat view of thousands of games costs no per-seat work.
+    filters = Filters(date_from=start, date_to=end, set_size=size)
+    rows = memoised(
+        ("leaderboard", filters, fingerprint(filters)),
+        lambda: leaderboard(finished_results(date_from=start, date_to=end, set_size=size)),
+    )
     return render_template(
         "history/leaderboard.html",
         form=form,

@@ -249,12 +249,14 @@ def test_delete_and_undo_a_night(client, h):
     assert "2 game nights" in listing and "Recently deleted" in listing
     assert client.get(f"/history/nights/{n1}").status_code == 404
     assert client.get(f"/history/games/{h.games['G1']}").status_code == 404
-    # Its games leave the statistics: Cy's G1 win is gone.
+    # Its games leave the statistics: Cy's G1 win is gone, from the leaderboard too.
     assert "Wins 0" in text(client.get(f"/history/players/{h.players['Cy']}"))
+    assert "Cy 2 0 0 0%" in text(client.get("/history/leaderboard"))
     response = client.post(f"/history/nights/{n1}/restore")
     assert response.status_code == 303
     assert "The game night is back." in text(client.get(f"/history/nights/{n1}"))
     assert "Wins 1" in text(client.get(f"/history/players/{h.players['Cy']}"))
+    assert "Cy 3 1 0 33%" in text(client.get("/history/leaderboard"))
     assert client.get(f"/history/nights/{n1}/deleted").status_code == 404
 
 
@@ -462,6 +464,7 @@ def test_markup_in_names_is_shown_as_text(client, h):
 
 def test_merge_choose_confirm_merge(client, raw):
     p = raw.players
+    assert "Annie 1 1 0 100%" in text(client.get("/history/leaderboard"))
     url = f"/history/players/{p['Annie']}/merge"
     choose = text(client.get(url))
     assert "Same person as" in choose and "Next" in choose
@@ -482,6 +485,8 @@ def test_merge_choose_confirm_merge(client, raw):
     assert entry.before["player_id"] == p["Annie"] and entry.after["player_id"] == p["Ann"]
     assert "Annie merged into Ann" in text(client.get(f"/history/games/{g6.id}"))
     assert "Annie" not in text(client.get("/history/players"))
+    board = text(client.get("/history/leaderboard"))
+    assert "Annie" not in board and "Ann 4 1 1 25%" in board
 
 
 def test_merge_refused_when_both_played_the_same_game(client, raw):
