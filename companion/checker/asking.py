@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..engine import SWITCH_BY_NAME, SWITCHES, Layout, answer
@@ -105,21 +106,21 @@ def _whole(form: Mapping[str, Any], name: str, default: int | None = None) -> in
     raw = str(form.get(name, "") or "").strip()
     if not raw:
         if default is None:
-            raise FormProblem(name, "Enter a number.")
+            raise FormProblem(name, _("Enter a number."))
         return default
     if not raw.isdigit():
-        raise FormProblem(name, f'"{raw}" is not a whole number.')
+        raise FormProblem(name, _('"%(raw)s" is not a whole number.', raw=raw))
     return int(raw)
 
 
 def _scores(text: str, field_name: str) -> list[int]:
     parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
     if not parts:
-        raise FormProblem(field_name, "Enter this player's round scores, e.g. 12, 0, 30.")
+        raise FormProblem(field_name, _("Enter this player's round scores, e.g. 12, 0, 30."))
     out = []
     for part in parts:
         if not re.fullmatch(r"-?\d{1,6}", part):
-            raise FormProblem(field_name, f'"{part}" is not a score in points.')
+            raise FormProblem(field_name, _('"%(part)s" is not a score in points.', part=part))
         out.append(int(part))
     return out
 
@@ -133,20 +134,20 @@ def build_question(
     position and there is none.
     """
     if tab not in QUESTIONS:
-        raise FormProblem("q", "Choose a question.")
+        raise FormProblem("q", _("Choose a question."))
     category = QUESTIONS[tab][0]
     data: dict[str, Any] = dict(table.base_input())
     needs_layout = tab in ("move", "draw", "end")
     if needs_layout:
         if layout is None:
-            raise FormProblem("pos", "Fix the position first.")
+            raise FormProblem("pos", _("Fix the position first."))
         data["layout"] = layout.to_json()
     if tab == "move":
         tile, on = str(form.get("tile") or ""), str(form.get("on") or "")
         if not tile:
-            raise FormProblem("tile", "Tap the tile to play.")
+            raise FormProblem("tile", _("Tap the tile to play."))
         if not on:
-            raise FormProblem("on", "Tap the end to play it on.")
+            raise FormProblem("on", _("Tap the end to play it on."))
         data["move"] = {"tile": tile, "on": on}
     elif tab == "draw":
         data["hand"] = tiles_from_form(form, "hand")

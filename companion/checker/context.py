@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+
 from ..engine import (
     PRESET_TITLES,
     PRESETS,
@@ -96,8 +98,8 @@ def table_for_game(game: Game, rules: RuleSet, centre: int | None) -> Table:
     chosen = game.chosen_spokes if rules.center_spokes_required == "players_to_8" else None
     try:
         k = spokes_required(rules, game.set_size, len(names), chosen)
-    except EngineError:
-        k = spokes_required(rules.with_overrides({"center_spokes_required": 4}), game.set_size)
+    except EngineError:  # a stored K that no longer fits: the usual four
+        k = min(4, game.set_size)
     double = game.set_size if centre is None else centre
     return Table(rules, game.preset, game.set_size, names, k, f"{double}-{double}", game)
 
@@ -108,16 +110,24 @@ def table_from_args(args: Mapping[str, Any]) -> Table:
     problems = []
     name = str(args.get("preset") or "standard")
     if name not in PRESETS:
-        problems.append(f"'{name}' is not a preset; the standard rules are used.")
+        problems.append(_("'%(name)s' is not a preset; the standard rules are used.", name=name))
         name = "standard"
     rules = preset(name)
     set_size = _int(args.get("set")) or rules.set_size
     if set_size not in SUPPORTED_SETS:
-        problems.append(f"There is no double-{set_size} set here; double-{rules.set_size} is used.")
+        problems.append(
+            _(
+                "There is no double-%(n)s set here; double-%(d)s is used.",
+                n=set_size,
+                d=rules.set_size,
+            )
+        )
         set_size = rules.set_size
     count = _int(args.get("players")) or DEFAULT_PLAYERS
     if not 2 <= count <= len(PLAYER_LETTERS):
-        problems.append(f"{count} players is not a table; {DEFAULT_PLAYERS} are used.")
+        problems.append(
+            _("%(n)s players is not a table; %(d)s are used.", n=count, d=DEFAULT_PLAYERS)
+        )
         count = DEFAULT_PLAYERS
     if set_size != rules.set_size:
         rules = rules.with_overrides({"set_size": set_size})

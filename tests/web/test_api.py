@@ -285,7 +285,7 @@ schema = _fuzz_schema()
 
 @schema.parametrize()
 @settings(
-    max_examples=60,
+    max_examples=40,
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )

@@ -226,7 +226,7 @@ def test_a_tile_outside_the_set_in_a_hand_is_refused(client):
 
 def test_round_end_question(client):
     resp = ask(
-        client, q="end", pos=SPOKES, hand_0=["6-1"], hand_1_text="", hand_2=[], yard_count="0"
+        client, q="end", pos=SPOKES, hand_0=["6-1"], hand_1_text="3-1", hand_2="2-0", yard_count="0"
     )
     html = follow(client, resp)
     assert "The round is over." in html and "OUT" in html
