@@ -52,26 +52,9 @@ def db_app(request, backend):
     settings: dict = {}
     if backend == "postgresql":
         settings["SQLALCHEMY_DATABASE_URI"] = request.getfixturevalue("postgres_url")
-        clashes = duplicate_constraint_names(db.metadata)
-        if clashes:
-            # PostgreSQL refuses two constraints with one name (SQLite does not mind).
-            pytest.xfail(f"constraint names used twice (naming convention): {clashes}")
     application = create_app(type("BackendConfig", (TestConfig,), settings))
     with application.app_context():
         db.create_all()
         yield application
         db.session.remove()
         db.drop_all()
-
-
-def duplicate_constraint_names(metadata) -> list[str]:
-    """Constraint names that two constraints share (PostgreSQL refuses them in one schema)."""
-    from collections import Counter
-
-    names = Counter(
-        str(c.name)
-        for table in metadata.tables.values()
-        for c in table.constraints
-        if c.name is not None and not str(c.name).startswith("_")
-    )
-    return sorted(n for n, k in names.items() if k > 1)
