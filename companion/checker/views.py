@@ -187,6 +187,15 @@ def rules_from(ruling: Any, table: Table) -> Any:
         return table.rules
 
 
+def _pasted_move(position: PositionView) -> dict[str, str]:
+    """The move of a pasted placement question (its tile and end are preselected)."""
+    question = position.question or {}
+    move = (question.get("input") or {}).get("move")
+    if question.get("category") not in ("placement", "edge") or not isinstance(move, dict):
+        return {}
+    return {k: str(move.get(k, "")) for k in ("tile", "on")}
+
+
 def _page(
     table: Table,
     args: MultiDict,
@@ -197,6 +206,9 @@ def _page(
 ) -> dict[str, Any]:
     tab = args.get("q", "") if args.get("q", "") in QUESTIONS else ""
     position = PositionView(table, args.get("pos", ""))
+    pasted_move = _pasted_move(position)
+    if pasted_move and not tab:
+        tab = "move"
     link = _links(table, position.text, tab)
     ctx: dict[str, Any] = {
         "table": table,
@@ -224,8 +236,9 @@ def _page(
         ctx["drawing"] = position.drawing()
     layout = position.layout
     sel = args.get("sel", "")
-    ctx["on_selected"] = args.get("on", "") or (form.get("on", "") if form else "")
-    ctx["tile_selected"] = args.get("tile", "") or (form.get("tile", "") if form else "")
+    source = form or args
+    ctx["on_selected"] = source.get("on", "") or pasted_move.get("on", "")
+    ctx["tile_selected"] = source.get("tile", "") or pasted_move.get("tile", "")
     if layout is not None:
         unplayed = [t for t in table.dominoes.tiles if t not in layout.used]
         ctx["unplayed"] = unplayed

@@ -129,6 +129,17 @@ def test_pasted_json_layout(client):
     assert "9-9 centre; 9-5 on C" in html
 
 
+def test_a_pasted_question_preselects_its_move(client):
+    question = (
+        '{"category": "placement", "input": {"layout": {"center": "9-9", "tiles": '
+        '[{"id": "A", "on": "C", "tile": "9-5"}]}, "move": {"tile": "5-4", "on": "A"}}}'
+    )
+    html = page(client, pos=question)
+    assert "9-9 centre; A: 9-5 on C" in html
+    assert 'name="tile" value="5-4" checked' in html
+    assert 'name="on" value="A" checked' in html
+
+
 def test_an_impossible_position_is_refused_with_the_placement_marked(client):
     html = page(client, pos="9-5 on C; 5-5 on S1")
     assert "This position could not have been played." in html
