@@ -441,3 +441,21 @@ def test_the_last_games_players_are_ticked_first_in_seat_order(client, night_id)
     # a new night starts with nobody ticked
     other = start_night(client)
     assert "checked" not in client.get(f"/nights/{other}/games/new").text
+
+
+def test_a_merged_player_is_replaced_by_the_player_they_were_merged_into(client, night_id):
+    start_game(client, night_id, names=("Robert", "Ann"))
+    robert = db.session.scalars(select(Player).where(Player.name == "Robert")).one()
+    bob = Player(name="Bob", name_key="bob", merged_into_id=robert.id)
+    db.session.add(bob)
+    db.session.commit()
+    # typed by name, or ticked by id (a page opened before the merge): both seat Robert
+    start_game(client, night_id, names=("bob", "Cleo"))
+    game = db.session.scalars(select(Game).order_by(Game.id.desc())).first()
+    assert _seat_names(game) == ["Robert", "Cleo"]
+    data = game_data(["Dee"], known=[(bob.id, True, None)])
+    assert _post(client, night_id, data).status_code == 303
+    game = db.session.scalars(select(Game).order_by(Game.id.desc())).first()
+    assert _seat_names(game) == ["Robert", "Dee"]
+    # merged players are not offered again
+    assert ">Bob</span>" not in client.get(f"/nights/{night_id}/games/new").text
