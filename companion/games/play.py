@@ -89,6 +89,7 @@ def _game_context(
     errors: EntryErrors | None = None,
     conflict: Round | None = None,
     editing: Round | None = None,
+    notice: str = "",
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms."""
@@ -108,6 +109,7 @@ def _game_context(
         "plan": plan,
         "form": form,
         "errors": errors.general if errors else [],
+        "notice": notice,
         "conflict": conflict,
         "editing": editing,
         "double": double,
@@ -167,10 +169,18 @@ def save(token: str) -> Any:
         save_round(game, scored, form.version.data)
     except Conflict:
         return _conflict(game, double)
-    if _htmx():
-        game = load_game(game_for_edit(token))
-        return _render_game(game=game, plan=plan_round(game))
-    return redirect(url_for("games.play", token=token), 303)
+    return _saved(token, _("Round saved."))
+
+
+def _saved(token: str, notice: str) -> Any:
+    """After a save: redirect to the game page, or (htmx) answer with the fresh ``#game``
+    fragment and point the address bar at the game page."""
+    if not _htmx():
+        flash(notice, "success")
+        return redirect(url_for("games.play", token=token), 303)
+    game = load_game(game_for_edit(token))
+    body, status = _render_game(game=game, plan=plan_round(game), notice=notice)
+    return body, status, {"HX-Push-Url": url_for("games.play", token=token)}
 
 
 def _conflict(game: Game, double: int | None) -> Any:
@@ -237,8 +247,7 @@ def edit(token: str, number: int) -> Any:
         return _render_game(
             409, game=game, editing=saved, errors=errors, conflict=saved, plan=plan_round(game)
         )
-    flash(_("Round with %(d)s corrected.", d=double_name(rnd.start_double)), "success")
-    return redirect(url_for("games.play", token=token), 303)
+    return _saved(token, _("Round with %(d)s corrected.", d=double_name(rnd.start_double)))
 
 
 @bp.post("/g/<token>/undo")

@@ -324,3 +324,19 @@ def test_nothing_half_saved_when_the_database_refuses(client, monkeypatch):
     assert db.session.scalar(db.select(db.func.count(HandScore.id))) == 0
     assert db.session.scalar(db.select(db.func.count(AuditEntry.id))) == 0
     assert ids
+
+
+def test_an_htmx_correction_answers_with_the_game_fragment(client):
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    r = client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(game, 6, totals={"Bob": 15, "Cy": 5}, out="Ann"),
+        headers={"HX-Request": "true"},
+    )
+    assert r.status_code == 200
+    assert r.headers["HX-Push-Url"] == f"/g/{game.edit_token}"
+    body = r.get_data(as_text=True)
+    assert body.lstrip().startswith('<div id="game"') and "<html" not in body
+    assert "Round with 6-6 corrected." in text(r)
+    assert "Centre double: 5-5" in text(r)

@@ -29,6 +29,14 @@ def stored(game: Game) -> list[tuple[int, str]]:
     return [(r.start_double, r.status) for r in rounds]
 
 
+def test_saving_redirects_to_the_game_page_with_a_message(client):
+    game = make_game()
+    r = post_round(client, game, 6, totals={"Bob": 4, "Cy": 2}, out="Ann")
+    assert r.status_code == 303
+    words = text(client.get(r.headers["Location"]))
+    assert "Round saved." in words and "Round 2 of 7" in words
+
+
 def test_the_game_page_shows_the_coming_round(client):
     game = make_game(set_size=9, names=("Ann", "Bob", "Cy", "Di"))
     r = page(client, game)
@@ -173,6 +181,8 @@ def test_htmx_save_returns_the_game_fragment(client):
     assert body.lstrip().startswith('<div id="game"')
     assert "<html" not in body
     assert "Centre double: 5-5" in text(r)
+    assert "Round saved." in text(r)
+    assert r.headers["HX-Push-Url"] == f"/g/{game.edit_token}"
     # validation errors come back as a fragment with status 200 (htmx swaps only 2xx)
     r = client.post(
         f"/g/{game.edit_token}/round",
