@@ -32,6 +32,7 @@ from companion.engine import (
     replay,
 )
 from companion.engine.errors import RuleError
+from companion.engine.rules import reserve_size
 from companion.engine.simulate import (
     Event,
     GameRecord,
@@ -89,6 +90,11 @@ def check_round(game: GameRecord, rnd: RoundRecord) -> None:
     assert rnd.reason in ("OUT", "BLOCKED", "NO_DRAW")
     if rnd.reason == "NO_DRAW":
         assert rules.empty_yard_ends_round
+    if rnd.reason == "BLOCKED":  # §6: nobody can play and nothing can be drawn
+        assert not any(legal_moves(rnd.layout, h) for h in rnd.hands_left)
+        assert len(rnd.yard_left) <= reserve_size(rules, len(game.players))
+        if rules.yard_reserve == "none":  # §11.2: without a reserve the spokes always complete
+            assert rnd.layout.hub_complete
     empty = [p for p, h in zip(game.players, rnd.hands_left, strict=True) if not h]
     assert empty == ([rnd.went_out] if rnd.reason == "OUT" else [])
     out_zeros = 0
