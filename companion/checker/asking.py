@@ -14,6 +14,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
 
 from ..engine import SWITCH_BY_NAME, SWITCHES, Layout, answer
 from .context import Table
@@ -178,6 +179,39 @@ def build_question(
             }
         }
     return {"category": category, "ruleset": table.ruleset_spec(), "input": data}
+
+
+def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:
+    """The form fields that would ask ``question`` again (to show a saved ruling's form filled
+    in, ready for a variation). The inverse of :func:`build_question`."""
+    data = question.get("input") or {}
+    form: MultiDict = MultiDict()
+    move = data.get("move")
+    if isinstance(move, Mapping):
+        form.add("tile", str(move.get("tile", "")))
+        form.add("on", str(move.get("on", "")))
+    for tile in data.get("hand") or []:
+        form.add("hand", str(tile))
+    hands = data.get("hands") or {}
+    scores = data.get("round_scores") or {}
+    for i, name in enumerate(table.players):
+        for tile in hands.get(name) or []:
+            form.add(f"hand_{i}", str(tile))
+        if name in scores:
+            form.add(f"scores_{i}", ", ".join(str(p) for p in scores[name]))
+    for key, field_name in (
+        ("yard_count", "yard_count"),
+        ("tile_drawn", "tile_drawn"),
+        ("to_move", "to_move"),
+        ("round_end", "round_end"),
+    ):
+        if data.get(key) is not None:
+            form.add(field_name, str(data[key]))
+    if data.get("went_out"):
+        form.add("went_out", "1")
+    if data.get("last_tile_was_double"):
+        form.add("last_double", "1")
+    return form
 
 
 def rules_in_force(rules: Any, section: str, category: str) -> list[RuleInForce]:

@@ -32,7 +32,15 @@ from ..engine.tiles import parse_ends
 from ..mapping import coming_round, round_scores, rules_of
 from ..models import Game
 from . import bp
-from .asking import QUESTIONS, FormProblem, ask, build_question, explain, summary
+from .asking import (
+    QUESTIONS,
+    FormProblem,
+    ask,
+    build_question,
+    explain,
+    form_from_question,
+    summary,
+)
 from .context import Table, table_for_game, table_from_args
 from .drawing import LENGTH, WIDTH, draw_layout
 from .notation import (
@@ -159,7 +167,11 @@ def _ruling_view(ruling_id: str | None, table: Table, position: PositionView) ->
     if ruling is None:
         return {}
     explained = explain(ruling.category, ruling.answer, rules_from(ruling, table))
-    view: dict[str, Any] = {"ruling": ruling, "verdict": explained}
+    view: dict[str, Any] = {
+        "ruling": ruling,
+        "verdict": explained,
+        "form": form_from_question(ruling.question, table),
+    }
     move = (ruling.question.get("input") or {}).get("move")
     if ruling.category == "placement" and isinstance(move, dict) and position.layout is not None:
         try:
@@ -236,7 +248,7 @@ def _page(
         ctx["drawing"] = position.drawing()
     layout = position.layout
     sel = args.get("sel", "")
-    source = form or args
+    source = ctx["form"] or args
     ctx["on_selected"] = source.get("on", "") or pasted_move.get("on", "")
     ctx["tile_selected"] = source.get("tile", "") or pasted_move.get("tile", "")
     if layout is not None:

@@ -377,3 +377,10 @@ def test_asking_needs_the_csrf_token_when_csrf_is_on():
         assert db.session.query(Ruling).count() == 1
         db.session.remove()
         db.drop_all()
+
+
+def test_a_ruling_shows_its_form_filled_in_for_a_variation(client):
+    html = follow(client, ask(client, q="tie", players="2", scores_0="10, 0, 5", scores_1="5, 5"))
+    assert 'value="10, 0, 5"' in html and 'value="5, 5"' in html
+    html = follow(client, ask(client, q="draw", pos=SPOKES, hand=["6-1"], yard_count="7"))
+    assert 'name="hand" value="6-1" checked' in html and 'value="7"' in html
