@@ -31,9 +31,10 @@ def chart_of(game: Game) -> Chart | None:
 
 
 def house_rules(game: Game) -> list[tuple[Switch, Any, str, bool]]:
-    """Each house-rule switch: (switch, value, meaning, differs from the standard rules)."""
+    """Each house-rule switch: (switch, value, meaning, differs from the standard rules); the
+    set is shown with the game, so it never counts as a difference."""
     rules = rules_of(game)
-    differs = rules.differences()
+    differs = set(rules.differences()) - {"set_size"}
     return [(sw, value, meaning, sw.name in differs) for sw, value, meaning in rules.describe()]
 
 

@@ -321,6 +321,8 @@ def test_game_page_house_rules_audit_rulings(client, h):
     assert "Different from the standard rules:" in g3
     assert "Ends the round but scores 50, and is not a zero round." in g3
     assert "Wikipedia" in g3
+    changed = g3[g3.index("Different from the standard rules:") : g3.index("Every house rule")]
+    assert "Which domino set" not in changed  # the set is not a house rule
     g1 = text(client.get(f"/history/games/{h.games['G1']}"))
     assert "Round 1 (9-9) saved." in g1 and "Game started." in g1
     assert "9-3 may be laid on a spoke of the 9-9." in g1

@@ -1,0 +1,117 @@
+"""The history pages on a phone (Pixel 7): the nights list, a game page with its chart, a
+player page; screenshots in test-artifacts/history-*.png and no axe violations."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.history.fixture import History, build
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(autouse=True)
+def _offline_cdn(phone: Page) -> None:
+    """No network here: the CDN copy of htmx fails fast and the local fallback loads."""
+    phone.route("https://cdn.jsdelivr.net/**", lambda route: route.abort("internetdisconnected"))
+
+
+@pytest.fixture(scope="module")
+def seeded(live_server) -> History:
+    """The hand-checked fixture history in the live server's database (once per module)."""
+    with live_server.app.app_context():
+        return build(merged=True)
+
+
+def assert_no_axe(violations: list[dict]) -> None:
+    assert violations == [], [
+        (v["id"], [n.get("target") for n in v.get("nodes", [])]) for v in violations
+    ]
+
+
+def no_horizontal_scroll(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"page is {width}px wide"
+
+
+def test_nights_list(phone: Page, seeded: History, shot, axe_violations) -> None:
+    phone.goto("/history/?q=valentine")
+    expect(phone.get_by_text("Winner: Bob (by next-lowest non-zero round)")).to_be_visible()
+    phone.goto("/history/")
+    expect(phone.get_by_role("heading", name="Game nights", level=1)).to_be_visible()
+    expect(phone.get_by_text("Shared win: Ann, Bob")).to_be_visible()
+    no_horizontal_scroll(phone)
+    shot(phone, "history-nights")
+    assert_no_axe(axe_violations(phone))
+    # The search form opens and filters by date.
+    phone.get_by_text("Search and filter").click()
+    phone.get_by_label("From", exact=True).fill("2026-03-01")
+    phone.get_by_label("To", exact=True).fill("2026-03-31")
+    phone.get_by_role("button", name="Search").click()
+    expect(phone.get_by_text("Winner: Ann")).to_be_visible()
+    expect(phone.get_by_text("Shared win: Ann, Bob")).to_have_count(0)
+    shot(phone, "history-nights-search")
+    assert_no_axe(axe_violations(phone))
+
+
+def test_game_page_with_chart(phone: Page, seeded: History, shot, axe_violations) -> None:
+    phone.goto(f"/history/games/{seeded.games['G1']}")
+    chart = phone.locator("svg.chart-svg")
+    expect(chart).to_be_visible()
+    expect(chart.locator("polyline")).to_have_count(3)
+    box = chart.bounding_box()
+    assert box is not None and box["width"] <= 412 and box["height"] > 150
+    expect(phone.locator("#chart-desc")).to_have_text("Final totals: Ann 20; Bob 20; Cy 12.")
+    expect(phone.get_by_text("Winner: Cy")).to_be_visible()
+    no_horizontal_scroll(phone)
+    shot(phone, "history-game")
+    assert_no_axe(axe_violations(phone))
+    # The narrowest phones the app is designed for: 360 px, still no sideways scrolling.
+    phone.set_viewport_size({"width": 360, "height": 740})
+    no_horizontal_scroll(phone)
+    assert chart.bounding_box()["width"] <= 360
+    shot(phone, "history-game-360")
+    # The read-only scoreboard link, never the edit link.
+    href = phone.get_by_role("link", name="Live scoreboard (read-only)").get_attribute("href")
+    assert href and href.startswith("/s/")
+
+
+def test_game_page_of_a_house_rules_game(phone: Page, seeded: History, shot, axe_violations):
+    phone.goto(f"/history/games/{seeded.games['G3']}")
+    rule = "Ends the round but scores 50, and is not a zero round."
+    expect(phone.get_by_text(rule, exact=True).first).to_be_visible()
+    no_horizontal_scroll(phone)
+    shot(phone, "history-game-house-rules")
+    assert_no_axe(axe_violations(phone))
+
+
+def test_player_page(phone: Page, seeded: History, shot, axe_violations) -> None:
+    phone.goto(f"/history/players/{seeded.players['Ann']}")
+    expect(phone.get_by_role("heading", name="Ann", level=1)).to_be_visible()
+    stats = phone.locator("dl.stats")
+    expect(stats).to_contain_text("Games4")
+    expect(stats).to_contain_text("Win rate25%")
+    no_horizontal_scroll(phone)
+    shot(phone, "history-player")
+    assert_no_axe(axe_violations(phone))
+    phone.get_by_role("link", name="Leaderboard").click()
+    expect(phone.get_by_role("heading", name="Leaderboard")).to_be_visible()
+    no_horizontal_scroll(phone)
+    shot(phone, "history-leaderboard")
+    assert_no_axe(axe_violations(phone))
+
+
+def test_rename_and_night_delete_undo(phone: Page, seeded: History, shot) -> None:
+    phone.goto(f"/history/players/{seeded.players['Zed']}")
+    phone.get_by_label("New name").fill("Bob")
+    phone.get_by_role("button", name="Rename").click()
+    expect(phone.get_by_text("Another player is already called Bob.")).to_be_visible()
+    phone.goto(f"/history/nights/{seeded.nights['N3']}")
+    phone.get_by_role("link", name="Delete this game night…").click()
+    expect(phone.get_by_role("heading", name="Delete this game night?")).to_be_visible()
+    phone.get_by_role("button", name="Delete the game night").click()
+    expect(phone.get_by_role("heading", name="Game night deleted")).to_be_visible()
+    shot(phone, "history-night-deleted")
+    phone.get_by_role("button", name="Undo delete").click()
+    expect(phone.get_by_text("The game night is back.")).to_be_visible()
