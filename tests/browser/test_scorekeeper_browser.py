@@ -58,11 +58,17 @@ def start_night(page: Page) -> None:
     page.wait_for_url(re.compile(r"/nights/\d+$"))
 
 
-def create_game(page: Page, names: Sequence[str], set_size: int = 9) -> str:
-    """From a night's page, create a game of new players seated in the order given, with the
-    standard house rules. Returns the edit token (the page ends on the game)."""
+def create_game(
+    page: Page, names: Sequence[str], set_size: int = 9, rules: dict[str, str] | None = None
+) -> str:
+    """From a night's page, create a game of ``names`` typed as new names, seated in the order
+    given, with the standard house rules changed by ``rules`` (switch name -> option value).
+    People seen before that the page ticks (the night's last table) are unticked first.
+    Returns the edit token (the page ends on the game)."""
     page.get_by_role("link", name="New game").click()
     page.wait_for_url(re.compile(r"/games/new$"))
+    for box in page.locator("input[name^='known-'][name$='-plays']").all():
+        box.uncheck()
     while page.locator("input[name^='new-'][name$='-name']").count() < len(names):
         page.get_by_role("button", name="More name rows").click()
     for i, name in enumerate(names):
@@ -71,6 +77,10 @@ def create_game(page: Page, names: Sequence[str], set_size: int = 9) -> str:
     if set_size != 9:
         page.locator("select[name='set_size']").select_option(str(set_size))
     expect(page.locator("select[name='preset']")).to_have_value("standard")
+    if rules:
+        page.locator("details.house-rules summary").click()
+        for name, value in rules.items():
+            page.locator(f"select[name='rules-{name}']").select_option(value)
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(re.compile(r"/g/[^/]+$"))
     return page.url.rsplit("/", 1)[1]
@@ -118,7 +128,7 @@ def board_rows(page: Page) -> list[tuple[str, str, str]]:
     return out
 
 
-def expect_final_standings(page: Page) -> None:
+def expect_final_standings(page: Page, dede_total: int = 135) -> None:
     """The finished typed/tapped game: Ana wins over Bjørn (both 60) by most zero rounds."""
     finish = page.locator("section.finish")
     expect(finish.locator(".winner")).to_have_text("Ana wins!")
@@ -127,7 +137,7 @@ def expect_final_standings(page: Page) -> None:
         ("1", "Ana", "60"),
         ("2", "Bjørn", "60"),
         ("3", "Chen", "96"),
-        ("4", "Dédé", "135"),
+        ("4", "Dédé", str(dede_total)),
     ]
     expect(page.locator("#scoreboard .ties")).to_contain_text(
         "Ana is ahead of Bjørn, both on 60 points, by most zero rounds."
@@ -165,3 +175,346 @@ def test_whole_game_by_typed_totals(phone: Page, shot) -> None:
     expect_final_standings(phone)
     shot(phone, "scorekeeper-typed-finished")
     phone.locator("#scoreboard").screenshot(path=str(ARTIFACTS / "scorekeeper-typed-board.png"))
+
+
+# --- b. a whole game mostly by tapping tiles ---------------------------------------------------
+
+#: tiles tapped per round (rounds 1-4, Ana goes out in each) for Bjørn, Chen and Dédé; their
+#: points under the standard rules (0-0 counts 50, a blank half 0) and the same totals as the
+#: typed game, except Dédé's first hand (0-0 and 3-2 = 55 points instead of 15)
+TAPPED = [
+    {1: ["5-3"], 2: ["6-6"], 3: ["0-0", "3-2"]},
+    {1: ["4-4"], 2: ["9-3"], 3: ["9-6"]},
+    {1: ["6-2"], 2: ["7-1", "4-0"], 3: ["8-7"]},
+    {1: ["5-4"], 2: ["8-4"], 3: ["9-4", "2-0"]},
+]
+#: the live sums the picker shows for those hands (each tile's points come from the engine)
+TAPPED_SUMS = [
+    {1: (1, 8), 2: (1, 12), 3: (2, 55)},
+    {1: (1, 8), 2: (1, 12), 3: (1, 15)},
+    {1: (1, 8), 2: (2, 12), 3: (1, 15)},
+    {1: (1, 9), 2: (1, 12), 3: (2, 15)},
+]
+
+
+def seat_id(page: Page, name: str) -> str:
+    """The seat id behind ``name``'s fields (``total_<id>``)."""
+    field = page.get_by_label(f"Points for {name}").get_attribute("name") or ""
+    return field.removeprefix("total_")
+
+
+def tap_tiles(page: Page, name: str, tiles: Sequence[str]) -> None:
+    """Open ``name``'s tile picker and tap each tile (the label around its checkbox)."""
+    box = hand(page, name).locator("details.picker-box")
+    if box.get_attribute("open") is None:
+        box.locator("summary").click()
+    for text in tiles:
+        box.locator(f"label.pick:has(input[value='{text}'])").click()
+        expect(box.locator(f"input[value='{text}']")).to_be_checked()
+
+
+def test_whole_game_by_tapping_tiles(phone: Page, shot) -> None:
+    start_night(phone)
+    create_game(phone, PLAYERS)
+    typed = round_scores()
+    for k in range(1, 11):
+        expect_round(phone, k)
+        if k <= len(TAPPED):
+            hand(phone, "Ana").get_by_label("Went out").check()
+            for p, tiles in TAPPED[k - 1].items():
+                tap_tiles(phone, PLAYERS[p], tiles)
+                n, points = TAPPED_SUMS[k - 1][p]
+                sid = seat_id(phone, PLAYERS[p])
+                expect(phone.locator(f"output.picked-sum[data-for='tiles_{sid}']")).to_have_text(
+                    f"{n} tiles: {points} points"
+                )
+            if k == 1:
+                # a tile in one hand is greyed out in the others' pickers (score.js)
+                chen = hand(phone, "Chen").locator("input[value='5-3']")
+                expect(chen).to_be_disabled()
+                # the centre double is not on the picker at all
+                expect(phone.locator("fieldset.picker input[value='9-9']")).to_have_count(0)
+                shot(phone, "scorekeeper-tapped-round1")
+        else:
+            type_round(phone, PLAYERS, typed[k - 1])
+        save_round(phone)
+        expect(phone.locator("#scoreboard thead th.rd")).to_have_count(k)
+        if k == 1:
+            # the engine scored the tapped hands: Dédé's 0-0 counts 50 (standard rules)
+            dede = phone.locator("#scoreboard tbody tr", has=phone.locator("th[title='Dédé']"))
+            expect(dede.locator("td.rd .pts")).to_have_text(["55"])
+            bjorn = phone.locator("#scoreboard tbody tr", has=phone.locator("th[title='Bjørn']"))
+            expect(bjorn.locator("td.rd .pts")).to_have_text(["8"])
+    expect_final_standings(phone, dede_total=175)
+    shot(phone, "scorekeeper-tapped-finished")
+    # the tapped tiles are kept with the round: correcting round 1 shows them ticked again
+    phone.get_by_role("link", name="9-9", exact=True).click()
+    expect(phone.locator("#round-title")).to_have_text("Correct the round with 9-9")
+    expect(hand(phone, "Dédé").locator("input[value='0-0']")).to_be_checked()
+    expect(hand(phone, "Dédé").locator("input[value='3-2']")).to_be_checked()
+
+
+# --- c. htmx from the local copy when the CDN is blocked ---------------------------------------
+
+
+def test_htmx_falls_back_to_local_copy_when_cdn_blocked(phone: Page) -> None:
+    refused: list[str] = []
+
+    def refuse(route) -> None:
+        refused.append(route.request.url)
+        route.abort("internetdisconnected")
+
+    phone.route("https://cdn.jsdelivr.net/**", refuse)
+    local: list[int] = []
+    phone.on(
+        "response",
+        lambda r: local.append(r.status) if r.url.endswith("/static/vendor/htmx.min.js") else None,
+    )
+    start_night(phone)
+    create_game(phone, PLAYERS)
+    assert phone.evaluate("typeof window.htmx") == "object"
+    assert refused and all("htmx.org@" in u for u in refused)
+    assert 200 in local or 304 in local
+    # an htmx-enhanced action: saving a round swaps #game in place, without a page load
+    phone.evaluate("window.__sameDocument = true")
+    requests: list[dict] = []
+    phone.on("request", lambda r: requests.append(r.headers) if r.method == "POST" else None)
+    type_round(phone, PLAYERS, round_scores()[0])
+    save_round(phone)
+    expect_round(phone, 2)
+    expect(phone.locator("#scoreboard thead th.rd")).to_have_text(["9-9"])
+    assert phone.evaluate("window.__sameDocument") is True
+    assert requests and requests[-1].get("hx-request") == "true"
+
+
+# --- d. everything with JavaScript off ---------------------------------------------------------
+
+
+def test_create_and_score_without_javascript(browser, playwright, live_server, shot) -> None:
+    context = browser.new_context(
+        java_script_enabled=False, base_url=live_server.url, **playwright.devices["Pixel 7"]
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        start_night(page)
+        token = create_game(page, ["Eva", "Finn", "Gus", "Hana", "Ivo"])
+        expect_round(page, 1)
+        # a refused round shows the message and keeps what was typed (plain post, 422)
+        page.get_by_label("Points for Eva").fill("12")
+        page.get_by_role("button", name="Save round").click()
+        expect(page.locator(".flash.error, .errors").first).to_be_visible()
+        expect(
+            page.get_by_text("Mark who went out, or that the round was blocked.")
+        ).to_be_visible()
+        expect(page.get_by_label("Points for Eva")).to_have_value("12")
+        # now a complete round: Finn went out, Gus by tapped tiles (details open without JS)
+        hand(page, "Finn").get_by_label("Went out").check()
+        page.get_by_label("Points for Gus").fill("")
+        tap_tiles(page, "Gus", ["0-0", "1-0"])
+        page.get_by_label("Points for Hana").fill("7")
+        page.get_by_label("Points for Ivo").fill("0")
+        page.get_by_role("button", name="Save round").click()
+        # Ivo did not go out, so 0 is refused (he would still hold tiles)
+        expect(page.get_by_text(re.compile("Ivo: 0 points means no tiles left"))).to_be_visible()
+        page.get_by_label("Points for Ivo").fill("20")
+        page.get_by_role("button", name="Save round").click()
+        page.wait_for_url(re.compile(rf"/g/{token}$"))  # redirect after post
+        expect_round(page, 2)
+        cells = {
+            name: page.locator("#scoreboard tbody tr", has=page.locator(f"th[title='{name}']"))
+            .locator("td.tot")
+            .inner_text()
+            for name in ["Eva", "Finn", "Gus", "Hana", "Ivo"]
+        }
+        assert cells == {"Eva": "12", "Finn": "0", "Gus": "51", "Hana": "7", "Ivo": "20"}
+        # undo is a plain post too
+        page.get_by_role("button", name="Undo the last change").click()
+        expect_round(page, 1)
+        expect(page.locator(".flashes")).to_contain_text("Undone")
+        shot(page, "scorekeeper-nojs")
+    finally:
+        context.close()
+
+
+# --- e. accessibility of every main page, light and dark ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def main_pages(browser, playwright, live_server) -> dict[str, str]:
+    """The main pages of the score keeper as paths: a finished game and one in play (2 rounds)."""
+    context = browser.new_context(base_url=live_server.url, **playwright.devices["Pixel 7"])
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        start_night(page)
+        night = page.url.removeprefix(live_server.url)
+        done = create_game(page, PLAYERS)
+        for k, scores in enumerate(round_scores(), start=1):
+            type_round(page, PLAYERS, scores)
+            save_round(page)
+            expect(page.locator("#scoreboard thead th.rd")).to_have_count(k)
+        page.goto(night)
+        playing = create_game(page, ["Jo", "Kim", "Lou"])
+        for k, scores in enumerate(round_scores()[:2], start=1):
+            type_round(page, ["Jo", "Kim", "Lou"], scores)
+            save_round(page)
+            expect(page.locator("#scoreboard thead th.rd")).to_have_count(k)
+        share = page.get_by_role("link", name="Read-only scoreboard").get_attribute("href")
+    finally:
+        context.close()
+    return {
+        "home": "/",
+        "new-night": "/nights/new",
+        "night": night,
+        "new-game": f"{night}/games/new",
+        "game": f"/g/{playing}",
+        "correct-round": f"/g/{playing}/round/1",
+        "share": f"/g/{playing}/share",
+        "scoreboard": share or "",
+        "audit": f"/g/{playing}/audit",
+        "finished": f"/g/{done}",
+        "delete": f"/g/{playing}/delete",
+    }
+
+
+def describe(violations: list[dict]) -> str:
+    """Axe violations as readable lines: rule, impact, help, and the first offending nodes."""
+    lines = []
+    for v in violations:
+        lines.append(f"{v['id']} ({v.get('impact')}): {v['help']}")
+        for node in v.get("nodes", [])[:4]:
+            lines.append(f"    {node.get('target')}: {node.get('failureSummary', '')[:300]}")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_main_pages_have_no_axe_violations(
+    browser, playwright, live_server, main_pages, axe_violations, shot, scheme
+) -> None:
+    context = browser.new_context(
+        base_url=live_server.url, color_scheme=scheme, **playwright.devices["Pixel 7"]
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    found = {}
+    try:
+        assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
+        for name, path in main_pages.items():
+            response = page.goto(path)
+            assert response is not None and response.ok, (name, path)
+            violations = axe_violations(page)
+            if violations:
+                found[name] = violations
+            if name in {"game", "finished", "scoreboard"}:
+                page.evaluate("window.scrollTo(0, 0)")
+                shot(page, f"scorekeeper-{name}-{scheme}")
+    finally:
+        context.close()
+    report = "\n".join(f"== {name} ({scheme})\n{describe(v)}" for name, v in found.items())
+    print(report)
+    assert not found, report
+
+
+# --- f. the scoreboard of 8 players at 360 px, and touch targets ------------------------------
+
+#: 8 players with long names (the scoreboard shortens them)
+EIGHT = [
+    "Alexandrina",
+    "Bartholomew",
+    "Christabel",
+    "Dmitri",
+    "Evangelina",
+    "Fitzgerald",
+    "Gwen",
+    "Hiroshi",
+]
+SMALL_PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def test_scoreboard_of_eight_players_fits_360px(browser, live_server, shot) -> None:
+    context = browser.new_context(base_url=live_server.url, **SMALL_PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        start_night(page)
+        # seven tiles each cannot be dealt to 8 players from double-9: use the 5-each table
+        create_game(page, EIGHT, rules={"hand_size_rule": "gamerules_table"})
+        for k, double in enumerate(DOUBLES, start=1):
+            expect_round(page, k)
+            out = (k - 1) % len(EIGHT)
+            scores = {i: None if i == out else 40 + 7 * i + double for i in range(len(EIGHT))}
+            type_round(page, EIGHT, scores)
+            save_round(page)
+            expect(page.locator("#scoreboard thead th.rd")).to_have_count(k)
+        expect(page.locator("section.finish")).to_be_visible()
+        totals = page.locator("#scoreboard td.tot").all_inner_texts()
+        assert len(totals) == 8 and all(len(t.strip()) == 3 for t in totals), totals
+        pages = {
+            "game": page.url,
+            "scoreboard": page.get_by_role("link", name="Read-only scoreboard").get_attribute(
+                "href"
+            ),
+        }
+        for name, url in pages.items():
+            page.goto(url)
+            page.evaluate("window.scrollTo(0, 0)")
+            shot(page, f"scorekeeper-eight-360px-{name}")
+            fits = page.evaluate(
+                """() => {
+                  const board = document.querySelector('#scoreboard');
+                  const table = board.querySelector('table');
+                  const overflowing = Array.from(document.querySelectorAll('main table'))
+                    .filter(t => t.getBoundingClientRect().right
+                                 > t.parentElement.getBoundingClientRect().right + 0.5)
+                    .map(t => t.className + ': ' + t.getBoundingClientRect().right + ' > '
+                              + t.parentElement.getBoundingClientRect().right);
+                  return {
+                    tables: overflowing,
+                    page: document.documentElement.scrollWidth <= window.innerWidth,
+                    board: board.scrollWidth <= board.clientWidth,
+                    table: table.getBoundingClientRect().right <= window.innerWidth,
+                    widths: [document.documentElement.scrollWidth, window.innerWidth,
+                             board.scrollWidth, board.clientWidth,
+                             table.getBoundingClientRect().right],
+                  };
+                }"""
+            )
+            assert fits["page"] and fits["board"] and fits["table"], (name, fits)
+            assert fits["tables"] == [], (name, fits)  # e.g. the end-of-game summary
+            # all ten round columns and every player are on the board
+            expect(page.locator("#scoreboard thead th.rd")).to_have_count(10)
+            expect(page.locator("#scoreboard tbody tr")).to_have_count(8)
+    finally:
+        context.close()
+
+
+#: what a thumb taps on the game page (checkboxes are tapped through their labels)
+TARGETS = (
+    "a, button, summary, select, input:not([type=hidden]):not([type=checkbox]),"
+    " label.went-out, label.check, label.pick"
+)
+
+
+def test_game_page_touch_targets_are_thumb_sized(phone: Page) -> None:
+    start_night(phone)
+    create_game(phone, PLAYERS)
+    type_round(phone, PLAYERS, round_scores()[0])
+    save_round(phone)
+    expect_round(phone, 2)
+    hand(phone, "Bjørn").locator("summary").click()  # one tile picker open
+    small = phone.evaluate(
+        """(selector) => Array.from(document.querySelectorAll(selector))
+          .filter(el => el.offsetParent !== null && !el.closest('.vh, .skip'))
+          .map(el => [el.tagName.toLowerCase() + (el.className ? '.' + el.className : ''),
+                      (el.innerText || el.value || el.name || '').trim().slice(0, 30),
+                      Math.round(el.getBoundingClientRect().height * 10) / 10])
+          .filter(([, , h]) => h < 44)""",
+        TARGETS,
+    )
+    assert small == [], small
