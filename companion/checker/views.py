@@ -341,20 +341,27 @@ def ruling_link(ruling: Any, table: Table) -> str:
     return url_for("checker.index", **{k: v for k, v in params.items() if v})
 
 
+def _same_value(a: Any, b: Any) -> bool:
+    # 1 == True in Python; a switch value of 1 is not the choice True
+    return type(a) is type(b) and a == b
+
+
 @bp.get("/house-rules")
 def house_rules() -> ResponseReturnValue:
     """Every switch in force, in plain words, with what the other choices would mean."""
     table = table_of(request.args)
+    changed = table.rules.differences()
     rows = []
     for switch in SWITCHES:
         value = getattr(table.rules, switch.name)
-        others = [c for c in switch.choices if c.value != value or type(c.value) is not type(value)]
+        others = [c for c in switch.choices if not _same_value(c.value, value)]
         rows.append(
             {
                 "switch": switch,
                 "value": value,
                 "meaning": switch.meaning(value),
                 "others": others,
+                "changed": switch.name in changed,
             }
         )
     return render_template(
@@ -362,6 +369,7 @@ def house_rules() -> ResponseReturnValue:
         table=table,
         rows=rows,
         tiebreak=list(table.rules.tiebreak),
+        changed=[r for r in rows if r["changed"]],
         presets=PRESETS,
     )
 

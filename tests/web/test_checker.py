@@ -325,7 +325,11 @@ def test_house_rules_page_explains_every_switch_and_the_alternatives(client):
     assert "Going out by playing a double as the last tile." in html
     assert "going_out_on_double = &#34;penalty_50&#34;" in html or "penalty_50" in html
     assert "The other choices" in html
-    assert html.count('class="card rule-row"') >= 25
+    assert html.count('class="card rule-row') >= 25
+    assert html.count('class="card rule-row changed"') == len(preset("wikipedia").differences())
+    assert "Different from the standard rules" in html
+    standard = client.get("/checker/house-rules").get_data(as_text=True)
+    assert "These are the standard rules." in standard and "rule-row changed" not in standard
 
 
 def test_house_rules_of_a_game(client):
