@@ -33,6 +33,7 @@ from wtforms.widgets import HiddenInput
 
 from ..engine import PRESET_TITLES, PRESETS, SWITCH_BY_NAME, SWITCHES
 from ..engine.rules import PLAYERS_MAX, Switch
+from .engine_strings import translated
 from .setup import NAME_MAX, NOTES_MAX, PLACE_MAX
 
 #: switches the new-game page does not show as house rules (the set has its own field)
@@ -165,7 +166,7 @@ def _decode_value(switch: Switch, text: Any) -> Any:
 def switch_options(switch: Switch, current: Any = None) -> list[SelectChoice]:
     """The (value, label) options of a switch's select; ``current`` is added when it is an
     allowed value the list does not offer (e.g. 5 spokes stored from the API)."""
-    options = [SelectChoice(encode_value(c.value), c.meaning) for c in switch.choices]
+    options = [SelectChoice(encode_value(c.value), translated(c.meaning)) for c in switch.choices]
     if current is not None and encode_value(current) not in {o.value for o in options}:
         options.append(SelectChoice(encode_value(current)))
     return options
@@ -173,9 +174,9 @@ def switch_options(switch: Switch, current: Any = None) -> list[SelectChoice]:
 
 def _switch_field(switch: Switch) -> Field:
     if switch.choices:
-        return _select(switch.summary, switch_options(switch))
+        return _select(translated(switch.summary), switch_options(switch))
     return IntegerField(
-        switch.summary,
+        translated(switch.summary),
         validators=[
             Optional(),
             NumberRange(
@@ -211,7 +212,7 @@ class NewGameForm(FlaskForm):
     set_size = _select(
         _l("Domino set"),
         [
-            SelectChoice(str(c.value), c.meaning)
+            SelectChoice(str(c.value), translated(c.meaning))
             for c in sorted(SWITCH_BY_NAME["set_size"].choices, key=lambda c: c.value)
         ],
         coerce=int,
@@ -219,7 +220,7 @@ class NewGameForm(FlaskForm):
     )
     preset = _select(
         _l("House rules preset"),
-        [SelectChoice(name, PRESET_TITLES.get(name, name)) for name in PRESETS],
+        [SelectChoice(name, translated(PRESET_TITLES.get(name, name))) for name in PRESETS],
         default="standard",
     )
     rules = FormField(RulesForm)

@@ -22,6 +22,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import or_, select
@@ -48,8 +49,11 @@ ACTIVE_DAYS = 1
 
 
 @bp.record_once
-def _bind_limiter(state: Any) -> None:
+def _init_app(state: Any) -> None:
+    """Bind the passcode rate limiter, and give templates ``get_locale()`` (base.html uses it
+    for ``<html lang>``)."""
     limiter.init_app(state.app)
+    state.app.jinja_env.globals.setdefault("get_locale", get_locale)
 
 
 @bp.errorhandler(CSRFError)
