@@ -39,12 +39,10 @@ def house_rules(game: Game) -> list[tuple[Switch, Any, str, bool]]:
 
 
 def rulings(game: Game) -> list[Ruling]:
-    """The game's saved rulings from the rules checker, oldest first."""
-    try:  # the checker's own query when it provides one
-        from ..checker import rulings_for  # type: ignore[attr-defined]
-    except ImportError:
-        return list(game.rulings)
-    return list(rulings_for(game))
+    """The game's saved rulings from the rules checker, newest first (the checker's query)."""
+    from ..checker.rulings import rulings_for
+
+    return rulings_for(game)
 
 
 def audit_trail(game: Game) -> list[tuple[Any, list[Any]]]:
