@@ -115,3 +115,15 @@ def test_rename_and_night_delete_undo(phone: Page, seeded: History, shot) -> Non
     shot(phone, "history-night-deleted")
     phone.get_by_role("button", name="Undo delete").click()
     expect(phone.get_by_text("The game night is back.")).to_be_visible()
+
+
+def test_dark_mode_game_and_player(phone: Page, seeded: History, shot, axe_violations) -> None:
+    """The chart's series colours and the tables stay readable in the system's dark mode."""
+    phone.emulate_media(color_scheme="dark")
+    phone.goto(f"/history/games/{seeded.games['G6']}")
+    expect(phone.locator("svg.chart-svg polyline")).to_have_count(3)
+    shot(phone, "history-game-dark")
+    assert_no_axe(axe_violations(phone))
+    phone.goto(f"/history/players/{seeded.players['Bob']}")
+    shot(phone, "history-player-dark")
+    assert_no_axe(axe_violations(phone))
