@@ -3,7 +3,7 @@
 * ``GET /history/export.csv`` and ``/history/export.json``: everything, or ``?game=ID`` /
   ``?night=ID``; an attachment named ``chickenfoot-<scope>-<date>.<ext>``. The CSV is streamed.
 * ``GET|POST /history/import``: upload a JSON export (CSRF, passcode when configured, at most
-  ``HISTORY_IMPORT_MAX_BYTES``, 32 MB by default) and see the report; a refused file imports
+  ``HISTORY_IMPORT_MAX_BYTES``, 64 MB by default) and see the report; a refused file imports
   nothing.
 """
 
@@ -24,7 +24,7 @@ from ..games.access import passcode_required
 from . import bp, exchange
 
 #: default upper bound of an uploaded export, in bytes (the app-wide limit is 1 MB)
-IMPORT_MAX_BYTES = 32 * 1024 * 1024
+IMPORT_MAX_BYTES = 64 * 1024 * 1024
 
 
 def _scope() -> tuple[int | None, int | None]:
