@@ -58,7 +58,7 @@ def test_page_shows_players_sets_presets_and_every_switch(client, night_id):
     # every switch with its one-line summary and its choices' meanings
     assert "Spokes the centre double needs before play spreads." in text
     assert "Six spokes (the double chicken foot)." in text
-    assert "When nobody holds the round&#39;s double." in text
+    assert "When nobody holds the round's double." in text  # trusted engine text
     assert _selected(text, "rules-center_spokes_required") == "4"
     assert 'name="rules-set_size"' not in text  # the set has its own field
     # the deal preview for no players yet
