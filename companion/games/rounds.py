@@ -85,15 +85,19 @@ def double_name(value: int) -> str:
 
 
 def load_game(game: Game) -> Game:
-    """Load the game's rounds with their hands and its seats with their players in a fixed
-    number of queries (pages must not issue one query per round or player)."""
-    db.session.scalars(
-        db.select(Round).where(Round.game_id == game.id).options(selectinload(Round.hands))
-    ).all()
-    db.session.scalars(
-        db.select(Seat).where(Seat.game_id == game.id).options(selectinload(Seat.player))
-    ).all()
-    return game
+    """``game`` with its rounds and their hands, its seats and their players, and its audit
+    trail loaded in a fixed number of queries (pages must not issue one query per round or
+    player). Returns the same, refreshed object."""
+    return db.session.scalars(
+        db.select(Game)
+        .where(Game.id == game.id)
+        .options(
+            selectinload(Game.rounds).selectinload(Round.hands),
+            selectinload(Game.seats).selectinload(Seat.player),
+            selectinload(Game.audit),
+        )
+        .execution_options(populate_existing=True)
+    ).one()
 
 
 # --- the coming round -------------------------------------------------------------------------

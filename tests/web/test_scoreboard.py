@@ -182,3 +182,34 @@ def test_a_finished_game_shows_the_winner_on_the_shared_page(client):
     for d in range(6, -1, -1):
         save(client, game, d, totals={"Bob": 5}, out="Ann")
     assert "Ann wins!" in text(client.get(f"/s/{game.share_token}"))
+
+
+def count_queries(client, url: str) -> int:
+    """SQL statements one GET of ``url`` runs, with an empty session (as a fresh request)."""
+    from sqlalchemy import event
+
+    statements: list[str] = []
+
+    def record(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    db.session.remove()
+    event.listen(db.engine, "before_cursor_execute", record)
+    try:
+        assert client.get(url).status_code == 200
+    finally:
+        event.remove(db.engine, "before_cursor_execute", record)
+    return len(statements)
+
+
+def test_pages_run_the_same_number_of_queries_whatever_the_rounds_and_players(client):
+    small = make_game(names=("Ann", "Bob"))
+    save(client, small, 6, totals={"Bob": 3}, out="Ann")
+    names = tuple(f"P{i}" for i in range(12))
+    big = make_game(names=names, set_size=18)
+    for d in range(18, 6, -1):
+        save(client, big, d, totals=dict.fromkeys(names[1:], 20), out=names[0])
+    tokens = [(g.edit_token, g.share_token) for g in (small, big)]
+    for path in ("/g/{0}", "/s/{1}", "/s/{1}/board?v=x", "/g/{0}/audit"):
+        few, many = (count_queries(client, path.format(*t)) for t in tokens)
+        assert few == many, path
