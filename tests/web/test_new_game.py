@@ -459,3 +459,14 @@ def test_a_merged_player_is_replaced_by_the_player_they_were_merged_into(client,
     assert _seat_names(game) == ["Robert", "Dee"]
     # merged players are not offered again
     assert ">Bob</span>" not in client.get(f"/nights/{night_id}/games/new").text
+
+
+def test_the_yard_reserve_is_shown_in_good_grammar(client, night_id):
+    preview = f"/nights/{night_id}/games/preview"
+    hx = {"HX-Request": "true"}
+    data = game_data(["A", "B", "C"], preset_name="gamerules_seed001")
+    assert "1 tile of the yard is never drawn." in client.post(preview, data=data, headers=hx).text
+    data = game_data(["A", "B"], preset_name="gamerules_seed001")
+    assert (
+        "2 tiles of the yard are never drawn." in client.post(preview, data=data, headers=hx).text
+    )
