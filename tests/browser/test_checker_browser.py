@@ -31,6 +31,7 @@ def tiles_on_table(page: Page) -> list[str]:
 
 def test_build_a_spoke_phase_and_an_open_foot_position_by_tapping(phone: Page, shot) -> None:
     phone.goto("/checker/")
+    phone.evaluate("window.notReloaded = true")
     lay(phone, "C", "9-5")
     lay(phone, "C", "9-4")
     assert tiles_on_table(phone) == ["C", "S1", "S2"]
@@ -47,6 +48,8 @@ def test_build_a_spoke_phase_and_an_open_foot_position_by_tapping(phone: Page, s
         "9-9 centre; 9-5 on C; 9-4 on C; 9-3 on C; 9-2 on C; 5-5 on S1"
     )
     shot(phone, "checker-open-foot")
+    assert phone.evaluate("window.notReloaded") is True  # htmx swapped fragments, no reloads
+    assert "pos=" in phone.url  # and the position is in the address, for back and reload
     phone.get_by_role("link", name="Undo").click()
     expect(phone.locator("svg.layout g.tile.foot")).to_have_count(0)
 
@@ -137,3 +140,23 @@ def test_no_axe_violations_with_a_verdict(phone: Page, axe_violations) -> None:
     expect(phone.locator("#verdict")).to_be_visible()
     violations = axe_violations(phone)
     assert violations == [], [(v["id"], [n["target"] for n in v["nodes"]]) for v in violations]
+
+
+def test_works_without_javascript(browser, playwright, live_server, shot) -> None:
+    context = browser.new_context(
+        **playwright.devices["Pixel 7"], java_script_enabled=False, base_url=live_server.url
+    )
+    page = context.new_page()
+    try:
+        page.goto("/checker/")
+        page.get_by_role("link", name="Lay a tile on the centre 9-9").click()
+        page.locator("#tile-picker").get_by_role("link", name="9-7", exact=True).click()
+        expect(page.locator("#pos")).to_have_value("9-9 centre; 9-7 on C")
+        page.get_by_role("link", name="Can this tile go here?").click()
+        page.locator("label.chip:has(input[value='7-7'])").click()
+        page.locator("label.end-option:has(input[value='S1'])").click()
+        page.get_by_role("button", name="Can it go there?").click()
+        expect(page.locator("#verdict")).to_contain_text("SPOKES_INCOMPLETE")
+        shot(page, "checker-no-js")
+    finally:
+        context.close()
