@@ -176,6 +176,12 @@ class MoveChecker:
         tile, on = self.rng.choice(free), self.rng.choice(ids)
         probe = check_move(layout, tile, on)
         assert probe.legal == ((tile, on) in legal_moves(layout, (tile,))), probe
+        if self.rng.random() < 0.1:  # replay(to_json()) round-trips layouts met along the way
+            again = replay(
+                layout.to_json(), DominoSet(self.rules.set_size), layout.spokes_required,
+                layout.toes_required,
+            )  # fmt: skip
+            assert again.placements == layout.placements
 
 
 @pytest.mark.parametrize(("name", "n", "players"), [(a, b, p) for (a, b), p in SWEEP])
