@@ -31,6 +31,7 @@ from .rounds import (
     Conflict,
     EntryErrors,
     RoundPlan,
+    burn_double,
     check_round,
     clean_missing,
     double_name,
@@ -101,8 +102,12 @@ def _game_context(
         form = round_form(game, **(data_from_round(editing) if editing else data))
     if form is not None:
         form.version.data = str(game.version)
-    version_form = VersionForm(version=str(game.version))
-    burn_form = BurnForm(version=str(game.version), double=str(plan.double) if plan else "")
+    # formdata=None: after an htmx save (a POST) they must show the new version, not the posted
+    # one, or the swapped-in undo/burn buttons would refuse as "changed on another phone".
+    version_form = VersionForm(formdata=None, version=str(game.version))
+    burn_form = BurnForm(
+        formdata=None, version=str(game.version), double=str(plan.double) if plan else ""
+    )
     return {
         "game": game,
         "rules": rules_of(game),
@@ -197,8 +202,6 @@ def _conflict(game: Game, double: int | None) -> Any:
 @bp.post("/g/<token>/burn")
 def burn(token: str) -> Any:
     """Nobody holds the coming double and the house rule burns it (RULES.md §3.5)."""
-    from .rounds import burn_double
-
     game = _edit(token)
     form = BurnForm()
     double = parse_double(form.double.data, game.set_size)

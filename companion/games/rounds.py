@@ -26,6 +26,7 @@ from ..engine import (
     EngineError,
     NextRound,
     RuleError,
+    RuleSet,
     StartInfo,
     Tile,
     TileError,
@@ -45,15 +46,8 @@ _DIGITS = re.compile(r"[0-9]+")
 
 
 class Conflict(Exception):
-    """The game changed since the form was shown (another phone or a double tap saved first).
-
-    Attributes:
-        saved: the round that is now stored for the same double/number, if any.
-    """
-
-    def __init__(self, saved: Round | None = None) -> None:
-        super().__init__("conflict")
-        self.saved = saved
+    """The game changed since the form was shown (another phone or a double tap saved first),
+    or the change no longer fits the game (e.g. a round for a double that is not next)."""
 
 
 @dataclass
@@ -171,6 +165,12 @@ def plan_round(game: Game, missing: Sequence[int] = ()) -> RoundPlan | None:
     if upcoming.start_double is None:
         return None
     plain = coming_round(game)
+    if set(upcoming.burned) - set(plain.burned):
+        # Burning a double is an explicit, audited action (:func:`burn_double`), never a
+        # side effect of a ``?missing=`` link.
+        upcoming, missing = plain, ()
+    if upcoming.start_double is None:
+        return None
     d = upcoming.start_double
     scored = scored_rounds(game)
     ordinal = len(scored) + 1
@@ -372,7 +372,7 @@ def check_round(game: Game, entry: RoundEntry) -> tuple[ScoredRound | None, Entr
 def _check_hand(
     hand: HandEntry,
     entry: RoundEntry,
-    rules: Any,
+    rules: RuleSet,
     dominoes: DominoSet,
     centre: Tile,
     bound: int,
@@ -450,7 +450,7 @@ def _check_hand(
     return ScoredHand(hand.seat.id, typed, False, False, None)
 
 
-def _zero_hand_possible(rules: Any, centre: Tile) -> bool:
+def _zero_hand_possible(rules: RuleSet, centre: Tile) -> bool:
     """Can a player who did not go out score 0? Only holding nothing but the double-blank when
     it is worth 0 (RULES.md §8, EDG-02), and never in the 0-0 round."""
     return centre != Tile(0, 0) and tile_points(Tile(0, 0), rules) == 0
@@ -459,7 +459,7 @@ def _zero_hand_possible(rules: Any, centre: Tile) -> bool:
 def _went_out(
     hand: HandEntry,
     entry: RoundEntry,
-    rules: Any,
+    rules: RuleSet,
     typed: int | None,
     tiles: list[Tile],
     who: str,
@@ -600,9 +600,9 @@ def commit_change(game: Game, action: str, summary: str, before: Any, after: Any
 def save_round(game: Game, scored: ScoredRound, version: Any) -> Round:
     """Store a new round with all its hand scores in one transaction and audit it.
 
-    Raises :class:`Conflict` when the form's ``version`` is stale or the round was saved
-    meanwhile (a double tap or another phone); :class:`ValueError` when ``scored.double`` may
-    not start the coming round.
+    Raises :class:`Conflict` when the form's ``version`` is stale, the round was saved
+    meanwhile (a double tap or another phone), or ``scored.double`` may not start the coming
+    round (RULES.md §3.5, §4).
     """
     check_version(game, version)
     if scored.double not in allowed_doubles(game):

@@ -179,16 +179,25 @@ def rematch(game: Game) -> Game:
     )
     for seat in game.seats:
         new.seats.append(Seat(player_id=seat.player_id, position=seat.position))
-    db.session.add(new)
-    db.session.flush()
-    db.session.add(
+    names = [seat.player.name for seat in game.seats]
+    # The same kind of entry as a game made on the new-game page (companion.games.setup).
+    new.audit.append(
         AuditEntry(
-            game=new,
-            action="game_created",
-            summary=_("Rematch of a finished game."),
+            action="create_game",
+            summary=_(
+                "Rematch: %(players)s, double-%(set)s.", players=", ".join(names), set=game.set_size
+            )[:300],
             before=None,  # stored as JSON null: the column is NOT NULL
-            after=None,
+            after={
+                "set_size": new.set_size,
+                "preset": new.preset,
+                "players": names,
+                "hand_size": new.hand_size,
+                "chosen_spokes": new.chosen_spokes,
+                "rematch_of": game.id,
+            },
         )
     )
+    db.session.add(new)
     db.session.commit()
     return new

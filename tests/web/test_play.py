@@ -291,3 +291,11 @@ def test_pages_of_a_game_answer_without_error(client, path):
     game = make_game()
     post_round(client, game, 6, totals={"Bob": 4, "Cy": 2}, out="Ann")
     assert client.get(f"/g/{game.edit_token}{path}").status_code == 200
+
+
+def test_a_missing_link_never_burns_a_double_by_itself(client):
+    game = make_game(missing_start_double="skip_to_next_lower")
+    r = page(client, game, "?missing=6")
+    assert "Centre double: 6-6" in text(r)
+    assert f'action="/g/{game.edit_token}/burn"' in r.get_data(as_text=True)
+    assert stored(game) == []
