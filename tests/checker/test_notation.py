@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.checker.notation import (
     NotationError,
@@ -184,3 +186,14 @@ def test_parse_text_alone_does_not_validate():
 def test_too_many_items():
     err = error("; ".join(["9-5 on C"] * 201))
     assert err.code == "TOO_LONG"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80) | st.from_regex(r"(\d{1,2}-\d{1,2} on [A-Z]\d?[;,] ?){0,6}"))
+def test_any_text_is_a_position_or_a_notation_error(text):
+    try:
+        pos = parse(text)
+    except NotationError as exc:
+        assert exc.code and exc.message
+    else:
+        assert parse(format_layout(pos.spec)).spec == pos.spec

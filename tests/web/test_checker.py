@@ -9,6 +9,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from flask import render_template
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion import create_app
 from companion.checker.rulings import rulings_for
@@ -388,3 +390,22 @@ def test_a_ruling_shows_its_form_filled_in_for_a_variation(client):
     assert 'value="10, 0, 5"' in html and 'value="5, 5"' in html
     html = follow(client, ask(client, q="draw", pos=SPOKES, hand=["6-1"], yard_count="7"))
     assert 'name="hand" value="6-1" checked' in html and 'value="7"' in html
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    pos=st.text(max_size=60)
+    | st.from_regex(
+        r"\{\"center\": \"\d-\d\", \"tiles\": \[(\{\"id\": \"[A-Z]\d\", "
+        r"\"on\": \"[A-Z]\d?\", \"tile\": \"\d{1,2}-\d\"\}, ?){0,3}\]\}",
+        fullmatch=True,
+    )
+    | st.from_regex(r"(\d{1,2}-\d on ([CST]\d?|that)[;,] ?){0,6}", fullmatch=True),
+    sel=st.sampled_from(["", "C", "S1", "D1", "zz"]),
+    q=st.sampled_from(["", "move", "draw", "end", "score", "tie", "x"]),
+)
+def test_any_typed_position_gets_a_page_never_an_error(client, pos, sel, q):
+    resp = client.get("/checker/", query_string={"pos": pos, "sel": sel, "q": q})
+    assert resp.status_code == 200
