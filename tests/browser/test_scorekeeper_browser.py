@@ -285,6 +285,11 @@ def test_htmx_falls_back_to_local_copy_when_cdn_blocked(phone: Page) -> None:
     expect(phone.locator("#scoreboard thead th.rd")).to_have_text(["9-9"])
     assert phone.evaluate("window.__sameDocument") is True
     assert requests and requests[-1].get("hx-request") == "true"
+    # the swapped-in fragment's one-button forms carry the game's new version: undo works
+    phone.get_by_role("button", name="Undo the last change").click()
+    expect(phone.locator(".flashes")).to_contain_text("Undone: Round 1 (9-9) saved")
+    expect_round(phone, 1)
+    expect(phone.locator("#scoreboard thead th.rd")).to_have_count(0)
 
 
 # --- d. everything with JavaScript off ---------------------------------------------------------
