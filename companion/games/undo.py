@@ -100,12 +100,25 @@ def changes(entry: AuditEntry, names: dict[int, str]) -> list[Change]:
         old, new = _hand_text(old_hands.get(seat_id)), _hand_text(new_hands.get(seat_id))
         if old != new:
             out.append(Change(names.get(seat_id, "?"), old, new))
-    old_status = before.get("status")
-    new_status = after.get("status")
-    if old_status != new_status and "burned" in (old_status, new_status):
-        out.append(Change(_("double"), old_status or "—", new_status or "—"))
-    if before.get("outcome") != after.get("outcome") and before and after:
-        out.append(Change(_("outcome"), before.get("outcome") or "—", after.get("outcome") or "—"))
+    words = {
+        "scored": _("played"),
+        "burned": _("burned: nobody held it"),
+        "out": _("someone went out"),
+        "blocked": _("blocked"),
+    }
+    for key, label in (("status", _("double")), ("outcome", _("round ended"))):
+        old, new = before.get(key), after.get(key)
+        if old != new:
+            out.append(Change(label, words.get(old, "—"), words.get(new, "—")))
+    old_starter, new_starter = before.get("starter_seat_id"), after.get("starter_seat_id")
+    if old_starter != new_starter:
+        out.append(
+            Change(
+                _("started the round"),
+                names.get(old_starter, "—") if old_starter else "—",
+                names.get(new_starter, "—") if new_starter else "—",
+            )
+        )
     return out
 
 

@@ -340,3 +340,20 @@ def test_an_htmx_correction_answers_with_the_game_fragment(client):
     assert body.lstrip().startswith('<div id="game"') and "<html" not in body
     assert "Round with 6-6 corrected." in text(r)
     assert "Centre double: 5-5" in text(r)
+
+
+def test_the_audit_trail_shows_how_the_round_ended_and_who_started(client):
+    game = make_game()
+    ids = seat_ids(game)
+    save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(
+            game, 6, totals={"Ann": 2, "Bob": 12, "Cy": 5}, blocked=True, starter=str(ids["Cy"])
+        ),
+    )
+    words = text(client.get(f"/g/{game.edit_token}/audit"))
+    assert "Ann 0 (went out) 2" in words
+    assert "round ended someone went out blocked" in words
+    assert "started the round — Cy" in words
+    assert "double — played" in words  # the first save: a new round
