@@ -336,7 +336,8 @@ def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set
     for name in ("created_at", "updated_at"):
         check.moment(data, name, path)
     check.moment(data, "finished_at", path, nullable=True)
-    positions = _check_seats(check, check.array(data, "seats", path), f"{path}.seats", refs)
+    seats = check.array(data, "seats", path)
+    positions = _check_seats(check, seats, f"{path}.seats", refs, "seats" in data)
     _check_rounds(check, check.array(data, "rounds", path), path, positions, dominoes, data)
     for a, entry in enumerate(check.array(data, "audit", path)):
         _check_audit(check, entry, f"{path}.audit[{a}]")
@@ -366,7 +367,9 @@ def _check_rules(check: _Checker, data: dict, path: str, dominoes: DominoSet | N
         check.add(where, exc.message)
 
 
-def _check_seats(check: _Checker, seats: list, path: str, refs: set[str]) -> set[int]:
+def _check_seats(
+    check: _Checker, seats: list, path: str, refs: set[str], present: bool = True
+) -> set[int]:
     positions: set[int] = set()
     players: set[str] = set()
     for s, seat in enumerate(seats):
@@ -385,10 +388,11 @@ def _check_seats(check: _Checker, seats: list, path: str, refs: set[str]) -> set
         elif player in players:
             check.add(f"{where}.player", f"{player!r} sits at this game twice.")
         players.add(player)
-    try:
-        check_players(len(seats))
-    except EngineError as exc:
-        check.add(path, exc.message)
+    if present:  # a missing list is reported once, as missing
+        try:
+            check_players(len(seats))
+        except EngineError as exc:
+            check.add(path, exc.message)
     return positions
 
 

@@ -275,6 +275,12 @@ def _bad_set(doc):
     _game_a(doc)["set_size"] = 7
 
 
+def _one_seat(doc):
+    game_b = doc["nights"][1]["games"][0]
+    game_b["seats"] = game_b["seats"][:1]
+    game_b["rounds"][0]["hands"] = game_b["rounds"][0]["hands"][:1]
+
+
 def _duplicate_key(doc):
     doc["nights"][1]["games"][0]["key"] = "share-game-a"
 
@@ -293,6 +299,7 @@ REFUSALS = [
     (_bad_date, "$.nights[1].played_on", "date"),
     (_bad_set, "$.nights[0].games[0].set_size", "double-6, 9"),
     (_duplicate_key, "$.nights[1].games[0].key", "another game"),
+    (_one_seat, "$.nights[1].games[0].seats", "2 to 12 players"),
 ]
 
 
