@@ -49,6 +49,7 @@ from .undo import (
     latest_change,
     rematch,
     restore_game,
+    shared_game,
     undo_last,
 )
 
@@ -360,7 +361,10 @@ def _poll_url(game: Game) -> str:
 def shared_board(share_token: str) -> Any:
     """The read-only scoreboard fragment, polled by htmx: 204 (nothing to swap) while the
     game's version is the one the page shows (``?v=``), else the fresh fragment."""
-    game = game_for_view(share_token)
+    game = shared_game(share_token)
+    if game.deleted_at is not None:
+        # 286 tells htmx to stop polling; the fragment says why the board is gone.
+        return render_template("games/_scoreboard.html", game=game, gone=True), 286
     if request.args.get("v", "") == str(game.version):
         return Response(status=204)
     load_game(game)

@@ -152,6 +152,17 @@ def deleted_game(token: str) -> Game:
     return game
 
 
+def shared_game(share_token: str) -> Game:
+    """The game with read-only token ``share_token``, deleted or not (so that a live
+    scoreboard can say the game was deleted). Raises werkzeug NotFound (404) otherwise."""
+    if not share_token or len(share_token) > 40:
+        abort(404)
+    game = db.session.scalar(select(Game).where(Game.share_token == share_token))
+    if game is None:
+        abort(404)
+    return game
+
+
 def restore_game(game: Game) -> None:
     """Undo the deletion of ``game``."""
     game.deleted_at = None

@@ -213,3 +213,12 @@ def test_pages_run_the_same_number_of_queries_whatever_the_rounds_and_players(cl
     for path in ("/g/{0}", "/s/{1}", "/s/{1}/board?v=x", "/g/{0}/audit"):
         few, many = (count_queries(client, path.format(*t)) for t in tokens)
         assert few == many, path
+
+
+def test_polling_stops_with_a_message_when_the_game_is_deleted(client):
+    game = make_game()
+    client.post(f"/g/{game.edit_token}/delete", data={"version": str(fresh(game).version)})
+    r = client.get(f"/s/{game.share_token}/board?v=1", headers={"HX-Request": "true"})
+    assert r.status_code == 286  # htmx: stop polling
+    assert "This game was deleted by its scorekeeper." in text(r)
+    assert client.get(f"/s/{game.share_token}").status_code == 404
