@@ -22,8 +22,8 @@ LENGTH = 40.0
 WIDTH = 20.0
 GAP = 2.0
 MARKER_R = 12.0
-FAN = 90.0  # the toes of a chicken foot spread over this many degrees
-FOOT_REACH = 16.0  # from a foot's centre to where its toes start
+FAN = 60.0  # the toes of a chicken foot spread over this many degrees
+FOOT_GAP = 5.0  # between a foot and its toes (room for the slanted toes' corners)
 MIN_VIEW = 260.0  # the narrowest picture, in units (about 6 tiles)
 
 
@@ -133,11 +133,14 @@ class _Geometry:
             return _Slot(x, y, angle)
         shape = self.shapes[on]
         if shape.kind == "foot":
+            # toes leave the double's outer side from its left end, middle and right end, each
+            # turned outwards by its share of the fan: a chicken's foot
             toes = max(1, self.layout.toes_required)
             base = shape.angle - 90.0  # a foot lies crosswise to its line
-            spread = 0.0 if toes == 1 else -FAN / 2 + index * FAN / (toes - 1)
-            angle = base + spread
-            x, y = _along(shape.x, shape.y, angle, FOOT_REACH)
+            share = 0.0 if toes == 1 else index / (toes - 1) - 0.5  # -0.5 .. 0.5
+            angle = base + share * FAN
+            x, y = _along(shape.x, shape.y, base, WIDTH / 2 + FOOT_GAP)
+            x, y = _along(x, y, base + 90.0, share * (LENGTH + 2 * GAP))
             return _Slot(x, y, angle)
         x, y = _along(shape.x, shape.y, shape.angle, LENGTH / 2 + GAP)
         return _Slot(x, y, shape.angle)
@@ -176,7 +179,7 @@ class _Geometry:
         """The open-end marker for the ``index``-th child slot of ``on`` (a foot's markers sit
         further out, so that three fanned markers do not overlap)."""
         slot = self.slot(on, index)
-        reach = MARKER_R + (8.0 if on != CENTER and self.shapes[on].kind == "foot" else 0.0)
+        reach = MARKER_R + (6.0 if on != CENTER and self.shapes[on].kind == "foot" else 0.0)
         x, y = _along(slot.x, slot.y, slot.angle, reach)
         return EndMarker(on, number, x, y, playable)
 
