@@ -685,9 +685,25 @@ def _edge(q: Question) -> Answer:
         return _sequence(q)
     if keys & {"players", "players_list"}:
         return _setup(q)
+    if "requested_center_spokes" in keys:
+        return _hub(q)
     answer = _sequence(q)
-    answer.update(_hub_capacity(q))
-    answer.pop("spokes_message", None)
+    answer.update({k: v for k, v in _hub(q).items() if k not in ("message", "rule")})
+    return answer
+
+
+def _hub(q: Question) -> Answer:
+    """The centre double's capacity: K, the N tiles of its suit, and whether K fits (§5.2)."""
+    answer = _hub_capacity(q)
+    feasible = answer.pop("spokes_feasible", True)
+    message = answer.pop("spokes_message", None)
+    if message is None:
+        n, k = q.set_size, answer["spokes_required"]
+        message = (
+            f"The centre double takes {k} spokes; a double-{n} set has {n} tiles carrying its "
+            "number besides the double."
+        )
+    answer.update(feasible=feasible, message=message, rule="5.2")
     return answer
 
 
