@@ -1,0 +1,429 @@
+"""Score keeper pages under a real WSGI server: latency and SQL queries per page. Prints figures;
+not a test.
+
+1. SQL statements per page, in-process (Flask test client, a ``before_cursor_execute``
+   listener, second request = warm), for double-18 games of 4 and 12 players with 2 and 18
+   rounds scored: the game page, the read-only scoreboard and its polled fragment, the audit
+   trail, correcting a round, and saving + undoing a round. The count must not grow with rounds
+   or players; the script says so and exits 1 if it does.
+2. A 12-player double-18 game at its last round (18 of 19 rounds scored) served by gunicorn
+   (``-w 2``; this machine has 2 cores) on a temporary SQLite file; one client's sequential
+   requests over HTTP: the first request, then median and p95 of the game page, the read-only
+   scoreboard and its polled fragment; then the last round is saved and undone in turns (with
+   CSRF tokens, like a phone) to time a round save (htmx post answered by the game fragment,
+   and plain post answered by a redirect), the undo, and the finished game page.
+3. With ``--wrk`` (and wrk installed): throughput of the read-only scoreboard,
+   ``wrk -t2 -c20 -d10s --latency``.
+
+Usage::
+
+    .venv/bin/python benchmarks/web_bench.py [--requests 100] [--cycles 30] [--wrk]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import http.cookiejar
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import event  # noqa: E402
+
+from companion import create_app  # noqa: E402
+from companion.config import Config  # noqa: E402
+from companion.extensions import db  # noqa: E402
+from companion.games import setup  # noqa: E402
+from companion.games.rounds import (  # noqa: E402
+    HandEntry,
+    RoundEntry,
+    check_round,
+    load_game,
+    plan_round,
+    save_round,
+)
+from companion.models import Game  # noqa: E402
+
+SET_SIZE = 18
+#: (players, rounds scored) of the games whose SQL statements are counted
+SHAPES = [(4, 2), (4, 18), (12, 2), (12, 18)]
+#: the game timed over HTTP: 12 players, double-18, at its last round (18 of 19 scored)
+TIMED = (12, 18)
+
+
+def bench_app(path: str | None = None, csrf: bool = True):
+    """The app on the benchmark database (gunicorn calls this with WEB_BENCH_DB set)."""
+    path = path or os.environ["WEB_BENCH_DB"]
+
+    class BenchConfig(Config):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{path}"
+        WTF_CSRF_ENABLED = csrf
+
+        def __init__(self) -> None:
+            self.SECRET_KEY = "web-bench"
+
+    return create_app(BenchConfig)
+
+
+# --- building games --------------------------------------------------------------------------
+
+
+def points(seat_index: int, round_index: int) -> int:
+    """A plausible typed total (1-40 points) for a player who did not go out."""
+    return (seat_index * 7 + round_index * 5) % 40 + 1
+
+
+def round_entry(game: Game, round_index: int) -> RoundEntry:
+    """The coming round of ``game`` as typed totals; one player goes out, in turn."""
+    plan = plan_round(game)
+    if plan is None:
+        raise RuntimeError("the game has no round left")
+    out = round_index % len(game.seats)
+    hands = [
+        HandEntry(seat=s, total="" if i == out else str(points(i, round_index)), went_out=i == out)
+        for i, s in enumerate(game.seats)
+    ]
+    return RoundEntry(double=plan.double, hands=hands)
+
+
+def build_game(app, players: int, rounds: int) -> tuple[str, str]:
+    """A double-18 game of ``players`` new players (standard rules) with ``rounds`` rounds
+    scored through the score keeper's own service functions (engine checks and scoring
+    included). Returns (edit token, share token)."""
+    with app.test_request_context():
+        night = setup.create_night(db.session, date.today(), f"bench {players}x{rounds}")
+        choices = [
+            setup.PlayerChoice(name=f"P{players}x{rounds} seat {i + 1}", seat=i + 1)
+            for i in range(players)
+        ]
+        game = setup.create_game(db.session, night, choices, SET_SIZE, "standard", {})
+        for k in range(rounds):
+            load_game(game)
+            scored, errors = check_round(game, round_entry(game, k))
+            if scored is None:
+                raise RuntimeError(f"round {k + 1} refused: {errors.all()}")
+            save_round(game, scored, str(game.version))
+        tokens = game.edit_token, game.share_token
+        db.session.remove()
+    return tokens
+
+
+def last_round_form(app, edit_token: str) -> dict[str, str]:
+    """The form fields that save the coming round of the game (typed totals), without CSRF."""
+    with app.test_request_context():
+        game = load_game(db.session.scalar(db.select(Game).filter_by(edit_token=edit_token)))
+        entry = round_entry(game, len(game.rounds))
+        data = {"version": str(game.version), "double": str(entry.double), "starter": ""}
+        for hand in entry.hands:
+            data[f"total_{hand.seat.id}"] = hand.total
+            if hand.went_out:
+                data[f"out_{hand.seat.id}"] = "y"
+        db.session.remove()
+    return data
+
+
+# --- SQL statements per page, in-process -------------------------------------------------------
+
+
+def page_urls(edit: str, share: str) -> dict[str, str]:
+    """The measured GET pages of a game, by label."""
+    return {
+        "game page": f"/g/{edit}",
+        "read-only scoreboard": f"/s/{share}",
+        "polled fragment (changed)": f"/s/{share}/board?v=0",
+        "audit trail": f"/g/{edit}/audit",
+        "correct round 1": f"/g/{edit}/round/1",
+    }
+
+
+def count_queries(app, games: dict[tuple[int, int], tuple[str, str]]) -> dict[str, dict]:
+    """label -> {(players, rounds): (reads, writes)}: the SQL statements of a warm request,
+    SELECTs and the others apart. "save a round" is the htmx save of the last round and "undo"
+    its undo (writes there are per row: one INSERT per hand on SQLite)."""
+    counter = {"reads": 0, "writes": 0}
+    with app.app_context():
+        engine = db.engine
+
+    def _count(_conn, _cursor, statement: str, *_args) -> None:
+        is_read = statement.lstrip().upper().startswith(("SELECT", "PRAGMA"))
+        counter["reads" if is_read else "writes"] += 1
+
+    def counted(call: Callable) -> tuple[object, tuple[int, int]]:
+        counter.update(reads=0, writes=0)
+        result = call()
+        return result, (counter["reads"], counter["writes"])
+
+    event.listen(engine, "before_cursor_execute", _count)
+    client = app.test_client()
+    table: dict[str, dict] = {}
+    try:
+        for shape, (edit, share) in games.items():
+            for label, url in page_urls(edit, share).items():
+                client.get(url)
+                response, figures = counted(lambda u=url: client.get(u))
+                table.setdefault(label, {})[shape] = (
+                    figures if response.status_code == 200 else response.status_code
+                )
+            data = last_round_form(app, edit)
+            saved, figures = counted(
+                lambda d=data, e=edit: client.post(
+                    f"/g/{e}/round", data=d, headers={"HX-Request": "true"}
+                )
+            )
+            table.setdefault("save a round (htmx)", {})[shape] = (
+                figures if saved.status_code == 200 else saved.status_code
+            )
+            version = hidden_value(saved.get_data(as_text=True), "version")
+            undone, figures = counted(
+                lambda v=version, e=edit: client.post(f"/g/{e}/undo", data={"version": v})
+            )
+            table.setdefault("undo it", {})[shape] = (
+                figures if undone.status_code == 303 else undone.status_code
+            )
+    finally:
+        event.remove(engine, "before_cursor_execute", _count)
+    return table
+
+
+def print_queries(table: dict[str, dict]) -> bool:
+    """Print the statements table (reads + writes); True when no request's reads grow with
+    rounds or players."""
+    header = ["request"] + [f"{p} players, {r} rounds" for p, r in SHAPES] + ["reads constant"]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    constant = True
+    for label, counts in table.items():
+        values = [counts[s] for s in SHAPES]
+        ok = all(isinstance(v, tuple) for v in values) and len({v[0] for v in values}) == 1
+        constant &= ok
+        cells = [f"{v[0]} + {v[1]}" if isinstance(v, tuple) else f"HTTP {v}" for v in values]
+        print(f"| {label} | " + " | ".join(cells) + f" | {'yes' if ok else 'NO'} |")
+    return constant
+
+
+# --- latency over HTTP -------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def serve(path: Path, port: int) -> subprocess.Popen:
+    """gunicorn with two workers on the benchmark database; waits until it answers."""
+    env = {**os.environ, "WEB_BENCH_DB": str(path), "PYTHONPATH": str(ROOT / "benchmarks")}
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    process = subprocess.Popen(
+        [str(gunicorn), "-w", "2", "-b", f"127.0.0.1:{port}", "web_bench:bench_app()"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read()
+            return process
+        except urllib.error.HTTPError:  # it answers, even if not with 200
+            return process
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.2)
+    process.terminate()
+    raise RuntimeError("gunicorn did not start")
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *_args, **_kwargs):  # a 303 is the answer we time
+        return None
+
+
+class Phone:
+    """One browser: a cookie jar (session and CSRF), no redirects followed, timed requests."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), _NoRedirect()
+        )
+
+    def request(
+        self, path: str, data: dict | None = None, headers: dict | None = None
+    ) -> tuple[int, str, float]:
+        """(status, body, milliseconds) of a GET, or a POST when ``data`` is given."""
+        body = urllib.parse.urlencode(data).encode() if data is not None else None
+        req = urllib.request.Request(self.base + path, data=body, headers=headers or {})
+        started = time.perf_counter()
+        try:
+            with self.opener.open(req, timeout=60) as response:
+                text, status = response.read().decode(), response.status
+        except urllib.error.HTTPError as exc:
+            text, status = exc.read().decode(), exc.code
+        return status, text, (time.perf_counter() - started) * 1000
+
+
+def hidden_value(html: str, name: str) -> str:
+    """The value of the first hidden input called ``name`` in ``html``."""
+    found = re.search(rf'name="{name}" type="hidden" value="([^"]*)"', html)
+    if not found:
+        raise RuntimeError(f"no hidden {name} field in the page")
+    return found.group(1)
+
+
+def size(body: str) -> str:
+    """A response body's size in KB, and gzipped (the app does not compress responses)."""
+    raw = body.encode()
+    return f"{len(raw) / 1024:.0f} ({len(gzip.compress(raw)) / 1024:.0f})"
+
+
+def summary(times: list[float]) -> tuple[str, str, str]:
+    """(median, p95, n) of times in ms, as text."""
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return f"{statistics.median(ordered):.1f}", f"{p95:.1f}", str(len(ordered))
+
+
+def time_pages(phone: Phone, edit: str, share: str, n: int) -> list[tuple[str, str, ...]]:
+    """Rows (label, first ms, median, p95, n) for the GET pages of the timed game."""
+    version = hidden_value(phone.request(f"/g/{edit}")[1], "version")
+    urls = {
+        "game page (scorekeeper, round 19 of 19 form + scoreboard)": f"/g/{edit}",
+        "read-only scoreboard": f"/s/{share}",
+        "polled fragment, game changed": f"/s/{share}/board?v=0",
+        "polled fragment, no change (204)": f"/s/{share}/board?v={version}",
+    }
+    rows = []
+    for label, url in urls.items():
+        status, body, first = phone.request(url)
+        if status not in (200, 204):
+            raise RuntimeError(f"{url}: HTTP {status}")
+        for _ in range(3):  # both workers warm
+            phone.request(url)
+        times = [phone.request(url)[2] for _ in range(n)]
+        rows.append((label, f"{first:.0f}", *summary(times), size(body)))
+    return rows
+
+
+def time_saves(phone: Phone, app, edit: str, cycles: int) -> list[tuple[str, ...]]:
+    """Save the last round and undo it, ``cycles`` times per kind of save."""
+    form = last_round_form(app, edit)
+    found: dict[str, list[float]] = {}
+    sizes: dict[str, str] = {}
+
+    def timed(label: str, expect: int, call: Callable) -> str:
+        status, body, ms = call()
+        if status != expect:
+            raise RuntimeError(f"{label}: HTTP {status}, expected {expect}")
+        found.setdefault(label, []).append(ms)
+        sizes[label] = size(body)
+        return body
+
+    for _ in range(cycles):
+        page = phone.request(f"/g/{edit}")[1]
+        data = {**form, "csrf_token": hidden_value(page, "csrf_token")}
+        data["version"] = hidden_value(page, "version")
+        fragment = timed(
+            "save the last round (htmx post, answers the game fragment)",
+            200,
+            lambda d=data: phone.request(f"/g/{edit}/round", d, {"HX-Request": "true"}),
+        )
+        undo = {"csrf_token": data["csrf_token"], "version": hidden_value(fragment, "version")}
+        timed("undo (plain post, 303)", 303, lambda u=undo: phone.request(f"/g/{edit}/undo", u))
+        data["version"] = hidden_value(phone.request(f"/g/{edit}")[1], "version")
+        timed(
+            "save the last round (plain post, 303)",
+            303,
+            lambda d=data: phone.request(f"/g/{edit}/round", d),
+        )
+        finished = timed("finished game page", 200, lambda: phone.request(f"/g/{edit}"))
+        undo["version"] = hidden_value(finished, "version")
+        timed("undo (plain post, 303)", 303, lambda u=undo: phone.request(f"/g/{edit}/undo", u))
+    return [(label, "", *summary(times), sizes[label]) for label, times in found.items()]
+
+
+def run_wrk(url: str) -> str:
+    """wrk's summary of 10 s of 20 connections on 2 threads (requests/s and latency lines)."""
+    done = subprocess.run(
+        ["wrk", "-t2", "-c20", "-d10s", "--latency", url],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    keep = ("Latency", "50%", "90%", "99%", "Requests/sec", "Non-2xx", "Socket errors")
+    return "\n".join(line for line in done.stdout.splitlines() if line.strip().startswith(keep))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=100, help="requests per page")
+    parser.add_argument("--cycles", type=int, default=30, help="save/undo cycles per save kind")
+    parser.add_argument("--wrk", action="store_true", help="also run wrk on the scoreboard")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="web-bench-"))
+    try:
+        counted = bench_app(str(tmp / "queries.db"), csrf=False)
+        with counted.app_context():
+            db.create_all()
+        games = {shape: build_game(counted, *shape) for shape in SHAPES}
+        queries = count_queries(counted, games)
+        path = tmp / "timed.db"
+        app = bench_app(str(path))
+        with app.app_context():
+            db.create_all()
+        edit, share = build_game(app, *TIMED)
+        with app.app_context():
+            db.engine.dispose()  # gunicorn's workers open their own connections
+        port = free_port()
+        server = serve(path, port)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            phone = Phone(base)
+            rows = time_pages(phone, edit, share, args.requests)
+            rows += time_saves(phone, app, edit, args.cycles)
+            wrk = run_wrk(f"{base}/s/{share}") if args.wrk and shutil.which("wrk") else ""
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(
+        f"\nSQL statements per request (warm; reads + writes), double-{SET_SIZE} games, "
+        "in-process test client:\n"
+    )
+    constant = print_queries(queries)
+    print(
+        f"\n{TIMED[0]} players, double-{SET_SIZE}, {TIMED[1]} rounds scored (the last round to "
+        f"play); gunicorn -w 2 on {os.cpu_count()} cores, SQLite file; one client's sequential "
+        "requests:\n"
+    )
+    header = ("request", "first ms", "median ms", "p95 ms", "n", "KB (gzipped)")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    if wrk:
+        print(f"\nwrk -t2 -c20 -d10s --latency on the read-only scoreboard:\n{wrk}")
+    if not constant:
+        print("\nSQL reads grow with rounds or players (see 'NO' above).")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
