@@ -60,7 +60,7 @@ def build(path: Path, games: int, nights: int, players: int, rebuild: bool) -> N
     from companion.history.demo import generate
 
     marker = path.with_suffix(".spec")
-    spec = f"{games} {nights} {players} v1"
+    spec = f"{games} {nights} {players} v2"
     if path.exists() and not rebuild and marker.exists() and marker.read_text() == spec:
         print(f"reusing {path}")
         return

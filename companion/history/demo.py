@@ -229,7 +229,7 @@ def _round_hands(
         if i == winner:
             kept: list[Tile] = []
         else:
-            kept = rng.sample(dealt, rng.randint(1 if not blocked else 0, max(1, len(dealt) // 2)))
+            kept = rng.sample(dealt, rng.randint(1, max(1, len(dealt) // 2)))
         result = score_hand(kept, rules, went_out=i == winner, round_double=centre)
         out.append(
             {
