@@ -299,3 +299,31 @@ def test_a_missing_link_never_burns_a_double_by_itself(client):
     assert "Centre double: 6-6" in text(r)
     assert f'action="/g/{game.edit_token}/burn"' in r.get_data(as_text=True)
     assert stored(game) == []
+
+
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        (
+            {"first_round_starter": "draw_highest_tile"},
+            "Who starts: everyone draws a tile; the highest pip total starts.",
+        ),
+        (
+            {
+                "start_double_source": "pulled_before_deal",
+                "first_round_starter": "pre_deal_search",
+                "later_round_starter": "pre_deal_search",
+            },
+            "Who starts: whoever found 6-6 in the pre-deal search",
+        ),
+    ],
+)
+def test_who_starts_follows_the_house_rule(client, rules, words):
+    game = make_game(**rules)
+    assert words in text(page(client, game))
+
+
+def test_rotate_left_without_a_recorded_first_starter_says_how_it_works(client):
+    game = make_game(later_round_starter="rotate_left")
+    post_round(client, game, 6, totals={"Bob": 1, "Cy": 1}, out="Ann")
+    assert "the player to the left of the last round's starter" in text(page(client, game))
