@@ -10,7 +10,7 @@ HTMX_LOCAL   := static/vendor/htmx.min.js
 PYTEST_ARGS  ?=
 
 .PHONY: run test lint format install install-test vendor browser db serve \
-        babel-extract babel-update babel-compile benchmark benchmark-history clean
+        babel-extract babel-update babel-compile benchmark benchmark-history benchmark-web clean
 
 ## make run: venv + install + migrate the database + serve on the LAN
 run: install vendor db babel-compile
@@ -68,6 +68,10 @@ benchmark: install
 ## history pages on 5,000 games (database cached in /tmp; --rebuild to start over)
 benchmark-history: install
 	$(BIN)/python benchmarks/history_bench.py
+
+## score keeper pages under gunicorn: 12 players, double-18, last round; SQL per request
+benchmark-web: install
+	$(BIN)/python benchmarks/web_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts

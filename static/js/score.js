@@ -15,7 +15,8 @@
     boxes.forEach(function (b) { points += parseInt(b.getAttribute("data-points") || "0", 10); });
     var out = document.querySelector('output.picked-sum[data-for="' + picker.getAttribute("data-field") + '"]');
     if (out) {
-      var words = out.getAttribute("data-template") || "{n}: {p}";
+      var one = boxes.length === 1 && out.getAttribute("data-template-one");
+      var words = one || out.getAttribute("data-template") || "{n}: {p}";
       out.textContent = boxes.length ? words.replace("{n}", boxes.length).replace("{p}", points) : "";
     }
   }

@@ -225,8 +225,9 @@ def test_whole_game_by_tapping_tiles(phone: Page, shot) -> None:
                 tap_tiles(phone, PLAYERS[p], tiles)
                 n, points = TAPPED_SUMS[k - 1][p]
                 sid = seat_id(phone, PLAYERS[p])
+                words = f"{n} tiles" if n > 1 else "1 tile"
                 expect(phone.locator(f"output.picked-sum[data-for='tiles_{sid}']")).to_have_text(
-                    f"{n} tiles: {points} points"
+                    f"{words}: {points} points"
                 )
             if k == 1:
                 # a tile in one hand is greyed out in the others' pickers (score.js)
