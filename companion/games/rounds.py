@@ -160,15 +160,13 @@ def plan_round(game: Game, missing: Sequence[int] = ()) -> RoundPlan | None:
     """
     if game_over(game):
         return None
+    plain = coming_round(game)
     holders: dict[int, str | None] = dict.fromkeys(missing)
     upcoming = coming_round(game, holders)
-    if upcoming.start_double is None:
-        return None
-    plain = coming_round(game)
-    if set(upcoming.burned) - set(plain.burned):
+    if upcoming.start_double is None or set(upcoming.burned) - set(plain.burned):
         # Burning a double is an explicit, audited action (:func:`burn_double`), never a
         # side effect of a ``?missing=`` link.
-        upcoming, missing = plain, ()
+        upcoming, missing, holders = plain, (), {}
     if upcoming.start_double is None:
         return None
     d = upcoming.start_double

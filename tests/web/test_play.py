@@ -327,3 +327,12 @@ def test_rotate_left_without_a_recorded_first_starter_says_how_it_works(client):
     game = make_game(later_round_starter="rotate_left")
     post_round(client, game, 6, totals={"Bob": 1, "Cy": 1}, out="Ann")
     assert "the player to the left of the last round's starter" in text(page(client, game))
+
+
+def test_a_missing_link_for_the_last_double_under_a_skip_rule_keeps_the_round(client):
+    game = make_game(missing_start_double="skip_to_next_lower")
+    for d in range(6, 0, -1):
+        post_round(client, game, d, totals={"Bob": 1, "Cy": 1}, out="Ann")
+    r = page(client, game, "?missing=0")
+    assert "Centre double: 0-0" in text(r)
+    assert f'action="/g/{game.edit_token}/burn"' in r.get_data(as_text=True)
