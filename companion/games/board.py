@@ -67,6 +67,8 @@ class Row:
 
     ``tie_with`` is the player ranked just above when the totals are equal, and ``decided_by``
     the engine step that separates them (``unresolved_shared`` when they share the place).
+    ``best_round`` is the lowest non-zero round score in points (the second tie-break, §8;
+    None when every round was 0).
     """
 
     seat: Seat
@@ -122,7 +124,6 @@ def build_board(game: Game) -> Board:
     for seat, standing in standings_of(game):
         rec = standing.record
         tied = prev is not None and prev.total == rec.total
-        best = 0 if rec.zero_rounds else rec.best_nonzero
         rows.append(
             Row(
                 seat=seat,
@@ -132,7 +133,7 @@ def build_board(game: Game) -> Board:
                 cells=tuple(cells[seat.id]),
                 total=rec.total,
                 zero_rounds=rec.zero_rounds,
-                best_round=best,
+                best_round=rec.best_nonzero,
                 decided_by=standing.decided_by,
                 tie_with=rows[-1].name if tied and rows else None,
             )

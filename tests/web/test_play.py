@@ -226,7 +226,8 @@ def test_a_whole_double_6_game_to_the_finish_with_a_tie_decided_by_zero_rounds(c
     # the summary: total, zero rounds, best round
     summary = r.get_data(as_text=True).split('class="summary"')[1].split("</table>")[0]
     rows = [text_of(row) for row in summary.split("<tr>")[2:]]
-    assert rows == ["1. Ann 50 2 0", "2. Bob 50 1 0", "3. Cy 60 4 0"]
+    # rank and player, total, zero rounds, best non-zero round
+    assert rows == ["1. Ann 50 2 10", "2. Bob 50 1 5", "3. Cy 60 4 20"]
     # nothing more can be saved
     r = post_round(client, game, 0, totals={"Ann": 1, "Bob": 1}, out="Cy")
     assert r.status_code == 409
