@@ -524,3 +524,41 @@ def test_game_page_touch_targets_are_thumb_sized(phone: Page) -> None:
         TARGETS,
     )
     assert small == [], small
+
+
+# --- the table's other phones: live read-only scoreboard, two scorekeepers ---------------------
+
+
+def test_read_only_scoreboard_follows_and_second_phone_cannot_save_twice(
+    browser, playwright, live_server, phone: Page
+) -> None:
+    start_night(phone)
+    token = create_game(phone, PLAYERS)
+    share = phone.get_by_role("link", name="Read-only scoreboard").get_attribute("href") or ""
+    other = browser.new_context(base_url=live_server.url, **playwright.devices["Pixel 7"])
+    other.set_default_timeout(10_000)
+    try:
+        viewer = other.new_page()
+        viewer.goto(share)
+        expect(viewer.locator("#scoreboard thead th.rd")).to_have_count(0)
+        expect(viewer.locator("form")).to_have_count(0)  # read only: nothing to submit
+        # a second scorekeeper phone has the same round 1 open
+        second = other.new_page()
+        second.goto(f"/g/{token}")
+        type_round(second, PLAYERS, round_scores()[0])
+        type_round(phone, PLAYERS, round_scores()[0])
+        save_round(phone)
+        expect_round(phone, 2)
+        # the viewer's scoreboard refreshes by itself (htmx polling), without a reload
+        viewer.evaluate("window.__sameDocument = true")
+        expect(viewer.locator("#scoreboard thead th.rd")).to_have_text(["9-9"], timeout=15_000)
+        assert viewer.evaluate("window.__sameDocument") is True
+        # the second phone's save of the same round is refused and shows what was saved
+        save_round(second)
+        expect(second.get_by_text("This round was already saved on another phone")).to_be_visible()
+        expect(second.locator("section.saved")).to_contain_text("Bjørn: 8")
+        expect(phone.locator("#scoreboard thead th.rd")).to_have_count(1)
+        phone.reload()
+        expect(phone.locator("#scoreboard thead th.rd")).to_have_text(["9-9"])
+    finally:
+        other.close()
