@@ -68,7 +68,10 @@ class LeaderboardForm(_DateRange):
 class NotesForm(FlaskForm):
     """Edit a game night's notes."""
 
-    notes = TextAreaField(_l("Notes"), validators=[Length(max=NOTES_MAX)])
+    notes = TextAreaField(
+        _l("Notes"),
+        validators=[Length(max=NOTES_MAX, message=_l("Notes have at most %(max)d characters."))],
+    )
 
 
 class RenameForm(FlaskForm):

@@ -192,7 +192,7 @@ def player(player_id: int) -> Any:
     person = _live_player(player_id)
     if person.merged_into_id is not None:  # their history now lives on the kept player
         kept = players.merge_target(person)
-        return redirect(url_for("history.player", player_id=kept.id), 301)
+        return redirect(url_for("history.player", player_id=kept.id), 302)
     results = finished_results(player_id=person.id)
     opponents = head_to_head(results, person.id)
     names = players.names([o.opponent_id for o in opponents])
