@@ -24,9 +24,12 @@ from pathlib import Path
 
 def pg_bin() -> Path | None:
     """The newest /usr/lib/postgresql/<version>/bin with initdb and pg_ctl, or None."""
-    found = sorted(
-        glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(Path(p).parent.name or 0)
-    )
+
+    def version(path: str) -> int:
+        name = Path(path).parent.name
+        return int(name) if name.isdigit() else 0
+
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=version)
     for candidate in reversed(found):
         path = Path(candidate)
         if (path / "initdb").exists() and (path / "pg_ctl").exists():
