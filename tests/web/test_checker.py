@@ -278,6 +278,7 @@ def test_opened_from_a_game_it_uses_its_rules_and_players(client):
     assert "Game with Ann, Bob, Cy" in html and "6 spokes first" in html
     assert "Ann's hand" in html and "Cy's hand" in html
     assert 'name="preset"' not in html  # no preset choice for a game
+    assert f'href="/g/{game.edit_token}"' in html  # back to the score sheet
 
 
 def test_a_games_ruling_is_saved_with_it_and_listed(client):
