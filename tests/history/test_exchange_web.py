@@ -230,3 +230,24 @@ def test_import_asks_for_the_passcode_when_one_is_set(app):
     assert response.status_code == 302 and "/passcode" in response.headers["Location"]
     response = _upload(client, b"{}")
     assert response.status_code == 302 and games() == 0
+
+
+def test_history_pages_offer_the_downloads_of_what_they_show(client, app):
+    rows = build(db.session)
+    links = re.compile(r'href="(/history/(?:export|import)[^"]*)"')
+    night, game = rows["night1"].id, rows["game_a"].id
+    pages = {
+        "/history/": ["/history/export.csv", "/history/export.json", "/history/import"],
+        f"/history/nights/{night}": [
+            f"/history/export.csv?night={night}",
+            f"/history/export.json?night={night}",
+        ],
+        f"/history/games/{game}": [
+            f"/history/export.csv?game={game}",
+            f"/history/export.json?game={game}",
+        ],
+    }
+    for url, expected in pages.items():
+        assert links.findall(client.get(url).get_data(as_text=True)) == expected, url
+        for link in expected[:2]:
+            assert client.get(link).status_code == 200
