@@ -160,3 +160,38 @@ def test_works_without_javascript(browser, playwright, live_server, shot) -> Non
         shot(page, "checker-no-js")
     finally:
         context.close()
+
+
+def test_opened_from_a_game(phone: Page, live_server, shot) -> None:
+    from datetime import date
+
+    from companion.engine import preset
+    from companion.extensions import db
+    from companion.models import Game, GameNight, Player, Seat
+
+    with live_server.app.app_context():
+        rules = preset("double_chickenfoot").to_dict()
+        game = Game(
+            night=GameNight(played_on=date(2026, 11, 28)),
+            set_size=9,
+            preset="double_chickenfoot",
+            rules=rules,
+        )
+        for i, name in enumerate(("Ann", "Bob", "Cy")):
+            game.seats.append(Seat(player=Player(name=name, name_key=name.lower()), position=i))
+        db.session.add(game)
+        db.session.commit()
+        token = game.edit_token
+    phone.goto(f"/checker/?game={token}")
+    expect(phone.locator(".table-line")).to_contain_text("Ann, Bob, Cy")
+    expect(phone.locator("svg.layout circle.end.playable")).to_have_count(6)  # 6 spokes first
+    phone.get_by_role("link", name="Who wins this tie?").click()
+    expect(phone.locator("label[for=scores_2]")).to_have_text("Cy")
+    phone.fill("#scores_0", "0")
+    phone.fill("#scores_1", "4")
+    phone.fill("#scores_2", "9")
+    phone.get_by_role("button", name="Who wins?").click()
+    expect(phone.locator("#verdict")).to_contain_text("Ann wins.")
+    shot(phone, "checker-game")
+    phone.get_by_role("link", name="Rulings").click()
+    expect(phone.locator(".rulings-list li")).to_have_count(1)
