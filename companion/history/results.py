@@ -2,8 +2,8 @@
 
 The history pages need the standings of many games at once (a page of nights, a player's
 record, the leaderboard). Building ORM objects for every hand of thousands of games is slow,
-so this module reads plain tuples, hands them to :func:`companion.mapping.standings_of` (the
-one place that turns rows into engine values) through light stand-in objects, and memoises the
+so this module reads plain tuples, gathers each seat's points per round, asks the engine for
+the standings (house rules via :func:`companion.mapping.rules_of`), and memoises the
 result in the app (``app.extensions``) per game id and version: the version
 grows with every saved change to a game (optimistic locking in :class:`companion.models.Game`),
 so a changed game is never served stale; and a memoised result is used only while the game's
@@ -15,18 +15,21 @@ at most two (house rules, hand scores) for games not yet in the memo.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from typing import Any, NamedTuple, TypeVar
 
 from flask import current_app, has_app_context
 from sqlalchemy import Select, func, select
 
+from ..engine import RuleSet, standings
 from ..extensions import db
-from ..mapping import standings_of
+from ..mapping import rules_of
 from ..models import Game, GameNight, HandScore, Round, Seat
 
 #: memo entries kept before the memo is cleared (one entry is one game, a few hundred bytes)
@@ -83,31 +86,19 @@ class GameResult(NamedTuple):
 _Shape = tuple[tuple[tuple[int, int], ...], date, int]
 
 
-# Light stand-ins with the attributes mapping.standings_of reads; eq=False keeps them
-# hashable by identity, as mapping uses seats as dict keys.
-@dataclass(eq=False, slots=True)
-class _SeatView:
-    id: int
+@dataclass(frozen=True, slots=True)
+class _RulesRow:
+    """The two columns :func:`companion.mapping.rules_of` reads from a game row."""
 
-
-@dataclass(eq=False, slots=True)
-class _HandView:
-    seat_id: int
-    points: int
-
-
-@dataclass(eq=False, slots=True)
-class _RoundView:
-    status: str
-    hands: list[_HandView] = field(default_factory=list)
-
-
-@dataclass(eq=False, slots=True)
-class _GameView:
     rules: dict[str, Any]
     set_size: int
-    seats: list[_SeatView] = field(default_factory=list)
-    rounds: list[_RoundView] = field(default_factory=list)
+
+
+@lru_cache(maxsize=256)
+def _rules(rules_json: str, set_size: int) -> RuleSet:
+    """The game's RuleSet via :func:`companion.mapping.rules_of`, built (and validated) once
+    per distinct house rules: thousands of games share a handful of rule sets."""
+    return rules_of(_RulesRow(json.loads(rules_json), set_size))  # type: ignore[arg-type]
 
 
 MEMO_KEY = "history_results_memo"
@@ -206,9 +197,10 @@ def finished_results(
     )
     games = filters.apply(_live_finished(Game.id, Game.version, Game.set_size, GameNight.played_on))
     ids = select(games.subquery().c.id)
-    game_rows = db.session.execute(games.order_by(GameNight.played_on.desc(), Game.id.desc())).all()
+    conn = db.session.connection()  # Core rows: no ORM work per row
+    game_rows = conn.execute(games.order_by(GameNight.played_on.desc(), Game.id.desc())).all()
     seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for game_id, seat_id, pid in db.session.execute(
+    for game_id, seat_id, pid in conn.execute(
         select(Seat.game_id, Seat.id, Seat.player_id)
         .where(Seat.game_id.in_(ids))
         .order_by(Seat.game_id, Seat.position)
@@ -251,42 +243,45 @@ def _compute(
     missing: list[int], seats_by_game: dict[int, list[tuple[int, int]]], ids: Any
 ) -> dict[int, tuple[_Line, ...]]:
     """Load house rules and hand scores of ``missing`` games (two queries) and decide them:
-    per game, (seat id, rank, shared, total, rounds, zero rounds, step), best first."""
+    per game, (seat id, rank, shared, total, rounds, zero rounds, step), best first.
+
+    The scores per seat are gathered as :func:`companion.mapping.round_scores` does (scored
+    rounds in order, a missing hand left out) but from plain tuples, since this runs over
+    thousands of games; tests/history/test_stats.py checks both give the same standings.
+    """
     # Too many for one IN list: load every selected game instead (still one query).
     small = len(missing) <= IN_LIST_LIMIT
     which = Game.id.in_(missing) if small else Game.id.in_(ids)
-    views: dict[int, _GameView] = {}
-    for game_id, rules, size in db.session.execute(
+    conn = db.session.connection()  # Core rows: no ORM work per row
+    rules: dict[int, RuleSet] = {}
+    scores: dict[int, dict[int, list[int]]] = {}
+    for game_id, rules_data, size in conn.execute(
         select(Game.id, Game.rules, Game.set_size).where(which)
     ):
-        view = _GameView(rules, size)
-        view.seats = [_SeatView(sid) for sid, _pid in seats_by_game.get(game_id, ())]
-        views[game_id] = view
-    current: tuple[int, int] | None = None
-    for game_id, number, seat_id, points in db.session.execute(
-        select(Round.game_id, Round.number, HandScore.seat_id, HandScore.points)
+        rules[game_id] = _rules(json.dumps(rules_data, sort_keys=True), size)
+        scores[game_id] = {sid: [] for sid, _pid in seats_by_game.get(game_id, ())}
+    for game_id, seat_id, points in conn.execute(
+        select(Round.game_id, HandScore.seat_id, HandScore.points)
         .join(HandScore, HandScore.round_id == Round.id)
         .where(Round.status == "scored", Round.game_id.in_(select(Game.id).where(which)))
         .order_by(Round.game_id, Round.number)
-    ):
-        view = views.get(game_id)
-        if view is None:
-            continue
-        if current != (game_id, number):
-            view.rounds.append(_RoundView("scored"))
-            current = (game_id, number)
-        view.rounds[-1].hands.append(_HandView(seat_id, points))
-    return {gid: _decide(view) for gid, view in views.items()}
+    ).all():
+        seat_scores = scores.get(game_id, {}).get(seat_id)
+        if seat_scores is not None:
+            seat_scores.append(points)
+    return {gid: decide_game(scores[gid], rules[gid]) for gid in scores}
 
 
-def _decide(view: _GameView) -> tuple[_Line, ...]:
-    lines = standings_of(view)  # type: ignore[arg-type]  # duck-typed rows, see _GameView
+def decide_game(scores: dict[int, list[int]], rules: RuleSet) -> tuple[_Line, ...]:
+    """The engine's standings for seat id -> points per scored round, as result lines:
+    (seat id, rank, shared, total, rounds, zero rounds, step), best first (RULES.md §8)."""
+    lines = standings({str(sid): pts for sid, pts in scores.items()}, rules)
     rank_counts: dict[int, int] = defaultdict(int)
-    for _seat, standing in lines:
-        rank_counts[standing.rank] += 1
+    for st in lines:
+        rank_counts[st.rank] += 1
     return tuple(
         (
-            seat.id,
+            int(st.record.player),
             st.rank,
             rank_counts[st.rank] > 1,
             st.record.total,
@@ -294,7 +289,7 @@ def _decide(view: _GameView) -> tuple[_Line, ...]:
             st.record.zero_rounds,
             st.decided_by,
         )
-        for seat, st in lines
+        for st in lines
     )
 
 

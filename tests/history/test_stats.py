@@ -235,3 +235,20 @@ def test_pure_stats_on_plain_results():
         HeadToHead(1, 1, 0, 0, 1),
         HeadToHead(3, 1, 1, 0, 0),
     ]
+
+
+def test_fast_results_agree_with_mapping_standings_of(history):
+    """results.py gathers scores from plain tuples for speed; it must rank exactly as
+    companion.mapping.standings_of does on the loaded rows, for every fixture game."""
+    from companion.extensions import db
+    from companion.mapping import standings_of
+    from companion.models import Game
+
+    for result in finished_results():
+        game = db.session.get(Game, result.game_id)
+        expected = [
+            (seat.player_id, st.rank, st.record.total, st.record.zero_rounds, st.decided_by)
+            for seat, st in standings_of(game)
+        ]
+        got = [(s.player_id, s.rank, s.total, s.zero_rounds, s.decided_by) for s in result.seats]
+        assert got == expected
