@@ -24,6 +24,7 @@ from ..engine import (
     SWITCHES,
     EngineError,
     Layout,
+    RuleSet,
     Tile,
     legal_moves,
 )
@@ -184,18 +185,16 @@ def _ruling_view(ruling_id: str | None, table: Table, position: PositionView) ->
                 (t, describe_target(position.layout, t)) for t in targets if t != on
             ]
             view["move"] = (str(tile), on)
-        except Exception:  # noqa: BLE001 - an old ruling on another position: plain drawing
+        except EngineError:  # a ruling about another position: the plain drawing
             view.pop("drawing", None)
     return view
 
 
 def rules_from(ruling: Any, table: Table) -> Any:
     """The RuleSet saved with a ruling (the table's rules if it cannot be read back)."""
-    from ..engine import RuleSet
-
     try:
         return RuleSet.from_dict(ruling.rules)
-    except Exception:  # noqa: BLE001
+    except (EngineError, TypeError, AttributeError):  # rules stored by an older version
         return table.rules
 
 
@@ -214,8 +213,8 @@ def _page(
     form: MultiDict | None = None,
     problem: str = "",
     problem_field: str = "",
-    answer_error: Any = None,
 ) -> dict[str, Any]:
+    """Everything the checker templates need, from the URL (or the posted form)."""
     tab = args.get("q", "") if args.get("q", "") in QUESTIONS else ""
     position = PositionView(table, args.get("pos", ""))
     pasted_move = _pasted_move(position)
@@ -231,7 +230,6 @@ def _page(
         "form": form or MultiDict(),
         "problem": problem,
         "problem_field": problem_field,
-        "answer_error": answer_error,
         "LENGTH": LENGTH,
         "WIDTH": WIDTH,
         "presets": PRESET_TITLES,
@@ -305,7 +303,6 @@ def ask_question() -> ResponseReturnValue:
                 form,
                 answer["error"]["message"],
                 answer["error"].get("where", ""),
-                answer["error"],
             ),
             status,
         )
