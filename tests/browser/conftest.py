@@ -119,7 +119,9 @@ def shot() -> Callable:
 
     def _shot(page, name: str) -> Path:
         path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        # caret="initial": Playwright's default caret hiding injects a style into the page, which
+        # the app's CSP then reports (console) at the next htmx swap: a false CSP violation.
+        page.screenshot(path=str(path), full_page=True, caret="initial")
         return path
 
     return _shot

@@ -50,6 +50,21 @@ def round_scores() -> list[dict[int, int | None]]:
 # --- driving the pages ----------------------------------------------------------------------
 
 
+def watch_csp(page: Page) -> list[str]:
+    """Collect the page's Content-Security-Policy refusals (console errors) from now on: the
+    app's strict CSP must never block one of its own scripts or styles."""
+    found: list[str] = []
+    page.on(
+        "console",
+        lambda m: (
+            found.append(f"{m.location.get('url')}:{m.location.get('lineNumber')}: {m.text}")
+            if "Content Security Policy" in m.text
+            else None
+        ),
+    )
+    return found
+
+
 def start_night(page: Page) -> None:
     """From the home page, start a game night for today; ends on the night's page."""
     page.goto("/")
@@ -157,6 +172,7 @@ def expect_final_standings(page: Page, dede_total: int = 135) -> None:
 
 
 def test_whole_game_by_typed_totals(phone: Page, shot) -> None:
+    csp = watch_csp(phone)
     start_night(phone)
     create_game(phone, PLAYERS)
     shot(phone, "scorekeeper-typed-start")
@@ -174,7 +190,10 @@ def test_whole_game_by_typed_totals(phone: Page, shot) -> None:
     expect(phone.locator("#round-title")).to_have_count(0)
     expect_final_standings(phone)
     shot(phone, "scorekeeper-typed-finished")
-    phone.locator("#scoreboard").screenshot(path=str(ARTIFACTS / "scorekeeper-typed-board.png"))
+    phone.locator("#scoreboard").screenshot(
+        path=str(ARTIFACTS / "scorekeeper-typed-board.png"), caret="initial"
+    )
+    assert csp == []
 
 
 # --- b. a whole game mostly by tapping tiles ---------------------------------------------------
@@ -214,6 +233,7 @@ def tap_tiles(page: Page, name: str, tiles: Sequence[str]) -> None:
 
 
 def test_whole_game_by_tapping_tiles(phone: Page, shot) -> None:
+    csp = watch_csp(phone)
     start_night(phone)
     create_game(phone, PLAYERS)
     typed = round_scores()
@@ -253,6 +273,7 @@ def test_whole_game_by_tapping_tiles(phone: Page, shot) -> None:
     expect(phone.locator("#round-title")).to_have_text("Correct the round with 9-9")
     expect(hand(phone, "Dédé").locator("input[value='0-0']")).to_be_checked()
     expect(hand(phone, "Dédé").locator("input[value='3-2']")).to_be_checked()
+    assert csp == []
 
 
 # --- c. htmx from the local copy when the CDN is blocked ---------------------------------------
