@@ -14,7 +14,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from .config import ROOT, Config
-from .extensions import babel, csrf, db, migrate
+from .extensions import babel, compress, csrf, db, migrate
 
 
 def create_app(config: Any = None) -> Flask:
@@ -62,6 +62,7 @@ def _init_extensions(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
+    compress.init_app(app)
     babel.init_app(
         app,
         locale_selector=_select_locale,

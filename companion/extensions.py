@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask_babel import Babel
+from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -29,3 +30,4 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()
+compress = Compress()  # gzip/brotli: tile pickers and scoreboards compress ~10x
