@@ -172,11 +172,9 @@ def build_question(
         if form.get("round_end") in ("OUT", "BLOCKED"):
             data["round_end"] = form.get("round_end")
     else:
-        data = {
-            "round_scores": {
-                name: _scores(str(form.get(f"scores_{i}", "")), f"scores_{i}")
-                for i, name in enumerate(table.players)
-            }
+        data["round_scores"] = {
+            name: _scores(str(form.get(f"scores_{i}", "")), f"scores_{i}")
+            for i, name in enumerate(table.players)
         }
     return {"category": category, "ruleset": table.ruleset_spec(), "input": data}
 

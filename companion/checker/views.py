@@ -327,11 +327,21 @@ def rulings() -> ResponseReturnValue:
 
 
 def ruling_link(ruling: Any, table: Table) -> str:
-    """The checker page showing a saved ruling on its own position."""
-    params: dict[str, Any] = {**table.params(), "ruling": ruling.id}
-    tab = next((k for k, (cat, _t) in QUESTIONS.items() if cat == ruling.category), None)
-    params["q"] = tab
-    layout = (ruling.question.get("input") or {}).get("layout")
+    """The checker page showing a saved ruling on its own position, under the table it was
+    made for (the game, or the preset, set and player count of its question)."""
+    question = ruling.question or {}
+    data = question.get("input") or {}
+    params: dict[str, Any] = table.params()
+    if ruling.game is None:
+        ruleset = question.get("ruleset") or {}
+        params = {
+            "preset": ruleset.get("preset", table.preset),
+            "set": data.get("set", table.set_size),
+            "players": data.get("players") or len(data.get("round_scores") or {}) or None,
+        }
+    params["ruling"] = ruling.id
+    params["q"] = next((k for k, (cat, _t) in QUESTIONS.items() if cat == ruling.category), None)
+    layout = data.get("layout")
     if isinstance(layout, dict):
         with contextlib.suppress(EngineError, KeyError, TypeError, AttributeError):
             params["pos"] = format_layout(layout)

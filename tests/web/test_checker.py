@@ -296,6 +296,19 @@ def test_a_games_ruling_is_saved_with_it_and_listed(client):
     assert "Yes, it can go there." in shown and 'class="tile tile legal"' in shown
 
 
+def test_a_ruling_without_a_game_links_back_to_its_own_table(client):
+    follow(
+        client,
+        ask(client, q="tie", preset="wikipedia", set="12", players="2", scores_0="1", scores_1="2"),
+    )
+    html = client.get("/checker/rulings").get_data(as_text=True)
+    link = re.search(r'<p class="ruling-summary"><a href="([^"]+)"', html).group(1)
+    params = query(link.replace("&amp;", "&"))
+    assert params["preset"] == "wikipedia" and params["set"] == "12" and params["players"] == "2"
+    shown = client.get(link.replace("&amp;", "&")).get_data(as_text=True)
+    assert "A wins." in shown and "Centre 12-12" in shown
+
+
 def test_another_games_ruling_is_not_shown(client):
     one, two = make_game(), make_game(names=("Dee", "Eve"))
     follow(client, ask(client, game=one.edit_token, q="move", pos=SPOKES, tile="5-6", on="S1"))
