@@ -153,6 +153,8 @@ class _Checker:
             self.add(f"{path}.{name}", "must be text.")
         elif not min_len <= len(value) <= max_len:
             self.add(f"{path}.{name}", f"must have {min_len} to {max_len} characters.")
+        elif "\x00" in value:  # PostgreSQL cannot store it
+            self.add(f"{path}.{name}", "must not contain a NUL character.")
         else:
             return value
         return _MISSING
@@ -550,7 +552,9 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         _Writer(session, report).write(doc)
         session.commit()
         _forget_memoised_results()
-    except SQLAlchemyError as exc:
+    except (SQLAlchemyError, LookupError, TypeError, ValueError) as exc:
+        # Validation should leave nothing for the database to refuse; if it still does, the
+        # file is reported as refused and nothing stays half-written.
         session.rollback()
         report.added.clear()
         report.kept.clear()

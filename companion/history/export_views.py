@@ -34,7 +34,7 @@ def _scope() -> tuple[int | None, int | None]:
         raw = request.args.get(name)
         if raw is None or raw == "":
             ids.append(None)
-        elif raw.isdigit() and len(raw) < 10:
+        elif raw.isascii() and raw.isdigit() and len(raw) < 10:
             ids.append(int(raw))
         else:
             abort(404)

@@ -275,6 +275,10 @@ def _bad_set(doc):
     _game_a(doc)["set_size"] = 7
 
 
+def _nul_in_name(doc):
+    doc["players"][0]["name"] = "An\x00na"
+
+
 def _one_seat(doc):
     game_b = doc["nights"][1]["games"][0]
     game_b["seats"] = game_b["seats"][:1]
@@ -300,6 +304,7 @@ REFUSALS = [
     (_bad_set, "$.nights[0].games[0].set_size", "double-6, 9"),
     (_duplicate_key, "$.nights[1].games[0].key", "another game"),
     (_one_seat, "$.nights[1].games[0].seats", "2 to 12 players"),
+    (_nul_in_name, "$.players[0].name", "NUL"),
 ]
 
 

@@ -125,7 +125,7 @@ def test_json_download_of_a_night_and_of_everything(client, app):
 
 
 @pytest.mark.parametrize(
-    "query", ["game=999", "night=999", "game=abc", "night=-1", "game=1&night=1"]
+    "query", ["game=999", "night=999", "game=abc", "night=-1", "game=1&night=1", "game=%C2%B2"]
 )
 def test_downloads_of_unknown_scopes_are_404(client, app, query):
     build(db.session)
