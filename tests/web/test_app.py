@@ -1,0 +1,85 @@
+"""The app factory: configuration, security headers, compression, error pages, SQLite pragmas."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import text
+
+from companion import create_app
+from companion.config import TestConfig, database_url
+from companion.extensions import db
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ("", "sqlite:///"),
+        ("postgres://u@h/app", "postgresql+psycopg://u@h/app"),
+        ("postgresql://u@h/app", "postgresql+psycopg://u@h/app"),
+        ("postgresql+psycopg://u@h/app", "postgresql+psycopg://u@h/app"),
+        ("sqlite:////tmp/x.db", "sqlite:////tmp/x.db"),
+    ],
+)
+def test_database_url_from_environment(monkeypatch, env, expected):
+    monkeypatch.setenv("DATABASE_URL", env)
+    assert database_url().startswith(expected)
+
+
+def test_mapping_config_overrides_defaults():
+    app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "COMPANION_PASSCODE": "x"})
+    assert app.config["COMPANION_PASSCODE"] == "x"
+    assert app.config["WTF_CSRF_ENABLED"] is True
+    assert app.config["SESSION_COOKIE_HTTPONLY"] is True
+    assert app.config["SESSION_COOKIE_SAMESITE"] == "Lax"
+
+
+def test_security_headers_allow_only_the_pinned_cdn_script_and_the_fallback(client, app):
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    script_src = re.search(r"script-src ([^;]+)", csp).group(1).split()
+    assert script_src[0] == "'self'"
+    assert app.config["HTMX_CDN"] in script_src
+    assert "2.0.11" in app.config["HTMX_CDN"]
+    assert any(s.startswith("'sha256-") for s in script_src)
+    assert "'unsafe-inline'" not in csp
+    assert "style-src 'self'" in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Frame-Options"] == "DENY"
+
+
+def test_page_loads_htmx_with_sri_and_a_local_fallback(client, app):
+    html = client.get("/").get_data(as_text=True)
+    assert f'integrity="{app.config["HTMX_SRI"]}"' in html
+    assert 'crossorigin="anonymous"' in html
+    assert "window.htmx || document.write" in html
+    assert "/static/vendor/htmx.min.js" in html
+
+
+def test_html_is_compressed_when_the_browser_asks(client):
+    response = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 200
+    assert response.headers.get("Content-Encoding") == "gzip"
+
+
+def test_unknown_page_is_a_friendly_404(client):
+    response = client.get("/no/such/page")
+    assert response.status_code == 404
+    assert "<html" in response.get_data(as_text=True)
+
+
+def test_unknown_api_path_is_json(client):
+    response = client.get("/api/v1/nope")
+    assert response.status_code == 404
+    assert response.get_json()["error"]["code"] == "NOT_FOUND"
+
+
+def test_sqlite_connections_enforce_foreign_keys(tmp_path):
+    class FileConfig(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'x.db'}"
+
+    app = create_app(FileConfig)
+    with app.app_context():
+        assert db.session.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        assert db.session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
