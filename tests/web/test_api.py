@@ -298,5 +298,5 @@ def test_fuzz_no_server_error(case):
             status_code_conformance,
             content_type_conformance,
             response_schema_conformance,
-        ]
+        ],
     )
