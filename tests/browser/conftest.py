@@ -14,6 +14,8 @@ Use them in any ``tests/browser/test_*.py``::
 * ``phone``: a page in a fresh Pixel 7 context (412x839, touch), ``base_url`` = the live server.
 * ``shot(page, name)``: a full-page screenshot saved as ``test-artifacts/<name>.png``.
 * ``axe_violations(page)``: the axe-core violations of the current page (a list of dicts).
+* ``csp_refusals``: the Content-Security-Policy refusals the ``phone`` page logs (a list that
+  fills as the test runs; assert it is empty at the end).
 """
 
 from __future__ import annotations
@@ -139,3 +141,21 @@ def axe_violations() -> Callable:
         return list(results.response.get("violations", []))
 
     return _run
+
+
+def watch_csp(page) -> list[str]:
+    """Collect ``page``'s Content-Security-Policy refusals (console messages) from now on."""
+    found: list[str] = []
+
+    def _on_console(message) -> None:
+        if "Content Security Policy" in message.text:
+            found.append(f"{message.location.get('url')}: {message.text}")
+
+    page.on("console", _on_console)
+    return found
+
+
+@pytest.fixture()
+def csp_refusals(phone) -> list[str]:
+    """The CSP refusals of the ``phone`` page during the test (see :func:`watch_csp`)."""
+    return watch_csp(phone)

@@ -29,7 +29,9 @@ def tiles_on_table(page: Page) -> list[str]:
     return page.locator("svg.layout g.tile").evaluate_all("els => els.map(e => e.dataset.id)")
 
 
-def test_build_a_spoke_phase_and_an_open_foot_position_by_tapping(phone: Page, shot) -> None:
+def test_build_a_spoke_phase_and_an_open_foot_position_by_tapping(
+    phone: Page, shot, csp_refusals
+) -> None:
     phone.goto("/checker/")
     phone.evaluate("window.notReloaded = true")
     lay(phone, "C", "9-5")
@@ -52,12 +54,13 @@ def test_build_a_spoke_phase_and_an_open_foot_position_by_tapping(phone: Page, s
     assert "pos=" in phone.url  # and the position is in the address, for back and reload
     phone.get_by_role("link", name="Undo").click()
     expect(phone.locator("svg.layout g.tile.foot")).to_have_count(0)
+    assert csp_refusals == []
 
 
 OPEN_FOOT = "9-5 on C; 9-4 on C; 9-3 on C; 9-2 on C; 5-5 on S1"
 
 
-def test_illegal_then_legal_move(phone: Page, shot) -> None:
+def test_illegal_then_legal_move(phone: Page, shot, csp_refusals) -> None:
     phone.goto(f"/checker/?q=move&pos={OPEN_FOOT}")
     phone.locator("label.chip:has(input[value='6-4'])").click()
     phone.locator('svg.layout a.end-link[data-on="S2"]').click()  # tap the end on the picture
@@ -78,6 +81,7 @@ def test_illegal_then_legal_move(phone: Page, shot) -> None:
     expect(phone.locator("svg.layout g.tile.legal")).to_have_count(1)
     expect(phone.locator("svg.layout circle.end.highlight")).to_have_count(3)  # the foot's toes
     shot(phone, "checker-legal-move")
+    assert csp_refusals == []
 
 
 def test_draw_question(phone: Page, shot) -> None:
