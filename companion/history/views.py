@@ -32,6 +32,7 @@ from .results import Filters, fingerprint, finished_results, memoised
 from .stats import head_to_head, leaderboard, player_stats
 
 PER_PAGE = 10  # nights per page of the list
+FILTER_FIELDS = ("q", "player", "date_from", "date_to")
 MAX_PAGE = 100_000
 
 
@@ -73,7 +74,8 @@ def index() -> str:
         error_out=False,
     )
     nights = queries.night_summaries(pagination.items)
-    filters = {k: v for k, v in request.args.items(multi=False) if k != "page" and v}
+    # Only the form's own fields are carried over to the page links (never url_for's options).
+    filters = {k: v for k in FILTER_FIELDS if (v := request.args.get(k, "").strip())}
     return render_template(
         "history/index.html",
         form=form,

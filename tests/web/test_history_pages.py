@@ -164,6 +164,8 @@ def test_nights_list_pages(client, h):
     assert "This page is empty." in text(client.get("/history/?page=4"))
     filtered = client.get("/history/?q=extra&page=1").get_data(as_text=True)
     assert 'href="/history/?page=2&amp;q=extra"' in filtered  # filters survive paging
+    odd = client.get("/history/?_scheme=javascript&_external=0&_anchor=x&zzz=1")
+    assert odd.status_code == 200 and "_scheme" not in odd.get_data(as_text=True)
 
 
 def test_nights_list_query_count_does_not_grow(client, h):
