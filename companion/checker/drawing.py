@@ -24,6 +24,8 @@ GAP = 2.0
 MARKER_R = 12.0
 FAN = 60.0  # the toes of a chicken foot spread over this many degrees
 FOOT_GAP = 5.0  # between a foot and its toes (room for the slanted toes' corners)
+CAPTION_HALF_WIDTH = 62.0  # half the width of a reason code written above a red tile
+CAPTION_RISE = 16.0
 MIN_VIEW = 260.0  # the narrowest picture, in units (about 6 tiles)
 
 
@@ -53,6 +55,12 @@ class TileShape:
     labels: tuple[Label, Label]
     kind: str = "tile"
     state: str = ""
+
+    @property
+    def caption_y(self) -> float:
+        """Where a caption just above the tile goes (its top edge, whatever its rotation)."""
+        rad = math.radians(self.angle)
+        return self.y - abs(math.sin(rad)) * LENGTH / 2 - abs(math.cos(rad)) * WIDTH / 2 - 4
 
     @property
     def transform(self) -> str:
@@ -189,8 +197,10 @@ def _bounds(tiles: Iterable[TileShape], ends: Iterable[EndMarker]) -> tuple[floa
     ys: list[float] = []
     half = math.hypot(LENGTH, WIDTH) / 2
     for t in tiles:
-        xs += [t.x - half, t.x + half]
-        ys += [t.y - half, t.y + half]
+        # a tile being asked about or refused carries a caption above it: leave room for it
+        wide = CAPTION_HALF_WIDTH if t.state in ("illegal", "refused") else half
+        xs += [t.x - wide, t.x + wide]
+        ys += [t.y - half - (CAPTION_RISE if t.state else 0.0), t.y + half]
     for e in ends:
         xs += [e.x - MARKER_R, e.x + MARKER_R]
         ys += [e.y - MARKER_R, e.y + MARKER_R]
