@@ -62,6 +62,7 @@ OPEN_FOOT = "9-5 on C; 9-4 on C; 9-3 on C; 9-2 on C; 5-5 on S1"
 
 def test_illegal_then_legal_move(phone: Page, shot, csp_refusals) -> None:
     phone.goto(f"/checker/?q=move&pos={OPEN_FOOT}")
+    phone.evaluate("window.notReloaded = true")
     phone.locator("label.chip:has(input[value='6-4'])").click()
     phone.locator('svg.layout a.end-link[data-on="S2"]').click()  # tap the end on the picture
     verdict = phone.locator("#verdict")
@@ -74,6 +75,8 @@ def test_illegal_then_legal_move(phone: Page, shot, csp_refusals) -> None:
     stroke = red.evaluate("el => getComputedStyle(el).stroke")
     assert stroke == "rgb(179, 38, 30)"  # --bad
     shot(phone, "checker-illegal-move")
+    assert phone.evaluate("window.notReloaded") is True  # asked and shown by an htmx swap
+    assert "ruling=" in phone.url
 
     phone.locator("label.chip:has(input[value='5-1'])").click()
     phone.locator("label.end-option:has(input[value='D1'])").click()
