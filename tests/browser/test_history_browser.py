@@ -104,11 +104,16 @@ def test_player_page(phone: Page, seeded: History, shot, axe_violations) -> None
     assert_no_axe(axe_violations(phone))
 
 
-def test_rename_and_night_delete_undo(phone: Page, seeded: History, shot) -> None:
+def test_rename_and_night_delete_undo(phone: Page, seeded: History, shot, axe_violations):
     phone.goto(f"/history/players/{seeded.players['Zed']}")
     phone.get_by_label("New name").fill("Bob")
     phone.get_by_role("button", name="Rename").click()
     expect(phone.get_by_text("Another player is already called Bob.")).to_be_visible()
+    phone.goto(f"/history/nights/{seeded.nights['N1']}")
+    expect(phone.get_by_text("9-3 may be laid on a spoke of the 9-9.")).to_be_visible()
+    no_horizontal_scroll(phone)
+    shot(phone, "history-night")
+    assert_no_axe(axe_violations(phone))
     phone.goto(f"/history/nights/{seeded.nights['N3']}")
     phone.get_by_role("link", name="Delete this game night…").click()
     expect(phone.get_by_role("heading", name="Delete this game night?")).to_be_visible()

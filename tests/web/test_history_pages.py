@@ -195,7 +195,8 @@ def test_night_page_standings_rulings_notes(client, h):
     page = text(client.get(f"/history/nights/{h.nights['N1']}"))
     assert "Game night of January 10, 2026" in page
     assert "Winner: Cy" in page and "Shared win: Ann, Bob" in page
-    assert "tied, lowest single non-zero round" in page  # Bob below Ann on 20
+    assert "tie broken by lowest single non-zero round" in page  # Bob below Ann on 20
+    assert "tied: shares the place" in page  # Bob level with Ann in G2
     assert "9-3 may be laid on a spoke of the 9-9." in page
     assert "first night" in page
 
