@@ -68,11 +68,14 @@ def table_of(args: MultiDict) -> Table:
     token = args.get("game")
     if token:
         game = _game_for_token(token)
-        nxt = coming_round(game)
-        centre = nxt.start_double
+        rules = rules_of(game)
+        try:
+            centre = coming_round(game).start_double
+        except EngineError:  # rounds that no longer fit the rules: fall back to the last one
+            centre = None
         if centre is None and game.rounds:
-            centre = game.rounds[-1].start_double
-        return table_for_game(game, rules_of(game), centre)
+            centre = game.rounds[-1].start_double  # the game is over: its last double
+        return table_for_game(game, rules, centre)
     return table_from_args(args)
 
 
