@@ -423,3 +423,14 @@ def test_a_ruling_shows_its_form_filled_in_for_a_variation(client):
 def test_any_typed_position_gets_a_page_never_an_error(client, pos, sel, q):
     resp = client.get("/checker/", query_string={"pos": pos, "sel": sel, "q": q})
     assert resp.status_code == 200
+
+
+def test_a_game_in_progress_uses_the_coming_double_and_a_finished_one_its_last(client):
+    game = make_game(names=("Ann", "Bob"))
+    game.rounds.append(Round(number=1, start_double=9))
+    db.session.commit()
+    assert "Centre 8-8" in page(client, game=game.edit_token)
+    for number, double in enumerate(range(8, -1, -1), start=2):
+        game.rounds.append(Round(number=number, start_double=double))
+    db.session.commit()
+    assert "Centre 0-0" in page(client, game=game.edit_token)
