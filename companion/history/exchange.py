@@ -21,6 +21,9 @@ share one implementation.
                                          "rules", "summary"}]}]}],
      "rulings": [rulings not tied to a game (only in "all")]}
 
+Audit snapshots refer to seats by database id; the document writes those as
+``{"$seat": position}`` (:func:`seat_refs`) and the import maps them to the new seats' ids.
+
 It carries no volatile field (no export time, no version counter), so exporting, importing into a
 fresh database and exporting again gives the same document, byte for byte with :func:`dumps`.
 Left out on purpose: soft-deleted nights and games (they are deleted as far as the user is
@@ -47,7 +50,14 @@ from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
 from ..models import AuditEntry, Game, GameNight, HandScore, Player, Round, Ruling, Seat
-from .exchange_import import FORMAT, ImportReport, Problem, import_document, parse_document
+from .exchange_import import (
+    FORMAT,
+    SEAT_ID_KEYS,
+    ImportReport,
+    Problem,
+    import_document,
+    parse_document,
+)
 
 __all__ = [
     "CSV_COLUMNS",
@@ -278,14 +288,31 @@ def _game_json(game: Any, refs: dict[int, str]) -> dict[str, Any]:
                 "at": iso(a.at),
                 "action": a.action,
                 "summary": a.summary,
-                "before": a.before,
-                "after": a.after,
+                "before": seat_refs(a.before, position),
+                "after": seat_refs(a.after, position),
                 "undone": a.undone,
             }
             for a in game.audit
         ],
         "rulings": [_ruling_json(r) for r in game.rulings],
     }
+
+
+def seat_refs(value: Any, position: dict[int, int]) -> Any:
+    """Audit snapshots name seats by database id (``seat_id``, ``starter_seat_id``, see
+    :func:`companion.games.rounds.round_snapshot`); ids change on import, so the document says
+    ``{"$seat": position}`` instead (:func:`~companion.history.exchange_import.seat_ids` turns
+    them back). Other values are copied as they are."""
+    if isinstance(value, dict):
+        return {
+            k: {"$seat": position[v]}
+            if k in SEAT_ID_KEYS and isinstance(v, int) and v in position
+            else seat_refs(v, position)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [seat_refs(v, position) for v in value]
+    return value
 
 
 def _round_json(rnd: Any, position: dict[int, int]) -> dict[str, Any]:

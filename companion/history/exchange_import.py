@@ -51,6 +51,8 @@ ROUND_OUTCOMES = (None, "out", "blocked")
 #: bounds that keep values inside the columns (PostgreSQL enforces them; SQLite does not)
 MAX_POINTS = 1_000_000
 MAX_SEAT = 11
+#: keys of audit snapshots whose value is a seat's database id (written as {"$seat": position})
+SEAT_ID_KEYS = frozenset({"seat_id", "starter_seat_id"})
 #: new games written per group of bulk inserts
 BATCH = 500
 
@@ -342,7 +344,7 @@ def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set
     positions = _check_seats(check, seats, f"{path}.seats", refs, "seats" in data)
     _check_rounds(check, check.array(data, "rounds", path), path, positions, dominoes, data)
     for a, entry in enumerate(check.array(data, "audit", path)):
-        _check_audit(check, entry, f"{path}.audit[{a}]")
+        _check_audit(check, entry, f"{path}.audit[{a}]", positions)
     for r, ruling in enumerate(check.array(data, "rulings", path)):
         _check_ruling(check, ruling, f"{path}.rulings[{r}]")
 
@@ -511,7 +513,7 @@ def _ruleset_or_none(game: dict, dominoes: DominoSet | None) -> RuleSet | None:
         return None  # already reported by _check_rules
 
 
-def _check_audit(check: _Checker, entry: Any, path: str) -> None:
+def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) -> None:
     fields = ("at", "action", "summary", "before", "after", "undone")
     data = check.obj(entry, path, fields)
     if data is None:
@@ -520,6 +522,42 @@ def _check_audit(check: _Checker, entry: Any, path: str) -> None:
     check.text(data, "action", path, min_len=1, max_len=40)
     check.text(data, "summary", path, max_len=300)
     check.boolean(data, "undone", path)
+    for name in ("before", "after"):
+        for where, seat in _seat_markers(data.get(name), f"{path}.{name}"):
+            if seat not in positions:
+                check.add(where, f"there is no seat {seat!r}.")
+
+
+def _seat_marker(value: Any) -> tuple[bool, Any]:
+    """(True, position) for ``{"$seat": position}``, else (False, None)."""
+    if isinstance(value, dict) and len(value) == 1 and "$seat" in value:
+        return True, value["$seat"]
+    return False, None
+
+
+def _seat_markers(value: Any, path: str) -> list[tuple[str, Any]]:
+    """Every ``{"$seat": position}`` inside ``value``, with its path."""
+    found, seat = _seat_marker(value)
+    if found:
+        return [(path, seat)]
+    if isinstance(value, dict):
+        return [m for k, v in value.items() for m in _seat_markers(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [m for i, v in enumerate(value) for m in _seat_markers(v, f"{path}[{i}]")]
+    return []
+
+
+def seat_ids(value: Any, seats: dict[int, int]) -> Any:
+    """The inverse of :func:`companion.history.exchange.seat_refs`: ``{"$seat": position}``
+    becomes that seat's new database id (``seats``: position -> id)."""
+    found, seat = _seat_marker(value)
+    if found:
+        return seats[seat]
+    if isinstance(value, dict):
+        return {k: seat_ids(v, seats) for k, v in value.items()}
+    if isinstance(value, list):
+        return [seat_ids(v, seats) for v in value]
+    return value
 
 
 def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
@@ -685,7 +723,7 @@ class _Writer:
             for rnd in data["rounds"]:
                 rounds.append(_round_row(gid, rnd, seats))
                 hands.append([_hand_row(h, seats) for h in rnd["hands"]])
-            audit += [_audit_row(gid, entry) for entry in data["audit"]]
+            audit += [_audit_row(gid, entry, seats) for entry in data["audit"]]
             rulings += [_ruling_row(gid, r) for r in data["rulings"]]
         round_ids = self._insert(Round, rounds)
         hand_rows = [
@@ -766,14 +804,14 @@ def _hand_row(data: dict, seats: dict[int, int]) -> dict[str, Any]:
     }
 
 
-def _audit_row(game_id: int, data: dict) -> dict[str, Any]:
+def _audit_row(game_id: int, data: dict, seats: dict[int, int]) -> dict[str, Any]:
     return {
         "game_id": game_id,
         "at": to_datetime(data["at"]),
         "action": data["action"],
         "summary": data["summary"],
-        "before": data["before"],
-        "after": data["after"],
+        "before": seat_ids(data["before"], seats),
+        "after": seat_ids(data["after"], seats),
         "undone": data["undone"],
     }
 

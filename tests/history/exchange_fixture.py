@@ -87,7 +87,16 @@ def _build(session) -> dict[str, object]:
     ]
     game_a.audit = [
         AuditEntry(
-            at=_at(11), action="round_scored", summary="Round 1", before=None, after={"number": 1}
+            at=_at(11),
+            action="round_scored",
+            summary="Round 1",
+            before=None,
+            # like companion.games.rounds.round_snapshot: seats by database id
+            after={
+                "number": 1,
+                "starter_seat_id": seats_a[1].id,
+                "hands": [{"seat_id": seats_a[2].id, "points": 7}],
+            },
         ),
         AuditEntry(
             at=_at(12),

@@ -121,6 +121,9 @@ def test_json_document_carries_no_database_ids_or_edit_tokens(app):
     assert game_a["rounds"][0]["hands"][1]["tiles"] == ["5-4", "2-1"]
     assert game_a["rounds"][1]["status"] == "burned"
     assert [a["undone"] for a in game_a["audit"]] == [False, True]
+    snapshot = game_a["audit"][0]["after"]  # seats by position, not by database id
+    assert snapshot["starter_seat_id"] == {"$seat": 1}
+    assert snapshot["hands"] == [{"seat_id": {"$seat": 2}, "points": 7}]
     assert game_a["rulings"][0]["summary"] == "6-3 may be played on the 6-6."
     assert [r["summary"] for r in doc["rulings"]] == ["The double-blank counts 50."]
 
@@ -189,6 +192,20 @@ def test_partial_overlap_adds_only_what_is_new(db_app):
     assert report.added["nights"] == 1 and report.kept["nights"] == 1
     assert report.added["players"] == 1 and report.kept["players"] == 3  # only Bobby is new
     assert exchange.dumps(exchange.export_document(db.session)) == everything
+
+
+def test_audit_snapshots_point_at_the_imported_seats(db_app):
+    rows = build(db.session)
+    doc = exchange.export_document(db.session, game_id=rows["game_a"].id)
+    fresh_database()
+    db.session.add(Player(name="Zed", name_key="zed"))  # shift the ids a little
+    db.session.commit()
+    assert exchange.import_document(db.session, doc).ok
+    game = db.session.scalars(select(Game)).one()
+    seats = {seat.position: seat.id for seat in game.seats}
+    after = game.audit[0].after
+    assert after["starter_seat_id"] == seats[1]
+    assert after["hands"][0]["seat_id"] == seats[2]
 
 
 def test_existing_players_are_matched_by_name(app):
@@ -279,6 +296,10 @@ def _nul_in_name(doc):
     doc["players"][0]["name"] = "An\x00na"
 
 
+def _audit_seat_unknown(doc):
+    _game_a(doc)["audit"][0]["after"]["starter_seat_id"] = {"$seat": 7}
+
+
 def _one_seat(doc):
     game_b = doc["nights"][1]["games"][0]
     game_b["seats"] = game_b["seats"][:1]
@@ -305,6 +326,7 @@ REFUSALS = [
     (_duplicate_key, "$.nights[1].games[0].key", "another game"),
     (_one_seat, "$.nights[1].games[0].seats", "2 to 12 players"),
     (_nul_in_name, "$.players[0].name", "NUL"),
+    (_audit_seat_unknown, "$.nights[0].games[0].audit[0].after.starter_seat_id", "no seat 7"),
 ]
 
 
