@@ -78,11 +78,13 @@ class ImportReport:
         problems: everything wrong with the file; when not empty nothing was imported.
         added: kind ("players", "nights", "games", "rounds", "rulings") -> rows added.
         kept: kind -> items of the file that were already in the database (left as they were).
+        new_games: the keys (share tokens) of the games added.
     """
 
     problems: list[Problem] = field(default_factory=list)
     added: Counter[str] = field(default_factory=Counter)
     kept: Counter[str] = field(default_factory=Counter)
+    new_games: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -596,6 +598,7 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         session.rollback()
         report.added.clear()
         report.kept.clear()
+        report.new_games.clear()
         detail = str(exc.orig) if getattr(exc, "orig", None) else str(exc)
         report.problems.append(Problem("$", f"The database refused the import: {detail}"))
     return report
@@ -735,6 +738,7 @@ class _Writer:
             if rows:
                 self.session.execute(insert(model), rows)
         self.report.added["games"] += len(batch)
+        self.report.new_games += [data["key"] for _, data in batch]
         self.report.added["rounds"] += len(rounds)
         self.report.added["rulings"] += len(rulings)
 

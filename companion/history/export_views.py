@@ -16,11 +16,13 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
+from sqlalchemy import select
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
 
 from ..extensions import csrf, db
-from ..games.access import passcode_required
+from ..games.access import MAX_REMEMBERED, passcode_required, remember
+from ..models import Game
 from . import bp, exchange
 
 #: default upper bound of an uploaded export, in bytes (the app-wide limit is 1 MB)
@@ -82,6 +84,21 @@ def export_json() -> Response:
     )
 
 
+def _remember_unfinished(keys: list[str]) -> None:
+    """Edit links are not exported, so an imported game gets a new one that nobody knows: the
+    browser that imported unfinished games keeps score for them (up to the remembered limit)."""
+    if not keys:
+        return
+    games = db.session.scalars(
+        select(Game)
+        .where(Game.share_token.in_(keys[:1000]), Game.status != "finished")
+        .order_by(Game.id)
+        .limit(MAX_REMEMBERED)
+    )
+    for game in games:
+        remember(game)
+
+
 class ImportForm(FlaskForm):
     """Upload of a JSON export (the CSRF token is checked by the form itself, see the view)."""
 
@@ -106,6 +123,7 @@ def import_page() -> str | tuple[str, int]:
         status = 400 if request.method == "POST" else 200
         return render_template("history/import.html", form=form, report=None), status
     report = exchange.import_document(db.session, form.file.data.read())
+    _remember_unfinished(report.new_games)
     status = 200 if report.ok else 422
     return render_template(
         "history/import.html", form=ImportForm(formdata=None), report=report

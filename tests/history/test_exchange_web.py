@@ -171,6 +171,20 @@ def test_upload_imports_and_shows_the_report(client, app):
     assert "Added: 0 players, 0 game nights, 0 games" in again and games() == 2
 
 
+def test_the_importing_browser_keeps_score_for_unfinished_imported_games(client, app):
+    from companion.games.access import SESSION_KEY
+
+    build(db.session)
+    text = exchange.dumps(exchange.export_document(db.session)).encode()
+    fresh_database()
+    assert _upload(client, text).status_code == 200
+    game_b = db.session.scalars(select(Game).where(Game.share_token == "share-game-b")).one()
+    assert game_b.edit_token != "edit-game-b"  # edit links do not travel
+    with client.session_transaction() as session:
+        assert session[SESSION_KEY] == [game_b.edit_token]  # game A is finished
+    assert client.get(f"/g/{game_b.edit_token}").status_code == 200
+
+
 def test_refused_upload_names_the_problem_and_imports_nothing(client, app):
     build(db.session)
     doc = exchange.export_document(db.session)
