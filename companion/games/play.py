@@ -12,6 +12,7 @@ from typing import Any
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
 from ..mapping import rules_of
 from ..models import Game, Round
@@ -124,6 +125,7 @@ def _game_context(
         "version_form": version_form,
         "burn_form": burn_form,
         "last_change": latest_change(game),
+        "rulings": rulings_for(game, limit=3),
         "seats": game.seats,
         "tiles_field": tiles_field,
         "double_name": double_name,
