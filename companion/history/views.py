@@ -87,30 +87,30 @@ def index() -> str:
     )
 
 
-@bp.get("/nights/<int:night_id>")
-def night(night_id: int) -> str:
-    """One game night: each game's standings, its rulings, and the notes."""
-    the_night = queries.live_night(night_id, full=True)
-    form = NotesForm(notes=the_night.notes)
+def _night_page(the_night: Any, form: NotesForm, status: int = 200) -> tuple[str, int]:
     return render_template(
         "history/night.html",
         night=the_night,
         games=[(g, build_board(g)) for g in queries.live_games(the_night)],
         form=form,
-    )
+    ), status
+
+
+@bp.get("/nights/<int:night_id>")
+def night(night_id: int) -> Any:
+    """One game night: each game's standings, its rulings, and the notes."""
+    the_night = queries.live_night(night_id, full=True)
+    return _night_page(the_night, NotesForm(notes=the_night.notes))
 
 
 @bp.post("/nights/<int:night_id>/notes")
 def night_notes(night_id: int) -> Any:
-    """Save a night's notes."""
-    the_night = queries.live_night(night_id)
+    """Save a night's notes; refused notes are shown again as typed, with the reason."""
+    the_night = queries.live_night(night_id, full=True)
     form = NotesForm()
     if not form.validate():
-        for errors in form.errors.values():
-            for error in errors:
-                flash(str(error), "error")
         flash(_("The notes were not saved."), "error")
-        return redirect(url_for("history.night", night_id=night_id), 303)
+        return _night_page(the_night, form, 400)
     the_night.notes = (form.notes.data or "").strip()
     db.session.commit()
     flash(_("Notes saved."), "success")
@@ -188,6 +188,20 @@ def _live_player(player_id: int) -> Player:
     return player
 
 
+def _player_page(person: Player, form: RenameForm, status: int = 200) -> tuple[str, int]:
+    results = finished_results(player_id=person.id)
+    opponents = head_to_head(results, person.id)
+    return render_template(
+        "history/player.html",
+        player=person,
+        stats=player_stats(results, person.id),
+        opponents=opponents,
+        names=players.names([o.opponent_id for o in opponents]),
+        recent=[(r, next(s for s in r.seats if s.player_id == person.id)) for r in results[:10]],
+        rename_form=form,
+    ), status
+
+
 @bp.get("/players/<int:player_id>")
 def player(player_id: int) -> Any:
     """A player's record: games, wins, averages, best and worst, opponents."""
@@ -195,23 +209,13 @@ def player(player_id: int) -> Any:
     if person.merged_into_id is not None:  # their history now lives on the kept player
         kept = players.merge_target(person)
         return redirect(url_for("history.player", player_id=kept.id), 302)
-    results = finished_results(player_id=person.id)
-    opponents = head_to_head(results, person.id)
-    names = players.names([o.opponent_id for o in opponents])
-    return render_template(
-        "history/player.html",
-        player=person,
-        stats=player_stats(results, person.id),
-        opponents=opponents,
-        names=names,
-        recent=[(r, next(s for s in r.seats if s.player_id == person.id)) for r in results[:10]],
-        rename_form=RenameForm(name=person.name),
-    )
+    return _player_page(person, RenameForm(name=person.name))
 
 
 @bp.post("/players/<int:player_id>/rename")
 def player_rename(player_id: int) -> Any:
-    """Rename a player; names are unique regardless of case."""
+    """Rename a player; names are unique regardless of case. A refused name is shown again
+    as typed, with the reason."""
     person = _live_player(player_id)
     if person.merged_into_id is not None:
         abort(404)
@@ -220,14 +224,12 @@ def player_rename(player_id: int) -> Any:
         try:
             old = players.rename(person, form.name.data or "")
         except SetupError as exc:
-            for message in exc.messages:
-                flash(message, "error")
+            form.name.errors = list(exc.messages)
         else:
             flash(_("%(old)s is now called %(new)s.", old=old, new=person.name), "success")
-    else:
-        for error in form.name.errors:
-            flash(str(error), "error")
-    return redirect(url_for("history.player", player_id=player_id), 303)
+            return redirect(url_for("history.player", player_id=player_id), 303)
+    flash(_("The name was not changed."), "error")
+    return _player_page(person, form, 400)
 
 
 @bp.route("/players/<int:player_id>/merge", methods=["GET", "POST"])

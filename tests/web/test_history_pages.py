@@ -225,8 +225,10 @@ def test_edit_notes(client, h):
 
 def test_notes_too_long_are_refused_and_nothing_changes(client, h):
     url = f"/history/nights/{h.nights['N2']}"
-    client.post(url + "/notes", data={"notes": "x" * 2001}, follow_redirects=False)
-    page = text(client.get(url))
+    response = client.post(url + "/notes", data={"notes": "y" * 2001})
+    assert response.status_code == 400
+    assert "y" * 2001 in response.get_data(as_text=True)  # shown again as typed
+    page = text(response)
     assert "The notes were not saved." in page
     assert "Notes have at most 2000 characters." in page
     assert db.session.get(GameNight, h.nights["N2"]).notes == "Valentine"
@@ -418,9 +420,13 @@ def test_player_page_query_count_does_not_grow(client, h):
 
 
 def rename(client, player_id, name):
+    """Post a rename; returns the page shown afterwards (the player page either way)."""
     response = client.post(f"/history/players/{player_id}/rename", data={"name": name})
-    assert response.status_code == 303
-    return text(client.get(f"/history/players/{player_id}"))
+    if response.status_code == 303:
+        return text(client.get(response.headers["Location"]))
+    assert response.status_code == 400
+    assert "The name was not changed." in text(response)
+    return text(response)
 
 
 def test_rename(client, h):
@@ -447,8 +453,12 @@ def test_rename_only_the_case_of_ones_own_name(client, h):
     ],
 )
 def test_rename_refusals(client, h, name, message):
-    page = rename(client, h.players["Cy"], name)
+    response = client.post(f"/history/players/{h.players['Cy']}/rename", data={"name": name})
+    assert response.status_code == 400
+    page = text(response)
     assert message in page
+    if name.strip():  # the typed name is offered again for correction
+        assert f'value="{html.escape(name, quote=True)}"' in response.get_data(as_text=True)
     assert db.session.get(Player, h.players["Cy"]).name == "Cy"
 
 
