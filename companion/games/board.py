@@ -24,18 +24,10 @@ STEP_WORDS = {
     "unresolved_shared": _l("still tied: shared"),
 }
 
-#: Names longer than this are shortened on the scoreboard (the full name is in a title).
-SHORT_NAME = 9
-
 
 def step_words(step: str) -> str:
     """A tie-break step (engine ``Standing.decided_by``) in plain words."""
     return str(STEP_WORDS.get(step, DECIDED_LABELS.get(step, step)))
-
-
-def short_name(name: str) -> str:
-    """A name short enough for a scoreboard row at 360 px: ``"Alexandrina"`` -> ``"Alexandr…"``."""
-    return name if len(name) <= SHORT_NAME else name[: SHORT_NAME - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -73,7 +65,6 @@ class Row:
 
     seat: Seat
     name: str
-    short: str
     rank: int
     cells: tuple[Cell, ...]
     total: int
@@ -128,7 +119,6 @@ def build_board(game: Game) -> Board:
             Row(
                 seat=seat,
                 name=seat.player.name,
-                short=short_name(seat.player.name),
                 rank=standing.rank,
                 cells=tuple(cells[seat.id]),
                 total=rec.total,

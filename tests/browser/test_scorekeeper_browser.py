@@ -129,18 +129,24 @@ def save_round(page: Page) -> None:
 
 def board_rows(page: Page) -> list[tuple[str, str, str]]:
     """The scoreboard's rows, top to bottom: (rank, full name, total)."""
-    rows = page.locator("#scoreboard tbody tr")
+    rows = page.locator("#scoreboard tbody.player")
     out = []
     for i in range(rows.count()):
         row = rows.nth(i)
         out.append(
             (
                 row.locator(".rank").inner_text().strip(),
-                row.locator("th.who").get_attribute("title") or "",
+                row.locator("th.who .name").inner_text().strip(),
                 row.locator("td.tot").inner_text().strip(),
             )
         )
     return out
+
+
+def player_row(page: Page, name: str):
+    """``name``'s row group on the scoreboard (name line and round scores)."""
+    exact = page.locator("th.who .name", has_text=re.compile(rf"^{re.escape(name)}$"))
+    return page.locator("#scoreboard tbody.player", has=exact)
 
 
 def expect_final_standings(page: Page, dede_total: int = 135) -> None:
@@ -262,9 +268,9 @@ def test_whole_game_by_tapping_tiles(phone: Page, shot) -> None:
         expect(phone.locator("#scoreboard thead th.rd")).to_have_count(k)
         if k == 1:
             # the engine scored the tapped hands: Dédé's 0-0 counts 50 (standard rules)
-            dede = phone.locator("#scoreboard tbody tr", has=phone.locator("th[title='Dédé']"))
+            dede = player_row(phone, "Dédé")
             expect(dede.locator("td.rd .pts")).to_have_text(["55"])
-            bjorn = phone.locator("#scoreboard tbody tr", has=phone.locator("th[title='Bjørn']"))
+            bjorn = player_row(phone, "Bjørn")
             expect(bjorn.locator("td.rd .pts")).to_have_text(["8"])
     expect_final_standings(phone, dede_total=175)
     shot(phone, "scorekeeper-tapped-finished")
@@ -349,9 +355,7 @@ def test_create_and_score_without_javascript(browser, playwright, live_server, s
         page.wait_for_url(re.compile(rf"/g/{token}$"))  # redirect after post
         expect_round(page, 2)
         cells = {
-            name: page.locator("#scoreboard tbody tr", has=page.locator(f"th[title='{name}']"))
-            .locator("td.tot")
-            .inner_text()
+            name: player_row(page, name).locator("td.tot").inner_text()
             for name in ["Eva", "Finn", "Gus", "Hana", "Ivo"]
         }
         assert cells == {"Eva": "12", "Finn": "0", "Gus": "51", "Hana": "7", "Ivo": "20"}
@@ -516,7 +520,7 @@ def test_scoreboard_of_eight_players_fits_360px(browser, live_server, shot) -> N
             assert fits["tables"] == [], (name, fits)  # e.g. the end-of-game summary
             # all ten round columns and every player are on the board
             expect(page.locator("#scoreboard thead th.rd")).to_have_count(10)
-            expect(page.locator("#scoreboard tbody tr")).to_have_count(8)
+            expect(page.locator("#scoreboard tbody.player")).to_have_count(8)
     finally:
         context.close()
 
@@ -583,3 +587,94 @@ def test_read_only_scoreboard_follows_and_second_phone_cannot_save_twice(
         expect(phone.locator("#scoreboard thead th.rd")).to_have_text(["9-9"])
     finally:
         other.close()
+
+
+# --- g. the scoreboard's numerals and names at phone sizes -----------------------------------
+
+#: long names, two pairs alike at the start (the scoreboard used to cut them to "Chri…")
+LONG_NAMES = [
+    "Christabel",
+    "Christopher",
+    "Alexandrina Constantinopolous",
+    "Alexander",
+    "Bartholomew",
+    "Evangelina",
+    "Fitzgerald",
+    "Hiroshi",
+]
+
+
+def board_points(names: Sequence[str], rounds: int) -> list[dict[str, int]]:
+    """Round scores of 4 to 95 points, one player going out per round: 3-digit totals after
+    10 rounds for all but the leaders."""
+    return [
+        {n: 0 if i == k % len(names) else 4 + 9 * i + 3 * k for i, n in enumerate(names)}
+        for k in range(rounds)
+    ]
+
+
+BOARD_MEASURES = """() => {
+  const board = document.querySelector('#scoreboard');
+  const px = el => parseFloat(getComputedStyle(el).fontSize);
+  const clipped = el => el.scrollWidth > el.clientWidth + 0.5;
+  const cells = Array.from(board.querySelectorAll('td.rd, td.tot, th.rd'));
+  return {
+    scrolls: document.documentElement.scrollWidth > window.innerWidth
+             || board.scrollWidth > board.clientWidth,
+    names: Array.from(board.querySelectorAll('tbody th.who'))
+      .map(th => [th.querySelector('.name').innerText, clipped(th)]),
+    clippedCells: cells.filter(clipped).map(el => el.className + ': ' + el.innerText),
+    total: Math.min(...Array.from(board.querySelectorAll('td.tot')).map(px)),
+    rank: Math.min(...Array.from(board.querySelectorAll('.rank')).map(px)),
+    points: Math.min(...Array.from(board.querySelectorAll('td.rd .pts')).map(px)),
+  };
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (412, 915)])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_scoreboard_shows_whole_names_and_large_numerals(
+    browser, live_server, shot, width, height, scheme
+) -> None:
+    """2, 4 and 8 players after 2 and 10 rounds: every full name readable, the totals and ranks
+    at least 20 px, round scores at least 14 px (10 rounds at 360 px is the tightest), nothing
+    clipped and no sideways scrolling."""
+    from tests.web.playkit import add_scored_rounds, make_game
+
+    games = {}
+    with live_server.app.app_context():
+        for players in (2, 4, 8):
+            for rounds in (2, 10):
+                names = tuple(LONG_NAMES[:players])
+                game = make_game(names=names, set_size=9, hand_size_rule="gamerules_table")
+                add_scored_rounds(game, board_points(names, rounds))
+                games[players, rounds] = (names, game.share_token, game.edit_token)
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": width, "height": height},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        color_scheme=scheme,
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        for (players, rounds), (names, share, _edit) in games.items():
+            page.goto(f"/s/{share}")
+            found = page.evaluate(BOARD_MEASURES)
+            label = (players, rounds, width, scheme, found)
+            assert not found["scrolls"], label
+            assert sorted(n for n, _ in found["names"]) == sorted(names), label
+            assert not any(cut for _, cut in found["names"]), label
+            assert found["clippedCells"] == [], label
+            assert found["total"] >= 20 and found["rank"] >= 20, label
+            assert found["points"] >= (18 if rounds == 2 else 14), label
+            shot(page, f"board-{players}p-{rounds}r-{width}-{scheme}")
+        names, share, edit = games[8, 10]
+        page.goto(f"/g/{edit}")
+        expect(page.get_by_role("heading", name="Game over")).to_have_count(1)
+        assert not page.evaluate(BOARD_MEASURES)["scrolls"]
+        shot(page, f"board-finished-8p-{width}-{scheme}")
+    finally:
+        context.close()

@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.engine import RuleSet
 from companion.extensions import db
-from companion.models import Game, GameNight, Player, Seat
+from companion.models import Game, GameNight, HandScore, Player, Round, Seat
 
 
 def make_game(
@@ -67,3 +67,20 @@ def text(response) -> str:
     body = response.get_data(as_text=True)
     body = re.sub(r"<[^>]+>", " ", body)
     return " ".join(html.unescape(body).split())
+
+
+def add_scored_rounds(game: Game, points: list[dict[str, int]]) -> Game:
+    """Store rounds straight from ``points`` (per round, player name -> points; 0 = went out),
+    doubles from the set's highest down, for pages that only show a board; the game is finished
+    when every double has a round. No rules are checked: use ``round_post`` to test saving."""
+    seats = {s.player.name: s for s in game.seats}
+    for k, scores in enumerate(points):
+        rnd = Round(number=len(game.rounds) + 1, start_double=game.set_size - k, status="scored")
+        for name, pts in scores.items():
+            rnd.hands.append(HandScore(seat=seats[name], points=pts, went_out=pts == 0))
+        game.rounds.append(rnd)
+    if len(game.rounds) == game.set_size + 1:
+        game.status = "finished"
+    game.version += 1
+    db.session.commit()
+    return game

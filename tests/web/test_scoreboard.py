@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from companion.extensions import db
-from companion.games.board import build_board, short_name, step_words
+from companion.games.board import build_board, step_words
 from companion.models import Game
 
 from .playkit import make_game, round_post, text
@@ -22,11 +22,15 @@ def fresh(game: Game) -> Game:
     return db.session.get(Game, game.id)
 
 
+def board_table(html: str) -> str:
+    return html.split('<table class="board"')[1].split("</table>")[0]
+
+
 def board_rows(html: str) -> list[str]:
-    table = html.split('<table class="board">')[1].split("</table>")[0]
-    body = table.split("<tbody>")[1]
-    rows = [row.split(">", 1)[1] for row in body.split("<tr")[1:]]
-    return [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in rows]
+    """Each player's row group as words: rank, name, total, then points and running total per
+    round."""
+    groups = board_table(html).split('<tbody class="player')[1:]
+    return [" ".join(re.sub(r"<[^>]+>", " ", g.split(">", 1)[1]).split()) for g in groups]
 
 
 def test_one_column_per_round_with_running_totals_in_standings_order(client):
@@ -34,10 +38,11 @@ def test_one_column_per_round_with_running_totals_in_standings_order(client):
     save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
     save(client, game, 5, totals={"Ann": 30, "Cy": 2}, out="Bob")
     html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
-    head = html.split('<table class="board">')[1].split("</thead>")[0]
+    head = board_table(html).split("</thead>")[0]
     assert re.findall(r'title="(\d+-\d+)"', head) == ["6-6", "5-5"]
-    # rank, name, then per round: points and the running total, then the total
-    assert board_rows(html) == ["1 Cy 5 5 2 7 7", "2 Bob 12 12 0 12 12", "3 Ann 0 0 30 30 30"]
+    assert 'data-cols="2"' in html.split("<thead>")[0]  # the CSS sizes the numerals by it
+    # rank, name, the total, then per round: points and the running total
+    assert board_rows(html) == ["1 Cy 7 5 5 2 7", "2 Bob 12 12 12 0 12", "3 Ann 30 0 0 30 30"]
 
 
 def test_burned_doubles_have_a_marked_column(client):
@@ -46,7 +51,7 @@ def test_burned_doubles_have_a_marked_column(client):
     save(client, game, 5, totals={"Bob": 3, "Cy": 1}, out="Ann")
     html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
     assert 'class="rd burned" title="6-6 burned: nobody held it"' in html
-    assert board_rows(html)[0] == "1 Ann – 0 0 0"
+    assert board_rows(html)[0] == "1 Ann 0 – 0 0"
 
 
 def test_ties_are_explained_in_plain_words(client):
@@ -95,11 +100,16 @@ def test_step_words_cover_every_engine_step():
     assert step_words("something_new") == "something_new"
 
 
-def test_long_names_are_shortened_with_the_full_name_kept(client):
+def test_long_names_are_shown_whole_on_a_line_of_their_own(client):
     game = make_game(names=("Alexandrina Constantinopolous", "Bo"))
-    assert short_name("Alexandrina") == "Alexandr…"
+    save(client, game, 6, totals={"Bo": 4}, out="Alexandrina Constantinopolous")
     html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
-    assert 'title="Alexandrina Constantinopolous"><span class="rank">1</span>Alexandr…</th>' in html
+    # the name line spans the round columns; the round scores follow on the next line
+    assert (
+        '<th scope="rowgroup" class="who" colspan="1"><span class="rank">1</span> '
+        '<span class="name">Alexandrina Constantinopolous</span></th>'
+    ) in html
+    assert board_rows(html) == ["1 Alexandrina Constantinopolous 0 0 0", "2 Bo 4 4 4"]
 
 
 def test_hostile_names_are_escaped_everywhere(client):
@@ -120,11 +130,12 @@ def test_eight_players_on_double_9_fit_a_fixed_narrow_table(client):
     html = client.get(f"/s/{game.share_token}").get_data(as_text=True)
     rows = board_rows(html)
     assert len(rows) == 8
-    # every row: rank, name, 10 rounds x (points, running total), the total
-    assert all(len(r.split()) == 2 + 20 + 1 for r in rows)
+    # every row: rank, name, the total, 10 rounds x (points, running total)
+    assert all(len(r.split()) == 2 + 1 + 20 for r in rows)
+    assert 'data-cols="10"' in html
     css = client.get("/static/css/app.css").get_data(as_text=True)
     ours = css.split("=== Playing a game")[1].split("=== end of playing a game")[0]
-    assert "table.board { width: 100%" in ours and "table-layout: fixed" in ours
+    assert "table-layout: fixed" in ours and 'table.board[data-cols="10"] { --cols: 10; }' in ours
     assert "overflow-x" not in ours  # the board never scrolls sideways
 
 
