@@ -154,7 +154,7 @@ def serve(path: Path, port: int) -> subprocess.Popen:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and process.poll() is None:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/history/", timeout=30).read()
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/app.css", timeout=30).read()
             return process
         except urllib.error.HTTPError:  # it answers, even if not with 200
             return process
