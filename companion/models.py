@@ -180,8 +180,8 @@ class AuditEntry(db.Model):
     at: Mapped[datetime] = mapped_column(default=utcnow)
     action: Mapped[str] = mapped_column(String(40))
     summary: Mapped[str] = mapped_column(String(300), default="")
-    before: Mapped[Any] = mapped_column(JSON, default=None)
-    after: Mapped[Any] = mapped_column(JSON, default=None)
+    before: Mapped[Any | None] = mapped_column(JSON, default=None)
+    after: Mapped[Any | None] = mapped_column(JSON, default=None)
     undone: Mapped[bool] = mapped_column(default=False)
 
     game: Mapped[Game] = relationship(back_populates="audit")

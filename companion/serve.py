@@ -68,7 +68,7 @@ def main() -> None:
             "workers": args.workers,
             "threads": 4,
             "accesslog": "-",
-            "timeout": 30,
+            "timeout": 120,  # a whole-history JSON export can take seconds on a busy machine
         }
     ).run()
 

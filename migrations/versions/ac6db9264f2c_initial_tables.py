@@ -2,7 +2,7 @@
 
 Revision ID: ac6db9264f2c
 Revises: 
-Create Date: 2026-11-29 13:51:34.496065
+Create Date: 2026-11-29 14:48:54.723241
 
 """
 from alembic import op
@@ -74,8 +74,8 @@ def upgrade():
     sa.Column('at', sa.DateTime(), nullable=False),
     sa.Column('action', sa.String(length=40), nullable=False),
     sa.Column('summary', sa.String(length=300), nullable=False),
-    sa.Column('before', sa.JSON(), nullable=False),
-    sa.Column('after', sa.JSON(), nullable=False),
+    sa.Column('before', sa.JSON(), nullable=True),
+    sa.Column('after', sa.JSON(), nullable=True),
     sa.Column('undone', sa.Boolean(), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['games.id'], name=op.f('fk_audit_entries_game_id_games'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_audit_entries'))
