@@ -163,7 +163,7 @@ def expect_final_standings(page: Page, dede_total: int = 135) -> None:
     expect(page.locator("#scoreboard .ties")).to_contain_text(
         "Ana is ahead of Bjørn, both on 60 points, by most zero rounds."
     )
-    summary = finish.locator("table.summary tbody tr")
+    summary = finish.locator("table.summary tbody")  # one row group per player
     expect(summary).to_have_count(4)
     expect(summary.nth(0)).to_contain_text("1. Ana")
     expect(summary.nth(0).locator("td").nth(1)).to_have_text("4")  # zero rounds

@@ -3,6 +3,8 @@ rematch, htmx fragments, and 404s for tokens that are not this game's."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion.extensions import db
@@ -224,18 +226,19 @@ def test_a_whole_double_6_game_to_the_finish_with_a_tie_decided_by_zero_rounds(c
     assert "Ann is ahead of Bob, both on 50 points, by most zero rounds." in words
     assert "Save round" not in words  # no round left to score
     # the summary: total, zero rounds, best round
-    summary = r.get_data(as_text=True).split('class="summary"')[1].split("</table>")[0]
-    rows = [text_of(row) for row in summary.split("<tr>")[2:]]
-    # rank and player, total, zero rounds, best non-zero round
+    html = r.get_data(as_text=True)
+    summary = html.split('class="summary"')[1].split("</table>")[0]
+    rows = [text_of(group) for group in summary.split("<tbody>")[1:]]
+    # rank and player, total, zero rounds, best non-zero round (the zero rounds never count)
     assert rows == ["1. Ann 50 2 10", "2. Bob 50 1 5", "3. Cy 60 4 20"]
+    # one "Game over" heading (the page's); the card under it is the result
+    assert len(re.findall(r"<h[1-6][^>]*>\s*Game over", html)) == 1
     # nothing more can be saved
     r = post_round(client, game, 0, totals={"Ann": 1, "Bob": 1}, out="Cy")
     assert r.status_code == 409
 
 
 def text_of(fragment: str) -> str:
-    import re
-
     return " ".join(re.sub(r"<[^>]+>", " ", fragment).split())
 
 
