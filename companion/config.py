@@ -51,6 +51,8 @@ class Config:
     WTF_CSRF_TIME_LIMIT = None  # a game night lasts longer than the default hour
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
+    # Behind HTTPS, cookies should never travel over plain HTTP; a home LAN has no TLS.
+    SESSION_COOKIE_SECURE = os.environ.get("SESSION_COOKIE_SECURE", "").lower() in ("1", "true")
     REMEMBER_COOKIE_HTTPONLY = True
     MAX_CONTENT_LENGTH = 1024 * 1024
     BABEL_DEFAULT_LOCALE = "en"
