@@ -231,7 +231,7 @@ def test_a_whole_double_6_game_to_the_finish_with_a_tie_decided_by_zero_rounds(c
     rows = [text_of(group) for group in summary.split("<tbody>")[1:]]
     # rank and player, total, zero rounds, best non-zero round (the zero rounds never count)
     assert rows == ["1. Ann 50 2 10", "2. Bob 50 1 5", "3. Cy 60 4 20"]
-    # one "Game over" heading (the page's); the card under it is the result
+    # one "Game over" heading, the result card's (as after the htmx swap of the last round)
     assert len(re.findall(r"<h[1-6][^>]*>\s*Game over", html)) == 1
     # nothing more can be saved
     r = post_round(client, game, 0, totals={"Ann": 1, "Bob": 1}, out="Cy")
@@ -254,8 +254,11 @@ def test_a_shared_win_is_announced_as_shared(client):
         assert post_round(client, game, d, totals=totals, out=out).status_code == 303
     words = text(page(client, game))
     assert "Shared win: Ann, Bob" in words
-    assert "Decided by: still tied: shared." in words
-    assert "Ann and Bob are tied on 40 points and share the place (still tied: shared)." in words
+    assert "Decided by: no tie-break separates them." in words
+    assert (
+        "Ann and Bob are tied on 40 points and share the place (no tie-break separates them)."
+        in words
+    )
 
 
 def test_a_target_total_game_ends_when_someone_reaches_it(client):
