@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +52,7 @@ class Config:
     WTF_CSRF_TIME_LIMIT = None  # a game night lasts longer than the default hour
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
+    PERMANENT_SESSION_LIFETIME = timedelta(days=180)  # remembered games outlive a closed browser
     # Behind HTTPS, cookies should never travel over plain HTTP; a home LAN has no TLS.
     SESSION_COOKIE_SECURE = os.environ.get("SESSION_COOKIE_SECURE", "").lower() in ("1", "true")
     REMEMBER_COOKIE_HTTPONLY = True

@@ -17,7 +17,7 @@ DECIDED_LABELS = {
     "most_zero_rounds": "most zero rounds",
     "lowest_single_nonzero_round": "lowest single non-zero round",
     "extension_next_lowest_nonzero": "next-lowest non-zero round",
-    "unresolved_shared": "still tied: shared",
+    "unresolved_shared": "no tie-break separates them",
 }
 
 

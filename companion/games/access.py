@@ -73,6 +73,9 @@ def remember(game: Game) -> None:
     is capped at :data:`MAX_REMEMBERED`)."""
     tokens = [t for t in remembered_tokens() if t != game.edit_token]
     session[SESSION_KEY] = [game.edit_token, *tokens][:MAX_REMEMBERED]
+    # A long-lived cookie: the scorekeeper's phone must still know the game after the browser
+    # is closed, or nobody could score the rest of it (PERMANENT_SESSION_LIFETIME).
+    session.permanent = True
 
 
 def forget(game: Game) -> None:

@@ -21,7 +21,7 @@ STEP_WORDS = {
     "most_zero_rounds": _l("most zero rounds"),
     "lowest_single_nonzero_round": _l("lowest single non-zero round"),
     "extension_next_lowest_nonzero": _l("next-lowest non-zero round"),
-    "unresolved_shared": _l("still tied: shared"),
+    "unresolved_shared": _l("no tie-break separates them"),
 }
 
 

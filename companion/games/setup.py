@@ -72,7 +72,8 @@ def name_key(name: str) -> str:
     Casefolding can lengthen a name ("ß" -> "ss"), so the stored key is cut to the column's
     60 characters; :func:`find_player` compares the full key to settle such rare collisions.
     """
-    return name.casefold()
+    # NFKC folds look-alike forms ("Ｆｏｏ" full-width, ligatures) into one player.
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def find_player(session: Session, name: str) -> Player | None:

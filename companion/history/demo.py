@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from ..engine import PRESETS, DominoSet, RuleSet, Tile, hand_size, score_hand
 from ..engine.errors import EngineError
+from ..games.setup import name_key
 from ..models import Game, GameNight, HandScore, Player, Round, Seat, new_token
 
 FIRST_NAMES = (
@@ -87,12 +88,10 @@ def _players(session: Session, count: int) -> list[int]:
     ids = []
     for name in names:
         player = session.scalar(
-            select(Player).where(
-                Player.name_key == name.casefold(), Player.merged_into_id.is_(None)
-            )
+            select(Player).where(Player.name_key == name_key(name), Player.merged_into_id.is_(None))
         )
         if player is None:
-            player = Player(name=name, name_key=name.casefold())
+            player = Player(name=name, name_key=name_key(name))
             session.add(player)
             session.flush()
         ids.append(player.id)

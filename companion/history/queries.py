@@ -17,6 +17,7 @@ from sqlalchemy import Select, and_, func, or_, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
+from ..games.setup import name_key
 from ..models import Game, GameNight, Player, Round, Seat, utcnow
 from .results import finished_results
 
@@ -58,7 +59,7 @@ def nights_query(
                 func.lower(GameNight.notes).contains(low, autoescape=True),
                 _live_game_with(
                     Game.seats.any(
-                        Seat.player.has(Player.name_key.contains(text.casefold(), autoescape=True))
+                        Seat.player.has(Player.name_key.contains(name_key(text), autoescape=True))
                     )
                 ),
             )

@@ -83,3 +83,34 @@ def test_sqlite_connections_enforce_foreign_keys(tmp_path):
     with app.app_context():
         assert db.session.execute(text("PRAGMA foreign_keys")).scalar() == 1
         assert db.session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/history/players/99999999999999999999",
+        "/history/games/99999999999999999999999",
+        "/history/nights/9223372036854775808",
+        "/nights/9223372036854775808",
+    ],
+)
+def test_ids_beyond_64_bits_are_404_not_database_errors(client, url):
+    assert client.get(url).status_code == 404
+
+
+def test_remembering_a_game_keeps_the_cookie_after_the_browser_closes(app):
+    from companion.games.access import remember
+    from companion.models import Game
+
+    with app.test_request_context("/"):
+        from flask import session
+
+        remember(Game(edit_token="tok"))
+        assert session.permanent is True
+    assert app.config["PERMANENT_SESSION_LIFETIME"].days >= 90
+
+
+def test_look_alike_names_are_one_player():
+    from companion.games.setup import name_key
+
+    assert name_key("Ｆｏｏ") == name_key("foo") == name_key("FOO")

@@ -59,7 +59,10 @@ def test_ties_are_explained_in_plain_words(client):
     save(client, game, 6, totals={"Bob": 10, "Cy": 10}, out="Ann")
     save(client, game, 5, totals={"Ann": 10, "Cy": 10}, out="Bob")
     words = text(client.get(f"/g/{game.edit_token}"))
-    assert "Ann and Bob are tied on 10 points and share the place (still tied: shared)." in words
+    assert (
+        "Ann and Bob are tied on 10 points and share the place (no tie-break separates them)."
+        in words
+    )
     save(client, game, 4, totals={"Ann": 4, "Bob": 2}, out="Cy")
     save(client, game, 3, totals={"Ann": 2, "Cy": 4}, out="Bob")
     # Ann 16 with 1 zero round; Bob 12, 2 zeros; Cy 24
