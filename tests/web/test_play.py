@@ -254,8 +254,11 @@ def test_a_shared_win_is_announced_as_shared(client):
         assert post_round(client, game, d, totals=totals, out=out).status_code == 303
     words = text(page(client, game))
     assert "Shared win: Ann, Bob" in words
-    assert "Decided by: still tied: shared." in words
-    assert "Ann and Bob are tied on 40 points and share the place (still tied: shared)." in words
+    assert "Decided by: no tie-break separates them." in words
+    assert (
+        "Ann and Bob are tied on 40 points and share the place (no tie-break separates them)."
+        in words
+    )
 
 
 def test_a_target_total_game_ends_when_someone_reaches_it(client):
