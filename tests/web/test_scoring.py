@@ -198,8 +198,9 @@ def test_what_was_typed_and_tapped_is_shown_again(client):
     assert f'name="total_{ids["Cy"]}"' in body and 'value="x7"' in body
     assert f'name="tiles_{ids["Bob"]}" value="5-4" data-points="9" checked' in body
     assert f'name="tiles_{ids["Bob"]}" value="3-1" data-points="4" checked' in body
-    assert f'<input checked id="out_{ids["Ann"]}"' in body  # "went out" still ticked
-    assert f'<input checked id="out_{ids["Bob"]}"' not in body
+    # "went out" still ticked
+    assert f'<input autocomplete="off" checked id="out_{ids["Ann"]}"' in body
+    assert f'<input autocomplete="off" checked id="out_{ids["Bob"]}"' not in body
 
 
 def test_the_centre_double_is_not_offered_in_the_picker(client):

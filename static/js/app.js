@@ -1,0 +1,96 @@
+// Failed htmx requests must never look like a success (progressive: without JavaScript every
+// form is a plain post and the server's page says what happened).
+// htmx does not swap 4xx/5xx answers and does nothing visible when the network drops, so the
+// scorekeeper would believe a round was saved. Here, on htmx:responseError, htmx:sendError and
+// htmx:timeout, a clear message goes into the polite live region next to the form
+// (.save-status, rendered by the template; made here when missing). The form is left as it
+// was, so everything typed is still there.
+(function () {
+  "use strict";
+
+  var DEFAULT_MESSAGE = "Not saved — check the connection and tap Save again. Your entries are still here.";
+
+  // The live region for ``elt``: the one inside its form, else one made right after it.
+  function statusFor(elt) {
+    var form = elt.closest ? (elt.closest("form") || elt) : elt;
+    var region = form.querySelector ? form.querySelector(".save-status") : null;
+    if (!region) {
+      region = form.nextElementSibling;
+      if (!region || !region.classList.contains("save-status")) {
+        region = document.createElement("div");
+        region.className = "save-status";
+        region.setAttribute("aria-live", "polite");
+        form.parentNode.insertBefore(region, form.nextSibling);
+      }
+    }
+    return region;
+  }
+
+  function messageText(region) {
+    var own = region.getAttribute("data-failed") || document.body.getAttribute("data-save-failed");
+    return own || DEFAULT_MESSAGE;
+  }
+
+  // The server's own words from an HTML error page (its heading and first paragraph), if any.
+  function serverMessage(xhr) {
+    var type = (xhr && xhr.getResponseHeader && xhr.getResponseHeader("Content-Type")) || "";
+    if (!xhr || type.indexOf("text/html") === -1 || !xhr.responseText) { return ""; }
+    var doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
+    var main = doc.querySelector("main") || doc.body;
+    if (!main) { return ""; }
+    var title = main.querySelector("h1");
+    var para = main.querySelector("p:not(.flash)");
+    var parts = [];
+    if (title && title.textContent.trim()) { parts.push(title.textContent.trim()); }
+    if (para && para.textContent.trim()) { parts.push(para.textContent.trim()); }
+    return parts.join(": ");
+  }
+
+  function show(elt, detailText) {
+    var region = statusFor(elt);
+    region.textContent = "";
+    var box = document.createElement("div");
+    box.className = "flash error";
+    var main = document.createElement("p");
+    main.textContent = messageText(region);
+    box.appendChild(main);
+    if (detailText) {
+      var extra = document.createElement("p");
+      extra.className = "server-message";
+      extra.textContent = detailText;
+      box.appendChild(extra);
+    }
+    region.appendChild(box);
+    if (region.scrollIntoView) { region.scrollIntoView({ block: "nearest" }); }
+  }
+
+  function clear(elt) {
+    var form = elt.closest ? (elt.closest("form") || elt) : elt;
+    var region = form.querySelector ? form.querySelector(".save-status") : null;
+    if (!region && form.nextElementSibling && form.nextElementSibling.classList.contains("save-status")) {
+      region = form.nextElementSibling;
+    }
+    if (region) { region.textContent = ""; }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (ev) { clear(ev.detail.elt); });
+  document.addEventListener("htmx:responseError", function (ev) {
+    var xhr = ev.detail.xhr;
+    var detailText = xhr && xhr.status >= 400 && xhr.status < 500 ? serverMessage(xhr) : "";
+    show(ev.detail.elt, detailText);
+  });
+  // After a swap that carries a notice ("Round saved."), move the focus to it so a screen
+  // reader reads it and the keyboard continues from the top of the fresh game area.
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var target = ev.detail.target;
+    if (!target || target.id !== "game") { return; }
+    // outerHTML swap: the old #game is gone, look the fresh one up.
+    var notice = document.querySelector("#game > .flash.success[role=status]");
+    if (notice) {
+      notice.setAttribute("tabindex", "-1");
+      notice.focus({ preventScroll: true });
+    }
+  });
+  document.addEventListener("htmx:sendError", function (ev) { show(ev.detail.elt, ""); });
+  document.addEventListener("htmx:timeout", function (ev) { show(ev.detail.elt, ""); });
+})();

@@ -1,0 +1,50 @@
+"""Fixes from the new-user test of the score keeper (F1): what a phone shows after a failed or
+successful save, the Back button, rematch, deleted games, the game heading, the new-game form,
+undo and conflict wording."""
+
+from __future__ import annotations
+
+import re
+
+from .playkit import make_game
+
+
+def page_html(client, game) -> str:
+    return client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+
+
+def form_tag(body: str) -> str:
+    match = re.search(r"<form[^>]*class=\"round-form\"[^>]*>", body)
+    assert match, "no round form"
+    return match.group(0)
+
+
+def test_every_page_loads_the_error_reporting_script(client):
+    body = client.get("/").get_data(as_text=True)
+    assert re.search(r'<script src="/static/js/app\.js" defer>', body)
+    assert client.get("/static/js/app.js").status_code == 200
+
+
+def test_round_form_has_a_live_region_and_a_saving_state(client):
+    game = make_game()
+    body = page_html(client, game)
+    tag = form_tag(body)
+    assert "hx-disabled-elt=\"find button[type='submit']\"" in tag
+    assert 'hx-indicator="find .saving"' in tag
+    assert re.search(r'class="save-status" aria-live="polite" data-failed="Not saved', body)
+    assert "Saving…" in body
+
+
+def test_round_form_never_restores_an_old_went_out_tick(client):
+    game = make_game()
+    body = page_html(client, game)
+    assert 'autocomplete="off"' in form_tag(body)
+    outs = re.findall(r'<input[^>]*name="out_\d+"[^>]*>', body)
+    assert len(outs) == 3
+    assert all('autocomplete="off"' in tag for tag in outs)
+    assert 'autocomplete="off"' in re.search(r'<input[^>]*name="blocked"[^>]*>', body).group(0)
+
+
+def test_saved_notice_is_scrolled_into_view(client):
+    game = make_game()
+    assert 'hx-swap="outerHTML show:#game:top"' in form_tag(page_html(client, game))
