@@ -47,6 +47,7 @@ from .undo import (
     changes,
     delete_game,
     deleted_game,
+    existing_rematch,
     latest_change,
     rematch,
     restore_game,
@@ -329,9 +330,14 @@ def rematch_view(token: str) -> Any:
     if not form.validate():
         flash(_("That did not work; nothing was changed."), "error")
         return redirect(url_for("games.play", token=token), 303)
-    new = rematch(game)
+    # Idempotent: a second tap (or a tap on another phone) opens the rematch already started.
+    new = existing_rematch(game)
+    if new is not None:
+        flash(_("The rematch has already started: here it is."), "success")
+    else:
+        new = rematch(game)
+        flash(_("Rematch: a new game with the same players and house rules."), "success")
     remember(new)
-    flash(_("Rematch: a new game with the same players and house rules."), "success")
     return redirect(url_for("games.play", token=new.edit_token), 303)
 
 

@@ -190,6 +190,29 @@ def recently_deleted(tokens: list[str]) -> list[Game]:
 # --- rematch ----------------------------------------------------------------------------------
 
 
+def existing_rematch(game: Game) -> Game | None:
+    """The live (not deleted) game already started as a rematch of ``game``, or None.
+
+    A rematch is recognised by its "create_game" audit entry, whose ``after`` holds
+    ``rematch_of`` = ``game.id`` (written by :func:`rematch`); only games of the same night are
+    looked at, so this stays a small query."""
+    entries = db.session.scalars(
+        select(AuditEntry)
+        .join(Game, AuditEntry.game_id == Game.id)
+        .where(
+            AuditEntry.action == "create_game",
+            Game.night_id == game.night_id,
+            Game.id != game.id,
+            Game.deleted_at.is_(None),
+        )
+        .order_by(AuditEntry.id)
+    )
+    for entry in entries:
+        if isinstance(entry.after, dict) and entry.after.get("rematch_of") == game.id:
+            return entry.game
+    return None
+
+
 def rematch(game: Game) -> Game:
     """A new game in the same game night with the same players in the same seats, the same set
     and the same frozen house rules. Returns it (committed)."""

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import re
 
-from .playkit import make_game
+from companion.extensions import db
+from companion.models import Game, utcnow
+
+from .playkit import make_game, text
 
 
 def page_html(client, game) -> str:
@@ -48,3 +51,41 @@ def test_round_form_never_restores_an_old_went_out_tick(client):
 def test_saved_notice_is_scrolled_into_view(client):
     game = make_game()
     assert 'hx-swap="outerHTML show:#game:top"' in form_tag(page_html(client, game))
+
+
+def games_in_night(night_id: int) -> list[Game]:
+    db.session.expire_all()
+    return list(db.session.scalars(db.select(Game).where(Game.night_id == night_id)))
+
+
+def test_rematch_tapped_twice_makes_one_new_game(client):
+    game = make_game()
+    data = {"version": str(game.version)}
+    first = client.post(f"/g/{game.edit_token}/rematch", data=data)
+    second = client.post(f"/g/{game.edit_token}/rematch", data=data)
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert len(games_in_night(game.night_id)) == 2
+    assert "The rematch has already started" in text(client.get(second.headers["Location"]))
+
+
+def test_rematch_after_the_rematch_was_deleted_makes_a_fresh_one(client):
+    game = make_game()
+    data = {"version": str(game.version)}
+    first = client.post(f"/g/{game.edit_token}/rematch", data=data).headers["Location"]
+    old = db.session.scalar(db.select(Game).where(Game.edit_token == first.rsplit("/", 1)[1]))
+    old.deleted_at = utcnow()
+    db.session.commit()
+    again = client.post(f"/g/{game.edit_token}/rematch", data=data).headers["Location"]
+    assert again != first
+    assert len(games_in_night(game.night_id)) == 3
+
+
+def test_rematch_of_the_rematch_is_a_new_game(client):
+    game = make_game()
+    first = client.post(f"/g/{game.edit_token}/rematch", data={"version": str(game.version)})
+    token = first.headers["Location"].rsplit("/", 1)[1]
+    new = db.session.scalar(db.select(Game).where(Game.edit_token == token))
+    second = client.post(f"/g/{token}/rematch", data={"version": str(new.version)})
+    assert second.headers["Location"] not in (first.headers["Location"], f"/g/{game.edit_token}")
+    assert len(games_in_night(game.night_id)) == 3
