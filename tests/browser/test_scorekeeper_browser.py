@@ -680,3 +680,30 @@ def test_scoreboard_shows_whole_names_and_large_numerals(
         shot(page, f"board-finished-8p-{width}-{scheme}")
     finally:
         context.close()
+
+
+def test_scoreboard_of_twelve_players_on_double_18_clips_no_digit(browser, live_server, shot):
+    """19 round columns and 4-digit running totals at 360 px: small numerals, but every digit
+    shown (a clipped digit would read as another number) and no sideways scrolling."""
+    from tests.web.playkit import add_scored_rounds, make_game
+
+    names = (*LONG_NAMES, "Ina", "Jo", "Kwame", "Lu")
+    points = [
+        {n: 0 if i == k % len(names) else 40 + 5 * i + 2 * k for i, n in enumerate(names)}
+        for k in range(19)
+    ]
+    with live_server.app.app_context():
+        game = make_game(names=names, set_size=18, hand_size_rule="gamerules_table")
+        add_scored_rounds(game, points)
+        share = game.share_token
+    context = browser.new_context(base_url=live_server.url, **SMALL_PHONE)
+    page = context.new_page()
+    try:
+        page.goto(f"/s/{share}")
+        found = page.evaluate(BOARD_MEASURES)
+        assert not found["scrolls"] and found["clippedCells"] == [], found
+        assert found["total"] >= 20 and found["rank"] >= 20, found
+        assert max(len(t) for t in page.locator("#scoreboard td.rd .run").all_inner_texts()) == 4
+        shot(page, "board-12p-double-18-360")
+    finally:
+        context.close()
