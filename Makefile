@@ -60,7 +60,7 @@ babel-update: babel-extract
 
 babel-compile:
 	@if [ -d companion/translations ] && ls companion/translations/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
-	  $(BIN)/pybabel compile -q -d companion/translations; fi
+	  $(BIN)/pybabel -q compile -d companion/translations; fi
 
 benchmark: install
 	$(BIN)/python benchmarks/engine_bench.py
