@@ -16,9 +16,10 @@ import hashlib
 import hmac
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import Response, abort, current_app, redirect, request, session, url_for
+from flask_babel import gettext as _
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from sqlalchemy import select
@@ -26,6 +27,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from ..extensions import db
 from ..models import Game
+from .undo import recently_deleted
 
 #: session key holding the edit tokens this browser keeps score for (newest first)
 SESSION_KEY = "edit_tokens"
@@ -35,22 +37,48 @@ MAX_REMEMBERED = 40
 MAX_TOKEN_LENGTH = 40
 
 
-def _live_game(column: InstrumentedAttribute[str], token: str) -> Game:
+def no_such_game() -> NoReturn:
+    """Abort with a 404 that says, in words, that there is no game at this link."""
+    abort(
+        404,
+        description=_(
+            "There is no game at this link. Check the link, or open the game from the home page."
+        ),
+    )
+
+
+def _live_game(column: InstrumentedAttribute[str], token: str, *, edit: bool = False) -> Game:
     if not token or len(token) > MAX_TOKEN_LENGTH:
-        abort(404)
-    game = db.session.scalar(select(Game).where(column == token, Game.deleted_at.is_(None)))
+        no_such_game()
+    game = db.session.scalar(select(Game).where(column == token))
     if game is None:
-        abort(404)
+        no_such_game()
+    if game.deleted_at is not None:
+        _gone(game, edit=edit)
     return game
+
+
+def _gone(game: Game, *, edit: bool) -> NoReturn:
+    """A deleted game's link: the scorekeeper (edit link) is sent to the "undo delete" page while
+    the game can still be restored; otherwise a 404 that says the game was deleted."""
+    if edit and recently_deleted([game.edit_token]):
+        target = url_for("games.deleted", token=game.edit_token)
+        if request.headers.get("HX-Request"):
+            # htmx would swap the page into a fragment; ask it to navigate instead.
+            abort(Response(status=204, headers={"HX-Redirect": target}))
+        abort(redirect(target, 303))
+    abort(404, description=_("This game was deleted."))
 
 
 def game_for_edit(token: str) -> Game:
     """The live game whose edit token is ``token``.
 
     Raises:
-        werkzeug.exceptions.NotFound: (404) for an unknown token or a deleted game.
+        werkzeug.exceptions.NotFound: (404, in words) for an unknown token or a game deleted
+            longer ago than the restore window; a game deleted more recently aborts with a
+            redirect to its "undo delete" page instead.
     """
-    return _live_game(Game.edit_token, token)
+    return _live_game(Game.edit_token, token, edit=True)
 
 
 def game_for_view(share_token: str) -> Game:

@@ -148,7 +148,7 @@ def deleted_game(token: str) -> Game:
         )
     )
     if game is None:
-        abort(404)
+        abort(404, description=_("There is no deleted game at this link to bring back."))
     return game
 
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from flask import session
 from sqlalchemy import func, select
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import HTTPException, NotFound
 
 from companion import config, create_app
 from companion.extensions import db
@@ -40,8 +40,11 @@ def test_deleted_games_are_not_found(app, game):
     game.deleted_at = utcnow()
     db.session.commit()
     with app.test_request_context():
-        with pytest.raises(NotFound):
+        # Within the restore window the edit link leads to the "undo delete" page.
+        with pytest.raises(HTTPException) as gone:
             access.game_for_edit(game.edit_token)
+        assert gone.value.response.status_code == 303
+        assert gone.value.response.location.endswith(f"/g/{game.edit_token}/deleted")
         with pytest.raises(NotFound):
             access.game_for_view(game.share_token)
 

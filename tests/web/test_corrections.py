@@ -260,7 +260,8 @@ def test_delete_asks_first_then_hides_the_game_and_can_be_undone(client):
     r = client.post(f"/g/{game.edit_token}/delete", data={"version": version(game)})
     assert r.status_code == 303 and r.headers["Location"].endswith("/deleted")
     assert fresh(game).deleted_at is not None
-    assert client.get(f"/g/{game.edit_token}").status_code == 404
+    # the edit link now leads to "undo delete"; the read-only link is gone
+    assert client.get(f"/g/{game.edit_token}").headers["Location"].endswith("/deleted")
     assert client.get(f"/s/{game.share_token}").status_code == 404
     assert recently_deleted([game.edit_token]) == [fresh(game)]
     r = client.get(r.headers["Location"])

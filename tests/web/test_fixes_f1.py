@@ -5,6 +5,7 @@ undo and conflict wording."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from companion.extensions import db
 from companion.models import Game, utcnow
@@ -89,3 +90,51 @@ def test_rematch_of_the_rematch_is_a_new_game(client):
     second = client.post(f"/g/{token}/rematch", data={"version": str(new.version)})
     assert second.headers["Location"] not in (first.headers["Location"], f"/g/{game.edit_token}")
     assert len(games_in_night(game.night_id)) == 3
+
+
+FLASK_DEFAULT_404 = "If you entered the URL manually"
+
+
+def delete(client, game) -> None:
+    r = client.post(f"/g/{game.edit_token}/delete", data={"version": str(game.version)})
+    assert r.status_code == 303
+
+
+def test_deleted_game_edit_link_leads_to_undo_delete(client):
+    game = make_game()
+    delete(client, game)
+    for path in ("", "/audit", "/round/1", "/delete"):
+        r = client.get(f"/g/{game.edit_token}{path}")
+        assert r.status_code == 303, path
+        assert r.headers["Location"] == f"/g/{game.edit_token}/deleted"
+    page = client.get(f"/g/{game.edit_token}", follow_redirects=True)
+    assert page.status_code == 200
+    assert "Undo delete" in text(page)
+
+
+def test_deleted_game_htmx_post_navigates_to_undo_delete(client):
+    game = make_game()
+    delete(client, game)
+    r = client.post(f"/g/{game.edit_token}/round", data={}, headers={"HX-Request": "true"})
+    assert r.status_code == 204
+    assert r.headers["HX-Redirect"] == f"/g/{game.edit_token}/deleted"
+
+
+def test_game_deleted_long_ago_says_so(client):
+    game = make_game()
+    game.deleted_at = utcnow() - timedelta(days=2)
+    db.session.commit()
+    for url in (f"/g/{game.edit_token}", f"/s/{game.share_token}", f"/g/{game.edit_token}/deleted"):
+        r = client.get(url)
+        assert r.status_code == 404, url
+        assert FLASK_DEFAULT_404 not in text(r)
+    assert "This game was deleted." in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_unknown_game_link_is_a_friendly_404(client):
+    for url in ("/g/nosuchtoken", "/s/nosuchtoken", "/g/" + "x" * 60):
+        r = client.get(url)
+        assert r.status_code == 404
+        words = text(r)
+        assert FLASK_DEFAULT_404 not in words
+        assert "There is no game at this link." in words
