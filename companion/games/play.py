@@ -130,7 +130,14 @@ def _game_context(
         "seats": game.seats,
         "tiles_field": tiles_field,
         "double_name": double_name,
+        "game_number": game_number(game),
     }
+
+
+def game_number(game: Game) -> int:
+    """Which game of its night ``game`` is (1 = the first), counting games not deleted."""
+    live = [g.id for g in game.night.games if g.deleted_at is None or g.id == game.id]
+    return live.index(game.id) + 1 if game.id in live else len(live) + 1
 
 
 def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:

@@ -8,9 +8,9 @@ import re
 from datetime import timedelta
 
 from companion.extensions import db
-from companion.models import Game, utcnow
+from companion.models import Game, Seat, utcnow
 
-from .playkit import make_game, text
+from .playkit import add_scored_rounds, make_game, round_post, text
 
 
 def page_html(client, game) -> str:
@@ -138,3 +138,38 @@ def test_unknown_game_link_is_a_friendly_404(client):
         words = text(r)
         assert FLASK_DEFAULT_404 not in words
         assert "There is no game at this link." in words
+
+
+def test_game_page_heading_names_the_game_and_links_to_its_night(client):
+    first = make_game()
+    first.night.place = "Ana's kitchen"
+    second = Game(night_id=first.night_id, set_size=6, rules=dict(first.rules))
+    for seat in first.seats:
+        second.seats.append(Seat(player_id=seat.player_id, position=seat.position))
+    db.session.add(second)
+    db.session.commit()
+    body = page_html(client, second)
+    heading = re.search(r'<h1 class="game-title">(.*?)</h1>', body, re.S)
+    assert heading, "no visible game heading"
+    assert f'href="/nights/{first.night_id}"' in heading.group(1)
+    words = " ".join(re.sub(r"<[^>]+>", " ", heading.group(1)).split())
+    assert words == "Game 2 · Sunday 29 November · Ana&#39;s kitchen"
+    assert "Game 1 ·" in page_html(client, first)
+
+
+def test_last_round_saved_with_htmx_shows_game_over_without_reload(client):
+    game = make_game()
+    points = [{"Ann": 0, "Bob": 5, "Cy": 7}] * 6
+    add_scored_rounds(game, points)
+    r = client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 0, totals={"Bob": 3, "Cy": 4}, out="Ann"),
+        headers={"HX-Request": "true"},
+    )
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    assert body.lstrip().startswith('<div id="game"')
+    words = text(r)
+    assert "Game over" in words and "Ann wins!" in words and "Rematch" in words
+    assert 'class="round-form"' not in body
+
