@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,7 +30,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import serving  # noqa: E402
 from sqlalchemy import event, func, select  # noqa: E402
 
 from companion import create_app  # noqa: E402
@@ -134,34 +135,14 @@ def na(status: int) -> str:
     return "n/a" if status == 404 else f"HTTP {status}"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def serve(path: Path, port: int) -> subprocess.Popen:
     """gunicorn with two workers on the benchmark database; waits until it answers."""
-    env = {**os.environ, "HISTORY_BENCH_DB": str(path), "PYTHONPATH": str(ROOT / "benchmarks")}
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    process = subprocess.Popen(
-        [str(gunicorn), "-w", "2", "-b", f"127.0.0.1:{port}", "history_bench:bench_app()"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    return serving.serve(
+        "history_bench:bench_app()",
+        {"HISTORY_BENCH_DB": str(path)},
+        port,
+        probe="/static/css/app.css",
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/app.css", timeout=30).read()
-            return process
-        except urllib.error.HTTPError:  # it answers, even if not with 200
-            return process
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.2)
-    process.terminate()
-    raise RuntimeError("gunicorn did not start")
 
 
 def timed(url: str) -> tuple[int, float]:
@@ -202,7 +183,7 @@ def main() -> None:
     app = bench_app(str(args.db))
     urls = pages(app)
     queries = in_process(app, urls, args.requests)
-    port = free_port()
+    port = serving.free_port()
     server = serve(args.db, port)
     try:
         base = f"http://127.0.0.1:{port}"

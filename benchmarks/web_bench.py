@@ -28,7 +28,6 @@ import http.cookiejar
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -43,7 +42,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import serving  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
 from companion import create_app  # noqa: E402
@@ -220,34 +221,9 @@ def print_queries(table: dict[str, dict]) -> bool:
 # --- latency over HTTP -------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def serve(path: Path, port: int) -> subprocess.Popen:
     """gunicorn with two workers on the benchmark database; waits until it answers."""
-    env = {**os.environ, "WEB_BENCH_DB": str(path), "PYTHONPATH": str(ROOT / "benchmarks")}
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    process = subprocess.Popen(
-        [str(gunicorn), "-w", "2", "-b", f"127.0.0.1:{port}", "web_bench:bench_app()"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read()
-            return process
-        except urllib.error.HTTPError:  # it answers, even if not with 200
-            return process
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.2)
-    process.terminate()
-    raise RuntimeError("gunicorn did not start")
+    return serving.serve("web_bench:bench_app()", {"WEB_BENCH_DB": str(path)}, port, probe="/")
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -390,7 +366,7 @@ def main() -> None:
         edit, share = build_game(app, *TIMED)
         with app.app_context():
             db.engine.dispose()  # gunicorn's workers open their own connections
-        port = free_port()
+        port = serving.free_port()
         server = serve(path, port)
         try:
             base = f"http://127.0.0.1:{port}"
