@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
 from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
@@ -274,7 +275,15 @@ def undo(token: str) -> Any:
     else:
         try:
             entry = undo_last(game, form.version.data)
-            flash(_("Undone: %(what)s", what=entry.summary), "success")
+            # Markup survives the session (Flask's tagged JSON); the link is escaped-safe.
+            flash(
+                Markup('{} <a href="{}">{}</a>').format(
+                    _("Undone: %(what)s", what=entry.summary),
+                    url_for("games.audit", token=token),
+                    _("See it in the audit trail"),
+                ),
+                "success",
+            )
         except NothingToUndo:
             flash(_("There is nothing to undo."), "error")
         except Conflict:

@@ -73,6 +73,16 @@
     if (region) { region.textContent = ""; }
   }
 
+  // A form with data-confirm (e.g. "Undo the last change") asks before it is sent.
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    var question = form && form.getAttribute && form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+    }
+  }, true);
+
   document.addEventListener("htmx:beforeRequest", function (ev) { clear(ev.detail.elt); });
   document.addEventListener("htmx:responseError", function (ev) {
     var xhr = ev.detail.xhr;

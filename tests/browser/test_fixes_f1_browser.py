@@ -4,22 +4,43 @@ so and keeps what was typed; the "Round saved." notice is in view after a save."
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from companion.engine import RuleSet
 from companion.extensions import db
-from tests.web.playkit import make_game
+from companion.models import Game, GameNight, Player, Seat
 
 pytestmark = pytest.mark.browser
 
 NOT_SAVED = "Not saved — check the connection and tap Save again. Your entries are still here."
 
 
+def seed_game(names: tuple[str, ...]) -> str:
+    """A double-6 game of ``names`` in a new night, reusing players already stored under those
+    names (the live server's database is shared by every browser test: no duplicate people on
+    the other tests' new-game pages). Returns its edit token."""
+    keys = [name.casefold() for name in names]
+    known = {
+        p.name_key: p
+        for p in db.session.scalars(db.select(Player).where(Player.name_key.in_(keys)))
+    }
+    night = GameNight(played_on=date(2026, 11, 29))
+    game = Game(night=night, set_size=6, rules=RuleSet.from_dict({"set_size": 6}).to_dict())
+    for position, name in enumerate(names):
+        player = known.get(name.casefold()) or Player(name=name, name_key=name.casefold())
+        game.seats.append(Seat(player=player, position=position))
+    db.session.add(game)
+    db.session.commit()
+    return game.edit_token
+
+
 def open_new_game(page: Page, live_server) -> str:
     """Seed a 3-player double-6 game and open its page (htmx loaded); returns the edit token."""
     with live_server.app.app_context():
-        token = make_game(("Ann", "Bob", "Cy")).edit_token
+        token = seed_game(("Ann", "Bob", "Cy"))
         db.session.remove()
     page.goto(f"/g/{token}")
     page.wait_for_function("() => window.htmx !== undefined")
@@ -100,3 +121,26 @@ def test_save_button_is_disabled_while_saving(phone: Page, live_server) -> None:
     assert held, "the save request was not sent"
     held[0].continue_()
     expect(phone.locator("#game > .flash.success")).to_have_text("Round saved.")
+
+
+def test_undo_asks_first_and_cancel_keeps_the_round(phone: Page, live_server) -> None:
+    open_new_game(phone, live_server)
+    fill_round(phone)
+    phone.get_by_role("button", name="Save round").click()
+    expect(phone.locator("#game > .flash.success")).to_have_text("Round saved.")
+    questions: list[str] = []
+
+    def answer(dialog, accept: bool) -> None:
+        questions.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    phone.once("dialog", lambda d: answer(d, False))
+    phone.get_by_role("button", name="Undo the last change").click()
+    phone.wait_for_timeout(300)  # a sent form would have navigated by now
+    expect(phone.locator("#round-title")).to_have_text("Round 2 of 7")
+    assert questions and questions[0].startswith("Undo this change? Round 1 (6-6) saved:")
+    phone.once("dialog", lambda d: answer(d, True))
+    phone.get_by_role("button", name="Undo the last change").click()
+    expect(phone.locator(".flashes")).to_contain_text("Undone: Round 1 (6-6) saved")
+    expect(phone.locator("#round-title")).to_have_text("Round 1 of 7")
+    expect(phone.get_by_role("link", name="See it in the audit trail")).to_be_visible()

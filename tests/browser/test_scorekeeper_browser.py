@@ -316,6 +316,8 @@ def test_htmx_falls_back_to_local_copy_when_cdn_blocked(phone: Page) -> None:
     assert phone.evaluate("window.__sameDocument") is True
     assert requests and requests[-1].get("hx-request") == "true"
     # the swapped-in fragment's one-button forms carry the game's new version: undo works
+    # (after its "Undo this change?" question, static/js/app.js)
+    phone.once("dialog", lambda dialog: dialog.accept())
     phone.get_by_role("button", name="Undo the last change").click()
     expect(phone.locator(".flashes")).to_contain_text("Undone: Round 1 (9-9) saved")
     expect_round(phone, 1)

@@ -204,3 +204,31 @@ def test_duplicate_names_do_not_get_a_green_deal(client):
     assert "is in this game twice" in body
     assert "This deal works." not in body
     assert "The deal fits once the problems above are fixed." in body
+
+
+def test_undo_asks_first_with_javascript(client):
+    game = make_game()
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 4, "Cy": 2}, out="Ann"),
+    )
+    body = page_html(client, game)
+    form = re.search(r'<form[^>]*action="/g/[^"]+/undo"[^>]*>', body).group(0)
+    assert 'data-confirm="Undo this change? Round 1 (6-6) saved: Ann 0 (went out)' in form
+
+
+def test_undo_without_javascript_says_what_was_undone_and_links_the_audit_trail(client):
+    game = make_game(names=("Ann", "<b>Bob</b>", "Cy"))
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"<b>Bob</b>": 4, "Cy": 2}, out="Ann"),
+    )
+    db.session.expire_all()
+    game = db.session.get(Game, game.id)
+    r = client.post(
+        f"/g/{game.edit_token}/undo", data={"version": str(game.version)}, follow_redirects=True
+    )
+    body = r.get_data(as_text=True)
+    assert "Undone: Round 1 (6-6) saved: Ann 0 (went out), &lt;b&gt;Bob&lt;/b&gt; 4" in body
+    assert f'<a href="/g/{game.edit_token}/audit">See it in the audit trail</a>' in body
+    assert "<b>Bob</b> 4" not in body
