@@ -52,7 +52,8 @@ REASON_WORDS: dict[str, Any] = {
     "extension_next_lowest_nonzero": _l("Decided by the next-lowest non-zero round."),
 }
 
-_TILE_TEXT = re.compile(r"\d{1,2}\s*[-|:/]\s*\d{1,2}")
+_TILE_TOKEN = re.compile(r"\[?(\d{1,2})[-|:/](\d{1,2})\]?")
+_SEPARATOR_SPACES = re.compile(r"\s*([-|:/])\s*")
 
 
 class FormProblem(Exception):
@@ -90,16 +91,43 @@ class Explained:
     facts: list[tuple[str, str]] = field(default_factory=list)
 
 
+def typed_tiles(text: str, field_name: str) -> list[str]:
+    """The tiles typed in ``text`` (``"9-5 5-4, 0-0"``; ``-``, ``|``, ``:`` or ``/`` between
+    the numbers), each written ``a-b``.
+
+    Raises FormProblem naming the first word that is not a tile: a typo must refuse the
+    question, never be dropped (dropping it would judge another hand).
+    """
+    joined = _SEPARATOR_SPACES.sub(r"\1", text.strip())
+    out = []
+    for token in (t for t in re.split(r"[\s,;]+", joined) if t):
+        match = _TILE_TOKEN.fullmatch(token)
+        if match is None:
+            raise FormProblem(
+                field_name,
+                _("Could not read '%(token)s' as a tile; write tiles like 5-0.", token=token),
+            )
+        out.append(f"{match.group(1)}-{match.group(2)}")
+    return out
+
+
 def tiles_from_form(form: Mapping[str, Any], name: str) -> list[str]:
-    """The tiles ticked in picker ``name`` plus those typed in ``name_text`` (deduplicated in
-    order; the engine checks them)."""
+    """The tiles ticked in picker ``name`` plus those typed in ``name_text``, in order.
+
+    Raises FormProblem (field ``name``) for an unreadable typed word or for a tile given twice
+    (ticked and typed, or typed twice, in either order: 4-3 and 3-4 are one tile). Whether
+    each tile is in the set is the engine's check.
+    """
     picked = list(form.getlist(name)) if hasattr(form, "getlist") else list(form.get(name, []))
-    typed = _TILE_TEXT.findall(str(form.get(f"{name}_text", "")))
+    typed = typed_tiles(str(form.get(f"{name}_text", "")), name)
     out: list[str] = []
+    seen: set[tuple[str, ...]] = set()
     for text in [*picked, *typed]:
-        clean = re.sub(r"\s+", "", text).replace("|", "-").replace(":", "-").replace("/", "-")
-        if clean not in out:
-            out.append(clean)
+        key = tuple(sorted(text.split("-")))
+        if key in seen:
+            raise FormProblem(name, _("%(tile)s is in the hand twice.", tile=text))
+        seen.add(key)
+        out.append(text)
     return out
 
 
@@ -152,6 +180,8 @@ def build_question(
         data["move"] = {"tile": tile, "on": on}
     elif tab == "draw":
         data["hand"] = tiles_from_form(form, "hand")
+        if not data["hand"]:
+            raise FormProblem("hand", _("Enter your hand: tick its tiles or type them."))
         data["yard_count"] = _whole(form, "yard_count", 0)
         drawn = str(form.get("tile_drawn") or "").strip()
         if drawn:
@@ -274,8 +304,15 @@ def _headline(category: str, ans: Mapping[str, Any]) -> tuple[str, bool | None, 
     )
 
 
-def explain(category: str, ans: Mapping[str, Any], rules: Any) -> Explained:
-    """The page's view of an engine answer (or error answer)."""
+def explain(
+    category: str,
+    ans: Mapping[str, Any],
+    rules: Any,
+    question: Mapping[str, Any] | None = None,
+) -> Explained:
+    """The page's view of an engine answer (or error answer); with the ``question``, its facts
+    start with what was judged (the hand, the hands, the tile drawn) so a verdict can be
+    checked against what was meant."""
     if "error" in ans:
         err = dict(ans["error"])
         return Explained(
@@ -291,7 +328,7 @@ def explain(category: str, ans: Mapping[str, Any], rules: Any) -> Explained:
         )
     headline, good, reason = _headline(category, ans)
     section = str(ans.get("rule", ""))
-    facts = _facts(category, ans)
+    facts = [*question_facts(question or {}), *_facts(category, ans)]
     return Explained(
         category,
         headline,
@@ -304,6 +341,27 @@ def explain(category: str, ans: Mapping[str, Any], rules: Any) -> Explained:
         None,
         facts,
     )
+
+
+def question_facts(question: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What a question judged, as (label, value) pairs: the hand (draw, scoring), each
+    player's hand (round end), the yard count and the tile just drawn."""
+    data = question.get("input") or {}
+    out: list[tuple[str, str]] = []
+    category = question.get("category")
+    if category in ("draw", "scoring"):
+        hand = ", ".join(str(t) for t in data.get("hand") or [])
+        out.append((str(_l("Hand")), hand or str(_l("empty"))))
+    hands = data.get("hands")
+    if category == "round_end" and isinstance(hands, Mapping):
+        for name, tiles in hands.items():
+            label = str(_l("%(name)s's hand", name=name))
+            out.append((label, ", ".join(str(t) for t in tiles or []) or str(_l("empty"))))
+    if category in ("draw", "round_end") and data.get("yard_count") is not None:
+        out.append((str(_l("Tiles in the chicken yard")), str(data["yard_count"])))
+    if data.get("tile_drawn"):
+        out.append((str(_l("Tile just drawn")), str(data["tile_drawn"])))
+    return out
 
 
 def _facts(category: str, ans: Mapping[str, Any]) -> list[tuple[str, str]]:

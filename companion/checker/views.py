@@ -170,7 +170,7 @@ def _ruling_view(ruling_id: str | None, table: Table, position: PositionView) ->
     ruling = ruling_by_id(int(ruling_id), table.game)
     if ruling is None:
         return {}
-    explained = explain(ruling.category, ruling.answer, rules_from(ruling, table))
+    explained = explain(ruling.category, ruling.answer, rules_from(ruling, table), ruling.question)
     view: dict[str, Any] = {
         "ruling": ruling,
         "verdict": explained,

@@ -224,11 +224,51 @@ def test_draw_question(client):
 
 def test_draw_question_with_typed_hand_and_a_drawn_tile(client):
     resp = ask(
-        client, q="draw", pos=OPEN_FOOT, hand_text="6-1, 4 0", yard_count="9", tile_drawn="5-1"
+        client, q="draw", pos=OPEN_FOOT, hand_text="6-1, 4 - 0", yard_count="9", tile_drawn="5-1"
     )
     html = follow(client, resp)
     assert "Play a tile." in html
     assert db.session.scalars(db.select(Ruling)).one().answer["must_play_drawn"] is True
+
+
+@pytest.mark.parametrize(
+    ("q", "text", "token"),
+    [
+        ("draw", "5-O 4-3", "5-O"),
+        ("draw", "banana", "banana"),
+        ("score", "6-6 banana 0-0", "banana"),
+    ],
+)
+def test_an_unreadable_word_in_a_typed_hand_refuses_the_question(client, q, text, token):
+    resp = ask(client, q=q, pos=OPEN_FOOT, hand_text=text, yard_count="9")
+    assert resp.status_code == 422
+    html = resp.get_data(as_text=True)
+    assert f"Could not read &#39;{token}&#39; as a tile; write tiles like 5-0." in html
+    assert f'name="hand_text" value="{text}"' in html  # what was typed stays in the box
+    assert db.session.query(Ruling).count() == 0
+
+
+@pytest.mark.parametrize(
+    ("form", "words"),
+    [
+        ({"hand_text": "4-3 4-3"}, "4-3 is in the hand twice."),
+        ({"hand_text": "4-3 3-4"}, "3-4 is in the hand twice."),
+        ({"hand": ["4-3"], "hand_text": "4-3"}, "4-3 is in the hand twice."),
+        ({"hand_text": "  "}, "Enter your hand"),
+    ],
+)
+def test_a_hand_twice_or_empty_is_refused_for_what_must_i_do(client, form, words):
+    resp = ask(client, q="draw", pos=OPEN_FOOT, yard_count="9", **form)
+    assert resp.status_code == 422
+    assert words in resp.get_data(as_text=True)
+    assert db.session.query(Ruling).count() == 0
+
+
+def test_the_verdict_repeats_the_hand_it_judged(client):
+    html = follow(client, ask(client, q="draw", pos=OPEN_FOOT, hand_text="5-0 4|3", yard_count="9"))
+    assert re.search(r"<dt>Hand</dt><dd>5-0, 4-3</dd>", html)
+    html = follow(client, ask(client, q="score", hand_text="6-6 0-0"))
+    assert re.search(r"<dt>Hand</dt><dd>6-6, 0-0</dd>", html)
 
 
 def test_a_tile_outside_the_set_in_a_hand_is_refused(client):
