@@ -78,12 +78,15 @@ class ImportReport:
         problems: everything wrong with the file; when not empty nothing was imported.
         added: kind ("players", "nights", "games", "rounds", "rulings") -> rows added.
         kept: kind -> items of the file that were already in the database (left as they were).
+        restored: kind ("nights", "games") -> deleted items the file brought back (their
+            ``deleted_at`` cleared): a backup undoes a deletion.
         new_games: the keys (share tokens) of the games added.
     """
 
     problems: list[Problem] = field(default_factory=list)
     added: Counter[str] = field(default_factory=Counter)
     kept: Counter[str] = field(default_factory=Counter)
+    restored: Counter[str] = field(default_factory=Counter)
     new_games: list[str] = field(default_factory=list)
 
     @property
@@ -99,7 +102,11 @@ class ImportReport:
         kinds = ("players", "nights", "games", "rounds", "rulings")
         added = ", ".join(f"{self.added[k]} {k}" for k in kinds)
         kept = ", ".join(f"{self.kept[k]} {k}" for k in kinds if k != "rounds")
-        return [f"Imported: added {added}.", f"Already there (kept as they were): {kept}."]
+        lines = [f"Imported: added {added}.", f"Already there (kept as they were): {kept}."]
+        if self.restored:
+            back = ", ".join(f"{self.restored[k]} {k}" for k in ("nights", "games"))
+            lines.append(f"Restored (they had been deleted): {back}.")
+        return lines
 
 
 # --- parsing and validation ----------------------------------------------------------------------
@@ -598,6 +605,7 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         session.rollback()
         report.added.clear()
         report.kept.clear()
+        report.restored.clear()
         report.new_games.clear()
         detail = str(exc.orig) if getattr(exc, "orig", None) else str(exc)
         report.problems.append(Problem("$", f"The database refused the import: {detail}"))
@@ -632,7 +640,7 @@ class _Writer:
             night_id = self._night(night, existing)
             for game in night["games"]:
                 if game["key"] in existing:
-                    self.report.kept["games"] += 1
+                    self._keep_or_restore(existing[game["key"]], "games")
                 else:
                     new_games.append((night_id, game))
         for start in range(0, len(new_games), BATCH):
@@ -707,8 +715,17 @@ class _Writer:
             self.session.flush()
             self.report.added["nights"] += 1
         else:
-            self.report.kept["nights"] += 1
+            self._keep_or_restore(night, "nights")
         return night.id
+
+    def _keep_or_restore(self, row: GameNight | Game, kind: str) -> None:
+        """Count a night or game of the file that is already here; a deleted one comes back
+        (importing a backup is how a deletion is undone after the restore window)."""
+        if row.deleted_at is None:
+            self.report.kept[kind] += 1
+        else:
+            row.deleted_at = None
+            self.report.restored[kind] += 1
 
     def _games(self, batch: list[tuple[int, dict]]) -> None:
         """Insert new games with their seats, rounds, hands, audit and rulings: a few bulk

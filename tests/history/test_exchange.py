@@ -391,3 +391,26 @@ def test_demo_history_round_trips(db_app):
     # ids came from the database, so a game added the ordinary way still gets a free id
     db.session.add(Game(night_id=1, rules={}, share_token="s-new", edit_token="e-new"))
     db.session.commit()
+
+
+def test_import_restores_a_deleted_night_and_game_from_the_backup(db_app):
+    """A backup undoes a deletion: the matching soft-deleted night and game come back."""
+    rows = build(db.session)
+    night = rows["night2"]
+    doc = exchange.export_document(db.session, night_id=night.id)
+    game = db.session.scalars(select(Game).where(Game.night_id == night.id)).first()
+    night.deleted_at = exchange_import.to_datetime("2026-01-01T00:00:00")
+    game.deleted_at = exchange_import.to_datetime("2026-01-01T00:00:00")
+    db.session.commit()
+    original = counts()
+    report = exchange.import_document(db.session, doc)
+    assert report.ok and sum(report.added.values()) == 0
+    assert dict(report.restored) == {"nights": 1, "games": 1}
+    assert report.kept["nights"] == 0 and report.kept["games"] == 0
+    assert any("Restored" in line for line in report.lines())
+    db.session.expire_all()
+    assert db.session.get(GameNight, night.id).deleted_at is None
+    assert db.session.get(Game, game.id).deleted_at is None
+    assert counts() == original
+    again = exchange.import_document(db.session, doc)
+    assert not again.restored and again.kept["nights"] == 1

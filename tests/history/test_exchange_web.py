@@ -265,3 +265,14 @@ def test_history_pages_offer_the_downloads_of_what_they_show(client, app):
         assert links.findall(client.get(url).get_data(as_text=True)) == expected, url
         for link in expected[:2]:
             assert client.get(link).status_code == 200
+
+
+def test_importing_the_backup_of_a_deleted_night_brings_it_back(client, app):
+    rows = build(db.session)
+    night_id = rows["night2"].id
+    backup = client.get(f"/history/export.json?night={night_id}").get_data()
+    assert client.post(f"/history/nights/{night_id}/delete").status_code == 303
+    assert client.get(f"/history/nights/{night_id}").status_code == 404
+    page = _upload(client, backup).get_data(as_text=True)
+    assert "Restored (they had been deleted): 1 game nights" in page
+    assert client.get(f"/history/nights/{night_id}").status_code == 200
