@@ -204,10 +204,22 @@ def _conflict(game: Game, double: int | None) -> Any:
     """Someone saved first: say so and show what is stored now (HTTP 409)."""
     game = load_game(game_for_edit(game.edit_token))
     saved = next((r for r in game.rounds if r.start_double == double), None)
-    if saved is None and game.rounds:
-        saved = game.rounds[-1]
     errors = EntryErrors()
-    errors.add(None, _("This round was already saved on another phone; here is what was saved."))
+    if saved is not None:
+        errors.add(
+            None, _("This round was already saved on another phone; here is what was saved.")
+        )
+    else:
+        # Nothing was saved for this round: the game moved on (another round saved, a change
+        # undone, a double burned) since the form was shown.
+        errors.add(
+            None,
+            _(
+                "This form is out of date: the game changed on another phone. "
+                "Here is what is saved now."
+            ),
+        )
+        saved = game.rounds[-1] if game.rounds else None
     return _render_game(409, game=game, plan=plan_round(game), errors=errors, conflict=saved)
 
 

@@ -232,3 +232,55 @@ def test_undo_without_javascript_says_what_was_undone_and_links_the_audit_trail(
     assert "Undone: Round 1 (6-6) saved: Ann 0 (went out), &lt;b&gt;Bob&lt;/b&gt; 4" in body
     assert f'<a href="/g/{game.edit_token}/audit">See it in the audit trail</a>' in body
     assert "<b>Bob</b> 4" not in body
+
+
+OUT_OF_DATE = (
+    "This form is out of date: the game changed on another phone. Here is what is saved now."
+)
+
+
+def test_stale_form_for_a_round_nobody_saved_says_out_of_date(client):
+    game = make_game()
+    stale = game.version
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann"),
+    )
+    # another phone, still showing the old page, sends 5-5 with the old version
+    r = client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 5, totals={"Bob": 1, "Cy": 1}, out="Ann", version=stale),
+    )
+    assert r.status_code == 409
+    words = text(r)
+    assert OUT_OF_DATE in words
+    assert "already saved on another phone" not in words
+    assert "Saved: the round with 6-6" in words and "Bob: 12" in words
+
+
+def test_stale_form_after_an_undo_says_out_of_date(client):
+    game = make_game()
+    stale = game.version
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann"),
+    )
+    db.session.expire_all()
+    client.post(f"/g/{game.edit_token}/undo", data={"version": str(game.version)})
+    r = client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 2, "Cy": 3}, out="Ann", version=stale),
+        headers={"HX-Request": "true"},
+    )
+    words = text(r)
+    assert OUT_OF_DATE in words and "already saved" not in words
+    assert "Saved: the round with" not in words  # nothing is saved: no card
+
+
+def test_same_round_saved_twice_still_says_already_saved(client):
+    game = make_game()
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
+    client.post(f"/g/{game.edit_token}/round", data=data)
+    words = text(client.post(f"/g/{game.edit_token}/round", data=data))
+    assert "This round was already saved on another phone" in words
+    assert OUT_OF_DATE not in words
