@@ -134,3 +134,23 @@ def test_dark_mode_game_and_player(phone: Page, seeded: History, shot, axe_viola
     phone.goto(f"/history/players/{seeded.players['Bob']}")
     shot(phone, "history-player-dark")
     assert_no_axe(axe_violations(phone))
+
+
+@pytest.mark.parametrize("path", ["/history/leaderboard", "/history/"])
+def test_date_fields_fit_a_360px_screen(browser, live_server, seeded: History, path) -> None:
+    """The From/To date boxes stay inside their card on a narrow (360 px) phone."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=live_server.url)
+    page = context.new_page()
+    page.route("https://cdn.jsdelivr.net/**", lambda route: route.abort("internetdisconnected"))
+    try:
+        page.goto(path)
+        if path == "/history/":
+            page.get_by_text("Search and filter").click()
+        to_box = page.get_by_label("To", exact=True)
+        expect(to_box).to_be_visible()
+        no_horizontal_scroll(page)
+        box = to_box.bounding_box()
+        card = page.locator(".filters").first.bounding_box()
+        assert box["x"] + box["width"] <= card["x"] + card["width"] + 0.5
+    finally:
+        context.close()
