@@ -9,6 +9,7 @@
   "use strict";
 
   var DEFAULT_MESSAGE = "Not saved — check the connection and tap Save again. Your entries are still here.";
+  var LOAD_MESSAGE = "Could not reach the server — check the connection. What is shown may be out of date.";
 
   // The live region for ``elt``: the one inside its form, else one made right after it.
   function statusFor(elt) {
@@ -26,9 +27,19 @@
     return region;
   }
 
-  function messageText(region) {
+  // A failed save says "Not saved"; a failed load (e.g. the live scoreboard's poll) says the
+  // page may be out of date instead.
+  function messageText(region, verb) {
+    if (verb === "get") {
+      return document.body.getAttribute("data-load-failed") || LOAD_MESSAGE;
+    }
     var own = region.getAttribute("data-failed") || document.body.getAttribute("data-save-failed");
     return own || DEFAULT_MESSAGE;
+  }
+
+  function verbOf(ev) {
+    var config = ev.detail && ev.detail.requestConfig;
+    return config && config.verb ? String(config.verb).toLowerCase() : "post";
   }
 
   // The server's own words from an HTML error page (its heading and first paragraph), if any.
@@ -46,13 +57,13 @@
     return parts.join(": ");
   }
 
-  function show(elt, detailText) {
+  function show(elt, detailText, verb) {
     var region = statusFor(elt);
     region.textContent = "";
     var box = document.createElement("div");
     box.className = "flash error";
     var main = document.createElement("p");
-    main.textContent = messageText(region);
+    main.textContent = messageText(region, verb);
     box.appendChild(main);
     if (detailText) {
       var extra = document.createElement("p");
@@ -87,7 +98,7 @@
   document.addEventListener("htmx:responseError", function (ev) {
     var xhr = ev.detail.xhr;
     var detailText = xhr && xhr.status >= 400 && xhr.status < 500 ? serverMessage(xhr) : "";
-    show(ev.detail.elt, detailText);
+    show(ev.detail.elt, detailText, verbOf(ev));
   });
   // After a swap that carries a notice ("Round saved."), move the focus to it so a screen
   // reader reads it and the keyboard continues from the top of the fresh game area.
@@ -101,6 +112,6 @@
       notice.focus({ preventScroll: true });
     }
   });
-  document.addEventListener("htmx:sendError", function (ev) { show(ev.detail.elt, ""); });
-  document.addEventListener("htmx:timeout", function (ev) { show(ev.detail.elt, ""); });
+  document.addEventListener("htmx:sendError", function (ev) { show(ev.detail.elt, "", verbOf(ev)); });
+  document.addEventListener("htmx:timeout", function (ev) { show(ev.detail.elt, "", verbOf(ev)); });
 })();

@@ -144,3 +144,16 @@ def test_undo_asks_first_and_cancel_keeps_the_round(phone: Page, live_server) ->
     expect(phone.locator(".flashes")).to_contain_text("Undone: Round 1 (6-6) saved")
     expect(phone.locator("#round-title")).to_have_text("Round 1 of 7")
     expect(phone.get_by_role("link", name="See it in the audit trail")).to_be_visible()
+
+
+def test_live_scoreboard_poll_failure_says_maybe_out_of_date(phone: Page, live_server) -> None:
+    with live_server.app.app_context():
+        token = seed_game(("Ann", "Bob", "Cy"))
+        share = db.session.scalar(db.select(Game.share_token).where(Game.edit_token == token))
+        db.session.remove()
+    phone.route("**/board?*", lambda route: route.abort("internetdisconnected"))
+    phone.goto(f"/s/{share}")
+    status = phone.locator(".save-status")
+    expect(status).to_contain_text("Could not reach the server", timeout=12_000)
+    expect(status).not_to_contain_text("Not saved")
+    expect(status).to_have_count(1)
