@@ -12,12 +12,13 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from sqlalchemy import select
 
 from ..engine import SUPPORTED_SETS
 from ..extensions import db
 from ..games.board import build_board, step_words
 from ..games.setup import SetupError
-from ..models import Player, utcnow
+from ..models import GameNight, Player, utcnow
 from . import bp, game_page, players, queries
 from .forms import (
     ConfirmForm,
@@ -136,8 +137,10 @@ def night_delete(night_id: int) -> Any:
 
 
 @bp.get("/nights/<int:night_id>/deleted")
-def night_deleted(night_id: int) -> str:
-    """The night was deleted: offer to undo that."""
+def night_deleted(night_id: int) -> Any:
+    """The night was deleted: offer to undo that (a night already back: go to it)."""
+    if already := _already_restored(night_id):
+        return already
     the_night = queries.deleted_night(night_id)
     return render_template(
         "history/night_delete.html",
@@ -150,7 +153,10 @@ def night_deleted(night_id: int) -> str:
 
 @bp.post("/nights/<int:night_id>/restore")
 def night_restore(night_id: int) -> Any:
-    """Undo the deletion of a night (within the restore window)."""
+    """Undo the deletion of a night (within the restore window). Pressing "Undo delete" twice
+    (a double tap, a second tab) leads to the night with "Already restored", not a 404."""
+    if already := _already_restored(night_id):
+        return already
     the_night = queries.deleted_night(night_id)
     form = ConfirmForm()
     if not form.validate():
@@ -159,6 +165,18 @@ def night_restore(night_id: int) -> Any:
     the_night.deleted_at = None
     db.session.commit()
     flash(_("The game night is back."), "success")
+    return redirect(url_for("history.night", night_id=night_id), 303)
+
+
+def _already_restored(night_id: int) -> Any:
+    """A redirect to the night with the flash "Already restored" when it is not deleted (any
+    more); None when it is deleted or unknown (the caller then 404s as usual)."""
+    live = db.session.scalar(
+        select(GameNight.id).where(GameNight.id == night_id, GameNight.deleted_at.is_(None))
+    )
+    if live is None:
+        return None
+    flash(_("Already restored: the game night is back."), "success")
     return redirect(url_for("history.night", night_id=night_id), 303)
 
 

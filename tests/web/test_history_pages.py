@@ -262,7 +262,12 @@ def test_delete_and_undo_a_night(client, h):
     assert "The game night is back." in text(client.get(f"/history/nights/{n1}"))
     assert "Wins 1" in text(client.get(f"/history/players/{h.players['Cy']}"))
     assert "Cy 3 1 0 33%" in text(client.get("/history/leaderboard"))
-    assert client.get(f"/history/nights/{n1}/deleted").status_code == 404
+    # A second "Undo delete" (double tap, second tab) goes to the night instead of a 404.
+    again = client.post(f"/history/nights/{n1}/restore")
+    assert again.status_code == 303 and again.headers["Location"].endswith(f"/nights/{n1}")
+    assert "Already restored" in text(client.get(f"/history/nights/{n1}"))
+    stale_tab = client.get(f"/history/nights/{n1}/deleted")
+    assert stale_tab.status_code == 303 and stale_tab.headers["Location"].endswith(f"/nights/{n1}")
 
 
 def test_restore_window_closes(client, h):
