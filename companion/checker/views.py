@@ -54,7 +54,7 @@ from .notation import (
 )
 from .rulings import ruling_by_id, rulings_for, save_ruling
 
-MAX_POS = 4000  # characters of typed position accepted in a URL or form
+MAX_POS = 20000  # characters of typed or pasted position accepted (a big JSON layout fits)
 
 
 def _game_for_token(token: str) -> Game:
@@ -314,6 +314,24 @@ def ask_question() -> ResponseReturnValue:
         table.game, question, answer, table.rules.to_dict(), summary(question, explained)
     )
     params = {**table.params(), "q": tab, "pos": position.text or None, "ruling": ruling.id}
+    return redirect(url_for("checker.index", **{k: v for k, v in params.items() if v}), 303)
+
+
+@bp.post("/position")
+def show_position() -> ResponseReturnValue:
+    """Read a typed or pasted position (POST: a big JSON layout does not fit in a URL) and
+    redirect (303) to the checker showing it in the compact text notation, so the address
+    stays short and shareable; a pasted placement question keeps its move. A position that
+    cannot be read or played is shown here (422) with the typed text kept."""
+    form = request.form
+    table = table_of(form)
+    position = PositionView(table, form.get("pos", ""))
+    if position.error is not None:
+        status = 200 if request.headers.get("HX-Request") else 422
+        return _render(_page(table, form), status)
+    tab = form.get("q", "") if form.get("q", "") in QUESTIONS else ""
+    move = _pasted_move(position)
+    params = {**table.params(), "q": "move" if move else tab, "pos": position.text, **move}
     return redirect(url_for("checker.index", **{k: v for k, v in params.items() if v}), 303)
 
 

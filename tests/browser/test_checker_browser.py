@@ -3,6 +3,8 @@ and no axe violations. Screenshots go to test-artifacts/checker-*.png."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -202,3 +204,27 @@ def test_opened_from_a_game(phone: Page, live_server, shot) -> None:
     shot(phone, "checker-game")
     phone.get_by_role("link", name="Rulings").click()
     expect(phone.locator(".rulings-list li")).to_have_count(1)
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_a_big_pasted_layout_is_shown_with_a_short_address(
+    browser, playwright, live_server, javascript
+) -> None:
+    from tests.web.test_checker import big_layout_json
+
+    context = browser.new_context(
+        **playwright.devices["Pixel 7"], java_script_enabled=javascript, base_url=live_server.url
+    )
+    page = context.new_page()
+    page.route("https://cdn.jsdelivr.net/**", lambda route: route.abort("internetdisconnected"))
+    try:
+        page.goto("/checker/?set=12&q=draw")
+        page.get_by_text("Type or paste the position").click()
+        page.locator("#pos").fill(big_layout_json())
+        page.get_by_role("button", name="Show").click()
+        expect(page.locator("#pos")).to_have_value(re.compile(r"^12-12 centre; T1: 12-11 on C"))
+        expect(page.locator("svg.layout g.tile")).to_have_count(65)
+        assert "/checker/?" in page.url and "pos=" in page.url and len(page.url) < 2500
+        expect(page.locator("#ask-form")).to_be_visible()
+    finally:
+        context.close()

@@ -3,6 +3,7 @@ saved rulings, the house-rules page, game context, htmx fragments and CSRF."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 from urllib.parse import parse_qs, urlsplit
@@ -13,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import create_app
+from companion.checker.notation import format_layout
 from companion.checker.rulings import rulings_for
 from companion.config import TestConfig as _TestConfig
-from companion.engine import preset
+from companion.engine import DominoSet, Layout, legal_moves, preset
 from companion.extensions import db
 from companion.models import Game, GameNight, HandScore, Player, Round, Ruling, Seat
 
@@ -129,6 +131,53 @@ def test_pasted_json_layout(client):
     layout = '{"center": "9-9", "tiles": [{"id": "S1", "on": "C", "tile": "9-5"}]}'
     html = page(client, pos=layout)
     assert "9-9 centre; 9-5 on C" in html
+
+
+def big_layout_json(tiles: int = 64) -> str:
+    """A played double-12 layout of ``tiles`` tiles as pasted JSON (about 2.8 KB)."""
+    dominoes = DominoSet(12)
+    layout = Layout.start(dominoes.parse("12-12"))
+    while len(layout) < tiles:
+        tile, on = legal_moves(layout, [t for t in dominoes.tiles if t not in layout.used])[0]
+        layout = layout.attach(tile, on)
+    return json.dumps(layout.to_json())
+
+
+def test_a_big_pasted_layout_is_posted_and_redirected_to_a_short_shareable_address(client):
+    pasted = big_layout_json()
+    assert len(pasted) > 2500
+    resp = client.post("/checker/position", data={"set": "12", "q": "draw", "pos": pasted})
+    assert resp.status_code == 303
+    where = resp.headers["Location"]
+    assert len(where) < len(pasted) and query(where)["q"] == "draw"
+    assert query(where)["pos"] == format_layout(json.loads(pasted))
+    html = client.get(where).get_data(as_text=True)
+    assert "could not have been played" not in html
+    assert html.count('class="tile ') >= 64
+
+
+def test_the_position_form_posts_with_csrf(client):
+    html = page(client)
+    form = re.search(r'<form method="post" action="/checker/position">.*?</form>', html, re.S)
+    assert form and 'name="csrf_token"' in form.group(0) and 'name="pos"' in form.group(0)
+
+
+def test_a_posted_position_that_cannot_be_played_is_shown_with_the_text_kept(client):
+    resp = client.post("/checker/position", data={"pos": "9-5 on C; 5-5 on S1"})
+    assert resp.status_code == 422
+    html = resp.get_data(as_text=True)
+    assert "SPOKES_INCOMPLETE" in html and ">9-5 on C; 5-5 on S1</textarea>" in html
+
+
+def test_a_posted_question_keeps_its_move(client):
+    question = (
+        '{"category": "placement", "input": {"layout": {"center": "9-9", "tiles": '
+        '[{"id": "A", "on": "C", "tile": "9-5"}]}, "move": {"tile": "5-4", "on": "A"}}}'
+    )
+    resp = client.post("/checker/position", data={"pos": question})
+    html = follow(client, resp)
+    assert query(resp.headers["Location"])["q"] == "move"
+    assert 'name="tile" value="5-4" checked' in html and 'name="on" value="A" checked' in html
 
 
 def test_a_pasted_question_preselects_its_move(client):
@@ -435,6 +484,11 @@ def test_asking_needs_the_csrf_token_when_csrf_is_on():
         resp = client.post("/checker/ask", data={**form, "csrf_token": token})
         assert resp.status_code == 303
         assert db.session.query(Ruling).count() == 1
+        assert client.post("/checker/position", data={"pos": SPOKES}).status_code == 400
+        resp = client.post("/checker/position", data={"pos": SPOKES, "csrf_token": token})
+        assert resp.status_code == 303 and query(resp.headers["Location"])["pos"].endswith(
+            "9-2 on C"
+        )
         db.session.remove()
         db.drop_all()
 
