@@ -258,6 +258,17 @@ class Layout:
             open_feet,
         )
 
+    def find(self, tile: Tile) -> str | None:
+        """The id where ``tile`` lies (``"C"`` for the centre double), or None if not laid."""
+        if tile == self.center:
+            return CENTER
+        return next((p.id for p in self.placements if p.tile == tile), None)
+
+    def name_of(self, tile: Tile) -> str:
+        """Words for where ``tile`` lies: ``"the centre double"`` or its id."""
+        where = self.find(tile)
+        return "the centre double" if where == CENTER else str(where)
+
     def foot_of(self, tile_id: str) -> str | None:
         """The id of the double whose toe ``tile_id`` is, if it is a toe."""
         placement = self._by_id.get(tile_id)
@@ -348,7 +359,11 @@ def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> L
     touching, outer = parse_ends(item.get("tile"), label)
     tile = dominoes.check(Tile.of(touching, outer), label)
     if tile in layout.used:
-        raise TileError("DUPLICATE_TILE", f"{tile} ({tile_id}) is already on the table.", label)
+        raise TileError(
+            "DUPLICATE_TILE",
+            f"{tile_id} {tile} is already on the table as {layout.name_of(tile)}.",
+            label,
+        )
     number = layout.number_at(on)
     if touching != number:
         hint = " (write the touching end first)" if tile.has(number) else ""

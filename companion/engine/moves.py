@@ -92,7 +92,9 @@ def check_move(
     if on not in layout:
         raise LayoutError("UNKNOWN_ID", f"There is no tile '{on}' in the layout to play on.")
     if tile in layout.used:
-        raise LayoutError("DUPLICATE_TILE", f"{tile} is already on the table.")
+        raise LayoutError(
+            "DUPLICATE_TILE", f"{tile} is already on the table as {layout.name_of(tile)}."
+        )
     k = layout.spokes_required
     if not layout.hub_complete and on != CENTER:
         return _illegal(

@@ -71,8 +71,8 @@ def round_status(
         # The round ends the moment the first hand empties (§6), so only one player goes out.
         raise EngineError(
             "SEVERAL_WENT_OUT",
-            f"{' and '.join(emptied)} cannot all have gone out: the round ends as soon as one "
-            "player lays their last tile.",
+            f"Only one player can go out, but {', '.join(emptied[:-1])} and {emptied[-1]} all "
+            "have empty hands: the round ends as soon as one player lays their last tile.",
             "input.hands",
         )
     if out is not None:

@@ -149,3 +149,17 @@ def test_attach_checks_geometry() -> None:
     assert err.value.code == "UNKNOWN_ID"
     grown = layout.attach(t("1-5"), "S1")
     assert grown.get("T1").text() == "5-1" and len(layout) == 4  # the old layout is unchanged
+
+
+def test_a_duplicate_names_where_the_tile_already_lies():
+    from companion.engine import DominoSet, replay
+    from companion.engine.errors import TileError
+
+    spec = {
+        "center": "9-9",
+        "tiles": [{"id": "S1", "on": "C", "tile": "9-5"}, {"id": "S2", "on": "C", "tile": "9-5"}],
+    }
+    with pytest.raises(TileError) as info:
+        replay(spec, DominoSet(9), 4)
+    assert info.value.code == "DUPLICATE_TILE"
+    assert "as S1" in info.value.message and info.value.where.endswith("(S2)")
