@@ -31,15 +31,19 @@ def lan_addresses() -> list[str]:
 
 
 class _Gunicorn(BaseApplication):
+    """gunicorn run from Python with options set here rather than on a command line."""
+
     def __init__(self, options: dict[str, Any]) -> None:
         self.options = options
         super().__init__()
 
     def load_config(self) -> None:
+        """Hand our options (bind, workers, threads, timeout, logs) to gunicorn."""
         for key, value in self.options.items():
             self.cfg.set(key, value)
 
     def load(self) -> Any:
+        """The WSGI app, imported in the worker (``wsgi.app``)."""
         from wsgi import app
 
         return app
