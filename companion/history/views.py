@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import select
 
 from ..engine import SUPPORTED_SETS
@@ -270,11 +271,12 @@ def player_merge(player_id: int) -> Any:
     if request.method == "POST" and kept is not None and not clashes and form.validate():
         moved = players.merge(person, kept)
         flash(
-            _(
-                "%(gone)s and %(kept)s are now one player: %(n)s games moved to %(kept)s.",
+            ngettext(
+                "%(gone)s and %(kept)s are now one player: %(num)d game moved to %(kept)s.",
+                "%(gone)s and %(kept)s are now one player: %(num)d games moved to %(kept)s.",
+                moved,
                 gone=person.name,
                 kept=kept.name,
-                n=moved,
             ),
             "success",
         )

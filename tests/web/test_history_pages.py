@@ -490,11 +490,12 @@ def test_merge_choose_confirm_merge(client, raw):
     assert "Same person as" in choose and "Next" in choose
     confirm = text(client.get(f"{url}?into={p['Ann']}"))
     assert "1 game of Annie will move to Ann." in confirm
+    assert "A merge cannot be undone from the app" in confirm
     assert db.session.get(Player, p["Annie"]).merged_into_id is None  # nothing yet
     response = client.post(url, data={"into": str(p["Ann"])})
     assert response.status_code == 303
     page = text(client.get(response.headers["Location"]))
-    assert "Annie and Ann are now one player: 1 games moved to Ann." in page
+    assert "Annie and Ann are now one player: 1 game moved to Ann." in page
     assert "Games 4" in page and "Wins 1" in page
     annie = db.session.get(Player, p["Annie"])
     assert annie.merged_into_id == p["Ann"]  # the row is kept
