@@ -272,7 +272,9 @@ def _headline(category: str, ans: Mapping[str, Any]) -> tuple[str, bool | None, 
             str(ans.get("reason", "")),
         )
     if category == "draw":
-        if ans.get("has_legal_play") or ans.get("must_play_drawn"):
+        if ans.get("drawn_tile_playable") is not None:
+            return _drawn_headline(ans)
+        if ans.get("has_legal_play"):
             return str(_l("Play a tile.")), True, str(ans.get("turn_result", "PLAY"))
         if ans.get("must_draw"):
             return (
@@ -302,6 +304,21 @@ def _headline(category: str, ans: Mapping[str, Any]) -> tuple[str, bool | None, 
         None,
         str(ans.get("decided_at", "")),
     )
+
+
+def _drawn_headline(ans: Mapping[str, Any]) -> tuple[str, bool | None, str]:
+    """The headline about the tile just drawn (RULES.md §5.5), from the engine's
+    drawn_tile_playable, must_play_drawn, may_play_drawn and turn_result."""
+    result = str(ans.get("turn_result", ""))
+    if ans.get("must_play_drawn"):
+        return str(_l("Play the drawn tile.")), True, result
+    if ans.get("may_play_drawn"):
+        return str(_l("You may play the drawn tile, or keep it and pass.")), True, result
+    if ans.get("drawn_tile_playable"):
+        return str(_l("Keep the drawn tile and pass.")), None, result
+    if result == "DRAW_AGAIN":
+        return str(_l("The drawn tile cannot be played: draw again.")), None, result
+    return str(_l("The drawn tile cannot be played: pass.")), None, result
 
 
 def explain(

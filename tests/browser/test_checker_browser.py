@@ -102,6 +102,18 @@ def test_draw_question(phone: Page, shot) -> None:
     shot(phone, "checker-draw")
 
 
+def test_the_headline_says_what_to_do_with_a_drawn_tile(phone: Page) -> None:
+    phone.goto(f"/checker/?preset=spruce_seed002_003&q=draw&pos={OPEN_FOOT}")
+    phone.fill("#hand_text", "4-3 6-2")
+    phone.fill("#yard_count", "9")
+    phone.select_option("#tile_drawn", "5-0")
+    phone.get_by_role("button", name="What must I do?").click()
+    expect(phone.locator("#verdict-h")).to_have_text(
+        "You may play the drawn tile, or keep it and pass."
+    )
+    expect(phone.locator("#verdict")).to_contain_text("Hand4-3, 6-2")
+
+
 def test_tie_question(phone: Page, shot) -> None:
     phone.goto("/checker/?q=tie&players=3")
     phone.fill("#scores_0", "10, 0, 5")

@@ -276,8 +276,35 @@ def test_draw_question_with_typed_hand_and_a_drawn_tile(client):
         client, q="draw", pos=OPEN_FOOT, hand_text="6-1, 4 - 0", yard_count="9", tile_drawn="5-1"
     )
     html = follow(client, resp)
-    assert "Play a tile." in html
+    assert '<h2 id="verdict-h">Play the drawn tile.</h2>' in html
     assert db.session.scalars(db.select(Ruling)).one().answer["must_play_drawn"] is True
+
+
+@pytest.mark.parametrize(
+    ("preset_name", "drawn", "headline", "answer"),
+    [
+        (
+            "spruce_seed002_003",
+            "5-0",
+            "You may play the drawn tile, or keep it and pass.",
+            {"may_play_drawn": True, "must_play_drawn": False, "turn_result": "PLAY"},
+        ),
+        (
+            "standard",
+            "6-0",
+            "The drawn tile cannot be played: pass.",
+            {"drawn_tile_playable": False, "turn_result": "PASS"},
+        ),
+    ],
+)
+def test_the_headline_says_what_to_do_with_the_drawn_tile(
+    client, preset_name, drawn, headline, answer
+):
+    form = {"preset": preset_name, "q": "draw", "pos": OPEN_FOOT, "hand_text": "4-3 6-2"}
+    html = follow(client, ask(client, yard_count="9", tile_drawn=drawn, **form))
+    assert f'<h2 id="verdict-h">{headline}</h2>' in html and "Draw 1." not in html
+    saved = db.session.scalars(db.select(Ruling)).one().answer
+    assert {k: saved[k] for k in answer} == answer
 
 
 @pytest.mark.parametrize(
