@@ -122,8 +122,19 @@ def parse_document(source: str | bytes | dict[str, Any]) -> tuple[Any, list[Prob
     except UnicodeDecodeError:
         return None, [Problem("$", "The file is not UTF-8 text.")]
     except json.JSONDecodeError as exc:
+        if _looks_like_csv(text):
+            message = "Only JSON backups can be imported; this looks like a CSV export."
+            return None, [Problem("$", message)]
+        # exc.msg may end in "at" ("Unterminated string starting at"): keep the place apart.
         where = f"line {exc.lineno}, column {exc.colno}"
-        return None, [Problem("$", f"The file is not valid JSON ({exc.msg} at {where}).")]
+        return None, [Problem("$", f"The file is not valid JSON: {exc.msg}; {where}.")]
+
+
+def _looks_like_csv(text: str) -> bool:
+    """True when ``text`` starts like a CSV file (a first line of comma-separated names, not
+    a JSON object or array), e.g. the CSV export offered next to the JSON one."""
+    first = text.lstrip().split("\n", 1)[0]
+    return bool(first) and first[0] not in "{[" and first.count(",") >= 2
 
 
 class _Checker:

@@ -274,5 +274,20 @@ def test_importing_the_backup_of_a_deleted_night_brings_it_back(client, app):
     assert client.post(f"/history/nights/{night_id}/delete").status_code == 303
     assert client.get(f"/history/nights/{night_id}").status_code == 404
     page = _upload(client, backup).get_data(as_text=True)
-    assert "Restored (they had been deleted): 1 game nights" in page
+    assert "Restored (they had been deleted): 1 game night, 0 games." in page
+    assert "Already here, kept as they were: 3 players, 0 game nights, 1 game, " in page
     assert client.get(f"/history/nights/{night_id}").status_code == 200
+
+
+def test_import_messages_read_well(client, app):
+    """Plural forms, no doubled "at", a CSV export named as such, paths "in the file at"."""
+    page = _upload(client, b'{"format": "x').get_data(as_text=True)
+    assert "at at" not in page and "Unterminated string starting at" in page
+    build(db.session)
+    csv_text = "".join(exchange.iter_csv(db.session)).encode()
+    page = _upload(client, csv_text).get_data(as_text=True)
+    assert "Only JSON backups can be imported; this looks like a CSV export." in page
+    doc = exchange.export_document(db.session)
+    doc["nights"][1]["played_on"] = "yesterday"
+    page = _upload(client, json.dumps(doc).encode()).get_data(as_text=True)
+    assert re.search(r"\(in the file at <code>\$\.nights\[1\]\.played_on</code>\)", page)
