@@ -247,7 +247,10 @@ def player_rename(player_id: int) -> Any:
         else:
             flash(_("%(old)s is now called %(new)s.", old=old, new=person.name), "success")
             return redirect(url_for("history.player", player_id=player_id), 303)
-    flash(_("The name was not changed."), "error")
+    # The flash sits at the top of the page, far from the field on a phone: it carries the
+    # reason too, so nobody has to scroll to learn what went wrong.
+    reasons = " ".join(str(e) for errors in form.errors.values() for e in errors)
+    flash(_("The name was not changed: %(reason)s", reason=reasons), "error")
     return _player_page(person, form, 400)
 
 

@@ -430,8 +430,14 @@ def rename(client, player_id, name):
     if response.status_code == 303:
         return text(client.get(response.headers["Location"]))
     assert response.status_code == 400
-    assert "The name was not changed." in text(response)
+    assert "The name was not changed: " in text(response)
     return text(response)
+
+
+def test_a_refused_rename_says_why_in_the_message_at_the_top(client, h):
+    response = client.post(f"/history/players/{h.players['Zed']}/rename", data={"name": ""})
+    flashes = re.findall(r'<p class="flash error">(.*?)</p>', response.get_data(as_text=True))
+    assert flashes == ["The name was not changed: Type the new name."]
 
 
 def test_rename(client, h):
