@@ -258,12 +258,25 @@ def _page(
         ctx["open_ends"] = layout.open_ends()
         ctx["playable"] = {e.on for e in layout.playable_targets()}
         ctx["describe"] = lambda on: describe_target(layout, on)
+        ctx["closed_ends"] = closed_ends(layout)
         if sel in ctx["playable"]:
             number = layout.number_at(sel)
             ctx["sel"] = sel
             ctx["sel_tiles"] = [t for t in unplayed if t.has(number)]
             ctx["sel_words"] = describe_target(layout, sel)
     return ctx
+
+
+def closed_ends(layout: Layout) -> list[tuple[str, str]]:
+    """The places with no free slot, as (id, ``"full"`` or ``"covered"``): a full centre, full
+    chicken feet and covered ends, so "can I add a 4th toe?" can be asked by tapping (the
+    engine answers CENTER_FULL, FOOT_FULL or END_COVERED, RULES.md §5.2-§5.4)."""
+    ids = ["C", *(p.id for p in layout)]
+    return [
+        (i, "covered" if layout.kind(i) == "end" else "full")
+        for i in ids
+        if not layout.free_slots(i)
+    ]
 
 
 def _render(ctx: dict[str, Any], status: int = 200) -> ResponseReturnValue:

@@ -102,6 +102,15 @@ def test_draw_question(phone: Page, shot) -> None:
     shot(phone, "checker-draw")
 
 
+def test_a_fourth_toe_can_be_asked_about_by_tapping(phone: Page) -> None:
+    phone.goto(f"/checker/?q=move&pos={OPEN_FOOT}; 5-1 on D1; 5-2 on D1; 5-3 on D1")
+    phone.locator("label.chip:has(input[value='5-4'])").click()
+    phone.get_by_text("Full or covered places").click()
+    phone.locator("details.closed-ends label.end-option:has(input[value='D1'])").click()
+    expect(phone.locator("#verdict")).to_contain_text("FOOT_FULL")
+    expect(phone.locator("#verdict-h")).to_have_text("No, it cannot go there.")
+
+
 def test_the_headline_says_what_to_do_with_a_drawn_tile(phone: Page) -> None:
     phone.goto(f"/checker/?preset=spruce_seed002_003&q=draw&pos={OPEN_FOOT}")
     phone.fill("#hand_text", "4-3 6-2")

@@ -241,6 +241,22 @@ def test_a_legal_move_is_green_and_the_other_places_are_highlighted(client):
     assert "Where it can go instead:" in html and "the open 5 of 9-5 (S1)" in html
 
 
+FULL_FOOT = f"{OPEN_FOOT}, 5-1 on D1, 5-2 on D1, 5-3 on D1"
+
+
+@pytest.mark.parametrize(
+    ("on", "state", "tile", "reason"),
+    [("D1", "full", "5-4", "FOOT_FULL"), ("C", "full", "9-1", "CENTER_FULL")],
+)
+def test_full_and_covered_places_can_be_asked_about(client, on, state, tile, reason):
+    html = page(client, q="move", pos=FULL_FOOT)
+    offered = re.search(r'<details class="closed-ends">.*?</details>', html, re.S).group(0)
+    assert re.search(rf'value="{on}"> [^<]+ <span class="muted small">\({state}\)', offered)
+    assert re.search(r'value="S1"> [^<]+ <span class="muted small">\(covered\)', offered)
+    html = follow(client, ask(client, q="move", pos=FULL_FOOT, tile=tile, on=on))
+    assert reason in html and "No, it cannot go there." in html
+
+
 def test_a_wrong_number_is_no_match(client):
     html = follow(client, ask(client, q="move", pos=SPOKES, tile="6-6", on="S1"))
     assert "NO_MATCH" in html and "does not show the number" in html
