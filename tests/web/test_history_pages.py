@@ -602,3 +602,10 @@ def test_leaderboard_query_count_does_not_grow(client, h):
     with counting_queries() as many:
         client.get("/history/leaderboard")
     assert len(many) == len(few) <= 4
+
+
+def test_leaderboard_has_a_visible_key_to_its_abbreviations(client, h):
+    body = client.get("/history/leaderboard").get_data(as_text=True)
+    key = body[body.index('<dl class="legend"') : body.index("</dl>")]
+    for short, meaning in (("SW", "shared wins"), ("Pts/R", "points per round"), ("G", "games")):
+        assert f"<dt>{short}</dt><dd>{meaning}" in key
