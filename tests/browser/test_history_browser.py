@@ -108,7 +108,9 @@ def test_rename_and_night_delete_undo(phone: Page, seeded: History, shot, axe_vi
     phone.goto(f"/history/players/{seeded.players['Zed']}")
     phone.get_by_label("New name").fill("Bob")
     phone.get_by_role("button", name="Rename").click()
-    expect(phone.get_by_text("Another player is already called Bob.")).to_be_visible()
+    # The reason is both in the message at the top (in view) and next to the field.
+    expect(phone.locator(".flash.error")).to_contain_text("Another player is already called Bob.")
+    expect(phone.get_by_role("listitem").filter(has_text="already called Bob")).to_be_visible()
     phone.goto(f"/history/nights/{seeded.nights['N1']}")
     expect(phone.get_by_text("9-3 may be laid on a spoke of the 9-9.")).to_be_visible()
     no_horizontal_scroll(phone)
