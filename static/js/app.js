@@ -91,8 +91,26 @@
     if (question && !window.confirm(question)) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
+      return;
+    }
+    // A plain (non-htmx) form is sent once: a double tap on "Rematch" or "Undo" must not send
+    // it twice. htmx forms are guarded by hx-disabled-elt instead.
+    // htmx forms (hx-post, or boosted) are left to htmx: they stay on the page.
+    var plain = form && form.tagName === "FORM" && (form.method || "").toLowerCase() === "post" &&
+      !form.hasAttribute("hx-post") && !form.closest("[hx-boost='true']");
+    if (plain) {
+      if (form.getAttribute("data-sending")) {
+        ev.preventDefault();
+        ev.stopImmediatePropagation();
+        return;
+      }
+      form.setAttribute("data-sending", "1");
     }
   }, true);
+  // A page brought back by the Back button may be sent again.
+  window.addEventListener("pageshow", function () {
+    document.querySelectorAll("form[data-sending]").forEach(function (f) { f.removeAttribute("data-sending"); });
+  });
 
   document.addEventListener("htmx:beforeRequest", function (ev) { clear(ev.detail.elt); });
   document.addEventListener("htmx:responseError", function (ev) {

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, Route, expect
 from companion.engine import RuleSet
 from companion.extensions import db
 from companion.models import Game, GameNight, Player, Seat
+from tests.web.playkit import add_scored_rounds
 
 pytestmark = pytest.mark.browser
 
@@ -157,3 +158,21 @@ def test_live_scoreboard_poll_failure_says_maybe_out_of_date(phone: Page, live_s
     expect(status).to_contain_text("Could not reach the server", timeout=12_000)
     expect(status).not_to_contain_text("Not saved")
     expect(status).to_have_count(1)
+
+
+def test_rematch_double_tap_makes_one_game(phone: Page, live_server) -> None:
+    with live_server.app.app_context():
+        token = seed_game(("Ann", "Bob", "Cy"))
+        game = db.session.scalar(db.select(Game).where(Game.edit_token == token))
+        add_scored_rounds(game, [{"Ann": 0, "Bob": 5, "Cy": 7}] * 7)
+        night_id = game.night_id
+        db.session.remove()
+    phone.goto(f"/g/{token}")
+    phone.wait_for_function("() => window.htmx !== undefined")
+    phone.get_by_role("button", name="Rematch").dblclick()
+    phone.wait_for_url(lambda url: token not in url)
+    expect(phone.locator("#round-title")).to_have_text("Round 1 of 7")
+    with live_server.app.app_context():
+        games = db.session.scalars(db.select(Game).where(Game.night_id == night_id)).all()
+        db.session.remove()
+    assert len(games) == 2
