@@ -156,3 +156,12 @@ def test_date_fields_fit_a_360px_screen(browser, live_server, seeded: History, p
         assert box["x"] + box["width"] <= card["x"] + card["width"] + 0.5
     finally:
         context.close()
+
+
+def test_players_list_rows_are_thumb_sized(phone: Page, seeded: History) -> None:
+    """Each player's link fills its row (not just the name text): at least 44 x 44 px."""
+    phone.goto("/history/players")
+    link = phone.locator("ul.player-list li > a", has_text="Cy").first
+    box, row = link.bounding_box(), phone.locator("ul.player-list li").first.bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44
+    assert box["width"] >= row["width"] / 2, (box, row)
