@@ -52,6 +52,17 @@ REASON_WORDS: dict[str, Any] = {
     "extension_next_lowest_nonzero": _l("Decided by the next-lowest non-zero round."),
 }
 
+#: reason code -> a few words for the picture's label (the code stays in its title)
+SHORT_REASON: dict[str, Any] = {
+    "SPOKES_INCOMPLETE": _l("spokes not finished"),
+    "FOOT_INCOMPLETE": _l("foot not finished"),
+    "CENTER_FULL": _l("centre full"),
+    "FOOT_FULL": _l("foot full"),
+    "END_COVERED": _l("end covered"),
+    "NO_MATCH": _l("wrong number"),
+    "ONE_TILE_PER_TURN": _l("one tile per turn"),
+}
+
 _TILE_TOKEN = re.compile(r"\[?(\d{1,2})[-|:/](\d{1,2})\]?")
 _SEPARATOR_SPACES = re.compile(r"\s*([-|:/])\s*")
 
@@ -89,6 +100,7 @@ class Explained:
     rules_in_force: list[RuleInForce] = field(default_factory=list)
     error: dict[str, str] | None = None
     facts: list[tuple[str, str]] = field(default_factory=list)
+    short: str = ""  # a few words for the reason, for the picture
 
 
 def typed_tiles(text: str, field_name: str) -> list[str]:
@@ -357,6 +369,7 @@ def explain(
         rules_in_force(rules, section, category),
         None,
         facts,
+        str(SHORT_REASON.get(reason, "")),
     )
 
 

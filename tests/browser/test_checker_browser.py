@@ -102,6 +102,20 @@ def test_draw_question(phone: Page, shot) -> None:
     shot(phone, "checker-draw")
 
 
+def test_the_red_ghost_is_labelled_in_words_and_leaves_its_end_tappable(phone: Page) -> None:
+    phone.goto(f"/checker/?q=move&pos={OPEN_FOOT}")
+    phone.locator("label.chip:has(input[value='6-4'])").click()
+    phone.locator('svg.layout a.end-link[data-on="S2"]').click()
+    expect(phone.locator("svg.layout text.mark.illegal")).to_contain_text("✗ foot not finished")
+    expect(phone.locator("svg.layout text.mark.illegal title")).to_have_text(
+        "FOOT_INCOMPLETE: A chicken foot still needs its toes."
+    )
+    # the same end again, tapped where the ghost lies (Playwright refuses intercepted clicks)
+    phone.locator("label.chip:has(input[value='4-1'])").click()
+    phone.locator('svg.layout a.end-link[data-on="S2"]').click(timeout=5000)
+    expect(phone.locator("#verdict")).to_contain_text("4-1 on S2")
+
+
 def test_a_fourth_toe_can_be_asked_about_by_tapping(phone: Page) -> None:
     phone.goto(f"/checker/?q=move&pos={OPEN_FOOT}; 5-1 on D1; 5-2 on D1; 5-3 on D1")
     phone.locator("label.chip:has(input[value='5-4'])").click()

@@ -195,7 +195,7 @@ def test_an_impossible_position_is_refused_with_the_placement_marked(client):
     html = page(client, pos="9-5 on C; 5-5 on S1")
     assert "This position could not have been played." in html
     assert "SPOKES_INCOMPLETE" in html and "item 2" in html
-    assert 'class="tile foot refused"' in html
+    assert 'class="tile foot refused ghost"' in html
     take_out = re.search(r'class="button secondary" href="([^"]+)"', html).group(1)
     assert query(take_out.replace("&amp;", "&"))["pos"] == "9-5 on C"
 
@@ -223,7 +223,11 @@ def test_an_illegal_move_is_refused_in_red_and_saved(client, app):
     assert "No, it cannot go there." in html
     assert "FOOT_INCOMPLETE" in html and "A chicken foot still needs its toes." in html
     assert "RULES.md §5.4" in html and "foot_toes_required" in html
-    assert 'class="tile tile illegal"' in html
+    assert 'class="tile tile illegal ghost"' in html  # lets taps through to the end under it
+    mark = re.search(r'<text class="mark illegal ghost"[^>]*>(.*?)</text>', html).group(1)
+    assert mark == (
+        "<title>FOOT_INCOMPLETE: A chicken foot still needs its toes.</title>✗ foot not finished"
+    )
     assert "This tile cannot go anywhere right now." in html
     ruling = db.session.scalars(db.select(Ruling)).one()
     assert ruling.category == "placement" and ruling.game_id is None
@@ -236,7 +240,7 @@ def test_an_illegal_move_is_refused_in_red_and_saved(client, app):
 def test_a_legal_move_is_green_and_the_other_places_are_highlighted(client):
     html = follow(client, ask(client, q="move", pos=SPOKES, tile="5-4", on="S2"))
     assert "Yes, it can go there." in html and "RULES.md §5.3" in html
-    assert 'class="tile tile legal"' in html
+    assert 'class="tile tile legal ghost"' in html
     assert html.count('class="end playable highlight"') == 2  # S1 (a 5) and S2 (a 4)
     assert "Where it can go instead:" in html and "the open 5 of 9-5 (S1)" in html
 
@@ -425,7 +429,7 @@ def test_a_games_ruling_is_saved_with_it_and_listed(client):
     assert "5-6 on S1: Yes, it can go there." in html
     link = re.search(r'<p class="ruling-summary"><a href="([^"]+)"', html).group(1)
     shown = client.get(link.replace("&amp;", "&")).get_data(as_text=True)
-    assert "Yes, it can go there." in shown and 'class="tile tile legal"' in shown
+    assert "Yes, it can go there." in shown and 'class="tile tile legal ghost"' in shown
 
 
 def test_a_ruling_without_a_game_links_back_to_its_own_table(client):
