@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from ..engine import SWITCH_BY_NAME, SWITCHES, Layout, answer
+from ..engine import SWITCH_BY_NAME, Layout, answer
 from .context import Table
 
 #: question tab -> (QUESTIONS.md category, title)
@@ -254,20 +254,42 @@ def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:
     return form
 
 
-def rules_in_force(rules: Any, section: str, category: str) -> list[RuleInForce]:
-    """The switches of RULES.md §9 whose section is the verdict's section (a tie-break also
-    shows its steps): each with its summary and the meaning of the value in force."""
+#: reason code -> the switches that reason depends on (RULES.md §9)
+REASON_SWITCHES: dict[str, tuple[str, ...]] = {
+    "SPOKES_INCOMPLETE": ("center_spokes_required",),
+    "CENTER_FULL": ("center_spokes_required",),
+    "FOOT_INCOMPLETE": ("foot_toes_required",),
+    "FOOT_FULL": ("foot_toes_required",),
+    "ONE_TILE_PER_TURN": ("tiles_per_turn",),
+    "OUT": ("going_out_on_double",),
+    "NO_DRAW": ("yard_reserve", "empty_yard_ends_round"),
+    "YARD_NOT_EXHAUSTED": ("yard_reserve", "empty_yard_ends_round"),
+}
+
+#: question category -> the switches every answer of it depends on
+CATEGORY_SWITCHES: dict[str, tuple[str, ...]] = {
+    "draw": (
+        "must_play_if_able",
+        "draw_when_stuck",
+        "drawn_tile_play",
+        "yard_reserve",
+        "empty_yard_ends_round",
+    ),
+    "scoring": ("double_blank_value", "blank_half_value", "going_out_on_double"),
+    "tiebreak": ("tiebreak_exhausted",),
+}
+
+
+def rules_in_force(rules: Any, category: str, reason: str) -> list[RuleInForce]:
+    """The switches of RULES.md §9 the verdict depends on (by its category and reason code:
+    a NO_MATCH or OK placement depends on none), each with its summary and the meaning of the
+    value in force; a tie-break also shows its steps."""
+    names = [*CATEGORY_SWITCHES.get(category, ()), *REASON_SWITCHES.get(reason, ())]
     out = []
-    for switch in SWITCHES:
-        if switch.section != section or switch.name in {
-            "announce_double",
-            "take_back_before_next_play",
-        }:
-            continue
-        value = getattr(rules, switch.name)
-        out.append(
-            RuleInForce(switch.name, switch.summary, value, switch.meaning(value) or str(value))
-        )
+    for name in dict.fromkeys(names):
+        switch = SWITCH_BY_NAME[name]
+        value = getattr(rules, name)
+        out.append(RuleInForce(name, switch.summary, value, switch.meaning(value) or str(value)))
     if category == "tiebreak":
         steps = ", ".join(rules.tiebreak)
         out.insert(0, RuleInForce("tiebreak", "Tie-break steps, in order.", steps, steps))
@@ -366,7 +388,7 @@ def explain(
         section,
         reason,
         str(REASON_WORDS.get(reason, "")),
-        rules_in_force(rules, section, category),
+        rules_in_force(rules, category, reason),
         None,
         facts,
         str(SHORT_REASON.get(reason, "")),

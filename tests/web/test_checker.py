@@ -261,6 +261,36 @@ def test_full_and_covered_places_can_be_asked_about(client, on, state, tile, rea
     assert reason in html and "No, it cannot go there." in html
 
 
+@pytest.mark.parametrize(
+    ("form", "shown", "not_shown"),
+    [
+        ({"q": "move", "pos": OPEN_FOOT, "tile": "6-4", "on": "D1"}, [], ["tiles_per_turn"]),
+        (
+            {"q": "move", "pos": OPEN_FOOT, "tile": "6-4", "on": "S2"},
+            ["foot_toes_required"],
+            ["tiles_per_turn", "must_play_if_able", "center_spokes_required"],
+        ),
+        (
+            {"q": "draw", "pos": OPEN_FOOT, "hand_text": "6-1", "yard_count": "5"},
+            ["draw_when_stuck", "yard_reserve", "must_play_if_able"],
+            ["foot_toes_required", "double_blank_value"],
+        ),
+        (
+            {"q": "score", "hand_text": "0-0"},
+            ["double_blank_value", "blank_half_value"],
+            ["draw_when_stuck", "tiles_per_turn"],
+        ),
+    ],
+)
+def test_a_verdict_lists_only_the_house_rules_its_reason_depends_on(client, form, shown, not_shown):
+    html = follow(client, ask(client, **form))
+    verdict = re.search(r'<section class="card verdict.*?</section>', html, re.S).group(0)
+    listed = re.findall(r'<code class="muted small">(\w+)</code>', verdict)
+    assert set(shown) <= set(listed) and not set(not_shown) & set(listed), listed
+    if not shown:
+        assert listed == [] and "House rule" not in verdict
+
+
 def test_a_wrong_number_is_no_match(client):
     html = follow(client, ask(client, q="move", pos=SPOKES, tile="6-6", on="S1"))
     assert "NO_MATCH" in html and "does not show the number" in html
