@@ -13,18 +13,26 @@ from dataclasses import dataclass
 WIDTH, HEIGHT = 360, 240
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 36
 SERIES_CLASSES = 12  # app.css defines .series-0 .. .series-11
+#: marker shapes, cycled per series so lines differ by more than colour (colour-blind readers)
+MARKERS = ("circle", "square", "triangle", "diamond")
+#: SVG units between lines that sit on the same total after a round (they would hide each other)
+NUDGE = 1.5
+#: the most a nudge moves a line (many players on one total): keeps values readable
+MAX_NUDGE = 4.0
 
 
 @dataclass(frozen=True, slots=True)
 class Series:
     """One player's line: ``points`` is the SVG polyline ``"x,y x,y ..."``, ``dots`` the
-    marker centres, ``css`` the class giving colour and dash pattern."""
+    marker centres, ``css`` the class giving colour and dash pattern, ``marker`` the shape
+    drawn at each dot (one of :data:`MARKERS`)."""
 
     label: str
     final: int
     points: str
     dots: tuple[tuple[float, float], ...]
     css: str
+    marker: str = "circle"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +103,12 @@ def running_chart(
         if i % every == 0 or i == rounds - 1
     )
     y_ticks = tuple(Tick(y(v), str(v)) for v in range(0, y_max + 1, step))
+    nudges = _nudges([list(totals) for _name, totals in lines])
     series = []
     for n, (name, totals) in enumerate(lines):
-        coords = [(x(0), y(0))] + [(x(i + 1), y(v)) for i, v in enumerate(totals)]
+        coords = [(x(0), y(0))] + [
+            (x(i + 1), round(y(v) + nudges[n][i], 1)) for i, v in enumerate(totals)
+        ]
         series.append(
             Series(
                 name,
@@ -105,6 +116,27 @@ def running_chart(
                 " ".join(f"{a:g},{b:g}" for a, b in coords),
                 tuple(coords[1:]),
                 f"series-{n % SERIES_CLASSES}",
+                MARKERS[n % len(MARKERS)],
             )
         )
     return Chart(WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM, x_ticks, y_ticks, tuple(series))
+
+
+def _nudges(totals: list[list[int]]) -> list[list[float]]:
+    """Per series and round, a small vertical shift (SVG units) that fans out the lines having
+    the same running total after that round, so none hides another; 0 for a line alone there.
+    The shared start (0 points before round 1) is not shifted."""
+    shifts = [[0.0] * len(t) for t in totals]
+    for i in range(max((len(t) for t in totals), default=0)):
+        groups: dict[int, list[int]] = {}
+        for n, t in enumerate(totals):
+            if i < len(t):
+                groups.setdefault(t[i], []).append(n)
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            step = min(NUDGE, 2 * MAX_NUDGE / (len(members) - 1))
+            middle = (len(members) - 1) / 2
+            for j, n in enumerate(members):
+                shifts[n][i] = (j - middle) * step
+    return shifts

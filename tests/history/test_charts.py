@@ -8,6 +8,8 @@ from companion.history.charts import (
     BOTTOM,
     HEIGHT,
     LEFT,
+    MARKERS,
+    MAX_NUDGE,
     RIGHT,
     TOP,
     WIDTH,
@@ -48,3 +50,16 @@ def test_long_games_label_every_other_round_and_the_last():
     chart = running_chart(labels, [("Ann", list(range(1, 20)))])
     shown = [t.label for t in chart.x_ticks]
     assert shown[0] == "18" and shown[-1] == "0" and len(shown) == 10
+
+
+def test_lines_on_the_same_total_are_fanned_out_and_have_distinct_markers():
+    chart = running_chart(["9", "8"], [("Ann", [5, 10]), ("Bob", [5, 10]), ("Cy", [0, 3])])
+    ann, bob, cy = chart.series
+    for a, b in zip(ann.dots, bob.dots, strict=True):
+        assert a[0] == b[0] and abs(a[1] - b[1]) >= 1.5  # same total, still two lines
+    assert abs(ann.dots[0][1] - bob.dots[0][1]) <= 2 * MAX_NUDGE
+    # A line alone on its total is not moved.
+    assert cy.dots[-1][1] == pytest.approx(TOP + (HEIGHT - TOP - BOTTOM) * (1 - 3 / 10), abs=0.1)
+    assert len({s.marker for s in chart.series}) == 3 and ann.marker in MARKERS
+    # Everyone starts together at 0 before the first round.
+    assert {s.points.split()[0] for s in chart.series} == {f"{LEFT},{HEIGHT - BOTTOM}"}
