@@ -55,3 +55,9 @@ def ruling_by_id(ruling_id: int, game: Game | None) -> Ruling | None:
         return None
     wanted = game.id if game is not None else None
     return ruling if ruling.game_id == wanted else None
+
+
+def delete_ruling(ruling: Ruling) -> None:
+    """Delete one saved ruling and commit (the caller has asked for confirmation)."""
+    db.session.delete(ruling)
+    db.session.commit()

@@ -13,8 +13,9 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from flask import redirect, render_template, request, url_for
+from flask import abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from ..engine import (
@@ -40,6 +41,7 @@ from .asking import (
     build_question,
     explain,
     form_from_question,
+    question_facts,
     summary,
 )
 from .context import Table, table_for_game, table_from_args
@@ -52,7 +54,7 @@ from .notation import (
     read_position,
     split_items,
 )
-from .rulings import ruling_by_id, rulings_for, save_ruling
+from .rulings import delete_ruling, ruling_by_id, rulings_for, save_ruling
 
 MAX_POS = 20000  # characters of typed or pasted position accepted (a big JSON layout fits)
 
@@ -357,7 +359,45 @@ def rulings() -> ResponseReturnValue:
         table=table,
         rulings=rulings_for(table.game),
         ruling_link=lambda r: ruling_link(r, table),
+        delete_link=lambda r: url_for("checker.delete", ruling_id=r.id, **table.params()),
     )
+
+
+@bp.route("/rulings/<int:ruling_id>/delete", methods=["GET", "POST"])
+def delete(ruling_id: int) -> ResponseReturnValue:
+    """Delete a saved ruling, deliberately: GET asks for confirmation (showing the ruling),
+    the confirmation form POSTs (with CSRF) and goes back to the rulings list (303). A ruling
+    of another game (or of a game, asked without its token) is 404."""
+    source = request.form if request.method == "POST" else request.args
+    table = table_of(source)
+    ruling = ruling_by_id(ruling_id, table.game)
+    if ruling is None:
+        abort(404)
+    if request.method == "POST":
+        delete_ruling(ruling)
+        return redirect(url_for("checker.rulings", **table.params()), 303)
+    return render_template("checker/delete_ruling.html", table=table, ruling=ruling)
+
+
+@bp.app_template_global("ruling_essentials")
+def ruling_essentials(ruling: Any) -> str:
+    """What a saved ruling judged, in one line (the move, the hand(s), the scores, the house
+    rules label), so two rulings with the same verdict can be told apart."""
+    question = ruling.question or {}
+    data = question.get("input") or {}
+    parts = [f"{label}: {value}" for label, value in question_facts(question)]
+    move = data.get("move")
+    if isinstance(move, dict):
+        parts.insert(0, f"{move.get('tile')} on {move.get('on')}")
+    for name, points in (data.get("round_scores") or {}).items():
+        parts.append(f"{name}: {', '.join(str(p) for p in points)}")
+    ruleset = question.get("ruleset") or {}
+    label = str(PRESET_TITLES.get(ruleset.get("preset"), ruleset.get("preset") or ""))
+    if ruleset.get("overrides"):
+        label += " " + _("+ %(n)s house rule changes", n=len(ruleset["overrides"]))
+    if label:
+        parts.append(label)
+    return " · ".join(parts)
 
 
 def ruling_link(ruling: Any, table: Table) -> str:

@@ -263,3 +263,18 @@ def test_a_big_pasted_layout_is_shown_with_a_short_address(
         expect(page.locator("#ask-form")).to_be_visible()
     finally:
         context.close()
+
+
+def test_a_ruling_is_deleted_only_after_confirming(phone: Page) -> None:
+    phone.goto("/checker/?q=score")
+    phone.fill("#hand_text", "8-7 8-6")
+    phone.get_by_role("button", name="Score this hand").click()
+    expect(phone.locator("#verdict-h")).to_have_text("29 points.")
+    phone.get_by_role("link", name="Rulings").click()
+    first = phone.locator(".rulings-list li").first
+    expect(first).to_contain_text("Hand: 8-7, 8-6")
+    first.get_by_role("link", name="Delete…").click()
+    expect(phone.locator("h1")).to_have_text("Delete this ruling?")
+    phone.get_by_role("button", name="Delete the ruling").click()
+    expect(phone.locator("h1")).to_have_text("Rulings")
+    expect(phone.get_by_text("Hand: 8-7, 8-6")).to_have_count(0)

@@ -475,6 +475,31 @@ def test_a_ruling_without_a_game_links_back_to_its_own_table(client):
     assert "A wins." in shown and "Centre 12-12" in shown
 
 
+def test_the_rulings_list_tells_two_rulings_with_the_same_verdict_apart(client):
+    ask(client, q="draw", pos=OPEN_FOOT, hand_text="6-1", yard_count="5")
+    ask(client, q="draw", pos=OPEN_FOOT, hand_text="4-0 3-1", yard_count="7", preset="wikipedia")
+    html = client.get("/checker/rulings").get_data(as_text=True)
+    essentials = re.findall(r'<p class="ruling-essentials small">([^<]+)</p>', html)
+    assert essentials[0].startswith("Hand: 4-0, 3-1 · Tiles in the chicken yard: 7 · ")
+    assert essentials[1].startswith("Hand: 6-1 · Tiles in the chicken yard: 5 · ")
+    assert essentials[0] != essentials[1]
+
+
+def test_deleting_a_ruling_is_confirmed_first(client):
+    game = make_game()
+    ask(client, game=game.edit_token, q="score", hand_text="6-6")
+    ruling = db.session.scalars(db.select(Ruling)).one()
+    listing = client.get(f"/checker/rulings?game={game.edit_token}").get_data(as_text=True)
+    confirm = re.search(r'class="delete-ruling" href="([^"]+)"', listing).group(1)
+    html = client.get(confirm.replace("&amp;", "&")).get_data(as_text=True)
+    assert "Delete this ruling?" in html and "Hand: 6-6" in html
+    assert db.session.query(Ruling).count() == 1  # asking to delete deletes nothing
+    assert client.post(f"/checker/rulings/{ruling.id}/delete").status_code == 404  # no game
+    resp = client.post(f"/checker/rulings/{ruling.id}/delete", data={"game": game.edit_token})
+    assert resp.status_code == 303 and "/checker/rulings" in resp.headers["Location"]
+    assert db.session.query(Ruling).count() == 0
+
+
 def test_another_games_ruling_is_not_shown(client):
     one, two = make_game(), make_game(names=("Dee", "Eve"))
     follow(client, ask(client, game=one.edit_token, q="move", pos=SPOKES, tile="5-6", on="S1"))
@@ -560,6 +585,9 @@ def test_asking_needs_the_csrf_token_when_csrf_is_on():
         token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
         resp = client.post("/checker/ask", data={**form, "csrf_token": token})
         assert resp.status_code == 303
+        assert db.session.query(Ruling).count() == 1
+        ruling_id = db.session.scalars(db.select(Ruling.id)).one()
+        assert client.post(f"/checker/rulings/{ruling_id}/delete").status_code == 400
         assert db.session.query(Ruling).count() == 1
         assert client.post("/checker/position", data={"pos": SPOKES}).status_code == 400
         resp = client.post("/checker/position", data={"pos": SPOKES, "csrf_token": token})
