@@ -166,6 +166,27 @@ def _scores(text: str, field_name: str) -> list[int]:
     return out
 
 
+def _all_scores(form: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, list[int]]:
+    """Each player's round scores; raises FormProblem when they played different numbers of
+    rounds (a tie-break compares whole games, RULES.md §8: a round is missing somewhere)."""
+    scores = {
+        name: _scores(str(form.get(f"scores_{i}", "")), f"scores_{i}")
+        for i, name in enumerate(players)
+    }
+    counts = {len(points) for points in scores.values()}
+    if len(counts) > 1:
+        each = ", ".join(f"{name}: {len(points)}" for name, points in scores.items())
+        raise FormProblem(
+            "scores_0",
+            _(
+                "Every player needs a score for each round, but the numbers of rounds "
+                "differ (%(each)s).",
+                each=each,
+            ),
+        )
+    return scores
+
+
 def build_question(
     tab: str, form: Mapping[str, Any], table: Table, layout: Layout | None
 ) -> dict[str, Any]:
@@ -214,10 +235,7 @@ def build_question(
         if form.get("round_end") in ("OUT", "BLOCKED"):
             data["round_end"] = form.get("round_end")
     else:
-        data["round_scores"] = {
-            name: _scores(str(form.get(f"scores_{i}", "")), f"scores_{i}")
-            for i, name in enumerate(table.players)
-        }
+        data["round_scores"] = _all_scores(form, table.players)
     return {"category": category, "ruleset": table.ruleset_spec(), "input": data}
 
 

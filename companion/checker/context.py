@@ -20,6 +20,7 @@ from ..engine import (
     DominoSet,
     EngineError,
     RuleSet,
+    check_table,
     preset,
     spokes_required,
 )
@@ -131,11 +132,10 @@ def table_from_args(args: Mapping[str, Any]) -> Table:
         count = DEFAULT_PLAYERS
     if set_size != rules.set_size:
         rules = rules.with_overrides({"set_size": set_size})
-    try:
-        k = spokes_required(rules, set_size, count)
-    except EngineError as exc:
-        problems.append(exc.message)
-        k = min(4, set_size)
+    # the whole table, as a new game would be checked: an impossible deal is said here too
+    check = check_table(rules, set_size, count)
+    problems.extend(check.problems)
+    k = check.spokes if check.spokes is not None else min(4, set_size)
     centre = _int(args.get("centre"))
     if centre is None or not 0 <= centre <= set_size:
         centre = set_size

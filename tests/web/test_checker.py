@@ -433,6 +433,15 @@ def test_a_bad_score_is_named(client):
     assert 'aria-invalid="true"' in html
 
 
+def test_a_tie_with_different_numbers_of_rounds_is_refused_with_the_scores_kept(client):
+    resp = ask(client, q="tie", players="2", scores_0="10, 0, 5", scores_1="5, 5")
+    assert resp.status_code == 422
+    html = resp.get_data(as_text=True)
+    assert "the numbers of rounds differ (A: 3, B: 2)" in html
+    assert 'value="10, 0, 5"' in html and 'value="5, 5"' in html
+    assert db.session.query(Ruling).count() == 0
+
+
 def test_unknown_question_tab(client):
     assert ask(client, q="poker", pos="").status_code == 422
 
@@ -539,6 +548,20 @@ def test_house_rules_page_explains_every_switch_and_the_alternatives(client):
     assert "These are the standard rules." in standard and "rule-row changed" not in standard
 
 
+@pytest.mark.parametrize(
+    ("params", "words"),
+    [
+        ("preset=bogus", "&#39;bogus&#39; is not a preset; the standard rules are used."),
+        ("players=12&set=6", "12 players x"),
+    ],
+)
+def test_house_rules_and_checker_pages_warn_about_a_bad_table(client, params, words):
+    for url in ("/checker/house-rules", "/checker/"):
+        html = client.get(f"{url}?{params}").get_data(as_text=True)
+        assert words in html, url
+        assert '<p class="problem" role="alert">' in html
+
+
 def test_house_rules_of_a_game(client):
     game = make_game("fundex_chicken_coop")
     html = client.get(f"/checker/house-rules?game={game.edit_token}").get_data(as_text=True)
@@ -599,8 +622,10 @@ def test_asking_needs_the_csrf_token_when_csrf_is_on():
 
 
 def test_a_ruling_shows_its_form_filled_in_for_a_variation(client):
-    html = follow(client, ask(client, q="tie", players="2", scores_0="10, 0, 5", scores_1="5, 5"))
-    assert 'value="10, 0, 5"' in html and 'value="5, 5"' in html
+    html = follow(
+        client, ask(client, q="tie", players="2", scores_0="10, 0, 5", scores_1="5, 5, 5")
+    )
+    assert 'value="10, 0, 5"' in html and 'value="5, 5, 5"' in html
     html = follow(client, ask(client, q="draw", pos=SPOKES, hand=["6-1"], yard_count="7"))
     assert 'name="hand" value="6-1" checked' in html and 'value="7"' in html
 
