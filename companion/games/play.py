@@ -146,9 +146,8 @@ def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:
     ctx = _game_context(**kwargs)
     if _htmx():
         return render_template("games/_game.html", **ctx), 200
-    game: Game = ctx["game"]
-    template = "games/finished.html" if game.status == "finished" else "games/play.html"
-    return render_template(template, **ctx), status
+    # One page for a game in play and a finished one: _game.html shows the result when over.
+    return render_template("games/play.html", **ctx), status
 
 
 @bp.get("/g/<token>")
