@@ -74,6 +74,7 @@ class Config:
 class TestConfig(Config):
     """For the test suite: in-memory SQLite unless DATABASE_URL_TEST is given."""
 
+    __test__ = False  # not a pytest test class, despite its name
     TESTING = True
     SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL_TEST", "sqlite://")
     SQLALCHEMY_ENGINE_OPTIONS: dict = {}
