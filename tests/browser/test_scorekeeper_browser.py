@@ -84,8 +84,14 @@ def create_game(
     page.wait_for_url(re.compile(r"/games/new$"))
     for box in page.locator("input[name^='known-'][name$='-plays']").all():
         box.uncheck()
-    while page.locator("input[name^='new-'][name$='-name']").count() < len(names):
+    rows = "input[name^='new-'][name$='-name']"
+    while (shown := page.locator(rows).count()) < len(names):
         page.get_by_role("button", name="More name rows").click()
+        # Wait for the new rows (a page load, or an htmx swap) before counting again: counting
+        # the old page and clicking again raced with the reload on a loaded machine.
+        page.wait_for_function(
+            "([sel, n]) => document.querySelectorAll(sel).length > n", arg=[rows, shown]
+        )
     for i, name in enumerate(names):
         page.locator(f"input[name='new-{i}-name']").fill(name)
         page.locator(f"input[name='new-{i}-seat']").fill(str(i + 1))
