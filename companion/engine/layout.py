@@ -227,7 +227,7 @@ class Layout:
                 "NO_MATCH", f"{tile} has no {number}, so it cannot go on {_where(self, on)}.", on
             )
         if self.free_slots(on) == 0:
-            raise LayoutError(_full_code(self.kind(on)), _full_message(self, on), on)
+            raise LayoutError(full_code(self.kind(on)), full_message(self, on), on)
         new_id = tile_id or self.next_id(tile)
         if new_id in self or not _ID.match(new_id):
             raise LayoutError(
@@ -278,11 +278,13 @@ class Layout:
         return parent.id if parent.is_double else None
 
 
-def _full_code(kind: str) -> str:
+def full_code(kind: str) -> str:
+    """The reason code for a target with no free slot: CENTER_FULL, FOOT_FULL or END_COVERED."""
     return {"hub": "CENTER_FULL", "foot": "FOOT_FULL"}.get(kind, "END_COVERED")
 
 
-def _full_message(layout: Layout, on: str) -> str:
+def full_message(layout: Layout, on: str) -> str:
+    """One sentence saying that ``on`` (hub, foot or end) has no free slot (§5.2-5.4)."""
     kind = layout.kind(on)
     if kind == "hub":
         return f"The centre {layout.center} already has its {layout.spokes_required} spokes."
@@ -373,7 +375,7 @@ def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> L
             label,
         )
     if layout.free_slots(on) == 0:
-        raise LayoutError(_full_code(layout.kind(on)), _full_message(layout, on), label)
+        raise LayoutError(full_code(layout.kind(on)), full_message(layout, on), label)
     return layout.attach(tile, on, tile_id)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import LayoutError
-from .layout import CENTER, Layout, describe_target
+from .layout import CENTER, Layout, describe_target, full_code, full_message
 from .tiles import Tile
 
 RULE_SECTION = {
@@ -138,29 +138,7 @@ def check_move(
 
 
 def _full(layout: Layout, tile: Tile, on: str) -> Verdict:
-    kind = layout.kind(on)
-    if kind == "hub":
-        return _illegal(
-            "CENTER_FULL",
-            f"The centre {layout.center} already has its "
-            f"{layout.spokes_required} spokes; no more tiles go on it.",
-            tile,
-            on,
-        )
-    if kind == "foot":
-        return _illegal(
-            "FOOT_FULL",
-            f"The chicken foot {layout.get(on).tile} ({on}) already has "
-            f"its {layout.toes_required} toes.",
-            tile,
-            on,
-        )
-    return _illegal(
-        "END_COVERED",
-        f"The end of {layout.get(on).text()} ({on}) is already covered by another tile.",
-        tile,
-        on,
-    )
+    return _illegal(full_code(layout.kind(on)), full_message(layout, on), tile, on)
 
 
 def _legal(layout: Layout, tile: Tile, on: str, number: int) -> Verdict:

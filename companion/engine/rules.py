@@ -511,8 +511,6 @@ class RuleSet:
         out = []
         for switch in SWITCHES:
             value = getattr(self, switch.name)
-            if switch.name == "tiebreak":
-                continue
             out.append((switch, value, switch.meaning(value) or str(value)))
         return out
 
