@@ -12,19 +12,10 @@ from typing import Any
 from flask import Flask, request
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from werkzeug.routing import IntegerConverter
 
 from .config import ROOT, Config
 from .extensions import babel, compress, csrf, db, migrate
-
-
-class BoundedInt(IntegerConverter):
-    """``<int:...>`` URL parts above a signed 64-bit integer do not match, so a huge id is a
-    404 rather than a database overflow error (SQLite and PostgreSQL integers are 64-bit)."""
-
-    def __init__(self, url_map: Any, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("max", 2**63 - 1)
-        super().__init__(url_map, *args, **kwargs)
+from .ids import IdConverter
 
 
 def create_app(config: Any = None) -> Flask:
@@ -45,7 +36,7 @@ def create_app(config: Any = None) -> Flask:
         app.config.update(config or {})
     else:
         app.config.from_object(config() if isinstance(config, type) else config)
-    app.url_map.converters["int"] = BoundedInt
+    app.url_map.converters["int"] = IdConverter
     _init_extensions(app)
     _register_blueprints(app)
     from .security import init_security

@@ -31,6 +31,7 @@ from ..engine import (
 )
 from ..engine.layout import describe_target
 from ..engine.tiles import parse_ends
+from ..ids import parse_id
 from ..mapping import coming_round, round_scores, rules_of
 from ..models import Game
 from . import bp
@@ -54,7 +55,13 @@ from .notation import (
     read_position,
     split_items,
 )
-from .rulings import delete_ruling, ruling_by_id, rulings_for, save_ruling
+from .rulings import (
+    delete_ruling,
+    none_if_unreadable,
+    ruling_by_id,
+    rulings_for,
+    save_ruling,
+)
 
 MAX_POS = 20000  # characters of typed or pasted position accepted (a big JSON layout fits)
 
@@ -167,11 +174,22 @@ def _links(table: Table, pos_text: str, tab: str) -> Any:
 
 
 def _ruling_view(ruling_id: str | None, table: Table, position: PositionView) -> dict[str, Any]:
-    if not ruling_id or not ruling_id.isdigit():
+    wanted = parse_id(ruling_id)
+    if wanted is None:
         return {}
-    ruling = ruling_by_id(int(ruling_id), table.game)
+    ruling = ruling_by_id(wanted, table.game)
     if ruling is None:
         return {}
+    # Readable here only if the lists can read it too: one judgement for every page.
+    readable = ruling_essentials(ruling) is not None
+    return (readable and _readable_ruling_view(ruling, table, position)) or {
+        "unreadable_ruling": ruling,
+        "delete_ruling_link": url_for("checker.delete", ruling_id=ruling.id, **table.params()),
+    }
+
+
+@none_if_unreadable
+def _readable_ruling_view(ruling: Any, table: Table, position: PositionView) -> dict[str, Any]:
     explained = explain(ruling.category, ruling.answer, rules_from(ruling, table), ruling.question)
     view: dict[str, Any] = {
         "ruling": ruling,
@@ -380,9 +398,11 @@ def delete(ruling_id: int) -> ResponseReturnValue:
 
 
 @bp.app_template_global("ruling_essentials")
+@none_if_unreadable
 def ruling_essentials(ruling: Any) -> str:
     """What a saved ruling judged, in one line (the move, the hand(s), the scores, the house
-    rules label), so two rulings with the same verdict can be told apart."""
+    rules label), so two rulings with the same verdict can be told apart; None when the
+    stored ruling cannot be read (the list then says so)."""
     question = ruling.question or {}
     data = question.get("input") or {}
     parts = [f"{label}: {value}" for label, value in question_facts(question)]
@@ -400,9 +420,11 @@ def ruling_essentials(ruling: Any) -> str:
     return " · ".join(parts)
 
 
+@none_if_unreadable
 def ruling_link(ruling: Any, table: Table) -> str:
     """The checker page showing a saved ruling on its own position, under the table it was
-    made for (the game, or the preset, set and player count of its question)."""
+    made for (the game, or the preset, set and player count of its question); None when the
+    stored ruling cannot be read."""
     question = ruling.question or {}
     data = question.get("input") or {}
     params: dict[str, Any] = table.params()

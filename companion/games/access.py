@@ -27,6 +27,7 @@ from sqlalchemy.orm import InstrumentedAttribute
 
 from ..extensions import db
 from ..models import Game
+from ..redirects import same_site_path
 from .undo import recently_deleted
 
 #: session key holding the edit tokens this browser keeps score for (newest first)
@@ -150,10 +151,9 @@ def accept_passcode(given: str) -> bool:
 
 
 def safe_next(target: str | None) -> str:
-    """``target`` when it is a path on this site, else the home page (no open redirects)."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return url_for("games.index")
+    """``target`` when it is a path on this site (judged as a browser would read it, see
+    :func:`companion.redirects.same_site_path`), else the home page: no open redirects."""
+    return same_site_path(target) or url_for("games.index")
 
 
 def passcode_required(view: Callable[..., Any]) -> Callable[..., Any]:

@@ -33,19 +33,34 @@ from wtforms.widgets import HiddenInput
 
 from ..engine import PRESET_TITLES, PRESETS, SWITCH_BY_NAME, SWITCHES
 from ..engine.rules import PLAYERS_MAX, Switch
+from ..ids import ID_DIGITS, ID_MAX
+from ..text import PlainText
 from .engine_strings import translated
 from .setup import NAME_MAX, NOTES_MAX, PLACE_MAX
 
 #: switches the new-game page does not show as house rules (the set has its own field)
 HIDDEN_SWITCHES = frozenset({"set_size"})
-#: the largest row id accepted from a form (larger ones overflow the database's integers)
-ID_MAX = 2**31 - 1
 #: blank rows for new names on a fresh page, and how many "more names" adds
 NEW_NAME_ROWS, MORE_NAME_ROWS = 4, 4
 
 
 def _strip(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
+
+
+class WholeNumberField(IntegerField):
+    """An integer field that refuses numbers with more digits than any id or game value has
+    (:data:`companion.ids.ID_DIGITS`), before converting them: a 400-digit number is a clear
+    "not a whole number in range" message, never an overflow in a range check or the database.
+    """
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist and isinstance(valuelist[0], str):
+            digits = valuelist[0].strip().lstrip("+-")
+            if len(digits) > ID_DIGITS:
+                self.data = None
+                raise ValueError(str(_l("That number is far too large.")))
+        super().process_formdata(valuelist)
 
 
 _INVALID_CHOICE = _l("Choose one of the listed options.")
@@ -80,6 +95,7 @@ class NightForm(FlaskForm):
         validators=[
             Optional(),
             Length(max=PLACE_MAX, message=_l("The place has at most %(max)d characters.")),
+            PlainText(),
         ],
     )
     notes = TextAreaField(
@@ -88,6 +104,7 @@ class NightForm(FlaskForm):
         validators=[
             Optional(),
             Length(max=NOTES_MAX, message=_l("Notes have at most %(max)d characters.")),
+            PlainText(),
         ],
     )
     submit = SubmitField(_l("Start the game night"))
@@ -125,11 +142,11 @@ _SEAT_RANGE = NumberRange(
 class KnownPlayerRow(Form):
     """A person seen before: play in this game or not, and at which seat."""
 
-    player_id = IntegerField(
+    player_id = WholeNumberField(
         widget=HiddenInput(), validators=[InputRequired(), NumberRange(min=1, max=ID_MAX)]
     )
     plays = BooleanField(_l("Plays"))
-    seat = IntegerField(_l("Seat"), validators=[Optional(), _SEAT_RANGE])
+    seat = WholeNumberField(_l("Seat"), validators=[Optional(), _SEAT_RANGE])
 
 
 class NewPlayerRow(Form):
@@ -140,9 +157,10 @@ class NewPlayerRow(Form):
         filters=[_strip],
         validators=[
             Length(max=NAME_MAX, message=_l("A name has at most %(max)d characters.")),
+            PlainText(_l("A player's name cannot contain control characters.")),
         ],
     )
-    seat = IntegerField(_l("Seat"), validators=[Optional(), _SEAT_RANGE])
+    seat = WholeNumberField(_l("Seat"), validators=[Optional(), _SEAT_RANGE])
 
 
 def encode_value(value: Any) -> str:
@@ -175,7 +193,7 @@ def switch_options(switch: Switch, current: Any = None) -> list[SelectChoice]:
 def _switch_field(switch: Switch) -> Field:
     if switch.choices:
         return _select(translated(switch.summary), switch_options(switch))
-    return IntegerField(
+    return WholeNumberField(
         translated(switch.summary),
         validators=[
             Optional(),
@@ -224,7 +242,7 @@ class NewGameForm(FlaskForm):
         default="standard",
     )
     rules = FormField(RulesForm)
-    chosen_spokes = IntegerField(
+    chosen_spokes = WholeNumberField(
         _l("Spokes the table chose"),
         validators=[
             Optional(),

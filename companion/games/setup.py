@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from ..engine import PRESETS, RuleError, RuleSet, TableCheck, check_table, preset
 from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN
 from ..models import AuditEntry, Game, GameNight, Player, Seat
+from ..text import clean_text, forbidden_characters
 
 NAME_MAX = 60  # characters, as Player.name
 PLACE_MAX = 120  # characters, as GameNight.place
@@ -53,7 +54,9 @@ def clean_name(raw: str) -> str:
         SetupError: for an empty name, one longer than :data:`NAME_MAX` characters, or one
             containing control characters.
     """
-    name = " ".join(unicodedata.normalize("NFC", raw or "").split())
+    if forbidden_characters(raw or ""):
+        raise SetupError(_("A player's name cannot contain control characters."))
+    name = clean_text(raw)
     if not name:
         raise SetupError(_("A player's name cannot be empty."))
     if len(name) > NAME_MAX:
@@ -61,8 +64,6 @@ def clean_name(raw: str) -> str:
             _("“%(name)s…” is too long: a name has at most %(max)d characters.")
             % {"name": name[:20], "max": NAME_MAX}
         )
-    if any(unicodedata.category(ch) == "Cc" for ch in name):
-        raise SetupError(_("A player's name cannot contain control characters."))
     return name
 
 
@@ -135,13 +136,13 @@ def update_night_notes(session: Session, night: GameNight, place: str, notes: st
 
 
 def _set_night_text(night: GameNight, place: str, notes: str) -> None:
-    place, notes = (place or "").strip(), (notes or "").strip()
+    if forbidden_characters((place or "") + (notes or "")):
+        raise SetupError(_("Place and notes cannot contain control characters."))
+    place, notes = clean_text(place), clean_text(notes, multiline=True)
     if len(place) > PLACE_MAX:
         raise SetupError(_("The place has at most %(max)d characters.") % {"max": PLACE_MAX})
     if len(notes) > NOTES_MAX:
         raise SetupError(_("Notes have at most %(max)d characters.") % {"max": NOTES_MAX})
-    if "\x00" in place or "\x00" in notes:
-        raise SetupError(_("Place and notes cannot contain control characters."))
     night.place, night.notes = place, notes
 
 

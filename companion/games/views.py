@@ -30,6 +30,7 @@ from sqlalchemy.orm import selectinload
 
 from ..engine import SUPPORTED_SETS, preset
 from ..extensions import db
+from ..ids import is_id
 from ..models import Game, GameNight, Player, Seat
 from . import bp, setup
 from .access import (
@@ -42,7 +43,7 @@ from .access import (
     remembered_tokens,
     safe_next,
 )
-from .forms import ID_MAX, MORE_NAME_ROWS, NewGameForm, NightForm, NotesForm, PasscodeForm
+from .forms import MORE_NAME_ROWS, NewGameForm, NightForm, NotesForm, PasscodeForm
 
 #: a night counts as active on its day and the day after (games often run past midnight)
 ACTIVE_DAYS = 1
@@ -159,7 +160,7 @@ def passcode() -> ResponseReturnValue:
 
 
 def _night_or_404(night_id: int) -> GameNight:
-    if not 0 < night_id <= ID_MAX:  # larger ids overflow the database's integers: unknown
+    if not is_id(night_id):  # larger ids overflow the database's integers: unknown
         abort(404)
     night = db.session.get(GameNight, night_id)
     if night is None or night.deleted_at is not None:
@@ -283,8 +284,7 @@ def _apply_preset_if_changed(form: NewGameForm) -> bool:
 
 
 def _player_names(form: NewGameForm) -> dict[int, str]:
-    ids = [row.player_id.data for row in form.known if isinstance(row.player_id.data, int)]
-    ids = [i for i in ids if 0 < i <= ID_MAX]
+    ids = [row.player_id.data for row in form.known if is_id(row.player_id.data)]
     if not ids:
         return {}
     rows = db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))

@@ -361,9 +361,24 @@ def dumps(doc: dict[str, Any]) -> str:
 # --- CSV -----------------------------------------------------------------------------------------
 
 
-def _cell(text: str) -> str:
-    """Neutralise spreadsheet formulas in free text (a name like ``=HYPERLINK(...)``)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+#: first characters that make a spreadsheet read a cell as a formula (OWASP "CSV injection"),
+#: with their full-width forms, which some spreadsheets fold to the ASCII ones
+_FORMULA_STARTS = frozenset("=+-@\t\r\n\uff1d\uff0b\uff0d\uff20")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A CSV cell that no spreadsheet runs as a formula: text whose first non-blank character
+    could start one (``=HYPERLINK(...)``, ``+``, ``-``, ``@``, tab, CR, LF) gets a leading
+    ``'``; numbers and other values pass unchanged. Every text cell of every CSV export goes
+    through here (:func:`_csv_row`), whatever its column."""
+    if not isinstance(value, str):
+        return value
+    first = value.lstrip(" ")[:1]
+    return "'" + value if first and first in _FORMULA_STARTS else value
+
+
+def _csv_row(values: Iterable[Any]) -> list[Any]:
+    return [spreadsheet_safe(v) for v in values]
 
 
 def _canonical_name(players: dict[int, Player], pid: int) -> str:
@@ -425,28 +440,30 @@ def iter_csv(
 def _csv_chunks(rows: Iterable[Any], names: dict[int, str]) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(_csv_row(CSV_COLUMNS))
     totals: dict[tuple[int, int], int] = {}
     for count, row in enumerate(rows, start=1):
         (played_on, place, gid, key, set_size, number, double, player_id, position) = row[:9]
         points, went_out, on_double, tiles = row[9:]
         total = totals[gid, position] = totals.get((gid, position), 0) + points
         writer.writerow(
-            (
-                iso(played_on),
-                _cell(place),
-                gid,
-                key,
-                f"double-{set_size}",
-                number,
-                f"{double}-{double}",
-                _cell(names[player_id]),
-                position + 1,
-                points,
-                int(went_out),
-                int(on_double),
-                total,
-                " ".join(tiles) if tiles else "",
+            _csv_row(
+                (
+                    iso(played_on),
+                    place,
+                    gid,
+                    key,
+                    f"double-{set_size}",
+                    number,
+                    f"{double}-{double}",
+                    names[player_id],
+                    position + 1,
+                    points,
+                    int(went_out),
+                    int(on_double),
+                    total,
+                    " ".join(tiles) if tiles else "",
+                )
             )
         )
         if count % 500 == 0:

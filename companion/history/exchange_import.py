@@ -19,6 +19,8 @@ and only what is new is added.
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -28,8 +30,9 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from ..engine import DominoSet, EngineError, RuleSet, Tile, score_hand
+from ..engine import CATEGORIES, DominoSet, EngineError, RuleSet, Tile, answer, score_hand
 from ..engine.rules import check_players
+from ..games.setup import NAME_MAX, name_key
 from ..models import (
     AuditEntry,
     Game,
@@ -41,6 +44,7 @@ from ..models import (
     Seat,
     new_token,
 )
+from ..text import clean_text, forbidden_characters
 
 #: the format tag of version 1 of the document
 FORMAT = "chickenfoot-companion/v1"
@@ -55,6 +59,13 @@ MAX_SEAT = 11
 SEAT_ID_KEYS = frozenset({"seat_id", "starter_seat_id"})
 #: new games written per group of bulk inserts
 BATCH = 500
+#: deepest nesting of arrays and objects accepted (the format itself needs 8; rulings' questions
+#: and audit snapshots a few more): deeper files are refused before anything walks them
+MAX_DEPTH = 32
+#: most digits of a whole number in the file (every number of the format fits in 64 bits)
+MAX_DIGITS = 18
+#: what a game key (a share token, used in links) is made of
+GAME_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 _MISSING = object()
 
@@ -88,6 +99,7 @@ class ImportReport:
     kept: Counter[str] = field(default_factory=Counter)
     restored: Counter[str] = field(default_factory=Counter)
     new_games: list[str] = field(default_factory=list)
+    cleaned: int = 0
 
     @property
     def ok(self) -> bool:
@@ -103,6 +115,8 @@ class ImportReport:
         added = ", ".join(f"{self.added[k]} {k}" for k in kinds)
         kept = ", ".join(f"{self.kept[k]} {k}" for k in kinds if k != "rounds")
         lines = [f"Imported: added {added}.", f"Already there (kept as they were): {kept}."]
+        if self.cleaned:
+            lines.append(f"Invisible control characters were removed from {self.cleaned} text(s).")
         if self.restored:
             back = ", ".join(f"{self.restored[k]} {k}" for k in ("nights", "games"))
             lines.append(f"Restored (they had been deleted): {back}.")
@@ -112,13 +126,73 @@ class ImportReport:
 # --- parsing and validation ----------------------------------------------------------------------
 
 
+class _Unreadable(ValueError):
+    """A JSON value this format never holds (a huge or non-finite number)."""
+
+
+def _whole_number(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Unreadable(f"a number with {len(text.lstrip('-'))} digits")
+    return int(text)
+
+
+def _decimal(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or len(text) > 40:
+        raise _Unreadable(f"the number {text[:20]}")
+    return value
+
+
+def _constant(text: str) -> float:
+    raise _Unreadable(f"the number {text}")
+
+
+def _too_deep(doc: Any) -> bool:
+    """True when arrays/objects in ``doc`` nest deeper than :data:`MAX_DEPTH` (iterative:
+    a deep file cannot exhaust the stack here)."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                return True
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def parse_document(source: str | bytes | dict[str, Any]) -> tuple[Any, list[Problem]]:
-    """Decode JSON text (or take an already decoded document). Returns (document, problems)."""
+    """Decode JSON text (or take an already decoded document). Returns (document, problems).
+
+    Refused with one problem each, before anything else looks at them: text that is not UTF-8
+    or not JSON, numbers with more than :data:`MAX_DIGITS` digits or that are not finite, and
+    arrays/objects nested deeper than :data:`MAX_DEPTH`.
+    """
     if isinstance(source, dict):
-        return source, []
+        doc: Any = source
+    else:
+        doc, problems = _decode(source)
+        if problems:
+            return None, problems
+    if _too_deep(doc):
+        message = f"The file nests lists and objects deeper than {MAX_DEPTH} levels."
+        return None, [Problem("$", message)]
+    return doc, []
+
+
+def _decode(source: str | bytes) -> tuple[Any, list[Problem]]:
+    text = ""
     try:
         text = source.decode("utf-8-sig") if isinstance(source, bytes) else source
-        return json.loads(text), []
+        doc = json.loads(
+            text, parse_int=_whole_number, parse_float=_decimal, parse_constant=_constant
+        )
+        return doc, []
+    except RecursionError:
+        message = f"The file nests lists and objects deeper than {MAX_DEPTH} levels."
+        return None, [Problem("$", message)]
+    except _Unreadable as exc:
+        return None, [Problem("$", f"The file holds {exc}, which this format never has.")]
     except UnicodeDecodeError:
         return None, [Problem("$", "The file is not UTF-8 text.")]
     except json.JSONDecodeError as exc:
@@ -347,7 +421,9 @@ def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set
     if data is None:
         return
     key = check.text(data, "key", path, min_len=1, max_len=40)
-    if key is not _MISSING:
+    if key is not _MISSING and not GAME_KEY.fullmatch(key):
+        check.add(f"{path}.key", "must be a game's link key: letters, digits, - and _ only.")
+    elif key is not _MISSING:
         if key in keys:
             check.add(f"{path}.key", f"{key!r} is the key of another game in this file.")
         keys.add(key)
@@ -581,15 +657,87 @@ def seat_ids(value: Any, seats: dict[int, int]) -> Any:
 
 
 def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
+    """A ruling is imported only when the checker could have made it: its category is one of
+    QUESTIONS.md, its question is that category's question and the rules engine reads it, its
+    house rules are a RuleSet, and nothing in it is unstorable text."""
     fields = ("created_at", "category", "question", "answer", "rules", "summary")
     data = check.obj(ruling, path, fields)
     if data is None:
         return
     check.moment(data, "created_at", path)
-    check.text(data, "category", path, min_len=1, max_len=20)
+    category = check.choice(data, "category", path, CATEGORIES)
     check.text(data, "summary", path, max_len=300)
-    for name in ("question", "answer", "rules"):
-        check.json_object(data, name, path)
+    blobs = {name: check.json_object(data, name, path) for name in ("question", "answer", "rules")}
+    for name, value in blobs.items():
+        if isinstance(value, dict) and _has_forbidden_text(value):
+            check.add(f"{path}.{name}", "must not contain control characters.")
+            blobs[name] = _MISSING
+    question, rules = blobs["question"], blobs["rules"]
+    if isinstance(question, dict) and category is not _MISSING:
+        problem = ruling_question_problem(category, question)
+        if problem:
+            check.add(f"{path}.question", problem)
+    if isinstance(rules, dict):
+        try:
+            RuleSet.from_dict(rules)
+        except (EngineError, TypeError, ValueError, AttributeError) as exc:
+            check.add(f"{path}.rules", f"are not house rules this version knows: {exc}")
+
+
+def ruling_question_problem(category: str, question: dict[str, Any]) -> str | None:
+    """Why ``question`` cannot be the question of a ruling of ``category`` (None when it can):
+    it must name that category and the rules engine must read it without an error."""
+    if question.get("category") != category:
+        return f"must be a {category!r} question, like the ruling's category."
+    verdict = answer(question)
+    error = verdict.get("error") if isinstance(verdict, dict) else None
+    if isinstance(error, dict):
+        where = f" (at {error.get('where')})" if error.get("where") else ""
+        return f"is not a question the rules checker can read{where}: {error.get('message')}"
+    return None
+
+
+def _has_forbidden_text(value: Any) -> bool:
+    """True when a key or string anywhere in ``value`` has a forbidden character
+    (:func:`companion.text.forbidden_characters`; PostgreSQL cannot store NUL)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and forbidden_characters(item):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def clean_free_text(doc: Any) -> int:
+    """Apply the one rule for free text (:func:`companion.text.clean_text`) to the document's
+    player names, night places and notes, in place, as the forms do; a player's name key is
+    recomputed from the cleaned name. Returns how many texts changed (a backup taken before the
+    rule existed may carry control characters: they are removed, so it can still be restored).
+    Values that are not text are left for :func:`validate` to refuse."""
+    changed = 0
+
+    def clean(data: Any, name: str, multiline: bool = False) -> None:
+        nonlocal changed
+        if isinstance(data, dict) and isinstance(data.get(name), str):
+            cleaned = clean_text(data[name], multiline=multiline)
+            changed += cleaned != data[name]
+            data[name] = cleaned
+
+    if not isinstance(doc, dict):
+        return 0
+    for player in doc.get("players") if isinstance(doc.get("players"), list) else []:
+        clean(player, "name")
+        if isinstance(player, dict) and isinstance(player.get("name"), str):
+            player["name_key"] = name_key(player["name"])[:NAME_MAX]
+    for night in doc.get("nights") if isinstance(doc.get("nights"), list) else []:
+        clean(night, "place")
+        clean(night, "notes", multiline=True)
+    return changed
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -603,7 +751,10 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
     rolled back). Never raises for bad input.
     """
     doc, problems = parse_document(source)
-    report = ImportReport(problems=problems or validate(doc))
+    if not problems and isinstance(source, dict):
+        doc = json.loads(json.dumps(doc))  # cleaned below: never change the caller's document
+    cleaned = clean_free_text(doc) if not problems else 0
+    report = ImportReport(problems=problems or validate(doc), cleaned=cleaned)
     if report.problems:
         return report
     try:

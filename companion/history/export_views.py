@@ -22,6 +22,7 @@ from wtforms import SubmitField
 
 from ..extensions import csrf, db
 from ..games.access import MAX_REMEMBERED, passcode_required, remember
+from ..ids import parse_id
 from ..models import Game
 from . import bp, exchange
 
@@ -36,8 +37,8 @@ def _scope() -> tuple[int | None, int | None]:
         raw = request.args.get(name)
         if raw is None or raw == "":
             ids.append(None)
-        elif raw.isascii() and raw.isdigit() and len(raw) < 10:
-            ids.append(int(raw))
+        elif (wanted := parse_id(raw)) is not None:
+            ids.append(wanted)
         else:
             abort(404)
     if ids[0] is not None and ids[1] is not None:

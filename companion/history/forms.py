@@ -10,6 +10,8 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
 from ..engine import SUPPORTED_SETS
+from ..ids import parse_id
+from ..text import PlainText
 
 NOTES_MAX = 2000
 NAME_MAX = 60
@@ -23,11 +25,9 @@ def options(pairs: list[tuple[int, str]], anyone: str | None = None) -> list[Sel
 
 
 def _optional_int(value: object) -> int | None:
-    """Coerce a select value to int; empty or junk means "any" (None)."""
-    try:
-        return int(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return None
+    """Coerce a select value (an id or a set size) to int; empty, junk or a number no row
+    could have (:func:`companion.ids.parse_id`) means "any" (None)."""
+    return parse_id(value)
 
 
 class _DateRange(Form):
@@ -70,7 +70,10 @@ class NotesForm(FlaskForm):
 
     notes = TextAreaField(
         _l("Notes"),
-        validators=[Length(max=NOTES_MAX, message=_l("Notes have at most %(max)d characters."))],
+        validators=[
+            Length(max=NOTES_MAX, message=_l("Notes have at most %(max)d characters.")),
+            PlainText(),
+        ],
     )
 
 
@@ -82,6 +85,7 @@ class RenameForm(FlaskForm):
         validators=[
             DataRequired(message=_l("Type the new name.")),
             Length(max=NAME_MAX, message=_l("A name has at most %(max)d characters.")),
+            PlainText(_l("A player's name cannot contain control characters.")),
         ],
     )
 

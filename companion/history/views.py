@@ -20,6 +20,7 @@ from ..extensions import db
 from ..games.board import build_board, step_words
 from ..games.setup import SetupError
 from ..models import GameNight, Player, utcnow
+from ..text import clean_text
 from . import bp, game_page, players, queries
 from .forms import (
     ConfirmForm,
@@ -113,7 +114,7 @@ def night_notes(night_id: int) -> Any:
     if not form.validate():
         flash(_("The notes were not saved."), "error")
         return _night_page(the_night, form, 400)
-    the_night.notes = (form.notes.data or "").strip()
+    the_night.notes = clean_text(form.notes.data, multiline=True)
     db.session.commit()
     flash(_("Notes saved."), "success")
     return redirect(url_for("history.night", night_id=night_id), 303)

@@ -111,9 +111,13 @@ def _build(session) -> dict[str, object]:
         Ruling(
             game=game_a,
             created_at=_at(15),
-            category="move",
-            question={"category": "move", "input": {"tile": "6-3"}},
-            answer={"legal": True},
+            category="placement",
+            question={
+                "category": "placement",
+                "ruleset": {"preset": "standard", "overrides": {"set_size": 6}},
+                "input": {"layout": {"center": "6-6"}, "move": {"tile": "6-3", "on": "C"}},
+            },
+            answer={"legal": True, "rule": "5.2"},
             rules=six,
             summary="6-3 may be played on the 6-6.",
         )
@@ -153,8 +157,12 @@ def _build(session) -> dict[str, object]:
     session.add(
         Ruling(
             created_at=_at(120),
-            category="score",
-            question={"category": "score", "input": {"hand": ["0-0"]}},
+            category="scoring",
+            question={
+                "category": "scoring",
+                "ruleset": {"preset": "standard"},
+                "input": {"hand": ["0-0"]},
+            },
             answer={"points": 50},
             rules=RuleSet().to_dict(),
             summary="The double-blank counts 50.",

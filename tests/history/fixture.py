@@ -145,8 +145,12 @@ def build(*, merged: bool = True) -> History:
     db.session.add(
         Ruling(
             game=g1,
-            category="move",
-            question={},
+            category="placement",
+            question={
+                "category": "placement",
+                "ruleset": {"preset": "standard"},
+                "input": {"layout": {"center": "9-9"}, "move": {"tile": "9-3", "on": "C"}},
+            },
             answer={},
             rules=RuleSet().to_dict(),
             summary="9-3 may be laid on a spoke of the 9-9.",

@@ -292,8 +292,9 @@ def _bad_set(doc):
     _game_a(doc)["set_size"] = 7
 
 
-def _nul_in_name(doc):
-    doc["players"][0]["name"] = "An\x00na"
+def _nul_in_ruling(doc):
+    # Free text (names, place, notes) is cleaned on import instead (test_hostile_input.py).
+    _game_a(doc)["rulings"][0]["question"]["input"]["move"]["on"] = "C\x00"
 
 
 def _audit_seat_unknown(doc):
@@ -325,7 +326,7 @@ REFUSALS = [
     (_bad_set, "$.nights[0].games[0].set_size", "double-6, 9"),
     (_duplicate_key, "$.nights[1].games[0].key", "another game"),
     (_one_seat, "$.nights[1].games[0].seats", "2 to 12 players"),
-    (_nul_in_name, "$.players[0].name", "NUL"),
+    (_nul_in_ruling, "$.nights[0].games[0].rulings[0].question", "control characters"),
     (_audit_seat_unknown, "$.nights[0].games[0].audit[0].after.starter_seat_id", "no seat 7"),
 ]
 

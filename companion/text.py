@@ -1,0 +1,65 @@
+"""The one rule for free text typed by people: player names, a night's place and notes,
+game keys, and the same fields in an imported backup.
+
+* Unicode NFC, ends trimmed.
+* Whitespace control characters (tab, CR, LF, vertical tab, form feed) are whitespace: a
+  one-line field collapses every run of whitespace to one space; a multi-line field keeps
+  its line breaks (CR LF and CR become LF) and turns the others into spaces.
+* Every other control character (NUL, BEL, ESC, DEL, C1 controls: Unicode category ``Cc``)
+  and lone surrogates (``Cs``, which cannot be stored as UTF-8) are *forbidden*: invisible,
+  and PostgreSQL cannot store NUL at all.
+
+Forms refuse forbidden characters with a clear message (what was typed stays in the form, so
+nothing is lost); the import of a backup removes them (:func:`clean_text`) so that a backup
+taken before this rule existed can still be restored. Both use :func:`forbidden_characters`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import Field
+from wtforms.validators import ValidationError
+
+_WHITESPACE_CONTROLS = "\t\n\r\x0b\x0c"
+_LINE_BREAKS = re.compile(r"\r\n?")
+_SPACES = re.compile(r"[ \t\x0b\x0c]+")
+
+FORBIDDEN_MESSAGE = _l(
+    "This text contains invisible control characters (such as NUL); remove them and try again."
+)
+
+
+def _forbidden(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    return category == "Cs" or (category == "Cc" and ch not in _WHITESPACE_CONTROLS)
+
+
+def forbidden_characters(text: str) -> list[str]:
+    """The forbidden characters in ``text`` (control characters other than whitespace, and
+    lone surrogates), in order of appearance, each once."""
+    return list(dict.fromkeys(ch for ch in text if _forbidden(ch)))
+
+
+def clean_text(raw: Any, *, multiline: bool = False) -> str:
+    """``raw`` under the rule above, with forbidden characters removed (None -> "")."""
+    text = "".join(ch for ch in str(raw or "") if not _forbidden(ch))
+    text = unicodedata.normalize("NFC", text)
+    if not multiline:
+        return " ".join(text.split())
+    lines = _LINE_BREAKS.sub("\n", text).split("\n")
+    return "\n".join(_SPACES.sub(" ", line).rstrip() for line in lines).strip()
+
+
+class PlainText:
+    """A WTForms validator: refuse forbidden characters with :data:`FORBIDDEN_MESSAGE`."""
+
+    def __init__(self, message: Any = None) -> None:
+        self.message = message or FORBIDDEN_MESSAGE
+
+    def __call__(self, _form: Any, field: Field) -> None:
+        if isinstance(field.data, str) and forbidden_characters(field.data):
+            raise ValidationError(str(self.message))
