@@ -12,7 +12,7 @@ import secrets
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -28,11 +28,29 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+#: the condition of partial unique indexes that hold only among rows still in use
+_LIVE_PLAYER = text("merged_into_id IS NULL")
+_LIVE_GAME = text("deleted_at IS NULL")
+
+
 class Player(db.Model):
     """A person who plays. Names are free text in any language; ``merged_into`` points to the
-    player this one was merged into (their history joins; the row is kept for the record)."""
+    player this one was merged into (their history joins; the row is kept for the record).
+
+    Among players not merged away, a name key is unique (enforced by the database, so two
+    phones starting games with the same new name at once make one player, not two).
+    """
 
     __tablename__ = "players"
+    __table_args__ = (
+        Index(
+            "uq_players_name_key_live",
+            "name_key",
+            unique=True,
+            sqlite_where=_LIVE_PLAYER,
+            postgresql_where=_LIVE_PLAYER,
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(60))
@@ -66,10 +84,21 @@ class Game(db.Model):
 
     ``rules`` is ``RuleSet.to_dict()`` at the start; ``version`` increases with every saved
     change so that two phones cannot overwrite each other (optimistic locking): every change
-    to a game's rounds also sets ``updated_at``, which bumps the version.
+    to a game's rounds also sets ``updated_at``, which bumps the version. ``rematch_of_id``
+    is the game this one is the rematch of: a game has at most one live rematch (enforced by
+    the database, so twenty taps on "Rematch" at once start one game).
     """
 
     __tablename__ = "games"
+    __table_args__ = (
+        Index(
+            "uq_games_rematch_of_id_live",
+            "rematch_of_id",
+            unique=True,
+            sqlite_where=_LIVE_GAME,
+            postgresql_where=_LIVE_GAME,
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     night_id: Mapped[int] = mapped_column(ForeignKey("game_nights.id"), index=True)
@@ -86,6 +115,9 @@ class Game(db.Model):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
     deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    rematch_of_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), default=None
+    )
 
     night: Mapped[GameNight] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(

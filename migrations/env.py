@@ -93,10 +93,20 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            # Batch migrations rebuild a SQLite table by copying it and dropping the old one;
+            # with foreign keys on (every app connection turns them on), that DROP would first
+            # delete every row pointing at the table through ON DELETE CASCADE (a game's seats,
+            # rounds and audit trail). The pragma only takes effect outside a transaction.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
 
         with context.begin_transaction():
             context.run_migrations()
+        if connection.dialect.name == "sqlite":
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")  # the pooled connection
+            connection.commit()
 
 
 if context.is_offline_mode():

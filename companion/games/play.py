@@ -48,7 +48,6 @@ from .undo import (
     changes,
     delete_game,
     deleted_game,
-    existing_rematch,
     latest_change,
     rematch,
     restore_game,
@@ -358,12 +357,11 @@ def rematch_view(token: str) -> Any:
         flash(_("That did not work; nothing was changed."), "error")
         return redirect(url_for("games.play", token=token), 303)
     # Idempotent: a second tap (or a tap on another phone) opens the rematch already started.
-    new = existing_rematch(game)
-    if new is not None:
-        flash(_("The rematch has already started: here it is."), "success")
-    else:
-        new = rematch(game)
+    new, started = rematch(game)
+    if started:
         flash(_("Rematch: a new game with the same players and house rules."), "success")
+    else:
+        flash(_("The rematch has already started: here it is."), "success")
     remember(new)
     return redirect(url_for("games.play", token=new.edit_token), 303)
 

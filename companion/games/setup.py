@@ -71,22 +71,29 @@ def name_key(name: str) -> str:
     """The lookup key of a name (casefolded), as stored in ``Player.name_key``.
 
     Casefolding can lengthen a name ("ß" -> "ss"), so the stored key is cut to the column's
-    60 characters; :func:`find_player` compares the full key to settle such rare collisions.
+    60 characters (:func:`stored_key`): two names whose keys agree in those 60 characters
+    are one player, as the database's unique index on live players' keys says.
     """
     # NFKC folds look-alike forms ("Ｆｏｏ" full-width, ligatures) into one player.
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+def stored_key(name: str) -> str:
+    """``Player.name_key`` of ``name``: :func:`name_key` cut to the column's length."""
+    return name_key(name)[:NAME_MAX]
+
+
 def find_player(session: Session, name: str) -> Player | None:
-    """The existing player called ``name`` (case-insensitive), following merges; else None."""
-    key = name_key(name)
+    """The existing player called ``name`` (case-insensitive), following merges; else None.
+
+    A live (not merged) player with the key comes first; else the oldest merged one leads to
+    the player it was merged into."""
     candidates = session.scalars(
-        select(Player).where(Player.name_key == key[:NAME_MAX]).order_by(Player.id)
+        select(Player)
+        .where(Player.name_key == stored_key(name))
+        .order_by(Player.merged_into_id.is_not(None), Player.id)
     ).all()
-    for player in candidates:
-        if name_key(player.name) == key:
-            return _merge_target(session, player)
-    return None
+    return _merge_target(session, candidates[0]) if candidates else None
 
 
 def _merge_target(session: Session, player: Player) -> Player:
@@ -301,7 +308,7 @@ def _resolve_one(session: Session, choice: PlayerChoice) -> Player:
     existing = find_player(session, name)
     if existing is not None:
         return existing
-    return Player(name=name, name_key=name_key(name)[:NAME_MAX])
+    return Player(name=name, name_key=stored_key(name))
 
 
 # --- the game ------------------------------------------------------------------------------
@@ -327,6 +334,30 @@ def create_game(
         SetupError: for bad players or seats, invalid house rules, or a table the engine
             refuses (e.g. a deal needing more tiles than the set has); nothing is saved.
     """
+    args = (session, night, choices, set_size, preset_name, overrides, chosen_spokes)
+    try:
+        return _create_game(*args)
+    except IntegrityError:
+        session.rollback()
+    # Another phone added one of these new names at the same moment: the database keeps one
+    # live player per name, so the second try finds that player and seats them.
+    try:
+        return _create_game(*args)
+    except IntegrityError as exc:
+        session.rollback()
+        raise SetupError(_("The game could not be saved; nothing was changed.")) from exc
+
+
+def _create_game(
+    session: Session,
+    night: GameNight,
+    choices: Sequence[PlayerChoice],
+    set_size: int,
+    preset_name: str,
+    overrides: Mapping[str, Any],
+    chosen_spokes: int | None,
+) -> Game:
+    night_id = night.id
     ordered = seat_order(choices)
     players = resolve_players(session, ordered)
     check = preview(preset_name, set_size, overrides, len(players), chosen_spokes)
@@ -334,7 +365,7 @@ def create_game(
         raise SetupError(*check.problems)
     rules, table = check.rules, check.table
     game = Game(
-        night=night,
+        night_id=night_id,
         set_size=set_size,
         preset=preset_name,
         rules=rules.to_dict(),
@@ -360,9 +391,5 @@ def create_game(
         )
     )
     session.add(game)
-    try:
-        session.commit()
-    except IntegrityError as exc:
-        session.rollback()
-        raise SetupError(_("The game could not be saved; nothing was changed.")) from exc
+    session.commit()
     return game

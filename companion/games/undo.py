@@ -14,6 +14,7 @@ from typing import Any
 from flask import abort
 from flask_babel import gettext as _
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import AuditEntry, Game, Round, Seat, utcnow
@@ -164,7 +165,11 @@ def shared_game(share_token: str) -> Game:
 
 
 def restore_game(game: Game) -> None:
-    """Undo the deletion of ``game``."""
+    """Undo the deletion of ``game``. A deleted rematch whose game has been given another
+    rematch since comes back as an ordinary game (a game has one live rematch)."""
+    original = db.session.get(Game, game.rematch_of_id) if game.rematch_of_id else None
+    if original is not None and existing_rematch(original) is not None:
+        game.rematch_of_id = None
     game.deleted_at = None
     commit_change(game, "game_restored", _("Game restored."), None, None)
 
@@ -191,32 +196,26 @@ def recently_deleted(tokens: list[str]) -> list[Game]:
 
 
 def existing_rematch(game: Game) -> Game | None:
-    """The live (not deleted) game already started as a rematch of ``game``, or None.
-
-    A rematch is recognised by its "create_game" audit entry, whose ``after`` holds
-    ``rematch_of`` = ``game.id`` (written by :func:`rematch`); only games of the same night are
-    looked at, so this stays a small query."""
-    entries = db.session.scalars(
-        select(AuditEntry)
-        .join(Game, AuditEntry.game_id == Game.id)
-        .where(
-            AuditEntry.action == "create_game",
-            Game.night_id == game.night_id,
-            Game.id != game.id,
-            Game.deleted_at.is_(None),
-        )
-        .order_by(AuditEntry.id)
+    """The live (not deleted) game already started as a rematch of ``game``, or None
+    (``Game.rematch_of_id``; the database keeps at most one live rematch per game)."""
+    return db.session.scalar(
+        select(Game).where(Game.rematch_of_id == game.id, Game.deleted_at.is_(None))
     )
-    for entry in entries:
-        if isinstance(entry.after, dict) and entry.after.get("rematch_of") == game.id:
-            return entry.game
-    return None
 
 
-def rematch(game: Game) -> Game:
+def rematch(game: Game) -> tuple[Game, bool]:
     """A new game in the same game night with the same players in the same seats, the same set
-    and the same frozen house rules. Returns it (committed)."""
+    and the same frozen house rules. Returns (the rematch, True when this call started it).
+
+    The rematch already started is returned (with False) when there is one, also when another
+    phone started it at the same moment: the database refuses a second live rematch of a game.
+    """
+    started = existing_rematch(game)
+    if started is not None:
+        return started, False
+    game_id = game.id
     new = Game(
+        rematch_of_id=game_id,
         night_id=game.night_id,
         set_size=game.set_size,
         preset=game.preset,
@@ -246,5 +245,12 @@ def rematch(game: Game) -> Game:
         )
     )
     db.session.add(new)
-    db.session.commit()
-    return new
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        started = existing_rematch(db.session.get(Game, game_id) or game)
+        if started is None:
+            raise
+        return started, False
+    return new, True

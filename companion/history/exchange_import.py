@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 
 from ..engine import CATEGORIES, DominoSet, EngineError, RuleSet, Tile, answer, score_hand
 from ..engine.rules import check_players
-from ..games.setup import NAME_MAX, name_key
+from ..games.setup import NAME_MAX, stored_key
 from ..models import (
     AuditEntry,
     Game,
@@ -713,6 +713,34 @@ def _has_forbidden_text(value: Any) -> bool:
     return False
 
 
+def _number_same_names(people: list) -> None:
+    """Live players (not merged) of one file with the same name key would be one player in the
+    database (it keeps one live player per key): the second and later get a numbered name,
+    "Ann (2)", as the migration that introduced the rule did with existing data, so a backup
+    taken before it still imports, twice over to the same result."""
+    live = [
+        p
+        for p in people
+        if isinstance(p, dict) and isinstance(p.get("name"), str) and p.get("merged_into") is None
+    ]
+    used = {p["name_key"] for p in live}
+    seen: set[str] = set()
+    for player in live:
+        if player["name_key"] not in seen:
+            seen.add(player["name_key"])
+            continue
+        number = 2
+        while True:
+            suffix = f" ({number})"
+            name = player["name"][: NAME_MAX - len(suffix)].rstrip() + suffix
+            if stored_key(name) not in used:
+                break
+            number += 1
+        player["name"], player["name_key"] = name, stored_key(name)
+        used.add(player["name_key"])
+        seen.add(player["name_key"])
+
+
 def clean_free_text(doc: Any) -> int:
     """Apply the one rule for free text (:func:`companion.text.clean_text`) to the document's
     player names, night places and notes, in place, as the forms do; a player's name key is
@@ -730,10 +758,12 @@ def clean_free_text(doc: Any) -> int:
 
     if not isinstance(doc, dict):
         return 0
-    for player in doc.get("players") if isinstance(doc.get("players"), list) else []:
+    people = doc.get("players") if isinstance(doc.get("players"), list) else []
+    for player in people:
         clean(player, "name")
         if isinstance(player, dict) and isinstance(player.get("name"), str):
-            player["name_key"] = name_key(player["name"])[:NAME_MAX]
+            player["name_key"] = stored_key(player["name"])
+    _number_same_names(people)
     for night in doc.get("nights") if isinstance(doc.get("nights"), list) else []:
         clean(night, "place")
         clean(night, "notes", multiline=True)

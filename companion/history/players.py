@@ -13,10 +13,11 @@ from collections.abc import Iterable
 
 from flask_babel import gettext as _
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..games.setup import NAME_MAX, SetupError, clean_name, name_key
+from ..games.setup import SetupError, clean_name, stored_key
 from ..models import AuditEntry, Game, Player, Seat
 from .results import live_finished_games
 
@@ -74,13 +75,11 @@ def rename(player: Player, raw: str) -> str:
             another player already has (case-insensitive) — merge them instead.
     """
     new = clean_name(raw)
-    key = name_key(new)[:NAME_MAX]
+    key = stored_key(new)
     others = db.session.scalars(
         select(Player).where(Player.name_key == key, Player.id != player.id)
     ).all()
     for other in others:
-        if name_key(other.name) != name_key(new):
-            continue  # same 60-character key, different long names
         target = merge_target(other)
         if target.id == player.id:
             continue  # an old name of this very player
@@ -102,7 +101,17 @@ def rename(player: Player, raw: str) -> str:
         )
     old = player.name
     player.name, player.name_key = new, key
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError as exc:  # another phone gave someone this name at the same moment
+        db.session.rollback()
+        raise SetupError(
+            _(
+                "Another player is already called %(name)s. If they are the same person, "
+                "merge the two instead.",
+                name=new,
+            )
+        ) from exc
     return old
 
 
