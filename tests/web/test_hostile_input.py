@@ -373,3 +373,24 @@ def test_an_unreadable_ruling_says_so(client):
     shown = client.get(f"/checker/?ruling={ruling.id}").text
     assert "cannot be read by this version" in shown
     assert f"/checker/rulings/{ruling.id}/delete" in shown
+
+
+# --- the same on every backend (PostgreSQL refuses NUL outright) -------------------------------
+
+
+def test_control_characters_never_reach_the_database_on_any_backend(db_app):
+    client = db_app.test_client()
+    night_id = start_night(client)
+    response = client.post(f"/history/nights/{night_id}/notes", data={"notes": "a\x00b"})
+    assert response.status_code == 400
+    response = client.post(f"/nights/{night_id}", data={"place": "P\x00", "notes": ""})
+    assert response.status_code == 200
+    night = db.session.get(GameNight, night_id)
+    assert (night.place, night.notes) == ("", "")
+    start_game(client, night_id, names=("Ann", "Bob"))
+    doc = exchange.export_document(db.session)
+    doc["nights"][0]["notes"] = "old\x00notes"
+    doc["nights"][0]["games"][0]["key"] = "another-key"
+    report = exchange_import.import_document(db.session, exchange.dumps(doc))
+    assert report.ok, report.lines()
+    assert report.cleaned == 1
