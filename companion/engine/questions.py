@@ -802,7 +802,7 @@ def answer(question: Any) -> Answer:
             )
         check_shape(question)  # size bounds first: refused questions cost no more work
         category = question.get("category")
-        if category not in HANDLERS:
+        if not isinstance(category, str) or category not in HANDLERS:
             raise EngineError(
                 "UNKNOWN_CATEGORY",
                 f"{category!r} is not a question category; use one of {', '.join(CATEGORIES)}.",
