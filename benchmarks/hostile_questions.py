@@ -73,15 +73,16 @@ def worst_questions() -> dict[str, dict[str, Any]]:
     hands = {names[i]: spare[i::MAX_PLAYERS] for i in range(MAX_PLAYERS)}
     scores = {n: [(7 * i + 3 * r) % 60 for r in range(MAX_ROUNDS)] for i, n in enumerate(names)}
     start_layout, plays = _turn(layout)
-    players = 8  # the layout was played by 8 (K = 8 spokes under standard rules is not needed)
+    players = 8  # the simulated table
+    laid = len(layout)
     return {
-        "placement: a turn of every tile": _question(
+        f"placement: {laid} tiles laid as one turn": _question(
             "placement", set=SET, players=players, layout=start_layout, turn=plays
         ),
-        "draw: full layout, every spare tile in hand": _question(
+        f"draw: {laid}-tile layout, the {len(spare)} other tiles in hand": _question(
             "draw", set=SET, players=players, layout=layout_json, hand=spare, yard_count=0
         ),
-        "round_end: full layout, 12 hands": _question(
+        f"round_end: {laid}-tile layout, 12 hands": _question(
             "round_end", set=SET, layout=layout_json, hands=hands, yard_count=0
         ),
         "scoring: 12 players x 19 rounds": _question("scoring", set=SET, round_scores=scores),

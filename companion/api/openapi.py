@@ -24,13 +24,19 @@ from ..engine.limits import (
 from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN
 from ..engine.tiles import MAX_TILE_TEXT, SUPPORTED_SETS, TILE_PATTERN
 
-#: The most questions one batch request may carry (a larger batch gets 413 TOO_MANY_CASES).
-MAX_CASES = 500
+# Bounds on one request, so that each costs at most a few tens of ms of CPU and a sync worker
+# is soon free for the scoreboard polls (benchmarks/api_bench.py measures the worst accepted
+# request). Bounds on each question are the engine's (companion/engine/limits.py).
+#: The most questions one batch request may carry (a larger batch gets 413 TOO_MANY_CASES); both
+#: case files of tests/data (91 cases) fit in one batch.
+MAX_CASES = 100
 #: The most values (numbers, texts, lists, objects; see engine.limits.count_values) all the
-#: questions of one batch may hold together (more gets 413 BATCH_TOO_LARGE). Answering costs at
-#: most about 11 µs of CPU per value (benchmarks/api_bench.py), so a batch stays under about
-#: 60 ms; both case files of tests/data hold 2,032 values together.
-MAX_BATCH_VALUES = 5_000
+#: questions of one batch may hold together (more gets 413 BATCH_TOO_LARGE). The costliest
+#: questions take about 11 µs of CPU per value; both case files hold 2,032 values together.
+MAX_BATCH_VALUES = 2_500
+#: The largest body of a single question, in bytes (413 before it is read): room for
+#: MAX_VALUES texts of MAX_TEXT characters; the batch endpoint keeps the app-wide 1 MiB.
+MAX_QUESTION_BYTES = 256 * 1024
 
 Schema = dict[str, Any]
 
@@ -397,7 +403,8 @@ def _error_response(description: str) -> Schema:
 def _errors(*codes: str) -> Schema:
     texts = {
         "400": "The body is not JSON, not an object, or not sent as application/json.",
-        "413": "The body is over 1 MiB; a batch has more than "
+        "413": f"The body is over {MAX_QUESTION_BYTES // 1024} KiB (one question) or 1 MiB (a "
+        "batch); a batch has more than "
         f"{MAX_CASES} cases or {MAX_BATCH_VALUES:,} values; or (one question) it is over a size "
         "bound of the game: TOO_LARGE, naming where.",
         "422": "The engine refused the question (unknown tile, tile outside the set, tile "

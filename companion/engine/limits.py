@@ -78,12 +78,18 @@ def _parse_int(text: str) -> int | HugeNumber:
 
 
 def read_json(text: str | bytes, **options: Any) -> Any:
-    """``json.loads`` that never fails on a long integer (see :class:`HugeNumber`).
+    """``json.loads`` that never fails on a long integer (see :class:`HugeNumber`): text that
+    Python refuses to convert for its length is parsed again, keeping such numbers as markers.
 
     Raises ``json.JSONDecodeError``/``ValueError`` for text that is not JSON and
     ``RecursionError`` for nesting deeper than the parser can follow; ``options`` go to
     ``json.loads`` (e.g. ``parse_constant``).
     """
+    try:
+        return json.loads(text, **options)  # the fast path: no Python call per number
+    except ValueError as exc:
+        if isinstance(exc, json.JSONDecodeError) or "digits" not in str(exc):
+            raise
     return json.loads(text, parse_int=_parse_int, **options)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.api.openapi import MAX_BATCH_VALUES, MAX_CASES
+from companion.api.openapi import MAX_BATCH_VALUES, MAX_CASES, MAX_QUESTION_BYTES
 from companion.engine import questions
 from companion.engine.limits import (
     MAX_PLAYER_COUNTS,
@@ -55,12 +55,25 @@ def test_12000_players_x_18_rounds_is_413_before_any_work(client, no_engine_work
     scores = {f"P{i}": [5] * 18 for i in range(12_000)}
     q = {"category": "scoring", "input": {"set": 18, "round_scores": scores}}
     body = json.dumps(q)
-    assert 700_000 < len(body) < 1024 * 1024  # under the body limit: the bound is the engine's
-    error_of(post_raw(client, ANSWER, body), 413, "TOO_LARGE", "input.round_scores")
+    assert 700_000 < len(body) < 1024 * 1024
+    error_of(post_raw(client, ANSWER, body), 413, "TOO_LARGE", "")  # the body is too large
+    # within the body bound, the engine's own bound: 200 players are refused before any work
+    q["input"]["round_scores"] = {f"P{i}": [5] * 18 for i in range(200)}
+    error_of(client.post(ANSWER, json=q), 413, "TOO_LARGE", "input.round_scores")
+
+
+def test_a_single_question_body_over_its_bound_is_413_unread(client, monkeypatch) -> None:
+    from companion.api import views
+
+    monkeypatch.setattr(views, "read_json", lambda *a, **k: pytest.fail("the body was parsed"))
+    body = '{"category": "scoring", "input": {"hand": []}, "x": "' + "y" * MAX_QUESTION_BYTES + '"}'
+    error_of(post_raw(client, ANSWER, body), 413, "TOO_LARGE", "")
 
 
 def test_a_260000_item_setup_list_is_413_before_any_work(client, no_engine_work) -> None:
     q = {"category": "setup", "input": {"set": 9, "players_list": [2] * 260_000}}
+    error_of(client.post(ANSWER, json=q), 413, "TOO_LARGE", "")  # the body is too large
+    q["input"]["players_list"] = [2] * 60_000  # within the body bound: the engine's bound
     error_of(client.post(ANSWER, json=q), 413, "TOO_LARGE", "input.players_list")
 
 
