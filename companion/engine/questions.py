@@ -9,7 +9,7 @@ raises. :func:`answer_document` answers a whole cases file.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from .errors import EngineError
 from .layout import CENTER, Layout, replay
@@ -154,7 +154,7 @@ class Question:
         """A hand of tiles, and each tile's text as written (for echoing back)."""
         raw = self.input.get(key)
         tiles = list(self.dominoes.parse_hand(raw, f"input.{key}"))
-        return tiles, dict(zip(tiles, raw, strict=True))
+        return tiles, dict(zip(tiles, raw or (), strict=True))  # parse_hand took raw as a list
 
     def spokes(self) -> int:
         """K for this table (RULES.md §5.2).
@@ -249,6 +249,7 @@ def _placement(q: Question) -> Answer:
             break
         layout = layout.attach(tile, on)
         last_player = player
+    assert verdict is not None  # steps is never empty: a move or at least one play
     answer = verdict.as_answer()
     if plays and move is None:
         answer["plays_checked"] = i + 1
@@ -848,7 +849,7 @@ def answer_document(doc: Any) -> dict[str, Answer]:
     return answers
 
 
-def _usable_id(case_id: Any) -> bool:
+def _usable_id(case_id: Any) -> TypeGuard[str]:
     """A case id that can key its answer: non-empty text within the limits (a repeated id would
     hide an earlier answer, so callers key the repeat by its index instead)."""
     if not isinstance(case_id, str) or not case_id:
