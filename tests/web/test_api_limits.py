@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from companion import config, create_app
 from companion.api.openapi import MAX_BATCH_VALUES, MAX_CASES, MAX_QUESTION_BYTES
 from companion.engine import questions
 from companion.engine.limits import (
@@ -17,8 +21,10 @@ from companion.engine.limits import (
     MAX_ROUNDS,
     MAX_TEXT,
     MAX_TILES,
+    HugeNumber,
 )
 from companion.engine.tiles import MAX_TILE_TEXT
+from tests.engine.mutations import mutated
 
 ROOT = Path(__file__).resolve().parents[2]
 ANSWER = "/api/v1/rules/answer"
@@ -158,3 +164,37 @@ def test_the_document_states_every_limit(client) -> None:
     assert schemas["Batch"]["properties"]["cases"]["maxItems"] == MAX_CASES
     assert f"{MAX_BATCH_VALUES:,}" in schemas["Batch"]["description"]
     assert "413" in doc["paths"][ANSWER]["post"]["responses"]
+
+
+# --- hostile questions through the API ----------------------------------------------------------
+def hostile_body(question: Any) -> str:
+    """JSON text of a mutated question: NaN stays NaN (not JSON: 400), a HugeNumber becomes its
+    5,000 digits, a lone surrogate its JSON escape."""
+
+    def default(value: Any) -> str:
+        if isinstance(value, HugeNumber):
+            return "__HUGE__"
+        raise TypeError(type(value).__name__)
+
+    return json.dumps(question, default=default).replace('"__HUGE__"', "9" * 5000)
+
+
+API = create_app(config.TestConfig).test_client()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(mutated(), min_size=1, max_size=3))
+def test_hostile_questions_get_an_answer_or_a_clear_error(questions: list) -> None:
+    for q in questions:
+        resp = post_raw(API, ANSWER, hostile_body(q))
+        assert resp.status_code in (200, 400, 413, 422), resp.status_code
+        body = resp.get_json()
+        if resp.status_code == 200:
+            assert "error" not in body and body["message"] and body["rule"]
+        else:
+            assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "where"}
+            assert (resp.status_code == 413) == (body["error"]["code"] == "TOO_LARGE")
+    batch = post_raw(API, BATCH, hostile_body({"cases": questions}))
+    assert batch.status_code in (200, 400, 413), batch.status_code
+    if batch.status_code == 200:
+        assert len(batch.get_json()["answers"]) == len(questions)
