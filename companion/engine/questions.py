@@ -44,6 +44,8 @@ CATEGORIES = (
 )
 
 Answer = dict[str, Any]
+#: Why no list or object of players is longer than MAX_PLAYERS (RULES.md §3.1), for messages.
+SEATED = f"players: a table seats at most {MAX_PLAYERS}"
 
 
 class Question:
@@ -96,7 +98,7 @@ class Question:
 
     def names(self, key: str) -> list[str]:
         """A list of player names (at most one per player of a table, §3.1)."""
-        value = self.items(key, MAX_PLAYERS, f"players: a table seats at most {MAX_PLAYERS}")
+        value = self.items(key, MAX_PLAYERS, SEATED)
         value = value or []
         if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
             raise EngineError("BAD_VALUE", f"{key} is a list of player names.", f"input.{key}")
@@ -106,9 +108,7 @@ class Question:
         """``round_scores``: player -> points per round, at most 12 players, at most the set's
         N+1 rounds (§4) and no score above what the whole set left in hand would cost (§7).
         Raises EngineError (``code`` when it is missing, ``TOO_LARGE``, ``BAD_SCORE``)."""
-        scores = self.items(
-            "round_scores", MAX_PLAYERS, f"players: a table seats at most {MAX_PLAYERS}"
-        )
+        scores = self.items("round_scores", MAX_PLAYERS, SEATED)
         if not isinstance(scores, Mapping) or not scores:
             raise EngineError(
                 code,
@@ -190,7 +190,7 @@ class Question:
             raise EngineError(
                 "BAD_VALUE", f"'{key}' must map each player to a list of tiles.", f"input.{key}"
             )
-        check_count(raw, MAX_PLAYERS, f"input.{key}", f"players: a table seats {MAX_PLAYERS}")
+        check_count(raw, MAX_PLAYERS, f"input.{key}", SEATED)
         return {
             str(p): list(self.dominoes.parse_hand(h, f"input.{key}.{p}")) for p, h in raw.items()
         }
@@ -643,7 +643,7 @@ def _start_player(q: Question) -> Answer:
     )
     seats = q.names("seats_clockwise")
     holders = _holders(q)
-    draws_raw = q.items("draws", MAX_PLAYERS, f"players: a table seats {MAX_PLAYERS}") or {}
+    draws_raw = q.items("draws", MAX_PLAYERS, SEATED) or {}
     if not isinstance(draws_raw, Mapping):
         raise EngineError("BAD_VALUE", "draws maps a player to the tile they drew.", "input.draws")
     draws = {p: q.tile(t, f"input.draws.{p}") for p, t in draws_raw.items()}
