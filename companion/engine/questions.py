@@ -19,6 +19,7 @@ from .limits import (
     check_count,
     check_shape,
     check_text,
+    label,
 )
 from .moves import check_move
 from .round_end import round_status
@@ -816,7 +817,17 @@ def answer(question: Any) -> Answer:
         return {
             "error": {
                 "code": "MALFORMED",
-                "message": f"The question could not be read: {exc}",
+                "message": f"The question could not be read: {label(exc)}",
+                "where": "",
+            }
+        }
+    except Exception:  # a fault of the engine, not of the question: still one error answer, so
+        # that one question never costs a batch or a file its other answers
+        return {
+            "error": {
+                "code": "ENGINE_FAULT",
+                "message": "The engine could not answer this question (a fault of the engine; "
+                "please report it with the question).",
                 "where": "",
             }
         }

@@ -122,3 +122,14 @@ def test_the_leaders_match_the_tie_break_on_every_prefix(extension: str) -> None
         decide(records({p: v[: r + 1] for p, v in scores.items()}), rules).winners for r in range(7)
     ]
     assert leaders_by_round(scores, rules) == want
+
+
+def test_an_engine_fault_is_an_error_answer_not_an_exception(monkeypatch) -> None:
+    from companion.engine import questions
+
+    def broken(q):  # noqa: ANN001, ANN202
+        raise IndexError("a bug")
+
+    monkeypatch.setitem(questions.HANDLERS, "scoring", broken)
+    got = answer({"category": "scoring", "input": {"hand": []}})
+    assert got["error"]["code"] == "ENGINE_FAULT" and got["error"]["message"]
