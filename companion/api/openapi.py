@@ -11,13 +11,35 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import CATEGORIES, PRESETS, SWITCHES
+from ..engine.limits import (
+    MAX_DEPTH,
+    MAX_NUMBER,
+    MAX_PLAYER_COUNTS,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    MAX_TEXT,
+    MAX_TILES,
+    MAX_VALUES,
+)
+from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN
+from ..engine.tiles import MAX_TILE_TEXT, SUPPORTED_SETS, TILE_PATTERN
 
-#: The most questions one batch request may carry (a larger batch gets 413 TOO_MANY_CASES).
-MAX_CASES = 500
+# Bounds on one request, so that each costs at most a few tens of ms of CPU and a sync worker
+# is soon free for the scoreboard polls (benchmarks/api_bench.py measures the worst accepted
+# request). Bounds on each question are the engine's (companion/engine/limits.py).
+#: The most questions one batch request may carry (a larger batch gets 413 TOO_MANY_CASES); both
+#: case files of tests/data (91 cases) fit in one batch.
+MAX_CASES = 100
+#: The most values (numbers, texts, lists, objects; see engine.limits.count_values) all the
+#: questions of one batch may hold together (more gets 413 BATCH_TOO_LARGE). The costliest
+#: questions take about 11 µs of CPU per value; both case files hold 2,032 values together.
+MAX_BATCH_VALUES = 2_500
+#: The largest body of a single question, in bytes (413 before it is read): room for
+#: MAX_VALUES texts of MAX_TEXT characters; the batch endpoint keeps the app-wide 1 MiB.
+MAX_QUESTION_BYTES = 256 * 1024
 
 Schema = dict[str, Any]
 
-TILE_PATTERN = r"^\s*\[?\s*\d{1,2}\s*[-|:/]\s*\d{1,2}\s*\]?\s*$"
 REASONS = (
     "OK",
     "SPOKES_INCOMPLETE",
@@ -46,11 +68,25 @@ def _ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _map(values: Schema, description: str = "") -> Schema:
+def _map(values: Schema, description: str = "", most: int | None = None) -> Schema:
+    """An object of text keys to ``values``; with ``most``, at most that many keys."""
     schema: Schema = {"type": "object", "additionalProperties": values}
+    if most is not None:
+        schema.update(maxProperties=most, propertyNames={"maxLength": MAX_TEXT})
     if description:
         schema["description"] = description
     return schema
+
+
+def _list(items: Schema, most: int, description: str = "") -> Schema:
+    schema: Schema = {"type": "array", "items": items, "maxItems": most}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def _count(most: int, least: int = 0) -> Schema:
+    return {"type": "integer", "minimum": least, "maximum": most}
 
 
 INT: Schema = {"type": "integer"}
@@ -59,6 +95,10 @@ STR: Schema = {"type": "string"}
 NAMES: Schema = {"type": "array", "items": STR}
 INTS: Schema = {"type": "array", "items": INT}
 PER_PLAYER_INT: Schema = _map(INT, "player -> a whole number")
+# Input fields: bounded as companion/engine/limits.py bounds them (over a bound: 413 TOO_LARGE).
+TEXT_IN: Schema = {"type": "string", "maxLength": MAX_TEXT}
+NAME_IN: Schema = {"type": "string", "maxLength": MAX_TEXT, "description": "a player's name"}
+NAMES_IN: Schema = _list(NAME_IN, MAX_PLAYERS, f"at most {MAX_PLAYERS} players (§3.1)")
 # Answers for several player counts at once (setup with players_list) map the count to a value.
 INT_OR_PER_COUNT: Schema = {"oneOf": [INT, _map(INT, "player count -> value")]}
 BOOL_OR_PER_COUNT: Schema = {"oneOf": [BOOL, _map(BOOL, "player count -> value")]}
@@ -97,48 +137,53 @@ def _layout() -> Schema:
         "required": ["center"],
         "properties": {
             "center": _ref("Tile"),
-            "tiles": {
-                "type": "array",
-                "items": {
+            "tiles": _list(
+                {
                     "type": "object",
                     "required": ["id", "on", "tile"],
                     "properties": {
-                        "id": {"type": "string", "description": "S1.. spokes, D1.. doubles"},
-                        "on": {"type": "string", "description": '"C" or an earlier id'},
+                        "id": {**TEXT_IN, "description": "S1.. spokes, D1.. doubles"},
+                        "on": {**TEXT_IN, "description": '"C" or an earlier id'},
                         "tile": _ref("Tile"),
                     },
                 },
-            },
+                MAX_TILES - 1,
+                "Every tile besides the centre, at most once each: fewer than the set holds "
+                f"({MAX_TILES} in a double-18 set; the question's own set may hold fewer).",
+            ),
         },
     }
 
 
 def _input() -> Schema:
-    tiles = {"type": "array", "items": _ref("Tile")}
+    tiles = _list(_ref("Tile"), MAX_TILES, "tiles, each at most once: no more than the set")
     play = {
         "type": "object",
         "required": ["tile", "on"],
-        "properties": {"player": STR, "tile": _ref("Tile"), "on": STR},
+        "properties": {"player": NAME_IN, "tile": _ref("Tile"), "on": TEXT_IN},
     }
-    doubles = {"oneOf": [INT, _ref("Tile")]}
+    doubles = {"oneOf": [_count(max(SUPPORTED_SETS)), _ref("Tile")]}
+    number = {"type": "integer", "minimum": -MAX_NUMBER, "maximum": MAX_NUMBER}
+    points = _count(MAX_NUMBER, 0)
+    points["description"] = "points; at most what the whole set left in hand would score"
     props: Schema = {
-        "set": {"enum": [6, 9, 12, 15, 18], "description": "N of a double-N set"},
-        "players": {"type": "integer", "minimum": 2, "maximum": 12},
+        "set": {"enum": list(SUPPORTED_SETS), "description": "N of a double-N set"},
+        "players": _count(PLAYERS_MAX, PLAYERS_MIN),
         "layout": _ref("Layout"),
-        "center_spokes_required": {"type": "integer", "minimum": 2},
+        "center_spokes_required": _count(MAX_NUMBER, 2),
         "move": play,
-        "turn": {"type": "array", "items": play},
+        "turn": _list(play, MAX_TILES, "plays, one tile each: no more than the set"),
         "hand": tiles,
-        "yard_count": {"type": "integer", "minimum": 0},
+        "yard_count": _count(MAX_TILES),
         "tile_drawn": _ref("Tile"),
-        "hands": _map(tiles, "player -> tiles in hand"),
-        "to_move": STR,
+        "hands": _map(tiles, "player -> tiles in hand", MAX_PLAYERS),
+        "to_move": NAME_IN,
         "event": {
             "type": "object",
             "properties": {
-                "player": STR,
+                "player": NAME_IN,
                 "tile": _ref("Tile"),
-                "on": STR,
+                "on": TEXT_IN,
                 "hand_after": tiles,
             },
         },
@@ -146,28 +191,41 @@ def _input() -> Schema:
         "last_tile_was_double": BOOL,
         "round_start_double": _ref("Tile"),
         "round_end": {"enum": ["OUT", "BLOCKED"]},
-        "round_scores": _map(INTS, "player -> points per round, in round order"),
-        "rounds_played": {"type": "array", "items": doubles},
-        "holders": _map({"type": ["string", "null"]}, "double -> player holding it, or null"),
-        "players_list": {"type": "array", "items": {"type": "integer"}},
-        "hand_size_chosen": INT,
-        "requested_center_spokes": {"type": "integer", "minimum": 1},
-        "round": {"type": "integer", "minimum": 1},
-        "seats_clockwise": NAMES,
-        "draws": _map(_ref("Tile"), "player -> tile drawn to decide who starts"),
-        "search_order": {"type": "array"},
-        "found_by": STR,
-        "round1_starter": STR,
-        "player": STR,
-        "tiles_left": {"type": "integer", "minimum": 0},
+        "round_scores": _map(
+            _list(points, MAX_ROUNDS, "at most the set's N+1 rounds"),
+            "player -> points per round, in round order",
+            MAX_PLAYERS,
+        ),
+        "rounds_played": _list(doubles, MAX_ROUNDS, "at most the set's N+1 rounds"),
+        "holders": _map(
+            {"type": ["string", "null"], "maxLength": MAX_TEXT},
+            "double -> player holding it, or null",
+            MAX_ROUNDS,
+        ),
+        "players_list": _list(_count(PLAYERS_MAX, PLAYERS_MIN), MAX_PLAYER_COUNTS),
+        "hand_size_chosen": number,
+        "requested_center_spokes": _count(MAX_NUMBER, 1),
+        "round": _count(MAX_ROUNDS, 1),
+        "seats_clockwise": NAMES_IN,
+        "draws": _map(_ref("Tile"), "player -> tile drawn to decide who starts", MAX_PLAYERS),
+        "search_order": {"type": "array", "maxItems": MAX_TILES},
+        "found_by": NAME_IN,
+        "round1_starter": NAME_IN,
+        "player": NAME_IN,
+        "tiles_left": _count(MAX_TILES),
         "announced": BOOL,
         "next_player_has_played": BOOL,
     }
     return {
         "type": "object",
         "description": "What the table knows (QUESTIONS.md); which fields apply depends on the "
-        "category. Other fields are ignored.",
+        "category. Other fields are ignored but count towards the bounds: a question is at most "
+        f"{MAX_DEPTH} levels deep, holds at most {MAX_VALUES:,} values, no list or object over "
+        f"{MAX_TILES} entries, no text over {MAX_TEXT} characters, no number beyond "
+        f"{MAX_NUMBER:,}. Counts are bounded by the question's own set: at most its N+1 "
+        "rounds, its tiles, and 12 players. Over a bound: 413 TOO_LARGE.",
         "properties": props,
+        "maxProperties": MAX_TILES,
     }
 
 
@@ -292,6 +350,7 @@ def _components() -> Schema:
         "Tile": {
             "type": "string",
             "pattern": TILE_PATTERN,
+            "maxLength": MAX_TILE_TEXT,
             "description": 'A tile "a-b" (in a layout: touching end first).',
             "examples": ["9-5"],
         },
@@ -305,7 +364,7 @@ def _components() -> Schema:
             "type": "object",
             "required": ["category", "input"],
             "properties": {
-                "id": {"type": "string"},
+                "id": TEXT_IN,
                 "category": {"enum": list(CATEGORIES)},
                 "ruleset": _ref("Ruleset"),
                 "input": _input(),
@@ -316,7 +375,9 @@ def _components() -> Schema:
         "Batch": {
             "type": "object",
             "required": ["cases"],
-            "description": "A cases.json-shaped document; other top-level fields are ignored.",
+            "description": "A cases.json-shaped document; other top-level fields are ignored. "
+            f"All its questions together hold at most {MAX_BATCH_VALUES:,} values "
+            "(413 BATCH_TOO_LARGE).",
             "properties": {
                 "cases": {"type": "array", "maxItems": MAX_CASES, "items": _ref("Question")}
             },
@@ -342,7 +403,10 @@ def _error_response(description: str) -> Schema:
 def _errors(*codes: str) -> Schema:
     texts = {
         "400": "The body is not JSON, not an object, or not sent as application/json.",
-        "413": f"The body is over 1 MiB, or a batch has more than {MAX_CASES} cases.",
+        "413": f"The body is over {MAX_QUESTION_BYTES // 1024} KiB (one question) or 1 MiB (a "
+        "batch); a batch has more than "
+        f"{MAX_CASES} cases or {MAX_BATCH_VALUES:,} values; or (one question) it is over a size "
+        "bound of the game: TOO_LARGE, naming where.",
         "422": "The engine refused the question (unknown tile, tile outside the set, tile "
         "used twice, unknown id, impossible layout, unknown preset or switch...).",
     }

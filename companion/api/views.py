@@ -7,7 +7,10 @@
 * ``GET /openapi.json``: the OpenAPI 3.1 document.
 
 A body that cannot be read as JSON, or not as an object, gets 400; over 1 MiB (app-wide
-MAX_CONTENT_LENGTH) or more than :data:`MAX_CASES` cases gets 413. Errors always have the shape
+MAX_CONTENT_LENGTH), more than :data:`MAX_CASES` cases or :data:`MAX_BATCH_VALUES` values in
+all (a bound on the batch's CPU time) gets 413, and so does a single question
+over a size bound of the game (companion/engine/limits.py: players, rounds, tiles of the set,
+text length), refused before any work. Errors always have the shape
 ``{"error": {"code", "message", "where"}}``. Nothing here writes to the database.
 """
 
@@ -20,8 +23,10 @@ from typing import Any
 from flask import Response, jsonify, request
 
 from ..engine import answer, answer_document
+from ..engine.errors import TOO_LARGE
+from ..engine.limits import count_values, read_json
 from . import bp
-from .openapi import MAX_CASES, openapi_document
+from .openapi import MAX_BATCH_VALUES, MAX_CASES, MAX_QUESTION_BYTES, openapi_document
 
 
 class ApiError(Exception):
@@ -46,10 +51,11 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def read_json_object() -> Mapping[str, Any]:
+def read_json_object(max_bytes: int | None = None) -> Mapping[str, Any]:
     """The request body as a JSON object. Raises ApiError(400) for a wrong content type,
     undecodable or malformed JSON (NaN and Infinity included), or a body that is not an object;
-    werkzeug raises 413 for a body over MAX_CONTENT_LENGTH."""
+    ApiError(413) for a body over ``max_bytes`` (checked before it is parsed); werkzeug raises
+    413 for a body over MAX_CONTENT_LENGTH."""
     if not request.is_json:
         raise ApiError(
             400,
@@ -57,9 +63,14 @@ def read_json_object() -> Mapping[str, Any]:
             f"Send the question as application/json, not {request.mimetype or 'no type'}.",
             "Content-Type",
         )
+    declared = request.content_length
+    if max_bytes is not None and declared is not None and declared > max_bytes:
+        raise _body_too_large(max_bytes)
     raw = request.get_data(cache=False)
+    if max_bytes is not None and len(raw) > max_bytes:
+        raise _body_too_large(max_bytes)
     try:
-        body = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+        body = read_json(raw.decode("utf-8"), parse_constant=_reject_constant)
     except UnicodeDecodeError:
         raise ApiError(400, "BAD_JSON", "The body is not UTF-8 text.") from None
     except json.JSONDecodeError as exc:
@@ -79,11 +90,22 @@ def read_json_object() -> Mapping[str, Any]:
     return body
 
 
+def _body_too_large(max_bytes: int) -> ApiError:
+    return ApiError(
+        413,
+        TOO_LARGE,
+        f"One question is at most {max_bytes // 1024} KiB of JSON; this body is larger.",
+    )
+
+
 @bp.post("/rules/answer")
 def rules_answer() -> tuple[Response, int]:
-    """Answer one QUESTIONS.md question; 422 with the engine's error when it is refused."""
-    result = answer(read_json_object())
-    return jsonify(result), 422 if "error" in result else 200
+    """Answer one QUESTIONS.md question; the engine's error with 413 when the question is over
+    a size bound of the game (``TOO_LARGE``), 422 when it is refused for any other reason."""
+    result = answer(read_json_object(MAX_QUESTION_BYTES))
+    if "error" not in result:
+        return jsonify(result), 200
+    return jsonify(result), 413 if result["error"]["code"] == TOO_LARGE else 422
 
 
 @bp.post("/rules/answer-batch")
@@ -100,6 +122,17 @@ def rules_answer_batch() -> tuple[Response, int]:
             f"A batch holds at most {MAX_CASES} cases, not {len(cases)}; split it.",
             "cases",
         )
+    values = 0
+    for case in cases:
+        values += count_values(case, MAX_BATCH_VALUES - values)
+        if values > MAX_BATCH_VALUES:
+            raise ApiError(
+                413,
+                "BATCH_TOO_LARGE",
+                f"A batch holds at most {MAX_BATCH_VALUES:,} values in all its questions "
+                "(a full double-18 layout is about 700); split it, or use the command line.",
+                "cases",
+            )
     return jsonify({"answers": answer_document(body)}), 200
 
 

@@ -7,6 +7,10 @@ QUESTIONS.md can turn it into ``{"error": {"code", "message", "where"}}`` withou
 
 from __future__ import annotations
 
+#: The code of every error about an input over a size bound of :mod:`companion.engine.limits`
+#: (more tiles than the set, more rounds than a game, text too long...); the API answers 413.
+TOO_LARGE = "TOO_LARGE"
+
 
 class EngineError(ValueError):
     """A question, tile, layout or house rule that the engine cannot accept.

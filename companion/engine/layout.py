@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import LayoutError, TileError
+from .errors import TOO_LARGE, LayoutError, TileError
 from .tiles import DominoSet, Tile, parse_ends
 
 CENTER = "C"
@@ -323,7 +323,8 @@ def replay(
     Each tile must name an earlier id (or ``"C"``) in ``on`` and be written touching end first.
     The position must be reachable under the rules: no tile beyond the spokes before the centre
     has its K spokes, at most one chicken foot open, nothing played beyond an unfinished foot.
-    Raises TileError for bad tiles and LayoutError naming the first impossible placement.
+    Raises TileError for bad tiles and LayoutError naming the first impossible placement, or
+    ``TOO_LARGE`` (before any tile is read) for more tiles than the set holds.
     """
     if not isinstance(spec, Mapping):
         raise LayoutError(
@@ -334,6 +335,13 @@ def replay(
     tiles = spec.get("tiles", [])
     if not isinstance(tiles, list):
         raise LayoutError("BAD_LAYOUT", "layout.tiles must be a list.", f"{where}.tiles")
+    if len(tiles) >= dominoes.tile_count:  # the centre double is one of the set's tiles
+        raise LayoutError(
+            TOO_LARGE,
+            f"The layout lists {len(tiles)} tiles besides the centre; a double-{dominoes.n} set "
+            f"has only {dominoes.tile_count} tiles in all.",
+            f"{where}.tiles",
+        )
     for i, item in enumerate(tiles):
         layout = _replay_one(layout, item, dominoes, f"{where}.tiles[{i}]")
     _check_phases(layout, where)

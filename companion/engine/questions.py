@@ -9,18 +9,26 @@ raises. :func:`answer_document` answers a whole cases file.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from .errors import EngineError
-from .layout import Layout, replay
+from .layout import CENTER, Layout, replay
+from .limits import (
+    MAX_PLAYER_COUNTS,
+    MAX_PLAYERS,
+    check_count,
+    check_shape,
+    check_text,
+    label,
+)
 from .moves import check_move
 from .round_end import round_status
 from .rules import RuleSet, check_players, check_set_size, ruleset_from_spec, spokes_required
-from .scoring import double_blank_penalty_possible, running_totals, score_hand
+from .scoring import double_blank_penalty_possible, max_hand_points, running_totals, score_hand
 from .sequence import next_round, round_double, round_doubles
 from .setup import HandSizeUndefined, deal
 from .starters import start_of_round
-from .tiebreak import decide, records
+from .tiebreak import decide, leaders_by_round, records
 from .tiles import DominoSet, Tile, ensure_distinct
 from .turns import advise_turn
 
@@ -37,6 +45,8 @@ CATEGORIES = (
 )
 
 Answer = dict[str, Any]
+#: Why no list or object of players is longer than MAX_PLAYERS (RULES.md §3.1), for messages.
+SEATED = f"players: a table seats at most {MAX_PLAYERS}"
 
 
 class Question:
@@ -63,18 +73,65 @@ class Question:
         """The player count, if given (2..12)."""
         return check_players(self.input["players"]) if self.has("players") else None
 
-    def integer(self, key: str, default: int | None = None, minimum: int = 0) -> int:
-        """A whole number >= ``minimum`` from the input. Raises EngineError(``BAD_VALUE``)."""
+    def integer(
+        self, key: str, default: int | None = None, minimum: int = 0, maximum: int | None = None
+    ) -> int:
+        """A whole number in ``minimum..maximum`` from the input (``maximum`` defaults to the
+        set's tile count: no count of tiles can be larger). Raises EngineError(``BAD_VALUE``)."""
         value = self.input.get(key, default)
+        most = self.dominoes.tile_count if maximum is None else maximum
         if value is None:
             raise EngineError("MISSING_INPUT", f"The question needs '{key}'.", f"input.{key}")
-        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= most:
             raise EngineError(
                 "BAD_VALUE",
-                f"'{key}' must be a whole number of at least {minimum}, not {value!r}.",
+                f"'{key}' must be a whole number from {minimum} to {most}, not {value!r}.",
                 f"input.{key}",
             )
         return value
+
+    def items(self, key: str, most: int, what: str) -> Any:
+        """The input's ``key`` once its length is known to be at most ``most`` (see
+        :func:`check_count`); ``what`` names the entries and the bound's reason."""
+        value = self.input.get(key)
+        check_count(value, most, f"input.{key}", what)
+        return value
+
+    def names(self, key: str) -> list[str]:
+        """A list of player names (at most one per player of a table, §3.1)."""
+        value = self.items(key, MAX_PLAYERS, SEATED)
+        value = value or []
+        if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+            raise EngineError("BAD_VALUE", f"{key} is a list of player names.", f"input.{key}")
+        return value
+
+    def round_scores(self, code: str = "BAD_VALUE") -> Mapping[str, list[int]]:
+        """``round_scores``: player -> points per round, at most 12 players, at most the set's
+        N+1 rounds (§4) and no score above what the whole set left in hand would cost (§7).
+        Raises EngineError (``code`` when it is missing, ``TOO_LARGE``, ``BAD_SCORE``)."""
+        scores = self.items("round_scores", MAX_PLAYERS, SEATED)
+        if not isinstance(scores, Mapping) or not scores:
+            raise EngineError(
+                code,
+                "round_scores maps each player to their list of round scores.",
+                "input.round_scores",
+            )
+        rounds = self.dominoes.rounds
+        most = max_hand_points(self.dominoes.tile_count, self.set_size, self.rules)
+        for player, points in scores.items():
+            where = f"input.round_scores.{player}"
+            game = f"rounds: a double-{self.set_size} game has {rounds}"
+            check_count(points, rounds, where, game)
+            for i, value in enumerate(points if isinstance(points, list) else ()):
+                if isinstance(value, int) and not isinstance(value, bool) and value > most:
+                    raise EngineError(
+                        "BAD_SCORE",
+                        f"{value} is more than a whole double-{self.set_size} set left in hand "
+                        f"would score ({most}).",
+                        f"{where}[{i}]",
+                    )
+        records(scores)  # the remaining checks: lists of whole points >= 0
+        return scores
 
     def flag(self, key: str) -> bool:
         """A boolean from the input (absent = False). Raises EngineError for non-booleans."""
@@ -98,7 +155,7 @@ class Question:
         """A hand of tiles, and each tile's text as written (for echoing back)."""
         raw = self.input.get(key)
         tiles = list(self.dominoes.parse_hand(raw, f"input.{key}"))
-        return tiles, dict(zip(tiles, raw, strict=True))
+        return tiles, dict(zip(tiles, raw or (), strict=True))  # parse_hand took raw as a list
 
     def spokes(self) -> int:
         """K for this table (RULES.md §5.2).
@@ -134,6 +191,7 @@ class Question:
             raise EngineError(
                 "BAD_VALUE", f"'{key}' must map each player to a list of tiles.", f"input.{key}"
             )
+        check_count(raw, MAX_PLAYERS, f"input.{key}", SEATED)
         return {
             str(p): list(self.dominoes.parse_hand(h, f"input.{key}.{p}")) for p, h in raw.items()
         }
@@ -153,6 +211,8 @@ def _placement(q: Question) -> Answer:
     plays = q.input.get("turn") or []
     if not isinstance(plays, list):
         raise EngineError("BAD_VALUE", "turn must be a list of plays.", "input.turn")
+    n, count = q.set_size, q.dominoes.tile_count
+    check_count(plays, count, "input.turn", f"plays: a double-{n} set has {count} tiles")
     move = q.input.get("move")
     if move is None and not plays:
         raise EngineError(
@@ -190,6 +250,7 @@ def _placement(q: Question) -> Answer:
             break
         layout = layout.attach(tile, on)
         last_player = player
+    assert verdict is not None  # steps is never empty: a move or at least one play
     answer = verdict.as_answer()
     if plays and move is None:
         answer["plays_checked"] = i + 1
@@ -214,7 +275,10 @@ def _draw(q: Question) -> Answer:
         "draw_count": advice.draw_count,
         "drawable_tiles": advice.drawable,
     }
-    if drawn is not None:
+    # Only a player who had to draw has a drawn tile to ask about: a tile given when the player
+    # can play (or cannot draw) leaves these keys out, as QUESTIONS.md says of keys that do not
+    # apply, rather than answering null.
+    if drawn is not None and advice.drawn_playable is not None:
         answer["drawn_tile_playable"] = advice.drawn_playable
         answer["must_play_drawn"] = advice.must_play_drawn
         answer["may_play_drawn"] = advice.may_play_drawn
@@ -266,7 +330,22 @@ def _apply_event(
     player = event["player"]
     tile = q.tile(event.get("tile"), "input.event.tile")
     on = event.get("on")
-    if tile not in layout.used:  # the event's tile may or may not be drawn in the layout yet
+    holder = next((p for p, held in hands.items() if p != player and tile in held), None)
+    if holder is not None:
+        raise EngineError(
+            "DUPLICATE_TILE",
+            f"{tile} is in {holder}'s hand, so {player} cannot have played it.",
+            "input.event.tile",
+        )
+    if tile in layout.used:  # drawn in the layout already: it must lie where the event says
+        placed = layout.find(tile)
+        if placed == CENTER or (isinstance(on, str) and layout.get(str(placed)).on != on):
+            raise EngineError(
+                "DUPLICATE_TILE",
+                f"{tile} is already on the table as {layout.name_of(tile)}.",
+                "input.event.tile",
+            )
+    else:
         if not isinstance(on, str):
             raise EngineError("BAD_VALUE", "event.on must be a tile id.", "input.event.on")
         verdict = check_move(layout, tile, on)
@@ -285,6 +364,13 @@ def _apply_event(
                 f"{tile} was just played, so it is not in hand.",
                 "input.event.hand_after",
             )
+        for i, held in enumerate(after):
+            if held in layout.used:
+                raise EngineError(
+                    "DUPLICATE_TILE",
+                    f"{held} is on the table as {layout.name_of(held)}, so it is not in hand.",
+                    f"input.event.hand_after[{i}]",
+                )
         hands[player] = after
     elif tile in hands.get(player, []):
         hands[player] = [t for t in hands[player] if t != tile]
@@ -347,19 +433,12 @@ def _scoring(q: Question) -> Answer:
 
 
 def _totals(q: Question) -> Answer:
-    scores = q.input["round_scores"]
-    if not isinstance(scores, Mapping) or not scores:
-        raise EngineError(
-            "BAD_VALUE", "round_scores maps each player to a list of points.", "input.round_scores"
-        )
-    records(scores)  # validates every score
+    scores = q.round_scores()
     totals = running_totals(scores)
     rounds = max(len(v) for v in scores.values())
-    leaders: list[Any] = []
-    for r in range(rounds):
-        partial = {p: list(v[: r + 1]) for p, v in scores.items()}
-        winners = decide(records(partial), q.rules).winners
-        leaders.append(winners[0] if len(winners) == 1 else list(winners))
+    leaders: list[Any] = [
+        w[0] if len(w) == 1 else list(w) for w in leaders_by_round(scores, q.rules)
+    ]
     answer: Answer = {"totals_after_each_round": totals, "leader_after_each_round": leaders}
     for r, leader in enumerate(leaders, start=1):
         answer[f"leader_after_round_{r}"] = leader
@@ -375,14 +454,7 @@ def _totals(q: Question) -> Answer:
 
 # --- tie-break ---------------------------------------------------------------------------------
 def _tiebreak(q: Question) -> Answer:
-    scores = q.input.get("round_scores")
-    if not isinstance(scores, Mapping) or not scores:
-        raise EngineError(
-            "MISSING_INPUT",
-            "A tie-break needs round_scores: each player's list of round scores.",
-            "input.round_scores",
-        )
-    recs = records(scores)
+    recs = records(q.round_scores("MISSING_INPUT"))
     decision = decide(recs, q.rules)
     winners = list(decision.winners)
     return {
@@ -428,7 +500,9 @@ def _double_value(q: Question, value: Any, where: str) -> int:
 
 
 def _holders(q: Question) -> dict[int, str | None]:
-    raw = q.input.get("holders") or {}
+    rounds = q.dominoes.rounds
+    what = f"doubles: a double-{q.set_size} set has {rounds}"
+    raw = q.items("holders", rounds, what) or {}
     if not isinstance(raw, Mapping):
         raise EngineError(
             "BAD_VALUE", "holders maps a double to a player (or null).", "input.holders"
@@ -445,7 +519,8 @@ def _holders(q: Question) -> dict[int, str | None]:
 
 def _sequence(q: Question) -> Answer:
     n = q.set_size
-    raw_played = q.input.get("rounds_played") or []
+    what = f"rounds: a double-{n} game has {q.dominoes.rounds}"
+    raw_played = q.items("rounds_played", q.dominoes.rounds, what) or []
     if not isinstance(raw_played, list):
         raise EngineError("BAD_VALUE", "rounds_played is a list of doubles.", "input.rounds_played")
     played = [_double_value(q, d, f"input.rounds_played[{i}]") for i, d in enumerate(raw_played)]
@@ -480,7 +555,8 @@ def _sequence(q: Question) -> Answer:
 def _setup(q: Question) -> Answer:
     chosen = q.input.get("hand_size_chosen")
     if q.has("players_list"):
-        counts = q.input["players_list"]
+        what = f"counts: only {MAX_PLAYER_COUNTS} player counts exist"
+        counts = q.items("players_list", MAX_PLAYER_COUNTS, what)
         if not isinstance(counts, list) or not counts:
             raise EngineError(
                 "BAD_VALUE", "players_list is a list of player counts.", "input.players_list"
@@ -561,18 +637,14 @@ def _hub_capacity(q: Question) -> Answer:
 # --- start player ------------------------------------------------------------------------------
 def _start_player(q: Question) -> Answer:
     n = q.set_size
-    rnd = q.integer("round", 1, minimum=1)
+    rnd = q.integer("round", 1, minimum=1, maximum=q.dominoes.rounds)
     given = q.input.get("start_double", q.input.get("round_start_double"))
     double = (
         _double_value(q, given, "input.start_double") if given is not None else round_double(n, rnd)
     )
-    seats = q.input.get("seats_clockwise") or []
-    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise EngineError(
-            "BAD_VALUE", "seats_clockwise is a list of player names.", "input.seats_clockwise"
-        )
+    seats = q.names("seats_clockwise")
     holders = _holders(q)
-    draws_raw = q.input.get("draws") or {}
+    draws_raw = q.items("draws", MAX_PLAYERS, SEATED) or {}
     if not isinstance(draws_raw, Mapping):
         raise EngineError("BAD_VALUE", "draws maps a player to the tile they drew.", "input.draws")
     draws = {p: q.tile(t, f"input.draws.{p}") for p, t in draws_raw.items()}
@@ -615,7 +687,8 @@ def _start_player(q: Question) -> Answer:
 def _search(q: Question, double: int) -> str | None:
     """The first player in ``search_order`` who drew the round's double, if the order lists
     draws as ``{"player", "tile"}`` or ``[player, tile]``."""
-    order = q.input.get("search_order") or []
+    count = q.dominoes.tile_count
+    order = q.items("search_order", count, f"draws: a double-{q.set_size} set has {count} tiles")
     if not isinstance(order, list):
         return None
     for i, item in enumerate(order):
@@ -625,8 +698,10 @@ def _search(q: Question, double: int) -> str | None:
             player, tile = item
         else:
             continue
+        if not isinstance(player, str):
+            raise EngineError("BAD_VALUE", "A draw names its player.", f"input.search_order[{i}]")
         if q.tile(tile, f"input.search_order[{i}]") == Tile(double, double):
-            return str(player)
+            return player
     return None
 
 
@@ -727,8 +802,9 @@ def answer(question: Any) -> Answer:
             raise EngineError(
                 "BAD_QUESTION", "A question is an object with category, ruleset and input.", ""
             )
+        check_shape(question)  # size bounds first: refused questions cost no more work
         category = question.get("category")
-        if category not in HANDLERS:
+        if not isinstance(category, str) or category not in HANDLERS:
             raise EngineError(
                 "UNKNOWN_CATEGORY",
                 f"{category!r} is not a question category; use one of {', '.join(CATEGORIES)}.",
@@ -741,7 +817,17 @@ def answer(question: Any) -> Answer:
         return {
             "error": {
                 "code": "MALFORMED",
-                "message": f"The question could not be read: {exc}",
+                "message": f"The question could not be read: {label(exc)}",
+                "where": "",
+            }
+        }
+    except Exception:  # a fault of the engine, not of the question: still one error answer, so
+        # that one question never costs a batch or a file its other answers
+        return {
+            "error": {
+                "code": "ENGINE_FAULT",
+                "message": "The engine could not answer this question (a fault of the engine; "
+                "please report it with the question).",
                 "where": "",
             }
         }
@@ -750,8 +836,10 @@ def answer(question: Any) -> Answer:
 def answer_document(doc: Any) -> dict[str, Answer]:
     """Answer every case of a cases.json-shaped document: ``{"cases": [...]}`` or a bare list.
 
-    Returns case id -> answer; a case without an id is keyed ``#<index>``. ``expected`` and other
-    extra fields are ignored.
+    Returns case id -> answer; a case without a usable id (missing, not text, over
+    :data:`~companion.engine.limits.MAX_TEXT` characters, or repeating an earlier case's id) is
+    keyed ``#<index>``, so every case keeps its answer. ``expected`` and other extra fields are
+    ignored.
     """
     cases = doc.get("cases") if isinstance(doc, Mapping) else doc
     if not isinstance(cases, list):
@@ -767,6 +855,18 @@ def answer_document(doc: Any) -> dict[str, Answer]:
     answers: dict[str, Answer] = {}
     for i, case in enumerate(cases):
         case_id = case.get("id") if isinstance(case, Mapping) else None
-        key = case_id if isinstance(case_id, str) and case_id else f"#{i}"
+        key = case_id if _usable_id(case_id) and case_id not in answers else f"#{i}"
         answers[key] = answer(case)
     return answers
+
+
+def _usable_id(case_id: Any) -> TypeGuard[str]:
+    """A case id that can key its answer: non-empty text within the limits (a repeated id would
+    hide an earlier answer, so callers key the repeat by its index instead)."""
+    if not isinstance(case_id, str) or not case_id:
+        return False
+    try:
+        check_text(case_id, "id")
+    except EngineError:
+        return False
+    return True

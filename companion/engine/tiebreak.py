@@ -6,6 +6,7 @@ win (or, optionally and unsourced, the 2nd-lowest non-zero round, then the 3rd, 
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -121,6 +122,45 @@ def decide(recs: Sequence[PlayerRecord], rules: RuleSet) -> Decision:
             return Decision((narrowed[0].player,), "extension_next_lowest_nonzero")
         alive = narrowed
     return Decision(tuple(r.player for r in alive), "unresolved_shared")
+
+
+def leaders_by_round(
+    round_scores: Mapping[str, Sequence[int]], rules: RuleSet
+) -> list[tuple[str, ...]]:
+    """The winner(s) after each round: :func:`decide` on every prefix of the scores (RULES.md
+    §7 running totals, §8 tie-break), in one pass.
+
+    Each player's total, zero rounds and non-zero rounds are carried from one round to the next
+    instead of being recounted from round 1, so the work grows with rounds x players, not with
+    its square. A player with fewer rounds keeps their last figures. Raises EngineError
+    (``BAD_SCORE``) as :func:`records` does.
+    """
+    records(round_scores)  # validates every score before any work
+    players = list(round_scores)
+    totals = dict.fromkeys(players, 0)
+    zeros = dict.fromkeys(players, 0)
+    nonzero: dict[str, list[int]] = {p: [] for p in players}
+    # decide() reads only the lowest non-zero round unless the house extension compares the
+    # whole sorted list: pass the whole list only then.
+    whole = rules.tiebreak_exhausted == "next_lowest_nonzero"
+    out = []
+    for r in range(max((len(v) for v in round_scores.values()), default=0)):
+        for player, scores in round_scores.items():
+            if r < len(scores):
+                score = scores[r]
+                totals[player] += score
+                if score:
+                    insort(nonzero[player], score)
+                else:
+                    zeros[player] += 1
+        current = [
+            PlayerRecord(
+                p, totals[p], zeros[p], tuple(nonzero[p]) if whole else tuple(nonzero[p][:1])
+            )
+            for p in players
+        ]
+        out.append(decide(current, rules).winners)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

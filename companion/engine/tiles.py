@@ -11,12 +11,17 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from .errors import TileError
+from .errors import TOO_LARGE, TileError
 
 #: Set sizes the companion supports: double-6, 9, 12, 15 and 18 (RULES.md §2).
 SUPPORTED_SETS: tuple[int, ...] = (6, 9, 12, 15, 18)
 
-_TILE_TEXT = re.compile(r"^\s*\[?\s*(\d{1,2})\s*[-|:/]\s*(\d{1,2})\s*\]?\s*$")
+#: The longest text read as a tile ("[ 18 - 17 ]" is 11 characters); longer is not a tile.
+MAX_TILE_TEXT = 16
+# Each run of spaces has exactly one place in the pattern (no "\s*\[?\s*"), so a failed match
+# costs time linear in the text, not quadratic.
+TILE_PATTERN = r"^\s*(?:\[\s*)?(\d{1,2})\s*[-|:/]\s*(\d{1,2})(?:\s*\])?\s*$"
+_TILE_TEXT = re.compile(TILE_PATTERN)
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -78,7 +83,7 @@ def parse_ends(text: object, where: str = "") -> tuple[int, int]:
         raise TileError(
             "BAD_TILE", f'A tile must be written as text like "9-5", not {text!r}.', where
         )
-    match = _TILE_TEXT.match(text)
+    match = _TILE_TEXT.match(text) if len(text) <= MAX_TILE_TEXT else None
     if not match:
         raise TileError("BAD_TILE", f'"{text}" is not a tile; write tiles like "9-5".', where)
     return int(match.group(1)), int(match.group(2))
@@ -163,10 +168,17 @@ class DominoSet:
         return self.check(parse_tile(text, where), where)
 
     def parse_hand(self, texts: object, where: str = "") -> tuple[Tile, ...]:
-        """Parse a list of tile strings, refusing duplicates. Raises TileError."""
+        """Parse a list of tile strings, refusing duplicates and lists longer than the set
+        (``TOO_LARGE``, checked before any tile is read). Raises TileError."""
         if not isinstance(texts, list | tuple):
             raise TileError(
                 "BAD_HAND", 'A hand must be a list of tiles like ["9-5", "2-2"].', where
+            )
+        if len(texts) > self.tile_count:
+            raise TileError(
+                TOO_LARGE,
+                f"This lists {len(texts)} tiles; a double-{self.n} set has only {self.tile_count}.",
+                where,
             )
         tiles = tuple(self.parse(t, f"{where}[{i}]") for i, t in enumerate(texts))
         ensure_distinct(tiles, where)

@@ -73,6 +73,58 @@ def test_a_file_without_cases_still_answers(
     assert answers["#document"]["error"]["code"] == "BAD_DOCUMENT"
 
 
+GOOD = {"id": "GOOD", "category": "scoring", "input": {"hand": ["0-0", "2-3"]}}
+
+
+def run_cli(tmp_path: Path, text: str) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "q.json"
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "companion.engine", "answer", str(path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+        env={"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"},
+    )  # fmt: skip
+
+
+def test_one_bad_question_costs_no_other_its_answer(tmp_path: Path) -> None:
+    bad_name = {"category": "tiebreak", "input": {"round_scores": {"A\udc80": [0], "B": [3]}}}
+    bad_tile = {"category": "scoring", "input": {"hand": ["1-2", "\ud800"]}}
+    bad_id = {"id": "X\udfff", "category": "scoring", "input": {"hand": ["1-2"]}}
+    cases = [
+        GOOD,
+        bad_name,
+        bad_tile,
+        bad_id,
+        {"id": "GOOD", **{k: GOOD[k] for k in GOOD if k != "id"}},
+    ]
+    text = json.dumps({"cases": cases})  # ASCII JSON: "\udc80" escapes give lone surrogates
+    huge = "9" * 5000
+    text = (
+        text[:-2] + f', {{"id": "HUGE", "category": "draw", "input": {{"yard_count": {huge}}}}}]}}'
+    )
+    done = run_cli(tmp_path, text)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    answers = json.loads(done.stdout)["answers"]
+    assert answers["GOOD"]["score"] == 55
+    assert answers["#1"]["error"]["code"] == "BAD_TEXT"
+    assert answers["#2"]["error"]["where"] == "input.hand[1]"
+    assert answers["#3"]["error"]["code"] == "BAD_TEXT"  # the id itself, keyed by index
+    assert answers["#4"]["score"] == 55  # a repeated id does not hide the first answer
+    assert answers["HUGE"]["error"] == {
+        "code": "TOO_LARGE",
+        "message": answers["HUGE"]["error"]["message"],
+        "where": "input.yard_count",
+    }
+    assert "5000-digit" in answers["HUGE"]["error"]["message"]
+
+
+def test_a_file_nested_too_deeply_is_one_clear_error(tmp_path: Path) -> None:
+    done = run_cli(tmp_path, '{"cases": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert done.returncode == 2 and done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().endswith("it is nested too deeply to be a question file")
+
+
 def _imports(path: Path) -> list[str]:
     names = []
     for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
