@@ -47,7 +47,9 @@ class Config:
     """Production defaults. Every value can be overridden by ``create_app(config)``."""
 
     SQLALCHEMY_DATABASE_URI = database_url()
-    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    # hide_parameters: a database error logged with its SQL must not show the values bound to
+    # it, which include edit tokens (companion.redact).
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True, "hide_parameters": True}
     WTF_CSRF_ENABLED = True
     WTF_CSRF_TIME_LIMIT = None  # a game night lasts longer than the default hour
     SESSION_COOKIE_HTTPONLY = True
@@ -65,6 +67,9 @@ class Config:
     HTMX_CDN = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
     # Optional passcode guarding the creation of games when the app is exposed beyond a home LAN.
     COMPANION_PASSCODE = os.environ.get("COMPANION_PASSCODE") or None
+    # Flask-Limiter writes Retry-After on a 429 (and X-RateLimit-* on limited routes) only
+    # when its headers are on: a refused client must learn when to try again.
+    RATELIMIT_HEADERS_ENABLED = True
 
     def __init__(self) -> None:
         # Read lazily so that importing this module never writes to instance/.

@@ -11,6 +11,12 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def _kept_headers(exc: HTTPException) -> list[tuple[str, str]]:
+    """The exception's own headers but its Content-Type (the page or JSON sets its own): e.g.
+    ``Allow`` on a 405 and ``Retry-After`` on a 429 tell the client what to do next."""
+    return [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+
+
 def init_error_pages(app: Flask) -> None:
     """Register one handler for every HTTP error and a last-resort handler for the rest."""
 
@@ -24,10 +30,11 @@ def init_error_pages(app: Flask) -> None:
                     "where": "",
                 }
             }
-            return jsonify(body), exc.code
-        return render_template(
+            return jsonify(body), exc.code, _kept_headers(exc)
+        page = render_template(
             "error.html", code=exc.code, title=exc.name, description=exc.description
-        ), exc.code
+        )
+        return page, exc.code, _kept_headers(exc)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # noqa: ANN202

@@ -6,7 +6,9 @@ from __future__ import annotations
 import base64
 import hashlib
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response, render_template, request
+
+from .redact import is_edit_path, mask_logs
 
 FALLBACK_TEMPLATE = "_htmx_fallback.js"
 
@@ -35,8 +37,14 @@ def init_security(app: Flask) -> None:
         ]
     )
 
+    mask_logs(app.logger)
+
     @app.after_request
     def _headers(response: Response) -> Response:
+        if is_edit_path(request.path):
+            # An edit link is a permission: no browser, proxy or shared-computer cache may
+            # keep a page (or fragment) reached by one.
+            response.headers["Cache-Control"] = "no-store"
         response.headers.setdefault("Content-Security-Policy", csp)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")

@@ -11,6 +11,19 @@ from typing import Any
 
 import segno
 from gunicorn.app.base import BaseApplication
+from gunicorn.glogging import Logger
+
+from .redact import mask_logs
+
+
+class MaskedLogger(Logger):
+    """gunicorn's logger with capability tokens masked in its access and error logs (an edit
+    link in a log is a permission to change the scores; :mod:`companion.redact`)."""
+
+    def setup(self, cfg: Any) -> None:
+        """Set gunicorn's logging up as usual, then mask tokens in both its logs."""
+        super().setup(cfg)
+        mask_logs(self.error_log, self.access_log)
 
 
 def lan_addresses() -> list[str]:
@@ -72,6 +85,7 @@ def main() -> None:
             "workers": args.workers,
             "threads": 4,
             "accesslog": "-",
+            "logger_class": MaskedLogger,
             "timeout": 120,  # a whole-history JSON export can take seconds on a busy machine
         }
     ).run()
