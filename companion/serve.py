@@ -62,6 +62,21 @@ class _Gunicorn(BaseApplication):
         return app
 
 
+def upgrade_database() -> None:
+    """Bring the database schema up to date (``flask db upgrade``) in this process, before
+    gunicorn forks its workers: the app is imported once for both, which keeps a restart
+    quick. The connections used are closed so no worker inherits one."""
+    from flask_migrate import upgrade
+
+    from wsgi import app
+
+    from .extensions import db
+
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+
+
 def main() -> None:
     """Parse ``--host``/``--port``/``--workers``, print how to join, and serve."""
     parser = argparse.ArgumentParser(description="Serve Chicken Foot Companion on the LAN.")
@@ -69,6 +84,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "2")))
     args = parser.parse_args()
+    upgrade_database()
     addresses = lan_addresses() if args.host in ("0.0.0.0", "") else [args.host]
     print("\nChicken Foot Companion is starting.")
     print(f"  On this machine: http://127.0.0.1:{args.port}/")

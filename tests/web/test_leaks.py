@@ -83,8 +83,6 @@ def test_make_run_logs_no_tokens(tmp_path):
         "DATABASE_URL": f"sqlite:///{tmp_path / 'app.db'}",
         "SECRET_KEY": "leak-test",
     }
-    flask = [sys.executable, "-m", "flask", "--app", "wsgi", "db", "upgrade"]
-    subprocess.run(flask, cwd=ROOT, env=env, check=True, capture_output=True, timeout=120)
     port = _free_port()
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
