@@ -65,6 +65,14 @@ class Config:
     HTMX_VERSION = HTMX_VERSION
     HTMX_SRI = HTMX_SRI
     HTMX_CDN = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
+    # The app's address as phones reach it (e.g. behind a reverse proxy): the share page's
+    # links and QR codes start with it. Unset: the request's host if trusted (below).
+    PUBLIC_URL = os.environ.get("PUBLIC_URL") or None
+    # Flask refuses requests for any other host (400) when set (comma-separated); unset, the
+    # share page trusts only this machine's own addresses (companion.public_url).
+    TRUSTED_HOSTS = [
+        h.strip() for h in os.environ.get("TRUSTED_HOSTS", "").split(",") if h.strip()
+    ] or None
     # Optional passcode guarding the creation of games when the app is exposed beyond a home LAN.
     COMPANION_PASSCODE = os.environ.get("COMPANION_PASSCODE") or None
     # Flask-Limiter writes Retry-After on a 429 (and X-RateLimit-* on limited routes) only

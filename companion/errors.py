@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
+from flask.globals import request_ctx
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -22,6 +23,11 @@ def init_error_pages(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):  # noqa: ANN202 - Flask view return
+        if request_ctx.url_adapter is None:
+            # Refused before routing (a Host outside TRUSTED_HOSTS): no page can be built,
+            # as every page links to others; plain words instead.
+            words = _("This server does not answer at that address.")
+            return Response(words, exc.code, _kept_headers(exc), mimetype="text/plain")
         if _wants_json():
             body = {
                 "error": {

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
-import subprocess
 from typing import Any
 
 import segno
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 
+from .public_url import lan_addresses
 from .redact import mask_logs
 
 
@@ -24,23 +23,6 @@ class MaskedLogger(Logger):
         """Set gunicorn's logging up as usual, then mask tokens in both its logs."""
         super().setup(cfg)
         mask_logs(self.error_log, self.access_log)
-
-
-def lan_addresses() -> list[str]:
-    """This machine's non-loopback IPv4 addresses, without sending any traffic."""
-    found: list[str] = []
-    try:
-        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2).stdout
-        found = [a for a in out.split() if a.count(".") == 3 and not a.startswith("127.")]
-    except (OSError, subprocess.SubprocessError):
-        pass
-    if not found:
-        try:
-            infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-            found = sorted({i[4][0] for i in infos if not i[4][0].startswith("127.")})
-        except OSError:
-            pass
-    return found
 
 
 class _Gunicorn(BaseApplication):
