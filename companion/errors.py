@@ -19,7 +19,11 @@ def _kept_headers(exc: HTTPException) -> list[tuple[str, str]]:
 
 
 def init_error_pages(app: Flask) -> None:
-    """Register one handler for every HTTP error and a last-resort handler for the rest."""
+    """Register one handler for every HTTP error and a last-resort handler for the rest; a
+    stale form (CSRF) is shown again as typed (:mod:`companion.stale_forms`)."""
+    from .stale_forms import init_stale_forms
+
+    init_stale_forms(app)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):  # noqa: ANN202 - Flask view return

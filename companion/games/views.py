@@ -22,7 +22,6 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_wtf.csrf import CSRFError
 from sqlalchemy import or_, select
 from sqlalchemy.orm import selectinload
 
@@ -54,20 +53,6 @@ def _init_app(state: Any) -> None:
     limiter.init_app(state.app)
     init_public_url(state.app)
     state.app.jinja_env.globals.setdefault("get_locale", get_locale)
-
-
-@bp.errorhandler(CSRFError)
-def _csrf_error(exc: CSRFError) -> ResponseReturnValue:
-    """A form without a valid CSRF token: a clear page, nothing saved (not a bare 400)."""
-    return render_template(
-        "error.html",
-        code=400,
-        title=_("This form could not be accepted"),
-        description=_(
-            "The page was sent without its security token (it may have been open in another "
-            "browser session). Nothing was saved: go back, reload the page and try again."
-        ),
-    ), 400
 
 
 # --- links between pages -------------------------------------------------------------------
