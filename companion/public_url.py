@@ -41,7 +41,8 @@ def lan_addresses() -> list[str]:
     if not found:
         try:
             infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-            found = sorted({i[4][0] for i in infos if not i[4][0].startswith("127.")})
+            ips = {str(info[4][0]) for info in infos}
+            found = sorted(ip for ip in ips if not ip.startswith("127."))
         except OSError:
             pass
     return found
