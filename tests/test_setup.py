@@ -212,6 +212,8 @@ def test_a_fresh_clone_without_npm_gets_to_a_serving_page(tmp_path):
     first, first_seconds = _make(clone, env, "install", "vendor", "babel-compile")
     assert "install_deps.py" in first
     assert "setuptools" not in first.lower()
+    # the local htmx copy came from the registry or the CDN, or one line said why not
+    assert (clone / "static/vendor/htmx.min.js").exists() or "no local fallback copy" in first
     page = _serve_and_get(clone, env, _free_port())
     assert "Chicken Foot" in page and "htmx" in page
     assert (clone / "instance" / "companion.db").exists()  # make run migrated it

@@ -15,7 +15,9 @@ pytestmark = pytest.mark.browser
 FIRST_PAINT = "() => performance.getEntriesByName('first-contentful-paint').length > 0"
 
 
-def test_a_stalled_cdn_neither_blanks_the_page_nor_stops_htmx(phone: Page, live_server) -> None:
+def test_a_stalled_cdn_neither_blanks_the_page_nor_stops_htmx(
+    phone: Page, live_server, csp_refusals: list[str]
+) -> None:
     stalled: list[str] = []
     # a CDN that never answers: the request is held, neither fulfilled nor aborted
     phone.route("https://cdn.jsdelivr.net/**", lambda route: stalled.append(route.request.url))
@@ -40,3 +42,4 @@ def test_a_stalled_cdn_neither_blanks_the_page_nor_stops_htmx(phone: Page, live_
     assert posts and posts[-1].get("hx-request") == "true"
     # the values typed before htmx started were the ones saved
     expect(phone.locator("#scoreboard")).to_contain_text("12")
+    assert csp_refusals == []  # the fallback needs no inline script
