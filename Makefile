@@ -12,8 +12,8 @@ PYTEST_ARGS  ?=
 .PHONY: run test lint format install install-test vendor browser db serve \
         babel-extract babel-update babel-compile benchmark benchmark-history benchmark-web clean
 
-## make run: venv + install + migrate the database + serve on the LAN
-run: install vendor db babel-compile
+## make run: venv + install + serve on the LAN (companion.serve migrates the database first)
+run: install vendor babel-compile
 	$(BIN)/python -m companion.serve --host $(HOST) --port $(PORT)
 
 ## make test: venv + test extras + browser + lint + the whole suite
@@ -24,16 +24,19 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-install: $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[postgres]'
+## dependencies only when pyproject.toml changed: a stamp file per extra in the venv
+## (the project runs from the checkout and is not built, so no build backend runs)
+install: $(VENV)/.installed-postgres
+install-test: $(VENV)/.installed-test
+$(VENV)/.installed-%: pyproject.toml scripts/install_deps.py | $(BIN)/python
+	$(BIN)/python scripts/install_deps.py $*
+	@touch $@
 
-install-test: $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test]'
-
-## the local htmx fallback copy, fetched from the npm registry and checked against its SRI hash
+## the local htmx fallback copy (npm, else the npm registry or the CDN over HTTPS), checked
+## against its SRI hash; when nothing works it says so in one line and serving goes on
 vendor: $(HTMX_LOCAL)
 $(HTMX_LOCAL):
-	HTMX_VERSION=$(HTMX_VERSION) HTMX_SRI=$(HTMX_SRI) bash scripts/fetch-htmx.sh $@
+	@HTMX_VERSION=$(HTMX_VERSION) HTMX_SRI=$(HTMX_SRI) $(PYTHON) scripts/fetch_htmx.py $@
 
 ## Chromium for the browser tests (Debian's package; Playwright cannot download browsers here)
 browser:

@@ -47,7 +47,9 @@ class Config:
     """Production defaults. Every value can be overridden by ``create_app(config)``."""
 
     SQLALCHEMY_DATABASE_URI = database_url()
-    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    # hide_parameters: a database error logged with its SQL must not show the values bound to
+    # it, which include edit tokens (companion.redact).
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True, "hide_parameters": True}
     WTF_CSRF_ENABLED = True
     WTF_CSRF_TIME_LIMIT = None  # a game night lasts longer than the default hour
     SESSION_COOKIE_HTTPONLY = True
@@ -63,8 +65,19 @@ class Config:
     HTMX_VERSION = HTMX_VERSION
     HTMX_SRI = HTMX_SRI
     HTMX_CDN = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
+    # The app's address as phones reach it (e.g. behind a reverse proxy): the share page's
+    # links and QR codes start with it. Unset: the request's host if trusted (below).
+    PUBLIC_URL = os.environ.get("PUBLIC_URL") or None
+    # Flask refuses requests for any other host (400) when set (comma-separated); unset, the
+    # share page trusts only this machine's own addresses (companion.public_url).
+    TRUSTED_HOSTS = [
+        h.strip() for h in os.environ.get("TRUSTED_HOSTS", "").split(",") if h.strip()
+    ] or None
     # Optional passcode guarding the creation of games when the app is exposed beyond a home LAN.
     COMPANION_PASSCODE = os.environ.get("COMPANION_PASSCODE") or None
+    # Flask-Limiter writes Retry-After on a 429 (and X-RateLimit-* on limited routes) only
+    # when its headers are on: a refused client must learn when to try again.
+    RATELIMIT_HEADERS_ENABLED = True
 
     def __init__(self) -> None:
         # Read lazily so that importing this module never writes to instance/.

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
+from flask.globals import request_ctx
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -11,11 +12,26 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def _kept_headers(exc: HTTPException) -> list[tuple[str, str]]:
+    """The exception's own headers but its Content-Type (the page or JSON sets its own): e.g.
+    ``Allow`` on a 405 and ``Retry-After`` on a 429 tell the client what to do next."""
+    return [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+
+
 def init_error_pages(app: Flask) -> None:
-    """Register one handler for every HTTP error and a last-resort handler for the rest."""
+    """Register one handler for every HTTP error and a last-resort handler for the rest; a
+    stale form (CSRF) is shown again as typed (:mod:`companion.stale_forms`)."""
+    from .stale_forms import init_stale_forms
+
+    init_stale_forms(app)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):  # noqa: ANN202 - Flask view return
+        if request_ctx.url_adapter is None:
+            # Refused before routing (a Host outside TRUSTED_HOSTS): no page can be built,
+            # as every page links to others; plain words instead.
+            words = _("This server does not answer at that address.")
+            return Response(words, exc.code, _kept_headers(exc), mimetype="text/plain")
         if _wants_json():
             body = {
                 "error": {
@@ -24,10 +40,11 @@ def init_error_pages(app: Flask) -> None:
                     "where": "",
                 }
             }
-            return jsonify(body), exc.code
-        return render_template(
+            return jsonify(body), exc.code, _kept_headers(exc)
+        page = render_template(
             "error.html", code=exc.code, title=exc.name, description=exc.description
-        ), exc.code
+        )
+        return page, exc.code, _kept_headers(exc)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # noqa: ANN202

@@ -5,29 +5,24 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
-import subprocess
 from typing import Any
 
 import segno
 from gunicorn.app.base import BaseApplication
+from gunicorn.glogging import Logger
+
+from .public_url import lan_addresses
+from .redact import mask_logs
 
 
-def lan_addresses() -> list[str]:
-    """This machine's non-loopback IPv4 addresses, without sending any traffic."""
-    found: list[str] = []
-    try:
-        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=2).stdout
-        found = [a for a in out.split() if a.count(".") == 3 and not a.startswith("127.")]
-    except (OSError, subprocess.SubprocessError):
-        pass
-    if not found:
-        try:
-            infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-            found = sorted({i[4][0] for i in infos if not i[4][0].startswith("127.")})
-        except OSError:
-            pass
-    return found
+class MaskedLogger(Logger):
+    """gunicorn's logger with capability tokens masked in its access and error logs (an edit
+    link in a log is a permission to change the scores; :mod:`companion.redact`)."""
+
+    def setup(self, cfg: Any) -> None:
+        """Set gunicorn's logging up as usual, then mask tokens in both its logs."""
+        super().setup(cfg)
+        mask_logs(self.error_log, self.access_log)
 
 
 class _Gunicorn(BaseApplication):
@@ -49,6 +44,21 @@ class _Gunicorn(BaseApplication):
         return app
 
 
+def upgrade_database() -> None:
+    """Bring the database schema up to date (``flask db upgrade``) in this process, before
+    gunicorn forks its workers: the app is imported once for both, which keeps a restart
+    quick. The connections used are closed so no worker inherits one."""
+    from flask_migrate import upgrade
+
+    from wsgi import app
+
+    from .extensions import db
+
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+
+
 def main() -> None:
     """Parse ``--host``/``--port``/``--workers``, print how to join, and serve."""
     parser = argparse.ArgumentParser(description="Serve Chicken Foot Companion on the LAN.")
@@ -56,6 +66,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "2")))
     args = parser.parse_args()
+    upgrade_database()
     addresses = lan_addresses() if args.host in ("0.0.0.0", "") else [args.host]
     print("\nChicken Foot Companion is starting.")
     print(f"  On this machine: http://127.0.0.1:{args.port}/")
@@ -72,6 +83,7 @@ def main() -> None:
             "workers": args.workers,
             "threads": 4,
             "accesslog": "-",
+            "logger_class": MaskedLogger,
             "timeout": 120,  # a whole-history JSON export can take seconds on a busy machine
         }
     ).run()

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    abort,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -17,6 +26,7 @@ from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
 from ..mapping import rules_of
 from ..models import Game, Round
+from ..stale_forms import stale_form
 from . import bp
 from .access import game_for_edit, game_for_view, remember
 from .board import build_board
@@ -131,6 +141,9 @@ def _game_context(
         "tiles_field": tiles_field,
         "double_name": double_name,
         "game_number": game_number(game),
+        # an htmx answer is only the #game fragment: messages flashed while making it (e.g.
+        # companion.stale_forms) are shown in it, as base.html shows them on a whole page
+        "flashes": get_flashed_messages(with_categories=True) if _htmx() else [],
     }
 
 
@@ -174,7 +187,8 @@ def save(token: str) -> Any:
         return _conflict(game, double)
     errors = EntryErrors()
     if not form.validate():
-        errors.add(None, _("The form expired or was incomplete; check it and save again."))
+        if not stale_form():  # a stale form's notice already says what happened
+            errors.add(None, _("The form expired or was incomplete; check it and save again."))
         return _render_game(422, game=game, plan=plan, form=form, errors=errors)
     scored, errors = check_round(game, entry_from(form, game, double))
     if scored is None:
@@ -256,7 +270,8 @@ def edit(token: str, number: int) -> Any:
     form = round_form(game, request.form)
     errors = EntryErrors()
     if not form.validate():
-        errors.add(None, _("The form expired or was incomplete; check it and save again."))
+        if not stale_form():  # a stale form's notice already says what happened
+            errors.add(None, _("The form expired or was incomplete; check it and save again."))
         return _render_game(422, game=game, editing=rnd, form=form, errors=errors)
     scored, errors = check_round(game, entry_from(form, game, rnd.start_double))
     if scored is None:

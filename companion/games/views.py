@@ -8,9 +8,7 @@ The work is done by :mod:`companion.games.setup` (creation) and :mod:`companion.
 from __future__ import annotations
 
 from datetime import date, timedelta
-from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
 
 import segno
 from flask import (
@@ -24,7 +22,6 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from flask_wtf.csrf import CSRFError
 from sqlalchemy import or_, select
 from sqlalchemy.orm import selectinload
 
@@ -32,6 +29,7 @@ from ..engine import SUPPORTED_SETS, preset
 from ..extensions import db
 from ..ids import is_id
 from ..models import Game, GameNight, Player, Seat
+from ..public_url import init_public_url, public_base, public_url
 from . import bp, setup
 from .access import (
     accept_passcode,
@@ -51,24 +49,11 @@ ACTIVE_DAYS = 1
 
 @bp.record_once
 def _init_app(state: Any) -> None:
-    """Bind the passcode rate limiter, and give templates ``get_locale()`` (base.html uses it
-    for ``<html lang>``)."""
+    """Bind the passcode rate limiter, check ``PUBLIC_URL`` (the share page's links), and give
+    templates ``get_locale()`` (base.html uses it for ``<html lang>``)."""
     limiter.init_app(state.app)
+    init_public_url(state.app)
     state.app.jinja_env.globals.setdefault("get_locale", get_locale)
-
-
-@bp.errorhandler(CSRFError)
-def _csrf_error(exc: CSRFError) -> ResponseReturnValue:
-    """A form without a valid CSRF token: a clear page, nothing saved (not a bare 400)."""
-    return render_template(
-        "error.html",
-        code=400,
-        title=_("This form could not be accepted"),
-        description=_(
-            "The page was sent without its security token (it may have been open in another "
-            "browser session). Nothing was saved: go back, reload the page and try again."
-        ),
-    ), 400
 
 
 # --- links between pages -------------------------------------------------------------------
@@ -361,26 +346,6 @@ def new_game_preview(night_id: int) -> ResponseReturnValue:
 # --- sharing -------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _lan_address() -> str | None:
-    from ..serve import lan_addresses
-
-    found = lan_addresses()
-    return found[0] if found else None
-
-
-def public_url(path: str) -> str:
-    """An absolute URL for ``path`` that other phones can open: when this page was reached as
-    localhost, the machine's LAN address is used instead (phones cannot reach "localhost")."""
-    parts = urlsplit(request.host_url)
-    host = parts.netloc
-    if parts.hostname in ("localhost", "127.0.0.1", "::1"):
-        lan = _lan_address()
-        if lan:
-            host = lan + (f":{parts.port}" if parts.port else "")
-    return f"{parts.scheme}://{host}{path}"
-
-
 def qr_svg(url: str, title: str) -> str:
     """``url`` as an inline SVG QR code (segno): black on white in every colour scheme so any
     camera reads it; no style attributes (the CSP forbids them), sized by CSS class ``qr``."""
@@ -400,11 +365,13 @@ def qr_svg(url: str, title: str) -> str:
 def share(token: str) -> ResponseReturnValue:
     """Share a game: the read-only scoreboard link and the edit link, each with a QR code."""
     game = game_for_edit(token)
-    view_link = public_url(view_url(game))
-    edit_link = public_url(play_url(game))
+    base, untrusted_host = public_base()
+    view_link = public_url(view_url(game), base)
+    edit_link = public_url(play_url(game), base)
     return render_template(
         "games/share.html",
         game=game,
+        untrusted_host=request.host if untrusted_host else None,
         view_link=view_link,
         edit_link=edit_link,
         view_qr=qr_svg(view_link, _("QR code of the read-only scoreboard link")),

@@ -61,6 +61,12 @@
       ev.target.querySelectorAll("fieldset.picker input[disabled]").forEach(function (b) { b.disabled = false; });
     }
   }, true);
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  // Deferred: the page is parsed when this runs. Start now rather than at DOMContentLoaded,
+  // which a stalled CDN copy of htmx (deferred after this) can hold up for as long as it stalls.
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { init(document); });
+  } else {
+    init(document);
+  }
   document.addEventListener("htmx:afterSwap", function (ev) { init(ev.target || document); });
 })();

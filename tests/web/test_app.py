@@ -35,26 +35,33 @@ def test_mapping_config_overrides_defaults():
     assert app.config["SESSION_COOKIE_SAMESITE"] == "Lax"
 
 
-def test_security_headers_allow_only_the_pinned_cdn_script_and_the_fallback(client, app):
+def test_security_headers_allow_only_own_scripts_and_the_pinned_cdn(client, app):
     response = client.get("/")
     csp = response.headers["Content-Security-Policy"]
     script_src = re.search(r"script-src ([^;]+)", csp).group(1).split()
     assert script_src[0] == "'self'"
     assert app.config["HTMX_CDN"] in script_src
     assert "2.0.11" in app.config["HTMX_CDN"]
-    assert any(s.startswith("'sha256-") for s in script_src)
+    assert script_src == ["'self'", app.config["HTMX_CDN"]]  # no inline script, not by hash
     assert "'unsafe-inline'" not in csp
     assert "style-src 'self'" in csp
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["X-Frame-Options"] == "DENY"
 
 
-def test_page_loads_htmx_with_sri_and_a_local_fallback(client, app):
+def test_page_loads_htmx_with_sri_deferred_and_a_static_fallback(client, app):
     html = client.get("/").get_data(as_text=True)
-    assert f'integrity="{app.config["HTMX_SRI"]}"' in html
-    assert 'crossorigin="anonymous"' in html
-    assert "window.htmx || document.write" in html
-    assert "/static/vendor/htmx.min.js" in html
+    cdn = re.search(r"<script [^>]*data-htmx-cdn[^>]*>", html).group(0)
+    assert f'src="{app.config["HTMX_CDN"]}"' in cdn
+    assert f'integrity="{app.config["HTMX_SRI"]}"' in cdn
+    assert 'crossorigin="anonymous"' in cdn
+    assert " defer" in cdn  # never blocks the first paint
+    fallback = re.search(r'<script src="/static/js/htmx-fallback.js"[^>]*>', html).group(0)
+    assert 'data-local="/static/vendor/htmx.min.js"' in fallback and " defer" in fallback
+    # the fallback runs before the CDN copy (deferred scripts run in order)
+    assert html.index(fallback) < html.index(cdn)
+    assert "document.write" not in html
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)  # no inline script
 
 
 def test_html_is_compressed_when_the_browser_asks(client):

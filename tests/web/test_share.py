@@ -8,6 +8,8 @@ import pytest
 import segno
 from sqlalchemy import select
 
+from companion import create_app, public_url
+from companion.config import TestConfig
 from companion.extensions import db
 from companion.games import views
 from companion.models import Game, utcnow
@@ -22,7 +24,12 @@ def game(client) -> Game:
 
 @pytest.fixture()
 def no_lan(monkeypatch):
-    monkeypatch.setattr(views, "_lan_address", lambda: None)
+    monkeypatch.setattr(public_url, "machine_addresses", lambda: ())
+
+
+@pytest.fixture()
+def lan(monkeypatch):
+    monkeypatch.setattr(public_url, "machine_addresses", lambda: ("192.168.1.20",))
 
 
 def test_share_page_shows_both_links_with_qr_codes(client, game, no_lan):
@@ -52,12 +59,82 @@ def test_share_page_has_no_inline_styles_or_scripts(client, game):
     assert "onclick" not in page
 
 
-def test_localhost_links_use_the_lan_address(client, game, monkeypatch):
-    monkeypatch.setattr(views, "_lan_address", lambda: "192.168.1.20")
+def test_localhost_links_use_the_lan_address(client, game, lan):
     page = client.get(f"/g/{game.edit_token}/share", base_url="http://127.0.0.1:8000")
     assert f"http://192.168.1.20:8000/s/{game.share_token}" in page.text
-    page = client.get(f"/g/{game.edit_token}/share", base_url="http://table.lan:9000")
-    assert f"http://table.lan:9000/s/{game.share_token}" in page.text
+    # the LAN address make run prints is trusted as it is
+    page = client.get(f"/g/{game.edit_token}/share", base_url="http://192.168.1.20:8000")
+    assert f"http://192.168.1.20:8000/s/{game.share_token}" in page.text
+    assert "does not know" not in page.text
+
+
+def _links(page) -> list[str]:
+    return re.findall(r'<a href="(https?://[^"]+)">', page.text)
+
+
+def test_links_never_point_at_an_untrusted_host(client, game, lan):
+    """A request whose Host header names another site (DNS rebinding, a poisoned cache) gets
+    links and QR codes for this machine's address, never for that host."""
+    page = client.get(f"/g/{game.edit_token}/share", base_url="http://evil.example:8000")
+    assert page.status_code == 200
+    links = _links(page)
+    assert links == [
+        f"http://192.168.1.20:8000/s/{game.share_token}",
+        f"http://192.168.1.20:8000/g/{game.edit_token}",
+    ]
+    assert "evil.example" not in "".join(re.findall(r"<svg.*?</svg>", page.text, re.S))
+    assert "address the server does not know (evil.example:8000)" in page.text
+
+
+def test_untrusted_host_without_a_lan_address_is_refused_in_words(client, game, no_lan):
+    page = client.get(f"/g/{game.edit_token}/share", base_url="http://evil.example")
+    assert page.status_code == 400
+    assert "evil.example/" not in page.text
+    assert "set PUBLIC_URL" in page.text
+
+
+def _app(**settings):
+    config = type("Config", (TestConfig,), settings)
+    application = create_app(config)
+    with application.app_context():
+        db.create_all()
+    return application
+
+
+def test_public_url_is_used_whatever_the_host(lan):
+    app = _app(PUBLIC_URL="https://scores.example.org/")
+    client = app.test_client()
+    with app.app_context():
+        start_game(client, start_night(client))
+        game = db.session.scalars(select(Game)).one()
+        for host in ("http://127.0.0.1:8000", "http://evil.example", "http://192.168.1.20"):
+            page = client.get(f"/g/{game.edit_token}/share", base_url=host)
+            assert _links(page) == [
+                f"https://scores.example.org/s/{game.share_token}",
+                f"https://scores.example.org/g/{game.edit_token}",
+            ], host
+        db.session.remove()
+
+
+def test_configured_trusted_hosts_are_used_and_others_refused(lan):
+    app = _app(TRUSTED_HOSTS=["localhost", "table.lan", ".example.org"])
+    client = app.test_client()
+    with app.app_context():
+        start_game(client, start_night(client))
+        game = db.session.scalars(select(Game)).one()
+        share = f"/g/{game.edit_token}/share"
+        page = client.get(share, base_url="http://table.lan:9000")
+        assert f"http://table.lan:9000/s/{game.share_token}" in _links(page)
+        page = client.get(share, base_url="https://cf.example.org")
+        assert f"https://cf.example.org/s/{game.share_token}" in _links(page)
+        assert client.get(share, base_url="http://evil.example").status_code == 400
+        db.session.remove()
+
+
+@pytest.mark.parametrize("bad", ["scores.example.org", "ftp://x.org", "https://", "https://x/?a=1"])
+def test_a_malformed_public_url_stops_the_start(bad):
+    with pytest.raises(ValueError, match="PUBLIC_URL"):
+        create_app(type("Config", (TestConfig,), {"PUBLIC_URL": bad}))
 
 
 def test_share_page_needs_the_edit_token(client, game):

@@ -1,0 +1,69 @@
+"""Capability links: which paths carry a token, and masking those tokens wherever a path is
+written down (logs).
+
+A game's edit link ``/g/<edit_token>`` lets anyone who has it change the scores, and its share
+link ``/s/<share_token>`` shows the live scoreboard: the token *is* the permission. So a log
+line, a proxy cache or a browser cache holding the full path holds the permission too. Every
+log that can show a path (gunicorn's access and error logs under ``make run``, the dev server's
+request log, the app's own log) goes through :func:`mask_tokens`, and pages under
+:data:`EDIT_PREFIX` are sent ``Cache-Control: no-store``.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+#: the path prefix of every page reached by an edit link
+EDIT_PREFIX = "/g/"
+#: the one-letter path segments followed by a capability token (edit ``g``, share ``s``)
+TOKEN_SEGMENTS = ("g", "s")
+#: what a masked token is shown as
+MASK = "***"
+
+# "/g/<token>" in a path, a URL or a Referer, or percent-encoded in a query ("%2Fg%2F<token>",
+# e.g. ?next=); the token runs to the next "/", "?", "#", "%", quote or space.
+_SLASH = r"(?:/|%2[fF])"
+_TOKEN_IN_PATH = re.compile(
+    rf"(?P<lead>{_SLASH}(?:{'|'.join(TOKEN_SEGMENTS)}){_SLASH})[^/?#%\s\"'&;]+"
+)
+
+
+def mask_tokens(text: str) -> str:
+    """``text`` with every capability token in a path replaced by :data:`MASK`
+    (``GET /g/AbC.../round`` -> ``GET /g/***/round``); the rest is kept for debugging."""
+    return _TOKEN_IN_PATH.sub(lambda m: m.group("lead") + MASK, text)
+
+
+def is_edit_path(path: str) -> bool:
+    """True for a page reached by an edit link (``/g/<token>...``)."""
+    return path.startswith(EDIT_PREFIX)
+
+
+class MaskTokensFilter(logging.Filter):
+    """A logging filter that masks capability tokens in a record's message (formatted with its
+    arguments) and in its exception text, then lets the record through."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite ``record`` in place; always keep it."""
+        message = record.getMessage()
+        masked = mask_tokens(message)
+        if masked != message:
+            record.msg, record.args = masked, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = mask_tokens(record.exc_text)
+        return True
+
+
+#: loggers that write request paths: the dev server's request log, gunicorn's logs
+PATH_LOGGERS = ("werkzeug", "gunicorn.error", "gunicorn.access")
+
+
+def mask_logs(*loggers: logging.Logger) -> None:
+    """Install one :class:`MaskTokensFilter` on ``loggers`` and on :data:`PATH_LOGGERS`
+    (idempotent: a logger never gets two)."""
+    for logger in (*loggers, *map(logging.getLogger, PATH_LOGGERS)):
+        if not any(isinstance(f, MaskTokensFilter) for f in logger.filters):
+            logger.addFilter(MaskTokensFilter())

@@ -1,1 +1,0 @@
-window.htmx || document.write('<script src="{{ url_for('static', filename='vendor/htmx.min.js') }}"><\/script>')
