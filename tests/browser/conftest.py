@@ -25,6 +25,7 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,8 +77,8 @@ class LiveServer:
     app: Flask
 
 
-@pytest.fixture(scope="session")
-def live_server() -> Iterator[LiveServer]:
+@contextmanager
+def serve_app() -> Iterator[LiveServer]:
     """The app on a temporary SQLite file (CSRF on, as in production), served in a thread."""
     tmp = Path(tempfile.mkdtemp(prefix="companion-browser-"))
 
@@ -100,6 +101,14 @@ def live_server() -> Iterator[LiveServer]:
             db.session.remove()
             db.engine.dispose()
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    """One live server shared by the session's browser tests (a module may override it with
+    a server of its own, through :func:`serve_app`, when it needs an empty database)."""
+    with serve_app() as server:
+        yield server
 
 
 @pytest.fixture()

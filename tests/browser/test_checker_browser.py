@@ -211,7 +211,8 @@ def test_opened_from_a_game(phone: Page, live_server, shot) -> None:
 
     from companion.engine import preset
     from companion.extensions import db
-    from companion.models import Game, GameNight, Player, Seat
+    from companion.models import Game, GameNight, Seat
+    from tests.web.playkit import player_named
 
     with live_server.app.app_context():
         rules = preset("double_chickenfoot").to_dict()
@@ -222,7 +223,7 @@ def test_opened_from_a_game(phone: Page, live_server, shot) -> None:
             rules=rules,
         )
         for i, name in enumerate(("Ann", "Bob", "Cy")):
-            game.seats.append(Seat(player=Player(name=name, name_key=name.lower()), position=i))
+            game.seats.append(Seat(player=player_named(name), position=i))
         db.session.add(game)
         db.session.commit()
         token = game.edit_token

@@ -3,9 +3,12 @@ player page; screenshots in test-artifacts/history-*.png and no axe violations."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import LiveServer, serve_app
 from tests.history.fixture import History, build
 
 pytestmark = pytest.mark.browser
@@ -15,6 +18,14 @@ pytestmark = pytest.mark.browser
 def _offline_cdn(phone: Page) -> None:
     """No network here: the CDN copy of htmx fails fast and the local fallback loads."""
     phone.route("https://cdn.jsdelivr.net/**", lambda route: route.abort("internetdisconnected"))
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[LiveServer]:
+    """A server of this module's own: the fixture history's players must be new names (a name
+    is unique), and its statistics must count only the fixture's games."""
+    with serve_app() as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

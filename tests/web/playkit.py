@@ -7,9 +7,19 @@ import re
 from datetime import date
 from typing import Any
 
+from sqlalchemy import select
+
 from companion.engine import RuleSet
 from companion.extensions import db
 from companion.models import Game, GameNight, HandScore, Player, Round, Seat
+
+
+def player_named(name: str) -> Player:
+    """The player of that name, made when new (names are unique: tests sharing a database, such
+    as the browser tests' live server, meet the same names again)."""
+    key = name.casefold()
+    found = db.session.execute(select(Player).filter_by(name_key=key)).scalar_one_or_none()
+    return found or Player(name=name, name_key=key)
 
 
 def make_game(
@@ -22,8 +32,7 @@ def make_game(
     ruleset = RuleSet.from_dict({"set_size": set_size, **rules})
     game = Game(night=night, set_size=set_size, rules=ruleset.to_dict())
     for position, name in enumerate(names):
-        player = Player(name=name, name_key=name.casefold())
-        game.seats.append(Seat(player=player, position=position))
+        game.seats.append(Seat(player=player_named(name), position=position))
     db.session.add(game)
     db.session.commit()
     return game

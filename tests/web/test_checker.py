@@ -19,7 +19,8 @@ from companion.checker.rulings import rulings_for
 from companion.config import TestConfig as _TestConfig
 from companion.engine import DominoSet, Layout, legal_moves, preset
 from companion.extensions import db
-from companion.models import Game, GameNight, HandScore, Player, Round, Ruling, Seat
+from companion.models import Game, GameNight, HandScore, Round, Ruling, Seat
+from tests.web.playkit import player_named
 
 SPOKES = "9-5 on C, 9-4 on C, 9-3 on C, 9-2 on C"
 OPEN_FOOT = f"{SPOKES}, 5-5 on S1"
@@ -55,7 +56,7 @@ def make_game(preset_name: str = "standard", names=("Ann", "Bob", "Cy")) -> Game
     rules = preset(preset_name).to_dict()
     game = Game(night=night, set_size=rules["set_size"], preset=preset_name, rules=rules)
     for i, name in enumerate(names):
-        player = Player(name=name, name_key=name.casefold())
+        player = player_named(name)
         game.seats.append(Seat(player=player, position=i))
     db.session.add(game)
     db.session.commit()
