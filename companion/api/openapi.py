@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import CATEGORIES, PRESETS, SWITCHES
+from ..engine.reasons import DecidedAt, Reason, TurnResult
 
 #: The most questions one batch request may carry (a larger batch gets 413 TOO_MANY_CASES).
 MAX_CASES = 500
@@ -18,28 +19,10 @@ MAX_CASES = 500
 Schema = dict[str, Any]
 
 TILE_PATTERN = r"^\s*\[?\s*\d{1,2}\s*[-|:/]\s*\d{1,2}\s*\]?\s*$"
-REASONS = (
-    "OK",
-    "SPOKES_INCOMPLETE",
-    "FOOT_INCOMPLETE",
-    "CENTER_FULL",
-    "FOOT_FULL",
-    "END_COVERED",
-    "NO_MATCH",
-    "ONE_TILE_PER_TURN",
-    "OUT",
-    "BLOCKED",
-    "NO_DRAW",
-    "YARD_NOT_EXHAUSTED",
-    "SOMEONE_CAN_PLAY",
-)
-DECIDED_AT = (
-    "lowest_total",
-    "most_zero_rounds",
-    "lowest_single_nonzero_round",
-    "unresolved_shared",
-    "extension_next_lowest_nonzero",
-)
+#: the enums of answers, derived from the engine's one home for them (engine/reasons.py)
+REASONS = tuple(str(r) for r in Reason)
+DECIDED_AT = tuple(str(d) for d in DecidedAt)
+TURN_RESULTS = tuple(str(t) for t in TurnResult)
 
 
 def _ref(name: str) -> Schema:
@@ -197,7 +180,7 @@ def _answer() -> Schema:
         "drawn_tile_playable": BOOL,
         "must_play_drawn": BOOL,
         "may_play_drawn": BOOL,
-        "turn_result": {"enum": ["PLAY", "PASS", "DRAW_AGAIN"]},
+        "turn_result": {"enum": list(TURN_RESULTS)},
         # round end
         "round_over": BOOL,
         "scores": PER_PLAYER_INT,

@@ -1,8 +1,10 @@
-"""The checker's five questions: form fields -> a QUESTIONS.md question -> the engine's answer,
-explained for the page (verdict, reason in words, the house rules in force, RULES.md section).
+"""The checker's questions: form fields -> a QUESTIONS.md question -> the engine's answer,
+explained for the page (verdict, reason in players' words, the house rules in force, a link to
+the rule in the rule book; codes, RULES.md sections and switch ids for the collapsed details).
 
-No rule is decided here: :func:`companion.engine.answer` decides; this module only reads forms
-and chooses words.
+No rule is decided here: :func:`companion.engine.answer` decides and
+:mod:`companion.engine.explain` gives its codes and parameters; :mod:`companion.words` words
+them. This module only reads forms and puts the pieces together.
 """
 
 from __future__ import annotations
@@ -10,13 +12,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
-from ..engine import SWITCH_BY_NAME, Layout, answer
+from .. import words
+from ..engine import SWITCH_BY_NAME, Layout, Reason, answer
+from ..engine.explain import placement_verdict, position_of, round_end_status
+from ..rulebook import anchor_for_code, anchor_for_rule, section_for
 from .context import Table
 
 #: question tab -> (QUESTIONS.md category, title)
@@ -26,41 +33,7 @@ QUESTIONS: dict[str, tuple[str, Any]] = {
     "end": ("round_end", _l("Is the round over?")),
     "score": ("scoring", _l("What does this hand score?")),
     "tie": ("tiebreak", _l("Who wins this tie?")),
-}
-
-REASON_WORDS: dict[str, Any] = {
-    "OK": _l("The move is allowed."),
-    "SPOKES_INCOMPLETE": _l("The centre double still needs spokes."),
-    "FOOT_INCOMPLETE": _l("A chicken foot still needs its toes."),
-    "CENTER_FULL": _l("The centre double already has all its spokes."),
-    "FOOT_FULL": _l("That chicken foot already has all its toes."),
-    "END_COVERED": _l("That end is already covered."),
-    "NO_MATCH": _l("The tile does not show the number at that end."),
-    "ONE_TILE_PER_TURN": _l("Only one tile may be laid per turn."),
-    "OUT": _l("A player went out."),
-    "BLOCKED": _l("Nobody can play and nobody can draw: the round is blocked."),
-    "NO_DRAW": _l("A stuck player cannot draw, and these rules end the round then."),
-    "YARD_NOT_EXHAUSTED": _l("Tiles can still be drawn from the chicken yard."),
-    "SOMEONE_CAN_PLAY": _l("Someone can still play."),
-    "PLAY": _l("Play a tile."),
-    "PASS": _l("Pass: nothing to play and nothing to draw."),
-    "DRAW_AGAIN": _l("Draw again."),
-    "lowest_total": _l("The lowest total wins."),
-    "most_zero_rounds": _l("Equal totals: the most zero rounds wins."),
-    "lowest_single_nonzero_round": _l("Still equal: the lowest single non-zero round wins."),
-    "unresolved_shared": _l("Everything is equal: the win is shared."),
-    "extension_next_lowest_nonzero": _l("Decided by the next-lowest non-zero round."),
-}
-
-#: reason code -> a few words for the picture's label (the code stays in its title)
-SHORT_REASON: dict[str, Any] = {
-    "SPOKES_INCOMPLETE": _l("spokes not finished"),
-    "FOOT_INCOMPLETE": _l("foot not finished"),
-    "CENTER_FULL": _l("centre full"),
-    "FOOT_FULL": _l("foot full"),
-    "END_COVERED": _l("end covered"),
-    "NO_MATCH": _l("wrong number"),
-    "ONE_TILE_PER_TURN": _l("one tile per turn"),
+    "edge": ("edge", _l("Special cases")),
 }
 
 _TILE_TOKEN = re.compile(r"\[?(\d{1,2})[-|:/](\d{1,2})\]?")
@@ -88,7 +61,12 @@ class RuleInForce:
 
 @dataclass
 class Explained:
-    """An answer, ready for the page."""
+    """An answer, ready for the page.
+
+    ``message`` is the reason in players' words; ``rule_anchor``/``rule_title`` point to its
+    rule in the rule book. ``reason`` (the code), ``rule`` (the RULES.md section),
+    ``engine_message`` and the switch ids in ``rules_in_force`` are for the collapsed details.
+    """
 
     category: str
     headline: str
@@ -101,6 +79,10 @@ class Explained:
     error: dict[str, str] | None = None
     facts: list[tuple[str, str]] = field(default_factory=list)
     short: str = ""  # a few words for the reason, for the picture
+    engine_message: str = ""
+    rule_anchor: str = ""
+    rule_title: str = ""
+    move_words: str = ""  # "6-4 on the open 4 on the second spoke"
 
 
 def typed_tiles(text: str, field_name: str) -> list[str]:
@@ -220,13 +202,7 @@ def build_question(
         if drawn:
             data["tile_drawn"] = drawn
     elif tab == "end":
-        data["hands"] = {
-            name: tiles_from_form(form, f"hand_{i}") for i, name in enumerate(table.players)
-        }
-        data["yard_count"] = _whole(form, "yard_count", 0)
-        to_move = str(form.get("to_move") or "")
-        if to_move in table.players:
-            data["to_move"] = to_move
+        data.update(_round_end_input(form, table))
     elif tab == "score":
         data["hand"] = tiles_from_form(form, "hand")
         data["went_out"] = bool(form.get("went_out"))
@@ -234,9 +210,95 @@ def build_question(
         data["round_start_double"] = table.centre
         if form.get("round_end") in ("OUT", "BLOCKED"):
             data["round_end"] = form.get("round_end")
+    elif tab == "edge":
+        data.update(_edge_input(form, table))
     else:
         data["round_scores"] = _all_scores(form, table.players)
     return {"category": category, "ruleset": table.ruleset_spec(), "input": data}
+
+
+class Situation(StrEnum):
+    """What the table knows when it asks "is the round over?" (RULES.md §6): it need not
+    enter every hand for the common cases."""
+
+    BLOCKED = "blocked"  # nobody could play and the chicken yard is empty
+    OUT = "out"  # someone laid their last tile
+    PASSED = "passed"  # everyone passed, but the yard still has tiles
+    HANDS = "hands"  # not sure: judge from the hands
+
+
+#: situation -> the button that asks it
+SITUATIONS: dict[str, Any] = {
+    Situation.BLOCKED: _l("Nobody could play and the chicken yard is empty"),
+    Situation.PASSED: _l("Everyone passed, but the chicken yard still has tiles"),
+    Situation.OUT: _l("Someone went out"),
+}
+
+
+def _round_end_input(form: Mapping[str, Any], table: Table) -> dict[str, Any]:
+    """The round-end input for what the table knows: no hands when the situation says enough
+    (nobody can play: hands that cannot play add nothing; someone went out: their empty
+    hand), every hand when the table is not sure."""
+    # a "<name> went out" button sends only ``who``
+    situation = str(form.get("situation") or (Situation.OUT if form.get("who") else "hands"))
+    if situation == Situation.BLOCKED:
+        return {"hands": {}, "yard_count": 0}
+    if situation == Situation.PASSED:
+        yard = _whole(form, "yard_left", 1)
+        if yard < 1:
+            raise FormProblem("yard_left", _("Enter how many tiles are in the chicken yard."))
+        return {"hands": {}, "yard_count": yard}
+    if situation == Situation.OUT:
+        who = str(form.get("who") or "")
+        if who not in table.players:
+            raise FormProblem("who", _("Tap the player who went out."))
+        return {"hands": {who: []}, "yard_count": _whole(form, "yard_count", 0)}
+    data: dict[str, Any] = {
+        "hands": {name: tiles_from_form(form, f"hand_{i}") for i, name in enumerate(table.players)},
+        "yard_count": _whole(form, "yard_count", 0),
+    }
+    to_move = str(form.get("to_move") or "")
+    if to_move in table.players:
+        data["to_move"] = to_move
+    return data
+
+
+class EdgeCase(StrEnum):
+    """The special cases the checker asks the engine about (QUESTIONS.md "edge")."""
+
+    ANNOUNCE = "announce"  # a player down to one tile did not announce it
+    CAPACITY = "capacity"  # how many spokes can the centre take
+    BLANK_ROUND = "blank"  # a blocked hand of only the double-blank
+
+
+#: special case -> its question, in players' words
+EDGE_CASES: dict[str, Any] = {
+    EdgeCase.ANNOUNCE: _l("A player down to one tile did not announce it"),
+    EdgeCase.CAPACITY: _l("How many spokes can the centre double take?"),
+    EdgeCase.BLANK_ROUND: _l("A blocked round: is a hand of just the double-blank a zero round?"),
+}
+
+
+def _edge_input(form: Mapping[str, Any], table: Table) -> dict[str, Any]:
+    """The input of a special case (QUESTIONS.md "edge") from the form."""
+    case = str(form.get("edge") or "")
+    if case == EdgeCase.ANNOUNCE:
+        return {
+            "player": table.players[0],
+            "tiles_left": 1,
+            "announced": bool(form.get("announced")),
+            "next_player_has_played": bool(form.get("next_played")),
+            "yard_count": _whole(form, "yard_count", 0),
+        }
+    if case == EdgeCase.CAPACITY:
+        # no player count: with one, the engine would answer the deal instead
+        return {
+            "requested_center_spokes": _whole(form, "spokes", table.spokes) or table.spokes,
+            "players": None,
+        }
+    if case == EdgeCase.BLANK_ROUND:
+        return {"round_end": "BLOCKED", "hand": ["0-0"]}
+    raise FormProblem("edge", _("Choose a special case."))
 
 
 def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:
@@ -265,6 +327,11 @@ def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:
     ):
         if data.get(key) is not None:
             form.add(field_name, str(data[key]))
+    if question.get("category") == "round_end" and not hands:
+        form.add("situation", Situation.PASSED if data.get("yard_count") else Situation.BLOCKED)
+    elif question.get("category") == "round_end" and list(hands.values()) == [[]]:
+        form.add("situation", Situation.OUT)
+        form.add("who", next(iter(hands)))
     if data.get("went_out"):
         form.add("went_out", "1")
     if data.get("last_tile_was_double"):
@@ -274,14 +341,14 @@ def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:
 
 #: reason code -> the switches that reason depends on (RULES.md §9)
 REASON_SWITCHES: dict[str, tuple[str, ...]] = {
-    "SPOKES_INCOMPLETE": ("center_spokes_required",),
-    "CENTER_FULL": ("center_spokes_required",),
-    "FOOT_INCOMPLETE": ("foot_toes_required",),
-    "FOOT_FULL": ("foot_toes_required",),
-    "ONE_TILE_PER_TURN": ("tiles_per_turn",),
-    "OUT": ("going_out_on_double",),
-    "NO_DRAW": ("yard_reserve", "empty_yard_ends_round"),
-    "YARD_NOT_EXHAUSTED": ("yard_reserve", "empty_yard_ends_round"),
+    Reason.SPOKES_INCOMPLETE: ("center_spokes_required",),
+    Reason.CENTER_FULL: ("center_spokes_required",),
+    Reason.FOOT_INCOMPLETE: ("foot_toes_required",),
+    Reason.FOOT_FULL: ("foot_toes_required",),
+    Reason.ONE_TILE_PER_TURN: ("tiles_per_turn",),
+    Reason.OUT: ("going_out_on_double",),
+    Reason.NO_DRAW: ("yard_reserve", "empty_yard_ends_round"),
+    Reason.YARD_NOT_EXHAUSTED: ("yard_reserve", "empty_yard_ends_round"),
 }
 
 #: question category -> the switches every answer of it depends on
@@ -310,7 +377,8 @@ def rules_in_force(rules: Any, category: str, reason: str) -> list[RuleInForce]:
         out.append(RuleInForce(name, switch.summary, value, switch.meaning(value) or str(value)))
     if category == "tiebreak":
         steps = ", ".join(rules.tiebreak)
-        out.insert(0, RuleInForce("tiebreak", "Tie-break steps, in order.", steps, steps))
+        labels = " → ".join(words.reason_words(step) for step in rules.tiebreak)
+        out.insert(0, RuleInForce("tiebreak", _("Tie-break steps, in order."), steps, labels))
     return out
 
 
@@ -344,6 +412,8 @@ def _headline(category: str, ans: Mapping[str, Any]) -> tuple[str, bool | None, 
         )
     if category == "scoring":
         return str(_l("%(n)s points.", n=ans.get("score", 0))), None, ""
+    if category == "edge":
+        return _edge_headline(ans), None, ""
     winners = ans.get("winners") or []
     if len(winners) > 1:
         return (
@@ -356,6 +426,25 @@ def _headline(category: str, ans: Mapping[str, Any]) -> tuple[str, bool | None, 
         None,
         str(ans.get("decided_at", "")),
     )
+
+
+def _edge_headline(ans: Mapping[str, Any]) -> str:
+    """The headline of a special case's answer, by the facts it gives."""
+    if "penalty_applies" in ans:
+        if ans.get("penalty"):
+            return _("Penalty: they draw 1 tile.")
+        if ans.get("penalty_applies"):
+            return _("A penalty, but the chicken yard is empty: nothing to draw.")
+        return _("No penalty.")
+    if "is_zero_round" in ans:
+        if ans.get("is_zero_round"):
+            return _("%(n)s points: it counts as a zero round.", n=ans.get("score", 0))
+        return _("%(n)s points: not a zero round.", n=ans.get("score", 0))
+    if ans.get("feasible") is False:
+        return _("Not possible with this set.")
+    if "spokes_required" in ans:
+        return _("The centre double takes %(k)s spokes.", k=ans["spokes_required"])
+    return _("The answer")
 
 
 def _drawn_headline(ans: Mapping[str, Any]) -> tuple[str, bool | None, str]:
@@ -379,9 +468,9 @@ def explain(
     rules: Any,
     question: Mapping[str, Any] | None = None,
 ) -> Explained:
-    """The page's view of an engine answer (or error answer); with the ``question``, its facts
-    start with what was judged (the hand, the hands, the tile drawn) so a verdict can be
-    checked against what was meant."""
+    """The page's view of an engine answer (or error answer); with the ``question``, the
+    reason is worded from the engine's codes and parameters (ends named as players see them)
+    and its facts start with what was judged (the hand, the hands, the tile drawn)."""
     if "error" in ans:
         err = dict(ans["error"])
         return Explained(
@@ -394,23 +483,75 @@ def explain(
             "",
             [],
             err,
+            engine_message=err.get("message", ""),
         )
     headline, good, reason = _headline(category, ans)
     section = str(ans.get("rule", ""))
-    facts = [*question_facts(question or {}), *_facts(category, ans)]
+    facts = [*question_facts(question or {}), *_facts(category, ans, question or {})]
+    said, move_words = _reason_in_words(category, ans, question or {}, reason)
+    part = section_for(section)
+    anchor = anchor_for_rule(section) or anchor_for_code(reason)
     return Explained(
         category,
         headline,
         good,
-        str(ans.get("message", "")),
+        said,
         section,
         reason,
-        str(REASON_WORDS.get(reason, "")),
+        words.reason_words(reason),
         rules_in_force(rules, category, reason),
         None,
         facts,
-        str(SHORT_REASON.get(reason, "")),
+        str(words.SHORT_REASON.get(reason, "")),
+        str(ans.get("message", "")),
+        anchor,
+        str(part.title) if part is not None else "",
+        move_words,
     )
+
+
+def _reason_in_words(
+    category: str, ans: Mapping[str, Any], question: Mapping[str, Any], reason: str
+) -> tuple[str, str]:
+    """(the reason as a sentence in players' words, the move in words) for an answer; the
+    engine's own sentence when the category has no worded form (it names no codes)."""
+    if category == "placement":
+        judged = placement_verdict(question)
+        if judged is not None:
+            layout, verdict = judged
+            typed = (question.get("input") or {}).get("move", {}).get("tile", verdict.tile)
+            move = _("%(tile)s on %(end)s", tile=typed, end=words.end_name(layout, verdict.on))
+            return words.move_reason(layout, verdict), move
+    elif category == "round_end":
+        status = round_end_status(question)
+        if status is not None:
+            yard = (question.get("input") or {}).get("yard_count") or 0
+            return words.round_end_reason(status[1], int(yard)), ""
+    elif category == "tiebreak":
+        return words.tiebreak_reason(ans), ""
+    elif category == "draw":
+        return _draw_reason(ans, question), ""
+    return str(ans.get("message") or words.reason_words(reason)), ""
+
+
+def _draw_reason(ans: Mapping[str, Any], question: Mapping[str, Any]) -> str:
+    """What the player must do and why (RULES.md §5.5), with the legal plays in words."""
+    layout = position_of(question)
+    plays = ans.get("legal_plays") or []
+    if ans.get("drawn_tile_playable") is not None:
+        return str(ans.get("message", ""))
+    if plays and layout is not None:
+        return _("You can play %(plays)s.", plays=words.play_list(layout, plays))
+    if ans.get("must_draw"):
+        return ngettext(
+            "No tile in your hand fits an open end: draw %(num)s tile from the chicken yard; "
+            "if it fits, see what the house rules say about playing it.",
+            "No tile in your hand fits an open end: draw %(num)s tiles from the chicken yard.",
+            int(ans.get("draw_count") or 1),
+        )
+    if ans.get("may_draw"):
+        return _("You may draw a tile from the chicken yard, or pass.")
+    return _("No tile in your hand fits an open end and nothing can be drawn: pass.")
 
 
 def question_facts(question: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -434,12 +575,14 @@ def question_facts(question: Mapping[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def _facts(category: str, ans: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _facts(
+    category: str, ans: Mapping[str, Any], question: Mapping[str, Any]
+) -> list[tuple[str, str]]:
     """A few answer fields worth showing as a list (label, value)."""
     out: list[tuple[str, str]] = []
-    if category == "draw" and ans.get("legal_plays"):
-        plays = ", ".join(f"{t} on {on}" for t, on in ans["legal_plays"])
-        out.append((str(_l("Legal plays")), plays))
+    layout = position_of(question) if category == "draw" else None
+    if category == "draw" and ans.get("legal_plays") and layout is not None:
+        out.append((str(_l("Legal plays")), words.play_list(layout, ans["legal_plays"])))
     if category == "round_end" and ans.get("scores"):
         out.append((str(_l("Scores")), ", ".join(f"{p}: {s}" for p, s in ans["scores"].items())))
     if category == "tiebreak":
@@ -459,13 +602,8 @@ def ask(question: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def summary(question: Mapping[str, Any], explained: Explained) -> str:
-    """One line for the rulings list (at most 300 characters)."""
-    data = question.get("input", {})
-    if explained.category == "placement" and isinstance(data.get("move"), Mapping):
-        move = data["move"]
-        prefix = f"{move.get('tile')} on {move.get('on')}: "
-    else:
-        prefix = ""
+    """One line for the rulings list, in players' words (at most 300 characters)."""
+    prefix = f"{explained.move_words}: " if explained.move_words else ""
     return f"{prefix}{explained.headline} {explained.message}"[:300]
 
 

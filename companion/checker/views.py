@@ -16,6 +16,7 @@ from typing import Any
 from flask import abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from ..engine import (
@@ -29,13 +30,17 @@ from ..engine import (
     Tile,
     legal_moves,
 )
-from ..engine.layout import describe_target
+from ..engine.explain import position_of
 from ..engine.tiles import parse_ends
 from ..mapping import coming_round, round_scores, rules_of
 from ..models import Game
+from ..rulebook import SECTIONS, section_for, source_names, switch_anchor
+from ..words import end_name, reason_words
 from . import bp
 from .asking import (
+    EDGE_CASES,
     QUESTIONS,
+    SITUATIONS,
     FormProblem,
     ask,
     build_question,
@@ -45,7 +50,7 @@ from .asking import (
     summary,
 )
 from .context import Table, table_for_game, table_from_args
-from .drawing import LENGTH, WIDTH, draw_layout
+from .drawing import HIT_R, LENGTH, WIDTH, draw_layout
 from .notation import (
     NotationError,
     format_layout,
@@ -186,10 +191,9 @@ def _ruling_view(ruling_id: str | None, table: Table, position: PositionView) ->
             legal = bool(ruling.answer.get("legal"))
             targets = [t for t_, t in legal_moves(position.layout, [tile])]
             view["drawing"] = position.drawing((tile, on, legal), highlight=targets)
-            view["alternatives"] = [
-                (t, describe_target(position.layout, t)) for t in targets if t != on
-            ]
+            view["alternatives"] = [(t, end_name(position.layout, t)) for t in targets if t != on]
             view["move"] = (str(tile), on)
+            view["move_words"] = explained.move_words
         except EngineError:  # a ruling about another position: the plain drawing
             view.pop("drawing", None)
     return view
@@ -236,9 +240,13 @@ def _page(
         "problem": problem,
         "problem_field": problem_field,
         "LENGTH": LENGTH,
+        "HIT_R": HIT_R,
         "WIDTH": WIDTH,
         "presets": PRESET_TITLES,
         "sets": SUPPORTED_SETS,
+        "situations": SITUATIONS,
+        "edge_cases": EDGE_CASES,
+        "recent_positions": recent_positions(table, position.text),
     }
     if table.game is not None:
         ctx["prefill_scores"] = {
@@ -259,14 +267,45 @@ def _page(
         ctx["unplayed"] = unplayed
         ctx["open_ends"] = layout.open_ends()
         ctx["playable"] = {e.on for e in layout.playable_targets()}
-        ctx["describe"] = lambda on: describe_target(layout, on)
+        ctx["describe"] = lambda on: end_name(layout, on)
         ctx["closed_ends"] = closed_ends(layout)
         if sel in ctx["playable"]:
             number = layout.number_at(sel)
             ctx["sel"] = sel
             ctx["sel_tiles"] = [t for t in unplayed if t.has(number)]
-            ctx["sel_words"] = describe_target(layout, sel)
+            ctx["sel_words"] = end_name(layout, sel)
     return ctx
+
+
+RECENT_POSITIONS = 4  # positions offered from a game's recent rulings
+
+
+def recent_positions(table: Table, current: str) -> list[tuple[str, str]]:
+    """Positions to start from, newest first: those of the game's recent rulings (the last
+    position asked in that game first), as (position text, words: centre and tiles laid);
+    the position on screen is left out. Empty without a game."""
+    if table.game is None:
+        return []
+    out: list[tuple[str, str]] = []
+    for ruling in rulings_for(table.game, limit=20):
+        layout = (ruling.question or {}).get("input", {}).get("layout")
+        if not isinstance(layout, dict):
+            continue
+        with contextlib.suppress(EngineError, KeyError, TypeError, AttributeError):
+            text = format_layout(layout)
+            tiles = len(layout.get("tiles") or [])
+            if text and text != current and text not in (t for t, _w in out):
+                label = ngettext(
+                    "Centre %(c)s and %(num)s tile, asked: %(what)s",
+                    "Centre %(c)s and %(num)s tiles, asked: %(what)s",
+                    tiles,
+                    c=layout.get("center"),
+                    what=ruling.summary[:60],
+                )
+                out.append((text, label))
+        if len(out) >= RECENT_POSITIONS:
+            break
+    return out
 
 
 def closed_ends(layout: Layout) -> list[tuple[str, str]]:
@@ -324,7 +363,7 @@ def ask_question() -> ResponseReturnValue:
             ),
             status,
         )
-    explained = explain(question["category"], answer, table.rules)
+    explained = explain(question["category"], answer, table.rules, question)
     ruling = save_ruling(
         table.game, question, answer, table.rules.to_dict(), summary(question, explained)
     )
@@ -387,8 +426,12 @@ def ruling_essentials(ruling: Any) -> str:
     data = question.get("input") or {}
     parts = [f"{label}: {value}" for label, value in question_facts(question)]
     move = data.get("move")
+    layout = position_of(question)
     if isinstance(move, dict):
-        parts.insert(0, f"{move.get('tile')} on {move.get('on')}")
+        where = end_name(layout, str(move.get("on"))) if layout is not None else ""
+        parts.insert(
+            0, _("%(tile)s on %(end)s", tile=move.get("tile"), end=where or move.get("on"))
+        )
     for name, points in (data.get("round_scores") or {}).items():
         parts.append(f"{name}: {', '.join(str(p) for p in points)}")
     ruleset = question.get("ruleset") or {}
@@ -450,9 +493,44 @@ def house_rules() -> ResponseReturnValue:
         table=table,
         rows=rows,
         tiebreak=list(table.rules.tiebreak),
+        tiebreak_words=[reason_words(step) for step in table.rules.tiebreak],
         changed=[r for r in rows if r["changed"]],
         presets=PRESETS,
     )
+
+
+@bp.get("/rules")
+def rule_book() -> ResponseReturnValue:
+    """The rule book: every rule in plain words; where the sources disagree, what each says,
+    the house rule that chooses, and this table's choice highlighted (``?game=`` or the
+    preset on the checker)."""
+    table = table_of(request.args)
+    changed = table.rules.differences()
+    return render_template(
+        "checker/rule_book.html",
+        table=table,
+        sections=SECTIONS,
+        value_of=lambda switch: getattr(table.rules, switch.name),
+        same_value=_same_value,
+        changed=changed,
+        source_names=source_names,
+        switch_anchor=switch_anchor,
+        tiebreak_words=[reason_words(step) for step in table.rules.tiebreak],
+    )
+
+
+@bp.app_template_global("rule_part")
+def rule_part(rule: str) -> Any:
+    """The rule-book part covering RULES.md section ``rule`` (None when none does)."""
+    return section_for(str(rule))
+
+
+@bp.app_template_global("rule_book_url")
+def rule_book_url(game: Game | None = None, anchor: str = "", **params: Any) -> str:
+    """A link to the rule book (at ``anchor``), for ``game`` when given, for other pages."""
+    if game is not None:
+        params["game"] = game.edit_token
+    return url_for("checker.rule_book", **params) + (f"#{anchor}" if anchor else "")
 
 
 @bp.app_template_global("checker_url")
