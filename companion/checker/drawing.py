@@ -253,7 +253,9 @@ def overlapping(drawing: Drawing) -> list[tuple[str, str]]:
     return [(a.id, b.id) for i, a in enumerate(tiles) for b in tiles[i + 1 :] if _overlap(a, b)]
 
 
-def _bounds(tiles: Iterable[TileShape], ends: Iterable[EndMarker]) -> tuple[float, ...]:
+def _bounds(
+    tiles: Iterable[TileShape], ends: Iterable[EndMarker]
+) -> tuple[float, float, float, float]:
     xs: list[float] = []
     ys: list[float] = []
     half = math.hypot(LENGTH, WIDTH) / 2

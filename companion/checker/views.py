@@ -385,7 +385,12 @@ def show_position() -> ResponseReturnValue:
         return _render(_page(table, form), status)
     tab = form.get("q", "") if form.get("q", "") in QUESTIONS else ""
     move = _pasted_move(position)
-    params = {**table.params(), "q": "move" if move else tab, "pos": position.text, **move}
+    params: dict[str, Any] = {
+        **table.params(),
+        "q": "move" if move else tab,
+        "pos": position.text,
+        **move,
+    }
     return redirect(url_for("checker.index", **{k: v for k, v in params.items() if v}), 303)
 
 
@@ -435,7 +440,8 @@ def ruling_essentials(ruling: Any) -> str:
     for name, points in (data.get("round_scores") or {}).items():
         parts.append(f"{name}: {', '.join(str(p) for p in points)}")
     ruleset = question.get("ruleset") or {}
-    label = str(PRESET_TITLES.get(ruleset.get("preset"), ruleset.get("preset") or ""))
+    name = str(ruleset.get("preset") or "")
+    label = str(PRESET_TITLES.get(name, name))
     if ruleset.get("overrides"):
         label += " " + _("+ %(n)s house rule changes", n=len(ruleset["overrides"]))
     if label:
@@ -530,7 +536,7 @@ def rule_book_url(game: Game | None = None, anchor: str = "", **params: Any) -> 
     """A link to the rule book (at ``anchor``), for ``game`` when given, for other pages."""
     if game is not None:
         params["game"] = game.edit_token
-    return url_for("checker.rule_book", **params) + (f"#{anchor}" if anchor else "")
+    return str(url_for("checker.rule_book", **params)) + (f"#{anchor}" if anchor else "")
 
 
 @bp.app_template_global("checker_url")
