@@ -171,6 +171,8 @@ def test_refused_position_is_marked(phone: Page, shot) -> None:
         "/checker/?pos=9-5 on C; 5-5 on S1",
         "/checker/house-rules?preset=wikipedia",
         "/checker/rulings",
+        "/checker/rules?preset=wikipedia",
+        f"/checker/?q=edge&pos={OPEN_FOOT}",
     ],
 )
 def test_no_axe_violations(phone: Page, axe_violations, path: str) -> None:
