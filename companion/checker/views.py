@@ -28,6 +28,7 @@ from ..engine import (
     Layout,
     RuleSet,
     Tile,
+    check_move,
     legal_moves,
 )
 from ..engine.explain import position_of
@@ -35,7 +36,7 @@ from ..engine.tiles import parse_ends
 from ..mapping import coming_round, round_scores, rules_of
 from ..models import Game
 from ..rulebook import SECTIONS, section_for, source_names, switch_anchor
-from ..words import end_name, reason_words
+from ..words import end_name, move_reason, reason_words
 from . import bp
 from .asking import (
     EDGE_CASES,
@@ -124,6 +125,12 @@ class PositionView:
 
     def _refused_drawing(self) -> Any:
         """What could be laid before the refused placement, and that placement in red."""
+        prefix, refused = self._refused_parts()
+        return draw_layout(prefix, refused=refused)
+
+    def _refused_parts(self) -> tuple[Layout, tuple[str, str, str] | None]:
+        """The layout that could be laid before the refused placement, and that placement as
+        (id, on, "a-b") when it can be read."""
         table = self.table
         try:
             spec, _items, _q = read_position(self.text, table.centre)
@@ -145,7 +152,31 @@ class PositionView:
                 refused = (str(tiles[index].get("id")), str(tiles[index].get("on")), f"{a}-{b}")
             except EngineError:
                 refused = None
-        return draw_layout(prefix, refused=refused)
+        return prefix, refused
+
+    @property
+    def refusal_words(self) -> str:
+        """Why the refused placement could not have been played, in players' words (the same
+        move check a question gets); ``""`` when the refusal is not about a move (a typo, a
+        tile twice, an unknown id): then the reader's own message says it."""
+        if self.error is None:
+            return ""
+        prefix, refused = self._refused_parts()
+        if refused is None or refused[1] not in prefix:
+            return ""
+        _id, on, text = refused
+        try:
+            verdict = check_move(prefix, Tile.of(*(int(v) for v in text.split("-"))), on)
+        except EngineError:
+            return ""
+        if verdict.legal:
+            return ""
+        return _(
+            "%(tile)s on %(end)s: %(reason)s",
+            tile=text,
+            end=end_name(prefix, on),
+            reason=move_reason(prefix, verdict),
+        )
 
     def without_last(self) -> str:
         """The position text with its last placement taken back (undo)."""

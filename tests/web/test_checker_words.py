@@ -248,3 +248,21 @@ def test_a_game_offers_its_recent_positions(client):
     html = client.get("/checker/", query_string={"game": game.edit_token}).get_data(as_text=True)
     assert "Start from a recent position of this game" in html
     assert "Centre 9-9 and 4 tiles, asked: 5-6 on the open 5 on the first spoke" in html
+
+
+@pytest.mark.parametrize(
+    ("pos", "words"),
+    [
+        (
+            "9-5 on C; 5-5 on S1",
+            "5-5 on the open 5 on the first spoke: The centre 9-9 needs all 4 spokes before "
+            "anyone plays elsewhere: 1 of 4 is down.",
+        ),
+        (f"{SPOKES}, 3-3 on S1", "3-3 has no 5, so it cannot go on the open 5 on the first spoke."),
+    ],
+)
+def test_a_typed_position_that_could_not_have_been_played_is_refused_in_words(client, pos, words):
+    html = client.get("/checker/", query_string={"pos": pos}).get_data(as_text=True)
+    refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
+    assert words in refusal
+    assert developer_terms(visible_text(refusal)) == []
