@@ -45,13 +45,11 @@ from .asking import (
     FormProblem,
     ask,
     build_question,
-    explain,
     form_from_question,
-    question_facts,
-    summary,
 )
 from .context import Table, table_for_game, table_from_args
 from .drawing import HIT_R, LENGTH, WIDTH, draw_layout
+from .explaining import explain, question_facts, summary
 from .notation import (
     NotationError,
     format_layout,
