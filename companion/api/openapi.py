@@ -23,6 +23,7 @@ from ..engine.limits import (
 )
 from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN
 from ..engine.tiles import MAX_TILE_TEXT, SUPPORTED_SETS, TILE_PATTERN
+from ..engine.reasons import DecidedAt, Reason, TurnResult
 
 # Bounds on one request, so that each costs at most a few tens of ms of CPU and a sync worker
 # is soon free for the scoreboard polls (benchmarks/api_bench.py measures the worst accepted
@@ -40,28 +41,10 @@ MAX_QUESTION_BYTES = 256 * 1024
 
 Schema = dict[str, Any]
 
-REASONS = (
-    "OK",
-    "SPOKES_INCOMPLETE",
-    "FOOT_INCOMPLETE",
-    "CENTER_FULL",
-    "FOOT_FULL",
-    "END_COVERED",
-    "NO_MATCH",
-    "ONE_TILE_PER_TURN",
-    "OUT",
-    "BLOCKED",
-    "NO_DRAW",
-    "YARD_NOT_EXHAUSTED",
-    "SOMEONE_CAN_PLAY",
-)
-DECIDED_AT = (
-    "lowest_total",
-    "most_zero_rounds",
-    "lowest_single_nonzero_round",
-    "unresolved_shared",
-    "extension_next_lowest_nonzero",
-)
+#: the enums of answers, derived from the engine's one home for them (engine/reasons.py)
+REASONS = tuple(str(r) for r in Reason)
+DECIDED_AT = tuple(str(d) for d in DecidedAt)
+TURN_RESULTS = tuple(str(t) for t in TurnResult)
 
 
 def _ref(name: str) -> Schema:
@@ -255,7 +238,7 @@ def _answer() -> Schema:
         "drawn_tile_playable": BOOL,
         "must_play_drawn": BOOL,
         "may_play_drawn": BOOL,
-        "turn_result": {"enum": ["PLAY", "PASS", "DRAW_AGAIN"]},
+        "turn_result": {"enum": list(TURN_RESULTS)},
         # round end
         "round_over": BOOL,
         "scores": PER_PLAYER_INT,

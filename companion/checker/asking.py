@@ -1,22 +1,23 @@
-"""The checker's five questions: form fields -> a QUESTIONS.md question -> the engine's answer,
-explained for the page (verdict, reason in words, the house rules in force, RULES.md section).
+"""The checker's questions: form fields -> a QUESTIONS.md question -> the engine's answer
+(and back: a saved question -> the form that asks it again). The answer is put in words for the
+page by :mod:`companion.checker.explaining`.
 
-No rule is decided here: :func:`companion.engine.answer` decides; this module only reads forms
-and chooses words.
+No rule is decided here: :func:`companion.engine.answer` decides; this module only reads forms,
+including what the table knows when it asks whether the round is over, without every hand.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
-from ..engine import SWITCH_BY_NAME, Layout, answer
+from ..engine import Layout, answer
 from .context import Table
 
 #: question tab -> (QUESTIONS.md category, title)
@@ -26,41 +27,7 @@ QUESTIONS: dict[str, tuple[str, Any]] = {
     "end": ("round_end", _l("Is the round over?")),
     "score": ("scoring", _l("What does this hand score?")),
     "tie": ("tiebreak", _l("Who wins this tie?")),
-}
-
-REASON_WORDS: dict[str, Any] = {
-    "OK": _l("The move is allowed."),
-    "SPOKES_INCOMPLETE": _l("The centre double still needs spokes."),
-    "FOOT_INCOMPLETE": _l("A chicken foot still needs its toes."),
-    "CENTER_FULL": _l("The centre double already has all its spokes."),
-    "FOOT_FULL": _l("That chicken foot already has all its toes."),
-    "END_COVERED": _l("That end is already covered."),
-    "NO_MATCH": _l("The tile does not show the number at that end."),
-    "ONE_TILE_PER_TURN": _l("Only one tile may be laid per turn."),
-    "OUT": _l("A player went out."),
-    "BLOCKED": _l("Nobody can play and nobody can draw: the round is blocked."),
-    "NO_DRAW": _l("A stuck player cannot draw, and these rules end the round then."),
-    "YARD_NOT_EXHAUSTED": _l("Tiles can still be drawn from the chicken yard."),
-    "SOMEONE_CAN_PLAY": _l("Someone can still play."),
-    "PLAY": _l("Play a tile."),
-    "PASS": _l("Pass: nothing to play and nothing to draw."),
-    "DRAW_AGAIN": _l("Draw again."),
-    "lowest_total": _l("The lowest total wins."),
-    "most_zero_rounds": _l("Equal totals: the most zero rounds wins."),
-    "lowest_single_nonzero_round": _l("Still equal: the lowest single non-zero round wins."),
-    "unresolved_shared": _l("Everything is equal: the win is shared."),
-    "extension_next_lowest_nonzero": _l("Decided by the next-lowest non-zero round."),
-}
-
-#: reason code -> a few words for the picture's label (the code stays in its title)
-SHORT_REASON: dict[str, Any] = {
-    "SPOKES_INCOMPLETE": _l("spokes not finished"),
-    "FOOT_INCOMPLETE": _l("foot not finished"),
-    "CENTER_FULL": _l("centre full"),
-    "FOOT_FULL": _l("foot full"),
-    "END_COVERED": _l("end covered"),
-    "NO_MATCH": _l("wrong number"),
-    "ONE_TILE_PER_TURN": _l("one tile per turn"),
+    "edge": ("edge", _l("Special cases")),
 }
 
 _TILE_TOKEN = re.compile(r"\[?(\d{1,2})[-|:/](\d{1,2})\]?")
@@ -74,33 +41,6 @@ class FormProblem(Exception):
         super().__init__(message)
         self.field = field_name
         self.message = message
-
-
-@dataclass(frozen=True)
-class RuleInForce:
-    """A house-rule switch that bears on a verdict: its summary and the meaning of its value."""
-
-    name: str
-    summary: str
-    value: Any
-    meaning: str
-
-
-@dataclass
-class Explained:
-    """An answer, ready for the page."""
-
-    category: str
-    headline: str
-    good: bool | None
-    message: str
-    rule: str
-    reason: str = ""
-    reason_words: str = ""
-    rules_in_force: list[RuleInForce] = field(default_factory=list)
-    error: dict[str, str] | None = None
-    facts: list[tuple[str, str]] = field(default_factory=list)
-    short: str = ""  # a few words for the reason, for the picture
 
 
 def typed_tiles(text: str, field_name: str) -> list[str]:
@@ -220,13 +160,7 @@ def build_question(
         if drawn:
             data["tile_drawn"] = drawn
     elif tab == "end":
-        data["hands"] = {
-            name: tiles_from_form(form, f"hand_{i}") for i, name in enumerate(table.players)
-        }
-        data["yard_count"] = _whole(form, "yard_count", 0)
-        to_move = str(form.get("to_move") or "")
-        if to_move in table.players:
-            data["to_move"] = to_move
+        data.update(_round_end_input(form, table))
     elif tab == "score":
         data["hand"] = tiles_from_form(form, "hand")
         data["went_out"] = bool(form.get("went_out"))
@@ -234,9 +168,95 @@ def build_question(
         data["round_start_double"] = table.centre
         if form.get("round_end") in ("OUT", "BLOCKED"):
             data["round_end"] = form.get("round_end")
+    elif tab == "edge":
+        data.update(_edge_input(form, table))
     else:
         data["round_scores"] = _all_scores(form, table.players)
     return {"category": category, "ruleset": table.ruleset_spec(), "input": data}
+
+
+class Situation(StrEnum):
+    """What the table knows when it asks "is the round over?" (RULES.md §6): it need not
+    enter every hand for the common cases."""
+
+    BLOCKED = "blocked"  # nobody could play and the chicken yard is empty
+    OUT = "out"  # someone laid their last tile
+    PASSED = "passed"  # everyone passed, but the yard still has tiles
+    HANDS = "hands"  # not sure: judge from the hands
+
+
+#: situation -> the button that asks it
+SITUATIONS: dict[str, Any] = {
+    Situation.BLOCKED: _l("Nobody could play and the chicken yard is empty"),
+    Situation.PASSED: _l("Everyone passed, but the chicken yard still has tiles"),
+    Situation.OUT: _l("Someone went out"),
+}
+
+
+def _round_end_input(form: Mapping[str, Any], table: Table) -> dict[str, Any]:
+    """The round-end input for what the table knows: no hands when the situation says enough
+    (nobody can play: hands that cannot play add nothing; someone went out: their empty
+    hand), every hand when the table is not sure."""
+    # a "<name> went out" button sends only ``who``
+    situation = str(form.get("situation") or (Situation.OUT if form.get("who") else "hands"))
+    if situation == Situation.BLOCKED:
+        return {"hands": {}, "yard_count": 0}
+    if situation == Situation.PASSED:
+        yard = _whole(form, "yard_left", 1)
+        if yard < 1:
+            raise FormProblem("yard_left", _("Enter how many tiles are in the chicken yard."))
+        return {"hands": {}, "yard_count": yard}
+    if situation == Situation.OUT:
+        who = str(form.get("who") or "")
+        if who not in table.players:
+            raise FormProblem("who", _("Tap the player who went out."))
+        return {"hands": {who: []}, "yard_count": _whole(form, "yard_count", 0)}
+    data: dict[str, Any] = {
+        "hands": {name: tiles_from_form(form, f"hand_{i}") for i, name in enumerate(table.players)},
+        "yard_count": _whole(form, "yard_count", 0),
+    }
+    to_move = str(form.get("to_move") or "")
+    if to_move in table.players:
+        data["to_move"] = to_move
+    return data
+
+
+class EdgeCase(StrEnum):
+    """The special cases the checker asks the engine about (QUESTIONS.md "edge")."""
+
+    ANNOUNCE = "announce"  # a player down to one tile did not announce it
+    CAPACITY = "capacity"  # how many spokes can the centre take
+    BLANK_ROUND = "blank"  # a blocked hand of only the double-blank
+
+
+#: special case -> its question, in players' words
+EDGE_CASES: dict[str, Any] = {
+    EdgeCase.ANNOUNCE: _l("A player down to one tile did not announce it"),
+    EdgeCase.CAPACITY: _l("How many spokes can the centre double take?"),
+    EdgeCase.BLANK_ROUND: _l("A blocked round: is a hand of just the double-blank a zero round?"),
+}
+
+
+def _edge_input(form: Mapping[str, Any], table: Table) -> dict[str, Any]:
+    """The input of a special case (QUESTIONS.md "edge") from the form."""
+    case = str(form.get("edge") or "")
+    if case == EdgeCase.ANNOUNCE:
+        return {
+            "player": table.players[0],
+            "tiles_left": 1,
+            "announced": bool(form.get("announced")),
+            "next_player_has_played": bool(form.get("next_played")),
+            "yard_count": _whole(form, "yard_count", 0),
+        }
+    if case == EdgeCase.CAPACITY:
+        # no player count: with one, the engine would answer the deal instead
+        return {
+            "requested_center_spokes": _whole(form, "spokes", table.spokes) or table.spokes,
+            "players": None,
+        }
+    if case == EdgeCase.BLANK_ROUND:
+        return {"round_end": "BLOCKED", "hand": ["0-0"]}
+    raise FormProblem("edge", _("Choose a special case."))
 
 
 def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:
@@ -265,6 +285,11 @@ def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:
     ):
         if data.get(key) is not None:
             form.add(field_name, str(data[key]))
+    if question.get("category") == "round_end" and not hands:
+        form.add("situation", Situation.PASSED if data.get("yard_count") else Situation.BLOCKED)
+    elif question.get("category") == "round_end" and list(hands.values()) == [[]]:
+        form.add("situation", Situation.OUT)
+        form.add("who", next(iter(hands)))
     if data.get("went_out"):
         form.add("went_out", "1")
     if data.get("last_tile_was_double"):
@@ -272,204 +297,6 @@ def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:
     return form
 
 
-#: reason code -> the switches that reason depends on (RULES.md §9)
-REASON_SWITCHES: dict[str, tuple[str, ...]] = {
-    "SPOKES_INCOMPLETE": ("center_spokes_required",),
-    "CENTER_FULL": ("center_spokes_required",),
-    "FOOT_INCOMPLETE": ("foot_toes_required",),
-    "FOOT_FULL": ("foot_toes_required",),
-    "ONE_TILE_PER_TURN": ("tiles_per_turn",),
-    "OUT": ("going_out_on_double",),
-    "NO_DRAW": ("yard_reserve", "empty_yard_ends_round"),
-    "YARD_NOT_EXHAUSTED": ("yard_reserve", "empty_yard_ends_round"),
-}
-
-#: question category -> the switches every answer of it depends on
-CATEGORY_SWITCHES: dict[str, tuple[str, ...]] = {
-    "draw": (
-        "must_play_if_able",
-        "draw_when_stuck",
-        "drawn_tile_play",
-        "yard_reserve",
-        "empty_yard_ends_round",
-    ),
-    "scoring": ("double_blank_value", "blank_half_value", "going_out_on_double"),
-    "tiebreak": ("tiebreak_exhausted",),
-}
-
-
-def rules_in_force(rules: Any, category: str, reason: str) -> list[RuleInForce]:
-    """The switches of RULES.md §9 the verdict depends on (by its category and reason code:
-    a NO_MATCH or OK placement depends on none), each with its summary and the meaning of the
-    value in force; a tie-break also shows its steps."""
-    names = [*CATEGORY_SWITCHES.get(category, ()), *REASON_SWITCHES.get(reason, ())]
-    out = []
-    for name in dict.fromkeys(names):
-        switch = SWITCH_BY_NAME[name]
-        value = getattr(rules, name)
-        out.append(RuleInForce(name, switch.summary, value, switch.meaning(value) or str(value)))
-    if category == "tiebreak":
-        steps = ", ".join(rules.tiebreak)
-        out.insert(0, RuleInForce("tiebreak", "Tie-break steps, in order.", steps, steps))
-    return out
-
-
-def _headline(category: str, ans: Mapping[str, Any]) -> tuple[str, bool | None, str]:
-    """(headline, good?, reason code) for an answer."""
-    if category == "placement":
-        legal = bool(ans.get("legal"))
-        return (
-            str(_l("Yes, it can go there.") if legal else _l("No, it cannot go there.")),
-            legal,
-            str(ans.get("reason", "")),
-        )
-    if category == "draw":
-        if ans.get("drawn_tile_playable") is not None:
-            return _drawn_headline(ans)
-        if ans.get("has_legal_play"):
-            return str(_l("Play a tile.")), True, str(ans.get("turn_result", "PLAY"))
-        if ans.get("must_draw"):
-            return (
-                str(_l("Draw %(n)s.", n=ans.get("draw_count", 1))),
-                None,
-                str(ans.get("turn_result", "")),
-            )
-        return str(_l("Pass.")), None, str(ans.get("turn_result", "PASS"))
-    if category == "round_end":
-        over = bool(ans.get("round_over"))
-        return (
-            str(_l("The round is over.") if over else _l("The round goes on.")),
-            over,
-            str(ans.get("reason", "")),
-        )
-    if category == "scoring":
-        return str(_l("%(n)s points.", n=ans.get("score", 0))), None, ""
-    winners = ans.get("winners") or []
-    if len(winners) > 1:
-        return (
-            str(_l("Shared win: %(names)s.", names=", ".join(winners))),
-            None,
-            str(ans.get("decided_at", "")),
-        )
-    return (
-        str(_l("%(name)s wins.", name=", ".join(winners))),
-        None,
-        str(ans.get("decided_at", "")),
-    )
-
-
-def _drawn_headline(ans: Mapping[str, Any]) -> tuple[str, bool | None, str]:
-    """The headline about the tile just drawn (RULES.md §5.5), from the engine's
-    drawn_tile_playable, must_play_drawn, may_play_drawn and turn_result."""
-    result = str(ans.get("turn_result", ""))
-    if ans.get("must_play_drawn"):
-        return str(_l("Play the drawn tile.")), True, result
-    if ans.get("may_play_drawn"):
-        return str(_l("You may play the drawn tile, or keep it and pass.")), True, result
-    if ans.get("drawn_tile_playable"):
-        return str(_l("Keep the drawn tile and pass.")), None, result
-    if result == "DRAW_AGAIN":
-        return str(_l("The drawn tile cannot be played: draw again.")), None, result
-    return str(_l("The drawn tile cannot be played: pass.")), None, result
-
-
-def explain(
-    category: str,
-    ans: Mapping[str, Any],
-    rules: Any,
-    question: Mapping[str, Any] | None = None,
-) -> Explained:
-    """The page's view of an engine answer (or error answer); with the ``question``, its facts
-    start with what was judged (the hand, the hands, the tile drawn) so a verdict can be
-    checked against what was meant."""
-    if "error" in ans:
-        err = dict(ans["error"])
-        return Explained(
-            category,
-            str(_l("The question could not be answered.")),
-            False,
-            err.get("message", ""),
-            "",
-            err.get("code", ""),
-            "",
-            [],
-            err,
-        )
-    headline, good, reason = _headline(category, ans)
-    section = str(ans.get("rule", ""))
-    facts = [*question_facts(question or {}), *_facts(category, ans)]
-    return Explained(
-        category,
-        headline,
-        good,
-        str(ans.get("message", "")),
-        section,
-        reason,
-        str(REASON_WORDS.get(reason, "")),
-        rules_in_force(rules, category, reason),
-        None,
-        facts,
-        str(SHORT_REASON.get(reason, "")),
-    )
-
-
-def question_facts(question: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """What a question judged, as (label, value) pairs: the hand (draw, scoring), each
-    player's hand (round end), the yard count and the tile just drawn."""
-    data = question.get("input") or {}
-    out: list[tuple[str, str]] = []
-    category = question.get("category")
-    if category in ("draw", "scoring"):
-        hand = ", ".join(str(t) for t in data.get("hand") or [])
-        out.append((str(_l("Hand")), hand or str(_l("empty"))))
-    hands = data.get("hands")
-    if category == "round_end" and isinstance(hands, Mapping):
-        for name, tiles in hands.items():
-            label = str(_l("%(name)s's hand", name=name))
-            out.append((label, ", ".join(str(t) for t in tiles or []) or str(_l("empty"))))
-    if category in ("draw", "round_end") and data.get("yard_count") is not None:
-        out.append((str(_l("Tiles in the chicken yard")), str(data["yard_count"])))
-    if data.get("tile_drawn"):
-        out.append((str(_l("Tile just drawn")), str(data["tile_drawn"])))
-    return out
-
-
-def _facts(category: str, ans: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """A few answer fields worth showing as a list (label, value)."""
-    out: list[tuple[str, str]] = []
-    if category == "draw" and ans.get("legal_plays"):
-        plays = ", ".join(f"{t} on {on}" for t, on in ans["legal_plays"])
-        out.append((str(_l("Legal plays")), plays))
-    if category == "round_end" and ans.get("scores"):
-        out.append((str(_l("Scores")), ", ".join(f"{p}: {s}" for p, s in ans["scores"].items())))
-    if category == "tiebreak":
-        for key, label in (
-            ("totals", _l("Totals")),
-            ("zero_rounds", _l("Zero rounds")),
-            ("best_nonzero_round", _l("Best non-zero round")),
-        ):
-            values = ans.get(key) or {}
-            out.append((str(label), ", ".join(f"{p}: {v}" for p, v in values.items())))
-    return out
-
-
 def ask(question: Mapping[str, Any]) -> dict[str, Any]:
     """The engine's answer to ``question`` (never raises; errors come back as an error answer)."""
     return answer(question)
-
-
-def summary(question: Mapping[str, Any], explained: Explained) -> str:
-    """One line for the rulings list (at most 300 characters)."""
-    data = question.get("input", {})
-    if explained.category == "placement" and isinstance(data.get("move"), Mapping):
-        move = data["move"]
-        prefix = f"{move.get('tile')} on {move.get('on')}: "
-    else:
-        prefix = ""
-    return f"{prefix}{explained.headline} {explained.message}"[:300]
-
-
-def switch_label(name: str) -> str:
-    """A switch's one-line summary (its name when unknown)."""
-    switch = SWITCH_BY_NAME.get(name)
-    return switch.summary if switch else name

@@ -27,6 +27,8 @@ FOOT_GAP = 5.0  # between a foot and its toes (room for the slanted toes' corner
 CAPTION_HALF_WIDTH = 62.0  # half the width of a reason code written above a red tile
 CAPTION_RISE = 16.0
 MIN_VIEW = 260.0  # the narrowest picture, in units (about 6 tiles)
+SCALE = 1.25  # CSS pixels per unit: a tile is 50 x 25 px on any screen; a bigger layout scrolls
+HIT_R = 20.0  # radius of an open end's tap target: 2 x 20 x SCALE = 50 px >= 44 px
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,12 @@ class Drawing:
     def viewbox_attr(self) -> str:
         """The SVG ``viewBox`` attribute."""
         return " ".join(f"{v:.1f}" for v in self.viewbox)
+
+    @property
+    def size_px(self) -> tuple[int, int]:
+        """(width, height) in CSS pixels: the drawing keeps its scale and grows (its box
+        scrolls) instead of shrinking tiles and tap targets on a deep layout."""
+        return round(self.viewbox[2] * SCALE), round(self.viewbox[3] * SCALE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,12 +184,28 @@ class _Geometry:
         return TileShape(tile_id, f"{touching}-{outer}", x, y, slot.angle, labels, "tile", state)
 
     def place(self, tile_id: str, on: str, touching: int, outer: int) -> TileShape:
-        """Lay a tile on ``on`` in its next free slot."""
+        """Lay a tile on ``on`` in its next free slot; where it would lie over a tile already
+        drawn, its line bends (the smallest turn that is clear, either way) so that no two
+        tiles overlap on a deep layout, as players bend a line that runs into another."""
         index = self.counts.get(on, 0)
         self.counts[on] = index + 1
-        shape = self.shape_at(tile_id, touching, outer, self.slot(on, index))
+        slot = self.slot(on, index)
+        shape = self._clear_shape(tile_id, touching, outer, slot)
         self.shapes[tile_id] = shape
         return shape
+
+    def _clear_shape(self, tile_id: str, touching: int, outer: int, slot: _Slot) -> TileShape:
+        """The first shape at ``slot`` (turned by BENDS, then further out by STRETCH) that
+        overlaps no tile drawn so far; the straight one when none is clear."""
+        others = list(self.shapes.values())
+        for gap in STRETCH:
+            for turn in BENDS:
+                angle = slot.angle + turn
+                x, y = _along(slot.x, slot.y, angle, gap)
+                shape = self.shape_at(tile_id, touching, outer, _Slot(x, y, angle))
+                if not any(_overlap(shape, other) for other in others):
+                    return shape
+        return self.shape_at(tile_id, touching, outer, slot)
 
     def marker(self, on: str, index: int, number: int, playable: bool) -> EndMarker:
         """The open-end marker for the ``index``-th child slot of ``on`` (a foot's markers sit
@@ -192,7 +216,46 @@ class _Geometry:
         return EndMarker(on, number, x, y, playable)
 
 
-def _bounds(tiles: Iterable[TileShape], ends: Iterable[EndMarker]) -> tuple[float, ...]:
+#: degrees a line may turn to stay clear of the tiles already drawn, the smallest turn first
+BENDS = tuple(sorted((15.0 * k for k in range(-10, 11)), key=lambda a: (abs(a), -a)))
+STRETCH = (0.0, WIDTH, LENGTH, 2 * LENGTH, 3 * LENGTH)  # then a longer gap before it (units)
+
+
+def _corners(t: TileShape, inset: float = 1.0) -> list[tuple[float, float]]:
+    """The four corners of a tile (``inset`` units inside its edge: tiles may touch)."""
+    dx, dy = _unit(t.angle)
+    hl, hw = LENGTH / 2 - inset, WIDTH / 2 - inset
+    return [
+        (t.x + dx * a - dy * b, t.y + dy * a + dx * b)
+        for a, b in ((hl, hw), (hl, -hw), (-hl, -hw), (-hl, hw))
+    ]
+
+
+def _overlap(a: TileShape, b: TileShape) -> bool:
+    """True when two tiles overlap (separating axis test on their rectangles)."""
+    if math.hypot(a.x - b.x, a.y - b.y) >= math.hypot(LENGTH, WIDTH):
+        return False
+    p, q = _corners(a), _corners(b)
+    for poly in (p, q):
+        for i in range(4):
+            (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % 4]
+            nx, ny = y2 - y1, x1 - x2
+            pa = [nx * x + ny * y for x, y in p]
+            qa = [nx * x + ny * y for x, y in q]
+            if max(pa) <= min(qa) or max(qa) <= min(pa):
+                return False
+    return True
+
+
+def overlapping(drawing: Drawing) -> list[tuple[str, str]]:
+    """Pairs of tile ids drawn over each other (none for any position, see tests)."""
+    tiles = drawing.tiles
+    return [(a.id, b.id) for i, a in enumerate(tiles) for b in tiles[i + 1 :] if _overlap(a, b)]
+
+
+def _bounds(
+    tiles: Iterable[TileShape], ends: Iterable[EndMarker]
+) -> tuple[float, float, float, float]:
     xs: list[float] = []
     ys: list[float] = []
     half = math.hypot(LENGTH, WIDTH) / 2

@@ -16,6 +16,7 @@ from typing import Any
 from flask import abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
 from ..engine import (
@@ -27,26 +28,29 @@ from ..engine import (
     Layout,
     RuleSet,
     Tile,
+    check_move,
     legal_moves,
 )
-from ..engine.layout import describe_target
+from ..engine.explain import position_of
 from ..engine.tiles import parse_ends
 from ..ids import parse_id
 from ..mapping import coming_round, round_scores, rules_of
 from ..models import Game
+from ..rulebook import SECTIONS, section_for, source_names, switch_anchor
+from ..words import end_name, move_reason, reason_words
 from . import bp
 from .asking import (
+    EDGE_CASES,
     QUESTIONS,
+    SITUATIONS,
     FormProblem,
     ask,
     build_question,
-    explain,
     form_from_question,
-    question_facts,
-    summary,
 )
 from .context import Table, table_for_game, table_from_args
-from .drawing import LENGTH, WIDTH, draw_layout
+from .drawing import HIT_R, LENGTH, WIDTH, draw_layout
+from .explaining import explain, question_facts, summary
 from .notation import (
     NotationError,
     format_layout,
@@ -126,6 +130,12 @@ class PositionView:
 
     def _refused_drawing(self) -> Any:
         """What could be laid before the refused placement, and that placement in red."""
+        prefix, refused = self._refused_parts()
+        return draw_layout(prefix, refused=refused)
+
+    def _refused_parts(self) -> tuple[Layout, tuple[str, str, str] | None]:
+        """The layout that could be laid before the refused placement, and that placement as
+        (id, on, "a-b") when it can be read."""
         table = self.table
         try:
             spec, _items, _q = read_position(self.text, table.centre)
@@ -147,7 +157,31 @@ class PositionView:
                 refused = (str(tiles[index].get("id")), str(tiles[index].get("on")), f"{a}-{b}")
             except EngineError:
                 refused = None
-        return draw_layout(prefix, refused=refused)
+        return prefix, refused
+
+    @property
+    def refusal_words(self) -> str:
+        """Why the refused placement could not have been played, in players' words (the same
+        move check a question gets); ``""`` when the refusal is not about a move (a typo, a
+        tile twice, an unknown id): then the reader's own message says it."""
+        if self.error is None:
+            return ""
+        prefix, refused = self._refused_parts()
+        if refused is None or refused[1] not in prefix:
+            return ""
+        _id, on, text = refused
+        try:
+            verdict = check_move(prefix, Tile.of(*(int(v) for v in text.split("-"))), on)
+        except EngineError:
+            return ""
+        if verdict.legal:
+            return ""
+        return _(
+            "%(tile)s on %(end)s: %(reason)s",
+            tile=text,
+            end=end_name(prefix, on),
+            reason=move_reason(prefix, verdict),
+        )
 
     def without_last(self) -> str:
         """The position text with its last placement taken back (undo)."""
@@ -204,10 +238,9 @@ def _readable_ruling_view(ruling: Any, table: Table, position: PositionView) -> 
             legal = bool(ruling.answer.get("legal"))
             targets = [t for t_, t in legal_moves(position.layout, [tile])]
             view["drawing"] = position.drawing((tile, on, legal), highlight=targets)
-            view["alternatives"] = [
-                (t, describe_target(position.layout, t)) for t in targets if t != on
-            ]
+            view["alternatives"] = [(t, end_name(position.layout, t)) for t in targets if t != on]
             view["move"] = (str(tile), on)
+            view["move_words"] = explained.move_words
         except EngineError:  # a ruling about another position: the plain drawing
             view.pop("drawing", None)
     return view
@@ -254,9 +287,13 @@ def _page(
         "problem": problem,
         "problem_field": problem_field,
         "LENGTH": LENGTH,
+        "HIT_R": HIT_R,
         "WIDTH": WIDTH,
         "presets": PRESET_TITLES,
         "sets": SUPPORTED_SETS,
+        "situations": SITUATIONS,
+        "edge_cases": EDGE_CASES,
+        "recent_positions": recent_positions(table, position.text),
     }
     if table.game is not None:
         ctx["prefill_scores"] = {
@@ -277,14 +314,45 @@ def _page(
         ctx["unplayed"] = unplayed
         ctx["open_ends"] = layout.open_ends()
         ctx["playable"] = {e.on for e in layout.playable_targets()}
-        ctx["describe"] = lambda on: describe_target(layout, on)
+        ctx["describe"] = lambda on: end_name(layout, on)
         ctx["closed_ends"] = closed_ends(layout)
         if sel in ctx["playable"]:
             number = layout.number_at(sel)
             ctx["sel"] = sel
             ctx["sel_tiles"] = [t for t in unplayed if t.has(number)]
-            ctx["sel_words"] = describe_target(layout, sel)
+            ctx["sel_words"] = end_name(layout, sel)
     return ctx
+
+
+RECENT_POSITIONS = 4  # positions offered from a game's recent rulings
+
+
+def recent_positions(table: Table, current: str) -> list[tuple[str, str]]:
+    """Positions to start from, newest first: those of the game's recent rulings (the last
+    position asked in that game first), as (position text, words: centre and tiles laid);
+    the position on screen is left out. Empty without a game."""
+    if table.game is None:
+        return []
+    out: list[tuple[str, str]] = []
+    for ruling in rulings_for(table.game, limit=20):
+        layout = (ruling.question or {}).get("input", {}).get("layout")
+        if not isinstance(layout, dict):
+            continue
+        with contextlib.suppress(EngineError, KeyError, TypeError, AttributeError):
+            text = format_layout(layout)
+            tiles = len(layout.get("tiles") or [])
+            if text and text != current and text not in (t for t, _w in out):
+                label = ngettext(
+                    "Centre %(c)s and %(num)s tile, asked: %(what)s",
+                    "Centre %(c)s and %(num)s tiles, asked: %(what)s",
+                    tiles,
+                    c=layout.get("center"),
+                    what=ruling.summary[:60],
+                )
+                out.append((text, label))
+        if len(out) >= RECENT_POSITIONS:
+            break
+    return out
 
 
 def closed_ends(layout: Layout) -> list[tuple[str, str]]:
@@ -342,7 +410,7 @@ def ask_question() -> ResponseReturnValue:
             ),
             status,
         )
-    explained = explain(question["category"], answer, table.rules)
+    explained = explain(question["category"], answer, table.rules, question)
     ruling = save_ruling(
         table.game, question, answer, table.rules.to_dict(), summary(question, explained)
     )
@@ -364,7 +432,12 @@ def show_position() -> ResponseReturnValue:
         return _render(_page(table, form), status)
     tab = form.get("q", "") if form.get("q", "") in QUESTIONS else ""
     move = _pasted_move(position)
-    params = {**table.params(), "q": "move" if move else tab, "pos": position.text, **move}
+    params: dict[str, Any] = {
+        **table.params(),
+        "q": "move" if move else tab,
+        "pos": position.text,
+        **move,
+    }
     return redirect(url_for("checker.index", **{k: v for k, v in params.items() if v}), 303)
 
 
@@ -407,12 +480,17 @@ def ruling_essentials(ruling: Any) -> str:
     data = question.get("input") or {}
     parts = [f"{label}: {value}" for label, value in question_facts(question)]
     move = data.get("move")
+    layout = position_of(question)
     if isinstance(move, dict):
-        parts.insert(0, f"{move.get('tile')} on {move.get('on')}")
+        where = end_name(layout, str(move.get("on"))) if layout is not None else ""
+        parts.insert(
+            0, _("%(tile)s on %(end)s", tile=move.get("tile"), end=where or move.get("on"))
+        )
     for name, points in (data.get("round_scores") or {}).items():
         parts.append(f"{name}: {', '.join(str(p) for p in points)}")
     ruleset = question.get("ruleset") or {}
-    label = str(PRESET_TITLES.get(ruleset.get("preset"), ruleset.get("preset") or ""))
+    name = str(ruleset.get("preset") or "")
+    label = str(PRESET_TITLES.get(name, name))
     if ruleset.get("overrides"):
         label += " " + _("+ %(n)s house rule changes", n=len(ruleset["overrides"]))
     if label:
@@ -472,9 +550,44 @@ def house_rules() -> ResponseReturnValue:
         table=table,
         rows=rows,
         tiebreak=list(table.rules.tiebreak),
+        tiebreak_words=[reason_words(step) for step in table.rules.tiebreak],
         changed=[r for r in rows if r["changed"]],
         presets=PRESETS,
     )
+
+
+@bp.get("/rules")
+def rule_book() -> ResponseReturnValue:
+    """The rule book: every rule in plain words; where the sources disagree, what each says,
+    the house rule that chooses, and this table's choice highlighted (``?game=`` or the
+    preset on the checker)."""
+    table = table_of(request.args)
+    changed = table.rules.differences()
+    return render_template(
+        "checker/rule_book.html",
+        table=table,
+        sections=SECTIONS,
+        value_of=lambda switch: getattr(table.rules, switch.name),
+        same_value=_same_value,
+        changed=changed,
+        source_names=source_names,
+        switch_anchor=switch_anchor,
+        tiebreak_words=[reason_words(step) for step in table.rules.tiebreak],
+    )
+
+
+@bp.app_template_global("rule_part")
+def rule_part(rule: str) -> Any:
+    """The rule-book part covering RULES.md section ``rule`` (None when none does)."""
+    return section_for(str(rule))
+
+
+@bp.app_template_global("rule_book_url")
+def rule_book_url(game: Game | None = None, anchor: str = "", **params: Any) -> str:
+    """A link to the rule book (at ``anchor``), for ``game`` when given, for other pages."""
+    if game is not None:
+        params["game"] = game.edit_token
+    return str(url_for("checker.rule_book", **params)) + (f"#{anchor}" if anchor else "")
 
 
 @bp.app_template_global("checker_url")

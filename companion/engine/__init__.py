@@ -19,6 +19,7 @@ from .errors import EngineError, LayoutError, RuleError, TileError
 from .layout import CENTER, Layout, OpenEnd, Placement, replay
 from .moves import Verdict, check_move, has_legal_play, legal_moves, play
 from .questions import CATEGORIES, answer, answer_document
+from .reasons import SECTION, DecidedAt, Reason, TurnResult
 from .round_end import RoundStatus, round_status
 from .rules import (
     PRESET_TITLES,
@@ -75,6 +76,10 @@ __all__ = [
     "TileError",
     "TurnAdvice",
     "Verdict",
+    "Reason",
+    "DecidedAt",
+    "TurnResult",
+    "SECTION",
     "advise_turn",
     "answer",
     "answer_document",

@@ -6,24 +6,17 @@ Reason codes, in order of precedence: ``SPOKES_INCOMPLETE``, ``FOOT_INCOMPLETE``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import LayoutError
 from .layout import CENTER, Layout, describe_target, full_code, full_message
+from .reasons import MOVE_REASONS, SECTION, Reason
 from .tiles import Tile
 
-RULE_SECTION = {
-    "SPOKES_INCOMPLETE": "5.2",
-    "FOOT_INCOMPLETE": "5.4",
-    "CENTER_FULL": "5.2",
-    "FOOT_FULL": "5.4",
-    "END_COVERED": "5.3",
-    "NO_MATCH": "5.1",
-    "ONE_TILE_PER_TURN": "5.1",
-    "OK": "5.3",
-}
+#: reason code -> the RULES.md section it rests on (derived from :data:`.reasons.SECTION`)
+RULE_SECTION: dict[str, str] = {str(r): SECTION[r] for r in MOVE_REASONS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +32,13 @@ class Verdict:
         new_open_end: when legal, the number the tile leaves open (a double: its own number).
         creates_foot_needing_toes: when a legal double starts a chicken foot, the toes it needs.
         foot_complete_after: when the move is a toe, whether it completes the foot.
+        params: the facts the reason rests on, for wording it in any language (not part of
+            the QUESTIONS.md answer): ``on`` (target id), ``tile``, and per reason
+            ``centre``/``spokes``/``required``/``number`` (SPOKES_INCOMPLETE, CENTER_FULL),
+            ``foot``/``double``/``toes``/``required``/``number`` (FOOT_INCOMPLETE, FOOT_FULL),
+            ``number`` (NO_MATCH, END_COVERED), ``player`` (ONE_TILE_PER_TURN); for OK the
+            kind of move ``played_as`` (``spoke``, ``toe``, ``foot`` or ``end``), ``open_end``
+            and ``left`` (spokes or toes still needed after it).
     """
 
     legal: bool
@@ -50,10 +50,11 @@ class Verdict:
     new_open_end: int | None = None
     creates_foot_needing_toes: int | None = None
     foot_complete_after: bool | None = None
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def as_answer(self) -> dict[str, Any]:
         """The verdict as a QUESTIONS.md placement answer (keys that do not apply left out)."""
-        answer: dict[str, Any] = {"legal": self.legal, "reason": self.reason}
+        answer: dict[str, Any] = {"legal": self.legal, "reason": str(self.reason)}
         for key in ("new_open_end", "creates_foot_needing_toes", "foot_complete_after"):
             value = getattr(self, key)
             if value is not None:
@@ -63,8 +64,31 @@ class Verdict:
         return answer
 
 
-def _illegal(reason: str, message: str, tile: Tile, on: str) -> Verdict:
-    return Verdict(False, reason, message, RULE_SECTION[reason], tile, on)
+def _illegal(reason: Reason, message: str, tile: Tile, on: str, **params: Any) -> Verdict:
+    facts = {"tile": str(tile), "on": on, **params}
+    return Verdict(False, reason, message, SECTION[reason], tile, on, params=facts)
+
+
+def _hub_params(layout: Layout) -> dict[str, Any]:
+    """The centre's facts: its double, spokes down and required, and its number (§5.2)."""
+    return {
+        "centre": str(layout.center),
+        "spokes": layout.spokes,
+        "required": layout.spokes_required,
+        "number": layout.hub,
+    }
+
+
+def _foot_params(layout: Layout, foot: str) -> dict[str, Any]:
+    """A chicken foot's facts: its id, double, toes down and required, its number (§5.4)."""
+    double = layout.get(foot).tile
+    return {
+        "foot": foot,
+        "double": str(double),
+        "toes": layout.children(foot),
+        "required": layout.toes_required,
+        "number": double.high,
+    }
 
 
 def check_move(
@@ -98,53 +122,66 @@ def check_move(
     k = layout.spokes_required
     if not layout.hub_complete and on != CENTER:
         return _illegal(
-            "SPOKES_INCOMPLETE",
+            Reason.SPOKES_INCOMPLETE,
             f"The centre {layout.center} has {layout.spokes} of {k} spokes: every play "
             f"must be a new spoke on it (a tile with a {layout.hub}) until all {k} "
             "are down.",
             tile,
             on,
+            **_hub_params(layout),
         )
     foot = layout.open_foot
     if foot is not None and on != foot:
         double = layout.get(foot).tile
         return _illegal(
-            "FOOT_INCOMPLETE",
+            Reason.FOOT_INCOMPLETE,
             f"The chicken foot on {double} ({foot}) has {layout.children(foot)} of "
             f"{layout.toes_required} toes: the next plays must be toes on it (tiles "
             f"with a {double.high}).",
             tile,
             on,
+            **_foot_params(layout, foot),
         )
     if layout.free_slots(on) == 0:
         return _full(layout, tile, on)
     number = layout.number_at(on)
     if not tile.has(number):
         return _illegal(
-            "NO_MATCH",
+            Reason.NO_MATCH,
             f"{tile} has no {number}, so it cannot go on {describe_target(layout, on)}.",
             tile,
             on,
+            number=number,
         )
     if tiles_per_turn == 1 and played_this_turn >= 1:
         who = player or "This player"
         return _illegal(
-            "ONE_TILE_PER_TURN",
+            Reason.ONE_TILE_PER_TURN,
             f"One tile per turn: {who} has already laid a tile this turn.",
             tile,
             on,
+            player=player,
         )
     return _legal(layout, tile, on, number)
 
 
 def _full(layout: Layout, tile: Tile, on: str) -> Verdict:
-    return _illegal(full_code(layout.kind(on)), full_message(layout, on), tile, on)
+    kind = layout.kind(on)
+    params: dict[str, Any] = {}
+    if kind == "hub":
+        params = _hub_params(layout)
+    elif kind == "foot":
+        params = _foot_params(layout, on)
+    else:
+        params = {"number": layout.get(on).outer}
+    return _illegal(Reason(full_code(kind)), full_message(layout, on), tile, on, **params)
 
 
 def _legal(layout: Layout, tile: Tile, on: str, number: int) -> Verdict:
     open_end = tile.other(number)
     target = describe_target(layout, on)
     creates = foot_done = None
+    left = 0
     if tile.is_double:
         creates = layout.toes_required
         message = (
@@ -152,6 +189,7 @@ def _legal(layout: Layout, tile: Tile, on: str, number: int) -> Verdict:
             f"{creates} plays must be toes on it (tiles with a {number})."
         )
         section = "5.4"
+        played_as, left = "foot", creates
     elif layout.kind(on) == "foot":
         foot_done = layout.children(on) + 1 >= layout.toes_required
         rest = (
@@ -161,6 +199,7 @@ def _legal(layout: Layout, tile: Tile, on: str, number: int) -> Verdict:
         )
         message = f"Yes: {tile} is a toe on {target}, leaving a {open_end} open; {rest}."
         section = "5.4"
+        played_as, left = "toe", max(0, layout.toes_required - layout.children(on) - 1)
     elif on == CENTER:
         left = layout.spokes_required - layout.spokes - 1
         rest = (
@@ -170,10 +209,21 @@ def _legal(layout: Layout, tile: Tile, on: str, number: int) -> Verdict:
         )
         message = f"Yes: {tile} is a spoke on {target}, leaving a {open_end} open; {rest}."
         section = "5.2"
+        played_as = "spoke"
     else:
         message = f"Yes: {tile} goes on {target} and leaves a {open_end} open."
         section = "5.3"
-    return Verdict(True, "OK", message, section, tile, on, open_end, creates, foot_done)
+        played_as = "end"
+    params = {
+        "tile": str(tile),
+        "on": on,
+        "played_as": played_as,
+        "open_end": open_end,
+        "left": left,
+    }
+    return Verdict(
+        True, Reason.OK, message, section, tile, on, open_end, creates, foot_done, params
+    )
 
 
 def legal_moves(layout: Layout, hand: Iterable[Tile]) -> list[tuple[Tile, str]]:

@@ -41,4 +41,28 @@
     radio.checked = true;
     note(form, "on");
   }, true);
+
+  // A deep layout is drawn at its own scale and scrolls inside its box: bring the tile that
+  // matters into view (the move asked about, the refused placement, else the centre double).
+  function centreThePicture() {
+    var box = document.querySelector(".picture");
+    var svg = box && box.querySelector("svg.layout");
+    if (!svg || box.scrollWidth <= box.clientWidth && box.scrollHeight <= box.clientHeight) {
+      return;
+    }
+    var target = svg.querySelector("g.tile.illegal, g.tile.legal, g.tile.refused") ||
+      svg.querySelector("g.tile.centre");
+    if (!target) { return; }
+    var t = target.getBoundingClientRect();
+    var b = box.getBoundingClientRect();
+    box.scrollLeft += (t.left + t.width / 2) - (b.left + b.width / 2);
+    box.scrollTop += (t.top + t.height / 2) - (b.top + b.height / 2);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", centreThePicture);
+  } else {
+    centreThePicture();
+  }
+  document.addEventListener("htmx:afterSettle", centreThePicture);
 }());

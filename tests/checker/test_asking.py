@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion import create_app
-from companion.checker.asking import explain
+from companion.checker.explaining import explain
 from companion.config import TestConfig as _TestConfig
 from companion.engine import answer, ruleset_from_spec
 

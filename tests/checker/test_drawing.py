@@ -101,3 +101,48 @@ def test_any_legal_game_position_can_be_drawn(data):
     d = draw_layout(lay)
     assert len(d.tiles) == len(lay) + 1
     assert d.viewbox[2] > 0 and d.viewbox[3] > 0
+
+
+def _random_layout(seed: int, tiles: int, size: int):
+    import random
+
+    from companion.engine import Layout, legal_moves
+
+    rng, dominoes = random.Random(seed), DominoSet(size)
+    lay = Layout.start(dominoes.parse(f"{size}-{size}"))
+    while len(lay) < tiles:
+        moves = legal_moves(lay, [t for t in dominoes.tiles if t not in lay.used])
+        if not moves:
+            break
+        tile, on = rng.choice(moves)
+        lay = lay.attach(tile, on)
+    return lay
+
+
+@given(st.integers(0, 10_000), st.sampled_from([(60, 12), (40, 9), (120, 15)]))
+@settings(max_examples=25, deadline=None)
+def test_no_two_tiles_overlap_on_deep_layouts(seed, shape):
+    from companion.checker.drawing import overlapping
+
+    tiles, size = shape
+    assert overlapping(draw_layout(_random_layout(seed, tiles, size))) == []
+
+
+def test_the_overlap_check_can_fail():
+    from companion.checker.drawing import TileShape, _overlap
+
+    labels = ()
+    a = TileShape("A", "1-2", 0, 0, 0, labels)  # type: ignore[arg-type]
+    assert _overlap(a, TileShape("B", "1-2", 10, 5, 90, labels))  # type: ignore[arg-type]
+    assert not _overlap(a, TileShape("B", "1-2", 41, 0, 0, labels))  # type: ignore[arg-type]
+
+
+def test_a_deep_layout_keeps_its_scale_and_grows_instead():
+    from companion.checker.drawing import SCALE
+
+    small = draw_layout(layout(SPOKES))
+    deep = draw_layout(_random_layout(3, 60, 12))
+    # a tile is LENGTH x SCALE pixels whatever the layout: 50 px, readable on a 360 px phone
+    assert LENGTH * SCALE >= 50
+    assert small.size_px[0] <= 340  # fits a 360 px phone's card
+    assert deep.size_px[0] > small.size_px[0] and deep.size_px[1] > small.size_px[1]
