@@ -86,6 +86,18 @@ def _apply_errors(form: RoundForm, errors: EntryErrors) -> None:
         form[name].errors = [*form[name].errors, *messages]
 
 
+def _open_pickers(game: Game, form: RoundForm | None, opened: int | None) -> set[int]:
+    """The seats whose tile picker the page builds: the one asked for (``opened``) and every
+    hand that already holds tapped tiles (a refused save, a round being corrected). The
+    others are built only when opened (:func:`picker`), so a page costs what the round needs,
+    not players x tiles."""
+    seats = {s.id for s in game.seats}
+    found = {opened} & seats if opened is not None else set()
+    if form is not None:
+        found |= {s.id for s in game.seats if form[tiles_field(s)].data}
+    return found
+
+
 def _game_context(
     game: Game,
     *,
@@ -95,9 +107,13 @@ def _game_context(
     conflict: Round | None = None,
     editing: Round | None = None,
     notice: str = "",
+    opened: int | None = None,
+    changed: bool = True,
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
-    scoreboard, and the one-button forms."""
+    scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
+    open; ``changed`` says whether the game changed (an htmx answer then also swaps the
+    scoreboard and the corrections, out of band)."""
     double = editing.start_double if editing else (plan.double if plan else None)
     if form is None and double is not None:
         data: dict[str, Any] = {"double": str(double)}
@@ -123,6 +139,8 @@ def _game_context(
         "editing": editing,
         "double": double,
         "picker": _picker_tiles(game, double) if double is not None else [],
+        "open_pickers": _open_pickers(game, form, opened),
+        "changed": changed,
         "board": build_board(game),
         "version_form": version_form,
         "burn_form": burn_form,
@@ -145,7 +163,7 @@ def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:
     """The game page, or only its ``#game`` fragment for htmx (which swaps 200s only)."""
     ctx = _game_context(**kwargs)
     if _htmx():
-        return render_template("games/_game.html", **ctx), 200
+        return render_template("games/_saved.html", **ctx), 200
     # One page for a game in play and a finished one: _game.html shows the result when over.
     return render_template("games/play.html", **ctx), status
 
@@ -170,17 +188,17 @@ def save(token: str) -> Any:
     if double is None:
         errors = EntryErrors()
         errors.add(None, _("This form does not say which round it is for; reload the page."))
-        return _render_game(422, game=game, plan=plan, errors=errors)
+        return _render_game(422, game=game, plan=plan, errors=errors, changed=False)
     if plan is None:
         return _conflict(game, double)
     errors = EntryErrors()
     if not form.validate():
         errors.add(None, _("The form expired or was incomplete; check it and save again."))
-        return _render_game(422, game=game, plan=plan, form=form, errors=errors)
+        return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
     scored, errors = check_round(game, entry_from(form, game, double))
     if scored is None:
         _apply_errors(form, errors)
-        return _render_game(422, game=game, plan=plan, form=form, errors=errors)
+        return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
     try:
         save_round(game, scored, form.version.data)
     except Conflict:
@@ -222,6 +240,52 @@ def _conflict(game: Game, double: int | None) -> Any:
     return _render_game(409, game=game, plan=plan_round(game), errors=errors, conflict=saved)
 
 
+@bp.post("/g/<token>/pick")
+def pick(token: str) -> Any:
+    """Without JavaScript, "Tap …'s tiles" posts the round form here: the same page again,
+    with everything typed kept (nothing is checked or saved) and that hand's tile picker open.
+    ``?number=`` is the round being corrected, ``?missing=`` as on the game page."""
+    game = _edit(token)
+    form = round_form(game, request.form)
+    opened = _seat_id(request.form.get("open_picker"))
+    number = request.args.get("number", type=int)
+    if number is not None:
+        rnd = next((r for r in game.rounds if r.number == number and r.status == "scored"), None)
+        if rnd is None:
+            abort(404)
+        return _render_game(game=game, editing=rnd, form=form, opened=opened)
+    plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
+    if plan is None or parse_double(form.double.data, game.set_size) != plan.double:
+        # The game moved on since the form was shown: show what is there now.
+        return redirect(url_for("games.play", token=token), 303)
+    return _render_game(game=game, plan=plan, form=form, opened=opened)
+
+
+def _seat_id(text: str | None) -> int | None:
+    """A seat id posted as text, or None for junk."""
+    text = (text or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else None
+
+
+@bp.get("/g/<token>/hand/<int:seat_id>/tiles")
+def picker(token: str, seat_id: int) -> Any:
+    """One hand's tile picker (htmx fragment) for the round with ``?double=``: every tile of
+    the set but that centre double. ``?defs=0`` leaves out the tile symbols (the page already
+    has them). Reads only; the round form posts the tapped tiles."""
+    game = game_for_edit(token)
+    seat = next((s for s in game.seats if s.id == seat_id), None)
+    double = parse_double(request.args.get("double"), game.set_size)
+    if seat is None or double is None:
+        abort(404)
+    return render_template(
+        "games/_picker.html",
+        field_name=tiles_field(seat),
+        who=seat.player.name,
+        picker=_picker_tiles(game, double),
+        with_defs=request.args.get("defs") != "0",
+    )
+
+
 @bp.post("/g/<token>/burn")
 def burn(token: str) -> Any:
     """Nobody holds the coming double and the house rule burns it (RULES.md §3.5)."""
@@ -258,11 +322,11 @@ def edit(token: str, number: int) -> Any:
     errors = EntryErrors()
     if not form.validate():
         errors.add(None, _("The form expired or was incomplete; check it and save again."))
-        return _render_game(422, game=game, editing=rnd, form=form, errors=errors)
+        return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
     scored, errors = check_round(game, entry_from(form, game, rnd.start_double))
     if scored is None:
         _apply_errors(form, errors)
-        return _render_game(422, game=game, editing=rnd, form=form, errors=errors)
+        return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
     try:
         edit_round(game, rnd, scored, form.version.data)
     except Conflict:

@@ -122,9 +122,9 @@
   // reader reads it and the keyboard continues from the top of the fresh game area.
   document.addEventListener("htmx:afterSettle", function (ev) {
     var target = ev.detail.target;
-    if (!target || target.id !== "game") { return; }
-    // outerHTML swap: the old #game is gone, look the fresh one up.
-    var notice = document.querySelector("#game > .flash.success[role=status]");
+    if (!target || target.id !== "round-area") { return; }
+    // outerHTML swap: the old #round-area is gone, look the fresh one up.
+    var notice = document.querySelector("#round-area > .flash.success[role=status]");
     if (notice) {
       notice.setAttribute("tabindex", "-1");
       notice.focus({ preventScroll: true });

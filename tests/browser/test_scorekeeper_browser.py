@@ -237,8 +237,13 @@ def seat_id(page: Page, name: str) -> str:
 
 
 def tap_tiles(page: Page, name: str, tiles: Sequence[str]) -> None:
-    """Open ``name``'s tile picker and tap each tile (the label around its checkbox)."""
+    """Open ``name``'s tile picker (its button fetches it; htmx or, without JavaScript, the
+    same page with that picker open) and tap each tile (the label around its checkbox)."""
+    opener = hand(page, name).locator("button.picker-open")
+    if opener.count():
+        opener.click()
     box = hand(page, name).locator("details.picker-box")
+    expect(box).to_have_count(1)
     if box.get_attribute("open") is None:
         box.locator("summary").click()
     for text in tiles:
@@ -548,7 +553,8 @@ def test_game_page_touch_targets_are_thumb_sized(phone: Page) -> None:
     type_round(phone, PLAYERS, round_scores()[0])
     save_round(phone)
     expect_round(phone, 2)
-    hand(phone, "Bjørn").locator("summary").click()  # one tile picker open
+    hand(phone, "Bjørn").locator("button.picker-open").click()  # one tile picker open
+    expect(hand(phone, "Bjørn").locator("label.pick")).to_have_count(54)
     small = phone.evaluate(
         """(selector) => Array.from(document.querySelectorAll(selector))
           .filter(el => el.offsetParent !== null && !el.closest('.vh, .skip'))

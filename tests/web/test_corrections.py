@@ -65,7 +65,7 @@ def test_a_conflict_answers_htmx_with_a_200_fragment(client):
     client.post(f"/g/{game.edit_token}/round", data=data)
     r = client.post(f"/g/{game.edit_token}/round", data=data, headers={"HX-Request": "true"})
     assert r.status_code == 200
-    assert r.get_data(as_text=True).lstrip().startswith('<div id="game"')
+    assert r.get_data(as_text=True).lstrip().startswith('<div id="round-area"')
     assert "already saved on another phone" in text(r)
 
 
@@ -338,7 +338,7 @@ def test_an_htmx_correction_answers_with_the_game_fragment(client):
     assert r.status_code == 200
     assert r.headers["HX-Push-Url"] == f"/g/{game.edit_token}"
     body = r.get_data(as_text=True)
-    assert body.lstrip().startswith('<div id="game"') and "<html" not in body
+    assert body.lstrip().startswith('<div id="round-area"') and "<html" not in body
     assert "Round with 6-6 corrected." in text(r)
     assert "Centre double: 5-5" in text(r)
 
