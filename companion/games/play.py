@@ -19,7 +19,7 @@ from ..mapping import rules_of
 from ..models import Game, Round
 from . import bp
 from .access import game_for_edit, game_for_view, remember
-from .board import build_board
+from .board import board_window, build_board
 from .round_forms import (
     BurnForm,
     RoundForm,
@@ -109,6 +109,8 @@ def _game_context(
     notice: str = "",
     opened: int | None = None,
     changed: bool = True,
+    board_upto: int | None = None,
+    board_who: int | None = None,
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
@@ -128,6 +130,7 @@ def _game_context(
     burn_form = BurnForm(
         formdata=None, version=str(game.version), double=str(plan.double) if plan else ""
     )
+    board = build_board(game)
     return {
         "game": game,
         "rules": rules_of(game),
@@ -141,7 +144,10 @@ def _game_context(
         "picker": _picker_tiles(game, double) if double is not None else [],
         "open_pickers": _open_pickers(game, form, opened),
         "changed": changed,
-        "board": build_board(game),
+        "board": board,
+        "window": board_window(board, board_upto, board_who),
+        "board_page_url": url_for("games.play", token=game.edit_token),
+        "board_fragment_url": url_for("games.board", token=game.edit_token),
         "version_form": version_form,
         "burn_form": burn_form,
         "last_change": latest_change(game),
@@ -174,7 +180,15 @@ def play(token: str) -> Any:
     scoreboard; the summary once the game is finished. ``?missing=9`` says nobody holds 9-9."""
     game = _edit(token)
     plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
-    return _render_game(game=game, plan=plan)
+    return _render_game(game=game, plan=plan, **_window_args())
+
+
+def _window_args() -> dict[str, int | None]:
+    """The scoreboard window asked for in the address (``?upto=``, ``?who=``)."""
+    return {
+        "board_upto": request.args.get("upto", type=int),
+        "board_who": request.args.get("who", type=int),
+    }
 
 
 @bp.post("/g/<token>/round")
@@ -436,24 +450,46 @@ def rematch_view(token: str) -> Any:
 def board(token: str) -> str:
     """The scoreboard fragment for the scorekeeper's page."""
     game = _edit(token)
-    return render_template("games/_scoreboard.html", game=game, board=build_board(game))
+    board = build_board(game)
+    args = _window_args()
+    return render_template(
+        "games/_scoreboard.html",
+        game=game,
+        board=board,
+        window=board_window(board, args["board_upto"], args["board_who"]),
+        board_page_url=url_for("games.play", token=token),
+        board_fragment_url=url_for("games.board", token=token),
+    )
 
 
 @bp.get("/s/<share_token>")
 def shared(share_token: str) -> str:
-    """The read-only live scoreboard for the other phones at the table."""
+    """The read-only live scoreboard for the other phones at the table (``?upto=``,
+    ``?who=``: the part of the board to show, as on the game page)."""
     game = load_game(game_for_view(share_token))
-    return render_template(
-        "games/shared.html",
-        game=game,
-        board=build_board(game),
-        poll_url=_poll_url(game),
-        poll_seconds=POLL_SECONDS,
-    )
+    return render_template("games/shared.html", **_shared_board_context(game))
 
 
-def _poll_url(game: Game) -> str:
-    return url_for("games.shared_board", share_token=game.share_token, v=game.version)
+def _shared_board_context(game: Game) -> dict[str, Any]:
+    """The read-only scoreboard of ``game`` with the window asked for, polled at that window."""
+    board = build_board(game)
+    args = _window_args()
+    window = board_window(board, args["board_upto"], args["board_who"])
+    return {
+        "game": game,
+        "board": board,
+        "window": window,
+        "board_page_url": url_for("games.shared", share_token=game.share_token),
+        "board_fragment_url": url_for("games.shared_board", share_token=game.share_token),
+        "poll_url": url_for(
+            "games.shared_board",
+            share_token=game.share_token,
+            v=game.version,
+            upto=window.upto,
+            who=window.who,
+        ),
+        "poll_seconds": POLL_SECONDS,
+    }
 
 
 @bp.get("/s/<share_token>/board")
@@ -467,10 +503,4 @@ def shared_board(share_token: str) -> Any:
     if request.args.get("v", "") == str(game.version):
         return Response(status=204)
     load_game(game)
-    return render_template(
-        "games/_scoreboard.html",
-        game=game,
-        board=build_board(game),
-        poll_url=_poll_url(game),
-        poll_seconds=POLL_SECONDS,
-    )
+    return render_template("games/_scoreboard.html", **_shared_board_context(game))

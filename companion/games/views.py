@@ -42,6 +42,7 @@ from .access import (
     remembered_tokens,
     safe_next,
 )
+from .board import board_window
 from .forms import ID_MAX, MORE_NAME_ROWS, NewGameForm, NightForm, NotesForm, PasscodeForm
 
 #: a night counts as active on its day and the day after (games often run past midnight)
@@ -85,7 +86,7 @@ def view_url(game: Game) -> str:
 
 @bp.app_context_processor
 def _link_helpers() -> dict[str, Any]:
-    return {"play_url": play_url, "view_url": view_url}
+    return {"play_url": play_url, "view_url": view_url, "board_window": board_window}
 
 
 # --- home ----------------------------------------------------------------------------------
