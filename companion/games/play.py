@@ -108,7 +108,7 @@ def _game_context(
     editing: Round | None = None,
     notice: str = "",
     opened: int | None = None,
-    changed: bool = True,
+    changed: bool | str = True,
     board_upto: int | None = None,
     board_who: int | None = None,
 ) -> dict[str, Any]:
@@ -143,11 +143,11 @@ def _game_context(
         "double": double,
         "picker": _picker_tiles(game, double) if double is not None else [],
         "open_pickers": _open_pickers(game, form, opened),
+        "opened": opened,
         "changed": changed,
         "board": board,
         "window": board_window(board, board_upto, board_who),
-        "board_page_url": url_for("games.play", token=game.edit_token),
-        "board_fragment_url": url_for("games.board", token=game.edit_token),
+        "board_boost": True,
         "version_form": version_form,
         "burn_form": burn_form,
         "last_change": latest_change(game),
@@ -178,9 +178,17 @@ def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:
 def play(token: str) -> Any:
     """The game page for the scorekeeper: the coming round and its scoring form, the
     scoreboard; the summary once the game is finished. ``?missing=9`` says nobody holds 9-9."""
+    if wants_board():
+        return board(token)
     game = _edit(token)
     plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
     return _render_game(game=game, plan=plan, **_window_args())
+
+
+def wants_board() -> bool:
+    """True for an htmx request that swaps only the scoreboard (a boosted link inside it:
+    earlier rounds, a player's rounds): the page then answers only that fragment."""
+    return _htmx() and request.headers.get("HX-Target") == "scoreboard"
 
 
 def _window_args() -> dict[str, int | None]:
@@ -191,10 +199,19 @@ def _window_args() -> dict[str, int | None]:
     }
 
 
+@bp.get("/g/<token>/round")
+def round_page(token: str) -> Any:
+    """The address a refused plain save (or an opened tile picker) leaves in the address bar:
+    a link or a reload there goes to the game page, with the same query (``?who=``…)."""
+    return redirect(url_for("games.play", token=token, **request.args.to_dict(flat=False)), 303)
+
+
 @bp.post("/g/<token>/round")
 def save(token: str) -> Any:
     """Save the coming round (all hands in one transaction). Redirects to the game page."""
     game = _edit(token)
+    if "open_picker" in request.form:
+        return _pick_page(game, None)
     form = round_form(game, request.form)
     double = parse_double(form.double.data, game.set_size)
     missing = clean_missing(game, request.args.getlist("missing"))
@@ -217,17 +234,23 @@ def save(token: str) -> Any:
         save_round(game, scored, form.version.data)
     except Conflict:
         return _conflict(game, double)
-    return _saved(token, _("Round saved."))
+    return _saved(token, _("Round saved."), ROUND_ADDED)
 
 
-def _saved(token: str, notice: str) -> Any:
-    """After a save: redirect to the game page, or (htmx) answer with the fresh ``#game``
-    fragment and point the address bar at the game page."""
+#: what an htmx save changed, so that its answer sends only that (_saved.html): a new round
+#: (its "correct" chip is appended) or a corrected one (the chips stay); True = anything
+ROUND_ADDED, ROUND_CORRECTED = "round added", "round corrected"
+
+
+def _saved(token: str, notice: str, changed: str) -> Any:
+    """After a save: redirect to the game page, or (htmx) answer with what changed (the round
+    area, the scoreboard, the corrections out of band) and point the address bar at the game
+    page."""
     if not _htmx():
         flash(notice, "success")
         return redirect(url_for("games.play", token=token), 303)
     game = load_game(game_for_edit(token))
-    body, status = _render_game(game=game, plan=plan_round(game), notice=notice)
+    body, status = _render_game(game=game, plan=plan_round(game), notice=notice, changed=changed)
     return body, status, {"HX-Push-Url": url_for("games.play", token=token)}
 
 
@@ -254,24 +277,18 @@ def _conflict(game: Game, double: int | None) -> Any:
     return _render_game(409, game=game, plan=plan_round(game), errors=errors, conflict=saved)
 
 
-@bp.post("/g/<token>/pick")
-def pick(token: str) -> Any:
-    """Without JavaScript, "Tap …'s tiles" posts the round form here: the same page again,
-    with everything typed kept (nothing is checked or saved) and that hand's tile picker open.
-    ``?number=`` is the round being corrected, ``?missing=`` as on the game page."""
-    game = _edit(token)
+def _pick_page(game: Game, editing: Round | None) -> Any:
+    """Without JavaScript, "Tap …'s tiles" submits the round form with ``open_picker`` = a
+    seat id: the same page again, everything typed kept (nothing is checked or saved) and that
+    hand's tile picker open (and focused, so the phone scrolls to it)."""
     form = round_form(game, request.form)
     opened = _seat_id(request.form.get("open_picker"))
-    number = request.args.get("number", type=int)
-    if number is not None:
-        rnd = next((r for r in game.rounds if r.number == number and r.status == "scored"), None)
-        if rnd is None:
-            abort(404)
-        return _render_game(game=game, editing=rnd, form=form, opened=opened)
+    if editing is not None:
+        return _render_game(game=game, editing=editing, form=form, opened=opened)
     plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
     if plan is None or parse_double(form.double.data, game.set_size) != plan.double:
         # The game moved on since the form was shown: show what is there now.
-        return redirect(url_for("games.play", token=token), 303)
+        return redirect(url_for("games.play", token=game.edit_token), 303)
     return _render_game(game=game, plan=plan, form=form, opened=opened)
 
 
@@ -281,12 +298,14 @@ def _seat_id(text: str | None) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else None
 
 
-@bp.get("/g/<token>/hand/<int:seat_id>/tiles")
-def picker(token: str, seat_id: int) -> Any:
-    """One hand's tile picker (htmx fragment) for the round with ``?double=``: every tile of
-    the set but that centre double. ``?defs=0`` leaves out the tile symbols (the page already
-    has them). Reads only; the round form posts the tapped tiles."""
+@bp.get("/g/<token>/tiles")
+def picker(token: str) -> Any:
+    """One hand's tile picker (an htmx fragment; static/js/score.js asks for it) for the seat
+    ``?seat=`` and the round with ``?double=``: every tile of the set but that centre double.
+    ``?defs=0`` leaves out the tile symbols (the page already has them). Reads only; the
+    round form posts the tapped tiles."""
     game = game_for_edit(token)
+    seat_id = _seat_id(request.args.get("seat"))
     seat = next((s for s in game.seats if s.id == seat_id), None)
     double = parse_double(request.args.get("double"), game.set_size)
     if seat is None or double is None:
@@ -332,6 +351,8 @@ def edit(token: str, number: int) -> Any:
         abort(404)
     if request.method == "GET":
         return _render_game(game=game, editing=rnd)
+    if "open_picker" in request.form:
+        return _pick_page(game, rnd)
     form = round_form(game, request.form)
     errors = EntryErrors()
     if not form.validate():
@@ -351,7 +372,11 @@ def edit(token: str, number: int) -> Any:
         return _render_game(
             409, game=game, editing=saved, errors=errors, conflict=saved, plan=plan_round(game)
         )
-    return _saved(token, _("Round with %(d)s corrected.", d=double_name(rnd.start_double)))
+    return _saved(
+        token,
+        _("Round with %(d)s corrected.", d=double_name(rnd.start_double)),
+        ROUND_CORRECTED,
+    )
 
 
 @bp.post("/g/<token>/undo")
@@ -457,8 +482,7 @@ def board(token: str) -> str:
         game=game,
         board=board,
         window=board_window(board, args["board_upto"], args["board_who"]),
-        board_page_url=url_for("games.play", token=token),
-        board_fragment_url=url_for("games.board", token=token),
+        board_boost=True,
     )
 
 
@@ -467,7 +491,8 @@ def shared(share_token: str) -> str:
     """The read-only live scoreboard for the other phones at the table (``?upto=``,
     ``?who=``: the part of the board to show, as on the game page)."""
     game = load_game(game_for_view(share_token))
-    return render_template("games/shared.html", **_shared_board_context(game))
+    template = "games/_scoreboard.html" if wants_board() else "games/shared.html"
+    return render_template(template, **_shared_board_context(game))
 
 
 def _shared_board_context(game: Game) -> dict[str, Any]:
@@ -479,8 +504,7 @@ def _shared_board_context(game: Game) -> dict[str, Any]:
         "game": game,
         "board": board,
         "window": window,
-        "board_page_url": url_for("games.shared", share_token=game.share_token),
-        "board_fragment_url": url_for("games.shared_board", share_token=game.share_token),
+        "board_boost": True,
         "poll_url": url_for(
             "games.shared_board",
             share_token=game.share_token,

@@ -88,6 +88,10 @@
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     var question = form && form.getAttribute && form.getAttribute("data-confirm");
+    // The question may end with what the form shows already (data-confirm-detail: the undo
+    // summary is sent once, not twice).
+    var detail = question && form.querySelector("[data-confirm-detail]");
+    if (detail) { question = question + " " + detail.textContent.trim(); }
     if (question && !window.confirm(question)) {
       ev.preventDefault();
       ev.stopImmediatePropagation();

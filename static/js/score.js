@@ -2,7 +2,8 @@
 // - shows how many tiles are tapped and their points (each checkbox carries the points the
 //   engine gives that tile under the house rules in data-points; this only adds them up);
 // - greys out, in the other open pickers, a tile already tapped for one player;
-// - asks for a picker without the tile symbols once the page has them (?defs=0).
+// - fetches a hand's picker when its button is tapped, without the tile symbols once the page
+//   has them (?defs=0).
 // A tap costs the same whatever the players: it updates its own picker's running sum and the
 // same tile in each other *open* picker (found through an index built once per picker), never
 // the whole form. Pickers are built only when opened, so closed hands cost nothing here.
@@ -94,14 +95,22 @@
       ev.target.querySelectorAll("fieldset.picker input[disabled]").forEach(function (b) { b.disabled = false; });
     }
   }, true);
-  // The page already has the tile symbols: fetch a picker without them.
-  document.addEventListener("htmx:configRequest", function (ev) {
-    var elt = ev.detail && ev.detail.elt;
-    if (elt && elt.classList && elt.classList.contains("picker-open") &&
-        document.querySelector("svg.tile-defs")) {
-      ev.detail.parameters.defs = "0";
-    }
-  });
+  // "Tap the tiles": fetch that hand's picker (htmx GET of a fragment) in place of the button instead
+  // of submitting the form (which, without htmx, shows the page with that picker open). The
+  // form names the fragment's address once (data-picker-url); the page already has the tile
+  // symbols after the first picker, so later ones come without them (?defs=0).
+  document.addEventListener("click", function (ev) {
+    var button = ev.target && ev.target.closest ? ev.target.closest("button.picker-open") : null;
+    var form = button && button.form;
+    if (!button || !form || !window.htmx || !form.getAttribute("data-picker-url")) { return; }
+    ev.preventDefault();
+    ev.stopPropagation();
+    var url = form.getAttribute("data-picker-url") + "&seat=" + encodeURIComponent(button.value);
+    if (document.querySelector("svg.tile-defs")) { url += "&defs=0"; }
+    button.disabled = true;
+    window.htmx.ajax("GET", url, { source: button, target: button, swap: "outerHTML" })
+      .then(null, function () { button.disabled = false; });
+  }, true);
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:load", function (ev) { init(ev.detail && ev.detail.elt); });
 })();

@@ -17,18 +17,18 @@ def test_the_game_page_builds_no_tile_picker_until_one_is_opened(client):
     body = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
     assert 'type="checkbox" aria-label=' not in body  # no picker tile at all
     assert "<symbol" not in body  # nor the tile symbols
-    openers = re.findall(r'<button type="submit" class="secondary picker-open"[^>]*>', body)
+    openers = re.findall(r'<button class="picker-open"[^>]*>', body)
     assert len(openers) == 12
     first = seat_ids(game)["P0"]
     assert f'value="{first}"' in openers[0] and 'name="open_picker"' in openers[0]
-    assert f'formaction="/g/{game.edit_token}/pick#hand-{first}"' in openers[0]
-    assert f'hx-get="/g/{game.edit_token}/hand/{first}/tiles?double=18"' in openers[0]
+    # one address for the fragments, on the form (score.js adds the seat)
+    assert f'data-picker-url="/g/{game.edit_token}/tiles?double=18"' in body
 
 
 def test_a_hands_picker_fragment_has_every_tile_but_the_centre_double(client):
     game = make_game(set_size=9)
     bob = seat_ids(game)["Bob"]
-    r = client.get(f"/g/{game.edit_token}/hand/{bob}/tiles?double=9")
+    r = client.get(f"/g/{game.edit_token}/tiles?double=9&seat={bob}")
     body = r.get_data(as_text=True)
     assert r.status_code == 200 and "<html" not in body
     assert body.count('type="checkbox"') == 54  # 55 tiles of double-9 but 9-9
@@ -36,17 +36,17 @@ def test_a_hands_picker_fragment_has_every_tile_but_the_centre_double(client):
     assert 'value="9-9"' not in body
     assert '<details class="picker-box" open>' in body
     assert body.count("<symbol") == 54
-    without = client.get(f"/g/{game.edit_token}/hand/{bob}/tiles?double=9&defs=0")
+    without = client.get(f"/g/{game.edit_token}/tiles?double=9&seat={bob}&defs=0")
     assert "<symbol" not in without.get_data(as_text=True)
 
 
 def test_a_picker_of_another_game_or_a_bad_double_is_not_found(client):
     game, other = make_game(), make_game()
     seat = seat_ids(other)["Ann"]
-    assert client.get(f"/g/{game.edit_token}/hand/{seat}/tiles?double=6").status_code == 404
+    assert client.get(f"/g/{game.edit_token}/tiles?double=6&seat={seat}").status_code == 404
     own = seat_ids(game)["Ann"]
-    assert client.get(f"/g/{game.edit_token}/hand/{own}/tiles?double=99").status_code == 404
-    assert client.get(f"/g/{game.edit_token}/hand/{own}/tiles").status_code == 404
+    assert client.get(f"/g/{game.edit_token}/tiles?double=99&seat={own}").status_code == 404
+    assert client.get(f"/g/{game.edit_token}/tiles?seat={own}").status_code == 404
 
 
 def test_without_javascript_opening_a_picker_keeps_every_entry_and_saves_nothing(client):
@@ -54,7 +54,7 @@ def test_without_javascript_opening_a_picker_keeps_every_entry_and_saves_nothing
     ids = seat_ids(game)
     data = round_post(game, 6, totals={"Ann": 12}, tiles={"Cy": ["2-1"]}, out="Bob")
     data["open_picker"] = str(ids["Bob"])
-    r = client.post(f"/g/{game.edit_token}/pick", data=data)
+    r = client.post(f"/g/{game.edit_token}/round", data=data)
     assert r.status_code == 200
     body = r.get_data(as_text=True)
     assert re.search(rf'name="total_{ids["Ann"]}"[^>]*value="12"', body)
@@ -79,18 +79,18 @@ def test_opening_a_picker_while_correcting_a_round_keeps_the_correction(client):
     db.session.refresh(game)
     ids = seat_ids(game)
     data = round_post(game, 6, totals={"Bob": 9, "Cy": 2}, out="Ann", open_picker=str(ids["Cy"]))
-    r = client.post(f"/g/{game.edit_token}/pick?number=1", data=data)
+    r = client.post(f"/g/{game.edit_token}/round/1", data=data)
     body = r.get_data(as_text=True)
     assert r.status_code == 200 and "Correct the round with 6-6" in text(r)
     assert re.search(rf'name="total_{ids["Bob"]}"[^>]*value="9"', body)
     assert body.count(f'name="tiles_{ids["Cy"]}"') == 27
-    assert client.post(f"/g/{game.edit_token}/pick?number=9", data=data).status_code == 404
+    assert client.post(f"/g/{game.edit_token}/round/9", data=data).status_code == 404
 
 
 def test_a_stale_pick_goes_back_to_the_game_page(client):
     game = make_game()
-    data = round_post(game, 5, totals={"Bob": 4})  # round 1 is the 6-6 round
-    r = client.post(f"/g/{game.edit_token}/pick", data=data)
+    data = round_post(game, 5, totals={"Bob": 4}, open_picker="1")  # round 1 is 6-6
+    r = client.post(f"/g/{game.edit_token}/round", data=data)
     assert r.status_code == 303 and r.headers["Location"] == f"/g/{game.edit_token}"
 
 

@@ -11,6 +11,9 @@ from companion.models import Game
 
 from .playkit import make_game, round_post, seat_ids, text
 
+#: the headers of an htmx request that swaps only the scoreboard (a boosted link inside it)
+BOARD_SWAP = {"HX-Request": "true", "HX-Boosted": "true", "HX-Target": "scoreboard"}
+
 
 def save(client, game, double, **kwargs):
     r = client.post(f"/g/{game.edit_token}/round", data=round_post(game, double, **kwargs))
@@ -140,8 +143,10 @@ def test_eight_players_on_double_9_fit_a_fixed_narrow_table(client):
     assert all(len(r.split()) == 2 + 1 + 12 for r in rows)
     assert 'data-cols="6"' in html and ">5-5</th>" in html and ">6-6</th>" not in html
     assert "Rounds 5–10 of 10" in html
-    assert f'href="/s/{game.share_token}?upto=4#scoreboard"' in html
-    assert f'hx-get="/s/{game.share_token}/board?upto=4"' in html
+    # relative links (this page, another part of the board), boosted by htmx
+    assert 'href="?upto=4#scoreboard"' in html and 'hx-boost="true"' in html
+    fragment = client.get(f"/s/{game.share_token}?upto=4", headers=BOARD_SWAP)
+    assert fragment.get_data(as_text=True).lstrip().startswith('<section id="scoreboard"')
     earlier = client.get(f"/s/{game.share_token}?upto=4").get_data(as_text=True)
     assert ">9-9</th>" in earlier and ">3-3</th>" not in earlier and "Rounds 1–6 of 10" in earlier
     css = client.get("/static/css/app.css").get_data(as_text=True)
@@ -159,10 +164,11 @@ def test_a_players_every_round_is_shown_on_demand(client):
     bob = seat_ids(game)["Bob"]
     html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
     assert "player-rounds" not in html
-    link = re.search(rf'<a href="/g/{game.edit_token}\?who={bob}#scoreboard"[^>]*>Bob</a>', html)
-    assert link and 'aria-expanded="false"' in link.group(0)
-    assert f'hx-get="/g/{game.edit_token}/board?who={bob}"' in link.group(0)
-    shown = client.get(f"/g/{game.edit_token}/board?who={bob}").get_data(as_text=True)
+    link = re.search(rf'<a href="\?who={bob}#scoreboard"[^>]*>Bob</a>', html)
+    assert link and "aria-current" not in link.group(0)
+    # htmx (a boosted link aimed at #scoreboard) gets only the fragment from the game page
+    shown = client.get(f"/g/{game.edit_token}?who={bob}", headers=BOARD_SWAP).get_data(as_text=True)
+    assert shown.lstrip().startswith('<section id="scoreboard"') and "<html" not in shown
     listed = re.search(r'<ol class="player-rounds"[^>]*>(.*?)</ol>', shown, re.S).group(1)
     items = [
         " ".join(re.sub(r"<[^>]+>", " ", li).split())
@@ -170,9 +176,7 @@ def test_a_players_every_round_is_shown_on_demand(client):
     ]
     assert items[:2] == ["9-9 9 (9)", "8-8 8 (17)"] and len(items) == 8
     # its link now closes it again; junk seats show nobody's
-    assert re.search(
-        rf'<a href="/g/{game.edit_token}#scoreboard" class="name" aria-expanded="true"', shown
-    )
+    assert re.search(r'<a href="\?#scoreboard" class="name" aria-current="true"', shown)
     assert "player-rounds" not in client.get(f"/g/{game.edit_token}?who=999").get_data(as_text=True)
 
 
