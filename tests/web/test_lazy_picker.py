@@ -125,3 +125,12 @@ def test_enter_in_a_points_box_saves_rather_than_opening_a_picker(client):
     form = body[body.index('<form method="post" action="/g/' + game.edit_token + '/round"') :]
     first_button = re.search(r"<button[^>]*>[^<]*</button>", form).group(0)
     assert "formaction" not in first_button and "Save round" in first_button
+
+
+def test_the_address_a_plain_save_leaves_goes_back_to_the_game_page(client):
+    # a refused plain save or an opened picker leaves /g/<token>/round in the address bar;
+    # the scoreboard's relative links (?who=…) and a reload there lead to the game page
+    game = make_game()
+    r = client.get(f"/g/{game.edit_token}/round?who=2&upto=1")
+    assert r.status_code == 303
+    assert r.headers["Location"] == f"/g/{game.edit_token}?who=2&upto=1"
