@@ -13,14 +13,18 @@ under a real WSGI server. Prints figures; not a test.
    games of 4 and 12 players with 2 and 18 rounds scored: the game page, the read-only
    scoreboard and its polled fragment, the audit trail, correcting a round, and saving +
    undoing a round. The count must not grow with rounds or players; exit 1 if it does.
-3. Over HTTP (``--http``): a 12-player double-18 game at its last round served by gunicorn
+3. A tile tap (``--taps N``): Chromium (Playwright, the system browser) at 360 px, two
+   pickers open, the mean script time of N taps for the 4-player double-9 and the
+   12-player double-18 game (static/js/score.js: the same whatever the players).
+4. Over HTTP (``--http``): a 12-player double-18 game at its last round served by gunicorn
    (``-w 2``) on a temporary SQLite file; one client's sequential requests (pages, saves
    with CSRF tokens like a phone, undo). With ``--wrk`` (and wrk installed) also
    ``wrk -t2 -c20 -d10s --latency`` on the read-only scoreboard.
 
 Usage::
 
-    .venv/bin/python benchmarks/web_bench.py [--requests 20] [--cycles 10] [--sql] [--http]
+    .venv/bin/python benchmarks/web_bench.py [--requests 20] [--cycles 10] [--sql]
+        [--taps 2000] [--http]
 """
 
 from __future__ import annotations
@@ -254,6 +258,90 @@ def print_table_sizes(static: tuple[int, float], found: dict) -> bool:
     return page_x <= PAGE_GOAL and save_x <= SAVE_GOAL
 
 
+# --- a tile tap in the browser -------------------------------------------------------------------
+
+#: script that taps (clicks) tiles of the first open picker ``n`` times and returns the mean
+#: milliseconds of one tap's change handlers (they run inside click(), synchronously; the
+#: browser's clock is too coarse to time a single tap)
+TAP_SCRIPT = """(n) => {
+  const boxes = Array.from(document.querySelector('fieldset.picker').querySelectorAll('input'));
+  const started = performance.now();
+  for (let i = 0; i < n; i++) { boxes[i % 40].click(); }
+  return (performance.now() - started) / n;
+}"""
+
+
+def measure_taps(taps: int) -> dict[tuple, float]:
+    """Median script time of a tile tap (ms) with two pickers open, in Chromium at phone size,
+    for the baseline and the biggest table (the app served in a thread, werkzeug)."""
+    import logging
+    import threading
+
+    from playwright.sync_api import sync_playwright
+    from werkzeug.serving import make_server
+
+    tmp = Path(tempfile.mkdtemp(prefix="web-taps-"))
+    found: dict[tuple[int, int], float] = {}
+    try:
+        app = bench_app(str(tmp / "taps.db"), csrf=False)
+        with app.app_context():
+            db.create_all()
+        games = {shape: build_game(app, shape[0], 1, shape[1])[0] for shape in (BASELINE, BIGGEST)}
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        chromium = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(
+                    executable_path=chromium if Path(chromium).exists() else None,
+                    args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+                )
+                page = browser.new_page(viewport={"width": 360, "height": 740})
+                for shape, edit in games.items():
+                    url = f"http://127.0.0.1:{server.server_port}/g/{edit}"
+                    found[shape] = _tap_ms(page, url, taps)
+                    # the same taps with score.js's handlers idle (no picker registered, the
+                    # tapped box's picker unknown to it): the browser's own cost of a click
+                    found[(*shape, "bare")] = _tap_ms(page, url, taps, bare=True)
+                browser.close()
+        finally:
+            server.shutdown()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return found
+
+
+def _tap_ms(page, url: str, taps: int, bare: bool = False) -> float:
+    """Mean ms of a tap on ``url`` with two pickers open; ``bare``: with score.js blocked and
+    one picker opened the no-JavaScript way, so the figure is the browser's own work."""
+    if bare:
+        page.route("**/js/score.js", lambda route: route.abort())
+    page.goto(url)
+    # without score.js a button reloads the page with that picker open (one at a time)
+    for k in (1,) if bare else (1, 2):
+        page.locator("button.picker-open").first.click()
+        page.locator("fieldset.picker").nth(k - 1).wait_for()
+    ms = page.evaluate(TAP_SCRIPT, taps)
+    if bare:
+        page.unroute("**/js/score.js")
+    return ms
+
+
+def print_taps(found: dict[tuple, float]) -> None:
+    """Print the tap times and their ratio (the goal: the same whatever the players)."""
+    base, big = found[BASELINE], found[BIGGEST]
+    base_bare, big_bare = found[(*BASELINE, "bare")], found[(*BIGGEST, "bare")]
+    print(
+        f"\nA tile tap with two pickers open (Chromium, 360 px, mean ms per tap, the click's "
+        f"whole synchronous work; without score.js in brackets): {BASELINE[0]} players "
+        f"double-{BASELINE[1]} {base:.3f} ({base_bare:.3f}), {BIGGEST[0]} players "
+        f"double-{BIGGEST[1]} {big:.3f} ({big_bare:.3f}); score.js's share: "
+        f"{base - base_bare:.3f} and {big - big_bare:.3f} ms."
+    )
+
+
 # --- SQL statements per page, in-process -------------------------------------------------------
 
 
@@ -467,10 +555,13 @@ def main() -> None:
     parser.add_argument("--cycles", type=int, default=10, help="saves per game (each undone)")
     parser.add_argument("--sql", action="store_true", help="also count SQL statements")
     parser.add_argument("--http", action="store_true", help="also time over HTTP (gunicorn)")
+    parser.add_argument("--taps", type=int, default=0, help="also time N tile taps (Chromium)")
     parser.add_argument("--wrk", action="store_true", help="with --http: wrk on the scoreboard")
     args = parser.parse_args()
     static, found = measure_table_sizes(args.requests, args.cycles)
     ok = print_table_sizes(static, found)
+    if args.taps:
+        print_taps(measure_taps(args.taps))
     if args.sql:
         ok &= run_sql_counts()
     if args.http:
