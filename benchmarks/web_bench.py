@@ -1,23 +1,30 @@
-"""Score keeper pages under a real WSGI server: latency and SQL queries per page. Prints figures;
-not a test.
+"""Score keeper pages: size and server time per table size, SQL statements per page, latency
+under a real WSGI server. Prints figures; not a test.
 
-1. SQL statements per page, in-process (Flask test client, a ``before_cursor_execute``
-   listener, second request = warm), for double-18 games of 4 and 12 players with 2 and 18
-   rounds scored: the game page, the read-only scoreboard and its polled fragment, the audit
-   trail, correcting a round, and saving + undoing a round. The count must not grow with rounds
-   or players; the script says so and exits 1 if it does.
-2. A 12-player double-18 game at its last round (18 of 19 rounds scored) served by gunicorn
-   (``-w 2``; this machine has 2 cores) on a temporary SQLite file; one client's sequential
-   requests over HTTP: the first request, then median and p95 of the game page, the read-only
-   scoreboard and its polled fragment; then the last round is saved and undone in turns (with
-   CSRF tokens, like a phone) to time a round save (htmx post answered by the game fragment,
-   and plain post answered by a redirect), the undo, and the finished game page.
-3. With ``--wrk`` (and wrk installed): throughput of the read-only scoreboard,
-   ``wrk -t2 -c20 -d10s --latency``.
+1. Table sizes (the default section), in-process (Flask test client, CSRF off): for
+   (2, 4, 8, 12 players) x (double-6, 9, 12, 15, 18), a game half played (rounds scored =
+   half the rounds) through the score keeper's own services. For each: the game page (bytes,
+   median server ms) and an htmx round save (the response's bytes, median server ms; each save
+   is undone before the next). Every figure is also printed as a ratio to a static file
+   (``static/css/app.css``) fetched by the same client in the same run, so runs on different
+   machines or loads compare; and the goals are checked against the 4-player double-9 game:
+   the 12-player double-18 game page within 3x its bytes, its save response within 2x.
+2. SQL statements per page (``--sql``), in-process (second request = warm), for double-18
+   games of 4 and 12 players with 2 and 18 rounds scored: the game page, the read-only
+   scoreboard and its polled fragment, the audit trail, correcting a round, and saving +
+   undoing a round. The count must not grow with rounds or players; exit 1 if it does.
+3. A tile tap (``--taps N``): Chromium (Playwright, the system browser) at 360 px, two
+   pickers open, the mean script time of N taps for the 4-player double-9 and the
+   12-player double-18 game (static/js/score.js: the same whatever the players).
+4. Over HTTP (``--http``): a 12-player double-18 game at its last round served by gunicorn
+   (``-w 2``) on a temporary SQLite file; one client's sequential requests (pages, saves
+   with CSRF tokens like a phone, undo). With ``--wrk`` (and wrk installed) also
+   ``wrk -t2 -c20 -d10s --latency`` on the read-only scoreboard.
 
 Usage::
 
-    .venv/bin/python benchmarks/web_bench.py [--requests 100] [--cycles 30] [--wrk]
+    .venv/bin/python benchmarks/web_bench.py [--requests 20] [--cycles 10] [--sql]
+        [--taps 2000] [--http]
 """
 
 from __future__ import annotations
@@ -64,6 +71,8 @@ from companion.models import Game  # noqa: E402
 SET_SIZE = 18
 #: (players, rounds scored) of the games whose SQL statements are counted
 SHAPES = [(4, 2), (4, 18), (12, 2), (12, 18)]
+#: the players' names (a real table's first names; the benchmark games share these players)
+NAMES = ("Ann", "Bjørn", "Chen", "Dédé", "Eva", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kwame", "Lu")
 #: the game timed over HTTP: 12 players, double-18, at its last round (18 of 19 scored)
 TIMED = (12, 18)
 
@@ -103,17 +112,15 @@ def round_entry(game: Game, round_index: int) -> RoundEntry:
     return RoundEntry(double=plan.double, hands=hands)
 
 
-def build_game(app, players: int, rounds: int) -> tuple[str, str]:
-    """A double-18 game of ``players`` new players (standard rules) with ``rounds`` rounds
-    scored through the score keeper's own service functions (engine checks and scoring
-    included). Returns (edit token, share token)."""
+def build_game(app, players: int, rounds: int, set_size: int = SET_SIZE) -> tuple[str, str]:
+    """A game of ``players`` new players (standard rules) on ``set_size`` with ``rounds``
+    rounds scored through the score keeper's own service functions (engine checks and scoring
+    included). Returns (edit token, share token); raises ``setup.SetupError`` for a table
+    the engine refuses (e.g. 12 players on double-6)."""
     with app.test_request_context():
         night = setup.create_night(db.session, date.today(), f"bench {players}x{rounds}")
-        choices = [
-            setup.PlayerChoice(name=f"P{players}x{rounds} seat {i + 1}", seat=i + 1)
-            for i in range(players)
-        ]
-        game = setup.create_game(db.session, night, choices, SET_SIZE, "standard", {})
+        choices = [setup.PlayerChoice(name=NAMES[i], seat=i + 1) for i in range(players)]
+        game = setup.create_game(db.session, night, choices, set_size, "standard", {})
         for k in range(rounds):
             load_game(game)
             scored, errors = check_round(game, round_entry(game, k))
@@ -137,6 +144,202 @@ def last_round_form(app, edit_token: str) -> dict[str, str]:
                 data[f"out_{hand.seat.id}"] = "y"
         db.session.remove()
     return data
+
+
+# --- table sizes, in-process, as ratios to a static file ----------------------------------------
+
+#: the table sizes measured: players x sets
+PLAYERS = (2, 4, 8, 12)
+SETS = (6, 9, 12, 15, 18)
+#: the static file every figure is compared with (same client, same run)
+STATIC_REFERENCE = "/static/css/app.css"
+#: goals of issue 11, against the 4-player double-9 game
+BASELINE, BIGGEST = (4, 9), (12, 18)
+PAGE_GOAL, SAVE_GOAL = 3.0, 2.0
+
+
+def timed_get(client, url: str, n: int) -> tuple[int, float]:
+    """(bytes, median ms) of ``n`` warm GETs of ``url`` (after 2 untimed)."""
+    for _ in range(2):
+        client.get(url)
+    times, size = [], 0
+    for _ in range(n):
+        started = time.perf_counter()
+        response = client.get(url)
+        times.append((time.perf_counter() - started) * 1000)
+        if response.status_code != 200:
+            raise RuntimeError(f"{url}: HTTP {response.status_code}")
+        size = len(response.get_data())
+    return size, statistics.median(times)
+
+
+def timed_saves(client, app, edit: str, n: int) -> tuple[int, float]:
+    """(bytes, median ms) of ``n`` htmx saves of the coming round, each undone after."""
+    times, size = [], 0
+    for _ in range(n):
+        data = last_round_form(app, edit)
+        started = time.perf_counter()
+        response = client.post(f"/g/{edit}/round", data=data, headers={"HX-Request": "true"})
+        times.append((time.perf_counter() - started) * 1000)
+        body = response.get_data(as_text=True)
+        if response.status_code != 200 or "Round saved." not in body:
+            raise RuntimeError(f"save refused: HTTP {response.status_code}")
+        size = len(body.encode())
+        undone = client.post(f"/g/{edit}/undo", data={"version": hidden_value(body, "version")})
+        if undone.status_code != 303:
+            raise RuntimeError(f"undo refused: HTTP {undone.status_code}")
+    return size, statistics.median(times)
+
+
+def measure_table_sizes(requests: int, cycles: int) -> tuple[tuple[int, float], dict]:
+    """The static reference (bytes, ms) and, per (players, set), the game page and save
+    figures ((bytes, ms), (bytes, ms)), or None when the engine refuses that table."""
+    tmp = Path(tempfile.mkdtemp(prefix="web-sizes-"))
+    try:
+        app = bench_app(str(tmp / "sizes.db"), csrf=False)
+        with app.app_context():
+            db.create_all()
+        client = app.test_client()
+        found: dict[tuple[int, int], tuple | None] = {}
+        for set_size in SETS:
+            for players in PLAYERS:
+                try:
+                    edit, _share = build_game(app, players, (set_size + 1) // 2, set_size)
+                except setup.SetupError:
+                    found[(players, set_size)] = None
+                    continue
+                page = timed_get(client, f"/g/{edit}", requests)
+                save = timed_saves(client, app, edit, cycles)
+                found[(players, set_size)] = (page, save)
+        # the reference last, so that it is warm like the pages (and measured as often)
+        static = timed_get(client, STATIC_REFERENCE, requests * 2)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return static, found
+
+
+def print_table_sizes(static: tuple[int, float], found: dict) -> bool:
+    """Print the table-size figures as ratios to the static file; True when the goals hold."""
+    ref_bytes, ref_ms = static
+    print(
+        f"\nTable sizes, game half played; in-process test client; reference {STATIC_REFERENCE} "
+        f"= {ref_bytes / 1024:.1f} KB, {ref_ms:.2f} ms. Ratios to it (bytes x, time x):\n"
+    )
+    header = [
+        "players",
+        "set",
+        "game page KB",
+        "page bytes x",
+        "page time x",
+        "save KB",
+        "save bytes x",
+        "save time x",
+    ]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for (players, set_size), figures in found.items():
+        if figures is None:
+            print(f"| {players} | double-{set_size} | the engine refuses this table |||||")
+            continue
+        (pb, pms), (sb, sms) = figures
+        print(
+            f"| {players} | double-{set_size} | {pb / 1024:.1f} | {pb / ref_bytes:.2f} | "
+            f"{pms / ref_ms:.1f} | {sb / 1024:.1f} | {sb / ref_bytes:.2f} | {sms / ref_ms:.1f} |"
+        )
+    (bpb, bpms), (bsb, bsms) = found[BASELINE]
+    (gpb, gpms), (gsb, gsms) = found[BIGGEST]
+    page_x, save_x = gpb / bpb, gsb / bsb
+    print(
+        f"\n{BIGGEST[0]} players double-{BIGGEST[1]} against {BASELINE[0]} players "
+        f"double-{BASELINE[1]}: game page {page_x:.2f}x the bytes (goal <= {PAGE_GOAL:g}x), "
+        f"{gpms / bpms:.2f}x the time; save response {save_x:.2f}x the bytes "
+        f"(goal <= {SAVE_GOAL:g}x), {gsms / bsms:.2f}x the time."
+    )
+    return page_x <= PAGE_GOAL and save_x <= SAVE_GOAL
+
+
+# --- a tile tap in the browser -------------------------------------------------------------------
+
+#: script that taps (clicks) tiles of the first open picker ``n`` times and returns the mean
+#: milliseconds of one tap's change handlers (they run inside click(), synchronously; the
+#: browser's clock is too coarse to time a single tap)
+TAP_SCRIPT = """(n) => {
+  const boxes = Array.from(document.querySelector('fieldset.picker').querySelectorAll('input'));
+  const started = performance.now();
+  for (let i = 0; i < n; i++) { boxes[i % 40].click(); }
+  return (performance.now() - started) / n;
+}"""
+
+
+def measure_taps(taps: int) -> dict[tuple, float]:
+    """Median script time of a tile tap (ms) with two pickers open, in Chromium at phone size,
+    for the baseline and the biggest table (the app served in a thread, werkzeug)."""
+    import logging
+    import threading
+
+    from playwright.sync_api import sync_playwright
+    from werkzeug.serving import make_server
+
+    tmp = Path(tempfile.mkdtemp(prefix="web-taps-"))
+    found: dict[tuple[int, int], float] = {}
+    try:
+        app = bench_app(str(tmp / "taps.db"), csrf=False)
+        with app.app_context():
+            db.create_all()
+        games = {shape: build_game(app, shape[0], 1, shape[1])[0] for shape in (BASELINE, BIGGEST)}
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)
+        server = make_server("127.0.0.1", 0, app, threaded=True)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        chromium = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(
+                    executable_path=chromium if Path(chromium).exists() else None,
+                    args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+                )
+                page = browser.new_page(viewport={"width": 360, "height": 740})
+                for shape, edit in games.items():
+                    url = f"http://127.0.0.1:{server.server_port}/g/{edit}"
+                    found[shape] = _tap_ms(page, url, taps)
+                    # the same taps with score.js's handlers idle (no picker registered, the
+                    # tapped box's picker unknown to it): the browser's own cost of a click
+                    found[(*shape, "bare")] = _tap_ms(page, url, taps, bare=True)
+                browser.close()
+        finally:
+            server.shutdown()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return found
+
+
+def _tap_ms(page, url: str, taps: int, bare: bool = False) -> float:
+    """Mean ms of a tap on ``url`` with two pickers open; ``bare``: with score.js blocked and
+    one picker opened the no-JavaScript way, so the figure is the browser's own work."""
+    if bare:
+        page.route("**/js/score.js", lambda route: route.abort())
+    page.goto(url)
+    # without score.js a button reloads the page with that picker open (one at a time)
+    for k in (1,) if bare else (1, 2):
+        page.locator("button.picker-open").first.click()
+        page.locator("fieldset.picker").nth(k - 1).wait_for()
+    ms = page.evaluate(TAP_SCRIPT, taps)
+    if bare:
+        page.unroute("**/js/score.js")
+    return ms
+
+
+def print_taps(found: dict[tuple, float]) -> None:
+    """Print the tap times and their ratio (the goal: the same whatever the players)."""
+    base, big = found[BASELINE], found[BIGGEST]
+    base_bare, big_bare = found[(*BASELINE, "bare")], found[(*BIGGEST, "bare")]
+    print(
+        f"\nA tile tap with two pickers open (Chromium, 360 px, mean ms per tap, the click's "
+        f"whole synchronous work; without score.js in brackets): {BASELINE[0]} players "
+        f"double-{BASELINE[1]} {base:.3f} ({base_bare:.3f}), {BIGGEST[0]} players "
+        f"double-{BIGGEST[1]} {big:.3f} ({big_bare:.3f}); score.js's share: "
+        f"{base - base_bare:.3f} and {big - big_bare:.3f} ms."
+    )
 
 
 # --- SQL statements per page, in-process -------------------------------------------------------
@@ -348,10 +551,28 @@ def run_wrk(url: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=100, help="requests per page")
-    parser.add_argument("--cycles", type=int, default=30, help="save/undo cycles per save kind")
-    parser.add_argument("--wrk", action="store_true", help="also run wrk on the scoreboard")
+    parser.add_argument("--requests", type=int, default=20, help="GETs per page")
+    parser.add_argument("--cycles", type=int, default=10, help="saves per game (each undone)")
+    parser.add_argument("--sql", action="store_true", help="also count SQL statements")
+    parser.add_argument("--http", action="store_true", help="also time over HTTP (gunicorn)")
+    parser.add_argument("--taps", type=int, default=0, help="also time N tile taps (Chromium)")
+    parser.add_argument("--wrk", action="store_true", help="with --http: wrk on the scoreboard")
     args = parser.parse_args()
+    static, found = measure_table_sizes(args.requests, args.cycles)
+    ok = print_table_sizes(static, found)
+    if args.taps:
+        print_taps(measure_taps(args.taps))
+    if args.sql:
+        ok &= run_sql_counts()
+    if args.http:
+        run_http(args.requests, args.cycles, args.wrk)
+    if not ok:
+        print("\nA goal is not met (see above).")
+        sys.exit(1)
+
+
+def run_sql_counts() -> bool:
+    """Section 2: print the SQL statements table; True when no request's reads grow."""
     tmp = Path(tempfile.mkdtemp(prefix="web-bench-"))
     try:
         counted = bench_app(str(tmp / "queries.db"), csrf=False)
@@ -359,6 +580,19 @@ def main() -> None:
             db.create_all()
         games = {shape: build_game(counted, *shape) for shape in SHAPES}
         queries = count_queries(counted, games)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(
+        f"\nSQL statements per request (warm; reads + writes), double-{SET_SIZE} games, "
+        "in-process test client:\n"
+    )
+    return print_queries(queries)
+
+
+def run_http(requests: int, cycles: int, wrk_too: bool) -> None:
+    """Section 3: the 12-player double-18 game over HTTP under gunicorn."""
+    tmp = Path(tempfile.mkdtemp(prefix="web-bench-"))
+    try:
         path = tmp / "timed.db"
         app = bench_app(str(path))
         with app.app_context():
@@ -371,19 +605,14 @@ def main() -> None:
         try:
             base = f"http://127.0.0.1:{port}"
             phone = Phone(base)
-            rows = time_pages(phone, edit, share, args.requests)
-            rows += time_saves(phone, app, edit, args.cycles)
-            wrk = run_wrk(f"{base}/s/{share}") if args.wrk and shutil.which("wrk") else ""
+            rows = time_pages(phone, edit, share, requests)
+            rows += time_saves(phone, app, edit, cycles)
+            wrk = run_wrk(f"{base}/s/{share}") if wrk_too and shutil.which("wrk") else ""
         finally:
             server.terminate()
             server.wait(timeout=10)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(
-        f"\nSQL statements per request (warm; reads + writes), double-{SET_SIZE} games, "
-        "in-process test client:\n"
-    )
-    constant = print_queries(queries)
     print(
         f"\n{TIMED[0]} players, double-{SET_SIZE}, {TIMED[1]} rounds scored (the last round to "
         f"play); gunicorn -w 2 on {os.cpu_count()} cores, SQLite file; one client's sequential "
@@ -396,9 +625,6 @@ def main() -> None:
         print("| " + " | ".join(row) + " |")
     if wrk:
         print(f"\nwrk -t2 -c20 -d10s --latency on the read-only scoreboard:\n{wrk}")
-    if not constant:
-        print("\nSQL reads grow with rounds or players (see 'NO' above).")
-        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -138,3 +138,50 @@ def build_board(game: Game) -> Board:
         decided = "lowest_total"
     scored = sum(1 for c in columns if not c.burned)
     return Board(columns, tuple(rows), scored, winners, decided)
+
+
+#: round columns the scoreboard shows at once: at 360 px each keeps about 47 px, enough for a
+#: 3-digit score at 17 px over a 4-digit running total at 14 px (never smaller; earlier rounds
+#: are a tap away instead of shrinking)
+BOARD_COLUMNS = 6
+
+
+@dataclass(frozen=True)
+class BoardWindow:
+    """Which part of the scoreboard a page shows: the round columns ``start``..``end`` (list
+    positions, end excluded) of ``count``, and ``who``, the seat whose every round is listed
+    under their name (None: nobody's).
+
+    ``earlier`` / ``later`` are the ``upto`` values of the neighbouring windows (None at the
+    ends); ``upto`` is the 1-based position of the last column shown.
+    """
+
+    start: int
+    end: int
+    count: int
+    who: int | None
+
+    @property
+    def earlier(self) -> int | None:
+        """``upto`` for the columns just before these, or None when these are the first."""
+        return self.start if self.start > 0 else None
+
+    @property
+    def later(self) -> int | None:
+        """``upto`` for the columns just after these, or None when these are the last."""
+        return min(self.count, self.end + BOARD_COLUMNS) if self.end < self.count else None
+
+    @property
+    def upto(self) -> int | None:
+        """This window's ``upto``, or None for the default (the latest rounds)."""
+        return self.end if self.end < self.count else None
+
+
+def board_window(board: Board, upto: int | None = None, who: int | None = None) -> BoardWindow:
+    """The window of ``board`` a page asked for: the :data:`BOARD_COLUMNS` columns ending at
+    position ``upto`` (1-based; default and out-of-range values: the latest rounds), and the
+    seat ``who`` whose rounds are listed (ignored unless it is a seat of the board)."""
+    count = len(board.columns)
+    end = count if upto is None else max(min(upto, count), min(BOARD_COLUMNS, count))
+    seats = {row.seat.id for row in board.rows}
+    return BoardWindow(max(0, end - BOARD_COLUMNS), end, count, who if who in seats else None)

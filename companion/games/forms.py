@@ -252,6 +252,7 @@ class NewGameForm(FlaskForm):
     create = SubmitField(_l("Start the game"))
     apply_preset = SubmitField(_l("Apply preset"))
     more_names = SubmitField(_l("More name rows"))
+    same_players = SubmitField(_l("Same players as last game"))
     check = SubmitField(_l("Update the deal"))
 
     def rule_overrides(self) -> dict[str, Any]:

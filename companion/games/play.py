@@ -29,7 +29,7 @@ from ..models import Game, Round
 from ..stale_forms import stale_form
 from . import bp
 from .access import game_for_edit, game_for_view, remember
-from .board import build_board
+from .board import board_window, build_board
 from .round_forms import (
     BurnForm,
     RoundForm,
@@ -95,6 +95,18 @@ def _apply_errors(form: RoundForm, errors: EntryErrors) -> None:
         form[name].errors = [*form[name].errors, *messages]
 
 
+def _open_pickers(game: Game, form: RoundForm | None, opened: int | None) -> set[int]:
+    """The seats whose tile picker the page builds: the one asked for (``opened``) and every
+    hand that already holds tapped tiles (a refused save, a round being corrected). The
+    others are built only when opened (:func:`picker`), so a page costs what the round needs,
+    not players x tiles."""
+    seats = {s.id for s in game.seats}
+    found = {opened} & seats if opened is not None else set()
+    if form is not None:
+        found |= {s.id for s in game.seats if form[tiles_field(s)].data}
+    return found
+
+
 def _game_context(
     game: Game,
     *,
@@ -104,9 +116,15 @@ def _game_context(
     conflict: Round | None = None,
     editing: Round | None = None,
     notice: str = "",
+    opened: int | None = None,
+    changed: bool | str = True,
+    board_upto: int | None = None,
+    board_who: int | None = None,
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
-    scoreboard, and the one-button forms."""
+    scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
+    open; ``changed`` says whether the game changed (an htmx answer then also swaps the
+    scoreboard and the corrections, out of band)."""
     double = editing.start_double if editing else (plan.double if plan else None)
     if form is None and double is not None:
         data: dict[str, Any] = {"double": str(double)}
@@ -121,6 +139,7 @@ def _game_context(
     burn_form = BurnForm(
         formdata=None, version=str(game.version), double=str(plan.double) if plan else ""
     )
+    board = build_board(game)
     return {
         "game": game,
         "rules": rules_of(game),
@@ -132,7 +151,12 @@ def _game_context(
         "editing": editing,
         "double": double,
         "picker": _picker_tiles(game, double) if double is not None else [],
-        "board": build_board(game),
+        "open_pickers": _open_pickers(game, form, opened),
+        "opened": opened,
+        "changed": changed,
+        "board": board,
+        "window": board_window(board, board_upto, board_who),
+        "board_boost": True,
         "version_form": version_form,
         "burn_form": burn_form,
         "last_change": latest_change(game),
@@ -157,7 +181,7 @@ def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:
     """The game page, or only its ``#game`` fragment for htmx (which swaps 200s only)."""
     ctx = _game_context(**kwargs)
     if _htmx():
-        return render_template("games/_game.html", **ctx), 200
+        return render_template("games/_saved.html", **ctx), 200
     # One page for a game in play and a finished one: _game.html shows the result when over.
     return render_template("games/play.html", **ctx), status
 
@@ -166,15 +190,40 @@ def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:
 def play(token: str) -> Any:
     """The game page for the scorekeeper: the coming round and its scoring form, the
     scoreboard; the summary once the game is finished. ``?missing=9`` says nobody holds 9-9."""
+    if wants_board():
+        return board(token)
     game = _edit(token)
     plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
-    return _render_game(game=game, plan=plan)
+    return _render_game(game=game, plan=plan, **_window_args())
+
+
+def wants_board() -> bool:
+    """True for an htmx request that swaps only the scoreboard (a boosted link inside it:
+    earlier rounds, a player's rounds): the page then answers only that fragment."""
+    return _htmx() and request.headers.get("HX-Target") == "scoreboard"
+
+
+def _window_args() -> dict[str, int | None]:
+    """The scoreboard window asked for in the address (``?upto=``, ``?who=``)."""
+    return {
+        "board_upto": request.args.get("upto", type=int),
+        "board_who": request.args.get("who", type=int),
+    }
+
+
+@bp.get("/g/<token>/round")
+def round_page(token: str) -> Any:
+    """The address a refused plain save (or an opened tile picker) leaves in the address bar:
+    a link or a reload there goes to the game page, with the same query (``?who=``…)."""
+    return redirect(url_for("games.play", token=token, **request.args.to_dict(flat=False)), 303)
 
 
 @bp.post("/g/<token>/round")
 def save(token: str) -> Any:
     """Save the coming round (all hands in one transaction). Redirects to the game page."""
     game = _edit(token)
+    if "open_picker" in request.form:
+        return _pick_page(game, None)
     form = round_form(game, request.form)
     double = parse_double(form.double.data, game.set_size)
     missing = clean_missing(game, request.args.getlist("missing"))
@@ -182,33 +231,39 @@ def save(token: str) -> Any:
     if double is None:
         errors = EntryErrors()
         errors.add(None, _("This form does not say which round it is for; reload the page."))
-        return _render_game(422, game=game, plan=plan, errors=errors)
+        return _render_game(422, game=game, plan=plan, errors=errors, changed=False)
     if plan is None:
         return _conflict(game, double)
     errors = EntryErrors()
     if not form.validate():
         if not stale_form():  # a stale form's notice already says what happened
             errors.add(None, _("The form expired or was incomplete; check it and save again."))
-        return _render_game(422, game=game, plan=plan, form=form, errors=errors)
+        return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
     scored, errors = check_round(game, entry_from(form, game, double))
     if scored is None:
         _apply_errors(form, errors)
-        return _render_game(422, game=game, plan=plan, form=form, errors=errors)
+        return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
     try:
         save_round(game, scored, form.version.data)
     except Conflict:
         return _conflict(game, double)
-    return _saved(token, _("Round saved."))
+    return _saved(token, _("Round saved."), ROUND_ADDED)
 
 
-def _saved(token: str, notice: str) -> Any:
-    """After a save: redirect to the game page, or (htmx) answer with the fresh ``#game``
-    fragment and point the address bar at the game page."""
+#: what an htmx save changed, so that its answer sends only that (_saved.html): a new round
+#: (its "correct" chip is appended) or a corrected one (the chips stay); True = anything
+ROUND_ADDED, ROUND_CORRECTED = "round added", "round corrected"
+
+
+def _saved(token: str, notice: str, changed: str) -> Any:
+    """After a save: redirect to the game page, or (htmx) answer with what changed (the round
+    area, the scoreboard, the corrections out of band) and point the address bar at the game
+    page."""
     if not _htmx():
         flash(notice, "success")
         return redirect(url_for("games.play", token=token), 303)
     game = load_game(game_for_edit(token))
-    body, status = _render_game(game=game, plan=plan_round(game), notice=notice)
+    body, status = _render_game(game=game, plan=plan_round(game), notice=notice, changed=changed)
     return body, status, {"HX-Push-Url": url_for("games.play", token=token)}
 
 
@@ -233,6 +288,48 @@ def _conflict(game: Game, double: int | None) -> Any:
         )
         saved = game.rounds[-1] if game.rounds else None
     return _render_game(409, game=game, plan=plan_round(game), errors=errors, conflict=saved)
+
+
+def _pick_page(game: Game, editing: Round | None) -> Any:
+    """Without JavaScript, "Tap …'s tiles" submits the round form with ``open_picker`` = a
+    seat id: the same page again, everything typed kept (nothing is checked or saved) and that
+    hand's tile picker open (and focused, so the phone scrolls to it)."""
+    form = round_form(game, request.form)
+    opened = _seat_id(request.form.get("open_picker"))
+    if editing is not None:
+        return _render_game(game=game, editing=editing, form=form, opened=opened)
+    plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
+    if plan is None or parse_double(form.double.data, game.set_size) != plan.double:
+        # The game moved on since the form was shown: show what is there now.
+        return redirect(url_for("games.play", token=game.edit_token), 303)
+    return _render_game(game=game, plan=plan, form=form, opened=opened)
+
+
+def _seat_id(text: str | None) -> int | None:
+    """A seat id posted as text, or None for junk."""
+    text = (text or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else None
+
+
+@bp.get("/g/<token>/tiles")
+def picker(token: str) -> Any:
+    """One hand's tile picker (an htmx fragment; static/js/score.js asks for it) for the seat
+    ``?seat=`` and the round with ``?double=``: every tile of the set but that centre double.
+    ``?defs=0`` leaves out the tile symbols (the page already has them). Reads only; the
+    round form posts the tapped tiles."""
+    game = game_for_edit(token)
+    seat_id = _seat_id(request.args.get("seat"))
+    seat = next((s for s in game.seats if s.id == seat_id), None)
+    double = parse_double(request.args.get("double"), game.set_size)
+    if seat is None or double is None:
+        abort(404)
+    return render_template(
+        "games/_picker.html",
+        field_name=tiles_field(seat),
+        who=seat.player.name,
+        picker=_picker_tiles(game, double),
+        with_defs=request.args.get("defs") != "0",
+    )
 
 
 @bp.post("/g/<token>/burn")
@@ -267,16 +364,18 @@ def edit(token: str, number: int) -> Any:
         abort(404)
     if request.method == "GET":
         return _render_game(game=game, editing=rnd)
+    if "open_picker" in request.form:
+        return _pick_page(game, rnd)
     form = round_form(game, request.form)
     errors = EntryErrors()
     if not form.validate():
         if not stale_form():  # a stale form's notice already says what happened
             errors.add(None, _("The form expired or was incomplete; check it and save again."))
-        return _render_game(422, game=game, editing=rnd, form=form, errors=errors)
+        return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
     scored, errors = check_round(game, entry_from(form, game, rnd.start_double))
     if scored is None:
         _apply_errors(form, errors)
-        return _render_game(422, game=game, editing=rnd, form=form, errors=errors)
+        return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
     try:
         edit_round(game, rnd, scored, form.version.data)
     except Conflict:
@@ -287,7 +386,11 @@ def edit(token: str, number: int) -> Any:
         return _render_game(
             409, game=game, editing=saved, errors=errors, conflict=saved, plan=plan_round(game)
         )
-    return _saved(token, _("Round with %(d)s corrected.", d=double_name(rnd.start_double)))
+    return _saved(
+        token,
+        _("Round with %(d)s corrected.", d=double_name(rnd.start_double)),
+        ROUND_CORRECTED,
+    )
 
 
 @bp.post("/g/<token>/undo")
@@ -385,24 +488,45 @@ def rematch_view(token: str) -> Any:
 def board(token: str) -> str:
     """The scoreboard fragment for the scorekeeper's page."""
     game = _edit(token)
-    return render_template("games/_scoreboard.html", game=game, board=build_board(game))
+    board = build_board(game)
+    args = _window_args()
+    return render_template(
+        "games/_scoreboard.html",
+        game=game,
+        board=board,
+        window=board_window(board, args["board_upto"], args["board_who"]),
+        board_boost=True,
+    )
 
 
 @bp.get("/s/<share_token>")
 def shared(share_token: str) -> str:
-    """The read-only live scoreboard for the other phones at the table."""
+    """The read-only live scoreboard for the other phones at the table (``?upto=``,
+    ``?who=``: the part of the board to show, as on the game page)."""
     game = load_game(game_for_view(share_token))
-    return render_template(
-        "games/shared.html",
-        game=game,
-        board=build_board(game),
-        poll_url=_poll_url(game),
-        poll_seconds=POLL_SECONDS,
-    )
+    template = "games/_scoreboard.html" if wants_board() else "games/shared.html"
+    return render_template(template, **_shared_board_context(game))
 
 
-def _poll_url(game: Game) -> str:
-    return url_for("games.shared_board", share_token=game.share_token, v=game.version)
+def _shared_board_context(game: Game) -> dict[str, Any]:
+    """The read-only scoreboard of ``game`` with the window asked for, polled at that window."""
+    board = build_board(game)
+    args = _window_args()
+    window = board_window(board, args["board_upto"], args["board_who"])
+    return {
+        "game": game,
+        "board": board,
+        "window": window,
+        "board_boost": True,
+        "poll_url": url_for(
+            "games.shared_board",
+            share_token=game.share_token,
+            v=game.version,
+            upto=window.upto,
+            who=window.who,
+        ),
+        "poll_seconds": POLL_SECONDS,
+    }
 
 
 @bp.get("/s/<share_token>/board")
@@ -416,10 +540,4 @@ def shared_board(share_token: str) -> Any:
     if request.args.get("v", "") == str(game.version):
         return Response(status=204)
     load_game(game)
-    return render_template(
-        "games/_scoreboard.html",
-        game=game,
-        board=build_board(game),
-        poll_url=_poll_url(game),
-        poll_seconds=POLL_SECONDS,
-    )
+    return render_template("games/_scoreboard.html", **_shared_board_context(game))

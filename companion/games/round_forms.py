@@ -63,9 +63,9 @@ def round_form(game: Game, formdata: MultiDict | None = None, **data: Any) -> Ro
                 validators=[Optional()],
                 filters=[lambda v: v.strip() if isinstance(v, str) else v],
                 render_kw={
+                    # the phone's number pad (inputmode is enough since iOS 12.2; the
+                    # form is sent with every save, so no redundant pattern="[0-9]*")
                     "inputmode": "numeric",
-                    "pattern": "[0-9]*",
-                    "autocomplete": "off",
                     "maxlength": "7",
                 },
             ),

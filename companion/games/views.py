@@ -20,7 +20,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from sqlalchemy import or_, select
 from sqlalchemy.orm import selectinload
@@ -41,6 +41,7 @@ from .access import (
     remembered_tokens,
     safe_next,
 )
+from .board import board_window, build_board
 from .forms import MORE_NAME_ROWS, NewGameForm, NightForm, NotesForm, PasscodeForm
 
 #: a night counts as active on its day and the day after (games often run past midnight)
@@ -71,7 +72,7 @@ def view_url(game: Game) -> str:
 
 @bp.app_context_processor
 def _link_helpers() -> dict[str, Any]:
-    return {"play_url": play_url, "view_url": view_url}
+    return {"play_url": play_url, "view_url": view_url, "board_window": board_window}
 
 
 # --- home ----------------------------------------------------------------------------------
@@ -203,30 +204,74 @@ def night(night_id: int) -> ResponseReturnValue:
         games=games,
         form=form,
         mine=set(remembered_tokens()),
+        winners={g.id: build_board(g).winners for g in games if g.status == "finished"},
     )
 
 
 # --- new game ------------------------------------------------------------------------------
 
 
-def _fresh_game_form(night: GameNight) -> NewGameForm:
-    """The new-game form: people seen before, with the players of the night's last game ticked
-    and listed first in their seat order (the same table usually plays again)."""
-    form = NewGameForm(formdata=None)
-    last = db.session.scalars(
+def _last_game(night: GameNight) -> Game | None:
+    """The night's latest game that is not deleted, or None."""
+    return db.session.scalars(
         select(Game)
         .where(Game.night_id == night.id, Game.deleted_at.is_(None))
         .order_by(Game.id.desc())
         .limit(1)
     ).first()
+
+
+def _fresh_game_form(night: GameNight) -> NewGameForm:
+    """The new-game form: people seen before, nobody ticked (typing four new names must give
+    four players), the players of the night's last game listed first in their seat order;
+    "Same players as last game" ticks them in one tap (:func:`_tick_last_players`)."""
+    form = NewGameForm(formdata=None)
+    last = _last_game(night)
     at_table = [seat.player_id for seat in last.seats] if last else []
     known = setup.known_players(db.session)
     known.sort(key=lambda p: at_table.index(p.id) if p.id in at_table else len(at_table))
     for player in known:
-        ticked = player.id in at_table
-        form.known.append_entry({"player_id": player.id, "plays": ticked, "seat": None})
+        form.known.append_entry({"player_id": player.id, "plays": False, "seat": None})
     form.set_rules(preset("standard").to_dict(), "standard")
     return form
+
+
+def _tick_last_players(form: NewGameForm, night: GameNight) -> None:
+    """Tick the players of the night's last game, at their seats, and untick everyone else
+    (the "Same players as last game" button); typed new names are kept."""
+    last = _last_game(night)
+    seats = {seat.player_id: seat.position + 1 for seat in last.seats} if last else {}
+    for row in form.known:
+        seat = seats.get(row.player_id.data) if isinstance(row.player_id.data, int) else None
+        row.plays.data = seat is not None
+        row.seat.data = seat
+        row.seat.raw_data = None  # show the new value, not the one posted
+
+
+def _chosen_names(form: NewGameForm) -> list[str]:
+    """Every player the form chooses, ticked and typed, in the order of the page."""
+    names = _player_names(form)
+    ticked = [
+        names.get(row.player_id.data, "?")
+        for row in form.known
+        if row.plays.data and isinstance(row.player_id.data, int)
+    ]
+    typed = [row.form.name.data.strip() for row in form.new if (row.form.name.data or "").strip()]
+    return ticked + typed
+
+
+def _who_is_chosen(form: NewGameForm) -> str:
+    """A sentence naming every chosen player, so an error about the players never hides the
+    ticked ones (""  when nobody is chosen)."""
+    names = _chosen_names(form)
+    if not names:
+        return ""
+    return ngettext(
+        "Chosen for this game (%(num)d): %(names)s.",
+        "Chosen for this game (%(num)d): %(names)s.",
+        len(names),
+        names=", ".join(names),
+    )
 
 
 def _choices(form: NewGameForm) -> list[setup.PlayerChoice]:
@@ -277,13 +322,18 @@ def _player_names(form: NewGameForm) -> dict[int, str]:
 
 
 def _render_new_game(night: GameNight, form: NewGameForm, problems: list[str] | None = None):
+    problems = list(problems or [])
+    if problems and (chosen := _who_is_chosen(form)):
+        problems.append(chosen)
+    last = _last_game(night)
     return render_template(
         "games/new_game.html",
         night=night,
         form=form,
         names=_player_names(form),
         preview=_preview(form),
-        problems=problems or [],
+        problems=problems,
+        last_players=[seat.player.name for seat in last.seats] if last else [],
     )
 
 
@@ -302,6 +352,9 @@ def new_game(night_id: int) -> ResponseReturnValue:
     if _apply_preset_if_changed(form):
         if form.create.data:
             flash(_("The house rules now show the chosen preset: check them, then start."), "info")
+        return _render_new_game(the_night, form)
+    if form.same_players.data:
+        _tick_last_players(form, the_night)
         return _render_new_game(the_night, form)
     if form.more_names.data:
         for _i in range(MORE_NAME_ROWS):

@@ -88,6 +88,10 @@
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     var question = form && form.getAttribute && form.getAttribute("data-confirm");
+    // The question may end with what the form shows already (data-confirm-detail: the undo
+    // summary is sent once, not twice).
+    var detail = question && form.querySelector("[data-confirm-detail]");
+    if (detail) { question = question + " " + detail.textContent.trim(); }
     if (question && !window.confirm(question)) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
@@ -122,9 +126,9 @@
   // reader reads it and the keyboard continues from the top of the fresh game area.
   document.addEventListener("htmx:afterSettle", function (ev) {
     var target = ev.detail.target;
-    if (!target || target.id !== "game") { return; }
-    // outerHTML swap: the old #game is gone, look the fresh one up.
-    var notice = document.querySelector("#game > .flash.success[role=status]");
+    if (!target || target.id !== "round-area") { return; }
+    // outerHTML swap: the old #round-area is gone, look the fresh one up.
+    var notice = document.querySelector("#round-area > .flash.success[role=status]");
     if (notice) {
       notice.setAttribute("tabindex", "-1");
       notice.focus({ preventScroll: true });

@@ -1,49 +1,74 @@
 // Tile picker enhancements for the round form (progressive: the form works without this file).
 // - shows how many tiles are tapped and their points (each checkbox carries the points the
 //   engine gives that tile under the house rules in data-points; this only adds them up);
-// - greys out, in the other players' pickers, a tile already tapped for one player.
+// - greys out, in the other open pickers, a tile already tapped for one player;
+// - fetches a hand's picker when its button is tapped, without the tile symbols once the page
+//   has them (?defs=0).
+// A tap costs the same whatever the players: it updates its own picker's running sum and the
+// same tile in each other *open* picker (found through an index built once per picker), never
+// the whole form. Pickers are built only when opened, so closed hands cost nothing here.
 (function () {
   "use strict";
 
-  function pickers(root) {
-    return Array.prototype.slice.call(root.querySelectorAll("fieldset.picker"));
+  // fieldset.picker -> {byValue: {tile: checkbox}, checked: {tile: true}, count, points, out}
+  var states = new WeakMap();
+  // form.round-form -> the pickers set up in it (detached ones are dropped when seen)
+  var formPickers = new WeakMap();
+
+  function pointsOf(box) { return parseInt(box.getAttribute("data-points") || "0", 10); }
+
+  function showSum(st) {
+    if (!st.out) { return; }
+    var one = st.count === 1 && st.out.getAttribute("data-template-one");
+    var words = one || st.out.getAttribute("data-template") || "{n}: {p}";
+    st.out.textContent = st.count ? words.replace("{n}", st.count).replace("{p}", st.points) : "";
   }
 
-  function refreshSum(picker) {
-    var boxes = picker.querySelectorAll("input[type=checkbox]:checked");
-    var points = 0;
-    boxes.forEach(function (b) { points += parseInt(b.getAttribute("data-points") || "0", 10); });
-    var out = document.querySelector('output.picked-sum[data-for="' + picker.getAttribute("data-field") + '"]');
-    if (out) {
-      var one = boxes.length === 1 && out.getAttribute("data-template-one");
-      var words = one || out.getAttribute("data-template") || "{n}: {p}";
-      out.textContent = boxes.length ? words.replace("{n}", boxes.length).replace("{p}", points) : "";
+  function markTaken(box, taken) {
+    if (!box || box.checked) { return; }
+    box.disabled = taken;
+    box.parentNode.classList.toggle("taken", taken);
+  }
+
+  // The other pickers of the same form that are still on the page.
+  function others(picker) {
+    var form = picker.closest("form");
+    var list = (form && formPickers.get(form)) || [];
+    var alive = list.filter(function (p) { return p.isConnected; });
+    if (form && alive.length !== list.length) { formPickers.set(form, alive); }
+    return alive.filter(function (p) { return p !== picker; });
+  }
+
+  // Index one picker (once): its checkboxes by tile, its sum; grey out tiles tapped elsewhere
+  // and, elsewhere, the tiles it already holds.
+  function setup(picker) {
+    var st = states.get(picker);
+    if (st) { return st; }
+    st = { byValue: {}, checked: {}, count: 0, points: 0, out: null };
+    picker.querySelectorAll("input[type=checkbox]").forEach(function (box) {
+      st.byValue[box.value] = box;
+      if (box.checked) { st.checked[box.value] = true; st.count += 1; st.points += pointsOf(box); }
+    });
+    var box = picker.closest("details");
+    st.out = box ? box.querySelector("output.picked-sum") : null;
+    states.set(picker, st);
+    showSum(st);
+    var form = picker.closest("form");
+    if (form) {
+      others(picker).forEach(function (other) {
+        var os = states.get(other);
+        Object.keys(os.checked).forEach(function (tile) { markTaken(st.byValue[tile], true); });
+        Object.keys(st.checked).forEach(function (tile) { markTaken(os.byValue[tile], true); });
+      });
+      formPickers.set(form, (formPickers.get(form) || []).concat([picker]));
     }
-  }
-
-  function refreshTaken(form) {
-    var all = pickers(form);
-    var taken = {};
-    all.forEach(function (p) {
-      p.querySelectorAll("input[type=checkbox]:checked").forEach(function (b) {
-        taken[b.value] = p.getAttribute("data-field");
-      });
-    });
-    all.forEach(function (p) {
-      var field = p.getAttribute("data-field");
-      p.querySelectorAll("input[type=checkbox]").forEach(function (b) {
-        var other = taken[b.value] && taken[b.value] !== field;
-        b.disabled = !!other && !b.checked;
-        b.parentNode.classList.toggle("taken", !!other && !b.checked);
-      });
-    });
+    return st;
   }
 
   function init(root) {
-    root.querySelectorAll("form.round-form").forEach(function (form) {
-      pickers(form).forEach(refreshSum);
-      refreshTaken(form);
-    });
+    if (!root || !root.querySelectorAll) { return; }
+    if (root.matches && root.matches("fieldset.picker")) { setup(root); }
+    root.querySelectorAll("form.round-form fieldset.picker").forEach(setup);
   }
 
   document.addEventListener("change", function (ev) {
@@ -51,8 +76,17 @@
     if (!box || box.type !== "checkbox") { return; }
     var picker = box.closest("fieldset.picker");
     if (!picker) { return; }
-    refreshSum(picker);
-    refreshTaken(picker.closest("form"));
+    var st = setup(picker);
+    var tile = box.value;
+    if (box.checked && !st.checked[tile]) {
+      st.checked[tile] = true; st.count += 1; st.points += pointsOf(box);
+    } else if (!box.checked && st.checked[tile]) {
+      delete st.checked[tile]; st.count -= 1; st.points -= pointsOf(box);
+    }
+    showSum(st);
+    others(picker).forEach(function (other) {
+      markTaken(states.get(other).byValue[tile], box.checked);
+    });
   });
   // Before sending, re-enable greyed tiles so nothing typed is lost (disabled boxes are unchecked
   // anyway, so this sends nothing extra).
@@ -61,6 +95,22 @@
       ev.target.querySelectorAll("fieldset.picker input[disabled]").forEach(function (b) { b.disabled = false; });
     }
   }, true);
+  // "Tap the tiles": fetch that hand's picker (htmx GET of a fragment) in place of the button instead
+  // of submitting the form (which, without htmx, shows the page with that picker open). The
+  // form names the fragment's address once (data-picker-url); the page already has the tile
+  // symbols after the first picker, so later ones come without them (?defs=0).
+  document.addEventListener("click", function (ev) {
+    var button = ev.target && ev.target.closest ? ev.target.closest("button.picker-open") : null;
+    var form = button && button.form;
+    if (!button || !form || !window.htmx || !form.getAttribute("data-picker-url")) { return; }
+    ev.preventDefault();
+    ev.stopPropagation();
+    var url = form.getAttribute("data-picker-url") + "&seat=" + encodeURIComponent(button.value);
+    if (document.querySelector("svg.tile-defs")) { url += "&defs=0"; }
+    button.disabled = true;
+    window.htmx.ajax("GET", url, { source: button, target: button, swap: "outerHTML" })
+      .then(null, function () { button.disabled = false; });
+  }, true);
   // Deferred: the page is parsed when this runs. Start now rather than at DOMContentLoaded,
   // which a stalled CDN copy of htmx (deferred after this) can hold up for as long as it stalls.
   if (document.readyState === "loading") {
@@ -68,5 +118,5 @@
   } else {
     init(document);
   }
-  document.addEventListener("htmx:afterSwap", function (ev) { init(ev.target || document); });
+  document.addEventListener("htmx:load", function (ev) { init(ev.detail && ev.detail.elt); });
 })();

@@ -69,7 +69,7 @@ def test_network_failure_says_not_saved_and_keeps_entries(phone: Page, live_serv
     # Once the connection is back the same entries save.
     phone.unroute("**/round*")
     phone.get_by_role("button", name="Save round").click()
-    expect(phone.locator("#game > .flash.success")).to_have_text("Round saved.")
+    expect(phone.locator("#round-area > .flash.success")).to_have_text("Round saved.")
     expect(status).to_have_count(1)
     expect(phone.locator(".round-form .save-status .flash")).to_have_count(0)
 
@@ -107,7 +107,7 @@ def test_round_saved_notice_is_in_view_and_focused(phone: Page, live_server) -> 
     fill_round(phone)
     phone.get_by_role("button", name="Save round").scroll_into_view_if_needed()
     phone.get_by_role("button", name="Save round").click()
-    notice = phone.locator("#game > .flash.success")
+    notice = phone.locator("#round-area > .flash.success")
     expect(notice).to_have_text("Round saved.")
     expect(notice).to_be_in_viewport()
     expect(notice).to_be_focused()
@@ -124,14 +124,14 @@ def test_save_button_is_disabled_while_saving(phone: Page, live_server) -> None:
     phone.wait_for_timeout(50)
     assert held, "the save request was not sent"
     held[0].continue_()
-    expect(phone.locator("#game > .flash.success")).to_have_text("Round saved.")
+    expect(phone.locator("#round-area > .flash.success")).to_have_text("Round saved.")
 
 
 def test_undo_asks_first_and_cancel_keeps_the_round(phone: Page, live_server) -> None:
     open_new_game(phone, live_server)
     fill_round(phone)
     phone.get_by_role("button", name="Save round").click()
-    expect(phone.locator("#game > .flash.success")).to_have_text("Round saved.")
+    expect(phone.locator("#round-area > .flash.success")).to_have_text("Round saved.")
     questions: list[str] = []
 
     def answer(dialog, accept: bool) -> None:

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from companion.games.board import BOARD_COLUMNS
+
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -177,9 +179,13 @@ def expect_final_standings(page: Page, dede_total: int = 135) -> None:
     expect(summary.nth(0).locator("td").nth(1)).to_have_text("4")  # zero rounds
     expect(summary.nth(1)).to_contain_text("2. Bjørn")
     expect(summary.nth(1).locator("td").nth(1)).to_have_text("3")
-    # ten round columns headed by their doubles, 9-9 first
+    # the latest round columns headed by their doubles; the earlier ones a tap away, 9-9 first
     heads = page.locator("#scoreboard thead th.rd")
-    expect(heads).to_have_text([f"{d}-{d}" for d in DOUBLES])
+    expect(heads).to_have_text([f"{d}-{d}" for d in DOUBLES[-BOARD_COLUMNS:]])
+    page.get_by_role("link", name="◀ Earlier rounds").click()
+    expect(heads).to_have_text([f"{d}-{d}" for d in DOUBLES[:BOARD_COLUMNS]])
+    page.get_by_role("link", name="Later rounds ▶").click()
+    expect(heads.last).to_have_text("0-0")
 
 
 # --- a. a whole game by typed totals ---------------------------------------------------------
@@ -197,7 +203,7 @@ def test_whole_game_by_typed_totals(phone: Page, shot) -> None:
         )
         type_round(phone, PLAYERS, scores)
         save_round(phone)
-        expect(phone.locator("#scoreboard thead th.rd")).to_have_count(k)
+        expect(phone.locator("#scoreboard thead th.rd")).to_have_count(min(k, BOARD_COLUMNS))
         if k == 5:
             shot(phone, "scorekeeper-typed-midgame")
     expect(phone.locator("section.finish")).to_be_visible()
@@ -230,6 +236,10 @@ TAPPED_SUMS = [
 ]
 
 
+#: a player's round cells on the scoreboard (their second line: points, running total below)
+ROUND_POINTS = "tr:nth-child(2) > td"
+
+
 def seat_id(page: Page, name: str) -> str:
     """The seat id behind ``name``'s fields (``total_<id>``)."""
     field = page.get_by_label(f"Points for {name}").get_attribute("name") or ""
@@ -237,8 +247,13 @@ def seat_id(page: Page, name: str) -> str:
 
 
 def tap_tiles(page: Page, name: str, tiles: Sequence[str]) -> None:
-    """Open ``name``'s tile picker and tap each tile (the label around its checkbox)."""
+    """Open ``name``'s tile picker (its button fetches it; htmx or, without JavaScript, the
+    same page with that picker open) and tap each tile (the label around its checkbox)."""
+    opener = hand(page, name).locator("button.picker-open")
+    if opener.count():
+        opener.click()
     box = hand(page, name).locator("details.picker-box")
+    expect(box).to_have_count(1)
     if box.get_attribute("open") is None:
         box.locator("summary").click()
     for text in tiles:
@@ -273,13 +288,13 @@ def test_whole_game_by_tapping_tiles(phone: Page, shot) -> None:
         else:
             type_round(phone, PLAYERS, typed[k - 1])
         save_round(phone)
-        expect(phone.locator("#scoreboard thead th.rd")).to_have_count(k)
+        expect(phone.locator("#scoreboard thead th.rd")).to_have_count(min(k, BOARD_COLUMNS))
         if k == 1:
             # the engine scored the tapped hands: Dédé's 0-0 counts 50 (standard rules)
             dede = player_row(phone, "Dédé")
-            expect(dede.locator("td.rd .pts")).to_have_text(["55"])
+            expect(dede.locator(ROUND_POINTS)).to_have_text([re.compile(r"^55 ")])
             bjorn = player_row(phone, "Bjørn")
-            expect(bjorn.locator("td.rd .pts")).to_have_text(["8"])
+            expect(bjorn.locator(ROUND_POINTS)).to_have_text([re.compile(r"^8 ")])
     expect_final_standings(phone, dede_total=175)
     shot(phone, "scorekeeper-tapped-finished")
     # the tapped tiles are kept with the round: correcting round 1 shows them ticked again
@@ -394,13 +409,13 @@ def main_pages(browser, playwright, live_server) -> dict[str, str]:
         for k, scores in enumerate(round_scores(), start=1):
             type_round(page, PLAYERS, scores)
             save_round(page)
-            expect(page.locator("#scoreboard thead th.rd")).to_have_count(k)
+            expect(page.locator("#scoreboard thead th.rd")).to_have_count(min(k, BOARD_COLUMNS))
         page.goto(night)
         playing = create_game(page, ["Jo", "Kim", "Lou"])
         for k, scores in enumerate(round_scores()[:2], start=1):
             type_round(page, ["Jo", "Kim", "Lou"], scores)
             save_round(page)
-            expect(page.locator("#scoreboard thead th.rd")).to_have_count(k)
+            expect(page.locator("#scoreboard thead th.rd")).to_have_count(min(k, BOARD_COLUMNS))
         share = page.get_by_role("link", name="Read-only scoreboard").get_attribute("href")
     finally:
         context.close()
@@ -492,7 +507,7 @@ def test_scoreboard_of_eight_players_fits_360px(browser, live_server, shot) -> N
             scores = {i: None if i == out else 40 + 7 * i + double for i in range(len(EIGHT))}
             type_round(page, EIGHT, scores)
             save_round(page)
-            expect(page.locator("#scoreboard thead th.rd")).to_have_count(k)
+            expect(page.locator("#scoreboard thead th.rd")).to_have_count(min(k, BOARD_COLUMNS))
         expect(page.locator("section.finish")).to_be_visible()
         totals = page.locator("#scoreboard td.tot").all_inner_texts()
         assert len(totals) == 8 and all(len(t.strip()) == 3 for t in totals), totals
@@ -528,8 +543,8 @@ def test_scoreboard_of_eight_players_fits_360px(browser, live_server, shot) -> N
             )
             assert fits["page"] and fits["board"] and fits["table"], (name, fits)
             assert fits["tables"] == [], (name, fits)  # e.g. the end-of-game summary
-            # all ten round columns and every player are on the board
-            expect(page.locator("#scoreboard thead th.rd")).to_have_count(10)
+            # the latest round columns (earlier ones a tap away) and every player are on the board
+            expect(page.locator("#scoreboard thead th.rd")).to_have_count(BOARD_COLUMNS)
             expect(page.locator("#scoreboard tbody.player")).to_have_count(8)
     finally:
         context.close()
@@ -548,7 +563,8 @@ def test_game_page_touch_targets_are_thumb_sized(phone: Page) -> None:
     type_round(phone, PLAYERS, round_scores()[0])
     save_round(phone)
     expect_round(phone, 2)
-    hand(phone, "Bjørn").locator("summary").click()  # one tile picker open
+    hand(phone, "Bjørn").locator("button.picker-open").click()  # one tile picker open
+    expect(hand(phone, "Bjørn").locator("label.pick")).to_have_count(54)
     small = phone.evaluate(
         """(selector) => Array.from(document.querySelectorAll(selector))
           .filter(el => el.offsetParent !== null && !el.closest('.vh, .skip'))
@@ -627,7 +643,8 @@ BOARD_MEASURES = """() => {
   const board = document.querySelector('#scoreboard');
   const px = el => parseFloat(getComputedStyle(el).fontSize);
   const clipped = el => el.scrollWidth > el.clientWidth + 0.5;
-  const cells = Array.from(board.querySelectorAll('td.rd, td.tot, th.rd'));
+  const rounds = 'tbody.player > tr:nth-child(2) > td';
+  const cells = Array.from(board.querySelectorAll(rounds + ', td.tot, th.rd'));
   return {
     scrolls: document.documentElement.scrollWidth > window.innerWidth
              || board.scrollWidth > board.clientWidth,
@@ -636,7 +653,7 @@ BOARD_MEASURES = """() => {
     clippedCells: cells.filter(clipped).map(el => el.className + ': ' + el.innerText),
     total: Math.min(...Array.from(board.querySelectorAll('td.tot')).map(px)),
     rank: Math.min(...Array.from(board.querySelectorAll('.rank')).map(px)),
-    points: Math.min(...Array.from(board.querySelectorAll('td.rd .pts')).map(px)),
+    points: Math.min(...Array.from(board.querySelectorAll(rounds)).map(px)),
   };
 }"""
 
@@ -711,7 +728,15 @@ def test_scoreboard_of_twelve_players_on_double_18_clips_no_digit(browser, live_
         found = page.evaluate(BOARD_MEASURES)
         assert not found["scrolls"] and found["clippedCells"] == [], found
         assert found["total"] >= 20 and found["rank"] >= 20, found
-        assert max(len(t) for t in page.locator("#scoreboard td.rd .run").all_inner_texts()) == 4
+        assert (
+            max(
+                len(t)
+                for t in page.locator(
+                    "#scoreboard tbody.player > tr:nth-child(2) > td small"
+                ).all_inner_texts()
+            )
+            == 4
+        )
         shot(page, "board-12p-double-18-360")
     finally:
         context.close()

@@ -65,7 +65,7 @@ def test_a_conflict_answers_htmx_with_a_200_fragment(client):
     client.post(f"/g/{game.edit_token}/round", data=data)
     r = client.post(f"/g/{game.edit_token}/round", data=data, headers={"HX-Request": "true"})
     assert r.status_code == 200
-    assert r.get_data(as_text=True).lstrip().startswith('<div id="game"')
+    assert r.get_data(as_text=True).lstrip().startswith('<div id="round-area"')
     assert "already saved on another phone" in text(r)
 
 
@@ -81,7 +81,7 @@ def test_editing_a_round_shows_its_values_and_saves_the_correction(client):
     assert "Correct the round with 6-6" in text(r)
     assert f'name="total_{ids["Bob"]}"' in body and 'value="12"' in body
     assert f'name="tiles_{ids["Cy"]}" value="2-1" data-points="3" checked' in body
-    assert f'<input autocomplete="off" checked id="out_{ids["Ann"]}"' in body
+    assert f'<input autocomplete="off" checked name="out_{ids["Ann"]}"' in body
     r = client.post(
         f"/g/{game.edit_token}/round/1",
         data=round_post(game, 6, totals={"Bob": 15, "Cy": 3}, out="Ann"),
@@ -338,7 +338,7 @@ def test_an_htmx_correction_answers_with_the_game_fragment(client):
     assert r.status_code == 200
     assert r.headers["HX-Push-Url"] == f"/g/{game.edit_token}"
     body = r.get_data(as_text=True)
-    assert body.lstrip().startswith('<div id="game"') and "<html" not in body
+    assert body.lstrip().startswith('<div id="round-area"') and "<html" not in body
     assert "Round with 6-6 corrected." in text(r)
     assert "Centre double: 5-5" in text(r)
 

@@ -34,7 +34,7 @@ def test_round_form_has_a_live_region_and_a_saving_state(client):
     game = make_game()
     body = page_html(client, game)
     tag = form_tag(body)
-    assert "hx-disabled-elt=\"find button[type='submit']\"" in tag
+    assert "hx-disabled-elt=\"find .actions button[type='submit']\"" in tag
     assert 'hx-indicator="find .saving"' in tag
     assert re.search(r'class="save-status" aria-live="polite" data-failed="Not saved', body)
     assert "Saving…" in body
@@ -52,7 +52,7 @@ def test_round_form_never_restores_an_old_went_out_tick(client):
 
 def test_saved_notice_is_scrolled_into_view(client):
     game = make_game()
-    assert 'hx-swap="outerHTML show:#game:top"' in form_tag(page_html(client, game))
+    assert 'hx-swap="outerHTML show:#round-area:top"' in form_tag(page_html(client, game))
 
 
 def games_in_night(night_id: int) -> list[Game]:
@@ -169,7 +169,7 @@ def test_last_round_saved_with_htmx_shows_game_over_without_reload(client):
     )
     assert r.status_code == 200
     body = r.get_data(as_text=True)
-    assert body.lstrip().startswith('<div id="game"')
+    assert body.lstrip().startswith('<div id="round-area"')
     words = text(r)
     assert "Game over" in words and "Ann wins!" in words and "Rematch" in words
     assert 'class="round-form"' not in body
@@ -214,7 +214,10 @@ def test_undo_asks_first_with_javascript(client):
     )
     body = page_html(client, game)
     form = re.search(r'<form[^>]*action="/g/[^"]+/undo"[^>]*>', body).group(0)
-    assert 'data-confirm="Undo this change? Round 1 (6-6) saved: Ann 0 (went out)' in form
+    assert 'data-confirm="Undo this change?"' in form
+    # the question ends with what the form shows (static/js/app.js adds it): sent once
+    detail = re.search(r"<span[^>]*data-confirm-detail[^>]*>([^<]*)</span>", body).group(1)
+    assert detail.startswith("Round 1 (6-6) saved: Ann 0 (went out)")
 
 
 def test_undo_without_javascript_says_what_was_undone_and_links_the_audit_trail(client):

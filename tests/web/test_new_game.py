@@ -425,22 +425,67 @@ def test_enter_in_a_text_box_only_updates_the_deal(client, night_id):
     assert 'name="check"' in first
 
 
-def test_the_last_games_players_are_ticked_first_in_seat_order(client, night_id):
+def _known_rows(page: str) -> list[tuple[str, bool, str]]:
+    """(name, ticked, seat) of each "people seen before" row of a new-game page."""
+    rows = re.findall(r'<li class="player-row">(.*?)</li>', page, re.S)
+    found = []
+    for r in rows:
+        name = re.search(r"<span>(.*?)</span>", r)
+        if name is None or "plays" not in r:
+            continue
+        seat = re.search(r'name="known-\d+-seat"[^>]*value="([^"]*)"', r)
+        found.append((name.group(1), "checked" in r, seat.group(1) if seat else ""))
+    return found
+
+
+def test_nobody_is_ticked_and_the_last_games_players_are_listed_first(client, night_id):
     start_game(client, night_id, names=("Xavi", "Yara"))
     start_game(client, night_id, names=("Ann", "Bob", "Cleo"), seats=[3, 1, 2])
     page = client.get(f"/nights/{night_id}/games/new").text
-    rows = re.findall(r'<li class="player-row">(.*?)</li>', page, re.S)
-    known = [(re.search(r"<span>(.*?)</span>", r).group(1), "checked" in r) for r in rows[:5]]
-    assert known == [
-        ("Bob", True),
-        ("Cleo", True),
-        ("Ann", True),
+    assert [(n, t) for n, t, _s in _known_rows(page)] == [
+        ("Bob", False),
+        ("Cleo", False),
+        ("Ann", False),
         ("Yara", False),
         ("Xavi", False),
     ]
-    # a new night starts with nobody ticked
+    assert "Same players as last game" in page and "Bob, Cleo, Ann" in page
+    # a new night has no last game to repeat
     other = start_night(client)
-    assert "checked" not in client.get(f"/nights/{other}/games/new").text
+    fresh = client.get(f"/nights/{other}/games/new").text
+    assert "checked" not in fresh and "Same players as last game" not in fresh
+
+
+def test_same_players_as_last_game_ticks_them_at_their_seats_in_one_tap(client, night_id):
+    start_game(client, night_id, names=("Xavi", "Yara"))
+    start_game(client, night_id, names=("Ann", "Bob", "Cleo"), seats=[3, 1, 2])
+    page = client.get(f"/nights/{night_id}/games/new").text
+    ids = re.findall(r'name="known-(\d+)-player_id" type="hidden" value="(\d+)"', page)
+    known = [(int(pid), False, None) for _i, pid in ids]
+    data = game_data(names=("Zoe",), known=known, button="same_players")
+    again = _post(client, night_id, data)
+    assert again.status_code == 200 and _games() == 2
+    assert _known_rows(again.text) == [
+        ("Bob", True, "1"),
+        ("Cleo", True, "2"),
+        ("Ann", True, "3"),
+        ("Yara", False, ""),
+        ("Xavi", False, ""),
+    ]
+    assert 'value="Zoe"' in again.text  # a typed name is kept
+
+
+def test_an_error_about_the_players_names_every_ticked_one(client, night_id):
+    start_game(client, night_id, names=("Ann", "Bob", "Cleo", "Dev"))
+    page = client.get(f"/nights/{night_id}/games/new").text
+    ids = re.findall(r'name="known-(\d+)-player_id" type="hidden" value="(\d+)"', page)
+    known = [(int(pid), True, None) for _i, pid in ids]
+    data = game_data(names=("Eve", "Finn", "Gus", "Hal"), known=known, set_size=6)
+    refused = _post(client, night_id, data)
+    assert refused.status_code == 200 and _games() == 1
+    problems = re.search(r'<div class="problems" role="alert">(.*?)</div>', refused.text, re.S)
+    words = " ".join(re.sub(r"<[^>]+>", " ", problems.group(1)).split())
+    assert "Chosen for this game (8): Ann, Bob, Cleo, Dev, Eve, Finn, Gus, Hal." in words
 
 
 def test_a_merged_player_is_replaced_by_the_player_they_were_merged_into(client, night_id):

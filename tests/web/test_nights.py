@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
 from sqlalchemy import func, select
@@ -156,3 +157,34 @@ def test_night_page_links_edit_only_for_the_scorekeeper(app, client):
     assert token not in theirs
     assert f"/s/{game.share_token}" in theirs
     assert "Ann, Bob, Cleo, Dev" in theirs
+
+
+def _actions(page: str, players: str) -> list[tuple[str, str]]:
+    """(class, text) of the buttons on the night page's card of the game of ``players``."""
+    card = re.search(
+        rf'<li class="card game-item">\s*<p class="game-players">{players}</p>(.*?)</li>',
+        page,
+        re.S,
+    ).group(1)
+    return re.findall(r'<a class="(button[^"]*)" href="[^"]*">([^<]*)</a>', card)
+
+
+def test_a_finished_game_shows_its_winner_and_see_the_game_first(app, client):
+    from tests.web.playkit import add_scored_rounds
+
+    night_id = start_night(client)
+    token = start_game(client, night_id, names=("Ann", "Bob"), set_size=6)
+    game = db.session.scalars(select(Game).where(Game.edit_token == token)).one()
+    add_scored_rounds(game, [{"Ann": 0, "Bob": 9}] * 7)  # double-6: seven rounds, then over
+    start_game(client, night_id, names=("Cy", "Di"))
+    page = client.get(f"/nights/{night_id}").text
+    assert "Ann wins!" in page
+    assert _actions(page, "Ann, Bob") == [("button", "See the game"), ("button secondary", "Share")]
+    assert 'href="/g/' + token + '">See the game' in page
+    # still in play: keep score stays the main button, and nobody has won yet
+    assert _actions(page, "Cy, Di")[0] == ("button", "Keep score")
+    assert page.count("wins!") == 1
+    # another phone sees the finished game through its read-only scoreboard
+    theirs = app.test_client().get(f"/nights/{night_id}").text
+    assert _actions(theirs, "Ann, Bob") == [("button", "See the game")]
+    assert f'href="/s/{game.share_token}">See the game' in theirs

@@ -50,7 +50,7 @@ def test_the_game_page_shows_the_coming_round(client):
     body = r.get_data(as_text=True)
     assert '<svg class="tile centre"' in body
     assert "js/wakelock.js" in body and "js/score.js" in body
-    assert 'hx-post="/g/' in body and 'hx-target="#game"' in body
+    assert 'hx-post="/g/' in body and 'hx-target="#round-area"' in body
 
 
 def test_wake_lock_is_only_on_game_pages(client):
@@ -180,7 +180,7 @@ def test_htmx_save_returns_the_game_fragment(client):
     )
     assert r.status_code == 200
     body = r.get_data(as_text=True)
-    assert body.lstrip().startswith('<div id="game"')
+    assert body.lstrip().startswith('<div id="round-area"')
     assert "<html" not in body
     assert "Centre double: 5-5" in text(r)
     assert "Round saved." in text(r)

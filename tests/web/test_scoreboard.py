@@ -9,7 +9,10 @@ from companion.extensions import db
 from companion.games.board import build_board, step_words
 from companion.models import Game
 
-from .playkit import make_game, round_post, text
+from .playkit import make_game, round_post, seat_ids, text
+
+#: the headers of an htmx request that swaps only the scoreboard (a boosted link inside it)
+BOARD_SWAP = {"HX-Request": "true", "HX-Boosted": "true", "HX-Target": "scoreboard"}
 
 
 def save(client, game, double, **kwargs):
@@ -108,10 +111,11 @@ def test_long_names_are_shown_whole_on_a_line_of_their_own(client):
     save(client, game, 6, totals={"Bo": 4}, out="Alexandrina Constantinopolous")
     html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
     # the name line spans the round columns; the round scores follow on the next line
-    assert (
-        '<th scope="rowgroup" class="who" colspan="1"><span class="rank">1</span> '
-        '<span class="name">Alexandrina Constantinopolous</span></th>'
-    ) in html
+    assert re.search(
+        r'<th scope="rowgroup" class="who" colspan="1"><span class="rank">1</span> '
+        r'<a href="[^"]*" class="name"[^>]*>Alexandrina Constantinopolous</a></th>',
+        html,
+    )
     assert board_rows(html) == ["1 Alexandrina Constantinopolous 0 0 0", "2 Bo 4 4 4"]
 
 
@@ -125,6 +129,8 @@ def test_hostile_names_are_escaped_everywhere(client):
 
 
 def test_eight_players_on_double_9_fit_a_fixed_narrow_table(client):
+    """At most six round columns at full size (>= 14 px at 360 px); earlier rounds and a
+    player's every round are a tap away (links that keep the other choice)."""
     names = tuple(f"Player{i}" for i in range(8))
     game = make_game(names=names, set_size=9)
     for d in range(9, -1, -1):
@@ -133,13 +139,45 @@ def test_eight_players_on_double_9_fit_a_fixed_narrow_table(client):
     html = client.get(f"/s/{game.share_token}").get_data(as_text=True)
     rows = board_rows(html)
     assert len(rows) == 8
-    # every row: rank, name, the total, 10 rounds x (points, running total)
-    assert all(len(r.split()) == 2 + 1 + 20 for r in rows)
-    assert 'data-cols="10"' in html
+    # every row: rank, name, the total, the latest 6 rounds x (points, running total)
+    assert all(len(r.split()) == 2 + 1 + 12 for r in rows)
+    assert 'data-cols="6"' in html and ">5-5</th>" in html and ">6-6</th>" not in html
+    assert "Rounds 5–10 of 10" in html
+    # relative links (this page, another part of the board), boosted by htmx
+    assert 'href="?upto=4#scoreboard"' in html and 'hx-boost="true"' in html
+    fragment = client.get(f"/s/{game.share_token}?upto=4", headers=BOARD_SWAP)
+    assert fragment.get_data(as_text=True).lstrip().startswith('<section id="scoreboard"')
+    earlier = client.get(f"/s/{game.share_token}?upto=4").get_data(as_text=True)
+    assert ">9-9</th>" in earlier and ">3-3</th>" not in earlier and "Rounds 1–6 of 10" in earlier
     css = client.get("/static/css/app.css").get_data(as_text=True)
     ours = css.split("=== Playing a game")[1].split("=== end of playing a game")[0]
-    assert "table-layout: fixed" in ours and 'table.board[data-cols="10"] { --cols: 10; }' in ours
+    assert "table-layout: fixed" in ours
     assert "overflow-x" not in ours  # the board never scrolls sideways
+    assert "clamp(" not in ours  # figures never shrink with the number of rounds
+
+
+def test_a_players_every_round_is_shown_on_demand(client):
+    names = ("Ann", "Bob", "Cy")
+    game = make_game(names=names, set_size=9)
+    for d in range(9, 1, -1):
+        save(client, game, d, totals={"Bob": d, "Cy": 1}, out="Ann")
+    bob = seat_ids(game)["Bob"]
+    html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert "player-rounds" not in html
+    link = re.search(rf'<a href="\?who={bob}#scoreboard"[^>]*>Bob</a>', html)
+    assert link and "aria-current" not in link.group(0)
+    # htmx (a boosted link aimed at #scoreboard) gets only the fragment from the game page
+    shown = client.get(f"/g/{game.edit_token}?who={bob}", headers=BOARD_SWAP).get_data(as_text=True)
+    assert shown.lstrip().startswith('<section id="scoreboard"') and "<html" not in shown
+    listed = re.search(r'<ol class="player-rounds"[^>]*>(.*?)</ol>', shown, re.S).group(1)
+    items = [
+        " ".join(re.sub(r"<[^>]+>", " ", li).split())
+        for li in re.findall(r"<li[^>]*>(.*?)</li>", listed, re.S)
+    ]
+    assert items[:2] == ["9-9 9 (9)", "8-8 8 (17)"] and len(items) == 8
+    # its link now closes it again; junk seats show nobody's
+    assert re.search(r'<a href="\?#scoreboard" class="name" aria-current="true"', shown)
+    assert "player-rounds" not in client.get(f"/g/{game.edit_token}?who=999").get_data(as_text=True)
 
 
 # --- the read-only live page ------------------------------------------------------------------
