@@ -21,9 +21,9 @@ from ..engine.limits import (
     MAX_TILES,
     MAX_VALUES,
 )
+from ..engine.reasons import DecidedAt, Reason, TurnResult
 from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN
 from ..engine.tiles import MAX_TILE_TEXT, SUPPORTED_SETS, TILE_PATTERN
-from ..engine.reasons import DecidedAt, Reason, TurnResult
 
 # Bounds on one request, so that each costs at most a few tens of ms of CPU and a sync worker
 # is soon free for the scoreboard polls (benchmarks/api_bench.py measures the worst accepted
