@@ -81,13 +81,13 @@ def test_lost_session_cookie_shows_the_round_again_as_typed(phone: Page, live_se
     fill_round(phone)
     phone.context.clear_cookies()
     phone.get_by_role("button", name="Save round").click()
-    expect(phone.locator("#game > .flash.error").first).to_contain_text(
+    expect(phone.locator("#round-area > .flash.error").first).to_contain_text(
         "This page was open too long, so nothing was saved yet."
     )
     expect(phone.get_by_label("Points for Ann")).to_have_value("12")
     expect(phone.get_by_label("Points for Bob")).to_have_value("7")
     phone.get_by_role("button", name="Save round").click()
-    expect(phone.locator("#game > .flash.success")).to_have_text("Round saved.")
+    expect(phone.locator("#round-area > .flash.success")).to_have_text("Round saved.")
 
 
 def test_server_error_says_not_saved(phone: Page, live_server) -> None:

@@ -37,7 +37,7 @@ def test_a_stalled_cdn_neither_blanks_the_page_nor_stops_htmx(
     posts: list[dict[str, str]] = []
     phone.on("request", lambda r: posts.append(r.headers) if r.method == "POST" else None)
     phone.get_by_role("button", name="Save round").click()
-    expect(phone.locator("#game > .flash.success")).to_have_text("Round saved.")
+    expect(phone.locator("#round-area > .flash.success")).to_have_text("Round saved.")
     assert phone.evaluate("window.__sameDocument") is True
     assert posts and posts[-1].get("hx-request") == "true"
     # the values typed before htmx started were the ones saved
