@@ -47,6 +47,9 @@ def create_app(config: Any = None) -> Flask:
         app.config.from_object(config() if isinstance(config, type) else config)
     app.url_map.converters["int"] = BoundedInt
     _init_extensions(app)
+    from .assets import init_assets
+
+    init_assets(app)  # before the CSP: the htmx fallback's URL carries the file's digest
     _register_blueprints(app)
     from .security import init_security
 
@@ -69,6 +72,9 @@ def _select_locale() -> str | None:
 
 def _init_extensions(app: Flask) -> None:
     from . import models  # noqa: F401  - registers the tables with the metadata
+    from .services import results
+
+    results.install()  # finished games' standings are stored whenever their rows change
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)

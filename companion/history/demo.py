@@ -25,6 +25,7 @@ from ..engine import PRESETS, DominoSet, RuleSet, Tile, hand_size, score_hand
 from ..engine.errors import EngineError
 from ..games.setup import name_key
 from ..models import Game, GameNight, HandScore, Player, Round, Seat, new_token
+from ..services.results import record_games
 
 FIRST_NAMES = (
     "Anna", "Ben", "Chloé", "Dev", "Eli", "Femi", "Greta", "Hana", "Ivan", "Jo", "Kai", "Lena",
@@ -148,6 +149,7 @@ class _Rows:
             ],
         )
         self.games.clear()
+        record_games(session, game_ids)  # the standings the history pages read
 
 
 def _insert(session: Session, model: type, rows: list[dict[str, Any]]) -> list[int]:

@@ -608,8 +608,7 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         return report
     try:
         _Writer(session, report).write(doc)
-        session.commit()
-        _forget_memoised_results()
+        session.commit()  # standings of the new finished games are stored by this commit
     except (SQLAlchemyError, LookupError, TypeError, ValueError) as exc:
         # Validation should leave nothing for the database to refuse; if it still does, the
         # file is reported as refused and nothing stays half-written.
@@ -621,14 +620,6 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         detail = str(exc.orig) if getattr(exc, "orig", None) else str(exc)
         report.problems.append(Problem("$", f"The database refused the import: {detail}"))
     return report
-
-
-def _forget_memoised_results() -> None:
-    """The history pages memoise results per (game id, version); ids can repeat after a fresh
-    database, so an import clears the memo (cheap: it refills as pages are visited)."""
-    from .results import clear_memo
-
-    clear_memo()
 
 
 class _Writer:
