@@ -140,8 +140,8 @@ class _Rows:
                 rounds.append({**rnd["row"], "game_id": game_id, "starter_seat_id": starter})
                 hands.append([{**h, "seat_id": ids[i]} for i, h in enumerate(rnd["hands"])])
         round_ids = _insert(session, Round, rounds)
-        session.execute(
-            insert(HandScore),
+        session.connection().execute(
+            insert(HandScore.__table__),  # Core: no ORM bookkeeping per row
             [
                 {**h, "round_id": rid}
                 for rid, group in zip(round_ids, hands, strict=True)
@@ -153,9 +153,11 @@ class _Rows:
 
 
 def _insert(session: Session, model: type, rows: list[dict[str, Any]]) -> list[int]:
-    """Bulk-insert ``rows`` and return their new ids in the same order."""
-    statement = insert(model).returning(model.id, sort_by_parameter_order=True)
-    return list(session.scalars(statement, rows))
+    """Bulk-insert ``rows`` (Core, no ORM bookkeeping per row) and return their new ids in the
+    same order."""
+    table = model.__table__  # type: ignore[attr-defined]
+    statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+    return list(session.connection().execute(statement, rows).scalars())
 
 
 def _game(

@@ -41,6 +41,7 @@ from ..models import (
     Seat,
     new_token,
 )
+from ..services.results import record_games
 
 #: the format tag of version 1 of the document
 FORMAT = "chickenfoot-companion/v1"
@@ -608,7 +609,7 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         return report
     try:
         _Writer(session, report).write(doc)
-        session.commit()  # standings of the new finished games are stored by this commit
+        session.commit()
     except (SQLAlchemyError, LookupError, TypeError, ValueError) as exc:
         # Validation should leave nothing for the database to refuse; if it still does, the
         # file is reported as refused and nothing stays half-written.
@@ -756,6 +757,7 @@ class _Writer:
         for model, rows in ((HandScore, hand_rows), (AuditEntry, audit), (Ruling, rulings)):
             if rows:
                 self.session.execute(insert(model), rows)
+        record_games(self.session, game_ids)  # bulk rows bypass the ORM hook: store standings
         self.report.added["games"] += len(batch)
         self.report.new_games += [data["key"] for _, data in batch]
         self.report.added["rounds"] += len(rounds)

@@ -191,6 +191,14 @@ def game(game_id: int) -> str:
     return render_template("history/game.html", **game_page.context(the_game))
 
 
+@bp.get("/games/<int:game_id>/audit")
+def game_audit(game_id: int) -> str:
+    """A finished or running game's audit trail a page at a time (``?page=N``, 1 = newest)."""
+    the_game = queries.live_game(game_id)
+    page, entries = game_page.audit_trail(the_game, request.args.get("page", 1, type=int) or 1)
+    return render_template("history/audit.html", game=the_game, page=page, entries=entries)
+
+
 # --- players -------------------------------------------------------------------------------
 
 

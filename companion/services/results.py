@@ -207,7 +207,7 @@ def _store_pending(session: Session) -> None:
 
 
 def _forget(session: Session, *args: Any) -> None:
-    """After a rollback nothing is pending."""
+    """After a commit or a rollback nothing is pending."""
     session.info.pop(_PENDING, None)
 
 
@@ -222,5 +222,6 @@ def install() -> None:
         return
     event.listen(Session, "before_flush", _collect)
     event.listen(Session, "before_commit", _store_pending)
+    event.listen(Session, "after_commit", _forget)
     event.listen(Session, "after_rollback", _forget)
     _installed = True

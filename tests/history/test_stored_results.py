@@ -82,3 +82,35 @@ def test_the_migration_backfills_finished_games(tmp_path):
         got = sorted(db.session.execute(select(FinalStanding.seat_id, FinalStanding.total)))
         assert got == expected
         db.session.remove()
+
+
+def test_an_import_stores_the_standings_of_its_finished_games(history, tmp_path):
+    from companion.history import exchange
+
+    doc = exchange.export_document(db.session)
+    expected = [(r.played_on, [(s.rank, s.total) for s in r.seats]) for r in finished_results()]
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    fresh = create_app(type("FreshConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
+    with fresh.app_context():
+        db.create_all()
+        assert exchange.import_document(db.session, doc).ok
+        got = [(r.played_on, [(s.rank, s.total) for s in r.seats]) for r in finished_results()]
+        db.session.remove()
+    assert got == expected and len(got) == 5
+
+
+def test_history_pages_decide_no_game_on_a_request(history, client, monkeypatch):
+    """The pages read stored standings: nothing asks the engine who won (a fresh worker's
+    first request costs what every later one does)."""
+    import companion.engine.tiebreak as tiebreak
+    import companion.services.results as service
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a history page decided a game on a request")
+
+    monkeypatch.setattr(service, "decide", refuse)
+    monkeypatch.setattr(service, "standings", refuse)
+    monkeypatch.setattr(tiebreak, "standings", refuse)
+    ann = history.players["Ann"]
+    for url in ("/history/", "/history/leaderboard", f"/history/players/{ann}", "/history/players"):
+        assert client.get(url).status_code == 200, url

@@ -63,7 +63,7 @@ class Server:
         )
 
     def wait(self) -> None:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a busy machine: workers compile templates first
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(self.proc.stderr.read().decode() if self.proc.stderr else "")
@@ -72,7 +72,7 @@ class Server:
                     return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("gunicorn did not start in 30 s")
+        raise RuntimeError("gunicorn did not start in 120 s")
 
     def get(self, path: str) -> tuple[int, str]:
         with self.opener.open(self.base + path, timeout=30) as response:
