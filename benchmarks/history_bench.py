@@ -160,6 +160,16 @@ def timed(url: str) -> tuple[int, float]:
     return status, (time.perf_counter() - started) * 1000
 
 
+def stop(server: subprocess.Popen) -> None:
+    """Stop gunicorn: politely, then for sure (a worker may still be compiling templates)."""
+    server.terminate()
+    try:
+        server.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=10)
+
+
 def static_url(app) -> str:
     """The versioned URL of the stylesheet: the reference every page is compared with."""
     with app.test_request_context():
@@ -181,8 +191,7 @@ def cold_and_warm(path: Path, url: str, n: int) -> tuple[float | None, float | N
         times = sorted(timed(base + url)[1] for _ in range(n))
         return first, statistics.median(times)
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop(server)
 
 
 def static_ms(path: Path, url: str, n: int) -> float:
@@ -195,8 +204,7 @@ def static_ms(path: Path, url: str, n: int) -> float:
             timed(base + url)
         return statistics.median(timed(base + url)[1] for _ in range(n))
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop(server)
 
 
 def main() -> None:

@@ -44,7 +44,7 @@ def serve(app_spec: str, env: dict[str, str], port: int, probe: str = "/") -> su
             return process
         except urllib.error.HTTPError:  # it answers, even if not with 200
             return process
-        except (urllib.error.URLError, ConnectionError):
+        except (urllib.error.URLError, OSError):  # refused, reset or timed out: not up yet
             time.sleep(0.2)
     process.terminate()
     raise RuntimeError("gunicorn did not start in 120 s")

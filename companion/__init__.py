@@ -113,15 +113,25 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def warm_up(app: Flask) -> None:
-    """Do a server process's one-time work before its first request: compile every template
-    and load the translations. Without it the first request a worker serves for each page pays
-    for compiling that page's templates (hundreds of ms on a busy machine), which has nothing
-    to do with the page's data. Called by ``wsgi.py`` (each gunicorn worker) and the benchmarks;
-    tests skip it."""
+    """Do a server process's one-time work before its first request: compile every template,
+    load the translations, set up the ORM and open the first database connection. Without it
+    the first request a worker serves for each page pays for that (hundreds of ms on a busy
+    machine), which has nothing to do with the page's data. Called by ``wsgi.py`` (each
+    gunicorn worker) and the benchmarks; tests skip it."""
     from flask_babel import get_translations
+    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.orm import configure_mappers
 
     env = app.jinja_env
     for name in env.list_templates(extensions=("html", "js", "svg", "xml", "txt")):
         env.get_template(name)
+    configure_mappers()  # the ORM's one-time setup, otherwise done by the first query
     with app.test_request_context():
         get_translations()
+        try:  # open the pool's first connection now; a database still starting is fine
+            with db.engine.connect():
+                pass
+        except SQLAlchemyError:
+            app.logger.warning(
+                "warm_up: the database did not answer; the first request will connect"
+            )
