@@ -11,24 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Select, and_, case, func, select
+from sqlalchemy import Select, and_, case, func
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..models import FinalStanding, Game, GameNight, Seat
-from .results import Filters
+from .results import Filters, live_finished
 from .stats import HeadToHead, PlayerStats, rank_players
 
 
 def _lines(filters: Filters, *columns: Any) -> Select[Any]:
     """``columns`` over the stored lines of live finished games narrowed by ``filters``."""
     return filters.apply(
-        select(*columns)
-        .select_from(FinalStanding)
+        live_finished(*columns)
+        .join(FinalStanding, FinalStanding.game_id == Game.id)
         .join(Seat, Seat.id == FinalStanding.seat_id)
-        .join(Game, Game.id == FinalStanding.game_id)
-        .join(GameNight, GameNight.id == Game.night_id)
-        .where(Game.status == "finished", Game.deleted_at.is_(None), GameNight.deleted_at.is_(None))
     )
 
 

@@ -67,12 +67,15 @@ class GameResult(NamedTuple):
 
 def live_finished_games() -> Select[Any]:
     """``SELECT games.id`` of finished games that are not deleted, in nights not deleted."""
-    return _live_finished(Game.id)
+    return live_finished(Game.id)
 
 
-def _live_finished(*columns: Any) -> Select[Any]:
+def live_finished(*columns: Any) -> Select[Any]:
+    """``SELECT columns`` over finished games that are not deleted, in nights not deleted
+    (games joined to their nights)."""
     return (
         select(*columns)
+        .select_from(Game)
         .join(GameNight, Game.night_id == GameNight.id)
         .where(
             Game.status == "finished",
@@ -137,7 +140,7 @@ def finished_results(
         newest = filters.apply(live_finished_games()).order_by(*order).limit(limit)
         filters = Filters(game_ids=tuple(db.session.scalars(newest)))
     stmt = filters.apply(
-        _live_finished(
+        live_finished(
             Game.id,
             GameNight.played_on,
             Game.set_size,
