@@ -1,19 +1,20 @@
-"""History pages on a big database: latency and SQL queries per page. Prints figures; not a test.
+"""History pages at 500 / 5,000 / 50,000 games: cold and warm, as ratios to a static file.
 
-Builds (once, then reuses) a SQLite database of 5,000 finished games over 500 game nights among
-40 players with :func:`companion.history.demo.generate` (3-8 players a game, mostly double-9,
-every round dealt and scored by the engine), then:
+For each size, builds (once, then reuses) a SQLite database with ``flask db upgrade``'s schema
+and :func:`companion.history.demo.generate` (one night per ten games, 40 players, 3-8 players a
+game, every round scored by the engine, standings stored as the app stores them), then:
 
-1. counts the SQL statements each page runs, in-process with the Flask test client and a
-   ``before_cursor_execute`` listener (first request = cold, second = warm), and times N warm
-   requests there (server time, no HTTP);
-2. serves the app with gunicorn (``-w 2``, this machine has 2 cores) and times sequential
-   requests from one client over HTTP: the first request, then the median and p95 of N more.
+1. counts the SQL statements of each page in-process (Flask test client, first and second
+   request);
+2. for each page starts a fresh gunicorn (``-w 2``) and times its first request (cold) and
+   the median of N more (warm) from one client over HTTP;
+3. times the stylesheet (a static file) on the same kind of server in the same run, the
+   reference every figure is divided by.
 
 Usage::
 
-    .venv/bin/python benchmarks/history_bench.py [--games 5000 --nights 500 --players 40]
-        [--requests 50] [--db /tmp/chickenfoot-history-bench.db] [--rebuild]
+    .venv/bin/python benchmarks/history_bench.py [--sizes 500,5000,50000] [--requests 30]
+        [--dir /tmp] [--rebuild]
 """
 
 from __future__ import annotations
@@ -33,14 +34,15 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import serving  # noqa: E402
+from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import event, func, select  # noqa: E402
 
-from companion import create_app  # noqa: E402
+from companion import create_app, warm_up  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.models import Game, Seat  # noqa: E402
 
-DEFAULT_DB = Path("/tmp/chickenfoot-history-bench.db")
+DEFAULT_DIR = Path("/tmp")
 
 
 def bench_app(path: str | None = None):
@@ -53,7 +55,9 @@ def bench_app(path: str | None = None):
         def __init__(self) -> None:
             self.SECRET_KEY = "history-bench"
 
-    return create_app(BenchConfig)
+    app = create_app(BenchConfig)
+    warm_up(app)  # as wsgi.py does for every worker
+    return app
 
 
 def build(path: Path, games: int, nights: int, players: int, rebuild: bool) -> None:
@@ -61,7 +65,7 @@ def build(path: Path, games: int, nights: int, players: int, rebuild: bool) -> N
     from companion.history.demo import generate
 
     marker = path.with_suffix(".spec")
-    spec = f"{games} {nights} {players} v2"
+    spec = f"{games} {nights} {players} v3"  # v3: with stored standings
     if path.exists() and not rebuild and marker.exists() and marker.read_text() == spec:
         print(f"reusing {path}")
         return
@@ -70,7 +74,7 @@ def build(path: Path, games: int, nights: int, players: int, rebuild: bool) -> N
     app = bench_app(str(path))
     started = time.perf_counter()
     with app.app_context():
-        db.create_all()
+        upgrade(directory=str(ROOT / "migrations"))  # the real schema, as `flask db upgrade`
         summary = generate(db.session, games=games, nights=nights, players=players)
     marker.write_text(spec)
     print(
@@ -148,7 +152,7 @@ def serve(path: Path, port: int) -> subprocess.Popen:
 def timed(url: str) -> tuple[int, float]:
     started = time.perf_counter()
     try:
-        with urllib.request.urlopen(url, timeout=60) as response:
+        with urllib.request.urlopen(url, timeout=120) as response:
             response.read()
             status = response.status
     except urllib.error.HTTPError as exc:
@@ -156,53 +160,110 @@ def timed(url: str) -> tuple[int, float]:
     return status, (time.perf_counter() - started) * 1000
 
 
-def measure(base: str, url: str, n: int) -> tuple[str, str, str]:
-    """(first request, median, p95) in ms over one client's sequential requests; n/a if 404.
+def stop(server: subprocess.Popen) -> None:
+    """Stop gunicorn: politely, then for sure (a worker may still be compiling templates)."""
+    server.terminate()
+    try:
+        server.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(timeout=10)
 
-    Two workers each warm up (memo) on their first requests, so the first figure is cold."""
-    status, first = timed(base + url)
-    if status != 200:
-        return (na(status),) * 3
-    for _ in range(3):
-        timed(base + url)
-    times = sorted(timed(base + url)[1] for _ in range(n))
-    p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
-    return (f"{first:.0f}", f"{statistics.median(times):.1f}", f"{p95:.1f}")
+
+def static_url(app) -> str:
+    """The versioned URL of the stylesheet: the reference every page is compared with."""
+    with app.test_request_context():
+        from flask import url_for
+
+        return url_for("static", filename="css/app.css")
+
+
+def cold_and_warm(path: Path, url: str, n: int) -> tuple[float | None, float | None]:
+    """A fresh gunicorn (-w 2) per page: its first request (cold: nothing in any worker's
+    memory, the OS file cache aside) and the median of ``n`` more (warm), in ms."""
+    port = serving.free_port()
+    server = serve(path, port)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        status, first = timed(base + url)
+        if status != 200:
+            return None, None
+        times = sorted(timed(base + url)[1] for _ in range(n))
+        return first, statistics.median(times)
+    finally:
+        stop(server)
+
+
+def static_ms(path: Path, url: str, n: int) -> float:
+    """Median ms of the stylesheet (a static file) on the same kind of server, same run."""
+    port = serving.free_port()
+    server = serve(path, port)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(3):
+            timed(base + url)
+        return statistics.median(timed(base + url)[1] for _ in range(n))
+    finally:
+        stop(server)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5000)
-    parser.add_argument("--nights", type=int, default=500)
+    parser.add_argument("--sizes", default="500,5000,50000", help="games per database")
     parser.add_argument("--players", type=int, default=40)
-    parser.add_argument("--requests", type=int, default=50)
-    parser.add_argument("--db", type=Path, default=DEFAULT_DB)
+    parser.add_argument("--requests", type=int, default=30)
+    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
-    build(args.db, args.games, args.nights, args.players, args.rebuild)
-    app = bench_app(str(args.db))
-    urls = pages(app)
-    queries = in_process(app, urls, args.requests)
-    port = serving.free_port()
-    server = serve(args.db, port)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        rows = [
-            (label, url, *measure(base, url, args.requests), *queries[url]) for label, url in urls
-        ]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    sizes = [int(x) for x in args.sizes.split(",")]
+    results: dict[int, dict[str, tuple]] = {}
+    labels: list[str] = []
+    for games in sizes:
+        path = args.dir / f"chickenfoot-history-{games}.db"
+        build(path, games, max(1, games // 10), args.players, args.rebuild)
+        app = bench_app(str(path))
+        urls = pages(app)
+        queries = in_process(app, urls, 5)
+        reference = static_ms(path, static_url(app), args.requests)
+        row: dict[str, tuple] = {"static": (reference,)}
+        for label, url in urls:
+            generic = label.split(" (")[0]
+            if generic not in labels:
+                labels.append(generic)
+            cold, warm = cold_and_warm(path, url, args.requests)
+            row[generic] = (cold, warm, reference, *queries[url][:2])
+        results[games] = row
+        print(f"{games} games: static file {reference:.1f} ms", flush=True)
     print(
-        f"\n{args.games} games, {args.nights} nights, {args.players} players; gunicorn -w 2 on "
-        f"{os.cpu_count()} cores; {args.requests} sequential requests per page\n"
+        f"\ngunicorn -w 2 on {os.cpu_count()} cores, SQLite; cold = the first request of a "
+        f"fresh server, warm = median of {args.requests} more; x = ratio to a static file "
+        "(the stylesheet) served by the same server in the same run\n"
     )
-    header = ("page", "HTTP first ms", "HTTP median ms", "HTTP p95 ms", "server median ms")
-    header += ("SQL cold", "SQL warm")
+    header = ["page"]
+    for games in sizes:
+        header += [f"{games:,} cold x", f"{games:,} warm x", f"{games:,} cold/warm"]
+    header += ["SQL per request"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
-    for label, _url, first, median, p95, cold, warm, server in rows:
-        print(f"| {label} | {first} | {median} | {p95} | {server} | {cold} | {warm} |")
+    for label in labels:
+        cells = [label]
+        sql = ""
+        for games in sizes:
+            cold, warm, ref, q_cold, q_warm = results[games].get(label, (None,) * 5)
+            if cold is None or warm is None:
+                cells += ["n/a"] * 3
+                continue
+            cells += [f"{cold / ref:.1f}", f"{warm / ref:.1f}", f"{cold / warm:.2f}"]
+            sql = f"{q_cold} / {q_warm}"
+        print("| " + " | ".join([*cells, sql]) + " |")
+    print("\nms (static file, then each page cold / warm):")
+    for games in sizes:
+        parts = [f"static {results[games]['static'][0]:.1f}"]
+        for label in labels:
+            cold, warm, *_ = results[games].get(label, (None, None))
+            if cold is not None:
+                parts.append(f"{label} {cold:.0f} / {warm:.1f}")
+        print(f"  {games:,} games: " + "; ".join(parts))
 
 
 if __name__ == "__main__":

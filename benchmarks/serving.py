@@ -26,7 +26,7 @@ def serve(app_spec: str, env: dict[str, str], port: int, probe: str = "/") -> su
     """gunicorn with two workers serving ``app_spec`` (``module:factory()`` under
     benchmarks/), with ``env`` added to the environment; returns once ``probe`` answers.
 
-    Raises RuntimeError when the server does not answer within 30 s.
+    Raises RuntimeError when the server does not answer within 120 s.
     """
     full_env = {**os.environ, **env, "PYTHONPATH": str(ROOT / "benchmarks")}
     gunicorn = Path(sys.executable).with_name("gunicorn")
@@ -37,14 +37,14 @@ def serve(app_spec: str, env: dict[str, str], port: int, probe: str = "/") -> su
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # workers compile templates before they answer
     while time.monotonic() < deadline and process.poll() is None:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}{probe}", timeout=30).read()
             return process
         except urllib.error.HTTPError:  # it answers, even if not with 200
             return process
-        except (urllib.error.URLError, ConnectionError):
+        except (urllib.error.URLError, OSError):  # refused, reset or timed out: not up yet
             time.sleep(0.2)
     process.terminate()
-    raise RuntimeError("gunicorn did not start")
+    raise RuntimeError("gunicorn did not start in 120 s")

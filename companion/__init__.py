@@ -38,6 +38,9 @@ def create_app(config: Any = None) -> Flask:
         app.config.from_object(config() if isinstance(config, type) else config)
     app.url_map.converters["int"] = IdConverter
     _init_extensions(app)
+    from .assets import init_assets
+
+    init_assets(app)  # before the CSP: the htmx fallback's URL carries the file's digest
     _register_blueprints(app)
     from .security import init_security
 
@@ -60,6 +63,9 @@ def _select_locale() -> str | None:
 
 def _init_extensions(app: Flask) -> None:
     from . import models  # noqa: F401  - registers the tables with the metadata
+    from .services import results
+
+    results.install()  # finished games' standings are stored whenever their rows change
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
@@ -95,3 +101,28 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+def warm_up(app: Flask) -> None:
+    """Do a server process's one-time work before its first request: compile every template,
+    load the translations, set up the ORM and open the first database connection. Without it
+    the first request a worker serves for each page pays for that (hundreds of ms on a busy
+    machine), which has nothing to do with the page's data. Called by ``wsgi.py`` (each
+    gunicorn worker) and the benchmarks; tests skip it."""
+    from flask_babel import get_translations
+    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy.orm import configure_mappers
+
+    env = app.jinja_env
+    for name in env.list_templates(extensions=("html", "js", "svg", "xml", "txt")):
+        env.get_template(name)
+    configure_mappers()  # the ORM's one-time setup, otherwise done by the first query
+    with app.test_request_context():
+        get_translations()
+        try:  # open the pool's first connection now; a database still starting is fine
+            with db.engine.connect():
+                pass
+        except SQLAlchemyError:
+            app.logger.warning(
+                "warm_up: the database did not answer; the first request will connect"
+            )

@@ -239,3 +239,30 @@ class Ruling(db.Model):
     summary: Mapped[str] = mapped_column(String(300), default="")
 
     game: Mapped[Game | None] = relationship(back_populates="rulings")
+
+
+class FinalStanding(db.Model):
+    """One seat's stored result in a finished game (RULES.md §8), written by
+    :mod:`companion.services.results` whenever the game's rounds change (save, correction,
+    undo, import, demo data), so the history pages read results instead of deciding games.
+
+    ``rank`` 1 is a winner; ``shared`` when another seat has the same rank; ``total`` and
+    ``best_round`` in points (``best_round``: the lowest non-zero round, None when every round
+    was 0); ``decided_by`` is the engine's tie-break step that separated this seat from the one
+    ranked just above (``""`` for the first line). The player is read through the seat, so a
+    merge moves results with it.
+    """
+
+    __tablename__ = "final_standings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), unique=True)
+    line: Mapped[int]  # 0 for the first line of the standings
+    rank: Mapped[int]
+    shared: Mapped[bool] = mapped_column(default=False)
+    total: Mapped[int]
+    rounds: Mapped[int]
+    zero_rounds: Mapped[int]
+    best_round: Mapped[int | None] = mapped_column(default=None)
+    decided_by: Mapped[str] = mapped_column(String(40), default="")

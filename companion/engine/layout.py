@@ -8,9 +8,11 @@ refuses a position that could not have been played, naming the first impossible 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
+
+from immutables import Map
 
 from .errors import TOO_LARGE, LayoutError, TileError
 from .tiles import DominoSet, Tile, parse_ends
@@ -67,9 +69,18 @@ class OpenEnd:
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
+_Chain = tuple[Placement, "_Chain | None"]  # the placements, newest first, shared by versions
+_Ends = tuple[tuple[int, str], ...]  # (order of placement, id): centre 0, first tile 1, ...
+
+
 class Layout:
     """A position on the table. Build with :meth:`start` and :meth:`attach`, or :func:`replay`.
+
+    A layout never changes once built: :meth:`attach` returns a new one. Versions share their
+    structure (persistent maps and a shared chain of placements), so attaching a tile costs the
+    same however many tiles are on the table, and the open ends are kept in an index by number
+    that each attach updates, so :meth:`open_ends` and the legal-move search read it instead of
+    walking the table (RULES.md §5).
 
     Attributes:
         center: the centre (hub) double.
@@ -78,14 +89,67 @@ class Layout:
         placements: the tiles on the table in the order they were attached.
     """
 
+    __slots__ = (
+        "center",
+        "spokes_required",
+        "toes_required",
+        "_count",
+        "_chain",
+        "_tuple",
+        "_by_id",
+        "_children",
+        "_used",
+        "_open_feet",
+        "_open",
+        "_by_number",
+        "_next_n",
+    )
+
     center: Tile
-    spokes_required: int = 4
-    toes_required: int = 3
-    placements: tuple[Placement, ...] = ()
-    _by_id: Mapping[str, Placement] = field(default_factory=dict, repr=False, compare=False)
-    _children: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
-    _used: frozenset[Tile] = field(default=frozenset(), repr=False, compare=False)
-    _open_feet: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    spokes_required: int
+    toes_required: int
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("Build a layout with Layout.start(...) and attach(...), or replay(...).")
+
+    @classmethod
+    def _make(
+        cls,
+        center: Tile,
+        spokes_required: int,
+        toes_required: int,
+        count: int,
+        chain: _Chain | None,
+        by_id: Map[str, Placement],
+        children: Map[str, int],
+        used: Map[Tile, str],
+        open_feet: tuple[str, ...],
+        open_ids: _Ends,
+        by_number: Map[int, _Ends],
+        next_n: tuple[int, int],
+    ) -> Layout:
+        self = object.__new__(cls)
+        put = object.__setattr__
+        put(self, "center", center)
+        put(self, "spokes_required", spokes_required)
+        put(self, "toes_required", toes_required)
+        put(self, "_count", count)
+        put(self, "_chain", chain)
+        put(self, "_tuple", None)
+        put(self, "_by_id", by_id)
+        put(self, "_children", children)
+        put(self, "_used", used)
+        put(self, "_open_feet", open_feet)
+        put(self, "_open", open_ids)
+        put(self, "_by_number", by_number)
+        put(self, "_next_n", next_n)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"A layout is immutable: cannot set {name}.")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"A layout is immutable: cannot delete {name}.")
 
     @classmethod
     def start(cls, center: Tile, spokes_required: int = 4, toes_required: int = 3) -> Layout:
@@ -94,11 +158,70 @@ class Layout:
             raise LayoutError(
                 "BAD_CENTER", f"The centre must be a double, not {center}.", "input.layout.center"
             )
-        return cls(
-            center, spokes_required, toes_required, (), {}, {CENTER: 0}, frozenset({center}), ()
+        hub: _Ends = ((0, CENTER),) if spokes_required > 0 else ()
+        return cls._make(
+            center,
+            spokes_required,
+            toes_required,
+            0,
+            None,
+            Map(),
+            Map({CENTER: 0}),
+            Map({center: CENTER}),
+            (),
+            hub,
+            Map({center.high: hub}) if hub else Map(),
+            (1, 1),
         )
 
+    # --- value semantics ----------------------------------------------------------------------
+    def _key(self) -> tuple[Tile, int, int, tuple[Placement, ...]]:
+        return (self.center, self.spokes_required, self.toes_required, self.placements)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return self is other or (self._count == other._count and self._key() == other._key())
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Layout(center={self.center!r}, spokes_required={self.spokes_required}, "
+            f"toes_required={self.toes_required}, placements={self.placements!r})"
+        )
+
+    def __copy__(self) -> Layout:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Layout:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.center, self.spokes_required, self.toes_required, self.placements))
+
     # --- reading the position ------------------------------------------------------------
+    @property
+    def placements(self) -> tuple[Placement, ...]:
+        """The tiles on the table in the order they were attached (built once, on demand)."""
+        cached = self._tuple
+        if cached is None:
+            items: list[Placement] = []
+            node = self._chain
+            while node is not None:
+                items.append(node[0])
+                node = node[1]
+            items.reverse()
+            cached = tuple(items)
+            object.__setattr__(self, "_tuple", cached)
+        return cached
+
+    @property
+    def last(self) -> Placement | None:
+        """The tile attached last, if any."""
+        return self._chain[0] if self._chain is not None else None
+
     @property
     def hub(self) -> int:
         """The centre double's number."""
@@ -112,7 +235,7 @@ class Layout:
     @property
     def hub_complete(self) -> bool:
         """True once the centre has its K spokes and play may spread (§5.2)."""
-        return self.spokes >= self.spokes_required
+        return self._children[CENTER] >= self.spokes_required
 
     @property
     def open_foot(self) -> str | None:
@@ -120,27 +243,38 @@ class Layout:
         return self._open_feet[0] if self._open_feet else None
 
     @property
-    def used(self) -> frozenset[Tile]:
-        """Every tile on the table, the centre double included."""
+    def in_open_play(self) -> bool:
+        """True when every open end may be played on: the centre has its spokes and no chicken
+        foot is missing toes (§5.2, §5.4)."""
+        return not self._open_feet and self._children[CENTER] >= self.spokes_required
+
+    @property
+    def used(self) -> Collection[Tile]:
+        """Every tile on the table, the centre double included (a read-only collection)."""
         return self._used
+
+    @property
+    def ends_by_number(self) -> Mapping[int, tuple[tuple[int, str], ...]]:
+        """The open-end index: number -> ((order of placement, id), ...) of every place with a
+        free slot that takes a tile showing that number, oldest first (centre order 0).
+        Read only; phases are not applied (see :meth:`playable_targets`)."""
+        return self._by_number
 
     def __contains__(self, item: object) -> bool:
         return item == CENTER or item in self._by_id
 
     def __len__(self) -> int:
-        return len(self.placements)
+        return self._count
 
     def __iter__(self) -> Iterator[Placement]:
         return iter(self.placements)
 
     def get(self, tile_id: str) -> Placement:
         """The placement with this id. Raises LayoutError(``UNKNOWN_ID``)."""
-        try:
-            return self._by_id[tile_id]
-        except KeyError:
-            raise LayoutError(
-                "UNKNOWN_ID", f"There is no tile '{tile_id}' in the layout.", tile_id
-            ) from None
+        placement = self._by_id.get(tile_id)
+        if placement is None:
+            raise LayoutError("UNKNOWN_ID", f"There is no tile '{tile_id}' in the layout.", tile_id)
+        return placement
 
     def children(self, tile_id: str) -> int:
         """Tiles attached to ``tile_id`` (spokes for ``"C"``, toes for a foot)."""
@@ -154,7 +288,7 @@ class Layout:
 
     def number_at(self, tile_id: str) -> int:
         """The number a tile played on ``tile_id`` must show."""
-        return self.hub if tile_id == CENTER else self.get(tile_id).outer
+        return self.center.high if tile_id == CENTER else self.get(tile_id).outer
 
     def capacity(self, tile_id: str) -> int:
         """How many tiles ``tile_id`` can take in all: K, the toes of a foot, or 1."""
@@ -167,19 +301,29 @@ class Layout:
         """Slots still free on ``tile_id``."""
         return max(0, self.capacity(tile_id) - self.children(tile_id))
 
+    def _end(self, tile_id: str) -> OpenEnd:
+        return OpenEnd(
+            tile_id, self.number_at(tile_id), self.free_slots(tile_id), self.kind(tile_id)
+        )
+
     def open_ends(self) -> list[OpenEnd]:
         """Every place with a free slot, centre first, then in order of placement.
 
         This lists the geometry only; which of them a move may use now depends on the spoke and
-        foot phases (see :func:`playable_targets`).
+        foot phases (see :func:`playable_targets`). Read from the index, not the whole table.
         """
-        ids = [CENTER, *(p.id for p in self.placements)]
-        ends = []
-        for tile_id in ids:
-            free = self.free_slots(tile_id)
-            if free:
-                ends.append(OpenEnd(tile_id, self.number_at(tile_id), free, self.kind(tile_id)))
-        return ends
+        return [self._end(tile_id) for _, tile_id in self._open]
+
+    def phase_target(self) -> tuple[str, int] | None:
+        """Outside open play, the one place a move may go as (id, number): the centre during
+        the spoke phase (None once it is full), the open chicken foot while one is missing
+        toes (§5.2, §5.4). In open play: None (use :attr:`ends_by_number`)."""
+        if self._children[CENTER] < self.spokes_required:
+            return (CENTER, self.center.high)
+        if self._open_feet:
+            foot = self._open_feet[0]
+            return (foot, self._by_id[foot].outer)
+        return None
 
     def playable_targets(self) -> list[OpenEnd]:
         """The open ends a move may use now: only the hub during the spoke phase, only the open
@@ -193,12 +337,11 @@ class Layout:
         return self.open_ends()
 
     def next_id(self, tile: Tile) -> str:
-        """A fresh id for ``tile``: ``D<n>`` for a double, ``T<n>`` otherwise (QUESTIONS.md)."""
-        prefix = "D" if tile.is_double else "T"
-        n = 1
-        while f"{prefix}{n}" in self._by_id:
-            n += 1
-        return f"{prefix}{n}"
+        """A fresh id for ``tile``: ``D<n>`` for a double, ``T<n>`` otherwise (QUESTIONS.md);
+        the smallest n not taken."""
+        if tile.is_double:
+            return f"D{self._next_n[0]}"
+        return f"T{self._next_n[1]}"
 
     def to_json(self) -> dict[str, Any]:
         """The layout in the JSON of RULES.md §0."""
@@ -216,53 +359,68 @@ class Layout:
         :func:`companion.engine.moves.check_move` and by :func:`replay`.
         Raises LayoutError with the move reason codes (``CENTER_FULL``, ``FOOT_FULL``,
         ``END_COVERED``, ``NO_MATCH``) or ``DUPLICATE_TILE``/``UNKNOWN_ID``/``DUPLICATE_ID``.
+        Costs the same whatever the size of the layout (persistent maps, bounded index).
         """
-        if on not in self:
-            raise LayoutError("UNKNOWN_ID", f"There is no tile '{on}' to play on.", on)
+        if on == CENTER:
+            number, capacity = self.center.high, self.spokes_required
+        else:
+            parent = self._by_id.get(on)
+            if parent is None:
+                raise LayoutError("UNKNOWN_ID", f"There is no tile '{on}' to play on.", on)
+            number = parent.outer
+            capacity = self.toes_required if parent.touching == parent.outer else 1
         if tile in self._used:
             raise LayoutError("DUPLICATE_TILE", f"{tile} is already on the table.", str(tile))
-        number = self.number_at(on)
-        if not tile.has(number):
+        if tile.high != number and tile.low != number:
             raise LayoutError(
                 "NO_MATCH", f"{tile} has no {number}, so it cannot go on {_where(self, on)}.", on
             )
-        if self.free_slots(on) == 0:
+        free = capacity - self._children.get(on, 0)
+        if free <= 0:
             raise LayoutError(full_code(self.kind(on)), full_message(self, on), on)
-        new_id = tile_id or self.next_id(tile)
-        if new_id in self or not _ID.match(new_id):
+        new_id = tile_id or self.next_id(tile)  # a generated id is well formed and new
+        if tile_id is not None and (new_id in self or not _ID.match(new_id)):
             raise LayoutError(
                 "DUPLICATE_ID" if new_id in self else "BAD_ID",
                 f"'{new_id}' cannot be used as a tile id here.",
                 new_id,
             )
         placement = Placement(new_id, on, number, tile.other(number))
-        by_id = dict(self._by_id)
-        by_id[new_id] = placement
-        children = dict(self._children)
-        children[on] = children.get(on, 0) + 1
+        count = self._count + 1
+        by_id = self._by_id.set(new_id, placement)
+        children = self._children.set(on, capacity - free + 1)
         if placement.is_double:
-            children[new_id] = 0
-        open_feet = tuple(
-            f
-            for f in (*self._open_feet, *((new_id,) if placement.is_double else ()))
-            if children[f] < self.toes_required
-        )
-        return Layout(
+            children = children.set(new_id, 0)
+        open_feet = self._open_feet
+        if free == 1 and on in open_feet:  # that toe completed the foot
+            open_feet = tuple(f for f in open_feet if f != on)
+        if placement.is_double and self.toes_required > 0:
+            open_feet = (*open_feet, new_id)
+        open_ids, by_number = self._open, self._by_number
+        if free == 1:  # the parent is full now: it leaves the index
+            open_ids = tuple(e for e in open_ids if e[1] != on)
+            by_number = _without(by_number, number, on)
+        entry = (count, new_id)
+        open_ids = (*open_ids, entry)
+        by_number = by_number.set(placement.outer, (*by_number.get(placement.outer, ()), entry))
+        return Layout._make(
             self.center,
             self.spokes_required,
             self.toes_required,
-            (*self.placements, placement),
+            count,
+            (placement, self._chain),
             by_id,
             children,
-            self._used | {tile},
+            self._used.set(tile, new_id),
             open_feet,
+            open_ids,
+            by_number,
+            _advance(self._next_n, new_id, by_id),
         )
 
     def find(self, tile: Tile) -> str | None:
         """The id where ``tile`` lies (``"C"`` for the centre double), or None if not laid."""
-        if tile == self.center:
-            return CENTER
-        return next((p.id for p in self.placements if p.tile == tile), None)
+        return self._used.get(tile)
 
     def name_of(self, tile: Tile) -> str:
         """Words for where ``tile`` lies: ``"the centre double"`` or its id."""
@@ -276,6 +434,36 @@ class Layout:
             return None
         parent = self._by_id[placement.on]
         return parent.id if parent.is_double else None
+
+
+def _without(by_number: Map[int, _Ends], number: int, tile_id: str) -> Map[int, _Ends]:
+    """The index with ``tile_id`` no longer open under ``number`` (ends under one number are
+    few: bounded by the set, not by the tiles on the table)."""
+    left = tuple(e for e in by_number.get(number, ()) if e[1] != tile_id)
+    return by_number.set(number, left) if left else by_number.delete(number)
+
+
+def _advance(next_n: tuple[int, int], new_id: str, by_id: Map[str, Placement]) -> tuple[int, int]:
+    """The smallest free ``D<n>`` and ``T<n>`` after ``new_id`` was taken (only ever grows, so
+    the scan is amortised O(1) per tile)."""
+    doubles, others = next_n
+    if new_id == f"D{doubles}":
+        while f"D{doubles}" in by_id:
+            doubles += 1
+    elif new_id == f"T{others}":
+        while f"T{others}" in by_id:
+            others += 1
+    return doubles, others
+
+
+def _rebuild(
+    center: Tile, spokes_required: int, toes_required: int, placements: tuple[Placement, ...]
+) -> Layout:
+    """Unpickling: attach the placements again (they were valid when pickled)."""
+    layout = Layout.start(center, spokes_required, toes_required)
+    for p in placements:
+        layout = layout.attach(p.tile, p.on, p.id)
+    return layout
 
 
 def full_code(kind: str) -> str:

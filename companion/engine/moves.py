@@ -6,7 +6,7 @@ Reason codes, in order of precedence: ``SPOKES_INCOMPLETE``, ``FOOT_INCOMPLETE``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -229,26 +229,45 @@ def _legal(layout: Layout, tile: Tile, on: str, number: int) -> Verdict:
 def legal_moves(layout: Layout, hand: Iterable[Tile]) -> list[tuple[Tile, str]]:
     """Every legal (tile, target id) for a hand, in hand order then target order (§5).
 
-    Only the targets open in the current phase are tried, so this is cheap on large layouts.
+    In open play each tile looks its two numbers up in the layout's open-end index, so the cost
+    is the hand times the ends that match, not the size of the layout; in the spoke and foot
+    phases only one target is open (§5.2, §5.4).
     """
-    targets = layout.playable_targets()
+    used = layout.used
+    if not layout.in_open_play:
+        target = layout.phase_target()
+        if target is None:
+            return []
+        on, number = target
+        return [
+            (tile, on)
+            for tile in hand
+            if (tile.high == number or tile.low == number) and tile not in used
+        ]
+    index = layout.ends_by_number
     moves: list[tuple[Tile, str]] = []
     for tile in hand:
-        if tile in layout.used:
+        if tile in used:
             continue
-        for end in targets:
-            if tile.has(end.number):
-                moves.append((tile, end.on))
+        ends = index.get(tile.high, ())
+        if tile.low != tile.high:
+            low = index.get(tile.low)
+            if low:
+                ends = sorted(ends + low) if ends else low
+        for _, on in ends:
+            moves.append((tile, on))
     return moves
 
 
 def has_legal_play(layout: Layout, hand: Iterable[Tile]) -> bool:
     """True if any tile of ``hand`` can be played now (§5.1)."""
-    targets = layout.playable_targets()
-    numbers = {end.number for end in targets}
-    return any(
-        tile.high in numbers or tile.low in numbers for tile in hand if tile not in layout.used
-    )
+    used = layout.used
+    if layout.in_open_play:
+        numbers: Collection[int] = layout.ends_by_number
+    else:
+        target = layout.phase_target()
+        numbers = () if target is None else (target[1],)
+    return any(tile.high in numbers or tile.low in numbers for tile in hand if tile not in used)
 
 
 def play(layout: Layout, tile: Tile, on: str, tile_id: str | None = None) -> Layout:

@@ -511,7 +511,8 @@ def _play(
         if outcome == "played":
             dead_passes = 0
             if not hand:
-                last = table.layout.placements[-1]
+                last = table.layout.last
+                assert last is not None  # a tile was just laid
                 return _finish(
                     rules, table, "OUT", went_out=table.seats[seat], on_double=last.is_double
                 )

@@ -72,6 +72,17 @@ class Tile:
     def __str__(self) -> str:
         return f"{self.high}-{self.low}"
 
+    def __eq__(self, other: object) -> bool:
+        # Hand and layout lookups compare tiles all the time: no tuples built.
+        if other.__class__ is Tile:
+            return self.high == other.high and self.low == other.low  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        # Tiles are hashed on every layout and hand lookup: one multiply instead of the
+        # generated hash((high, low)). Equal tiles have equal ends, so equal hashes.
+        return self.high * 64 + self.low
+
 
 def parse_ends(text: object, where: str = "") -> tuple[int, int]:
     """Parse ``"a-b"`` into its two ends in written order (touching end first in a layout).

@@ -26,6 +26,7 @@ from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
 from ..mapping import rules_of
 from ..models import Game, Round
+from ..services.audit import audit_page
 from ..stale_forms import stale_form
 from . import bp
 from .access import game_for_edit, game_for_view, remember
@@ -421,11 +422,13 @@ def undo(token: str) -> Any:
 
 @bp.get("/g/<token>/audit")
 def audit(token: str) -> str:
-    """The audit trail: every change, its old and new values, and when."""
+    """The audit trail a page at a time (``?page=N``, 1 = newest): each change, its old and
+    new values, and when."""
     game = _edit(token)
     names = {s.id: s.player.name for s in game.seats}
-    entries = [(e, changes(e, names)) for e in reversed(game.audit)]
-    return render_template("games/audit.html", game=game, entries=entries)
+    page = audit_page(game, request.args.get("page", 1, type=int) or 1)
+    entries = [(e, changes(e, names)) for e in page.entries]
+    return render_template("games/audit.html", game=game, entries=entries, page=page)
 
 
 @bp.route("/g/<token>/delete", methods=["GET", "POST"])

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import AuditEntry, Game, Round, Seat, utcnow
+from ..services.audit import latest_entry
 from .rounds import Conflict, apply_snapshot, check_version, commit_change
 
 #: Changes that "undo the last change" can revert.
@@ -31,11 +32,9 @@ class NothingToUndo(Exception):
 
 
 def latest_change(game: Game) -> AuditEntry | None:
-    """The most recent change that can still be undone, or None."""
-    for entry in reversed(game.audit):
-        if entry.action in UNDOABLE and not entry.undone:
-            return entry
-    return None
+    """The most recent change that can still be undone, or None (one query: the trail is not
+    loaded whole)."""
+    return latest_entry(game, UNDOABLE)
 
 
 def _round_by_number(game: Game, number: int) -> Round | None:

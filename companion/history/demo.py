@@ -25,6 +25,7 @@ from ..engine import PRESETS, DominoSet, RuleSet, Tile, hand_size, score_hand
 from ..engine.errors import EngineError
 from ..games.setup import name_key
 from ..models import Game, GameNight, HandScore, Player, Round, Seat, new_token
+from ..services.results import record_games
 
 FIRST_NAMES = (
     "Anna", "Ben", "Chloé", "Dev", "Eli", "Femi", "Greta", "Hana", "Ivan", "Jo", "Kai", "Lena",
@@ -139,8 +140,8 @@ class _Rows:
                 rounds.append({**rnd["row"], "game_id": game_id, "starter_seat_id": starter})
                 hands.append([{**h, "seat_id": ids[i]} for i, h in enumerate(rnd["hands"])])
         round_ids = _insert(session, Round, rounds)
-        session.execute(
-            insert(HandScore),
+        session.connection().execute(
+            insert(HandScore.__table__),  # Core: no ORM bookkeeping per row
             [
                 {**h, "round_id": rid}
                 for rid, group in zip(round_ids, hands, strict=True)
@@ -148,12 +149,15 @@ class _Rows:
             ],
         )
         self.games.clear()
+        record_games(session, game_ids)  # the standings the history pages read
 
 
 def _insert(session: Session, model: type, rows: list[dict[str, Any]]) -> list[int]:
-    """Bulk-insert ``rows`` and return their new ids in the same order."""
-    statement = insert(model).returning(model.id, sort_by_parameter_order=True)
-    return list(session.scalars(statement, rows))
+    """Bulk-insert ``rows`` (Core, no ORM bookkeeping per row) and return their new ids in the
+    same order."""
+    table = model.__table__  # type: ignore[attr-defined]
+    statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+    return list(session.connection().execute(statement, rows).scalars())
 
 
 def _game(

@@ -44,6 +44,7 @@ from ..models import (
     Seat,
     new_token,
 )
+from ..services.results import record_games
 from ..text import clean_text, forbidden_characters
 
 #: the format tag of version 1 of the document
@@ -790,7 +791,6 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
     try:
         _Writer(session, report).write(doc)
         session.commit()
-        _forget_memoised_results()
     except (SQLAlchemyError, LookupError, TypeError, ValueError) as exc:
         # Validation should leave nothing for the database to refuse; if it still does, the
         # file is reported as refused and nothing stays half-written.
@@ -802,14 +802,6 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         detail = str(exc.orig) if getattr(exc, "orig", None) else str(exc)
         report.problems.append(Problem("$", f"The database refused the import: {detail}"))
     return report
-
-
-def _forget_memoised_results() -> None:
-    """The history pages memoise results per (game id, version); ids can repeat after a fresh
-    database, so an import clears the memo (cheap: it refills as pages are visited)."""
-    from .results import clear_memo
-
-    clear_memo()
 
 
 class _Writer:
@@ -946,6 +938,7 @@ class _Writer:
         for model, rows in ((HandScore, hand_rows), (AuditEntry, audit), (Ruling, rulings)):
             if rows:
                 self.session.execute(insert(model), rows)
+        record_games(self.session, game_ids)  # bulk rows bypass the ORM hook: store standings
         self.report.added["games"] += len(batch)
         self.report.new_games += [data["key"] for _, data in batch]
         self.report.added["rounds"] += len(rounds)

@@ -17,6 +17,7 @@ from ..engine.rules import Switch
 from ..games.board import build_board
 from ..mapping import round_scores, rules_of
 from ..models import Game, Ruling
+from ..services.audit import AuditPage, audit_page
 from .charts import Chart, running_chart
 
 
@@ -45,17 +46,20 @@ def rulings(game: Game) -> list[Ruling]:
     return rulings_for(game)
 
 
-def audit_trail(game: Game) -> list[tuple[Any, list[Any]]]:
-    """The audit trail, newest first: (entry, its changes in words)."""
+def audit_trail(game: Game, number: int = 1) -> tuple[AuditPage, list[tuple[Any, list[Any]]]]:
+    """Page ``number`` of the audit trail (the latest entries on the game's page), newest
+    first: the page and its (entry, changes in words) pairs."""
     from ..games.undo import changes
 
     names = {s.id: s.player.name for s in game.seats}
-    return [(entry, changes(entry, names)) for entry in reversed(game.audit)]
+    page = audit_page(game, number)
+    return page, [(entry, changes(entry, names)) for entry in page.entries]
 
 
 def context(game: Game) -> dict[str, Any]:
     """Everything templates/history/game.html needs."""
     live = [g.id for g in game.night.games if g.deleted_at is None]
+    trail = audit_trail(game)
     return {
         "game": game,
         "night": game.night,
@@ -63,7 +67,8 @@ def context(game: Game) -> dict[str, Any]:
         "preset_title": PRESET_TITLES.get(game.preset, game.preset),
         "board": build_board(game),
         "chart": chart_of(game),
-        "audit": audit_trail(game),
+        "audit_page": trail[0],
+        "audit": trail[1],
         "rules": house_rules(game),
         "rulings": rulings(game),
     }

@@ -187,7 +187,6 @@ def live_game(game_id: int) -> Game:
             selectinload(Game.night),
             selectinload(Game.seats).selectinload(Seat.player),
             selectinload(Game.rounds).selectinload(Round.hands),
-            selectinload(Game.audit),
             selectinload(Game.rulings),
         )
     )

@@ -127,9 +127,13 @@ def all_player_stats(results: Iterable[GameResult]) -> dict[int, PlayerStats]:
 
 
 def leaderboard(results: Iterable[GameResult]) -> list[PlayerStats]:
-    """Every player's record, best first: most wins, then higher win rate, then more shared
-    wins, then fewer average points per round, then player id (stable)."""
-    rows = list(all_player_stats(results).values())
+    """Every player's record, best first (see :func:`rank_players`)."""
+    return rank_players(all_player_stats(results).values())
+
+
+def rank_players(rows: Iterable[PlayerStats]) -> list[PlayerStats]:
+    """Player records best first: most wins, then higher win rate, then more shared wins,
+    then fewer average points per round, then player id (stable)."""
     return sorted(
         rows,
         key=lambda s: (

@@ -22,6 +22,7 @@ from ..games.setup import SetupError
 from ..models import GameNight, Player, utcnow
 from ..text import clean_text
 from . import bp, game_page, players, queries
+from .aggregates import head_to_head_rows, leaderboard_rows, player_record
 from .forms import (
     ConfirmForm,
     LeaderboardForm,
@@ -31,8 +32,7 @@ from .forms import (
     RenameForm,
     options,
 )
-from .results import Filters, fingerprint, finished_results, memoised
-from .stats import head_to_head, leaderboard, player_stats
+from .results import Filters, finished_results
 
 PER_PAGE = 10  # nights per page of the list
 FILTER_FIELDS = ("q", "player", "date_from", "date_to")
@@ -192,6 +192,14 @@ def game(game_id: int) -> str:
     return render_template("history/game.html", **game_page.context(the_game))
 
 
+@bp.get("/games/<int:game_id>/audit")
+def game_audit(game_id: int) -> str:
+    """A finished or running game's audit trail a page at a time (``?page=N``, 1 = newest)."""
+    the_game = queries.live_game(game_id)
+    page, entries = game_page.audit_trail(the_game, request.args.get("page", 1, type=int) or 1)
+    return render_template("history/audit.html", game=the_game, page=page, entries=entries)
+
+
 # --- players -------------------------------------------------------------------------------
 
 
@@ -209,15 +217,16 @@ def _live_player(player_id: int) -> Player:
 
 
 def _player_page(person: Player, form: RenameForm, status: int = 200) -> tuple[str, int]:
-    results = finished_results(player_id=person.id)
-    opponents = head_to_head(results, person.id)
+    # Stored standings aggregated in SQL: the page costs the same for 10 games or 10,000.
+    opponents = head_to_head_rows(person.id)
+    recent = finished_results(player_id=person.id, limit=10)
     return render_template(
         "history/player.html",
         player=person,
-        stats=player_stats(results, person.id),
+        stats=player_record(person.id),
         opponents=opponents,
         names=players.names([o.opponent_id for o in opponents]),
-        recent=[(r, next(s for s in r.seats if s.player_id == person.id)) for r in results[:10]],
+        recent=[(r, next(s for s in r.seats if s.player_id == person.id)) for r in recent],
         rename_form=form,
     ), status
 
@@ -305,13 +314,8 @@ def leaderboard_page() -> str:
     form.validate()
     start, end = _valid_dates(form)
     size = form.set_size.data if form.set_size.data in SUPPORTED_SETS else None
-    # The whole table is memoised under a fingerprint of the games it covers (two cheap
-    # aggregate queries), so a repeat view of thousands of games costs no per-seat work.
-    filters = Filters(date_from=start, date_to=end, set_size=size)
-    rows = memoised(
-        ("leaderboard", filters, fingerprint(filters)),
-        lambda: leaderboard(finished_results(date_from=start, date_to=end, set_size=size)),
-    )
+    # One GROUP BY over the stored standings: nothing decided or kept in this process.
+    rows = leaderboard_rows(Filters(date_from=start, date_to=end, set_size=size))
     return render_template(
         "history/leaderboard.html",
         form=form,

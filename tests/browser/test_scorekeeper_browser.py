@@ -319,7 +319,7 @@ def test_htmx_falls_back_to_local_copy_when_cdn_blocked(phone: Page) -> None:
     local: list[int] = []
     phone.on(
         "response",
-        lambda r: local.append(r.status) if r.url.endswith("/static/vendor/htmx.min.js") else None,
+        lambda r: local.append(r.status) if "/static/vendor/htmx.min.js?v=" in r.url else None,
     )
     start_night(phone)
     create_game(phone, PLAYERS)

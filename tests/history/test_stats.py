@@ -90,8 +90,8 @@ def test_filters(history):
     assert ids(player_id=history.players["Zed"]) == set()
 
 
-def test_memo_sees_a_changed_game(history):
-    """A saved change bumps the game's version, so the memoised result is not reused."""
+def test_stored_result_follows_a_changed_game(history):
+    """A saved change to a finished game stores its standings again in the same commit."""
     from companion.extensions import db
     from companion.models import Game, utcnow
 

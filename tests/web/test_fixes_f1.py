@@ -26,7 +26,7 @@ def form_tag(body: str) -> str:
 
 def test_every_page_loads_the_error_reporting_script(client):
     body = client.get("/").get_data(as_text=True)
-    assert re.search(r'<script src="/static/js/app\.js" defer>', body)
+    assert re.search(r'<script src="/static/js/app\.js\?v=[0-9a-f]{12}" defer>', body)
     assert client.get("/static/js/app.js").status_code == 200
 
 

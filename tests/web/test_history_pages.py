@@ -17,7 +17,6 @@ from sqlalchemy import event, select
 
 from companion import config, create_app
 from companion.extensions import db
-from companion.history.results import clear_memo
 from companion.models import AuditEntry, Game, GameNight, Player, Seat, utcnow
 from tests.history.fixture import OUT, _game, build
 
@@ -182,7 +181,6 @@ def test_nights_list_query_count_does_not_grow(client, h):
 
 def test_nights_list_cold_query_count_is_constant(client, h):
     more_nights(30)
-    clear_memo()
     with counting_queries() as cold:
         client.get("/history/")
     assert len(cold) <= 14

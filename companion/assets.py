@@ -1,0 +1,129 @@
+"""Static files under versioned URLs, cached for a year, compressed once.
+
+``url_for('static', filename=...)`` — the one helper the templates use — adds ``?v=<digest>``,
+the first 12 hex digits of the file's SHA-256, so a changed file gets a new URL. The static
+view answers a request carrying the current digest with ``Cache-Control: public,
+max-age=31536000, immutable`` (a year) and anything else (no digest, an old one) with
+``no-cache``, so a phone never keeps a stale script. Text files are compressed (Brotli, else
+gzip, as the browser accepts) once per file version and process, not per request; the
+compressed bytes are a pure function of the file, so every app server sends the same.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+import threading
+from pathlib import Path
+
+import brotli
+from flask import Flask, Response, abort, request
+from werkzeug.security import safe_join
+
+#: a year, in seconds: what a versioned URL may be cached for
+YEAR = 365 * 24 * 3600
+#: types worth compressing (images other than SVG are compressed already)
+COMPRESSIBLE = ("text/", "application/javascript", "image/svg+xml", "application/json")
+#: files below this many bytes are sent as they are
+MIN_COMPRESS = 512
+
+_Key = tuple[str, int, int]  # file path, mtime in ns, size in bytes
+
+
+class Assets:
+    """Digests and compressed copies of the files under ``root`` (memoised per file version:
+    a file edited on disk gets a new digest without a restart)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._lock = threading.Lock()
+        self._digests: dict[_Key, str] = {}
+        self._bodies: dict[tuple[_Key, str], bytes] = {}
+
+    def path(self, filename: str) -> Path | None:
+        """The file for ``filename`` inside the root, or None (missing, or outside it)."""
+        joined = safe_join(str(self.root), filename)
+        if joined is None:
+            return None
+        path = Path(joined)
+        return path if path.is_file() else None
+
+    @staticmethod
+    def _key(path: Path) -> _Key:
+        stat = path.stat()
+        return (str(path), stat.st_mtime_ns, stat.st_size)
+
+    def digest(self, filename: str) -> str | None:
+        """The file's version: 12 hex digits of its SHA-256, or None when it does not exist."""
+        path = self.path(filename)
+        if path is None:
+            return None
+        key = self._key(path)
+        found = self._digests.get(key)
+        if found is None:
+            found = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+            with self._lock:
+                self._digests[key] = found
+        return found
+
+    def body(self, path: Path, encoding: str) -> bytes:
+        """The file's bytes in ``encoding`` (``br``, ``gzip`` or ``identity``), compressed once
+        per file version."""
+        key = (self._key(path), encoding)
+        found = self._bodies.get(key)
+        if found is None:
+            raw = path.read_bytes()
+            if encoding == "br":
+                found = brotli.compress(raw, quality=11)
+            elif encoding == "gzip":
+                found = gzip.compress(raw, compresslevel=9, mtime=0)
+            else:
+                found = raw
+            with self._lock:
+                self._bodies[key] = found
+        return found
+
+
+def _encoding(path: Path, mimetype: str) -> str:
+    if path.stat().st_size < MIN_COMPRESS or not mimetype.startswith(COMPRESSIBLE):
+        return "identity"
+    accepted = request.accept_encodings
+    if accepted["br"]:
+        return "br"
+    return "gzip" if accepted["gzip"] else "identity"
+
+
+def init_assets(app: Flask) -> None:
+    """Version ``url_for('static', ...)`` and replace the static view (see the module doc)."""
+    assets = Assets(Path(app.static_folder or "static"))
+    app.extensions["assets"] = assets
+
+    @app.url_defaults
+    def _version(endpoint: str, values: dict[str, object]) -> None:
+        if endpoint == "static" and "v" not in values:
+            digest = assets.digest(str(values.get("filename", "")))
+            if digest is not None:
+                values["v"] = digest
+
+    def serve(filename: str) -> Response:
+        path = assets.path(filename)
+        if path is None:
+            abort(404)
+        digest = assets.digest(filename)
+        mimetype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        encoding = _encoding(path, mimetype)
+        response = Response(assets.body(path, encoding), mimetype=mimetype)
+        if encoding != "identity":
+            response.headers["Content-Encoding"] = encoding
+        response.vary.add("Accept-Encoding")
+        response.set_etag(f"{digest}-{encoding}")
+        if request.args.get("v") == digest:
+            response.cache_control.public = True
+            response.cache_control.max_age = YEAR
+            response.cache_control.immutable = True
+        else:  # an unversioned or outdated URL: ask again each time (cheap with the ETag)
+            response.cache_control.no_cache = True
+        return response.make_conditional(request)
+
+    app.view_functions["static"] = serve

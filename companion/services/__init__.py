@@ -1,0 +1,2 @@
+"""Shared operations below the blueprints (stored results, ...): blueprints import these,
+never each other."""

@@ -1,0 +1,65 @@
+"""Static files: versioned URLs cached for a year, compressed once (issue 11)."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import brotli
+
+from companion import assets as assets_module
+from companion.assets import YEAR, Assets
+
+
+def css_url(client) -> str:
+    page = client.get("/").get_data(as_text=True)
+    found = re.search(r'href="(/static/css/app\.css\?v=[0-9a-f]{12})"', page)
+    assert found, "the stylesheet link carries the file's digest"
+    return found.group(1)
+
+
+def test_pages_link_static_files_by_content_digest(client):
+    page = client.get("/").get_data(as_text=True)
+    for link in re.findall(r'(?:href|src)="(/static/[^"]+)"', page):
+        assert re.search(r"\?v=[0-9a-f]{12}$", link), link
+
+
+def test_a_versioned_url_is_cached_for_a_year_and_others_are_revalidated(client):
+    versioned = client.get(css_url(client), headers={"Accept-Encoding": "gzip"})
+    assert versioned.status_code == 200
+    cache = versioned.headers["Cache-Control"]
+    assert "immutable" in cache and f"max-age={YEAR}" in cache and "public" in cache
+    plain = client.get("/static/css/app.css")
+    assert plain.headers["Cache-Control"] == "no-cache"
+    old = client.get("/static/css/app.css?v=000000000000")
+    assert old.headers["Cache-Control"] == "no-cache"
+    again = client.get("/static/css/app.css", headers={"If-None-Match": plain.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_text_files_are_compressed_once_per_version(client, monkeypatch):
+    calls = []
+    real = brotli.compress
+    monkeypatch.setattr(
+        assets_module.brotli, "compress", lambda b, **k: calls.append(1) or real(b, **k)
+    )
+    client.application.extensions["assets"]._bodies.clear()
+    url = css_url(client)
+    first = client.get(url, headers={"Accept-Encoding": "br, gzip"})
+    second = client.get(url, headers={"Accept-Encoding": "br, gzip"})
+    assert first.headers["Content-Encoding"] == "br" and calls == [1]
+    assert first.data == second.data
+    raw = client.get(url).data  # no Accept-Encoding: sent as it is
+    assert brotli.decompress(first.data) == raw
+    gz = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["Content-Encoding"] == "gzip" and gzip.decompress(gz.data) == raw
+    assert "Accept-Encoding" in gz.headers["Vary"]
+
+
+def test_a_changed_file_gets_a_new_digest(tmp_path):
+    (tmp_path / "a.css").write_text("body { color: red }")
+    assets = Assets(tmp_path)
+    before = assets.digest("a.css")
+    (tmp_path / "a.css").write_text("body { color: blue; margin: 0 }")
+    assert assets.digest("a.css") != before
+    assert assets.digest("../secret") is None and assets.digest("missing.css") is None
