@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 # revision identifiers, used by Alembic.
 revision = 'b7d1f0c2a9e4'
-down_revision = 'ac6db9264f2c'
+down_revision = 'b7d3e2a91c40'  # after the rematch and unique-name constraints
 branch_labels = None
 depends_on = None
 

@@ -77,7 +77,7 @@ def test_the_migration_backfills_finished_games(tmp_path):
         expected = sorted(db.session.execute(select(FinalStanding.seat_id, FinalStanding.total)))
         assert len(expected) > 20
         db.session.remove()
-        downgrade(directory=MIGRATIONS, revision="ac6db9264f2c")  # as before this change
+        downgrade(directory=MIGRATIONS, revision="b7d3e2a91c40")  # as before this change
         upgrade(directory=MIGRATIONS)  # creates the table and decides the 20 games again
         got = sorted(db.session.execute(select(FinalStanding.seat_id, FinalStanding.total)))
         assert got == expected

@@ -184,6 +184,6 @@ def tables(page: str) -> str:
     """The page's main part without what belongs to one browser (flashes, CSRF tokens)."""
     main = re.search(r"<main.*?</main>", page, flags=re.S)
     body = main.group(0) if main else page
-    body = re.sub(r'<div class="flashes".*?</div>', "", body, flags=re.S)
+    body = re.sub(r'<div[^>]*class="flashes"[^>]*>.*?</div>', "", body, flags=re.S)
     body = re.sub(r'name="csrf_token"[^>]*>', "", body)  # per browser too
     return " ".join(body.split())
