@@ -7,8 +7,11 @@ import re
 from datetime import date
 from typing import Any
 
+from sqlalchemy import select
+
 from companion.engine import RuleSet
 from companion.extensions import db
+from companion.games.setup import stored_key
 from companion.models import Game, GameNight, HandScore, Player, Round, Seat
 
 
@@ -22,7 +25,12 @@ def make_game(
     ruleset = RuleSet.from_dict({"set_size": set_size, **rules})
     game = Game(night=night, set_size=set_size, rules=ruleset.to_dict())
     for position, name in enumerate(names):
-        player = Player(name=name, name_key=name.casefold())
+        # One live player per name, as the database requires (players seen before are reused).
+        player = db.session.scalar(
+            select(Player).where(
+                Player.name_key == stored_key(name), Player.merged_into_id.is_(None)
+            )
+        ) or Player(name=name, name_key=stored_key(name))
         game.seats.append(Seat(player=player, position=position))
     db.session.add(game)
     db.session.commit()
