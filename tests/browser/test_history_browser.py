@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from companion.extensions import db
 from tests.history.fixture import History, build
 
 pytestmark = pytest.mark.browser
@@ -19,8 +20,13 @@ def _offline_cdn(phone: Page) -> None:
 
 @pytest.fixture(scope="module")
 def seeded(live_server) -> History:
-    """The hand-checked fixture history in the live server's database (once per module)."""
+    """The hand-checked fixture history, alone in the live server's database (once per module):
+    the players of earlier modules' games would otherwise be these players too (one live
+    player per name), and the hand-checked figures would change."""
     with live_server.app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.create_all()
         return build(merged=True)
 
 
