@@ -13,6 +13,7 @@ import click
 from flask import Flask
 
 from .extensions import db
+from .ids import ID_MAX
 
 
 def init_cli(app: Flask) -> None:
@@ -22,12 +23,16 @@ def init_cli(app: Flask) -> None:
     app.cli.add_command(demo_data_command)
 
 
+#: a row id on the command line: bounded like every id (companion.ids.ID_MAX)
+_ID = click.IntRange(1, ID_MAX)
+
+
 @click.command("export")
 @click.option(
     "--format", "fmt", type=click.Choice(["json", "csv"]), default="json", show_default=True
 )
-@click.option("--game", "game_id", type=int, help="Only this game (its id).")
-@click.option("--night", "night_id", type=int, help="Only this game night (its id).")
+@click.option("--game", "game_id", type=_ID, help="Only this game (its id).")
+@click.option("--night", "night_id", type=_ID, help="Only this game night (its id).")
 @click.option(
     "-o", "--output", type=click.File("w", encoding="utf-8"), default="-", help="Default: stdout."
 )

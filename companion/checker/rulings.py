@@ -4,39 +4,21 @@ template fragment ``templates/checker/_rulings_list.html``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from functools import wraps
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 from sqlalchemy import select
 
-from ..engine import EngineError
 from ..extensions import db
 from ..models import Game, Ruling
+from ..stored import read_or
 
 #: rulings shown on a list page (newest first)
 LIST_LIMIT = 200
 
-#: what reading a stored ruling of a shape this version does not expect can raise (a ruling
-#: imported or stored by another version): such a ruling is shown as unreadable, not a 500
-UNREADABLE = (EngineError, TypeError, ValueError, LookupError, AttributeError, RecursionError)
-
-_T = TypeVar("_T")
-
-
-def none_if_unreadable(read: Callable[..., _T]) -> Callable[..., _T | None]:
-    """Decorate a function that reads a stored ruling's JSON for a page: when the ruling does
-    not have the shape it expects, it returns None (the page then says the ruling cannot be
-    read and offers to delete it) instead of failing the whole page."""
-
-    @wraps(read)
-    def wrapper(*args: Any, **kwargs: Any) -> _T | None:
-        try:
-            return read(*args, **kwargs)
-        except UNREADABLE:
-            return None
-
-    return wrapper
+#: a function reading a stored ruling for a page returns None for one it cannot read (stored
+#: by another version): the page shows it as unreadable, with its delete link, not a 500
+none_if_unreadable = read_or(lambda: None)
 
 
 def save_ruling(

@@ -59,7 +59,7 @@ class WholeNumberField(IntegerField):
             digits = valuelist[0].strip().lstrip("+-")
             if len(digits) > ID_DIGITS:
                 self.data = None
-                raise ValueError(str(_l("That number is far too large.")))
+                raise ValueError(str(_l("That number has far too many digits.")))
         super().process_formdata(valuelist)
 
 

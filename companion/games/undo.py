@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import AuditEntry, Game, Round, Seat, utcnow
 from ..services.audit import latest_entry
+from ..stored import read_or
 from .rounds import Conflict, apply_snapshot, check_version, commit_change
 
 #: Changes that "undo the last change" can revert.
@@ -86,9 +87,11 @@ def _hand_text(hand: dict[str, Any] | None) -> str:
     return text
 
 
+@read_or(list)
 def changes(entry: AuditEntry, names: dict[int, str]) -> list[Change]:
     """What an audit entry changed, per player: old and new values, in words (empty for
-    entries without round data, e.g. deleting the game)."""
+    entries without round data, e.g. deleting the game, and for snapshots of a shape this
+    version cannot read)."""
     before = entry.before if isinstance(entry.before, dict) else {}
     after = entry.after if isinstance(entry.after, dict) else {}
     if not before and not after:

@@ -484,9 +484,10 @@ def _check_seats(
                 check.add(f"{where}.position", f"seat {position} is taken by two players.")
             positions.add(position)
         player = data.get("player")
-        if player not in refs:
+        if not isinstance(player, str) or player not in refs:
             check.add(f"{where}.player", f"refers to an unknown player {player!r}.")
-        elif player in players:
+            continue
+        if player in players:
             check.add(f"{where}.player", f"{player!r} sits at this game twice.")
         players.add(player)
     if present:  # a missing list is reported once, as missing
@@ -621,8 +622,48 @@ def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) ->
     check.boolean(data, "undone", path)
     for name in ("before", "after"):
         for where, seat in _seat_markers(data.get(name), f"{path}.{name}"):
-            if seat not in positions:
+            if not isinstance(seat, int) or isinstance(seat, bool) or seat not in positions:
                 check.add(where, f"there is no seat {seat!r}.")
+        _check_round_snapshot(check, data.get(name), f"{path}.{name}")
+        if _has_forbidden_text(data.get(name)):
+            check.add(f"{path}.{name}", "must not contain control characters.")
+
+
+#: the fields of a round as the audit trail keeps it (companion.games.rounds.round_snapshot)
+_SNAPSHOT_FIELDS = ("number", "start_double", "status", "outcome", "starter_seat_id", "hands")
+_SNAPSHOT_HAND_FIELDS = ("seat_id", "points", "went_out", "out_on_double", "tiles")
+
+
+def _check_round_snapshot(check: _Checker, value: Any, path: str) -> None:
+    """An audit snapshot that holds a round (it has a ``number`` or ``hands``) must have
+    exactly the shape the app writes, as undo and the audit pages read it; other snapshots
+    (a new game's settings, a note) are kept as they are."""
+    if not isinstance(value, dict) or not {"number", "hands"} & value.keys():
+        return
+    data = check.obj(value, path, _SNAPSHOT_FIELDS)
+    if data is None:
+        return
+    check.integer(data, "number", path, 1, 19)
+    check.integer(data, "start_double", path, 0, 18)
+    check.choice(data, "status", path, ROUND_STATUSES)
+    check.choice(data, "outcome", path, ROUND_OUTCOMES)
+    if data.get("starter_seat_id") is not None and not _seat_marker(data["starter_seat_id"])[0]:
+        check.add(f"{path}.starter_seat_id", 'must be a seat ({"$seat": position}) or null.')
+    for h, hand in enumerate(check.array(data, "hands", path)):
+        where = f"{path}.hands[{h}]"
+        fields = check.obj(hand, where, _SNAPSHOT_HAND_FIELDS)
+        if fields is None:
+            continue
+        if not _seat_marker(fields.get("seat_id"))[0]:
+            check.add(f"{where}.seat_id", 'must be a seat ({"$seat": position}).')
+        check.integer(fields, "points", where, 0, MAX_POINTS)
+        check.boolean(fields, "went_out", where)
+        check.boolean(fields, "out_on_double", where)
+        tiles = fields.get("tiles")
+        if tiles is not None and not (
+            isinstance(tiles, list) and all(isinstance(t, str) and len(t) <= 5 for t in tiles)
+        ):
+            check.add(f"{where}.tiles", "must be a list of tiles or null.")
 
 
 def _seat_marker(value: Any) -> tuple[bool, Any]:

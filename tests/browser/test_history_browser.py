@@ -30,7 +30,7 @@ def live_server() -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def seeded(live_server) -> History:
-    """The hand-checked fixture history in the live server's database (once per module)."""
+    """The hand-checked fixture history in this module's own live server (once per module)."""
     with live_server.app.app_context():
         return build(merged=True)
 

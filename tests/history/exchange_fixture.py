@@ -94,8 +94,19 @@ def _build(session) -> dict[str, object]:
             # like companion.games.rounds.round_snapshot: seats by database id
             after={
                 "number": 1,
+                "start_double": 6,
+                "status": "scored",
+                "outcome": "out",
                 "starter_seat_id": seats_a[1].id,
-                "hands": [{"seat_id": seats_a[2].id, "points": 7}],
+                "hands": [
+                    {
+                        "seat_id": seats_a[2].id,
+                        "points": 7,
+                        "went_out": False,
+                        "out_on_double": False,
+                        "tiles": None,
+                    }
+                ],
             },
         ),
         AuditEntry(

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from flask import current_app
+from sqlalchemy import select
 
 from companion.engine import RuleSet, preset
 from companion.extensions import db
@@ -108,7 +109,15 @@ def build(*, merged: bool = True) -> History:
     """Create the history above (and merge Annie into Ann when ``merged``); returns the ids."""
     from companion.history.players import merge
 
-    players = {name: Player(name=name, name_key=name.casefold()) for name in NAMES}
+    # One live player per name, as the database requires: a name already there is reused.
+    live = {
+        p.name_key: p
+        for p in db.session.scalars(select(Player).where(Player.merged_into_id.is_(None)))
+    }
+    players = {
+        name: live.get(name.casefold()) or Player(name=name, name_key=name.casefold())
+        for name in NAMES
+    }
     db.session.add_all(players.values())
     n1 = GameNight(played_on=date(2026, 1, 10), place="Ann's kitchen", notes="first night")
     n2 = GameNight(played_on=date(2026, 2, 14), place="Club", notes="Valentine")

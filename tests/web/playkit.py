@@ -11,14 +11,18 @@ from sqlalchemy import select
 
 from companion.engine import RuleSet
 from companion.extensions import db
+from companion.games.setup import stored_key
 from companion.models import Game, GameNight, HandScore, Player, Round, Seat
 
 
 def player_named(name: str) -> Player:
-    """The player of that name, made when new (names are unique: tests sharing a database, such
-    as the browser tests' live server, meet the same names again)."""
-    key = name.casefold()
-    found = db.session.execute(select(Player).filter_by(name_key=key)).scalar_one_or_none()
+    """The live player of that name, made when new: one live player per name, as the database
+    requires (tests sharing a database, such as the browser tests' live server, meet the same
+    names again)."""
+    key = stored_key(name)
+    found = db.session.scalar(
+        select(Player).where(Player.name_key == key, Player.merged_into_id.is_(None))
+    )
     return found or Player(name=name, name_key=key)
 
 

@@ -394,3 +394,17 @@ def test_control_characters_never_reach_the_database_on_any_backend(db_app):
     report = exchange_import.import_document(db.session, exchange.dumps(doc))
     assert report.ok, report.lines()
     assert report.cleaned == 1
+
+
+def test_the_upload_page_says_which_texts_were_cleaned(client):
+    night_id = start_night(client)
+    start_game(client, night_id, names=("Ann", "Bob"))
+    doc = exchange.export_document(db.session)
+    doc["nights"][0]["place"] = "Pub\x07"
+    doc["nights"][0]["games"][0]["key"] = "another-key"
+    upload = (io.BytesIO(exchange.dumps(doc).encode()), "backup.json")
+    response = client.post(
+        "/history/import", data={"file": upload}, content_type="multipart/form-data"
+    )
+    assert response.status_code == 200
+    assert "Invisible control characters were removed from 1 name, place or note." in response.text

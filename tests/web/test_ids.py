@@ -103,3 +103,10 @@ def test_new_game_refuses_an_id_past_the_bound_on_every_backend(db_app):
 )
 def test_parse_id(raw, expected):
     assert parse_id(raw) == expected
+
+
+@pytest.mark.parametrize("number", [str(ID_MAX + 1), "9" * 400, "0"])
+def test_cli_export_refuses_ids_past_the_bound_in_words(db_app, number):
+    result = db_app.test_cli_runner().invoke(args=["export", "--night", number])
+    assert result.exit_code == 2
+    assert "is not in the range" in result.output
