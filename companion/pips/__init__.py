@@ -1,0 +1,46 @@
+"""Counting the pips of a hand from a photo: pure functions, image bytes -> :class:`Reading`.
+
+No web imports and no database: the page, the API and the command line all call
+:func:`count_pips` and show its :class:`Reading` (``Reading.as_json()`` is their shared shape).
+Classical computer vision only (OpenCV's headless build): no model, no network, no GPU.
+"""
+
+from __future__ import annotations
+
+from .decode import MAX_BYTES, MAX_PIXELS, MIN_SIDE, PhotoError, PhotoProblem, load_photo
+from .detect import find_tiles
+from .reading import Pip, Reading, TileRead
+
+#: The most pips a half can have in the biggest set the app knows (double-18).
+MAX_HALF = 18
+
+
+def count_pips(data: bytes, max_pips: int = MAX_HALF) -> Reading:
+    """Read the face-up tiles in the photo ``data`` (JPEG, PNG, WebP...).
+
+    ``max_pips``: the set's highest half (12 for double-12); a half showing more is unread.
+    Raises :class:`PhotoError` for an upload that is not a usable photo.
+    """
+    photo = load_photo(data)
+    height, width = photo.rgb.shape[:2]
+    tiles = find_tiles(photo.rgb, max_pips)
+    return Reading(
+        width=width,
+        height=height,
+        scale=round(photo.width / width, 4),
+        tiles=tuple(tiles),
+    )
+
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_HALF",
+    "MAX_PIXELS",
+    "MIN_SIDE",
+    "Pip",
+    "PhotoError",
+    "PhotoProblem",
+    "Reading",
+    "TileRead",
+    "count_pips",
+]
