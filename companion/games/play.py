@@ -12,11 +12,13 @@ from typing import Any
 from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
 
 from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
 from ..mapping import rules_of
 from ..models import Game, Round
+from ..services import hand_photo
 from . import bp
 from .access import game_for_edit, game_for_view, remember
 from .board import build_board
@@ -156,7 +158,17 @@ def play(token: str) -> Any:
     scoreboard; the summary once the game is finished. ``?missing=9`` says nobody holds 9-9."""
     game = _edit(token)
     plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
-    return _render_game(game=game, plan=plan)
+    return _render_game(game=game, plan=plan, form=_form_from_draft(game, plan))
+
+
+def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:
+    """The round form as it was when a hand's photo was taken, with that hand's confirmed
+    tiles (see :mod:`.photo`); None when there is no draft or it is for another round."""
+    draft = hand_photo.take_draft(game.edit_token)
+    if not draft or plan is None:
+        return None
+    form = round_form(game, MultiDict(draft))
+    return form if parse_double(form.double.data, game.set_size) == plan.double else None
 
 
 @bp.post("/g/<token>/round")

@@ -7,6 +7,8 @@ Classical computer vision only (OpenCV's headless build): no model, no network, 
 
 from __future__ import annotations
 
+import numpy as np
+
 from .decode import MAX_BYTES, MAX_PIXELS, MIN_SIDE, PhotoError, PhotoProblem, load_photo
 from .detect import find_tiles
 from .reading import Pip, Reading, TileRead
@@ -21,15 +23,21 @@ def count_pips(data: bytes, max_pips: int = MAX_HALF) -> Reading:
     ``max_pips``: the set's highest half (12 for double-12); a half showing more is unread.
     Raises :class:`PhotoError` for an upload that is not a usable photo.
     """
+    return read_photo(data, max_pips)[0]
+
+
+def read_photo(data: bytes, max_pips: int = MAX_HALF) -> tuple[Reading, np.ndarray]:
+    """:func:`count_pips`, also giving the working image (H x W x 3 RGB) the positions refer to."""
     photo = load_photo(data)
     height, width = photo.rgb.shape[:2]
     tiles = find_tiles(photo.rgb, max_pips)
-    return Reading(
+    reading = Reading(
         width=width,
         height=height,
         scale=round(photo.width / width, 4),
         tiles=tuple(tiles),
     )
+    return reading, photo.rgb
 
 
 __all__ = [
@@ -43,4 +51,5 @@ __all__ = [
     "Reading",
     "TileRead",
     "count_pips",
+    "read_photo",
 ]

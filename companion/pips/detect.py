@@ -37,6 +37,12 @@ PIP_SIZE_SPREAD = 1.9
 MIN_ROUNDNESS = 0.55
 #: The most two halves of one tile may differ in colour (Lab, 0-255 scale): lighting only.
 FACE_COLOUR_STEP = 22
+#: A pip's usual diameter as a share of its tile's divider length.
+USUAL_PIP = 0.22
+#: Divider lengths, as shares of the typical one, taken for tiles of the same set.
+SAME_SIZE = (0.75, 1.33)
+#: How much (Lab, 0-255 scale) a tile's face must differ from the table around it.
+SURROUND_STEP = 18
 #: Contrast (0-255) a mark needs above its surroundings.
 MIN_CONTRAST = 28
 
@@ -66,13 +72,16 @@ def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
     second uses a neighbourhood fitted to that size, so that a tile on a lighter background
     (a white table) is not itself taken for a dark mark."""
     blurred = cv2.GaussianBlur(rgb, (3, 3), 0)
+    # The first look only needs the dividers' length: half the pixels are enough.
+    half = cv2.resize(blurred, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     lab = cv2.cvtColor(cv2.medianBlur(rgb, 5), cv2.COLOR_RGB2LAB)
     tiles: list[TileRead] = []
     for dark_marks in (True, False):
-        first = _bars(_blobs(_contrast_map(blurred, dark_marks, _first_side(rgb.shape))))
+        glance = _blobs(_contrast_map(half, dark_marks, _first_side(half.shape)))
+        first = _usual_size(_bars(glance, MIN_DIVIDER / 2), [b for b in glance if _is_pip_shape(b)])
         if not first:
             continue
-        side = _fitted_side(first)
+        side = _fitted_side(first, scale=2.0)
         contrast = _contrast_map(blurred, dark_marks, side)
         blobs = _blobs(contrast)
         face = _Face(lab, contrast < _level(contrast))
@@ -86,10 +95,11 @@ def _first_side(shape: tuple[int, ...]) -> int:
     return max(15, min(shape[0], shape[1]) // 8) | 1
 
 
-def _fitted_side(dividers: list[Blob]) -> int:
+def _fitted_side(dividers: list[Blob], scale: float) -> int:
     """Neighbourhood wider than a pip (about a quarter of a divider) and than the divider's
-    stroke, narrower than a tile: 0.6 of the median divider length (odd, in pixels)."""
-    median = float(np.median([d.length for d in dividers]))
+    stroke, narrower than a tile: 0.6 of the median divider length (odd, in pixels of an
+    image ``scale`` times larger than the one the dividers were found in)."""
+    median = scale * float(np.median([d.length for d in dividers]))
     return max(9, int(0.6 * median)) | 1
 
 
@@ -133,11 +143,11 @@ def _blobs(contrast: np.ndarray) -> list[Blob]:
     return blobs
 
 
-def _bars(blobs: list[Blob]) -> list[Blob]:
+def _bars(blobs: list[Blob], shortest: float = MIN_DIVIDER) -> list[Blob]:
     """The dividers among ``blobs``; the two pieces of one divider split by its centre pin (a
     spinner) are joined first (each piece with its nearest collinear partner of similar
     length, once, so that the dividers of tiles lying in a row are not chained together)."""
-    pieces = [b for b in blobs if b.length >= MIN_DIVIDER / 2 and b.length / b.thickness >= 2.5]
+    pieces = [b for b in blobs if b.length >= shortest / 2 and b.length / b.thickness >= 2.5]
     partner: dict[int, tuple[float, int]] = {}
     for i, a in enumerate(pieces):
         for j, b in enumerate(pieces):
@@ -156,7 +166,7 @@ def _bars(blobs: list[Blob]) -> list[Blob]:
             bars.append(_join(piece, pieces[j]))
         else:
             bars.append(piece)
-    return [b for b in bars if _is_divider(b)]
+    return [b for b in bars if _is_divider(b, shortest)]
 
 
 def _joinable_gap(a: Blob, b: Blob) -> float | None:
@@ -213,8 +223,8 @@ def _join(a: Blob, b: Blob) -> Blob:
     )
 
 
-def _is_divider(blob: Blob) -> bool:
-    return blob.length >= MIN_DIVIDER and blob.length / blob.thickness >= DIVIDER_ASPECT
+def _is_divider(blob: Blob, shortest: float = MIN_DIVIDER) -> bool:
+    return blob.length >= shortest and blob.length / blob.thickness >= DIVIDER_ASPECT
 
 
 def _is_pip_shape(blob: Blob) -> bool:
@@ -228,9 +238,10 @@ class _Face:
     lab: np.ndarray
     plain: np.ndarray
 
-    def looks_like_tile(self, divider: Blob) -> bool:
+    def looks_like_tile(self, divider: Blob, blank: bool) -> bool:
         """Whether both sides of ``divider`` are one plain surface of the same colour, as the
-        two halves of a tile are; a tile's edge has the table on one side."""
+        two halves of a tile are (a tile's edge has the table on one side), standing out from
+        the table. ``blank``: no pip on it, so the shape alone must convince."""
         width = divider.length / DIVIDER_SPAN
         ax, ay = math.cos(divider.angle), math.sin(divider.angle)
         height, breadth = self.plain.shape
@@ -243,11 +254,13 @@ class _Face:
                     y = int(divider.y + u * width * ay + sign * v * width * ax)
                     if 0 <= x < breadth and 0 <= y < height and self.plain[y, x]:
                         samples.append(self.lab[y, x])
-            if len(samples) < 6:
+            if len(samples) < 12:  # a face is mostly plain surface; grain or a pattern is not
                 return False
             sides.append(np.array(samples, dtype=np.float32))
         medians = [np.median(s, axis=0) for s in sides]
-        spread = max(float(np.median(np.abs(s[:, 0] - m[0]))) for s, m in zip(sides, medians))
+        spread = max(
+            float(np.median(np.abs(s[:, 0] - m[0]))) for s, m in zip(sides, medians, strict=True)
+        )
         return float(np.linalg.norm(medians[0] - medians[1])) < FACE_COLOUR_STEP and spread < 20
 
 
@@ -258,40 +271,63 @@ def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRe
     claimed: set[int] = set()
     tiles = []
     for divider in dividers:
-        if _has_foreign_mark(divider, blobs) or not face.looks_like_tile(divider):
+        if _has_foreign_mark(divider, blobs):
             continue  # a logo or a picture: the back of a tile, or not a tile at all
         tile = _tile_at(divider, pips, claimed, max_pips)
+        if tile is None or not face.looks_like_tile(divider, blank=not tile.pips):
+            continue
+        if tile.read:
+            claimed.update(
+                i for i, p in enumerate(pips) if Pip(p.x, p.y, p.diameter / 2) in tile.pips
+            )
         if tile is not None and not _overlaps_any(tile, tiles):
             tiles.append(tile)
     return tiles
 
 
 def _usual_size(bars: list[Blob], pips: list[Blob]) -> list[Blob]:
-    """The bars about as long as the typical divider: the median of those with pips of the
-    right size around them sets the scale (all tiles of a set are the same size, seen at about
-    the same distance); much longer bars are tile edges, much shorter ones scratches."""
+    """The bars about as long as the typical divider (all tiles of a set are the same size,
+    seen at about the same distance); much longer bars are tile edges or pens, much shorter
+    ones scratches or grain. The typical one agrees in length with the most other bars that
+    have pips around them, then has the most pips, then pips of the usual size for its length
+    (a pip is about a fifth of a divider across)."""
     if len(bars) < 2:
         return bars
-    backed = [b.length for b in bars if _support(b, pips)] or [b.length for b in bars]
-    typical = float(np.median(backed))
+    low, high = SAME_SIZE
+    support = [_support(b, pips) for b in bars]
+    floor = min(2, max(support))
+    backed = [b for b, n in zip(bars, support, strict=True) if n >= floor]
+
+    def score(bar: Blob) -> tuple[int, float]:
+        agreeing = sum(1 for b in backed if low * bar.length <= b.length <= high * bar.length)
+        sizes = np.array([p.diameter / bar.length for p in _pips_on(bar, pips)])
+        # each pip counts by how close its size is to the usual one for this bar
+        return agreeing, float(np.exp(-(((sizes - USUAL_PIP) / 0.08) ** 2)).sum())
+
+    typical = max(backed, key=score).length
     return sorted(
-        (b for b in bars if 0.6 * typical <= b.length <= 1.6 * typical),
+        (b for b in bars if low * typical <= b.length <= high * typical),
         key=lambda b: -b.length,
     )
 
 
 def _support(divider: Blob, pips: list[Blob]) -> int:
     """How many round blobs of a pip's size for ``divider`` lie on its would-be tile."""
+    return len(_pips_on(divider, pips))
+
+
+def _pips_on(divider: Blob, pips: list[Blob]) -> list[Blob]:
+    """The round blobs of a pip's size for ``divider`` on its would-be tile."""
     width = divider.length / DIVIDER_SPAN
     low, high = PIP_SIZE[0] * divider.length, PIP_SIZE[1] * divider.length
     ax, ay = math.cos(divider.angle), math.sin(divider.angle)
-    count = 0
+    found = []
     for pip in pips:
         dx, dy = pip.x - divider.x, pip.y - divider.y
         u, v = dx * ax + dy * ay, -dx * ay + dy * ax
         if low <= pip.diameter <= high and abs(u) <= 0.5 * width and abs(v) <= 0.97 * width:
-            count += 1
-    return count
+            found.append(pip)
+    return found
 
 
 def _has_foreign_mark(divider: Blob, blobs: list[Blob]) -> bool:
@@ -333,7 +369,6 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     problem = _why_unreadable(halves, found, max_pips)
     if problem:
         return TileRead(corners, None, marks, 0.0, problem)
-    claimed.update(i for i, _ in halves[0] + halves[1])
     confidence = _confidence(found, [p for _, p in halves[0]], [p for _, p in halves[1]])
     return TileRead(corners, (len(halves[0]), len(halves[1])), marks, confidence)
 

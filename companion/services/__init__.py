@@ -1,0 +1,1 @@
+"""Shared operations below the blueprints (any blueprint may use them; they import none)."""
