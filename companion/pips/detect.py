@@ -43,6 +43,8 @@ USUAL_PIP = 0.22
 SAME_SIZE = (0.75, 1.33)
 #: How much (Lab, 0-255 scale) a tile's face must differ from the table around it.
 SURROUND_STEP = 18
+#: The first look's neighbourhoods, as fractions (1/n) of the photo's short side.
+FIRST_LOOK_SHARES = (8, 16, 32)
 #: Contrast (0-255) a mark needs above its surroundings.
 MIN_CONTRAST = 28
 
@@ -77,8 +79,7 @@ def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
     lab = cv2.cvtColor(cv2.medianBlur(rgb, 5), cv2.COLOR_RGB2LAB)
     tiles: list[TileRead] = []
     for dark_marks in (True, False):
-        glance = _blobs(_contrast_map(half, dark_marks, _first_side(half.shape)))
-        first = _usual_size(_bars(glance, MIN_DIVIDER / 2), [b for b in glance if _is_pip_shape(b)])
+        first = _first_look(half, dark_marks)
         if not first:
             continue
         side = _fitted_side(first, scale=2.0)
@@ -90,9 +91,21 @@ def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
     return tiles
 
 
-def _first_side(shape: tuple[int, ...]) -> int:
-    """Neighbourhood for the first look: an eighth of the short side (odd, in pixels)."""
-    return max(15, min(shape[0], shape[1]) // 8) | 1
+def _first_look(half: np.ndarray, dark_marks: bool) -> list[Blob]:
+    """The dividers of a half-size copy, with the neighbourhood (an 8th, 16th or 32nd of the
+    short side) that shows the most pips around them: a neighbourhood wider than the tiles
+    would take a whole tile lighter or darker than the table for one mark."""
+    best: list[Blob] = []
+    best_support = -1
+    for share in FIRST_LOOK_SHARES:
+        side = max(9, min(half.shape[0], half.shape[1]) // share) | 1
+        glance = _blobs(_contrast_map(half, dark_marks, side))
+        pips = [b for b in glance if _is_pip_shape(b)]
+        first = _usual_size(_bars(glance, MIN_DIVIDER / 2), pips)
+        support = sum(_support(b, pips) for b in first)
+        if support > best_support:
+            best, best_support = first, support
+    return best
 
 
 def _fitted_side(dividers: list[Blob], scale: float) -> int:
@@ -337,8 +350,8 @@ def _has_foreign_mark(divider: Blob, blobs: list[Blob]) -> bool:
     biggest_pip = (PIP_SIZE[1] * divider.length) ** 2 * math.pi / 4
     ax, ay = math.cos(divider.angle), math.sin(divider.angle)
     for blob in blobs:
-        if blob.area <= biggest_pip or blob is divider:
-            continue
+        if blob.area <= biggest_pip or blob.area < 0.35 * blob.length * blob.thickness:
+            continue  # pip-sized, or a thin outline (a tile's shadow along two edges)
         dx, dy = blob.x - divider.x, blob.y - divider.y
         u, v = dx * ax + dy * ay, -dx * ay + dy * ax
         if abs(u) < 0.4 * width and divider.thickness < abs(v) < 0.85 * width:

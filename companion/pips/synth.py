@@ -249,3 +249,37 @@ def _light(canvas: np.ndarray, rng: random.Random) -> np.ndarray:
         out = cv2.GaussianBlur(out, (0, 0), sigma)
     out += np.random.default_rng(rng.randint(0, 2**31)).normal(0, rng.uniform(0, 7), out.shape)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def scene(
+    halves: list[tuple[int, int]],
+    angle: float = 0.0,
+    style: str = "ivory",
+    backs: int = 0,
+    seed: int = 0,
+    gap: float = 1.6,
+    tile_w: float = 80.0,
+    size: tuple[int, int] = (1000, 750),
+) -> SynthPhoto:
+    """Given tiles (and ``backs`` face-down ones) in a row turned by ``angle`` radians, spaced
+    ``gap`` tile widths apart centre to centre (1.0: touching side by side), on a plain table
+    with gentle light; for tests that need a known picture."""
+    rng = random.Random(seed)
+    width, height = size
+    canvas = np.full((height, width, 3), (70, 110, 60), np.uint8)
+    count = len(halves) + backs
+    step = gap * tile_w
+    ca, sa = math.cos(angle), math.sin(angle)
+    tiles = []
+    for k in range(count):
+        offset = (k - (count - 1) / 2) * step
+        cx, cy = width / 2 + offset * ca, height / 2 + offset * sa
+        if k < len(halves):
+            a, b = halves[k]
+            _draw_tile(canvas, rng, cx, cy, angle, tile_w, (a, b), style)
+            tiles.append(f"{max(a, b)}-{min(a, b)}")
+        else:
+            _draw_back(canvas, rng, cx, cy, angle, tile_w, style)
+    ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return SynthPhoto(jpeg.tobytes(), tuple(tiles), backs)
