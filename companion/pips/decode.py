@@ -78,7 +78,10 @@ def load_photo(data: bytes, work_side: int = WORK_SIDE) -> Photo:
             # Our own pixel limit is checked below; Pillow's bomb warning would be noise.
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data))
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError):
+    except Image.DecompressionBombError:
+        # Pillow's own guard (twice its default limit) fired while reading the header.
+        raise PhotoError(PhotoProblem.TOO_MANY_PIXELS, limit=MAX_PIXELS) from None
+    except (UnidentifiedImageError, OSError, ValueError):
         raise PhotoError(PhotoProblem.NOT_AN_IMAGE) from None
     with image:
         if image.format not in FORMATS:

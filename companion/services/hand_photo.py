@@ -54,10 +54,12 @@ def problem_message(error: PhotoError) -> str:
         ),
         PhotoProblem.TOO_MANY_PIXELS: _(
             "This picture is too big (%(w)d × %(h)d pixels; at most %(mp)d megapixels).",
-            w=int(d.get("width", 0)),
-            h=int(d.get("height", 0)),
+            w=int(d["width"]),
+            h=int(d["height"]),
             mp=MAX_PIXELS // 1_000_000,
-        ),
+        )
+        if "width" in d
+        else _("This picture is too big (at most %(mp)d megapixels).", mp=MAX_PIXELS // 1_000_000),
         PhotoProblem.TOO_SMALL: _(
             "This picture is too small to show pips (%(w)d × %(h)d pixels; at least %(min)d).",
             w=int(d.get("width", 0)),
