@@ -26,11 +26,24 @@ def count_pips(data: bytes, max_pips: int = MAX_HALF) -> Reading:
     return read_photo(data, max_pips)[0]
 
 
+def reading_order(tiles: list[TileRead]) -> list[TileRead]:
+    """Tiles in rows from the top, left to right in each row (a row is one tile length
+    high), so that "tile 1, tile 2..." on the page follow the photo."""
+    if not tiles:
+        return tiles
+    lengths = sorted(
+        max(abs(t.corners[0][0] - t.corners[3][0]), abs(t.corners[0][1] - t.corners[3][1]))
+        for t in tiles
+    )
+    row = max(1.0, lengths[len(lengths) // 2])
+    return sorted(tiles, key=lambda t: (int(t.centre[1] // row), t.centre[0]))
+
+
 def read_photo(data: bytes, max_pips: int = MAX_HALF) -> tuple[Reading, np.ndarray]:
     """:func:`count_pips`, also giving the working image (H x W x 3 RGB) the positions refer to."""
     photo = load_photo(data)
     height, width = photo.rgb.shape[:2]
-    tiles = find_tiles(photo.rgb, max_pips)
+    tiles = reading_order(find_tiles(photo.rgb, max_pips))
     reading = Reading(
         width=width,
         height=height,
