@@ -22,20 +22,20 @@ STATUS = {PhotoProblem.EMPTY: 400, PhotoProblem.TOO_MANY_BYTES: 413}
 def pips() -> tuple[Response, int]:
     """Read the face-up tiles in the uploaded photo; ``max_pips`` (form field, 1-18) is the
     set's highest half (default 18)."""
-    hand_photo.allow_photo_upload()
-    upload = request.files.get(hand_photo.PHOTO_FIELD)
-    if upload is None:
-        raise ApiError(
-            400,
-            "NO_PHOTO",
-            "Send the photo as multipart/form-data in the field 'photo'.",
-            hand_photo.PHOTO_FIELD,
-        )
-    max_pips = request.form.get("max_pips", MAX_HALF, type=int)
-    if max_pips is None or not 1 <= max_pips <= MAX_HALF:
-        raise ApiError(400, "BAD_MAX_PIPS", "max_pips must be a whole number 1-18.", "max_pips")
     try:
-        reading = count_pips(upload.read(), max_pips)
+        data = hand_photo.uploaded_photo(check_csrf=False)  # the API is exempt from CSRF
+        if data is None:
+            raise ApiError(
+                400,
+                "NO_PHOTO",
+                "Send the photo as multipart/form-data in the field 'photo'.",
+                hand_photo.PHOTO_FIELD,
+            )
+        given = request.form.get("max_pips", str(MAX_HALF)).strip()
+        max_pips = int(given) if given.isascii() and given.isdigit() and len(given) < 3 else 0
+        if not 1 <= max_pips <= MAX_HALF:
+            raise ApiError(400, "BAD_MAX_PIPS", "max_pips must be a whole number 1-18.", "max_pips")
+        reading = count_pips(data, max_pips)
     except PhotoError as error:
         raise ApiError(
             STATUS.get(error.problem, 422),

@@ -17,6 +17,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
+from ..extensions import csrf
 from ..models import Game, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
@@ -45,7 +46,7 @@ def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str,
     context = {
         "game": game,
         "seat": seat,
-        "form": FlaskForm(),
+        "form": FlaskForm(formdata=None),  # only for its CSRF token; never reads the upload
         "upload_url": url_for("games.photo_read", token=game.edit_token, seat_id=seat.id),
         "confirm_url": url_for("games.photo_confirm", token=game.edit_token, seat_id=seat.id),
         "back_url": url_for("games.play", token=game.edit_token),
@@ -78,14 +79,13 @@ def photo(token: str, seat_id: int) -> Any:
 
 
 @bp.post("/g/<token>/photo/<int:seat_id>")
+@csrf.exempt  # checked in uploaded_photo, once the body limit is raised for the photo
 def photo_read(token: str, seat_id: int) -> Any:
     """Count the pips in the uploaded photo and show them marked, to be checked."""
-    hand_photo.allow_photo_upload()
     game = _game(token)
     seat = _seat(game, seat_id)
-    upload = request.files.get(hand_photo.PHOTO_FIELD)
-    data = upload.read() if upload else b""
     try:
+        data = hand_photo.uploaded_photo(check_csrf=True) or b""
         reading, marked = hand_photo.read_photo(data, game.set_size)
     except PhotoError as error:
         return _page(game, seat, 422, problem=hand_photo.problem_message(error))

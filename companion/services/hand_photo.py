@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from flask import request, session
+from flask import current_app, request, session
 from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError, validate_csrf
 from PIL import Image
+from werkzeug.exceptions import RequestEntityTooLarge
+from wtforms import ValidationError
 
 from .. import pips
 from ..pips import MAX_BYTES, PhotoError, PhotoProblem, Reading
@@ -33,10 +36,27 @@ DRAFTS = "round_drafts"
 ENVELOPE = 64 * 1024
 
 
-def allow_photo_upload() -> None:
-    """Let this request carry a photo (the app-wide body limit is 1 MiB); call before reading
-    ``request.files``."""
+def uploaded_photo(check_csrf: bool) -> bytes | None:
+    """The bytes of the photo in this request's ``photo`` field, or None when there is none.
+
+    The app-wide body limit (1 MiB) is raised to :data:`MAX_BYTES` for this request first,
+    so the view must be exempt from the global CSRF check (which reads the form before any
+    view runs); ``check_csrf`` then checks the token here, raising ``CSRFError`` as the
+    global check would. An upload over the limit raises :class:`PhotoError`.
+    """
     request.max_content_length = MAX_BYTES + ENVELOPE
+    try:
+        if check_csrf and current_app.config.get("WTF_CSRF_ENABLED", True):
+            try:
+                validate_csrf(request.form.get("csrf_token"))
+            except ValidationError as error:
+                raise CSRFError(error.args[0]) from None
+        upload = request.files.get(PHOTO_FIELD)
+    except RequestEntityTooLarge:
+        raise PhotoError(
+            PhotoProblem.TOO_MANY_BYTES, size=request.content_length or 0, limit=MAX_BYTES
+        ) from None
+    return upload.read(MAX_BYTES + 1) if upload is not None else None
 
 
 def problem_message(error: PhotoError) -> str:

@@ -10,9 +10,11 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from companion.extensions import db
 from companion.models import Round
-from companion.pips import count_pips
+from companion.pips import MAX_BYTES, count_pips
 from companion.pips.synth import scene
 
 from .playkit import make_game, round_post, seat_ids, text
@@ -235,8 +237,9 @@ def test_api_errors(client):
     assert r.status_code == 400 and r.get_json()["error"]["code"] == "NO_PHOTO"
     r = api(client, b"not an image")
     assert r.status_code == 422 and r.get_json()["error"]["code"] == "NOT_AN_IMAGE"
-    r = api(client, hand_photo().data, max_pips="99")
-    assert r.status_code == 400 and r.get_json()["error"]["code"] == "BAD_MAX_PIPS"
+    for bad in ("99", "0", "six", "-1"):
+        r = api(client, hand_photo().data, max_pips=bad)
+        assert r.status_code == 400 and r.get_json()["error"]["code"] == "BAD_MAX_PIPS"
 
 
 def test_api_unread_when_a_half_is_over_the_sets_highest(client):
@@ -261,3 +264,64 @@ def test_cli_prints_one_json_object_per_photo(app, tmp_path):
     assert lines[1]["pips"] == 5 and lines[1]["tiles"] == ["5-0"]
     assert lines[2]["error"]["code"] == "NOT_AN_IMAGE"
     assert result.exit_code == 1
+
+
+# --- with CSRF on, as in production --------------------------------------------------------------
+
+
+@pytest.fixture()
+def csrf_client():
+    from companion import create_app
+    from companion.config import TestConfig
+
+    class CsrfConfig(TestConfig):
+        WTF_CSRF_ENABLED = True
+
+    application = create_app(CsrfConfig)
+    with application.app_context():
+        db.create_all()
+        yield application.test_client()
+        db.session.remove()
+        db.drop_all()
+
+
+def big_photo() -> bytes:
+    """A 2.5 MB upload: the hand photo padded after its end (JPEG readers stop at the end)."""
+    return hand_photo().data + b"\0" * (2 * 1024 * 1024 + 512 * 1024)
+
+
+def test_big_photo_with_csrf_on_is_counted(csrf_client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    page = csrf_client.get(f"/g/{game.edit_token}/photo/{bob}").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    r = csrf_client.post(
+        f"/g/{game.edit_token}/photo/{bob}",
+        data={"csrf_token": token, "photo": (io.BytesIO(big_photo()), "hand.jpg")},
+        content_type="multipart/form-data",
+    )
+    assert r.status_code == 200
+    assert "19 pips counted" in text(r)
+
+
+def test_photo_without_csrf_token_is_refused(csrf_client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(csrf_client, game, bob, hand_photo().data)
+    assert r.status_code == 400
+    assert "security token" in text(r)
+
+
+def test_over_the_byte_limit_gets_its_message(client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(client, game, bob, b"\xff\xd8" + b"\0" * (MAX_BYTES + 100_000))
+    assert r.status_code == 422
+    assert "This photo is too large" in text(r)
+    r = api(client, b"\xff\xd8" + b"\0" * (MAX_BYTES + 100_000))
+    assert r.status_code == 413 and r.get_json()["error"]["code"] == "TOO_MANY_BYTES"
+
+
+def test_big_photo_through_the_api_with_csrf_on(csrf_client):
+    r = api(csrf_client, big_photo())
+    assert r.status_code == 200 and r.get_json()["pips"] == 19
