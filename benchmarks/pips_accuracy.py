@@ -18,6 +18,7 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,9 +35,9 @@ def normal(tile: str) -> str:
     return f"{max(a, b)}-{min(a, b)}"
 
 
-def score(cases) -> dict[str, float]:
+def score(cases: Iterable[tuple[bytes, list[str], int]]) -> dict[str, int]:
     """cases: (photo bytes, face-up tiles, pip total) -> the figures."""
-    figures = Counter()
+    figures: Counter[str] = Counter()
     cpu = 0.0
     for data, tiles, pips in cases:
         start = time.process_time()
@@ -53,7 +54,7 @@ def score(cases) -> dict[str, float]:
     return dict(figures)
 
 
-def real_cases():
+def real_cases() -> Iterator[tuple[bytes, list[str], int]]:
     seen = set()
     for folder in PHOTO_DIRS:
         labels = folder / "labels.json"
@@ -66,13 +67,13 @@ def real_cases():
                 yield data, label["tiles"], label["pips"]
 
 
-def generated_cases(n: int):
+def generated_cases(n: int) -> Iterator[tuple[bytes, list[str], int]]:
     for seed in range(n):
         photo = make_photo(seed)
         yield photo.data, list(photo.tiles), photo.pips
 
 
-def report(title: str, f: dict[str, float]) -> None:
+def report(title: str, f: dict[str, int]) -> None:
     print(
         f"{title}: {f['exact']}/{f['photos']} photos exact "
         f"({100 * f['exact'] / max(1, f['photos']):.0f}%), "

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .reading import Pip, TileRead
+from .reading import Pip, Point, Quad, TileRead
 
 #: Divider length / tile width: dividers stop short of the tile's long edges.
 DIVIDER_SPAN = 0.8
@@ -169,7 +169,8 @@ def _bars(blobs: list[Blob], shortest: float = MIN_DIVIDER) -> list[Blob]:
                 continue
             if gap is not None and gap < partner.get(i, (math.inf, -1))[0]:
                 partner[i] = (gap, j)
-    bars, used = [], set()
+    bars: list[Blob] = []
+    used: set[int] = set()
     for i, piece in enumerate(pieces):
         if i in used:
             continue
@@ -282,7 +283,7 @@ def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRe
     pips = [b for b in blobs if _is_pip_shape(b)]
     dividers = _usual_size(_bars(blobs), pips)
     claimed: set[int] = set()
-    tiles = []
+    tiles: list[TileRead] = []
     for divider in dividers:
         if _has_foreign_mark(divider, blobs):
             continue  # a logo or a picture: the back of a tile, or not a tile at all
@@ -426,17 +427,16 @@ def _symmetric_share(half: list[Blob]) -> float:
 
 def _outline(
     x: float, y: float, along: tuple[float, float], across: tuple[float, float], width: float
-) -> tuple[tuple[float, float], ...]:
+) -> Quad:
     """The 2:1 rectangle of a tile ``width`` wide centred on its divider."""
-    corners = []
-    for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
-        corners.append(
-            (
-                x + su * along[0] * width / 2 + sv * across[0] * width,
-                y + su * along[1] * width / 2 + sv * across[1] * width,
-            )
+
+    def corner(su: int, sv: int) -> Point:
+        return (
+            x + su * along[0] * width / 2 + sv * across[0] * width,
+            y + su * along[1] * width / 2 + sv * across[1] * width,
         )
-    return tuple(corners)
+
+    return (corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1))
 
 
 def _overlaps_any(tile: TileRead, others: list[TileRead]) -> bool:

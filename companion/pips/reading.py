@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Point = tuple[float, float]
+Quad = tuple[Point, Point, Point, Point]
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class TileRead:
     never guessed); ``confidence``: 0-1, how regular the pips looked (sizes, symmetry).
     """
 
-    corners: tuple[Point, Point, Point, Point]
+    corners: Quad
     halves: tuple[int, int] | None
     pips: tuple[Pip, ...]
     confidence: float
