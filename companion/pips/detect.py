@@ -39,6 +39,8 @@ MIN_ROUNDNESS = 0.55
 FACE_COLOUR_STEP = 22
 #: A pip's usual diameter as a share of its tile's divider length.
 USUAL_PIP = 0.22
+#: How far pips lie from a tile's centre, along the divider and across it, in tile widths.
+FACE_REACH = (0.45, 0.92)
 #: Divider lengths, as shares of the typical one, taken for tiles of the same set.
 SAME_SIZE = (0.75, 1.33)
 #: How much (Lab, 0-255 scale) a tile's face must differ from the table around it.
@@ -165,7 +167,8 @@ def _bars(blobs: list[Blob], shortest: float = MIN_DIVIDER) -> list[Blob]:
     for i, a in enumerate(pieces):
         for j, b in enumerate(pieces):
             gap = _joinable_gap(a, b) if i != j else None
-            if gap is not None and not _pin_between(a, b, blobs):
+            touching = gap is not None and gap <= max(2.0, 0.5 * a.thickness)
+            if gap is not None and not touching and not _pin_between(a, b, blobs):
                 continue
             if gap is not None and gap < partner.get(i, (math.inf, -1))[0]:
                 partner[i] = (gap, j)
@@ -330,6 +333,13 @@ def _support(divider: Blob, pips: list[Blob]) -> int:
     return len(_pips_on(divider, pips))
 
 
+def _on_face(u: float, v: float, width: float) -> bool:
+    """Whether a point ``u`` along and ``v`` across a divider (pixels) is where a pip of that
+    tile can be: pips keep clear of the tile's edges (a margin that also keeps a touching
+    neighbour's pips out when the tile's width is misjudged a little)."""
+    return abs(u) <= FACE_REACH[0] * width and abs(v) <= FACE_REACH[1] * width
+
+
 def _pips_on(divider: Blob, pips: list[Blob]) -> list[Blob]:
     """The round blobs of a pip's size for ``divider`` on its would-be tile."""
     width = divider.length / DIVIDER_SPAN
@@ -339,7 +349,7 @@ def _pips_on(divider: Blob, pips: list[Blob]) -> list[Blob]:
     for pip in pips:
         dx, dy = pip.x - divider.x, pip.y - divider.y
         u, v = dx * ax + dy * ay, -dx * ay + dy * ax
-        if low <= pip.diameter <= high and abs(u) <= 0.5 * width and abs(v) <= 0.97 * width:
+        if low <= pip.diameter <= high and _on_face(u, v, width):
             found.append(pip)
     return found
 
@@ -372,7 +382,7 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
             continue
         dx, dy = pip.x - divider.x, pip.y - divider.y
         u, v = dx * ax + dy * ay, dx * nx + dy * ny
-        if abs(u) > 0.5 * width or abs(v) > 0.97 * width:
+        if not _on_face(u, v, width):
             continue
         if abs(v) < divider.thickness / 2 + 0.45 * pip.diameter:
             continue  # on the divider: the centre pin (spinner), not a pip
