@@ -18,7 +18,7 @@ from .test_scorekeeper_browser import create_game, hand, start_night
 pytestmark = pytest.mark.browser
 
 
-def test_photo_of_a_hand_fills_the_round_form(phone: Page, shot):
+def test_photo_of_a_hand_fills_the_round_form(phone: Page, shot, axe_violations):
     page = phone
     start_night(page)
     create_game(page, ["Ana", "Bo", "Cy"])
@@ -36,6 +36,7 @@ def test_photo_of_a_hand_fills_the_round_form(phone: Page, shot):
     expect(marked.locator("polygon")).to_have_count(3)
     expect(marked.locator("circle")).to_have_count(19)
     shot(page, "pips-marked-photo")
+    assert axe_violations(page) == []
 
     # The player sees the 3-1 is really a 4-1 (say a pip hid under glare): tap it, fix it.
     misread = marked.locator("a.tile-mark", has_text="3-1")
@@ -61,3 +62,35 @@ def test_photo_of_a_hand_fills_the_round_form(phone: Page, shot):
     expect(page.get_by_text("Round saved.")).to_be_visible()
     row = page.locator("#scoreboard tbody.player", has_text="Bo")
     expect(row).to_contain_text("20")
+
+
+def test_photo_flow_without_javascript(browser, playwright, live_server, shot):
+    context = browser.new_context(
+        java_script_enabled=False, base_url=live_server.url, **playwright.devices["Pixel 7"]
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        start_night(page)
+        create_game(page, ["Eva", "Finn", "Gus"])
+        page.get_by_label("Points for Gus").fill("11")
+        page.get_by_role("button", name="Count Finn's pips from a photo").click()
+        page.wait_for_url(re.compile(r"/photo/\d+$"))
+        photo = scene([(5, 5), (4, 0)], angle=1.2)
+        page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+            files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
+        )
+        page.get_by_role("button", name="Count the pips").click()
+        expect(page.get_by_role("heading", name="14 pips counted")).to_be_visible()
+        page.get_by_role("button", name="Confirm these tiles").click()
+        page.wait_for_url(re.compile(r"/g/[^/]+$"))
+        finn = hand(page, "Finn")
+        for tile in ("5-5", "4-0"):
+            expect(finn.get_by_role("checkbox", name=tile, exact=True)).to_be_checked()
+        expect(page.get_by_label("Points for Gus")).to_have_value("11")
+        hand(page, "Eva").get_by_label("Went out").check()
+        page.get_by_role("button", name="Save round").click()
+        expect(page.get_by_text("Round saved.")).to_be_visible()
+        expect(page.locator("#scoreboard tbody.player", has_text="Finn")).to_contain_text("14")
+    finally:
+        context.close()
