@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import CATEGORIES, PRESETS, SWITCHES
+from ..pips import Unread
 
 #: The most questions one batch request may carry (a larger batch gets 413 TOO_MANY_CASES).
 MAX_CASES = 500
@@ -383,7 +384,11 @@ def _pips_reading() -> Schema:
             "halves": {"type": ["array", "null"], "items": INT, "minItems": 2, "maxItems": 2},
             "pips": {"type": ["integer", "null"]},
             "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-            "why_unread": {"type": ["string", "null"]},
+            "why_unread": {
+                "enum": [*(u.value for u in Unread), None],
+                "description": "too_many_pips: a half shows more than the set allows; "
+                "mixed_pip_sizes: marks of very different sizes.",
+            },
             "outline": {"type": "array", "items": point, "minItems": 4, "maxItems": 4},
             "pip_marks": {
                 "type": "array",

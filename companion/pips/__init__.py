@@ -11,7 +11,7 @@ import numpy as np
 
 from .decode import MAX_BYTES, MAX_PIXELS, MIN_SIDE, PhotoError, PhotoProblem, load_photo
 from .detect import find_tiles
-from .reading import Pip, Reading, TileRead
+from .reading import Pip, Reading, TileRead, Unread
 
 #: The most pips a half can have in the biggest set the app knows (double-18).
 MAX_HALF = 18
@@ -63,6 +63,7 @@ __all__ = [
     "PhotoProblem",
     "Reading",
     "TileRead",
+    "Unread",
     "count_pips",
     "read_photo",
 ]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .reading import Pip, Point, Quad, TileRead
+from .reading import Pip, Point, Quad, TileRead, Unread
 
 #: Divider length / tile width: dividers stop short of the tile's long edges.
 DIVIDER_SPAN = 0.8
@@ -306,8 +306,8 @@ def _usual_size(bars: list[Blob], pips: list[Blob]) -> list[Blob]:
     """The bars about as long as the typical divider (all tiles of a set are the same size,
     seen at about the same distance); much longer bars are tile edges or pens, much shorter
     ones scratches or grain. The typical one agrees in length with the most other bars that
-    have pips around them, then has the most pips, then pips of the usual size for its length
-    (a pip is about a fifth of a divider across)."""
+    have pips around them, then has the most pips of the usual size for its length (a pip is
+    about a fifth of a divider across)."""
     if len(bars) < 2:
         return bars
     low, high = SAME_SIZE
@@ -397,15 +397,15 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     return TileRead(corners, (len(halves[0]), len(halves[1])), marks, confidence)
 
 
-def _why_unreadable(halves: tuple[list, list], found: list[Blob], max_pips: int) -> str:
-    """A reason not to trust the count, or "" when it can be given."""
+def _why_unreadable(halves: tuple[list, list], found: list[Blob], max_pips: int) -> Unread | None:
+    """A reason not to trust the count, or None when it can be given."""
     if any(len(h) > max_pips for h in halves):
-        return "more pips than the set allows"
+        return Unread.TOO_MANY_PIPS
     if found:
         sizes = [p.diameter for p in found]
         if max(sizes) > PIP_SIZE_SPREAD * min(sizes):
-            return "pips of different sizes"
-    return ""
+            return Unread.MIXED_PIP_SIZES
+    return None
 
 
 def _confidence(found: list[Blob], first: list[Blob], second: list[Blob]) -> float:

@@ -4,10 +4,18 @@ the API and the command line)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
+
+
+class Unread(StrEnum):
+    """Why a tile found was not read (the API's ``why_unread``)."""
+
+    TOO_MANY_PIPS = "too_many_pips"  # a half shows more pips than the set allows
+    MIXED_PIP_SIZES = "mixed_pip_sizes"  # marks of very different sizes: not all are pips
 
 
 @dataclass(frozen=True)
@@ -32,7 +40,7 @@ class TileRead:
     halves: tuple[int, int] | None
     pips: tuple[Pip, ...]
     confidence: float
-    why_unread: str = ""
+    why_unread: Unread | None = None
 
     @property
     def read(self) -> bool:
@@ -113,7 +121,7 @@ def _tile_json(tile: TileRead) -> dict[str, Any]:
         "halves": list(tile.halves) if tile.halves is not None else None,
         "pips": sum(tile.halves) if tile.halves is not None else None,
         "confidence": tile.confidence,
-        "why_unread": tile.why_unread or None,
+        "why_unread": tile.why_unread.value if tile.why_unread else None,
         "outline": [[round(x, 1), round(y, 1)] for x, y in tile.corners],
         "pip_marks": [[round(p.x, 1), round(p.y, 1), round(p.r, 1)] for p in tile.pips],
     }

@@ -195,7 +195,6 @@ def _draw_back(
     """A face-down tile: the body, a logo (letters) and a row of dots, no divider."""
     body, ink = _colours(rng, style)
     cv2.fillConvexPoly(canvas, _rect(cx, cy, angle, w, 2 * w), body, cv2.LINE_AA)
-    ca, sa = math.cos(angle), math.sin(angle)
     logo = np.zeros((int(w), int(2 * w)), np.uint8)
     cv2.putText(logo, "RO", (int(0.2 * w), int(0.75 * w)), cv2.FONT_HERSHEY_DUPLEX, w / 45, 255, 3)
     for k in range(5):
@@ -206,7 +205,6 @@ def _draw_back(
     matrix[1, 2] += cy - w / 2
     mask = cv2.warpAffine(logo, matrix, (canvas.shape[1], canvas.shape[0]))
     canvas[mask > 128] = ink
-    _ = (ca, sa)
 
 
 def _distractors(

@@ -57,6 +57,7 @@ def test_more_pips_than_the_set_allows_is_unread_not_guessed():
     assert reading.unread and not reading.complete
     assert reading.total == 0
     assert reading.as_json()["unread"] == 1
+    assert reading.as_json()["found"][0]["why_unread"] == "too_many_pips"
 
 
 def test_generator_is_deterministic():
