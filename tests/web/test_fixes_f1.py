@@ -34,7 +34,7 @@ def test_round_form_has_a_live_region_and_a_saving_state(client):
     game = make_game()
     body = page_html(client, game)
     tag = form_tag(body)
-    assert "hx-disabled-elt=\"find button[type='submit']\"" in tag
+    assert "hx-disabled-elt=\"find .actions button[type='submit']\"" in tag
     assert 'hx-indicator="find .saving"' in tag
     assert re.search(r'class="save-status" aria-live="polite" data-failed="Not saved', body)
     assert "Saving…" in body
