@@ -10,7 +10,8 @@ HTMX_LOCAL   := static/vendor/htmx.min.js
 PYTEST_ARGS  ?=
 
 .PHONY: run test lint format install install-test vendor browser db serve \
-        babel-extract babel-update babel-compile benchmark benchmark-history benchmark-web clean
+        babel-extract babel-update babel-compile benchmark benchmark-history benchmark-web \
+        benchmark-pips clean
 
 ## make run: venv + install + serve on the LAN (companion.serve migrates the database first)
 run: install vendor babel-compile
@@ -75,6 +76,11 @@ benchmark-history: install
 ## score keeper pages under gunicorn: 12 players, double-18, last round; SQL per request
 benchmark-web: install
 	$(BIN)/python benchmarks/web_bench.py
+
+## pips from a photo: CPU and peak memory at 1/4/12 MP; accuracy on real and generated photos
+benchmark-pips: install
+	$(BIN)/python benchmarks/pips_bench.py
+	$(BIN)/python benchmarks/pips_accuracy.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts

@@ -5,12 +5,14 @@
 * ``import FILE``: add a JSON export's new nights, games and players (``-`` reads stdin); prints
   a report and exits with status 1, importing nothing, when the file is refused.
 * ``demo-data --games N``: realistic finished games for trying the app.
+* ``count-pips PHOTO...``: one JSON object per photo, ``{"photo", "pips", "tiles", "unread",
+  "confidence"}`` (or ``"error"``); exits with status 1 when a photo could not be read.
 """
 
 from __future__ import annotations
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 
 from .extensions import db
 from .ids import ID_MAX
@@ -21,6 +23,7 @@ def init_cli(app: Flask) -> None:
     app.cli.add_command(export_command)
     app.cli.add_command(import_command)
     app.cli.add_command(demo_data_command)
+    app.cli.add_command(count_pips_command)
 
 
 #: a row id on the command line: bounded like every id (companion.ids.ID_MAX)
@@ -80,3 +83,47 @@ def demo_data_command(games: int, nights: int | None, players: int, seed: int) -
         f"Added {summary.games} games over {summary.nights} nights "
         f"({summary.rounds} rounds, {summary.hands} hands) among {summary.players} players."
     )
+
+
+@click.command("count-pips")
+@click.argument("photos", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--max-pips",
+    type=click.IntRange(1, 18),
+    default=18,
+    show_default=True,
+    help="The set's highest half (12 for double-12).",
+)
+def count_pips_command(photos: tuple[str, ...], max_pips: int) -> None:
+    """Count the pips in each photo; prints one JSON object per line (as POST /api/v1/pips)."""
+    import json
+    from pathlib import Path
+
+    from .pips import MAX_BYTES, PhotoError, count_pips
+    from .services.hand_photo import problem_message
+
+    failed = False
+    for name in photos:
+        line: dict = {"photo": name}
+        try:
+            with Path(name).open("rb") as stream:
+                data = stream.read(MAX_BYTES + 1)  # one byte over the limit is enough to refuse
+            reading = count_pips(data, max_pips)
+        except OSError as exc:
+            failed = True
+            line["error"] = {"code": "UNREADABLE_FILE", "message": exc.strerror or str(exc)}
+        except PhotoError as exc:
+            failed = True
+            with current_app.test_request_context():  # the messages are translated per request
+                message = problem_message(exc)
+            line["error"] = {"code": exc.problem.value, "message": message}
+        else:
+            line.update(
+                pips=reading.total,
+                tiles=[t.text for t in reading.read_tiles],
+                unread=len(reading.unread),
+                confidence=reading.confidence,
+            )
+        click.echo(json.dumps(line, ensure_ascii=False))
+    if failed:
+        raise SystemExit(1)

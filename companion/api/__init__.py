@@ -11,4 +11,4 @@ from ..extensions import csrf
 bp = Blueprint("api", __name__)
 csrf.exempt(bp)
 
-from . import views  # noqa: E402,F401
+from . import pips, views  # noqa: E402,F401

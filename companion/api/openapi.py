@@ -24,6 +24,7 @@ from ..engine.limits import (
 from ..engine.reasons import DecidedAt, Reason, TurnResult
 from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN
 from ..engine.tiles import MAX_TILE_TEXT, SUPPORTED_SETS, TILE_PATTERN
+from ..pips import Unread
 
 # Bounds on one request, so that each costs at most a few tens of ms of CPU and a sync worker
 # is soon free for the scoreboard polls (benchmarks/api_bench.py measures the worst accepted
@@ -354,6 +355,7 @@ def _components() -> Schema:
             },
         },
         "Answer": _answer(),
+        "PipsReading": _pips_reading(),
         "Error": _error(),
         "Batch": {
             "type": "object",
@@ -416,6 +418,90 @@ def _post(summary: str, request: str, response: str, description: str, errors: S
     }
 
 
+def _pips_reading() -> Schema:
+    """The answer of POST /api/v1/pips (companion.pips.Reading.as_json)."""
+    point = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+    found = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["reading", "read", "halves", "pips", "confidence", "outline", "pip_marks"],
+        "properties": {
+            "reading": {"type": "string", "description": 'The tile, "6-5", or "?" if unread.'},
+            "read": BOOL,
+            "halves": {"type": ["array", "null"], "items": INT, "minItems": 2, "maxItems": 2},
+            "pips": {"type": ["integer", "null"]},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+            "why_unread": {
+                "enum": [*(u.value for u in Unread), None],
+                "description": "too_many_pips: a half shows more than the set allows; "
+                "mixed_pip_sizes: marks of very different sizes.",
+            },
+            "outline": {"type": "array", "items": point, "minItems": 4, "maxItems": 4},
+            "pip_marks": {
+                "type": "array",
+                "description": "Each counted pip: x, y, radius (working-image pixels).",
+                "items": {"type": "array", "items": {"type": "number"}, "minItems": 3},
+            },
+        },
+    }
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["pips", "tiles", "unread", "confidence", "image", "found"],
+        "properties": {
+            "pips": {"type": "integer", "description": "Pips on the tiles read."},
+            "tiles": {"type": "array", "items": STR, "description": 'Tiles read, "6-5".'},
+            "unread": {"type": "integer", "description": "Tiles found but not read."},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+            "image": {
+                "type": "object",
+                "description": "The working image positions refer to; scale = original "
+                "pixels per working pixel.",
+                "properties": {"width": INT, "height": INT, "scale": {"type": "number"}},
+            },
+            "found": {"type": "array", "items": found},
+        },
+    }
+
+
+def _pips_path() -> Schema:
+    texts = {
+        "400": "No photo in the field 'photo', or a bad max_pips.",
+        "413": "The photo is over the byte limit (20 MB).",
+        "422": "Not a photo the app can read: not an image, too many pixels (an image bomb "
+        "is refused from its header), too small, or damaged.",
+    }
+    return {
+        "post": {
+            "summary": "Count the pips in a photo of tiles",
+            "description": "Classical computer vision on the server, no network. The same "
+            "answer as the page and `flask count-pips`. Nothing is stored.",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "multipart/form-data": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["photo"],
+                            "properties": {
+                                "photo": {"type": "string", "format": "binary"},
+                                "max_pips": {"type": "integer", "minimum": 1, "maximum": 18},
+                            },
+                        }
+                    }
+                },
+            },
+            "responses": {
+                "200": {
+                    "description": "What was read.",
+                    "content": {"application/json": {"schema": _ref("PipsReading")}},
+                },
+                **{code: _error_response(text) for code, text in texts.items()},
+            },
+        }
+    }
+
+
 def openapi_document() -> Schema:
     """The OpenAPI 3.1 document of the rules API (a JSON-ready dict)."""
     return {
@@ -445,6 +531,7 @@ def openapi_document() -> Schema:
                 "the request still succeeds, as on the command line.",
                 _errors("400", "413"),
             ),
+            "/api/v1/pips": _pips_path(),
         },
         "components": {"schemas": _components()},
     }

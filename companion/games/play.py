@@ -21,11 +21,13 @@ from flask import (
 )
 from flask_babel import gettext as _
 from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
 
 from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
 from ..mapping import rules_of
 from ..models import Game, Round
+from ..services import hand_photo
 from ..services.audit import audit_page
 from ..stale_forms import stale_form
 from . import bp
@@ -195,7 +197,7 @@ def play(token: str) -> Any:
         return board(token)
     game = _edit(token)
     plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
-    return _render_game(game=game, plan=plan, **_window_args())
+    return _render_game(game=game, plan=plan, form=_form_from_draft(game, plan), **_window_args())
 
 
 def wants_board() -> bool:
@@ -217,6 +219,16 @@ def round_page(token: str) -> Any:
     """The address a refused plain save (or an opened tile picker) leaves in the address bar:
     a link or a reload there goes to the game page, with the same query (``?who=``…)."""
     return redirect(url_for("games.play", token=token, **request.args.to_dict(flat=False)), 303)
+
+
+def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:
+    """The round form as it was when a hand's photo was taken, with that hand's confirmed
+    tiles (see :mod:`.photo`); None when there is no draft or it is for another round."""
+    draft = hand_photo.take_draft(game.edit_token)
+    if not draft or plan is None:
+        return None
+    form = round_form(game, MultiDict(draft))
+    return form if parse_double(form.double.data, game.set_size) == plan.double else None
 
 
 @bp.post("/g/<token>/round")

@@ -1,0 +1,46 @@
+"""``POST /api/v1/pips``: count the pips in a photo (multipart field ``photo``).
+
+The answer is :meth:`companion.pips.Reading.as_json` (the same as the page and
+``flask count-pips``): total, tiles read, unread count, confidence, and every tile found with
+its outline, pip marks and reading. A refused photo gets ``{"error": {code, message, where}}``
+with 400 (nothing sent), 413 (too many bytes) or 422 (not a usable photo). Nothing is stored.
+"""
+
+from __future__ import annotations
+
+from flask import Response, jsonify, request
+
+from ..pips import MAX_HALF, PhotoError, PhotoProblem, count_pips
+from ..services import hand_photo
+from . import bp
+from .views import ApiError
+
+STATUS = {PhotoProblem.EMPTY: 400, PhotoProblem.TOO_MANY_BYTES: 413}
+
+
+@bp.post("/pips")
+def pips() -> tuple[Response, int]:
+    """Read the face-up tiles in the uploaded photo; ``max_pips`` (form field, 1-18) is the
+    set's highest half (default 18)."""
+    try:
+        data = hand_photo.uploaded_photo(check_csrf=False)  # the API is exempt from CSRF
+        if data is None:
+            raise ApiError(
+                400,
+                "NO_PHOTO",
+                "Send the photo as multipart/form-data in the field 'photo'.",
+                hand_photo.PHOTO_FIELD,
+            )
+        given = request.form.get("max_pips", str(MAX_HALF)).strip()
+        max_pips = int(given) if given.isascii() and given.isdigit() and len(given) < 3 else 0
+        if not 1 <= max_pips <= MAX_HALF:
+            raise ApiError(400, "BAD_MAX_PIPS", "max_pips must be a whole number 1-18.", "max_pips")
+        reading = count_pips(data, max_pips)
+    except PhotoError as error:
+        raise ApiError(
+            STATUS.get(error.problem, 422),
+            error.problem.value,
+            hand_photo.problem_message(error),
+            hand_photo.PHOTO_FIELD,
+        ) from None
+    return jsonify(reading.as_json()), 200

@@ -1,0 +1,124 @@
+"""Thin views: a hand's pips counted from a photo, for the scorekeeper's round form.
+
+The round form's "Count from a photo" button posts the whole form here (nothing typed is
+lost: it is kept as a draft in the session), the player takes or chooses a photo, sees it
+with every pip marked and each tile outlined with its reading, fixes any tile in the picker
+and confirms; only then are the tiles put into that hand of the draft, and the game page
+shows the round form filled in from it, to check and save as usual. The photo itself is
+never stored. The shared parts live in :mod:`companion.services.hand_photo` and
+``templates/pips/``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+
+from ..extensions import csrf
+from ..models import Game, Seat
+from ..pips import PhotoError
+from ..services import hand_photo
+from . import bp
+from .access import game_for_edit, remember
+from .rounds import load_game, tiles_field, total_field
+
+#: Round-form fields not kept in the draft (the CSRF token is renewed; the button is spent).
+NOT_KEPT = frozenset({"csrf_token", "photo_seat"})
+
+
+def _seat(game: Game, seat_id: int) -> Seat:
+    for seat in game.seats:
+        if seat.id == seat_id:
+            return seat
+    abort(404, _("This player is not at this game."))
+
+
+def _game(token: str) -> Game:
+    game = load_game(game_for_edit(token))
+    remember(game)
+    return game
+
+
+def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str, int]:
+    context = {
+        "game": game,
+        "seat": seat,
+        "form": FlaskForm(formdata=None),  # only for its CSRF token; never reads the upload
+        "upload_url": url_for("games.photo_read", token=game.edit_token, seat_id=seat.id),
+        "confirm_url": url_for("games.photo_confirm", token=game.edit_token, seat_id=seat.id),
+        "back_url": url_for("games.play", token=game.edit_token),
+        "choices": hand_photo.tile_choices(game.set_size),
+        "not_a_tile": hand_photo.NOT_A_TILE,
+        **extra,
+    }
+    return render_template("games/photo.html", **context), status
+
+
+@bp.post("/g/<token>/photo")
+def photo_start(token: str) -> Any:
+    """Keep the round form as a draft and open the photo page for the hand of ``photo_seat``."""
+    game = _game(token)
+    seat_id = request.form.get("photo_seat", type=int)
+    seat = _seat(game, seat_id if seat_id is not None else -1)
+    fields = [(k, v) for k, v in request.form.items(multi=True) if k not in NOT_KEPT]
+    hand_photo.keep_draft(game.edit_token, fields)
+    target = url_for("games.photo", token=token, seat_id=seat.id)
+    if request.headers.get("HX-Request") == "true":
+        return "", 204, {"HX-Redirect": target}
+    return redirect(target, 303)
+
+
+@bp.get("/g/<token>/photo/<int:seat_id>")
+def photo(token: str, seat_id: int) -> Any:
+    """The photo page of one hand: take or choose a photo of the tiles face up."""
+    game = _game(token)
+    return _page(game, _seat(game, seat_id))
+
+
+@bp.post("/g/<token>/photo/<int:seat_id>")
+@csrf.exempt  # checked in uploaded_photo, once the body limit is raised for the photo
+def photo_read(token: str, seat_id: int) -> Any:
+    """Count the pips in the uploaded photo and show them marked, to be checked."""
+    game = _game(token)
+    seat = _seat(game, seat_id)
+    try:
+        data = hand_photo.uploaded_photo(check_csrf=True) or b""
+        reading, marked = hand_photo.read_photo(data, game.set_size)
+    except PhotoError as error:
+        return _page(game, seat, 422, problem=hand_photo.problem_message(error))
+    return _page(
+        game,
+        seat,
+        reading=reading,
+        marked=marked,
+        message=hand_photo.reading_message(reading),
+    )
+
+
+@bp.post("/g/<token>/photo/<int:seat_id>/confirm")
+def photo_confirm(token: str, seat_id: int) -> Any:
+    """Put the confirmed tiles into the hand and go back to the round form to save it."""
+    game = _game(token)
+    seat = _seat(game, seat_id)
+    picks = request.form.getlist("tile")
+    tiles, missing = hand_photo.confirmed_tiles(picks, game.set_size)
+    if missing:
+        flash(
+            _("Some tiles were not picked; nothing was filled in. Type the points instead."),
+            "error",
+        )
+        return redirect(url_for("games.photo", token=token, seat_id=seat.id), 303)
+    hand_photo.put_tiles_in_draft(game.edit_token, tiles_field(seat), total_field(seat), tiles)
+    flash(
+        _(
+            "%(who)s: %(n)d tiles from the photo, %(p)d pips. Check the round and save it.",
+            who=seat.player.name,
+            n=len(tiles),
+            p=hand_photo.tile_total(tiles),
+        ),
+        "success",
+    )
+    return redirect(url_for("games.play", token=token), 303)

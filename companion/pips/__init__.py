@@ -1,0 +1,69 @@
+"""Counting the pips of a hand from a photo: pure functions, image bytes -> :class:`Reading`.
+
+No web imports and no database: the page, the API and the command line all call
+:func:`count_pips` and show its :class:`Reading` (``Reading.as_json()`` is their shared shape).
+Classical computer vision only (OpenCV's headless build): no model, no network, no GPU.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .decode import MAX_BYTES, MAX_PIXELS, MIN_SIDE, PhotoError, PhotoProblem, load_photo
+from .detect import find_tiles
+from .reading import Pip, Reading, TileRead, Unread
+
+#: The most pips a half can have in the biggest set the app knows (double-18).
+MAX_HALF = 18
+
+
+def count_pips(data: bytes, max_pips: int = MAX_HALF) -> Reading:
+    """Read the face-up tiles in the photo ``data`` (JPEG, PNG, WebP...).
+
+    ``max_pips``: the set's highest half (12 for double-12); a half showing more is unread.
+    Raises :class:`PhotoError` for an upload that is not a usable photo.
+    """
+    return read_photo(data, max_pips)[0]
+
+
+def reading_order(tiles: list[TileRead]) -> list[TileRead]:
+    """Tiles in rows from the top, left to right in each row (a row is one tile length
+    high), so that "tile 1, tile 2..." on the page follow the photo."""
+    if not tiles:
+        return tiles
+    lengths = sorted(
+        max(abs(t.corners[0][0] - t.corners[3][0]), abs(t.corners[0][1] - t.corners[3][1]))
+        for t in tiles
+    )
+    row = max(1.0, lengths[len(lengths) // 2])
+    return sorted(tiles, key=lambda t: (int(t.centre[1] // row), t.centre[0]))
+
+
+def read_photo(data: bytes, max_pips: int = MAX_HALF) -> tuple[Reading, np.ndarray]:
+    """:func:`count_pips`, also giving the working image (H x W x 3 RGB) the positions refer to."""
+    photo = load_photo(data)
+    height, width = photo.rgb.shape[:2]
+    tiles = reading_order(find_tiles(photo.rgb, max_pips))
+    reading = Reading(
+        width=width,
+        height=height,
+        scale=round(photo.width / width, 4),
+        tiles=tuple(tiles),
+    )
+    return reading, photo.rgb
+
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_HALF",
+    "MAX_PIXELS",
+    "MIN_SIDE",
+    "Pip",
+    "PhotoError",
+    "PhotoProblem",
+    "Reading",
+    "TileRead",
+    "Unread",
+    "count_pips",
+    "read_photo",
+]

@@ -1,0 +1,459 @@
+"""Finding tiles and their pips in a working image, with classical computer vision (OpenCV).
+
+The divider line is what makes a face-up tile: every face-up domino has one across its middle,
+a face-down tile (logo, dots) has none. So the counter
+
+1. marks every small feature that differs from its surroundings, channel by channel (a
+   morphological black-hat for dark pips on light tiles, a top-hat for light pips on dark
+   tiles): this sees black, red, blue or khaki pips alike and ignores slow lighting gradients;
+2. sorts the marks into dividers (long thin bars) and pips (round blobs);
+3. builds one tile around each divider (a 2:1 rectangle turned as the divider is, which also
+   separates touching tiles) and counts the pips on each side of it;
+4. refuses to guess: a half with more pips than the set allows, pips of very different sizes,
+   or pips that are not laid out symmetrically make the tile "unread" (or less confident).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .reading import Pip, Point, Quad, TileRead, Unread
+
+#: Divider length / tile width: dividers stop short of the tile's long edges.
+DIVIDER_SPAN = 0.8
+#: The shortest divider, in working-image pixels, that can carry readable pips.
+MIN_DIVIDER = 14
+#: A divider is at least this many times longer than thick.
+DIVIDER_ASPECT = 5.0
+#: Pip diameter as a share of the divider's length: the range accepted.
+PIP_SIZE = (0.07, 0.36)
+#: Pips of one tile whose diameters differ by more than this factor make it unread.
+PIP_SIZE_SPREAD = 1.9
+#: How round a blob must be (4 pi area / perimeter^2) to be a pip.
+MIN_ROUNDNESS = 0.55
+#: The most two halves of one tile may differ in colour (Lab, 0-255 scale): lighting only.
+FACE_COLOUR_STEP = 22
+#: A pip's usual diameter as a share of its tile's divider length.
+USUAL_PIP = 0.22
+#: How far pips lie from a tile's centre, along the divider and across it, in tile widths.
+FACE_REACH = (0.45, 0.92)
+#: Divider lengths, as shares of the typical one, taken for tiles of the same set.
+SAME_SIZE = (0.75, 1.33)
+#: How much (Lab, 0-255 scale) a tile's face must differ from the table around it.
+SURROUND_STEP = 18
+#: The first look's neighbourhoods, as fractions (1/n) of the photo's short side.
+FIRST_LOOK_SHARES = (8, 16, 32)
+#: Contrast (0-255) a mark needs above its surroundings.
+MIN_CONTRAST = 28
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A connected mark: centre, size and shape (working-image pixels)."""
+
+    x: float
+    y: float
+    length: float
+    thickness: float
+    angle: float  # of the long side, radians
+    area: float
+    roundness: float
+
+    @property
+    def diameter(self) -> float:
+        return 2.0 * math.sqrt(self.area / math.pi)
+
+
+def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
+    """Every face-up tile in ``rgb`` (H x W x 3), read or marked unread. ``max_pips``: the
+    most pips one half may have in the set being played (18 for double-18).
+
+    A first look with a wide neighbourhood finds the dividers and so the tiles' size; the
+    second uses a neighbourhood fitted to that size, so that a tile on a lighter background
+    (a white table) is not itself taken for a dark mark."""
+    blurred = cv2.GaussianBlur(rgb, (3, 3), 0)
+    # The first look only needs the dividers' length: half the pixels are enough.
+    half = cv2.resize(blurred, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.medianBlur(rgb, 5), cv2.COLOR_RGB2LAB)
+    tiles: list[TileRead] = []
+    for dark_marks in (True, False):
+        first = _first_look(half, dark_marks)
+        if not first:
+            continue
+        side = _fitted_side(first, scale=2.0)
+        contrast = _contrast_map(blurred, dark_marks, side)
+        blobs = _blobs(contrast)
+        face = _Face(lab, contrast < _level(contrast))
+        found = _read_polarity(blobs, max_pips, face)
+        tiles.extend(t for t in found if not _overlaps_any(t, tiles))
+    return tiles
+
+
+def _first_look(half: np.ndarray, dark_marks: bool) -> list[Blob]:
+    """The dividers of a half-size copy, with the neighbourhood (an 8th, 16th or 32nd of the
+    short side) that shows the most pips around them: a neighbourhood wider than the tiles
+    would take a whole tile lighter or darker than the table for one mark."""
+    best: list[Blob] = []
+    best_support = -1
+    for share in FIRST_LOOK_SHARES:
+        side = max(9, min(half.shape[0], half.shape[1]) // share) | 1
+        glance = _blobs(_contrast_map(half, dark_marks, side))
+        pips = [b for b in glance if _is_pip_shape(b)]
+        first = _usual_size(_bars(glance, MIN_DIVIDER / 2), pips)
+        support = sum(_support(b, pips) for b in first)
+        if support > best_support:
+            best, best_support = first, support
+    return best
+
+
+def _fitted_side(dividers: list[Blob], scale: float) -> int:
+    """Neighbourhood wider than a pip (about a quarter of a divider) and than the divider's
+    stroke, narrower than a tile: 0.6 of the median divider length (odd, in pixels of an
+    image ``scale`` times larger than the one the dividers were found in)."""
+    median = scale * float(np.median([d.length for d in dividers]))
+    return max(9, int(0.6 * median)) | 1
+
+
+def _contrast_map(blurred: np.ndarray, dark_marks: bool, side: int) -> np.ndarray:
+    """Per pixel, the strongest local contrast over R, G and B: how much darker (or lighter)
+    it is than the surface around it. Coloured pips show in the channel they absorb."""
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
+    op = cv2.MORPH_BLACKHAT if dark_marks else cv2.MORPH_TOPHAT
+    return np.max(cv2.morphologyEx(blurred, op, kernel), axis=2)
+
+
+def _level(contrast: np.ndarray) -> float:
+    """The contrast a mark needs: a share of the strongest marks, never below the noise."""
+    return max(MIN_CONTRAST, float(np.percentile(contrast, 99.7)) * 0.3)
+
+
+def _blobs(contrast: np.ndarray) -> list[Blob]:
+    """The connected marks of ``contrast`` above a threshold from its own histogram."""
+    _, mask = cv2.threshold(contrast, _level(contrast), 255, cv2.THRESH_BINARY)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    blobs = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < 6:
+            continue
+        (x, y), (w, h), deg = cv2.minAreaRect(contour)
+        perimeter = cv2.arcLength(contour, True) or 1.0
+        angle = math.radians(deg) if w >= h else math.radians(deg + 90)
+        blobs.append(
+            Blob(
+                x=x,
+                y=y,
+                length=max(w, h),
+                thickness=max(1.0, min(w, h)),
+                angle=angle,
+                area=area,
+                roundness=4 * math.pi * area / perimeter**2,
+            )
+        )
+    return blobs
+
+
+def _bars(blobs: list[Blob], shortest: float = MIN_DIVIDER) -> list[Blob]:
+    """The dividers among ``blobs``; the two pieces of one divider split by its centre pin (a
+    spinner) are joined first (each piece with its nearest collinear partner of similar
+    length, once, so that the dividers of tiles lying in a row are not chained together)."""
+    pieces = [b for b in blobs if b.length >= shortest / 2 and b.length / b.thickness >= 2.5]
+    partner: dict[int, tuple[float, int]] = {}
+    for i, a in enumerate(pieces):
+        for j, b in enumerate(pieces):
+            gap = _joinable_gap(a, b) if i != j else None
+            touching = gap is not None and gap <= max(2.0, 0.5 * a.thickness)
+            if gap is not None and not touching and not _pin_between(a, b, blobs):
+                continue
+            if gap is not None and gap < partner.get(i, (math.inf, -1))[0]:
+                partner[i] = (gap, j)
+    bars: list[Blob] = []
+    used: set[int] = set()
+    for i, piece in enumerate(pieces):
+        if i in used:
+            continue
+        j = partner.get(i, (0.0, -1))[1]
+        if j >= 0 and j not in used and partner.get(j, (0.0, -1))[1] == i:
+            used.update((i, j))
+            bars.append(_join(piece, pieces[j]))
+        else:
+            bars.append(piece)
+    return [b for b in bars if _is_divider(b, shortest)]
+
+
+def _joinable_gap(a: Blob, b: Blob) -> float | None:
+    """The gap between two collinear pieces of similar length that may be one divider."""
+    if max(a.length, b.length) > 1.6 * min(a.length, b.length):
+        return None
+    if abs(math.sin(a.angle - b.angle)) > 0.17:  # about 10 degrees
+        return None
+    ax, ay = math.cos(a.angle), math.sin(a.angle)
+    dx, dy = b.x - a.x, b.y - a.y
+    along, across = dx * ax + dy * ay, -dx * ay + dy * ax
+    if abs(across) > 1.5 * max(a.thickness, b.thickness):
+        return None
+    gap = abs(along) - (a.length + b.length) / 2
+    return gap if gap <= 0.5 * min(a.length, b.length) else None
+
+
+def _pin_between(a: Blob, b: Blob, blobs: list[Blob]) -> bool:
+    """Whether a round mark wider than the line sits right in the gap between two pieces (the
+    divider's centre pin); between the dividers of two tiles side by side there is none."""
+    ax, ay = math.cos(a.angle), math.sin(a.angle)
+    along = (b.x - a.x) * ax + (b.y - a.y) * ay
+    # the middle of the gap, not of the two centres: the pieces may differ in length
+    middle = (
+        (a.length / 2 + along - b.length / 2) / 2
+        if along > 0
+        else (along + b.length / 2 - a.length / 2) / 2
+    )
+    mx, my = a.x + middle * ax, a.y + middle * ay
+    thick = max(a.thickness, b.thickness)
+    return any(
+        c.roundness > 0.6
+        and 1.3 * thick <= c.diameter <= 0.4 * a.length
+        and math.hypot(c.x - mx, c.y - my) < thick
+        for c in blobs
+    )
+
+
+def _join(a: Blob, b: Blob) -> Blob:
+    """One bar spanning two collinear pieces."""
+    ax, ay = math.cos(a.angle), math.sin(a.angle)
+    along = (b.x - a.x) * ax + (b.y - a.y) * ay
+    start = min(-a.length / 2, along - b.length / 2)
+    end = max(a.length / 2, along + b.length / 2)
+    middle = (start + end) / 2
+    return Blob(
+        x=a.x + middle * ax,
+        y=a.y + middle * ay,
+        length=end - start,
+        thickness=max(a.thickness, b.thickness),
+        angle=a.angle,
+        area=a.area + b.area,
+        roundness=0.0,
+    )
+
+
+def _is_divider(blob: Blob, shortest: float = MIN_DIVIDER) -> bool:
+    return blob.length >= shortest and blob.length / blob.thickness >= DIVIDER_ASPECT
+
+
+def _is_pip_shape(blob: Blob) -> bool:
+    return blob.roundness >= MIN_ROUNDNESS and blob.length / blob.thickness <= 1.7
+
+
+@dataclass(frozen=True)
+class _Face:
+    """The photo in Lab colours, and where it is plain surface (no mark)."""
+
+    lab: np.ndarray
+    plain: np.ndarray
+
+    def looks_like_tile(self, divider: Blob, blank: bool) -> bool:
+        """Whether both sides of ``divider`` are one plain surface of the same colour, as the
+        two halves of a tile are (a tile's edge has the table on one side), standing out from
+        the table. ``blank``: no pip on it, so the shape alone must convince."""
+        width = divider.length / DIVIDER_SPAN
+        ax, ay = math.cos(divider.angle), math.sin(divider.angle)
+        height, breadth = self.plain.shape
+        sides = []
+        for sign in (-1, 1):
+            samples = []
+            for u in (-0.36, -0.18, 0.0, 0.18, 0.36):
+                for v in (0.14, 0.4, 0.62, 0.8):
+                    x = int(divider.x + u * width * ax - sign * v * width * ay)
+                    y = int(divider.y + u * width * ay + sign * v * width * ax)
+                    if 0 <= x < breadth and 0 <= y < height and self.plain[y, x]:
+                        samples.append(self.lab[y, x])
+            if len(samples) < 12:  # a face is mostly plain surface; grain or a pattern is not
+                return False
+            sides.append(np.array(samples, dtype=np.float32))
+        medians = [np.median(s, axis=0) for s in sides]
+        spread = max(
+            float(np.median(np.abs(s[:, 0] - m[0]))) for s, m in zip(sides, medians, strict=True)
+        )
+        return float(np.linalg.norm(medians[0] - medians[1])) < FACE_COLOUR_STEP and spread < 20
+
+
+def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRead]:
+    """Tiles around the dividers among ``blobs``, each with the round blobs on its halves."""
+    pips = [b for b in blobs if _is_pip_shape(b)]
+    dividers = _usual_size(_bars(blobs), pips)
+    claimed: set[int] = set()
+    tiles: list[TileRead] = []
+    for divider in dividers:
+        if _has_foreign_mark(divider, blobs):
+            continue  # a logo or a picture: the back of a tile, or not a tile at all
+        tile = _tile_at(divider, pips, claimed, max_pips)
+        if tile is None or not face.looks_like_tile(divider, blank=not tile.pips):
+            continue
+        if tile.read:
+            claimed.update(
+                i for i, p in enumerate(pips) if Pip(p.x, p.y, p.diameter / 2) in tile.pips
+            )
+        if tile is not None and not _overlaps_any(tile, tiles):
+            tiles.append(tile)
+    return tiles
+
+
+def _usual_size(bars: list[Blob], pips: list[Blob]) -> list[Blob]:
+    """The bars about as long as the typical divider (all tiles of a set are the same size,
+    seen at about the same distance); much longer bars are tile edges or pens, much shorter
+    ones scratches or grain. The typical one agrees in length with the most other bars that
+    have pips around them, then has the most pips of the usual size for its length (a pip is
+    about a fifth of a divider across)."""
+    if len(bars) < 2:
+        return bars
+    low, high = SAME_SIZE
+    support = [_support(b, pips) for b in bars]
+    floor = min(2, max(support))
+    backed = [b for b, n in zip(bars, support, strict=True) if n >= floor]
+
+    def score(bar: Blob) -> tuple[int, float]:
+        agreeing = sum(1 for b in backed if low * bar.length <= b.length <= high * bar.length)
+        sizes = np.array([p.diameter / bar.length for p in _pips_on(bar, pips)])
+        # each pip counts by how close its size is to the usual one for this bar
+        return agreeing, float(np.exp(-(((sizes - USUAL_PIP) / 0.08) ** 2)).sum())
+
+    typical = max(backed, key=score).length
+    return sorted(
+        (b for b in bars if low * typical <= b.length <= high * typical),
+        key=lambda b: -b.length,
+    )
+
+
+def _support(divider: Blob, pips: list[Blob]) -> int:
+    """How many round blobs of a pip's size for ``divider`` lie on its would-be tile."""
+    return len(_pips_on(divider, pips))
+
+
+def _on_face(u: float, v: float, width: float) -> bool:
+    """Whether a point ``u`` along and ``v`` across a divider (pixels) is where a pip of that
+    tile can be: pips keep clear of the tile's edges (a margin that also keeps a touching
+    neighbour's pips out when the tile's width is misjudged a little)."""
+    return abs(u) <= FACE_REACH[0] * width and abs(v) <= FACE_REACH[1] * width
+
+
+def _pips_on(divider: Blob, pips: list[Blob]) -> list[Blob]:
+    """The round blobs of a pip's size for ``divider`` on its would-be tile."""
+    width = divider.length / DIVIDER_SPAN
+    low, high = PIP_SIZE[0] * divider.length, PIP_SIZE[1] * divider.length
+    ax, ay = math.cos(divider.angle), math.sin(divider.angle)
+    found = []
+    for pip in pips:
+        dx, dy = pip.x - divider.x, pip.y - divider.y
+        u, v = dx * ax + dy * ay, -dx * ay + dy * ax
+        if low <= pip.diameter <= high and _on_face(u, v, width):
+            found.append(pip)
+    return found
+
+
+def _has_foreign_mark(divider: Blob, blobs: list[Blob]) -> bool:
+    """Whether a mark bigger than any pip (a letter of a logo, an edge) lies on the would-be
+    tile's face, away from the divider."""
+    width = divider.length / DIVIDER_SPAN
+    biggest_pip = (PIP_SIZE[1] * divider.length) ** 2 * math.pi / 4
+    ax, ay = math.cos(divider.angle), math.sin(divider.angle)
+    for blob in blobs:
+        if blob.area <= biggest_pip or blob.area < 0.35 * blob.length * blob.thickness:
+            continue  # pip-sized, or a thin outline (a tile's shadow along two edges)
+        dx, dy = blob.x - divider.x, blob.y - divider.y
+        u, v = dx * ax + dy * ay, -dx * ay + dy * ax
+        if abs(u) < 0.4 * width and divider.thickness < abs(v) < 0.85 * width:
+            return True
+    return False
+
+
+def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) -> TileRead | None:
+    """The tile whose divider is ``divider``: its outline and the pips on each half."""
+    width = divider.length / DIVIDER_SPAN
+    ax, ay = math.cos(divider.angle), math.sin(divider.angle)  # along the divider
+    nx, ny = -ay, ax  # across it, towards one half
+    low, high = PIP_SIZE[0] * divider.length, PIP_SIZE[1] * divider.length
+    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]] = ([], [])
+    for index, pip in enumerate(pips):
+        if index in claimed or not low <= pip.diameter <= high:
+            continue
+        dx, dy = pip.x - divider.x, pip.y - divider.y
+        u, v = dx * ax + dy * ay, dx * nx + dy * ny
+        if not _on_face(u, v, width):
+            continue
+        if abs(v) < divider.thickness / 2 + 0.45 * pip.diameter:
+            continue  # on the divider: the centre pin (spinner), not a pip
+        halves[0 if v < 0 else 1].append((index, pip))
+    found = [p for _, p in halves[0] + halves[1]]
+    corners = _outline(divider.x, divider.y, (ax, ay), (nx, ny), width)
+    marks = tuple(Pip(p.x, p.y, p.diameter / 2) for p in found)
+    problem = _why_unreadable(halves, found, max_pips)
+    if problem:
+        return TileRead(corners, None, marks, 0.0, problem)
+    confidence = _confidence(found, [p for _, p in halves[0]], [p for _, p in halves[1]])
+    return TileRead(corners, (len(halves[0]), len(halves[1])), marks, confidence)
+
+
+def _why_unreadable(halves: tuple[list, list], found: list[Blob], max_pips: int) -> Unread | None:
+    """A reason not to trust the count, or None when it can be given."""
+    if any(len(h) > max_pips for h in halves):
+        return Unread.TOO_MANY_PIPS
+    if found:
+        sizes = [p.diameter for p in found]
+        if max(sizes) > PIP_SIZE_SPREAD * min(sizes):
+            return Unread.MIXED_PIP_SIZES
+    return None
+
+
+def _confidence(found: list[Blob], first: list[Blob], second: list[Blob]) -> float:
+    """0-1: how regular the pips are. Standard pip patterns are symmetric about the middle of
+    their half; a stray mark breaks that symmetry."""
+    if not found:
+        return 0.9  # a double-blank: nothing to check but the divider
+    sizes = np.array([p.diameter for p in found])
+    spread = float(sizes.std() / sizes.mean()) if len(sizes) > 1 else 0.0
+    symmetric = np.mean([_symmetric_share(h) for h in (first, second) if h] or [1.0])
+    return round(max(0.0, min(1.0, float(symmetric) - spread)), 2)
+
+
+def _symmetric_share(half: list[Blob]) -> float:
+    """The share of a half's pips that have a mirror image through the half's centre."""
+    if len(half) < 2:
+        return 1.0
+    xs = np.array([p.x for p in half])
+    ys = np.array([p.y for p in half])
+    cx, cy = xs.mean(), ys.mean()
+    tolerance = 0.6 * np.mean([p.diameter for p in half])
+    hits = 0
+    for p in half:
+        mx, my = 2 * cx - p.x, 2 * cy - p.y
+        if np.min(np.hypot(xs - mx, ys - my)) <= tolerance:
+            hits += 1
+    return hits / len(half)
+
+
+def _outline(
+    x: float, y: float, along: tuple[float, float], across: tuple[float, float], width: float
+) -> Quad:
+    """The 2:1 rectangle of a tile ``width`` wide centred on its divider."""
+
+    def corner(su: int, sv: int) -> Point:
+        return (
+            x + su * along[0] * width / 2 + sv * across[0] * width,
+            y + su * along[1] * width / 2 + sv * across[1] * width,
+        )
+
+    return (corner(-1, -1), corner(1, -1), corner(1, 1), corner(-1, 1))
+
+
+def _overlaps_any(tile: TileRead, others: list[TileRead]) -> bool:
+    """Whether ``tile``'s centre lies inside another tile already found."""
+    cx, cy = tile.centre
+    for other in others:
+        contour = np.array(other.corners, dtype=np.float32)
+        if cv2.pointPolygonTest(contour, (cx, cy), False) >= 0:
+            return True
+    return False

@@ -1,0 +1,207 @@
+"""The photo flow of a hand, shared by every hand form (the scorekeeper's round form today, a
+player's "My hand" page next): read an uploaded photo, describe the refusal in the player's
+words, prepare the marked photo for ``templates/pips/_photo_reading.html``, and turn the
+player's confirmed picks into the hand's tiles.
+
+Nothing is saved here: the caller puts the confirmed tiles into its own form (for the round
+form, through :func:`keep_draft` / :func:`take_draft`, a draft in the session).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from flask import current_app, request, session
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError, validate_csrf
+from PIL import Image
+from werkzeug.exceptions import RequestEntityTooLarge
+from wtforms import ValidationError
+
+from .. import pips
+from ..pips import MAX_BYTES, PhotoError, PhotoProblem, Reading
+from ..pips.decode import MAX_PIXELS, MIN_SIDE
+
+#: The form field carrying the photo (page and API).
+PHOTO_FIELD = "photo"
+#: A picker value meaning "this outline is not a tile" (a false find).
+NOT_A_TILE = "none"
+#: Session key of the round-form drafts kept while a photo is taken.
+DRAFTS = "round_drafts"
+#: Room for the multipart envelope around the photo, in bytes.
+ENVELOPE = 64 * 1024
+
+
+def uploaded_photo(check_csrf: bool) -> bytes | None:
+    """The bytes of the photo in this request's ``photo`` field, or None when there is none.
+
+    The app-wide body limit (1 MiB) is raised to :data:`MAX_BYTES` for this request first,
+    so the view must be exempt from the global CSRF check (which reads the form before any
+    view runs); ``check_csrf`` then checks the token here, raising ``CSRFError`` as the
+    global check would. An upload over the limit raises :class:`PhotoError`.
+    """
+    request.max_content_length = MAX_BYTES + ENVELOPE
+    try:
+        if check_csrf and current_app.config.get("WTF_CSRF_ENABLED", True):
+            try:
+                validate_csrf(request.form.get("csrf_token"))
+            except ValidationError as error:
+                raise CSRFError(error.args[0]) from None
+        upload = request.files.get(PHOTO_FIELD)
+    except RequestEntityTooLarge:
+        raise PhotoError(
+            PhotoProblem.TOO_MANY_BYTES, size=request.content_length or 0, limit=MAX_BYTES
+        ) from None
+    return upload.read(MAX_BYTES + 1) if upload is not None else None
+
+
+def problem_message(error: PhotoError) -> str:
+    """Why a photo was refused, in the player's words."""
+    d = error.details
+    messages = {
+        PhotoProblem.EMPTY: _("No photo was sent: choose or take a photo of the tiles."),
+        PhotoProblem.TOO_MANY_BYTES: _(
+            "This photo is too large (%(mb)d MB; at most %(limit)d MB).",
+            mb=int(d.get("size", 0)) // 2**20 + 1,
+            limit=MAX_BYTES // 2**20,
+        ),
+        PhotoProblem.NOT_AN_IMAGE: _(
+            "This file is not a photo the app can read; send a JPEG, PNG or WebP picture."
+        ),
+        PhotoProblem.TOO_MANY_PIXELS: _(
+            "This picture is too big (%(w)d × %(h)d pixels; at most %(mp)d megapixels).",
+            w=int(d["width"]),
+            h=int(d["height"]),
+            mp=MAX_PIXELS // 1_000_000,
+        )
+        if "width" in d
+        else _("This picture is too big (at most %(mp)d megapixels).", mp=MAX_PIXELS // 1_000_000),
+        PhotoProblem.TOO_SMALL: _(
+            "This picture is too small to show pips (%(w)d × %(h)d pixels; at least %(min)d).",
+            w=int(d.get("width", 0)),
+            h=int(d.get("height", 0)),
+            min=MIN_SIDE,
+        ),
+        PhotoProblem.BROKEN_IMAGE: _("This photo is damaged and cannot be read; take it again."),
+    }
+    return messages[error.problem]
+
+
+def read_photo(data: bytes, max_pips: int) -> tuple[Reading, dict[str, Any]]:
+    """Count the pips in ``data``: the reading and the marked photo for
+    ``_photo_reading.html``. Raises :class:`PhotoError` (see :func:`problem_message`)."""
+    reading, rgb = pips.read_photo(data, max_pips)
+    return reading, marked_photo(rgb, reading)
+
+
+def reading_message(reading: Reading) -> str:
+    """One sentence on the result: nothing found, some unread, or the total."""
+    if not reading.tiles:
+        return _(
+            "No face-up tiles found in this photo. Lay the tiles face up, apart, on a plain "
+            "surface and try again, or type the points."
+        )
+    if reading.unread:
+        return _(
+            "%(n)d tile(s) could not be read (marked ?): pick each one below or type the points.",
+            n=len(reading.unread),
+        )
+    return _("Check every tile against the photo, fix any that is wrong, then confirm.")
+
+
+@dataclass(frozen=True)
+class TileMark:
+    """One tile as the answer page draws it: outline points (SVG), label position, reading."""
+
+    index: int
+    points: str
+    label_x: float
+    label_y: float
+    text: str
+    read: bool
+    pips: tuple[tuple[float, float, float], ...]
+
+
+def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
+    """What ``_photo_reading.html`` draws: the working image as a data URI (JPEG), its size,
+    and every tile's outline, label and pips in its pixel coordinates."""
+    buffer = io.BytesIO()
+    Image.fromarray(rgb).save(buffer, "JPEG", quality=80)
+    marks = []
+    for index, tile in enumerate(reading.tiles):
+        cx, cy = tile.centre
+        marks.append(
+            TileMark(
+                index=index,
+                points=" ".join(f"{x:.1f},{y:.1f}" for x, y in tile.corners),
+                label_x=round(cx, 1),
+                label_y=round(cy, 1),
+                text=tile.text,
+                read=tile.read,
+                pips=tuple(
+                    (round(p.x, 1), round(p.y, 1), round(max(p.r, 2.0), 1)) for p in tile.pips
+                ),
+            )
+        )
+    return {
+        "src": "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode("ascii"),
+        "width": reading.width,
+        "height": reading.height,
+        "marks": marks,
+        "stroke": max(1.5, reading.width / 300),
+    }
+
+
+def tile_choices(set_size: int) -> list[str]:
+    """Every tile of a double-``set_size`` set, as the picker lists them ("12-12" ... "0-0")."""
+    return [f"{high}-{low}" for high in range(set_size, -1, -1) for low in range(high, -1, -1)]
+
+
+def confirmed_tiles(picks: list[str], set_size: int) -> tuple[list[str], list[int]]:
+    """The tiles the player confirmed (one pick per outline; :data:`NOT_A_TILE` drops it) and
+    the indexes of outlines still unread or holding something that is not a tile of the set."""
+    allowed = set(tile_choices(set_size))
+    tiles, missing = [], []
+    for index, pick in enumerate(picks):
+        if pick == NOT_A_TILE:
+            continue
+        if pick in allowed:
+            tiles.append(pick)
+        else:
+            missing.append(index)
+    return tiles, missing
+
+
+def tile_total(tiles: list[str]) -> int:
+    """The pips on ``tiles`` (the house rules' value of the double-blank is the scorer's)."""
+    return sum(int(a) + int(b) for a, b in (t.split("-") for t in tiles))
+
+
+def keep_draft(key: str, fields: list[tuple[str, str]]) -> None:
+    """Keep a hand form's fields (name, value pairs) in the session while a photo is taken."""
+    drafts = dict(session.get(DRAFTS, {}))
+    drafts[key] = [[name, value] for name, value in fields]
+    session[DRAFTS] = drafts
+
+
+def put_tiles_in_draft(key: str, tiles_field: str, total_field: str, tiles: list[str]) -> None:
+    """Replace one hand's entries in the kept draft by the confirmed tiles."""
+    drafts = dict(session.get(DRAFTS, {}))
+    fields = [pair for pair in drafts.get(key, []) if pair[0] not in (tiles_field, total_field)]
+    fields.extend([tiles_field, tile] for tile in tiles)
+    drafts[key] = fields
+    session[DRAFTS] = drafts
+
+
+def take_draft(key: str) -> list[tuple[str, str]] | None:
+    """The kept draft for ``key`` (removed from the session), or None."""
+    drafts = dict(session.get(DRAFTS, {}))
+    fields = drafts.pop(key, None)
+    if fields is None:
+        return None
+    session[DRAFTS] = drafts
+    return [(str(name), str(value)) for name, value in fields]

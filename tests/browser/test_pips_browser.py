@@ -1,0 +1,96 @@
+"""Pips from a photo in a real browser at phone size: in the round form a scorekeeper presses
+a hand's photo button, uploads a photo of the tiles, sees it with every pip marked and each
+tile outlined with its reading, taps a misread tile on the photo and picks the right one,
+confirms, and finds the hand's tiles and total filled in (what was typed before is still
+there), then saves the round."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from companion.pips.synth import scene
+
+from .test_scorekeeper_browser import create_game, hand, start_night
+
+pytestmark = pytest.mark.browser
+
+
+def test_photo_of_a_hand_fills_the_round_form(phone: Page, shot, axe_violations):
+    page = phone
+    start_night(page)
+    create_game(page, ["Ana", "Bo", "Cy"])
+    page.get_by_label("Points for Ana").fill("7")
+    page.get_by_role("button", name="Count Bo's pips from a photo").click()
+    page.wait_for_url(re.compile(r"/photo/\d+$"))
+
+    photo = scene([(6, 5), (3, 1), (2, 2)], angle=0.5)
+    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
+    )
+    page.get_by_role("button", name="Count the pips").click()
+    expect(page.get_by_role("heading", name="19 pips counted")).to_be_visible()
+    marked = page.locator("svg.marked-photo")
+    expect(marked.locator("polygon")).to_have_count(3)
+    expect(marked.locator("circle")).to_have_count(19)
+    shot(page, "pips-marked-photo")
+    assert axe_violations(page) == []
+
+    # The player sees the 3-1 is really a 4-1 (say a pip hid under glare): tap it, fix it.
+    misread = marked.locator("a.tile-mark", has_text="3-1")
+    misread.click()
+    target = page.url.rsplit("#", 1)[1]
+    picker = page.locator(f"#{target} select")
+    expect(picker).to_have_value("3-1")
+    picker.select_option("4-1")
+    page.get_by_role("button", name="Confirm these tiles").click()
+
+    page.wait_for_url(re.compile(r"/g/[^/]+$"))
+    expect(page.get_by_text("Bo: 3 tiles from the photo, 20 pips")).to_be_visible()
+    bo = hand(page, "Bo")
+    for tile in ("6-5", "4-1", "2-2"):
+        expect(bo.get_by_role("checkbox", name=tile, exact=True)).to_be_checked()
+    expect(bo.get_by_role("checkbox", name="3-1", exact=True)).not_to_be_checked()
+    expect(bo.locator("output.picked-sum")).to_contain_text("20")
+    expect(page.get_by_label("Points for Ana")).to_have_value("7")
+    shot(page, "pips-round-form-filled")
+
+    hand(page, "Cy").get_by_label("Went out").check()
+    page.get_by_role("button", name="Save round").click()
+    expect(page.get_by_text("Round saved.")).to_be_visible()
+    row = page.locator("#scoreboard tbody.player", has_text="Bo")
+    expect(row).to_contain_text("20")
+
+
+def test_photo_flow_without_javascript(browser, playwright, live_server, shot):
+    context = browser.new_context(
+        java_script_enabled=False, base_url=live_server.url, **playwright.devices["Pixel 7"]
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        start_night(page)
+        create_game(page, ["Eva", "Finn", "Gus"])
+        page.get_by_label("Points for Gus").fill("11")
+        page.get_by_role("button", name="Count Finn's pips from a photo").click()
+        page.wait_for_url(re.compile(r"/photo/\d+$"))
+        photo = scene([(5, 5), (4, 0)], angle=1.2)
+        page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+            files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
+        )
+        page.get_by_role("button", name="Count the pips").click()
+        expect(page.get_by_role("heading", name="14 pips counted")).to_be_visible()
+        page.get_by_role("button", name="Confirm these tiles").click()
+        page.wait_for_url(re.compile(r"/g/[^/]+$"))
+        finn = hand(page, "Finn")
+        for tile in ("5-5", "4-0"):
+            expect(finn.get_by_role("checkbox", name=tile, exact=True)).to_be_checked()
+        expect(page.get_by_label("Points for Gus")).to_have_value("11")
+        hand(page, "Eva").get_by_label("Went out").check()
+        page.get_by_role("button", name="Save round").click()
+        expect(page.get_by_text("Round saved.")).to_be_visible()
+        expect(page.locator("#scoreboard tbody.player", has_text="Finn")).to_contain_text("14")
+    finally:
+        context.close()
