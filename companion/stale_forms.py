@@ -125,5 +125,7 @@ def init_stale_forms(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf_error(exc: CSRFError) -> Any:
+        if stale_form():  # the view checks the token itself (a photo upload): no second replay
+            return _refusal_page()
         current_app.logger.info("stale form replayed: %s", exc.description)
         return _replay(app) or _refusal_page()
