@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import Response, jsonify, request
 
+from ..access import Role, requires
 from ..engine import answer, answer_document
 from . import bp
 from .openapi import MAX_CASES, openapi_document
@@ -80,6 +81,7 @@ def read_json_object() -> Mapping[str, Any]:
 
 
 @bp.post("/rules/answer")
+@requires(Role.ANYONE)
 def rules_answer() -> tuple[Response, int]:
     """Answer one QUESTIONS.md question; 422 with the engine's error when it is refused."""
     result = answer(read_json_object())
@@ -87,6 +89,7 @@ def rules_answer() -> tuple[Response, int]:
 
 
 @bp.post("/rules/answer-batch")
+@requires(Role.ANYONE)
 def rules_answer_batch() -> tuple[Response, int]:
     """Answer every case of ``{"cases": [...]}``, as the command line does."""
     body = read_json_object()
@@ -104,12 +107,14 @@ def rules_answer_batch() -> tuple[Response, int]:
 
 
 @bp.get("/openapi.json")
+@requires(Role.ANYONE)
 def openapi() -> Response:
     """The OpenAPI 3.1 document describing the endpoints above."""
     return jsonify(openapi_document())
 
 
 @bp.get("/health")
+@requires(Role.ANYONE)
 def health() -> Response:
     """Liveness probe."""
     return jsonify({"status": "ok"})

@@ -8,4 +8,4 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__)
 
-from . import play, views  # noqa: E402,F401
+from . import play, table, views  # noqa: E402,F401

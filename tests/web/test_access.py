@@ -54,25 +54,46 @@ def test_tokens_are_unguessable_and_distinct(game):
     assert game.edit_token != game.share_token
 
 
-def test_remember_keeps_newest_first_without_duplicates_and_capped(app):
+def test_remember_keeps_newest_first_server_side_and_capped(app):
     with app.test_request_context():
-        games = [Game(edit_token=f"token{i}") for i in range(access.MAX_REMEMBERED + 5)]
+        night = GameNight(played_on=utcnow().date())
+        games = [Game(night=night, rules={}) for _ in range(access.MAX_REMEMBERED + 5)]
+        db.session.add_all(games)
+        db.session.commit()
         for g in games:
             access.remember(g)
-        access.remember(games[3])
+        access.remember(games[3])  # already kept: stays where it is
         tokens = access.remembered_tokens()
-        assert tokens[0] == "token3"
+        assert tokens[0] == games[-1].edit_token
         assert len(tokens) == access.MAX_REMEMBERED == len(set(tokens))
-        access.forget(games[3])
-        assert "token3" not in access.remembered_tokens()
+        # the cookie holds one random device id, never an edit token
+        assert set(session) <= {"device", "_permanent"}
+        assert all(g.edit_token not in str(dict(session)) for g in games)
+        access.forget(games[-1])
+        assert games[-1].edit_token not in access.remembered_tokens()
 
 
-def test_a_tampered_session_list_is_ignored(app):
+def test_a_tampered_or_unknown_device_id_gets_a_new_device(app):
     with app.test_request_context():
-        session[access.SESSION_KEY] = "not a list"
-        assert access.remembered_tokens() == []
-        session[access.SESSION_KEY] = ["ok", 5, None]
-        assert access.remembered_tokens() == ["ok"]
+        session["device"] = ["not a string"]
+        first = access.current_device()
+        assert first is not None and session["device"] == first.token
+    with app.test_request_context():
+        session["device"] = "forged-id"
+        other = access.current_device()
+        assert other is not None and other.id != first.id
+
+
+def test_edit_tokens_of_an_old_cookie_move_into_the_database(app, client):
+    night = GameNight(played_on=utcnow().date())
+    game = Game(night=night, rules={})
+    db.session.add(game)
+    db.session.commit()
+    with client.session_transaction() as sess:
+        sess["edit_tokens"] = [game.edit_token, 5, None]
+    assert game.edit_token in client.get("/").text
+    with client.session_transaction() as sess:
+        assert "edit_tokens" not in sess
 
 
 def test_other_games_tokens_and_ids_get_404(client, game):
@@ -108,7 +129,7 @@ def test_passcode_guards_creating_nights_and_games(locked):
     response = client.get("/nights/new")
     assert response.status_code == 302
     assert response.headers["Location"] == "/passcode?next=/nights/new"
-    assert client.post("/nights/new", data={"played_on": "2026-11-28"}).status_code == 302
+    assert client.post("/nights/new", data={"played_on": "2026-11-28"}).status_code == 303
     assert db.session.scalar(select(func.count(GameNight.id))) == 0
     page = client.get("/passcode?next=/nights/new")
     assert page.status_code == 200 and 'type="password"' in page.text
@@ -125,6 +146,7 @@ def test_passcode_guards_creating_nights_and_games(locked):
     assert other.get(f"/nights/{night_id}/games/new").status_code == 302
     assert other.get(f"/nights/{night_id}").status_code == 200
     assert other.post(f"/nights/{night_id}", data={"notes": "x"}).status_code == 303
+    assert "/passcode" in other.post(f"/nights/{night_id}", data={"notes": "x"}).location
     assert db.session.get(GameNight, night_id).notes == ""
 
 
@@ -169,6 +191,7 @@ def test_wrong_passcodes_are_rate_limited(locked):
     page = client.post("/passcode", data={"passcode": "open sesame"})
     assert page.status_code == 429
     assert "Too many wrong passcodes. Wait a minute and try again." in page.text
+    assert 0 < int(page.headers["Retry-After"]) <= 60
 
 
 # --- CSRF ----------------------------------------------------------------------------------

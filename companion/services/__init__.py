@@ -1,0 +1,1 @@
+"""Shared operations below the blueprints (the table's posted hands, ...)."""
