@@ -98,7 +98,8 @@ def requires(
     to the passcode page (then back here); without a passcode everybody is host.
     """
     wanted = tuple(roles) or (Role.ANYONE,)
-    posting = (*wanted, post) if post else wanted
+    open_to_all = set(wanted) <= {Role.ANYONE, Role.VIEWER}
+    posting = ((post,) if open_to_all else (*wanted, post)) if post else wanted
 
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(view)
@@ -191,6 +192,11 @@ def _rows(game: Game, role: Grant) -> list[GameAccess]:
 def scorekeepers(game: Game) -> list[GameAccess]:
     """The phones that keep ``game``'s score (usually one; a second only when added)."""
     return _rows(game, Grant.SCOREKEEPER)
+
+
+def keeps_score(game: Game) -> bool:
+    """True when this phone is one of ``game``'s scorekeepers."""
+    return holds(current_device(create=False), game, Grant.SCOREKEEPER)
 
 
 def holds(device: Device | None, game: Game, role: Grant) -> bool:

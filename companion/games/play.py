@@ -13,7 +13,7 @@ from flask import Response, abort, flash, redirect, render_template, request, ur
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from ..access import Role, asking, requires, scorekeepers, seat_phones
+from ..access import Role, asking, keeps_score, requires, scorekeepers, seat_phones
 from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
 from ..mapping import rules_of
@@ -424,8 +424,10 @@ def delete(token: str) -> Any:
 @bp.get("/g/<token>/deleted")
 @requires(Role.SCOREKEEPER)
 def deleted(token: str) -> str:
-    """The game was deleted: offer to undo that (for 24 hours)."""
+    """The game was deleted: offer to undo that (for 24 hours), on the scorekeeper's phone."""
     game = deleted_game(token)
+    if not keeps_score(game):
+        abort(403, description=_("Only the scorekeeper's phone can bring a deleted game back."))
     return render_template("games/confirm_delete.html", game=game, form=VersionForm(), deleted=True)
 
 
@@ -434,6 +436,8 @@ def deleted(token: str) -> str:
 def restore(token: str) -> Any:
     """Undo the deletion of a game."""
     game = deleted_game(token)
+    if not keeps_score(game):
+        abort(403, description=_("Only the scorekeeper's phone can bring a deleted game back."))
     form = VersionForm()
     if not form.validate():
         flash(_("That did not work; nothing was changed."), "error")

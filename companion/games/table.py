@@ -222,8 +222,9 @@ def hand_live(share_token: str) -> Any:
         return Response(status=204)
     game = load_game(game)
     seat = access.joined_seat(game)
-    if seat is None:
-        return Response(status=204, headers={"HX-Refresh": "true"})
+    if seat is None:  # the seat was freed: back to the join page
+        target = url_for("games.join", share_token=share_token)
+        return Response(status=204, headers={"HX-Redirect": target})
     return render_template("games/_hand_live.html", **_hand_context(game, seat))
 
 

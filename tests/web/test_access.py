@@ -238,3 +238,84 @@ def test_csrf_refuses_a_post_without_token_clearly_and_accepts_one_with_it(csrf_
     assert preview.status_code == 200 and "Tiles each" in preview.text
     response = client.post(f"/nights/{night_id}/games/new", data={**data, "csrf_token": token})
     assert response.status_code == 303 and response.headers["Location"].startswith("/g/")
+
+
+# --- the passcode limit is shared and keyed by phone ------------------------------------------
+
+
+def test_the_passcode_limit_holds_across_app_servers(tmp_path):
+    """Two app instances (two workers or servers) on one database count the same tries."""
+
+    class Shared(PasscodeConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'shared.db'}"
+
+    first, second = create_app(Shared), create_app(Shared)
+    with first.app_context():
+        db.create_all()
+    one, two = first.test_client(), second.test_client()
+    assert one.post("/passcode", data={"passcode": "guess"}).status_code == 200
+    two.set_cookie("session", one.get_cookie("session").value)  # one phone, two servers
+    for server in (two, one, two, one):
+        assert server.post("/passcode", data={"passcode": "guess"}).status_code == 200
+        two.set_cookie("session", one.get_cookie("session").value)
+    page = two.post("/passcode", data={"passcode": "guess"})
+    assert page.status_code == 429 and int(page.headers["Retry-After"]) > 0
+    with first.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    with second.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_an_attackers_failures_do_not_lock_out_a_phone_that_knows_the_passcode(locked):
+    from datetime import timedelta
+
+    from companion.models import Device
+
+    player = locked.test_client()
+    player.post("/passcode", data={"passcode": "typo"})  # the table's phone, around for a while
+    db.session.execute(db.update(Device).values(created_at=utcnow() - timedelta(hours=1)))
+    db.session.commit()
+    attacker = locked.test_client()
+    for _ in range(5):
+        attacker.post("/passcode", data={"passcode": "guess"})
+    assert attacker.post("/passcode", data={"passcode": "guess"}).status_code == 429
+    # new cookies from the same address share one small budget
+    for _ in range(10):
+        fresh = locked.test_client()
+        fresh.post("/passcode", data={"passcode": "guess"})
+    assert locked.test_client().post("/passcode", data={"passcode": "x"}).status_code == 429
+    # the known phone still gets in
+    response = player.post("/passcode", data={"passcode": "open sesame"})
+    assert response.status_code == 303
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        ("post", "/history/nights/{night}/notes"),
+        ("post", "/history/nights/{night}/delete"),
+        ("post", "/history/players/{player}/rename"),
+        ("post", "/history/players/{player}/merge"),
+        ("post", "/history/import"),
+        ("post", "/checker/ask"),
+        ("post", "/nights/{night}"),
+    ],
+)
+def test_with_a_passcode_nothing_changes_without_it(locked, method, url):
+    from companion.models import Player
+
+    night = GameNight(played_on=utcnow().date(), notes="kept")
+    player = Player(name="Ann", name_key="ann")
+    db.session.add_all([night, player])
+    db.session.commit()
+    client = locked.test_client()
+    response = client.open(
+        url.format(night=night.id, player=player.id),
+        method=method.upper(),
+        data={"notes": "changed", "name": "Zed", "into": "1", "q": "move"},
+    )
+    assert response.status_code == 303 and "/passcode" in response.location
+    db.session.expire_all()
+    assert night.notes == "kept" and night.deleted_at is None and player.name == "Ann"
