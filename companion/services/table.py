@@ -135,14 +135,22 @@ def live_key(game: Game) -> str:
 
 
 def saved_round(game: Game, double: int) -> Round | None:
-    """The saved (scored) round of ``game`` started by ``double``, if any."""
-    return next((r for r in game.rounds if r.start_double == double and r.status == "scored"), None)
+    """The saved (scored) round of ``game`` started by ``double``, if any, as the database
+    holds it now (another request may have saved it since ``game`` was loaded)."""
+    return db.session.scalars(
+        select(Round).where(
+            Round.game_id == game.id, Round.start_double == double, Round.status == "scored"
+        )
+    ).first()
 
 
 def posts_for(game: Game, double: int) -> dict[int, HandPost]:
-    """Seat id -> the posted hand for the round with ``double`` (open or taken)."""
+    """Seat id -> the posted hand for the round with ``double`` (open or taken), fresh from
+    the database (rows already loaded in this request are refreshed, never trusted)."""
     rows = db.session.scalars(
-        select(HandPost).where(HandPost.game_id == game.id, HandPost.double == double)
+        select(HandPost)
+        .where(HandPost.game_id == game.id, HandPost.double == double)
+        .execution_options(populate_existing=True)
     )
     return {r.seat_id: r for r in rows}
 
@@ -333,9 +341,13 @@ def post_hand(
         )
     )
     if not getattr(result, "rowcount", 0):
+        # Changed under us: the scorekeeper took the hand into the saved round, or another
+        # phone posted it. Say which, with what is stored now.
         db.session.rollback()
-        db.session.refresh(row)
-        raise PostClash(row)
+        rnd = saved_round(game, double)
+        if rnd is not None:
+            raise RoundClosed(rnd)
+        raise PostClash(posts_for(game, double)[seat.id])
     db.session.commit()
     db.session.refresh(row)
     return row
@@ -359,8 +371,7 @@ def _insert(game: Game, seat: Seat, device: Device, double: int, value: HandValu
         # another phone posted the same hand.
         db.session.rollback()
         theirs = posts_for(game, double).get(seat.id)
-        db.session.expire_all()
-        rnd = saved_round(db.session.get(Game, game.id) or game, double)
+        rnd = saved_round(game, double)
         if rnd is not None or theirs is None:
             raise RoundClosed(rnd) from None
         raise PostClash(theirs) from None
@@ -396,32 +407,27 @@ def check_unchanged(game: Game, double: int, scored: ScoredRound, seen: dict[int
 
 
 def take_posts(game: Game, rnd: Round, scored: ScoredRound, seen: dict[int, int]) -> None:
-    """Inside the round's transaction: mark each hand's posted row taken (by revision, so a
-    post that lands meanwhile makes the save a :class:`Conflict`), write a row for the hands
-    the scorekeeper typed, and record on each :class:`HandScore` who entered it."""
+    """Inside the round's transaction: mark each hand's posted row taken, write a row for the
+    hands the scorekeeper typed, and record on each :class:`HandScore` who entered it.
+
+    Each row is read fresh and marked only at the revision that was checked (a conditional
+    UPDATE), so a post that lands meanwhile is never taken unseen: the save is refused with
+    :class:`PostsChanged` (after a rollback: nothing of the round is stored).
+    """
     posts = posts_for(game, scored.double)
     now = utcnow()
     by_seat = {h.seat_id: h for h in rnd.hands}
     for hand in scored.hands:
         post = posts.get(hand.seat_id)
         saved = by_seat[hand.seat_id]
-        if post is None:
+        if post is None or not is_open(post, game):
             saved.entered_by = str(EnteredBy.SCOREKEEPER)
-            db.session.add(
-                HandPost(
-                    game_id=game.id,
-                    double=scored.double,
-                    seat_id=hand.seat_id,
-                    total=hand.points if not hand.tiles and not hand.went_out else None,
-                    tiles=list(hand.tiles) if hand.tiles else None,
-                    went_out=hand.went_out,
-                    status="taken",
-                    taken_at=now,
-                    round=rnd,
-                )
-            )
+            if post is None:
+                db.session.add(_typed_row(game, rnd, scored.double, hand, now))
             continue
         same = matches(post, hand)
+        if post.revision != seen.get(hand.seat_id, 0) and not same:
+            _refuse(game, scored.double, hand.seat_id)
         saved.entered_by = str(EnteredBy.PHONE if same else EnteredBy.OVERRULED)
         result = db.session.execute(
             update(HandPost)
@@ -429,8 +435,7 @@ def take_posts(game: Game, rnd: Round, scored: ScoredRound, seen: dict[int, int]
             .values(status="taken", taken_at=now, updated_at=now, revision=post.revision + 1)
         )
         if not getattr(result, "rowcount", 0):
-            db.session.rollback()  # a post landed meanwhile: nothing of the round is stored
-            raise Conflict()
+            _refuse(game, scored.double, hand.seat_id)
     db.session.flush()
     # the round's id is known after the flush: link the rows to it
     db.session.execute(
@@ -442,3 +447,27 @@ def take_posts(game: Game, rnd: Round, scored: ScoredRound, seen: dict[int, int]
         )
         .values(round_id=rnd.id)
     )
+
+
+def _typed_row(game: Game, rnd: Round, double: int, hand: Any, now: Any) -> HandPost:
+    """The row for a hand the scorekeeper typed (a phone posting it now collides with it)."""
+    return HandPost(
+        game_id=game.id,
+        double=double,
+        seat_id=hand.seat_id,
+        total=hand.points if not hand.tiles and not hand.went_out else None,
+        tiles=list(hand.tiles) if hand.tiles else None,
+        went_out=hand.went_out,
+        status="taken",
+        taken_at=now,
+        round=rnd,
+    )
+
+
+def _refuse(game: Game, double: int, seat_id: int) -> None:
+    """Roll the round back and say which posted hand changed under the save."""
+    db.session.rollback()
+    post = posts_for(game, double).get(seat_id)
+    if post is None:
+        raise Conflict()
+    raise PostsChanged({seat_id: post})
