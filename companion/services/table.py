@@ -106,10 +106,13 @@ class HandValue:
             return _("went out")
         if self.tiles:
             return ngettext(
-                "%(num)d tile: %(tiles)s", "%(num)d tiles: %(tiles)s", len(self.tiles)
-            ) % {"num": len(self.tiles), "tiles": " ".join(self.tiles)}
+                "%(num)d tile: %(tiles)s",
+                "%(num)d tiles: %(tiles)s",
+                len(self.tiles),
+                tiles=" ".join(self.tiles),
+            )
         if self.total is not None:
-            return ngettext("%(num)d point", "%(num)d points", self.total) % {"num": self.total}
+            return ngettext("%(num)d point", "%(num)d points", self.total)
         return "—"
 
 

@@ -60,11 +60,24 @@
       if (m && ev.isTrusted) { dirty[m[2]] = true; }
     });
     function anyDirty() { return Object.keys(dirty).length > 0; }
+    var stopped = false;
     function poll() {
-      if (!document.body.contains(form)) { return; }
+      if (stopped || !document.body.contains(form)) { return; }
       fetch(url + "?v=" + encodeURIComponent(key), { credentials: "same-origin" }).then(function (r) {
         if (r.status === 204) { return null; }
-        if (!r.ok) { window.location.reload(); return null; }
+        if (r.status === 403) {
+          // This phone no longer keeps score (handed over): say so at once. A form with
+          // something typed in it stays, so the typed values can still be read and passed on.
+          stopped = true;
+          if (!anyDirty()) { window.location.reload(); return null; }
+          return r.text().then(function (body) {
+            var doc = new DOMParser().parseFromString(body, "text/html");
+            var title = doc.querySelector("main h1");
+            banner(form, title ? title.textContent.trim() : "");
+            return null;
+          });
+        }
+        if (!r.ok) { return null; }
         return r.json();
       }).then(function (data) {
         if (!data) { return; }

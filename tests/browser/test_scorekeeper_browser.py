@@ -577,8 +577,12 @@ def test_read_only_scoreboard_follows_and_second_phone_cannot_save_twice(
         viewer.goto(share)
         expect(viewer.locator("#scoreboard thead th.rd")).to_have_count(0)
         expect(viewer.locator("form")).to_have_count(0)  # read only: nothing to submit
-        # a second scorekeeper phone has the same round 1 open
+        # a second scorekeeper phone (added on purpose) has the same round 1 open
         second = other.new_page()
+        second.goto(f"/g/{token}")
+        second.get_by_role("button", name="Make this phone the scorekeeper").click()
+        phone.reload()
+        phone.get_by_role("button", name="Add it as a second scorekeeper").click()
         second.goto(f"/g/{token}")
         type_round(second, PLAYERS, round_scores()[0])
         type_round(phone, PLAYERS, round_scores()[0])

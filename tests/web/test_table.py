@@ -432,3 +432,10 @@ def test_hand_scores_record_who_entered_them(client, table):
     )
     assert {h.entered_by for h in db.session.scalars(select(HandScore))} == {"scorekeeper"}
     assert db.session.get(Game, game.id).version >= 1
+
+
+def test_a_posted_hand_of_tiles_is_shown_in_words(table):
+    game, phone = table
+    ann = phone("Ann")
+    assert post(ann, game, tiles=["5-4", "3-2"]).status_code == 303
+    assert "Posted: 2 tiles: 3-2 5-4." in text(ann.get(f"/p/{game.share_token}"))
