@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.test_scorekeeper_browser import create_game, hand, start_night, tap_tiles
+from tests.browser.test_scorekeeper_browser import create_game, hand, start_night
 
 pytestmark = pytest.mark.browser
 
