@@ -163,6 +163,8 @@ def current_device(*, create: bool = True) -> Device | None:
 
 def _adopt_legacy_tokens(device: Device) -> None:
     """Move edit tokens an older version kept in the cookie into the database (once)."""
+    if LEGACY_KEY not in session:
+        return  # (a pop of a missing key would still mark the cookie as changed)
     tokens = session.pop(LEGACY_KEY, None)
     if not isinstance(tokens, list):
         return

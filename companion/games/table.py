@@ -293,6 +293,10 @@ def ask(token: str) -> Any:
     game = game_for_edit(token)
     access.ask_to_keep_score(game)
     device = access.current_device()
+    if request.form.get("now") and _passcode_configured() and not access.is_host():
+        # Take over with the passcode: enter it first, then tap "Take over now" again.
+        flash(_("Enter the passcode, then tap “Take over now with the passcode” again."), "info")
+        return redirect(url_for("games.passcode", next=url_for("games.play", token=token)), 303)
     if request.form.get("now") and _passcode_configured() and access.is_host():
         row = next((r for r in access.asking(game) if device and r.device_id == device.id), None)
         if row is not None:

@@ -439,3 +439,17 @@ def test_a_posted_hand_of_tiles_is_shown_in_words(table):
     ann = phone("Ann")
     assert post(ann, game, tiles=["5-4", "3-2"]).status_code == 303
     assert "Posted: 2 tiles: 3-2 5-4." in text(ann.get(f"/p/{game.share_token}"))
+
+
+def test_the_host_takes_scorekeeping_over_with_the_passcode(app, client, table):
+    game, _phone = table
+    app.config["COMPANION_PASSCODE"] = "hen"
+    host = app.test_client()
+    r = host.post(f"/g/{game.edit_token}/ask", data={"now": "1"})
+    assert r.status_code == 303 and "/passcode" in r.location
+    host.post("/passcode", data={"passcode": "hen"})
+    r = host.post(f"/g/{game.edit_token}/ask", data={"now": "1"})
+    assert r.status_code == 303
+    assert host.get(f"/g/{game.edit_token}").status_code == 200
+    r = client.get(f"/g/{game.edit_token}")
+    assert r.status_code == 403 and "This phone no longer keeps score" in r.text
