@@ -22,7 +22,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import gzip
 import http.cookiejar
 import os
 import random
