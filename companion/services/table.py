@@ -319,6 +319,12 @@ def post_hand(
         )
     value = _value_from(game, seat, double, total, list(tiles or []), went_out)
     row = posts_for(game, double).get(seat.id)
+    if row is not None and row.status != "open":
+        # Read the row, then the round: a save marks the row and stores the round in one
+        # commit, so a taken row with its round present means the round closed meanwhile.
+        rnd = saved_round(game, double)
+        if rnd is not None:
+            raise RoundClosed(rnd)
     if row is None:
         return _insert(game, seat, device, double, value)
     if HandValue.of(row) == value and is_open(row, game):
