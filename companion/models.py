@@ -12,7 +12,7 @@ import secrets
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, text
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
@@ -118,6 +118,8 @@ class Game(db.Model):
     rematch_of_id: Mapped[int | None] = mapped_column(
         ForeignKey("games.id", ondelete="SET NULL"), default=None
     )
+    #: save the coming round by itself once every seat has posted its hand and nothing conflicts
+    auto_save: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     night: Mapped[GameNight] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(
@@ -196,6 +198,8 @@ class HandScore(db.Model):
     went_out: Mapped[bool] = mapped_column(default=False)
     out_on_double: Mapped[bool] = mapped_column(default=False)
     tiles: Mapped[list[str] | None] = mapped_column(JSON, default=None)
+    #: who entered it: ``phone`` (taken from the player's posted hand) or ``scorekeeper``
+    entered_by: Mapped[str] = mapped_column(String(12), default="scorekeeper", server_default="")
 
     round: Mapped[Round] = relationship(back_populates="hands")
     seat: Mapped[Seat] = relationship(back_populates="hands")
@@ -266,3 +270,87 @@ class FinalStanding(db.Model):
     zero_rounds: Mapped[int]
     best_round: Mapped[int | None] = mapped_column(default=None)
     decided_by: Mapped[str] = mapped_column(String(40), default="")
+
+
+# --- the table's phones (companion.access, companion.services.table) --------------------------
+
+
+class Device(db.Model):
+    """One browser (a phone), known by a random id kept in its session cookie. What it may do
+    is stored here, server-side (:class:`GameAccess`), never in the cookie itself."""
+
+    __tablename__ = "devices"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GameAccess(db.Model):
+    """A device's right in one game (vocabulary :class:`companion.access.Grant`, column ``role``):
+    ``scorekeeper`` (keeps score), ``asking`` (asks to become the scorekeeper) or ``player``
+    (joined a seat: ``seat_id``). A seat has at most one phone; a phone one seat per game."""
+
+    __tablename__ = "game_access"
+    __table_args__ = (
+        UniqueConstraint("game_id", "device_id", "role"),
+        UniqueConstraint("seat_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    device_id: Mapped[int] = mapped_column(ForeignKey("devices.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(String(12))
+    seat_id: Mapped[int | None] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), default=None
+    )
+    granted_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[Game] = relationship()
+    device: Mapped[Device] = relationship()
+    seat: Mapped[Seat | None] = relationship()
+
+
+class HandPost(db.Model):
+    """One seat's hand for one round as posted from the player's phone (or, when the round is
+    saved, as the scorekeeper took it). Judged per hand: ``revision`` grows with every change so
+    that a phone that saw an older value is shown the newer one instead of overwriting it.
+
+    ``status``: ``open`` (waiting for the round to be saved) or ``taken`` (saved into
+    ``round_id``). ``total`` is the typed pip total (points) or None; ``tiles`` the tapped tiles.
+    """
+
+    __tablename__ = "hand_posts"
+    __table_args__ = (UniqueConstraint("game_id", "double", "seat_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    double: Mapped[int]
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    total: Mapped[int | None] = mapped_column(default=None)
+    tiles: Mapped[list[str] | None] = mapped_column(JSON, default=None)
+    went_out: Mapped[bool] = mapped_column(default=False)
+    device_id: Mapped[int | None] = mapped_column(
+        ForeignKey("devices.id", ondelete="SET NULL"), default=None
+    )
+    revision: Mapped[int] = mapped_column(default=1)
+    status: Mapped[str] = mapped_column(String(12), default="open")
+    round_id: Mapped[int | None] = mapped_column(
+        ForeignKey("rounds.id", ondelete="SET NULL"), default=None
+    )
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    taken_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    seat: Mapped[Seat] = relationship()
+    round: Mapped[Round | None] = relationship()
+
+
+class RateCounter(db.Model):
+    """A rate-limit counter kept in the database, so that every worker process and app server
+    counts the same (companion.access: passcode attempts). ``key`` names the bucket."""
+
+    __tablename__ = "rate_counters"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    window_start: Mapped[datetime] = mapped_column(default=utcnow)
+    hits: Mapped[int] = mapped_column(default=0)

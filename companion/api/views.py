@@ -22,6 +22,7 @@ from typing import Any
 
 from flask import Response, jsonify, request
 
+from ..access import Role, requires
 from ..engine import answer, answer_document
 from ..engine.errors import TOO_LARGE
 from ..engine.limits import count_values, read_json
@@ -99,6 +100,7 @@ def _body_too_large(max_bytes: int) -> ApiError:
 
 
 @bp.post("/rules/answer")
+@requires(Role.ANYONE)
 def rules_answer() -> tuple[Response, int]:
     """Answer one QUESTIONS.md question; the engine's error with 413 when the question is over
     a size bound of the game (``TOO_LARGE``), 422 when it is refused for any other reason."""
@@ -109,6 +111,7 @@ def rules_answer() -> tuple[Response, int]:
 
 
 @bp.post("/rules/answer-batch")
+@requires(Role.ANYONE)
 def rules_answer_batch() -> tuple[Response, int]:
     """Answer every case of ``{"cases": [...]}``, as the command line does."""
     body = read_json_object()
@@ -137,12 +140,14 @@ def rules_answer_batch() -> tuple[Response, int]:
 
 
 @bp.get("/openapi.json")
+@requires(Role.ANYONE)
 def openapi() -> Response:
     """The OpenAPI 3.1 document describing the endpoints above."""
     return jsonify(openapi_document())
 
 
 @bp.get("/health")
+@requires(Role.ANYONE)
 def health() -> Response:
     """Liveness probe."""
     return jsonify({"status": "ok"})

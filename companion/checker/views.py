@@ -19,6 +19,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.datastructures import MultiDict
 
+from ..access import Role, requires
 from ..engine import (
     PRESET_TITLES,
     PRESETS,
@@ -379,6 +380,7 @@ def _render(ctx: dict[str, Any], status: int = 200) -> ResponseReturnValue:
 
 
 @bp.get("/")
+@requires(Role.ANYONE)
 def index() -> ResponseReturnValue:
     """The checker: the position (built by tapping, typing or pasting) and the questions."""
     table = table_of(request.args)
@@ -386,6 +388,7 @@ def index() -> ResponseReturnValue:
 
 
 @bp.post("/ask")
+@requires(Role.HOST)
 def ask_question() -> ResponseReturnValue:
     """Ask one question about the posted position; save the ruling and show it (PRG)."""
     form = request.form
@@ -419,6 +422,7 @@ def ask_question() -> ResponseReturnValue:
 
 
 @bp.post("/position")
+@requires(Role.ANYONE)
 def show_position() -> ResponseReturnValue:
     """Read a typed or pasted position (POST: a big JSON layout does not fit in a URL) and
     redirect (303) to the checker showing it in the compact text notation, so the address
@@ -442,6 +446,7 @@ def show_position() -> ResponseReturnValue:
 
 
 @bp.get("/rulings")
+@requires(Role.ANYONE)
 def rulings() -> ResponseReturnValue:
     """The rulings made for a game (``?game=<edit token>``), or without one, newest first."""
     table = table_of(request.args)
@@ -455,6 +460,7 @@ def rulings() -> ResponseReturnValue:
 
 
 @bp.route("/rulings/<int:ruling_id>/delete", methods=["GET", "POST"])
+@requires(Role.ANYONE, post=Role.HOST)
 def delete(ruling_id: int) -> ResponseReturnValue:
     """Delete a saved ruling, deliberately: GET asks for confirmation (showing the ruling),
     the confirmation form POSTs (with CSRF) and goes back to the rulings list (303). A ruling
@@ -528,6 +534,7 @@ def _same_value(a: Any, b: Any) -> bool:
 
 
 @bp.get("/house-rules")
+@requires(Role.ANYONE)
 def house_rules() -> ResponseReturnValue:
     """Every switch in force, in plain words, with what the other choices would mean."""
     table = table_of(request.args)

@@ -8,4 +8,4 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__)
 
-from . import photo, play, views  # noqa: E402,F401
+from . import photo, play, table, views  # noqa: E402,F401

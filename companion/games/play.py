@@ -23,15 +23,18 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
+from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
 from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
 from ..mapping import rules_of
 from ..models import Game, Round
+from ..public_url import public_url
 from ..services import hand_photo
+from ..services import table as posts
 from ..services.audit import audit_page
 from ..stale_forms import stale_form
 from . import bp
-from .access import game_for_edit, game_for_view, remember
+from .access import game_for_view, scorekeeper_game
 from .board import board_window, build_board
 from .round_forms import (
     BurnForm,
@@ -48,6 +51,7 @@ from .rounds import (
     RoundPlan,
     burn_double,
     check_round,
+    check_version,
     clean_missing,
     double_name,
     edit_round,
@@ -68,8 +72,8 @@ from .undo import (
     undo_last,
 )
 
-#: seconds between two polls of the read-only scoreboard
-POLL_SECONDS = 5
+#: seconds between two polls of the live pages (posted hands and saved rounds show within 2 s)
+POLL_SECONDS = 2
 
 
 def _htmx() -> bool:
@@ -88,9 +92,8 @@ def _picker_tiles(game: Game, double: int) -> list[dict[str, Any]]:
 
 
 def _edit(token: str) -> Game:
-    game = load_game(game_for_edit(token))
-    remember(game)
-    return game
+    """The game this phone keeps score for (403 with a page that says so otherwise)."""
+    return load_game(scorekeeper_game(token))
 
 
 def _apply_errors(form: RoundForm, errors: EntryErrors) -> None:
@@ -133,6 +136,8 @@ def _game_context(
         data: dict[str, Any] = {"double": str(double)}
         if plan is not None and plan.starter_seat is not None:
             data["starter"] = str(plan.starter_seat.id)
+        if not editing:
+            data.update(posts.form_data(posts.open_posts(game, double)))
         form = round_form(game, **(data_from_round(editing) if editing else data))
     if form is not None:
         form.version.data = str(game.version)
@@ -171,7 +176,30 @@ def _game_context(
         # an htmx answer is only the #game fragment: messages flashed while making it (e.g.
         # companion.stale_forms) are shown in it, as base.html shows them on a whole page
         "flashes": get_flashed_messages(with_categories=True) if _htmx() else [],
+        "marks": _marks(game, form, double) if form is not None and not editing else {},
+        "phones": seat_phones(game),
+        "asking": asking(game),
+        "keepers": len(scorekeepers(game)),
+        "live_key": posts.live_key(game),
+        "poll_seconds": POLL_SECONDS,
+        **_join_box(game),
     }
+
+
+def _join_box(game: Game) -> dict[str, str]:
+    """The join link and its QR code for the game page ("Players: join on your phone")."""
+    from .views import qr_svg
+
+    link = public_url(url_for("games.join", share_token=game.share_token))
+    return {"join_link": link, "join_qr": qr_svg(link, _("QR code to join the game"))}
+
+
+def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, str]:
+    """Seat id -> posted / changed / missing for the round form."""
+    if double is None:
+        return {}
+    seen = {s.id: int(form[f"seen_{s.id}"].data or 0) for s in game.seats}
+    return {k: str(v) for k, v in posts.marks(game, double, seen).items()}
 
 
 def game_number(game: Game) -> int:
@@ -190,6 +218,7 @@ def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:
 
 
 @bp.get("/g/<token>")
+@requires(Role.SCOREKEEPER)
 def play(token: str) -> Any:
     """The game page for the scorekeeper: the coming round and its scoring form, the
     scoreboard; the summary once the game is finished. ``?missing=9`` says nobody holds 9-9."""
@@ -232,6 +261,7 @@ def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:
 
 
 @bp.post("/g/<token>/round")
+@requires(Role.SCOREKEEPER)
 def save(token: str) -> Any:
     """Save the coming round (all hands in one transaction). Redirects to the game page."""
     game = _edit(token)
@@ -256,11 +286,69 @@ def save(token: str) -> Any:
     if scored is None:
         _apply_errors(form, errors)
         return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
+    seen = posts.seen_revisions(request.form, game.seats)
     try:
-        save_round(game, scored, form.version.data)
+        check_version(game, form.version.data)  # a stale form says so before anything else
+        posts.check_unchanged(game, double, scored, seen)
+        save_round(
+            game,
+            scored,
+            form.version.data,
+            also=lambda rnd: posts.take_posts(game, rnd, scored, seen),
+        )
+    except posts.PostsChanged as exc:
+        return _posts_changed(game, plan, form, exc)
     except Conflict:
         return _conflict(game, double)
     return _saved(token, _("Round saved."), ROUND_ADDED)
+
+
+def save_posted_round(game: Game) -> bool:
+    """Save the coming round from the posted hands alone (the game's auto-save setting): only
+    when every seat has posted, exactly one player went out and the checks pass. True if saved;
+    anything else leaves the round to the scorekeeper."""
+    plan = plan_round(game)
+    if plan is None:
+        return False
+    open_posts = posts.open_posts(game, plan.double)
+    if set(open_posts) != {s.id for s in game.seats}:
+        return False
+    data = posts.form_data(open_posts)
+    form = round_form(game, **{"double": str(plan.double), **data})
+    scored, _errors = check_round(game, entry_from(form, game, plan.double))
+    if scored is None:
+        return False
+    seen = {seat_id: post.revision for seat_id, post in open_posts.items()}
+    try:
+        save_round(
+            game, scored, game.version, also=lambda rnd: posts.take_posts(game, rnd, scored, seen)
+        )
+    except Conflict:
+        return False
+    return True
+
+
+def _posts_changed(
+    game: Game, plan: RoundPlan | None, form: RoundForm, exc: posts.PostsChanged
+) -> Any:
+    """Hands were posted again after the form was filled: show each new post beside what the
+    form holds (nothing typed is dropped); saving again keeps the form's values."""
+    errors = EntryErrors()
+    names = {s.id: s.player.name for s in game.seats}
+    for seat_id, post in exc.changed.items():
+        form[f"seen_{seat_id}"].data = str(post.revision)
+        errors.add(
+            f"total_{seat_id}",
+            _(
+                "%(who)s posted %(posted)s from their phone after this form was filled. "
+                "Check the form, then save again: the form's values will stand.",
+                who=names.get(seat_id, "?"),
+                posted=posts.HandValue.of(post).words(),
+            ),
+        )
+    errors.add(None, _("Some hands changed on the players' phones; nothing was saved yet."))
+    _apply_errors(form, errors)
+    return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)
 
 
 #: what an htmx save changed, so that its answer sends only that (_saved.html): a new round
@@ -275,14 +363,14 @@ def _saved(token: str, notice: str, changed: str) -> Any:
     if not _htmx():
         flash(notice, "success")
         return redirect(url_for("games.play", token=token), 303)
-    game = load_game(game_for_edit(token))
+    game = load_game(scorekeeper_game(token))
     body, status = _render_game(game=game, plan=plan_round(game), notice=notice, changed=changed)
     return body, status, {"HX-Push-Url": url_for("games.play", token=token)}
 
 
 def _conflict(game: Game, double: int | None) -> Any:
     """Someone saved first: say so and show what is stored now (HTTP 409)."""
-    game = load_game(game_for_edit(game.edit_token))
+    game = load_game(scorekeeper_game(game.edit_token))
     saved = next((r for r in game.rounds if r.start_double == double), None)
     errors = EntryErrors()
     if saved is not None:
@@ -325,12 +413,13 @@ def _seat_id(text: str | None) -> int | None:
 
 
 @bp.get("/g/<token>/tiles")
+@requires(Role.SCOREKEEPER)
 def picker(token: str) -> Any:
     """One hand's tile picker (an htmx fragment; static/js/score.js asks for it) for the seat
     ``?seat=`` and the round with ``?double=``: every tile of the set but that centre double.
     ``?defs=0`` leaves out the tile symbols (the page already has them). Reads only; the
     round form posts the tapped tiles."""
-    game = game_for_edit(token)
+    game = scorekeeper_game(token)
     seat_id = _seat_id(request.args.get("seat"))
     seat = next((s for s in game.seats if s.id == seat_id), None)
     double = parse_double(request.args.get("double"), game.set_size)
@@ -346,6 +435,7 @@ def picker(token: str) -> Any:
 
 
 @bp.post("/g/<token>/burn")
+@requires(Role.SCOREKEEPER)
 def burn(token: str) -> Any:
     """Nobody holds the coming double and the house rule burns it (RULES.md §3.5)."""
     game = _edit(token)
@@ -369,6 +459,7 @@ def burn(token: str) -> Any:
 
 
 @bp.route("/g/<token>/round/<int:number>", methods=["GET", "POST"])
+@requires(Role.SCOREKEEPER)
 def edit(token: str, number: int) -> Any:
     """Correct a saved round (same checks as a new one), kept in the audit trail."""
     game = _edit(token)
@@ -392,7 +483,7 @@ def edit(token: str, number: int) -> Any:
     try:
         edit_round(game, rnd, scored, form.version.data)
     except Conflict:
-        game = load_game(game_for_edit(token))
+        game = load_game(scorekeeper_game(token))
         errors = EntryErrors()
         errors.add(None, _("This round was changed on another phone; here is what is saved now."))
         saved = next((r for r in game.rounds if r.number == number), None)
@@ -407,6 +498,7 @@ def edit(token: str, number: int) -> Any:
 
 
 @bp.post("/g/<token>/undo")
+@requires(Role.SCOREKEEPER)
 def undo(token: str) -> Any:
     """Undo the last change of the game (a saved round, a correction, a burned double)."""
     game = _edit(token)
@@ -433,6 +525,7 @@ def undo(token: str) -> Any:
 
 
 @bp.get("/g/<token>/audit")
+@requires(Role.SCOREKEEPER)
 def audit(token: str) -> str:
     """The audit trail a page at a time (``?page=N``, 1 = newest): each change, its old and
     new values, and when."""
@@ -444,6 +537,7 @@ def audit(token: str) -> str:
 
 
 @bp.route("/g/<token>/delete", methods=["GET", "POST"])
+@requires(Role.SCOREKEEPER, post=Role.HOST)
 def delete(token: str) -> Any:
     """Ask, then soft-delete the game; it can be restored for 24 hours."""
     game = _edit(token)
@@ -462,16 +556,22 @@ def delete(token: str) -> Any:
 
 
 @bp.get("/g/<token>/deleted")
+@requires(Role.SCOREKEEPER)
 def deleted(token: str) -> str:
-    """The game was deleted: offer to undo that (for 24 hours)."""
+    """The game was deleted: offer to undo that (for 24 hours), on the scorekeeper's phone."""
     game = deleted_game(token)
+    if not keeps_score(game):
+        abort(403, description=_("Only the scorekeeper's phone can bring a deleted game back."))
     return render_template("games/confirm_delete.html", game=game, form=VersionForm(), deleted=True)
 
 
 @bp.post("/g/<token>/restore")
+@requires(Role.SCOREKEEPER, Role.HOST)
 def restore(token: str) -> Any:
     """Undo the deletion of a game."""
     game = deleted_game(token)
+    if not keeps_score(game):
+        abort(403, description=_("Only the scorekeeper's phone can bring a deleted game back."))
     form = VersionForm()
     if not form.validate():
         flash(_("That did not work; nothing was changed."), "error")
@@ -482,6 +582,7 @@ def restore(token: str) -> Any:
 
 
 @bp.post("/g/<token>/rematch")
+@requires(Role.SCOREKEEPER, Role.HOST)
 def rematch_view(token: str) -> Any:
     """Start a new game in the same night with the same players, seats, set and house rules."""
     game = _edit(token)
@@ -500,6 +601,7 @@ def rematch_view(token: str) -> Any:
 
 
 @bp.get("/g/<token>/board")
+@requires(Role.SCOREKEEPER)
 def board(token: str) -> str:
     """The scoreboard fragment for the scorekeeper's page."""
     game = _edit(token)
@@ -515,6 +617,7 @@ def board(token: str) -> str:
 
 
 @bp.get("/s/<share_token>")
+@requires(Role.VIEWER)
 def shared(share_token: str) -> str:
     """The read-only live scoreboard for the other phones at the table (``?upto=``,
     ``?who=``: the part of the board to show, as on the game page)."""
@@ -545,6 +648,7 @@ def _shared_board_context(game: Game) -> dict[str, Any]:
 
 
 @bp.get("/s/<share_token>/board")
+@requires(Role.VIEWER)
 def shared_board(share_token: str) -> Any:
     """The read-only scoreboard fragment, polled by htmx: 204 (nothing to swap) while the
     game's version is the one the page shows (``?v=``), else the fresh fragment."""

@@ -72,6 +72,8 @@ def round_form(game: Game, formdata: MultiDict | None = None, **data: Any) -> Ro
         )
         setattr(_Form, tiles_field(seat), SelectMultipleField(validate_choice=False))
         setattr(_Form, out_field(seat), BooleanField(_l("Went out")))
+        # the revision of the hand posted from the player's phone that filled this seat
+        setattr(_Form, f"seen_{seat.id}", HiddenField(default=""))
     form = _Form(formdata=formdata, **data)
     form.starter.choices = [(NOT_RECORDED, _l("Not recorded"))] + [
         (str(s.id), s.player.name) for s in game.seats

@@ -11,9 +11,10 @@ that the form can be shown again with everything that was typed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from flask_babel import gettext as _
@@ -43,6 +44,26 @@ from ..models import AuditEntry, Game, HandScore, Round, Seat, utcnow
 #: the longest typed score accepted as a number (more digits is refused as too large)
 MAX_SCORE_DIGITS = 6
 _DIGITS = re.compile(r"[0-9]+")
+
+
+class EnteredBy(StrEnum):
+    """Who entered a saved hand (:attr:`HandScore.entered_by`)."""
+
+    PHONE = "phone"  # taken from the hand the player posted from their phone
+    SCOREKEEPER = "scorekeeper"
+    OVERRULED = "overruled"  # the scorekeeper entered another value than the phone posted
+
+
+def entered_words(seat_name: str, entered_by: str | None) -> str:
+    """Who entered a saved hand, for the audit trail: "posted from Bob's phone" or "entered
+    by the scorekeeper" ("" for hands saved before phones could post)."""
+    if entered_by == EnteredBy.PHONE:
+        return _("posted from %(who)s's phone", who=seat_name)
+    if entered_by == EnteredBy.SCOREKEEPER:
+        return _("entered by the scorekeeper")
+    if entered_by == EnteredBy.OVERRULED:
+        return _("entered by the scorekeeper, overruling %(who)s's phone", who=seat_name)
+    return ""
 
 
 class Conflict(Exception):
@@ -316,6 +337,18 @@ def _parse_total(text: str, who: str, bound: int) -> tuple[int | None, str | Non
     return int(text), None
 
 
+def parse_total(text: str, who: str, bound: int) -> tuple[int | None, str | None]:
+    """A typed total as points (at most ``bound``), or a message in the player's words."""
+    return _parse_total(text, who, bound)
+
+
+def parse_tiles(
+    dominoes: DominoSet, texts: Sequence[str], who: str
+) -> tuple[list[Tile], list[str]]:
+    """Tapped tiles of the set, and messages for texts that are not tiles of it."""
+    return _parse_tiles(dominoes, texts, who)
+
+
 def _parse_tiles(
     dominoes: DominoSet, texts: Sequence[str], who: str
 ) -> tuple[list[Tile], list[str]]:
@@ -511,6 +544,7 @@ def round_snapshot(rnd: Round) -> dict[str, Any]:
                 "went_out": h.went_out,
                 "out_on_double": h.out_on_double,
                 "tiles": list(h.tiles) if h.tiles is not None else None,
+                "entered_by": h.entered_by or None,
             }
             for h in sorted(rnd.hands, key=lambda h: h.seat_id)
         ],
@@ -537,15 +571,25 @@ def apply_snapshot(rnd: Round, snap: Mapping[str, Any]) -> None:
         hand.went_out = data["went_out"]
         hand.out_on_double = data["out_on_double"]
         hand.tiles = data["tiles"]
+        hand.entered_by = data.get("entered_by") or ""
 
 
 def _hands_summary(game: Game, snap: Mapping[str, Any]) -> str:
     names = {s.id: s.player.name for s in game.seats}
+    # Who entered each hand is said once phones post hands; a round typed entirely by the
+    # scorekeeper reads as before.
+    phones = any(
+        h.get("entered_by") in (EnteredBy.PHONE, EnteredBy.OVERRULED) for h in snap["hands"]
+    )
     parts = []
     for h in snap["hands"]:
-        text = f"{names.get(h['seat_id'], '?')} {h['points']}"
+        name = names.get(h["seat_id"], "?")
+        text = f"{name} {h['points']}"
         if h["went_out"]:
             text += " " + _("(went out)")
+        by = entered_words(name, h.get("entered_by")) if phones else ""
+        if by:
+            text += f" ({by})"
         parts.append(text)
     return ", ".join(parts)
 
@@ -595,8 +639,14 @@ def commit_change(game: Game, action: str, summary: str, before: Any, after: Any
         db.session.commit()
 
 
-def save_round(game: Game, scored: ScoredRound, version: Any) -> Round:
-    """Store a new round with all its hand scores in one transaction and audit it.
+def save_round(
+    game: Game,
+    scored: ScoredRound,
+    version: Any,
+    also: Callable[[Round], None] | None = None,
+) -> Round:
+    """Store a new round with all its hand scores in one transaction and audit it; ``also``
+    runs inside that transaction before the commit (the posted hands are marked taken).
 
     Raises :class:`Conflict` when the form's ``version`` is stale, the round was saved
     meanwhile (a double tap or another phone), or ``scored.double`` may not start the coming
@@ -624,6 +674,9 @@ def save_round(game: Game, scored: ScoredRound, version: Any) -> Round:
             )
         )
     db.session.add(rnd)  # SQLAlchemy 2 does not cascade through the Round.game backref
+    if also is not None:
+        with conflict_guard():
+            also(rnd)
     snap = round_snapshot(rnd)
     summary = _(
         "Round %(k)s (%(d)s) saved: %(hands)s",
@@ -633,6 +686,17 @@ def save_round(game: Game, scored: ScoredRound, version: Any) -> Round:
     )
     commit_change(game, "round_saved", summary, None, snap)
     return rnd
+
+
+def _entered_after_edit(before: Mapping[str, Any], hand: ScoredHand) -> str:
+    """A corrected hand keeps who entered it when unchanged; otherwise the scorekeeper did."""
+    old = next((h for h in before["hands"] if h["seat_id"] == hand.seat_id), None)
+    same = old is not None and (old["points"], old["went_out"], old["tiles"]) == (
+        hand.points,
+        hand.went_out,
+        hand.tiles,
+    )
+    return (old.get("entered_by") or "") if same and old else str(EnteredBy.SCOREKEEPER)
 
 
 def edit_round(game: Game, rnd: Round, scored: ScoredRound, version: Any) -> Round:
@@ -651,6 +715,7 @@ def edit_round(game: Game, rnd: Round, scored: ScoredRound, version: Any) -> Rou
                 "went_out": h.went_out,
                 "out_on_double": h.out_on_double,
                 "tiles": h.tiles,
+                "entered_by": _entered_after_edit(before, h),
             }
             for h in sorted(scored.hands, key=lambda h: h.seat_id)
         ],

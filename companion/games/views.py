@@ -25,22 +25,24 @@ from flask_babel import gettext as _
 from sqlalchemy import or_, select
 from sqlalchemy.orm import selectinload
 
+from ..access import (
+    Role,
+    accept_passcode,
+    count_wrong_passcode,
+    passcode_needed,
+    passcode_wait,
+    remember,
+    remembered_tokens,
+    requires,
+    too_many_passcodes,
+)
 from ..engine import SUPPORTED_SETS, preset
 from ..extensions import db
 from ..ids import is_id
 from ..models import Game, GameNight, Player, Seat
 from ..public_url import init_public_url, public_base, public_url
 from . import bp, setup
-from .access import (
-    accept_passcode,
-    game_for_edit,
-    limiter,
-    passcode_needed,
-    passcode_required,
-    remember,
-    remembered_tokens,
-    safe_next,
-)
+from .access import safe_next, scorekeeper_game
 from .board import board_window, build_board
 from .forms import MORE_NAME_ROWS, NewGameForm, NightForm, NotesForm, PasscodeForm
 
@@ -50,9 +52,8 @@ ACTIVE_DAYS = 1
 
 @bp.record_once
 def _init_app(state: Any) -> None:
-    """Bind the passcode rate limiter, check ``PUBLIC_URL`` (the share page's links), and give
-    templates ``get_locale()`` (base.html uses it for ``<html lang>``)."""
-    limiter.init_app(state.app)
+    """Check ``PUBLIC_URL`` (the share page's links) and give templates ``get_locale()``
+    (base.html uses it for ``<html lang>``)."""
     init_public_url(state.app)
     state.app.jinja_env.globals.setdefault("get_locale", get_locale)
 
@@ -85,6 +86,7 @@ def _with_players(query: Any) -> Any:
 
 
 @bp.get("/")
+@requires(Role.ANYONE)
 def index() -> ResponseReturnValue:
     """The home page: start a game night, the games this browser keeps score for, and the
     active nights."""
@@ -117,26 +119,25 @@ def index() -> ResponseReturnValue:
 # --- passcode ------------------------------------------------------------------------------
 
 
-def _passcode_message() -> str:
-    return _("Too many wrong passcodes. Wait a minute and try again.")
-
-
 @bp.route("/passcode", methods=["GET", "POST"])
-@limiter.limit(
-    "5 per minute",
-    methods=["POST"],
-    deduct_when=lambda response: response.status_code != 303,
-    error_message=_passcode_message,
-)
+@requires(Role.ANYONE)
 def passcode() -> ResponseReturnValue:
-    """Ask for the instance passcode once per browser session (when one is configured)."""
+    """Ask for the instance passcode once per browser session (when one is configured).
+
+    Wrong tries are counted in the database (:func:`companion.access.count_wrong_passcode`):
+    past the limit the answer is 429 with ``Retry-After``, before the passcode is compared.
+    """
     form = PasscodeForm()
     target = safe_next(request.args.get("next") or form.next.data)
     if not passcode_needed():
         return redirect(target, code=303)
     if form.validate_on_submit():
+        wait = passcode_wait()
+        if wait:
+            too_many_passcodes(wait)
         if accept_passcode(form.passcode.data or ""):
             return redirect(target, code=303)
+        count_wrong_passcode()
         form.passcode.errors = [_("That is not the passcode.")]
     form.next.data = target
     return render_template("games/passcode.html", form=form)
@@ -155,7 +156,7 @@ def _night_or_404(night_id: int) -> GameNight:
 
 
 @bp.route("/nights/new", methods=["GET", "POST"])
-@passcode_required
+@requires(Role.HOST)
 def new_night() -> ResponseReturnValue:
     """Start a game night: the date (today by default), an optional place and notes."""
     form = NightForm()
@@ -173,24 +174,22 @@ def new_night() -> ResponseReturnValue:
 
 
 @bp.route("/nights/<int:night_id>", methods=["GET", "POST"])
+@requires(Role.ANYONE, post=Role.HOST)
 def night(night_id: int) -> ResponseReturnValue:
     """A game night: its games with their links, and its place and notes (editable)."""
     the_night = _night_or_404(night_id)
     form = NotesForm(obj=the_night) if request.method == "GET" else NotesForm()
-    if request.method == "POST":
-        if passcode_needed():
-            return redirect(url_for("games.passcode", next=request.path), code=303)
-        if form.validate_on_submit():
-            try:
-                setup.update_night_notes(
-                    db.session, the_night, form.place.data or "", form.notes.data or ""
-                )
-            except setup.SetupError as exc:
-                for message in exc.messages:
-                    flash(message, "error")
-            else:
-                flash(_("Notes saved."), "success")
-                return redirect(url_for("games.night", night_id=night_id), code=303)
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            setup.update_night_notes(
+                db.session, the_night, form.place.data or "", form.notes.data or ""
+            )
+        except setup.SetupError as exc:
+            for message in exc.messages:
+                flash(message, "error")
+        else:
+            flash(_("Notes saved."), "success")
+            return redirect(url_for("games.night", night_id=night_id), code=303)
     games = db.session.scalars(
         _with_players(
             select(Game)
@@ -338,7 +337,7 @@ def _render_new_game(night: GameNight, form: NewGameForm, problems: list[str] | 
 
 
 @bp.route("/nights/<int:night_id>/games/new", methods=["GET", "POST"])
-@passcode_required
+@requires(Role.HOST)
 def new_game(night_id: int) -> ResponseReturnValue:
     """Choose players and seats, the set and the house rules, and start a game.
 
@@ -382,7 +381,7 @@ def new_game(night_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/nights/<int:night_id>/games/preview")
-@passcode_required
+@requires(Role.HOST)
 def new_game_preview(night_id: int) -> ResponseReturnValue:
     """The deal preview for the new-game form as it stands (htmx: only the fragment, plus the
     house rules out of band when the preset changed; otherwise the whole page)."""
@@ -415,9 +414,10 @@ def qr_svg(url: str, title: str) -> str:
 
 
 @bp.get("/g/<token>/share")
+@requires(Role.SCOREKEEPER)
 def share(token: str) -> ResponseReturnValue:
     """Share a game: the read-only scoreboard link and the edit link, each with a QR code."""
-    game = game_for_edit(token)
+    game = scorekeeper_game(token)
     base, untrusted_host = public_base()
     view_link = public_url(view_url(game), base)
     edit_link = public_url(play_url(game), base)

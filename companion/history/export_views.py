@@ -20,8 +20,8 @@ from sqlalchemy import select
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
 
+from ..access import MAX_REMEMBERED, Role, remember, requires
 from ..extensions import csrf, db
-from ..games.access import MAX_REMEMBERED, passcode_required, remember
 from ..ids import parse_id
 from ..models import Game
 from . import bp, exchange
@@ -56,6 +56,7 @@ def _attachment(name: str) -> dict[str, str]:
 
 
 @bp.get("/export.csv")
+@requires(Role.ANYONE)
 def export_csv() -> Response:
     """One row per player per round (see :func:`exchange.iter_csv`); 404 for unknown ids."""
     game_id, night_id = _scope()
@@ -71,6 +72,7 @@ def export_csv() -> Response:
 
 
 @bp.get("/export.json")
+@requires(Role.ANYONE)
 def export_json() -> Response:
     """The JSON export document (see :mod:`companion.history.exchange`); 404 for unknown ids."""
     game_id, night_id = _scope()
@@ -109,7 +111,7 @@ class ImportForm(FlaskForm):
 
 @bp.route("/import", methods=["GET", "POST"])
 @csrf.exempt  # checked by ImportForm after raising the size limit for this one route
-@passcode_required
+@requires(Role.HOST)
 def import_page() -> str | tuple[str, int]:
     """Upload form; on POST validates the whole file, imports it or shows what is wrong."""
     limit = current_app.config.get("HISTORY_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)

@@ -15,6 +15,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy import select
 
+from ..access import Role, requires
 from ..engine import SUPPORTED_SETS
 from ..extensions import db
 from ..games.board import build_board, step_words
@@ -62,6 +63,7 @@ def _valid_dates(form: Any) -> tuple[Any, Any]:
 
 
 @bp.get("/")
+@requires(Role.ANYONE)
 def index() -> str:
     """Past game nights, newest first, with search, a date range and pages."""
     form = NightFilterForm(request.args)
@@ -100,6 +102,7 @@ def _night_page(the_night: Any, form: NotesForm, status: int = 200) -> tuple[str
 
 
 @bp.get("/nights/<int:night_id>")
+@requires(Role.ANYONE)
 def night(night_id: int) -> Any:
     """One game night: each game's standings, its rulings, and the notes."""
     the_night = queries.live_night(night_id, full=True)
@@ -107,6 +110,7 @@ def night(night_id: int) -> Any:
 
 
 @bp.post("/nights/<int:night_id>/notes")
+@requires(Role.HOST)
 def night_notes(night_id: int) -> Any:
     """Save a night's notes; refused notes are shown again as typed, with the reason."""
     the_night = queries.live_night(night_id, full=True)
@@ -121,6 +125,7 @@ def night_notes(night_id: int) -> Any:
 
 
 @bp.route("/nights/<int:night_id>/delete", methods=["GET", "POST"])
+@requires(Role.ANYONE, post=Role.HOST)
 def night_delete(night_id: int) -> Any:
     """Ask, then hide the night (soft delete); it can be restored for a while."""
     the_night = queries.live_night(night_id, full=True)
@@ -139,6 +144,7 @@ def night_delete(night_id: int) -> Any:
 
 
 @bp.get("/nights/<int:night_id>/deleted")
+@requires(Role.ANYONE)
 def night_deleted(night_id: int) -> Any:
     """The night was deleted: offer to undo that (a night already back: go to it)."""
     if already := _already_restored(night_id):
@@ -154,6 +160,7 @@ def night_deleted(night_id: int) -> Any:
 
 
 @bp.post("/nights/<int:night_id>/restore")
+@requires(Role.HOST)
 def night_restore(night_id: int) -> Any:
     """Undo the deletion of a night (within the restore window). Pressing "Undo delete" twice
     (a double tap, a second tab) leads to the night with "Already restored", not a 404."""
@@ -186,6 +193,7 @@ def _already_restored(night_id: int) -> Any:
 
 
 @bp.get("/games/<int:game_id>")
+@requires(Role.ANYONE)
 def game(game_id: int) -> str:
     """A game's history: standings, round grid, chart, audit trail, house rules, rulings."""
     the_game = queries.live_game(game_id)
@@ -204,6 +212,7 @@ def game_audit(game_id: int) -> str:
 
 
 @bp.get("/players")
+@requires(Role.ANYONE)
 def players_list() -> str:
     """Everyone who has played (merged entries left out), with their finished games."""
     return render_template("history/players.html", players=players.players_with_games())
@@ -232,6 +241,7 @@ def _player_page(person: Player, form: RenameForm, status: int = 200) -> tuple[s
 
 
 @bp.get("/players/<int:player_id>")
+@requires(Role.ANYONE)
 def player(player_id: int) -> Any:
     """A player's record: games, wins, averages, best and worst, opponents."""
     person = _live_player(player_id)
@@ -242,6 +252,7 @@ def player(player_id: int) -> Any:
 
 
 @bp.post("/players/<int:player_id>/rename")
+@requires(Role.HOST)
 def player_rename(player_id: int) -> Any:
     """Rename a player; names are unique regardless of case. A refused name is shown again
     as typed, with the reason."""
@@ -265,6 +276,7 @@ def player_rename(player_id: int) -> Any:
 
 
 @bp.route("/players/<int:player_id>/merge", methods=["GET", "POST"])
+@requires(Role.ANYONE, post=Role.HOST)
 def player_merge(player_id: int) -> Any:
     """Merge this player into another entry for the same person: choose, confirm, merge."""
     person = _live_player(player_id)
@@ -308,6 +320,7 @@ def player_merge(player_id: int) -> Any:
 
 
 @bp.get("/leaderboard")
+@requires(Role.ANYONE)
 def leaderboard_page() -> str:
     """Players ranked over a chosen period and set (finished games only)."""
     form = LeaderboardForm(request.args)

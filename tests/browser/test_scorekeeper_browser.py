@@ -396,8 +396,15 @@ def test_create_and_score_without_javascript(browser, playwright, live_server, s
 # --- e. accessibility of every main page, light and dark ---------------------------------------
 
 
+class Pages(dict):
+    """Page name -> path, and ``state``: the cookies of the phone that keeps score for them
+    (scorekeeping belongs to that phone, so the pages are visited as it)."""
+
+    state: dict
+
+
 @pytest.fixture(scope="module")
-def main_pages(browser, playwright, live_server) -> dict[str, str]:
+def main_pages(browser, playwright, live_server) -> Pages:
     """The main pages of the score keeper as paths: a finished game and one in play (2 rounds)."""
     context = browser.new_context(base_url=live_server.url, **playwright.devices["Pixel 7"])
     context.set_default_timeout(10_000)
@@ -417,21 +424,26 @@ def main_pages(browser, playwright, live_server) -> dict[str, str]:
             save_round(page)
             expect(page.locator("#scoreboard thead th.rd")).to_have_count(min(k, BOARD_COLUMNS))
         share = page.get_by_role("link", name="Read-only scoreboard").get_attribute("href")
+        state = context.storage_state()
     finally:
         context.close()
-    return {
-        "home": "/",
-        "new-night": "/nights/new",
-        "night": night,
-        "new-game": f"{night}/games/new",
-        "game": f"/g/{playing}",
-        "correct-round": f"/g/{playing}/round/1",
-        "share": f"/g/{playing}/share",
-        "scoreboard": share or "",
-        "audit": f"/g/{playing}/audit",
-        "finished": f"/g/{done}",
-        "delete": f"/g/{playing}/delete",
-    }
+    pages = Pages(
+        {
+            "home": "/",
+            "new-night": "/nights/new",
+            "night": night,
+            "new-game": f"{night}/games/new",
+            "game": f"/g/{playing}",
+            "correct-round": f"/g/{playing}/round/1",
+            "share": f"/g/{playing}/share",
+            "scoreboard": share or "",
+            "audit": f"/g/{playing}/audit",
+            "finished": f"/g/{done}",
+            "delete": f"/g/{playing}/delete",
+        }
+    )
+    pages.state = state
+    return pages
 
 
 def describe(violations: list[dict]) -> str:
@@ -449,7 +461,10 @@ def test_main_pages_have_no_axe_violations(
     browser, playwright, live_server, main_pages, axe_violations, shot, scheme
 ) -> None:
     context = browser.new_context(
-        base_url=live_server.url, color_scheme=scheme, **playwright.devices["Pixel 7"]
+        base_url=live_server.url,
+        color_scheme=scheme,
+        storage_state=main_pages.state,
+        **playwright.devices["Pixel 7"],
     )
     context.set_default_timeout(10_000)
     page = context.new_page()
@@ -593,8 +608,12 @@ def test_read_only_scoreboard_follows_and_second_phone_cannot_save_twice(
         viewer.goto(share)
         expect(viewer.locator("#scoreboard thead th.rd")).to_have_count(0)
         expect(viewer.locator("form")).to_have_count(0)  # read only: nothing to submit
-        # a second scorekeeper phone has the same round 1 open
+        # a second scorekeeper phone (added on purpose) has the same round 1 open
         second = other.new_page()
+        second.goto(f"/g/{token}")
+        second.get_by_role("button", name="Make this phone the scorekeeper").click()
+        phone.reload()
+        phone.get_by_role("button", name="Add it as a second scorekeeper").click()
         second.goto(f"/g/{token}")
         type_round(second, PLAYERS, round_scores()[0])
         type_round(phone, PLAYERS, round_scores()[0])

@@ -54,25 +54,46 @@ def test_tokens_are_unguessable_and_distinct(game):
     assert game.edit_token != game.share_token
 
 
-def test_remember_keeps_newest_first_without_duplicates_and_capped(app):
+def test_remember_keeps_newest_first_server_side_and_capped(app):
     with app.test_request_context():
-        games = [Game(edit_token=f"token{i}") for i in range(access.MAX_REMEMBERED + 5)]
+        night = GameNight(played_on=utcnow().date())
+        games = [Game(night=night, rules={}) for _ in range(access.MAX_REMEMBERED + 5)]
+        db.session.add_all(games)
+        db.session.commit()
         for g in games:
             access.remember(g)
-        access.remember(games[3])
+        access.remember(games[3])  # already kept: stays where it is
         tokens = access.remembered_tokens()
-        assert tokens[0] == "token3"
+        assert tokens[0] == games[-1].edit_token
         assert len(tokens) == access.MAX_REMEMBERED == len(set(tokens))
-        access.forget(games[3])
-        assert "token3" not in access.remembered_tokens()
+        # the cookie holds one random device id, never an edit token
+        assert set(session) <= {"device", "_permanent"}
+        assert all(g.edit_token not in str(dict(session)) for g in games)
+        access.forget(games[-1])
+        assert games[-1].edit_token not in access.remembered_tokens()
 
 
-def test_a_tampered_session_list_is_ignored(app):
+def test_a_tampered_or_unknown_device_id_gets_a_new_device(app):
     with app.test_request_context():
-        session[access.SESSION_KEY] = "not a list"
-        assert access.remembered_tokens() == []
-        session[access.SESSION_KEY] = ["ok", 5, None]
-        assert access.remembered_tokens() == ["ok"]
+        session["device"] = ["not a string"]
+        first = access.current_device()
+        assert first is not None and session["device"] == first.token
+    with app.test_request_context():
+        session["device"] = "forged-id"
+        other = access.current_device()
+        assert other is not None and other.id != first.id
+
+
+def test_edit_tokens_of_an_old_cookie_move_into_the_database(app, client):
+    night = GameNight(played_on=utcnow().date())
+    game = Game(night=night, rules={})
+    db.session.add(game)
+    db.session.commit()
+    with client.session_transaction() as sess:
+        sess["edit_tokens"] = [game.edit_token, 5, None]
+    assert game.edit_token in client.get("/").text
+    with client.session_transaction() as sess:
+        assert "edit_tokens" not in sess
 
 
 def test_other_games_tokens_and_ids_get_404(client, game):
@@ -108,7 +129,7 @@ def test_passcode_guards_creating_nights_and_games(locked):
     response = client.get("/nights/new")
     assert response.status_code == 302
     assert response.headers["Location"] == "/passcode?next=/nights/new"
-    assert client.post("/nights/new", data={"played_on": "2026-11-28"}).status_code == 302
+    assert client.post("/nights/new", data={"played_on": "2026-11-28"}).status_code == 303
     assert db.session.scalar(select(func.count(GameNight.id))) == 0
     page = client.get("/passcode?next=/nights/new")
     assert page.status_code == 200 and 'type="password"' in page.text
@@ -125,6 +146,7 @@ def test_passcode_guards_creating_nights_and_games(locked):
     assert other.get(f"/nights/{night_id}/games/new").status_code == 302
     assert other.get(f"/nights/{night_id}").status_code == 200
     assert other.post(f"/nights/{night_id}", data={"notes": "x"}).status_code == 303
+    assert "/passcode" in other.post(f"/nights/{night_id}", data={"notes": "x"}).location
     assert db.session.get(GameNight, night_id).notes == ""
 
 
@@ -169,6 +191,7 @@ def test_wrong_passcodes_are_rate_limited(locked):
     page = client.post("/passcode", data={"passcode": "open sesame"})
     assert page.status_code == 429
     assert "Too many wrong passcodes. Wait a minute and try again." in page.text
+    assert 0 < int(page.headers["Retry-After"]) <= 60
 
 
 # --- CSRF ----------------------------------------------------------------------------------
@@ -216,3 +239,84 @@ def test_csrf_refuses_a_post_without_token_clearly_and_accepts_one_with_it(csrf_
     assert preview.status_code == 200 and "Tiles each" in preview.text
     response = client.post(f"/nights/{night_id}/games/new", data={**data, "csrf_token": token})
     assert response.status_code == 303 and response.headers["Location"].startswith("/g/")
+
+
+# --- the passcode limit is shared and keyed by phone ------------------------------------------
+
+
+def test_the_passcode_limit_holds_across_app_servers(tmp_path):
+    """Two app instances (two workers or servers) on one database count the same tries."""
+
+    class Shared(PasscodeConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'shared.db'}"
+
+    first, second = create_app(Shared), create_app(Shared)
+    with first.app_context():
+        db.create_all()
+    one, two = first.test_client(), second.test_client()
+    assert one.post("/passcode", data={"passcode": "guess"}).status_code == 200
+    two.set_cookie("session", one.get_cookie("session").value)  # one phone, two servers
+    for server in (two, one, two, one):
+        assert server.post("/passcode", data={"passcode": "guess"}).status_code == 200
+        two.set_cookie("session", one.get_cookie("session").value)
+    page = two.post("/passcode", data={"passcode": "guess"})
+    assert page.status_code == 429 and int(page.headers["Retry-After"]) > 0
+    with first.app_context():
+        db.session.remove()
+        db.engine.dispose()
+    with second.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_an_attackers_failures_do_not_lock_out_a_phone_that_knows_the_passcode(locked):
+    from datetime import timedelta
+
+    from companion.models import Device
+
+    player = locked.test_client()
+    player.post("/passcode", data={"passcode": "typo"})  # the table's phone, around for a while
+    db.session.execute(db.update(Device).values(created_at=utcnow() - timedelta(hours=1)))
+    db.session.commit()
+    attacker = locked.test_client()
+    for _ in range(5):
+        attacker.post("/passcode", data={"passcode": "guess"})
+    assert attacker.post("/passcode", data={"passcode": "guess"}).status_code == 429
+    # new cookies from the same address share one small budget
+    for _ in range(10):
+        fresh = locked.test_client()
+        fresh.post("/passcode", data={"passcode": "guess"})
+    assert locked.test_client().post("/passcode", data={"passcode": "x"}).status_code == 429
+    # the known phone still gets in
+    response = player.post("/passcode", data={"passcode": "open sesame"})
+    assert response.status_code == 303
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        ("post", "/history/nights/{night}/notes"),
+        ("post", "/history/nights/{night}/delete"),
+        ("post", "/history/players/{player}/rename"),
+        ("post", "/history/players/{player}/merge"),
+        ("post", "/history/import"),
+        ("post", "/checker/ask"),
+        ("post", "/nights/{night}"),
+    ],
+)
+def test_with_a_passcode_nothing_changes_without_it(locked, method, url):
+    from companion.models import Player
+
+    night = GameNight(played_on=utcnow().date(), notes="kept")
+    player = Player(name="Ann", name_key="ann")
+    db.session.add_all([night, player])
+    db.session.commit()
+    client = locked.test_client()
+    response = client.open(
+        url.format(night=night.id, player=player.id),
+        method=method.upper(),
+        data={"notes": "changed", "name": "Zed", "into": "1", "q": "move"},
+    )
+    assert response.status_code == 303 and "/passcode" in response.location
+    db.session.expire_all()
+    assert night.notes == "kept" and night.deleted_at is None and player.name == "Ann"

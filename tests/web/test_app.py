@@ -112,7 +112,15 @@ def test_remembering_a_game_keeps_the_cookie_after_the_browser_closes(app):
     with app.test_request_context("/"):
         from flask import session
 
-        remember(Game(edit_token="tok"))
+        from companion.models import GameNight
+
+        night = GameNight(played_on=__import__("datetime").date(2026, 12, 1))
+        game = Game(night=night, rules={}, edit_token="tok")
+        from companion.extensions import db
+
+        db.session.add(game)
+        db.session.commit()
+        remember(game)
         assert session.permanent is True
     assert app.config["PERMANENT_SESSION_LIFETIME"].days >= 90
 

@@ -191,7 +191,7 @@ def test_the_shared_page_is_read_only_and_polls(client):
     body = r.get_data(as_text=True)
     game = fresh(game)
     assert f'hx-get="/s/{game.share_token}/board?v={game.version}"' in body
-    assert 'hx-trigger="every 5s"' in body and 'hx-swap="outerHTML"' in body
+    assert 'hx-trigger="every 2s"' in body and 'hx-swap="outerHTML"' in body
     assert '<noscript><meta http-equiv="refresh" content="15"></noscript>' in body
     assert "Refresh the scoreboard" in body
     assert "<form" not in body.split("<main")[1]  # nothing to change here

@@ -1,0 +1,541 @@
+"""Who may do what: one access model for every blueprint.
+
+Roles (:class:`Role`), from the weakest:
+
+* ``anyone`` on the network: the home page, the rules checker's questions, history pages;
+* ``viewer``: holds a game's share link (``/s/<share>``, ``/j/<share>``): its live scoreboard,
+  and the join page;
+* ``player``: a phone that joined a seat of one game (``/p/<share>``): posts that seat's hand;
+* ``scorekeeper`` of one game: the phone that keeps its score (``/g/<edit>``). The edit link
+  alone is not enough once a phone keeps score: another phone opening it may only *ask* to
+  become the scorekeeper (the scorekeeper confirms, or the host's passcode decides);
+* ``host``: holds the instance passcode (``COMPANION_PASSCODE``) when one is set. Creating,
+  deleting, merging, renaming, importing, editing notes and saving rulings need it.
+
+Every view declares the role it needs with :func:`requires` (a test fails for a route without
+a declaration). Phones are known by a random id in their session cookie (:class:`Device`); the
+games a phone keeps score for and the seat it joined live in the database
+(:class:`GameAccess`), never in the cookie.
+
+Wrong passcodes are rate-limited in the database (:class:`RateCounter`), so the limit holds
+across worker processes and app servers: per phone, and per address for phones not seen before,
+so that an attacker's failures never lock out a phone of the table that knows the passcode.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import StrEnum
+from functools import wraps
+from typing import Any, NoReturn
+
+from flask import (
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from sqlalchemy import case, delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .extensions import db
+from .models import Device, Game, GameAccess, RateCounter, Seat, new_token, utcnow
+
+
+class Role(StrEnum):
+    """The roles a request can hold, from the weakest (see the module docstring)."""
+
+    ANYONE = "anyone"
+    VIEWER = "viewer"
+    PLAYER = "player"
+    SCOREKEEPER = "scorekeeper"
+    HOST = "host"
+
+
+class Grant(StrEnum):
+    """What a phone holds in one game (:attr:`GameAccess.role`)."""
+
+    SCOREKEEPER = "scorekeeper"
+    ASKING = "asking"  # asks to become the scorekeeper; the scorekeeper confirms
+    PLAYER = "player"
+
+
+#: session key holding this browser's device id (a random token; everything else is server-side)
+DEVICE_KEY = "device"
+#: the session key older versions kept edit tokens under (moved into the database when seen)
+LEGACY_KEY = "edit_tokens"
+#: how many games the home page lists for a phone; an import remembers at most this many
+MAX_REMEMBERED = 40
+#: where the request keeps the device once looked up
+_CACHE = "companion.device"
+#: longest device token accepted from a cookie
+MAX_DEVICE_TOKEN = 64
+
+
+# --- declarations ------------------------------------------------------------------------------
+
+
+def requires(
+    *roles: Role, post: Role | None = None
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare (and, for :attr:`Role.HOST`, enforce) the roles a view needs; ``post`` is the
+    role a POST to the same route needs when it differs (a page anyone reads, only the host
+    changes).
+
+    The game roles (viewer, player, scorekeeper) are checked where the view looks its game up
+    (:func:`scorekeeper_game`, :func:`joined_seat`, ``game_for_view``), because they depend on
+    the link in the URL. ``HOST`` sends a browser that has not entered the configured passcode
+    to the passcode page (then back here); without a passcode everybody is host.
+    """
+    wanted = tuple(roles) or (Role.ANYONE,)
+    open_to_all = set(wanted) <= {Role.ANYONE, Role.VIEWER}
+    posting = ((post,) if open_to_all else (*wanted, post)) if post else wanted
+
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(view)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            needed = posting if request.method == "POST" else wanted
+            if Role.HOST in needed and passcode_needed():
+                return _to_passcode_page()
+            return view(*args, **kwargs)
+
+        wrapper.required_roles = wanted  # type: ignore[attr-defined]
+        wrapper.required_roles_post = posting  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorate
+
+
+def declared_roles(view: Callable[..., Any], method: str = "GET") -> tuple[Role, ...] | None:
+    """The roles a view declared with :func:`requires` for ``method``, or None when it
+    declared none."""
+    if method == "POST":
+        return getattr(view, "required_roles_post", None)
+    return getattr(view, "required_roles", None)
+
+
+def _to_passcode_page() -> Response:
+    target = url_for("games.passcode", next=request.path)
+    if request.headers.get("HX-Request"):
+        # htmx would swap the passcode page into a fragment; ask it to navigate instead.
+        return Response(status=204, headers={"HX-Redirect": target})
+    return redirect(target, 303 if request.method == "POST" else 302)
+
+
+# --- devices -----------------------------------------------------------------------------------
+
+
+def current_device(*, create: bool = True) -> Device | None:
+    """This browser's :class:`Device` (made, and its id put in the session, when ``create``).
+
+    The id is random and says nothing by itself; a cookie naming an unknown id gets a new one.
+    """
+    cached = request.environ.get(_CACHE)
+    if cached is not None:
+        return cached
+    token = session.get(DEVICE_KEY)
+    device = None
+    if isinstance(token, str) and 0 < len(token) <= MAX_DEVICE_TOKEN:
+        device = db.session.scalar(select(Device).where(Device.token == token))
+    if device is None and create:
+        device = Device(token=new_token() + new_token())
+        db.session.add(device)
+        db.session.commit()
+        session[DEVICE_KEY] = device.token
+        # A long-lived cookie: the scorekeeper's phone must still know its games after the
+        # browser is closed (PERMANENT_SESSION_LIFETIME).
+        session.permanent = True
+    if device is not None:
+        request.environ[_CACHE] = device
+        _adopt_legacy_tokens(device)
+    return device
+
+
+def _adopt_legacy_tokens(device: Device) -> None:
+    """Move edit tokens an older version kept in the cookie into the database (once)."""
+    if LEGACY_KEY not in session:
+        return  # (a pop of a missing key would still mark the cookie as changed)
+    tokens = session.pop(LEGACY_KEY, None)
+    if not isinstance(tokens, list):
+        return
+    clean = [t for t in tokens if isinstance(t, str) and len(t) <= 40][:MAX_REMEMBERED]
+    for game in db.session.scalars(select(Game).where(Game.edit_token.in_(clean))):
+        if not scorekeepers(game):
+            _grant(device, game, Grant.SCOREKEEPER)
+    db.session.commit()
+
+
+def _grant(device: Device, game: Game, role: Grant, seat: Seat | None = None) -> GameAccess:
+    row = GameAccess(game_id=game.id, device_id=device.id, role=str(role), seat=seat)
+    db.session.add(row)
+    return row
+
+
+def _rows(game: Game, role: Grant) -> list[GameAccess]:
+    return list(
+        db.session.scalars(
+            select(GameAccess)
+            .where(GameAccess.game_id == game.id, GameAccess.role == str(role))
+            .order_by(GameAccess.id)
+        )
+    )
+
+
+def scorekeepers(game: Game) -> list[GameAccess]:
+    """The phones that keep ``game``'s score (usually one; a second only when added)."""
+    return _rows(game, Grant.SCOREKEEPER)
+
+
+def keeps_score(game: Game) -> bool:
+    """True when this phone is one of ``game``'s scorekeepers."""
+    return holds(current_device(create=False), game, Grant.SCOREKEEPER)
+
+
+def holds(device: Device | None, game: Game, role: Grant) -> bool:
+    """True when ``device`` holds ``role`` in ``game``."""
+    if device is None:
+        return False
+    return (
+        db.session.scalar(
+            select(GameAccess.id).where(
+                GameAccess.game_id == game.id,
+                GameAccess.device_id == device.id,
+                GameAccess.role == str(role),
+            )
+        )
+        is not None
+    )
+
+
+# --- scorekeeping ------------------------------------------------------------------------------
+
+
+class NotScorekeeper(Exception):
+    """This phone does not keep score for the game (another phone does)."""
+
+    def __init__(self, game: Game, was: bool) -> None:
+        super().__init__(game.id)
+        self.game = game
+        #: True when this phone kept score until it was handed over (it is told so)
+        self.was = was
+
+
+def claim_or_check_scorekeeper(game: Game) -> None:
+    """Let this phone keep score for ``game``: it already does, or nobody does yet (then the
+    edit link makes it the scorekeeper, as when the game was started on it).
+
+    Raises :class:`NotScorekeeper` when another phone keeps score.
+    """
+    device = current_device()
+    assert device is not None
+    keepers = scorekeepers(game)
+    if any(k.device_id == device.id for k in keepers):
+        return
+    if not keepers:
+        try:
+            _grant(device, game, Grant.SCOREKEEPER)
+            db.session.commit()
+            return
+        except IntegrityError:
+            db.session.rollback()
+    was = any(
+        e.action == "scorekeeper_moved" and device.id in (e.before or {}).get("devices", [])
+        for e in game.audit
+    )
+    raise NotScorekeeper(game, was)
+
+
+def remember(game: Game) -> None:
+    """Make this phone a scorekeeper of ``game`` (the phone that started or imported it)."""
+    device = current_device()
+    assert device is not None
+    if not holds(device, game, Grant.SCOREKEEPER):
+        try:
+            _grant(device, game, Grant.SCOREKEEPER)
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+
+
+def forget(game: Game) -> None:
+    """This phone stops keeping score for ``game`` (no error when it did not)."""
+    device = current_device(create=False)
+    if device is None:
+        return
+    db.session.execute(
+        delete(GameAccess).where(
+            GameAccess.game_id == game.id,
+            GameAccess.device_id == device.id,
+            GameAccess.role == str(Grant.SCOREKEEPER),
+        )
+    )
+    db.session.commit()
+
+
+def remembered_tokens() -> list[str]:
+    """The edit tokens of the games this phone keeps score for, newest first (at most
+    :data:`MAX_REMEMBERED`; deleted games included)."""
+    device = current_device(create=LEGACY_KEY in session)
+    if device is None:
+        return []
+    rows = db.session.scalars(
+        select(Game.edit_token)
+        .join(GameAccess, GameAccess.game_id == Game.id)
+        .where(GameAccess.device_id == device.id, GameAccess.role == str(Grant.SCOREKEEPER))
+        .order_by(GameAccess.id.desc())
+        .limit(MAX_REMEMBERED)
+    )
+    return list(rows)
+
+
+def ask_to_keep_score(game: Game) -> None:
+    """This phone asks to become ``game``'s scorekeeper (the scorekeeper confirms)."""
+    device = current_device()
+    assert device is not None
+    if not holds(device, game, Grant.ASKING):
+        try:
+            _grant(device, game, Grant.ASKING)
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()
+
+
+def asking(game: Game) -> list[GameAccess]:
+    """Phones asking to keep ``game``'s score, oldest first."""
+    return _rows(game, Grant.ASKING)
+
+
+@dataclass(frozen=True)
+class Handover:
+    """A finished handover: the phones that lost and gained the scorekeeper's right."""
+
+    from_devices: tuple[int, ...]
+    to_device: int
+
+
+def hand_over(game: Game, asking_id: int, *, keep_old: bool = False) -> Handover | None:
+    """Give scorekeeping to the phone of ``asking_id`` (a :class:`GameAccess` row asking).
+
+    The old scorekeepers lose the right at once (their next request is refused and says so),
+    unless ``keep_old`` (the scorekeeper adds a second one on purpose). Returns None when the
+    request is no longer there. The caller records it in the audit trail and commits.
+    """
+    row = db.session.get(GameAccess, asking_id)
+    if row is None or row.game_id != game.id or row.role != str(Grant.ASKING):
+        return None
+    old = tuple(k.device_id for k in scorekeepers(game))
+    if not keep_old:
+        db.session.execute(
+            delete(GameAccess).where(
+                GameAccess.game_id == game.id, GameAccess.role == str(Grant.SCOREKEEPER)
+            )
+        )
+    db.session.execute(
+        update(GameAccess)
+        .where(GameAccess.id == row.id)
+        .values(role=str(Grant.SCOREKEEPER), granted_at=utcnow())
+    )
+    return Handover(() if keep_old else old, row.device_id)
+
+
+def refuse_asking(game: Game, asking_id: int) -> None:
+    """Drop a phone's request to keep score (the caller commits)."""
+    db.session.execute(
+        delete(GameAccess).where(
+            GameAccess.id == asking_id,
+            GameAccess.game_id == game.id,
+            GameAccess.role == str(Grant.ASKING),
+        )
+    )
+
+
+# --- joined players ----------------------------------------------------------------------------
+
+
+class SeatTaken(Exception):
+    """Another phone joined that seat."""
+
+
+def joined_seat(game: Game, device: Device | None = None) -> Seat | None:
+    """The seat of ``game`` this phone joined, or None."""
+    device = device or current_device(create=False)
+    if device is None:
+        return None
+    return db.session.scalar(
+        select(Seat)
+        .join(GameAccess, GameAccess.seat_id == Seat.id)
+        .where(
+            GameAccess.game_id == game.id,
+            GameAccess.device_id == device.id,
+            GameAccess.role == str(Grant.PLAYER),
+        )
+    )
+
+
+def seat_phones(game: Game) -> dict[int, GameAccess]:
+    """Seat id -> the phone that joined it."""
+    return {r.seat_id: r for r in _rows(game, Grant.PLAYER) if r.seat_id is not None}
+
+
+def join_seat(game: Game, seat: Seat) -> None:
+    """This phone takes ``seat`` (leaving any other seat of the game it held).
+
+    Raises :class:`SeatTaken` when another phone holds it (also when two phones tap the same
+    seat at once: the database keeps one).
+    """
+    device = current_device()
+    assert device is not None
+    holder = seat_phones(game).get(seat.id)
+    if holder is not None:
+        if holder.device_id == device.id:
+            return
+        raise SeatTaken()
+    db.session.execute(
+        delete(GameAccess).where(
+            GameAccess.game_id == game.id,
+            GameAccess.device_id == device.id,
+            GameAccess.role == str(Grant.PLAYER),
+        )
+    )
+    try:
+        _grant(device, game, Grant.PLAYER, seat)
+        db.session.commit()
+    except IntegrityError as exc:
+        db.session.rollback()
+        raise SeatTaken() from exc
+
+
+def free_seat(game: Game, seat_id: int) -> bool:
+    """The scorekeeper frees a seat (its phone is no longer joined). True if one was freed."""
+    result = db.session.execute(
+        delete(GameAccess).where(
+            GameAccess.game_id == game.id,
+            GameAccess.seat_id == seat_id,
+            GameAccess.role == str(Grant.PLAYER),
+        )
+    )
+    db.session.commit()
+    return bool(getattr(result, "rowcount", 0))
+
+
+# --- the optional instance passcode ------------------------------------------------------------
+
+#: session key holding a digest of the passcode this browser entered (not the passcode itself)
+PASSCODE_KEY = "passcode_digest"
+#: wrong passcodes one phone may try per window
+PHONE_LIMIT = 5
+#: wrong passcodes all new phones from one address may try per window together
+NEW_PHONES_LIMIT = 10
+#: the rate-limit window
+WINDOW = timedelta(minutes=1)
+#: a phone older than this is "known": only its own failures count against it
+KNOWN_AFTER = timedelta(minutes=10)
+
+
+def _passcode() -> str:
+    return current_app.config.get("COMPANION_PASSCODE") or ""
+
+
+def _digest(passcode: str) -> str:
+    # Tied to the secret key and the passcode: changing either asks every browser again.
+    key = str(current_app.config.get("SECRET_KEY", "")).encode()
+    return hmac.new(key, passcode.encode(), hashlib.sha256).hexdigest()
+
+
+def is_host() -> bool:
+    """True when no passcode is configured, or this browser entered it."""
+    return not passcode_needed()
+
+
+def passcode_needed() -> bool:
+    """True when a passcode is configured and this browser session has not entered it."""
+    passcode = _passcode()
+    if not passcode:
+        return False
+    given = session.get(PASSCODE_KEY)
+    return not (isinstance(given, str) and hmac.compare_digest(given, _digest(passcode)))
+
+
+def accept_passcode(given: str) -> bool:
+    """Compare ``given`` with the configured passcode in constant time; on a match remember it
+    for this browser session. Returns False when no passcode is configured or it differs."""
+    passcode = _passcode()
+    if not passcode or not hmac.compare_digest(given.encode(), passcode.encode()):
+        return False
+    session[PASSCODE_KEY] = _digest(passcode)
+    return True
+
+
+def passcode_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a view that only the host may use (same as ``requires(Role.HOST)``)."""
+    return requires(Role.HOST)(view)
+
+
+def _buckets(device: Device) -> list[tuple[str, int]]:
+    buckets = [(f"passcode:phone:{device.id}", PHONE_LIMIT)]
+    if device.created_at > utcnow() - KNOWN_AFTER:
+        address = (request.remote_addr or "?")[:60]
+        buckets.append((f"passcode:new:{address}", NEW_PHONES_LIMIT))
+    return buckets
+
+
+def passcode_wait() -> int:
+    """Seconds this phone must wait before it may try a passcode again (0: it may now)."""
+    device = current_device()
+    assert device is not None
+    now = utcnow()
+    wait = 0.0
+    for key, limit in _buckets(device):
+        row = db.session.get(RateCounter, key)
+        if row is not None and row.window_start > now - WINDOW and row.hits >= limit:
+            wait = max(wait, (row.window_start + WINDOW - now).total_seconds())
+    return math.ceil(wait)
+
+
+def count_wrong_passcode() -> None:
+    """Count one wrong passcode against this phone (and its address while it is new): one
+    atomic UPDATE per bucket, so concurrent workers never lose a count."""
+    device = current_device()
+    assert device is not None
+    now = utcnow()
+    for key, _limit in _buckets(device):
+        for _attempt in range(3):
+            stale = RateCounter.window_start <= now - WINDOW
+            result = db.session.execute(
+                update(RateCounter)
+                .where(RateCounter.key == key)
+                .values(
+                    hits=case((stale, 1), else_=RateCounter.hits + 1),
+                    window_start=case((stale, now), else_=RateCounter.window_start),
+                )
+            )
+            if getattr(result, "rowcount", 0):
+                break
+            try:
+                with db.session.begin_nested():
+                    db.session.add(RateCounter(key=key, window_start=now, hits=1))
+                break
+            except IntegrityError:
+                continue
+    db.session.commit()
+
+
+def too_many_passcodes(wait: int) -> NoReturn:
+    """Abort with 429 and ``Retry-After`` in seconds."""
+    body = render_template(
+        "error.html",
+        code=429,
+        title=_("Too many tries"),
+        description=_("Too many wrong passcodes. Wait a minute and try again."),
+    )
+    abort(Response(body, status=429, headers={"Retry-After": str(max(wait, 1))}))

@@ -1,0 +1,358 @@
+"""Thin views for the whole table: players join a seat on their phone and post their own hand;
+the scorekeeper sees the posts fill the round form, frees seats, hands scorekeeping over.
+
+* ``/j/<share>``: the join page (the seats; tap your name). ``/p/<share>``: a joined phone's
+  page (live scoreboard, this seat's hand for the coming round). ``/p/<share>/live?v=``: its
+  poll (204 while nothing changed).
+* ``/g/<edit>/posts?v=``: the scorekeeper's poll (204, or the posted hands as JSON).
+* ``/g/<edit>/ask``, ``/g/<edit>/handover``: asking for and handing over scorekeeping.
+
+The work is done by :mod:`companion.services.table` (posts) and :mod:`companion.access`
+(devices, seats, scorekeepers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from .. import access
+from ..access import Role, requires
+from ..extensions import db
+from ..models import AuditEntry, Game, HandPost, Seat
+from ..services import table as posts
+from . import bp
+from .access import game_for_edit, game_for_view, scorekeeper_game
+from .board import build_board
+from .rounds import commit_change, double_name, load_game, plan_round
+from .undo import shared_game
+
+
+def _picker(game: Game, double: int) -> list[dict[str, Any]]:
+    from .play import _picker_tiles
+
+    return _picker_tiles(game, double)
+
+
+def _seat_of(game: Game, text: Any) -> Seat | None:
+    """The seat of ``game`` named by a posted seat id, or None for anything else (forged)."""
+    value = str(text or "").strip()
+    if not (value.isascii() and value.isdigit() and len(value) < 12):
+        return None
+    return next((s for s in game.seats if s.id == int(value)), None)
+
+
+def _playable(share_token: str) -> Game:
+    """The live game of a join link; a finished game's link says so (410) instead."""
+    game = load_game(game_for_view(share_token))
+    if game.status == "finished":
+        abort(
+            410,
+            description=_(
+                "This game is over: there is no hand left to post. The final scoreboard is "
+                "on the scoreboard link."
+            ),
+        )
+    return game
+
+
+# --- joining -----------------------------------------------------------------------------------
+
+
+@bp.route("/j/<share_token>", methods=["GET", "POST"])
+@requires(Role.VIEWER)
+def join(share_token: str) -> Any:
+    """The seats of the game; tapping a name (a POST with that seat's id) joins it."""
+    game = _playable(share_token)
+    device = access.current_device()
+    if request.method == "POST":
+        seat = _seat_of(game, request.form.get("seat"))
+        if seat is None:
+            flash(_("That seat is not at this game. Tap your name in the list."), "error")
+            return redirect(url_for("games.join", share_token=share_token), 303)
+        try:
+            access.join_seat(game, seat)
+        except access.SeatTaken:
+            flash(
+                _(
+                    "%(who)s's seat is already taken by another phone. If that is wrong, ask "
+                    "the scorekeeper to free it.",
+                    who=seat.player.name,
+                ),
+                "error",
+            )
+            return redirect(url_for("games.join", share_token=share_token), 303)
+        return redirect(url_for("games.hand", share_token=share_token), 303)
+    return render_template(
+        "games/join.html",
+        game=game,
+        phones=access.seat_phones(game),
+        mine=access.joined_seat(game, device),
+        device_id=device.id if device else None,
+    )
+
+
+# --- a player's own hand -----------------------------------------------------------------------
+
+
+def _hand_context(game: Game, seat: Seat, **extra: Any) -> dict[str, Any]:
+    plan = plan_round(game)
+    double = plan.double if plan else None
+    post = posts.posts_for(game, double).get(seat.id) if double is not None else None
+    last_taken = _last_taken(game, seat)
+    return {
+        "game": game,
+        "seat": seat,
+        "plan": plan,
+        "double": double,
+        "post": post,
+        "value": posts.HandValue.of(post) if post else None,
+        "picker": _picker(game, double) if double is not None else [],
+        "board": build_board(game),
+        "live_key": posts.live_key(game),
+        "poll_seconds": 2,
+        "last_taken": last_taken,
+        "double_name": double_name,
+        **extra,
+    }
+
+
+def _last_taken(game: Game, seat: Seat) -> tuple[HandPost, Any] | None:
+    """This seat's latest posted hand taken into a saved round, with the saved hand."""
+    from sqlalchemy import select
+
+    row = db.session.scalars(
+        select(HandPost)
+        .where(
+            HandPost.game_id == game.id,
+            HandPost.seat_id == seat.id,
+            HandPost.status == "taken",
+            HandPost.device_id.is_not(None),
+        )
+        .order_by(HandPost.taken_at.desc())
+        .limit(1)
+    ).first()
+    if row is None:
+        return None
+    saved = posts.saved_round(game, row.double)
+    hand = next((h for h in saved.hands if h.seat_id == seat.id), None) if saved else None
+    return (row, hand) if hand is not None else None
+
+
+def _joined(share_token: str) -> tuple[Game, Seat] | Any:
+    game = load_game(game_for_view(share_token))
+    seat = access.joined_seat(game)
+    return game, seat
+
+
+@bp.route("/p/<share_token>", methods=["GET", "POST"])
+@requires(Role.PLAYER)
+def hand(share_token: str) -> Any:
+    """A joined phone: the live scoreboard and, for the coming round, only its own hand."""
+    game, seat = _joined(share_token)
+    if seat is None:
+        flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
+        return redirect(url_for("games.join", share_token=share_token), 303)
+    if request.method == "GET":
+        return render_template("games/hand.html", **_hand_context(game, seat))
+    return _post(game, seat, share_token)
+
+
+def _post(game: Game, seat: Seat, share_token: str) -> Any:
+    form = request.form
+    double_text = str(form.get("double", "")).strip()
+    double = int(double_text) if double_text.isdigit() and len(double_text) <= 2 else -1
+    typed = {
+        "total": str(form.get("total", ""))[:20],
+        "tiles": [str(t)[:20] for t in form.getlist("tiles")][:200],
+        "went_out": bool(form.get("went_out")),
+    }
+    seen_text = str(form.get("seen", "0")).strip()
+    seen = int(seen_text) if seen_text.isdigit() and len(seen_text) < 9 else 0
+    device = access.current_device()
+    assert device is not None
+    try:
+        posts.post_hand(
+            game,
+            seat,
+            device,
+            double,
+            seen=seen,
+            force=bool(form.get("force")),
+            **typed,
+        )
+    except posts.PostRefused as exc:
+        ctx = _hand_context(game, seat, problem=exc.message, typed=typed)
+        return render_template("games/hand.html", **ctx), 422
+    except posts.PostClash as exc:
+        ctx = _hand_context(
+            load_game(game), seat, clash=posts.HandValue.of(exc.theirs), typed=typed
+        )
+        return render_template("games/hand.html", **ctx), 409
+    except posts.RoundClosed as exc:
+        game = load_game(game)
+        ctx = _hand_context(game, seat, closed=exc.round, typed=typed)
+        return render_template("games/hand.html", **ctx), 409
+    _auto_save(load_game(game))
+    flash(_("Hand posted. You can change it until the round is saved."), "success")
+    return redirect(url_for("games.hand", share_token=share_token), 303)
+
+
+def _auto_save(game: Game) -> None:
+    """With the game's auto-save on: save the round once every seat has posted and nothing
+    conflicts (the same checks as the scorekeeper's Save). Otherwise nothing happens."""
+    if not game.auto_save:
+        return
+    from .play import save_posted_round
+
+    save_posted_round(game)
+
+
+@bp.get("/p/<share_token>/live")
+@requires(Role.PLAYER)
+def hand_live(share_token: str) -> Any:
+    """The joined phone's poll: 204 while nothing changed (``?v=``), else the live part of its
+    page (scoreboard and the state of its posted hand; never the form being typed in)."""
+    game = shared_game(share_token)
+    if game.deleted_at is not None:
+        return render_template("games/_scoreboard.html", game=game, gone=True), 286
+    if request.args.get("v", "") == posts.live_key(game):
+        return Response(status=204)
+    game = load_game(game)
+    seat = access.joined_seat(game)
+    if seat is None:  # the seat was freed: back to the join page
+        target = url_for("games.join", share_token=share_token)
+        return Response(status=204, headers={"HX-Redirect": target})
+    return render_template("games/_hand_live.html", **_hand_context(game, seat))
+
+
+# --- the scorekeeper's side ----------------------------------------------------------------------
+
+
+@bp.get("/g/<token>/posts")
+@requires(Role.SCOREKEEPER)
+def posted(token: str) -> Any:
+    """The scorekeeper's poll: 204 while nothing changed (``?v=``), else the posted hands of
+    the coming round, the game's version and who asks to keep score, as JSON."""
+    game = scorekeeper_game(token)
+    key = posts.live_key(game)
+    if request.args.get("v", "") == key:
+        return Response(status=204)
+    game = load_game(game)
+    plan = plan_round(game)
+    return jsonify(
+        {
+            "key": key,
+            "version": game.version,
+            "double": plan.double if plan else None,
+            "hands": posts.posts_json(game, plan.double if plan else None),
+            "asking": len(access.asking(game)),
+            "joined": sorted(access.seat_phones(game)),
+        }
+    )
+
+
+@bp.post("/g/<token>/seats/<int:seat_id>/free")
+@requires(Role.SCOREKEEPER)
+def free_seat(token: str, seat_id: int) -> Any:
+    """The scorekeeper frees a seat, so another phone can join it."""
+    game = scorekeeper_game(token)
+    if access.free_seat(game, seat_id):
+        flash(_("The seat is free: another phone can join it now."), "success")
+    return redirect(url_for("games.play", token=token), 303)
+
+
+@bp.post("/g/<token>/auto-save")
+@requires(Role.SCOREKEEPER)
+def auto_save(token: str) -> Any:
+    """Switch the game's "save the round by itself when every hand is posted" setting."""
+    game = scorekeeper_game(token)
+    game.auto_save = request.form.get("on") == "1"
+    db.session.add(
+        AuditEntry(
+            game=game,
+            action="setting",
+            summary=_("Rounds save themselves when every hand is posted.")
+            if game.auto_save
+            else _("Rounds are saved by the scorekeeper."),
+        )
+    )
+    db.session.commit()
+    if game.auto_save:
+        _auto_save(load_game(game))
+    return redirect(url_for("games.play", token=token), 303)
+
+
+@bp.post("/g/<token>/ask")
+@requires(Role.VIEWER)
+def ask(token: str) -> Any:
+    """This phone asks to keep score ("Make this phone the scorekeeper"). With the host's
+    passcode it takes over at once; otherwise the scorekeeper's phone confirms."""
+    game = game_for_edit(token)
+    access.ask_to_keep_score(game)
+    device = access.current_device()
+    if request.form.get("now") and _passcode_configured() and not access.is_host():
+        # Take over with the passcode: enter it first, then tap "Take over now" again.
+        flash(_("Enter the passcode, then tap “Take over now with the passcode” again."), "info")
+        return redirect(url_for("games.passcode", next=url_for("games.play", token=token)), 303)
+    if request.form.get("now") and _passcode_configured() and access.is_host():
+        row = next((r for r in access.asking(game) if device and r.device_id == device.id), None)
+        if row is not None:
+            _record_handover(game, access.hand_over(game, row.id))
+            flash(_("This phone keeps score now."), "success")
+            return redirect(url_for("games.play", token=token), 303)
+    flash(
+        _("Asked. Confirm on the scorekeeper's phone; this page opens the game when it does."),
+        "info",
+    )
+    return redirect(url_for("games.play", token=token), 303)
+
+
+def _passcode_configured() -> bool:
+    from flask import current_app
+
+    return bool(current_app.config.get("COMPANION_PASSCODE"))
+
+
+@bp.post("/g/<token>/handover")
+@requires(Role.SCOREKEEPER)
+def handover(token: str) -> Any:
+    """The scorekeeper answers a phone's request: hand over (this phone stops keeping score),
+    add it as a second scorekeeper, or refuse."""
+    game = scorekeeper_game(token)
+    text = str(request.form.get("request", "")).strip()
+    row_id = int(text) if text.isdigit() and len(text) < 12 else -1
+    choice = request.form.get("choice", "")
+    if choice == "refuse":
+        access.refuse_asking(game, row_id)
+        db.session.commit()
+        flash(_("Refused: that phone does not keep score."), "success")
+        return redirect(url_for("games.play", token=token), 303)
+    done = access.hand_over(game, row_id, keep_old=choice == "add")
+    if done is None:
+        flash(_("That request is no longer there; nothing changed."), "error")
+        return redirect(url_for("games.play", token=token), 303)
+    _record_handover(game, done)
+    if choice == "add":
+        flash(_("That phone keeps score too now."), "success")
+        return redirect(url_for("games.play", token=token), 303)
+    return redirect(url_for("games.play", token=token), 303)
+
+
+def _record_handover(game: Game, done: access.Handover | None) -> None:
+    if done is None:
+        return
+    if done.from_devices:
+        summary = _("Scorekeeping handed over to another phone.")
+    else:
+        summary = _("A second phone keeps score too.")
+    game = db.session.get(Game, game.id) or game
+    commit_change(
+        game,
+        "scorekeeper_moved" if done.from_devices else "scorekeeper_added",
+        summary,
+        {"devices": list(done.from_devices)} if done.from_devices else None,
+        {"device": done.to_device},
+    )

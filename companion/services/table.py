@@ -1,0 +1,482 @@
+"""Hands posted from the players' phones, judged per hand (never per round).
+
+A joined phone posts its own seat's hand for the coming round: a typed pip total, tapped tiles
+or "I went out" (:func:`post_hand`). Each posted hand is one :class:`HandPost` row per
+(game, round double, seat) whose ``revision`` grows with every change:
+
+* two phones posting *different* hands both count (different rows);
+* a phone that posts the *same* hand as changed by someone else since it last saw it (its
+  ``seen`` revision is older) gets :class:`PostClash` with both values, and chooses which
+  stands (posting again with ``force``) -- nothing typed is replaced unseen;
+* a post for a round already saved gets :class:`RoundClosed` with the saved round, so the
+  phone shows it with its own values beside it.
+
+Saving a round (:func:`take_posts`, called inside the round's transaction) marks each hand's
+row ``taken``; a hand the scorekeeper typed gets a row too, so a phone posting at the same
+moment collides with it in the database (unique row per hand) and is told the round was
+saved. A post changed after the scorekeeper's form was filled refuses the save
+(:class:`PostsChanged`) rather than dropping it. Scores come from the engine through
+:mod:`companion.games.rounds` (RULES.md §6, §7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import ngettext
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..engine import Tile, score_hand
+from ..extensions import db
+from ..games.rounds import (
+    Conflict,
+    EnteredBy,
+    ScoredRound,
+    double_name,
+    parse_tiles,
+    parse_total,
+    score_bound,
+)
+from ..mapping import dominoes_of, rules_of
+from ..models import Device, Game, GameAccess, HandPost, Round, Seat, utcnow
+
+
+class PostState(StrEnum):
+    """A hand's state on the scorekeeper's form."""
+
+    MISSING = "missing"  # nothing posted yet
+    POSTED = "posted"  # posted; the form shows it
+    CHANGED = "changed"  # posted again after the form was filled
+    TAKEN = "taken"  # saved into the round
+
+
+class PostRefused(Exception):
+    """The post cannot be taken as it is; ``message`` says why, in the player's words."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class PostClash(Exception):
+    """The same hand was changed by someone else since this phone last saw it."""
+
+    def __init__(self, theirs: HandPost) -> None:
+        super().__init__(theirs.id)
+        self.theirs = theirs
+
+
+class RoundClosed(Exception):
+    """The round this post is for was already saved."""
+
+    def __init__(self, rnd: Round | None) -> None:
+        super().__init__(rnd.id if rnd else None)
+        self.round = rnd
+
+
+class PostsChanged(Exception):
+    """Hands were posted again after the scorekeeper's form was filled: seat id -> the row."""
+
+    def __init__(self, changed: dict[int, HandPost]) -> None:
+        super().__init__(sorted(changed))
+        self.changed = changed
+
+
+@dataclass(frozen=True)
+class HandValue:
+    """A hand as posted: a typed total in points, or tapped tiles, or went out."""
+
+    total: int | None
+    tiles: tuple[str, ...] | None
+    went_out: bool
+
+    @classmethod
+    def of(cls, post: HandPost) -> HandValue:
+        """The value a :class:`HandPost` row holds."""
+        tiles = tuple(sorted(post.tiles)) if post.tiles else None
+        return cls(post.total, tiles, bool(post.went_out))
+
+    def words(self) -> str:
+        """The hand in words: "went out", "12 points" or "3 tiles: 9-5 4-4 2-1"."""
+        if self.went_out:
+            return _("went out")
+        if self.tiles:
+            return ngettext(
+                "%(num)d tile: %(tiles)s",
+                "%(num)d tiles: %(tiles)s",
+                len(self.tiles),
+                tiles=" ".join(self.tiles),
+            )
+        if self.total is not None:
+            return ngettext("%(num)d point", "%(num)d points", self.total)
+        return "—"
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def live_key(game: Game) -> str:
+    """A short text that changes whenever a round is saved, a hand is posted or a phone joins,
+    leaves or asks to keep score (the polls' ``?v=``): the game's version, the sum of its posts'
+    revisions (they only grow) and of its access rows' ids (one small query)."""
+    posted = (
+        select(func.coalesce(func.sum(HandPost.revision), 0))
+        .where(HandPost.game_id == game.id)
+        .scalar_subquery()
+    )
+    phones = (
+        select(func.coalesce(func.sum(GameAccess.id), 0))
+        .where(GameAccess.game_id == game.id)
+        .scalar_subquery()
+    )
+    total, access_sum = db.session.execute(select(posted, phones)).one()
+    return f"{game.version}.{total}.{access_sum}"
+
+
+def saved_round(game: Game, double: int) -> Round | None:
+    """The saved (scored) round of ``game`` started by ``double``, if any, as the database
+    holds it now (another request may have saved it since ``game`` was loaded)."""
+    return db.session.scalars(
+        select(Round).where(
+            Round.game_id == game.id, Round.start_double == double, Round.status == "scored"
+        )
+    ).first()
+
+
+def posts_for(game: Game, double: int) -> dict[int, HandPost]:
+    """Seat id -> the posted hand for the round with ``double`` (open or taken), fresh from
+    the database (rows already loaded in this request are refreshed, never trusted)."""
+    rows = db.session.scalars(
+        select(HandPost)
+        .where(HandPost.game_id == game.id, HandPost.double == double)
+        .execution_options(populate_existing=True)
+    )
+    return {r.seat_id: r for r in rows}
+
+
+def is_open(post: HandPost, game: Game) -> bool:
+    """True while ``post`` (from a phone) waits for its round: not taken, or taken into a round
+    since undone. A row the scorekeeper's save wrote for a typed hand is never a post."""
+    if post.device_id is None:
+        return False
+    return post.status == "open" or saved_round(game, post.double) is None
+
+
+def open_posts(game: Game, double: int) -> dict[int, HandPost]:
+    """The posted hands still waiting for the round with ``double``."""
+    return {s: p for s, p in posts_for(game, double).items() if is_open(p, game)}
+
+
+def form_data(posts: dict[int, HandPost]) -> dict[str, Any]:
+    """Round-form data that fills each seat from its posted hand (``seen_<seat>`` carries the
+    revision the form shows, so a later change is noticed when saving)."""
+    data: dict[str, Any] = {}
+    for seat_id, post in posts.items():
+        value = HandValue.of(post)
+        data[f"seen_{seat_id}"] = str(post.revision)
+        if value.went_out:
+            data[f"out_{seat_id}"] = True
+        elif value.tiles:
+            data[f"tiles_{seat_id}"] = list(value.tiles)
+        elif value.total is not None:
+            data[f"total_{seat_id}"] = str(value.total)
+    return data
+
+
+def seen_revisions(form: Any, seats: list[Seat]) -> dict[int, int]:
+    """Seat id -> the post revision the scorekeeper's form was filled from (0: none)."""
+    seen: dict[int, int] = {}
+    for seat in seats:
+        text = str(form.get(f"seen_{seat.id}", "") or "").strip()
+        seen[seat.id] = int(text) if text.isdigit() and len(text) < 9 else 0
+    return seen
+
+
+def marks(game: Game, double: int, seen: dict[int, int]) -> dict[int, PostState]:
+    """Seat id -> the state the scorekeeper's form shows for that hand."""
+    posts = open_posts(game, double)
+    out: dict[int, PostState] = {}
+    for seat in game.seats:
+        post = posts.get(seat.id)
+        if post is None:
+            out[seat.id] = PostState.MISSING
+        elif post.revision > seen.get(seat.id, 0) and seen.get(seat.id, 0) != 0:
+            out[seat.id] = PostState.CHANGED
+        else:
+            out[seat.id] = PostState.POSTED
+    return out
+
+
+def posts_json(game: Game, double: int | None) -> dict[str, Any]:
+    """The open posted hands of the coming round for the scorekeeper's page poll."""
+    if double is None:
+        return {}
+    hands = {}
+    for seat_id, post in open_posts(game, double).items():
+        value = HandValue.of(post)
+        hands[str(seat_id)] = {
+            "revision": post.revision,
+            "total": value.total,
+            "tiles": list(value.tiles or ()),
+            "went_out": value.went_out,
+            "words": value.words(),
+        }
+    return hands
+
+
+# --- posting ---------------------------------------------------------------------------------
+
+
+def _value_from(
+    game: Game, seat: Seat, double: int, total_text: str, tiles: list[str], went_out: bool
+) -> HandValue:
+    """Check one posted hand on its own and against the other posted hands (no tile twice,
+    not the centre double, total and tiles agree) -- RULES.md §6, §7."""
+    who = seat.player.name
+    if went_out:
+        return HandValue(None, None, True)
+    total, problem = parse_total(total_text or "", who, score_bound(game, double))
+    if problem:
+        raise PostRefused(problem)
+    parsed, problems = parse_tiles(dominoes_of(game), tiles, who)
+    if problems:
+        raise PostRefused(problems[0])
+    centre = Tile(double, double)
+    if centre in parsed:
+        raise PostRefused(
+            _(
+                "%(tile)s is this round's centre double, so it can't be in your hand.",
+                tile=str(centre),
+            )
+        )
+    others = open_posts(game, double)
+    for seat_id, post in others.items():
+        if seat_id == seat.id or not post.tiles:
+            continue
+        clash = sorted(set(post.tiles) & {str(t) for t in parsed})
+        if clash:
+            raise PostRefused(
+                _(
+                    "%(tile)s is already in %(who)s's posted hand: check your tiles "
+                    "(or ask %(who)s to check theirs).",
+                    tile=clash[0],
+                    who=post.seat.player.name,
+                )
+            )
+    if parsed:
+        points = score_hand(parsed, rules_of(game), round_double=centre).points
+        if total is not None and total != points:
+            raise PostRefused(
+                _(
+                    "Your tapped tiles add up to %(points)s points, but you typed %(typed)s. "
+                    "Clear one of them.",
+                    points=points,
+                    typed=total,
+                )
+            )
+        return HandValue(None, tuple(sorted(str(t) for t in parsed)), False)
+    if total is None:
+        raise PostRefused(_("Type the points left in your hand, or tap your tiles."))
+    return HandValue(total, None, False)
+
+
+def post_hand(
+    game: Game,
+    seat: Seat,
+    device: Device,
+    double: int,
+    *,
+    total: str = "",
+    tiles: list[str] | None = None,
+    went_out: bool = False,
+    seen: int = 0,
+    force: bool = False,
+) -> HandPost:
+    """Post ``seat``'s hand for the round with ``double`` from ``device`` and commit.
+
+    ``seen`` is the revision of this hand the phone last showed (0: none). Raises
+    :class:`PostRefused` (bad hand, round not being played), :class:`RoundClosed` (already
+    saved), :class:`PostClash` (someone else changed this hand since ``seen``; ``force``
+    posts anyway, after the phone was shown both values).
+    """
+    rnd = saved_round(game, double)
+    if rnd is not None:
+        raise RoundClosed(rnd)
+    from ..games.rounds import plan_round
+
+    plan = plan_round(game)
+    if plan is None or plan.double != double:
+        raise PostRefused(
+            _(
+                "The round with %(d)s is not being played now: the page was out of date and "
+                "now shows the coming round. Post your hand again.",
+                d=double_name(double),
+            )
+        )
+    value = _value_from(game, seat, double, total, list(tiles or []), went_out)
+    row = posts_for(game, double).get(seat.id)
+    if row is not None and row.status != "open":
+        # Read the row, then the round: a save marks the row and stores the round in one
+        # commit, so a taken row with its round present means the round closed meanwhile.
+        rnd = saved_round(game, double)
+        if rnd is not None:
+            raise RoundClosed(rnd)
+    if row is None:
+        return _insert(game, seat, device, double, value)
+    if HandValue.of(row) == value and is_open(row, game):
+        return row  # the same hand again (a double tap): nothing changes
+    # A leftover of a round since undone is simply replaced; an open hand changed by someone
+    # else since this phone last saw it is shown to the phone first.
+    changed_by_other = row.device_id != device.id
+    if row.revision != seen and changed_by_other and is_open(row, game) and not force:
+        raise PostClash(row)
+    result = db.session.execute(
+        update(HandPost)
+        .where(HandPost.id == row.id, HandPost.revision == row.revision)
+        .values(
+            total=value.total,
+            tiles=list(value.tiles) if value.tiles else None,
+            went_out=value.went_out,
+            device_id=device.id,
+            revision=row.revision + 1,
+            status="open",
+            round_id=None,
+            taken_at=None,
+            updated_at=utcnow(),
+        )
+    )
+    if not getattr(result, "rowcount", 0):
+        # Changed under us: the scorekeeper took the hand into the saved round, or another
+        # phone posted it. Say which, with what is stored now.
+        db.session.rollback()
+        rnd = saved_round(game, double)
+        if rnd is not None:
+            raise RoundClosed(rnd)
+        raise PostClash(posts_for(game, double)[seat.id])
+    db.session.commit()
+    db.session.refresh(row)
+    return row
+
+
+def _insert(game: Game, seat: Seat, device: Device, double: int, value: HandValue) -> HandPost:
+    row = HandPost(
+        game_id=game.id,
+        double=double,
+        seat_id=seat.id,
+        total=value.total,
+        tiles=list(value.tiles) if value.tiles else None,
+        went_out=value.went_out,
+        device_id=device.id,
+    )
+    db.session.add(row)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        # Another request wrote this hand first: the scorekeeper saved the round (taken) or
+        # another phone posted the same hand.
+        db.session.rollback()
+        theirs = posts_for(game, double).get(seat.id)
+        rnd = saved_round(game, double)
+        if rnd is not None or theirs is None:
+            raise RoundClosed(rnd) from None
+        raise PostClash(theirs) from None
+    return row
+
+
+# --- saving the round ------------------------------------------------------------------------
+
+
+def matches(post: HandPost, hand: Any) -> bool:
+    """True when a saved hand (engine-scored) is what the phone posted."""
+    value = HandValue.of(post)
+    if value.went_out or hand.went_out:
+        return value.went_out == bool(hand.went_out)
+    if value.tiles:
+        return tuple(sorted(hand.tiles or ())) == value.tiles
+    return value.total == hand.points and not hand.tiles
+
+
+def check_unchanged(game: Game, double: int, scored: ScoredRound, seen: dict[int, int]) -> None:
+    """Refuse (:class:`PostsChanged`) when a hand was posted again after the form was filled
+    and the form does not hold that newer value (the scorekeeper has not seen it)."""
+    posts = open_posts(game, double)
+    changed = {
+        h.seat_id: posts[h.seat_id]
+        for h in scored.hands
+        if h.seat_id in posts
+        and posts[h.seat_id].revision != seen.get(h.seat_id, 0)
+        and not matches(posts[h.seat_id], h)
+    }
+    if changed:
+        raise PostsChanged(changed)
+
+
+def take_posts(game: Game, rnd: Round, scored: ScoredRound, seen: dict[int, int]) -> None:
+    """Inside the round's transaction: mark each hand's posted row taken, write a row for the
+    hands the scorekeeper typed, and record on each :class:`HandScore` who entered it.
+
+    Each row is read fresh and marked only at the revision that was checked (a conditional
+    UPDATE), so a post that lands meanwhile is never taken unseen: the save is refused with
+    :class:`PostsChanged` (after a rollback: nothing of the round is stored).
+    """
+    posts = posts_for(game, scored.double)
+    now = utcnow()
+    by_seat = {h.seat_id: h for h in rnd.hands}
+    for hand in scored.hands:
+        post = posts.get(hand.seat_id)
+        saved = by_seat[hand.seat_id]
+        if post is None or not is_open(post, game):
+            saved.entered_by = str(EnteredBy.SCOREKEEPER)
+            if post is None:
+                db.session.add(_typed_row(game, rnd, scored.double, hand, now))
+            continue
+        same = matches(post, hand)
+        if post.revision != seen.get(hand.seat_id, 0) and not same:
+            _refuse(game, scored.double, hand.seat_id)
+        saved.entered_by = str(EnteredBy.PHONE if same else EnteredBy.OVERRULED)
+        result = db.session.execute(
+            update(HandPost)
+            .where(HandPost.id == post.id, HandPost.revision == post.revision)
+            .values(status="taken", taken_at=now, updated_at=now, revision=post.revision + 1)
+        )
+        if not getattr(result, "rowcount", 0):
+            _refuse(game, scored.double, hand.seat_id)
+    db.session.flush()
+    # the round's id is known after the flush: link the rows to it
+    db.session.execute(
+        update(HandPost)
+        .where(
+            HandPost.game_id == game.id,
+            HandPost.double == scored.double,
+            HandPost.status == "taken",
+        )
+        .values(round_id=rnd.id)
+    )
+
+
+def _typed_row(game: Game, rnd: Round, double: int, hand: Any, now: Any) -> HandPost:
+    """The row for a hand the scorekeeper typed (a phone posting it now collides with it)."""
+    return HandPost(
+        game_id=game.id,
+        double=double,
+        seat_id=hand.seat_id,
+        total=hand.points if not hand.tiles and not hand.went_out else None,
+        tiles=list(hand.tiles) if hand.tiles else None,
+        went_out=hand.went_out,
+        status="taken",
+        taken_at=now,
+        round=rnd,
+    )
+
+
+def _refuse(game: Game, double: int, seat_id: int) -> None:
+    """Roll the round back and say which posted hand changed under the save."""
+    db.session.rollback()
+    post = posts_for(game, double).get(seat_id)
+    if post is None:
+        raise Conflict()
+    raise PostsChanged({seat_id: post})

@@ -1,0 +1,131 @@
+// The scorekeeper's round form fills itself from the hands posted on the players' phones
+// (progressive: without this file the form is filled when the page is loaded).
+// Every few seconds it asks /g/<edit>/posts?v=<key>: 204 while nothing changed, else JSON with
+// each posted hand. A seat the scorekeeper has not touched takes the posted hand (and its
+// revision, in seen_<seat>); a seat the scorekeeper typed in keeps what was typed and is marked
+// "changed on their phone" with the posted value beside it (the server refuses a save that
+// would drop it unseen). A saved round, a handover or a new request reloads the page when
+// nothing was typed, else says so.
+(function () {
+  "use strict";
+
+  function field(form, name) { return form.querySelector('[name="' + name + '"]'); }
+
+  function fill(form, seat, hand) {
+    var total = field(form, "total_" + seat);
+    var out = field(form, "out_" + seat);
+    var seen = field(form, "seen_" + seat);
+    if (total) { total.value = hand.tiles.length || hand.went_out || hand.total === null ? "" : String(hand.total); }
+    if (out) { out.checked = !!hand.went_out; }
+    var boxes = form.querySelectorAll('input[type="checkbox"][name="tiles_' + seat + '"]');
+    boxes.forEach(function (box) {
+      box.checked = hand.tiles.indexOf(box.value) !== -1;
+      box.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    // A hand whose tile picker is not open (pickers are built on demand): carry the posted
+    // tiles as hidden fields, so that saving sends them as if they had been tapped.
+    form.querySelectorAll('input.posted-tile[name="tiles_' + seat + '"]').forEach(function (old) {
+      old.remove();
+    });
+    if (!boxes.length && total) {
+      var hand_box = total.closest("fieldset") || form;
+      hand.tiles.forEach(function (tile) {
+        var input = document.createElement("input");
+        input.type = "hidden";
+        input.name = "tiles_" + seat;
+        input.value = tile;
+        input.className = "posted-tile";
+        hand_box.appendChild(input);
+      });
+    }
+    if (seen) { seen.value = String(hand.revision); }
+  }
+
+  function mark(form, seat, state, words) {
+    var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]');
+    if (!badge) { return; }
+    badge.className = "post-mark " + state;
+    var text = form.getAttribute("data-" + state) || state;
+    badge.textContent = words ? text + ": " + words : text;
+  }
+
+  function banner(form, text) {
+    var box = document.querySelector(".live-banner");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "flash info live-banner";
+      box.setAttribute("role", "status");
+      form.parentNode.insertBefore(box, form);
+    }
+    box.textContent = text;
+  }
+
+  function start(form) {
+    var url = form.getAttribute("data-posts");
+    var key = form.getAttribute("data-key");
+    var version = form.getAttribute("data-version");
+    var seconds = parseInt(form.getAttribute("data-poll") || "2", 10);
+    var dirty = {};
+    var asking = document.querySelectorAll("form.handover").length;
+    var joined = null;
+    form.addEventListener("input", function (ev) {
+      var m = /^(total|tiles|out)_(\d+)$/.exec(ev.target.name || "");
+      if (m) { dirty[m[2]] = true; }
+    });
+    form.addEventListener("change", function (ev) {
+      var m = /^(total|tiles|out)_(\d+)$/.exec(ev.target.name || "");
+      if (m && ev.isTrusted) { dirty[m[2]] = true; }
+    });
+    function anyDirty() { return Object.keys(dirty).length > 0; }
+    var stopped = false;
+    function poll() {
+      if (stopped || !document.body.contains(form)) { return; }
+      fetch(url + "?v=" + encodeURIComponent(key), { credentials: "same-origin" }).then(function (r) {
+        if (r.status === 204) { return null; }
+        if (r.status === 403) {
+          // This phone no longer keeps score (handed over): say so at once. A form with
+          // something typed in it stays, so the typed values can still be read and passed on.
+          stopped = true;
+          if (!anyDirty()) { window.location.reload(); return null; }
+          return r.text().then(function (body) {
+            var doc = new DOMParser().parseFromString(body, "text/html");
+            var title = doc.querySelector("main h1");
+            banner(form, title ? title.textContent.trim() : "");
+            return null;
+          });
+        }
+        if (!r.ok) { return null; }
+        return r.json();
+      }).then(function (data) {
+        if (!data) { return; }
+        key = data.key;
+        var joinedNow = JSON.stringify(data.joined);
+        var changedTable = data.asking > asking || (joined !== null && joined !== joinedNow);
+        joined = joinedNow;
+        if (String(data.version) !== version || changedTable) {
+          if (!anyDirty()) { window.location.reload(); return; }
+          banner(form, document.body.getAttribute("data-table-changed") || "The game changed on another phone: reload to see it.");
+        }
+        Object.keys(data.hands).forEach(function (seat) {
+          var hand = data.hands[seat];
+          var seen = field(form, "seen_" + seat);
+          if (!dirty[seat]) {
+            fill(form, seat, hand);
+            mark(form, seat, "posted", hand.tiles.length ? hand.words : "");
+          } else if (seen && seen.value !== String(hand.revision)) {
+            mark(form, seat, "changed", hand.words);
+          }
+        });
+      }).catch(function () { /* offline: try again at the next tick */ });
+    }
+    window.setInterval(poll, seconds * 1000);
+  }
+
+  function init(root) {
+    root.querySelectorAll("form.round-form[data-posts]").forEach(function (form) {
+      if (!form.getAttribute("data-live")) { form.setAttribute("data-live", "1"); start(form); }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  document.addEventListener("htmx:afterSwap", function (ev) { init(ev.target || document); });
+})();

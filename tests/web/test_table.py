@@ -1,0 +1,455 @@
+"""The whole table plays along: phones join seats, post their own hands, the scorekeeper's form
+fills itself, saving takes the posts, handover moves scorekeeping (issue 10)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import select
+
+from companion.extensions import db
+from companion.models import AuditEntry, Game, HandPost, HandScore, Round, utcnow
+from tests.web.playkit import make_game, round_post, seat_ids, text
+
+
+@pytest.fixture()
+def table(app, client):
+    """A 3-player double-6 game whose score is kept on ``client``; ``phone(name)`` gives a test
+    client joined to that player's seat."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200  # this phone keeps score
+    phones = {}
+
+    def phone(name: str):
+        if name not in phones:
+            c = app.test_client()
+            r = c.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)[name]})
+            assert r.status_code == 303 and r.location.endswith(f"/p/{game.share_token}"), r.text
+            phones[name] = c
+        return phones[name]
+
+    return game, phone
+
+
+def post(c, game, double=6, seen=None, **fields):
+    data = {"double": str(double), **{k: v for k, v in fields.items() if v is not None}}
+    if seen is not None:
+        data["seen"] = str(seen)
+    return c.post(f"/p/{game.share_token}", data=data)
+
+
+def hand_post(game, name) -> HandPost | None:
+    db.session.expire_all()
+    return db.session.scalar(
+        select(HandPost).where(
+            HandPost.game_id == game.id, HandPost.seat_id == seat_ids(game)[name]
+        )
+    )
+
+
+def rounds(game) -> list[Round]:
+    db.session.expire_all()
+    return list(db.session.scalars(select(Round).where(Round.game_id == game.id)))
+
+
+# --- joining -----------------------------------------------------------------------------------
+
+
+def test_the_game_page_shows_a_join_qr_code_and_short_link(client, table):
+    game, _phone = table
+    page = client.get(f"/g/{game.edit_token}").text
+    assert "Players: join on your phone" in page
+    assert f"/j/{game.share_token}" in page
+    assert 'class="qr"' in page
+
+
+def test_join_lists_the_seats_and_a_tap_joins_one(app, table):
+    game, phone = table
+    c = app.test_client()
+    page = c.get(f"/j/{game.share_token}")
+    assert page.status_code == 200
+    for name in ("Ann", "Bob", "Cy"):
+        assert f">{name}</button>" in page.text
+    bob = phone("Bob")
+    assert "Bob (this phone): open my hand" in bob.get(f"/j/{game.share_token}").text
+    # another phone sees Bob's seat taken, and cannot take it
+    assert "taken by another phone" in c.get(f"/j/{game.share_token}").text
+    r = c.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)["Bob"]})
+    assert r.status_code == 303
+    assert "Bob&#39;s seat is already taken by another phone" in c.get(r.location).text
+
+
+def test_a_forged_seat_id_is_refused_in_words(app, table):
+    game, _phone = table
+    other = make_game(("Zed", "Yan"))
+    c = app.test_client()
+    for forged in (seat_ids(other)["Zed"], "abc", "", "9" * 40):
+        r = c.post(f"/j/{game.share_token}", data={"seat": forged})
+        assert r.status_code == 303
+        assert "That seat is not at this game" in c.get(r.location).text
+    assert c.get(f"/p/{game.share_token}").status_code == 303  # still not joined
+
+
+def test_the_scorekeeper_sees_who_joined_and_can_free_a_seat(app, client, table):
+    game, phone = table
+    phone("Ann")
+    page = text(client.get(f"/g/{game.edit_token}"))
+    assert "Ann: joined on a phone" in page and "Bob: not joined" in page
+    r = client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Ann']}/free")
+    assert r.status_code == 303
+    assert "Ann: not joined" in text(client.get(f"/g/{game.edit_token}"))
+    # a phone that is not the scorekeeper cannot free seats
+    stranger = app.test_client()
+    phone("Ann").post(f"/j/{game.share_token}", data={"seat": seat_ids(game)["Ann"]})
+    assert (
+        stranger.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Ann']}/free").status_code == 403
+    )
+    assert "Ann: joined on a phone" in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_join_link_of_a_finished_or_deleted_game_says_so(app, table):
+    game, _phone = table
+    c = app.test_client()
+    game.status = "finished"
+    db.session.commit()
+    r = c.get(f"/j/{game.share_token}")
+    assert r.status_code == 410 and "This game is over" in r.text
+    game.deleted_at = utcnow()
+    db.session.commit()
+    r = c.get(f"/j/{game.share_token}")
+    assert r.status_code == 404 and "This game was deleted." in r.text
+
+
+# --- posting a hand ------------------------------------------------------------------------------
+
+
+def test_a_joined_phone_shows_the_scoreboard_and_only_its_own_hand(table):
+    game, phone = table
+    page = phone("Bob").get(f"/p/{game.share_token}")
+    assert page.status_code == 200
+    assert "Bob's hand" in text(page)
+    assert 'inputmode="numeric"' in page.text and 'name="total"' in page.text
+    assert "I went out" in page.text
+    assert 'id="scoreboard"' in page.text
+    assert 'name="tiles"' in page.text and f"total_{seat_ids(game)['Ann']}" not in page.text
+    assert "Not posted yet for this round." in page.text
+
+
+def test_posted_hands_fill_the_scorekeepers_form_and_saving_takes_them(client, table):
+    game, phone = table
+    assert post(phone("Ann"), game, went_out="y").status_code == 303
+    assert post(phone("Bob"), game, total="12").status_code == 303
+    assert post(phone("Cy"), game, tiles=["5-4", "2-1"]).status_code == 303
+    page = client.get(f"/g/{game.edit_token}").text
+    ids = seat_ids(game)
+    assert re.search(rf'name="total_{ids["Bob"]}"[^>]*value="12"', page)
+    assert re.search(rf'name="tiles_{ids["Cy"]}" value="5-4"[^>]*checked', page)
+    assert re.search(rf'id="out_{ids["Ann"]}"[^>]*checked|checked[^>]*id="out_{ids["Ann"]}"', page)
+    assert page.count("posted from their phone") >= 3
+    # the scorekeeper saves the form as filled (the seen revisions travel with it)
+    seen = {f"seen_{ids[n]}": str(hand_post(game, n).revision) for n in ("Ann", "Bob", "Cy")}
+    data = round_post(game, 6, totals={"Bob": 12}, tiles={"Cy": ["5-4", "2-1"]}, out="Ann")
+    r = client.post(f"/g/{game.edit_token}/round", data={**data, **seen})
+    assert r.status_code == 303, text(r)
+    (saved,) = rounds(game)
+    hands = {h.seat_id: h for h in saved.hands}
+    assert hands[ids["Bob"]].points == 12 and hands[ids["Cy"]].points == 12
+    assert {h.entered_by for h in saved.hands} == {"phone"}
+    assert hand_post(game, "Bob").status == "taken"
+    entry = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "round_saved")).one()
+    assert "Bob 12 (posted from Bob's phone)" in entry.summary
+    # the phone sees that its hand was taken into the round
+    page = text(phone("Bob").get(f"/p/{game.share_token}"))
+    assert "Taken into the round with 6-6" in page and "12 points (as you posted)" in page
+
+
+def test_the_scorekeeper_overrules_a_hand_and_the_trail_says_who_entered_what(client, table):
+    game, phone = table
+    post(phone("Bob"), game, total="12")
+    ids = seat_ids(game)
+    seen = {f"seen_{ids['Bob']}": str(hand_post(game, "Bob").revision)}
+    data = round_post(game, 6, totals={"Bob": 10, "Cy": 3}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data={**data, **seen}).status_code == 303
+    hands = {h.seat_id: h for h in rounds(game)[0].hands}
+    assert hands[ids["Bob"]].points == 10 and hands[ids["Bob"]].entered_by == "overruled"
+    assert hands[ids["Cy"]].entered_by == "scorekeeper"
+    summary = (
+        db.session.scalars(select(AuditEntry).where(AuditEntry.action == "round_saved"))
+        .one()
+        .summary
+    )
+    assert "Bob 10 (entered by the scorekeeper, overruling Bob's phone)" in summary
+    assert "Cy 3 (entered by the scorekeeper)" in summary
+    page = text(phone("Bob").get(f"/p/{game.share_token}"))
+    assert "the scorekeeper entered it" in page and "You posted: 12" in page
+
+
+def test_a_phone_can_change_its_post_until_the_round_is_saved(client, table):
+    game, phone = table
+    bob = phone("Bob")
+    post(bob, game, total="12")
+    first = hand_post(game, "Bob").revision
+    assert post(bob, game, total="14", seen=first).status_code == 303
+    assert hand_post(game, "Bob").total == 14
+    assert "Posted: 14 points" in text(bob.get(f"/p/{game.share_token}"))
+    data = round_post(game, 6, totals={"Bob": 14, "Cy": 3}, out="Ann")
+    ids = seat_ids(game)
+    seen = {f"seen_{ids['Bob']}": str(hand_post(game, "Bob").revision)}
+    client.post(f"/g/{game.edit_token}/round", data={**data, **seen})
+    # a post for the saved round: the saved round with the phone's own values beside it
+    r = post(bob, game, total="20", seen=hand_post(game, "Bob").revision)
+    assert r.status_code == 409
+    words = text(r)
+    assert "That round was already saved" in words
+    assert "Saved: 14" in words and "What you typed: 20" in words
+    assert hand_post(game, "Bob").total == 14
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"tiles": ["6-6"]}, "6-6 is this round's centre double"),
+        ({"tiles": ["9-9"]}, "Bob:"),
+        ({"total": "-3"}, "a score can't be negative"),
+        ({"total": "12abc"}, "digits only"),
+        ({"total": "99999"}, "more than any hand could hold"),
+        ({}, "Type the points left in your hand, or tap your tiles."),
+        ({"total": "3", "tiles": ["5-4"]}, "Your tapped tiles add up to 9 points, but you typed 3"),
+    ],
+)
+def test_a_bad_post_is_refused_in_words_and_keeps_what_was_typed(table, fields, message):
+    game, phone = table
+    r = post(phone("Bob"), game, **fields)
+    assert r.status_code == 422
+    assert message in text(r)
+    assert hand_post(game, "Bob") is None
+    if fields.get("total"):
+        assert f'value="{fields["total"]}"' in r.text
+
+
+def test_a_tile_already_in_another_posted_hand_is_refused(table):
+    game, phone = table
+    post(phone("Ann"), game, tiles=["5-4"])
+    r = post(phone("Bob"), game, tiles=["5-4", "1-0"])
+    assert r.status_code == 422
+    assert "5-4 is already in Ann's posted hand" in text(r)
+    assert hand_post(game, "Bob") is None
+
+
+def test_a_post_for_a_round_not_being_played_is_refused(table):
+    game, phone = table
+    r = post(phone("Bob"), game, double=3, total="5")
+    assert r.status_code == 422 and "is not being played now" in text(r)
+    r = post(phone("Bob"), game, double="x", total="5")
+    assert r.status_code == 422
+
+
+def test_a_player_page_without_a_seat_leads_to_the_join_page(app, table):
+    game, _phone = table
+    r = app.test_client().get(f"/p/{game.share_token}")
+    assert r.status_code == 303 and r.location.endswith(f"/j/{game.share_token}")
+    r = app.test_client().post(f"/p/{game.share_token}", data={"double": "6", "total": "3"})
+    assert r.status_code == 303
+    assert db.session.scalar(select(HandPost.id)) is None
+
+
+# --- nothing typed is ever lost ------------------------------------------------------------------
+
+
+def test_different_hands_from_different_phones_both_count(table):
+    game, phone = table
+    post(phone("Ann"), game, total="5")
+    post(phone("Bob"), game, total="7")
+    assert hand_post(game, "Ann").total == 5 and hand_post(game, "Bob").total == 7
+
+
+def test_the_same_hand_differently_from_a_later_phone_shows_both_and_it_chooses(app, client, table):
+    game, phone = table
+    post(phone("Bob"), game, total="12")
+    # Bob's seat moves to another phone (freed by the scorekeeper), which had not seen 12
+    client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
+    later = app.test_client()
+    later.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)["Bob"]})
+    r = post(later, game, total="15", seen=0)
+    assert r.status_code == 409
+    words = text(r)
+    assert "Your hand was changed on another phone" in words
+    assert "On the other phone: 12 points" in words and "What you typed: 15" in words
+    assert hand_post(game, "Bob").total == 12  # nothing replaced unseen
+    # it chooses its own value
+    r = post(later, game, total="15", seen=0, force="1")
+    assert r.status_code == 303 and hand_post(game, "Bob").total == 15
+
+
+def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(client, table):
+    game, phone = table
+    bob = phone("Bob")
+    post(bob, game, total="12")
+    ids = seat_ids(game)
+    seen = {f"seen_{ids['Bob']}": str(hand_post(game, "Bob").revision)}
+    post(bob, game, total="16", seen=hand_post(game, "Bob").revision)  # after the form was filled
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")
+    r = client.post(f"/g/{game.edit_token}/round", data={**data, **seen})
+    assert r.status_code == 409
+    words = text(r)
+    assert "Bob posted 16 points from their phone after this form was filled" in words
+    assert rounds(game) == []
+    # the form came back with what the scorekeeper typed and the new revision: saving again
+    # keeps the form's values (the scorekeeper has now seen the post)
+    new_seen = re.search(rf'name="seen_{ids["Bob"]}" type="hidden" value="(\d+)"', r.text).group(1)
+    r = client.post(f"/g/{game.edit_token}/round", data={**data, f"seen_{ids['Bob']}": new_seen})
+    assert r.status_code == 303
+    assert {h.seat_id: h.points for h in rounds(game)[0].hands}[ids["Bob"]] == 12
+
+
+def test_a_hand_the_scorekeeper_typed_before_the_post_arrived_is_not_dropped(client, table):
+    game, phone = table
+    post(phone("Bob"), game, total="16")
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")  # seen_ missing: 0
+    r = client.post(f"/g/{game.edit_token}/round", data=data)
+    assert r.status_code == 409 and rounds(game) == []
+
+
+def test_auto_save_saves_the_round_when_every_hand_is_posted(client, table):
+    game, phone = table
+    assert client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"}).status_code == 303
+    post(phone("Ann"), game, went_out="y")
+    post(phone("Bob"), game, total="12")
+    assert rounds(game) == []
+    post(phone("Cy"), game, total="7")
+    (saved,) = rounds(game)
+    assert sorted(h.points for h in saved.hands) == [0, 7, 12]
+
+
+def test_auto_save_waits_when_the_posts_conflict(client, table):
+    game, phone = table
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    post(phone("Ann"), game, went_out="y")
+    post(phone("Bob"), game, went_out="y")  # two players out: the scorekeeper decides
+    post(phone("Cy"), game, total="7")
+    assert rounds(game) == []
+
+
+# --- live ---------------------------------------------------------------------------------------
+
+
+def test_the_polls_answer_204_until_a_hand_is_posted_or_a_round_saved(client, table):
+    game, phone = table
+    page = client.get(f"/g/{game.edit_token}").text
+    key = re.search(r'data-key="([^"]+)"', page).group(1)
+    url = f"/g/{game.edit_token}/posts?v={key}"
+    assert client.get(url).status_code == 204
+    bob = phone("Bob")
+    hand_page = bob.get(f"/p/{game.share_token}").text
+    live = re.search(r'hx-get="(/p/[^"]+/live\?v=[^"]+)"', hand_page).group(1).replace("&amp;", "&")
+    assert 'hx-trigger="every 2s"' in hand_page
+    assert bob.get(live).status_code == 204
+    post(bob, game, total="12")
+    r = client.get(url)
+    assert r.status_code == 200
+    assert r.json["hands"][str(seat_ids(game)["Bob"])]["total"] == 12
+    r = bob.get(live)
+    assert r.status_code == 200 and "Posted: 12 points" in r.text
+    assert 'name="total"' not in r.text  # the form being typed in is never swapped
+
+
+# --- handover -----------------------------------------------------------------------------------
+
+
+def test_handover_moves_scorekeeping_and_the_old_phone_is_told(app, client, table):
+    game, _phone = table
+    new = app.test_client()
+    r = new.get(f"/g/{game.edit_token}")
+    assert r.status_code == 403 and "Another phone keeps score" in r.text
+    assert new.post(f"/g/{game.edit_token}/round", data={}).status_code == 403
+    r = new.post(f"/g/{game.edit_token}/ask")
+    assert r.status_code == 303
+    page = client.get(f"/g/{game.edit_token}").text
+    assert "Another phone asks to keep score." in page
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    r = client.post(
+        f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"}
+    )
+    assert r.status_code == 303
+    # the old phone's right ended at once, and it is told so; what it sends is not saved
+    r = client.get(f"/g/{game.edit_token}")
+    assert r.status_code == 403 and "This phone no longer keeps score" in r.text
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")
+    r = client.post(f"/g/{game.edit_token}/round", data=data)
+    assert r.status_code == 403 and rounds(game) == []
+    assert "Bob (points): 12" in text(r)
+    # the new phone keeps score
+    assert new.get(f"/g/{game.edit_token}").status_code == 200
+    assert (
+        new.post(
+            f"/g/{game.edit_token}/round",
+            data=round_post(game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann"),
+        ).status_code
+        == 303
+    )
+    actions = [
+        e.action
+        for e in db.session.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id))
+    ]
+    assert "scorekeeper_moved" in actions
+
+
+def test_a_second_scorekeeper_only_when_added_on_purpose(app, client, table):
+    game, _phone = table
+    second = app.test_client()
+    second.post(f"/g/{game.edit_token}/ask")
+    request_id = re.search(
+        r'name="request" value="(\d+)"', client.get(f"/g/{game.edit_token}").text
+    ).group(1)
+    client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "add"})
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    assert second.get(f"/g/{game.edit_token}").status_code == 200
+
+
+def test_a_refused_request_leaves_scorekeeping_where_it_was(app, client, table):
+    game, _phone = table
+    other = app.test_client()
+    other.post(f"/g/{game.edit_token}/ask")
+    request_id = re.search(
+        r'name="request" value="(\d+)"', client.get(f"/g/{game.edit_token}").text
+    ).group(1)
+    client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "refuse"})
+    assert other.get(f"/g/{game.edit_token}").status_code == 403
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    # a request that is gone changes nothing
+    r = client.post(
+        f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"}
+    )
+    assert r.status_code == 303 and client.get(f"/g/{game.edit_token}").status_code == 200
+
+
+def test_hand_scores_record_who_entered_them(client, table):
+    game, _phone = table
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 1, "Cy": 2}, out="Ann"),
+    )
+    assert {h.entered_by for h in db.session.scalars(select(HandScore))} == {"scorekeeper"}
+    assert db.session.get(Game, game.id).version >= 1
+
+
+def test_a_posted_hand_of_tiles_is_shown_in_words(table):
+    game, phone = table
+    ann = phone("Ann")
+    assert post(ann, game, tiles=["5-4", "3-2"]).status_code == 303
+    assert "Posted: 2 tiles: 3-2 5-4." in text(ann.get(f"/p/{game.share_token}"))
+
+
+def test_the_host_takes_scorekeeping_over_with_the_passcode(app, client, table):
+    game, _phone = table
+    app.config["COMPANION_PASSCODE"] = "hen"
+    host = app.test_client()
+    r = host.post(f"/g/{game.edit_token}/ask", data={"now": "1"})
+    assert r.status_code == 303 and "/passcode" in r.location
+    host.post("/passcode", data={"passcode": "hen"})
+    r = host.post(f"/g/{game.edit_token}/ask", data={"now": "1"})
+    assert r.status_code == 303
+    assert host.get(f"/g/{game.edit_token}").status_code == 200
+    r = client.get(f"/g/{game.edit_token}")
+    assert r.status_code == 403 and "This phone no longer keeps score" in r.text
