@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 import segno
@@ -14,6 +15,15 @@ from companion.extensions import db
 from companion.games import views
 from companion.models import Game, utcnow
 from tests.web.setup_helpers import start_game, start_night
+
+
+def same_phone_get(client, path: str, base_url: str):
+    """GET ``path`` on another host name as the same phone: its session cookie is sent there
+    too (keeping score is the right of the phone's cookie, not of the host it used)."""
+    cookie = client.get_cookie("session")
+    if cookie is not None:
+        client.set_cookie("session", cookie.value, domain=urlsplit(base_url).hostname or "")
+    return client.get(path, base_url=base_url)
 
 
 @pytest.fixture()
@@ -60,13 +70,10 @@ def test_share_page_has_no_inline_styles_or_scripts(client, game):
 
 
 def test_localhost_links_use_the_lan_address(client, game, lan):
-    cookie = client.get_cookie("session")
-    for host in ("127.0.0.1", "192.168.1.20"):  # the scorekeeper's phone, reached by other names
-        client.set_cookie("session", cookie.value, domain=host)
-    page = client.get(f"/g/{game.edit_token}/share", base_url="http://127.0.0.1:8000")
+    page = same_phone_get(client, f"/g/{game.edit_token}/share", "http://127.0.0.1:8000")
     assert f"http://192.168.1.20:8000/s/{game.share_token}" in page.text
     # the LAN address make run prints is trusted as it is
-    page = client.get(f"/g/{game.edit_token}/share", base_url="http://192.168.1.20:8000")
+    page = same_phone_get(client, f"/g/{game.edit_token}/share", "http://192.168.1.20:8000")
     assert f"http://192.168.1.20:8000/s/{game.share_token}" in page.text
     assert "does not know" not in page.text
 
@@ -78,7 +85,7 @@ def _links(page) -> list[str]:
 def test_links_never_point_at_an_untrusted_host(client, game, lan):
     """A request whose Host header names another site (DNS rebinding, a poisoned cache) gets
     links and QR codes for this machine's address, never for that host."""
-    page = client.get(f"/g/{game.edit_token}/share", base_url="http://evil.example:8000")
+    page = same_phone_get(client, f"/g/{game.edit_token}/share", "http://evil.example:8000")
     assert page.status_code == 200
     links = _links(page)
     assert links == [
@@ -90,7 +97,7 @@ def test_links_never_point_at_an_untrusted_host(client, game, lan):
 
 
 def test_untrusted_host_without_a_lan_address_is_refused_in_words(client, game, no_lan):
-    page = client.get(f"/g/{game.edit_token}/share", base_url="http://evil.example")
+    page = same_phone_get(client, f"/g/{game.edit_token}/share", "http://evil.example")
     assert page.status_code == 400
     assert "evil.example/" not in page.text
     assert "set PUBLIC_URL" in page.text
@@ -111,7 +118,7 @@ def test_public_url_is_used_whatever_the_host(lan):
         start_game(client, start_night(client))
         game = db.session.scalars(select(Game)).one()
         for host in ("http://127.0.0.1:8000", "http://evil.example", "http://192.168.1.20"):
-            page = client.get(f"/g/{game.edit_token}/share", base_url=host)
+            page = same_phone_get(client, f"/g/{game.edit_token}/share", host)
             assert _links(page) == [
                 f"https://scores.example.org/s/{game.share_token}",
                 f"https://scores.example.org/g/{game.edit_token}",
@@ -126,11 +133,11 @@ def test_configured_trusted_hosts_are_used_and_others_refused(lan):
         start_game(client, start_night(client))
         game = db.session.scalars(select(Game)).one()
         share = f"/g/{game.edit_token}/share"
-        page = client.get(share, base_url="http://table.lan:9000")
+        page = same_phone_get(client, share, "http://table.lan:9000")
         assert f"http://table.lan:9000/s/{game.share_token}" in _links(page)
-        page = client.get(share, base_url="https://cf.example.org")
+        page = same_phone_get(client, share, "https://cf.example.org")
         assert f"https://cf.example.org/s/{game.share_token}" in _links(page)
-        assert client.get(share, base_url="http://evil.example").status_code == 400
+        assert same_phone_get(client, share, "http://evil.example").status_code == 400
         db.session.remove()
 
 
