@@ -16,8 +16,9 @@ import re
 
 #: the path prefix of every page reached by an edit link
 EDIT_PREFIX = "/g/"
-#: the one-letter path segments followed by a capability token (edit ``g``, share ``s``)
-TOKEN_SEGMENTS = ("g", "s")
+#: the one-letter path segments followed by a capability token (edit ``g``, share ``s``, and the
+#: share token again in a player's join ``j`` and hand ``p`` pages)
+TOKEN_SEGMENTS = ("g", "s", "j", "p")
 #: what a masked token is shown as
 MASK = "***"
 

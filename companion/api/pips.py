@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify, request
 
+from ..access import Role, requires
 from ..pips import MAX_HALF, PhotoError, PhotoProblem, count_pips
 from ..services import hand_photo
 from . import bp
@@ -19,6 +20,7 @@ STATUS = {PhotoProblem.EMPTY: 400, PhotoProblem.TOO_MANY_BYTES: 413}
 
 
 @bp.post("/pips")
+@requires(Role.ANYONE)
 def pips() -> tuple[Response, int]:
     """Read the face-up tiles in the uploaded photo; ``max_pips`` (form field, 1-18) is the
     set's highest half (default 18)."""

@@ -564,6 +564,7 @@ def house_rules() -> ResponseReturnValue:
 
 
 @bp.get("/rules")
+@requires(Role.ANYONE)
 def rule_book() -> ResponseReturnValue:
     """The rule book: every rule in plain words; where the sources disagree, what each says,
     the house rule that chooses, and this table's choice highlighted (``?game=`` or the

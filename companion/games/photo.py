@@ -17,12 +17,13 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
+from ..access import Role, requires
 from ..extensions import csrf
 from ..models import Game, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
 from . import bp
-from .access import game_for_edit, remember
+from .access import scorekeeper_game
 from .rounds import load_game, tiles_field, total_field
 
 #: Round-form fields not kept in the draft (the CSRF token is renewed; the button is spent).
@@ -37,9 +38,7 @@ def _seat(game: Game, seat_id: int) -> Seat:
 
 
 def _game(token: str) -> Game:
-    game = load_game(game_for_edit(token))
-    remember(game)
-    return game
+    return load_game(scorekeeper_game(token))
 
 
 def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str, int]:
@@ -58,6 +57,7 @@ def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str,
 
 
 @bp.post("/g/<token>/photo")
+@requires(Role.SCOREKEEPER)
 def photo_start(token: str) -> Any:
     """Keep the round form as a draft and open the photo page for the hand of ``photo_seat``."""
     game = _game(token)
@@ -72,6 +72,7 @@ def photo_start(token: str) -> Any:
 
 
 @bp.get("/g/<token>/photo/<int:seat_id>")
+@requires(Role.SCOREKEEPER)
 def photo(token: str, seat_id: int) -> Any:
     """The photo page of one hand: take or choose a photo of the tiles face up."""
     game = _game(token)
@@ -79,6 +80,7 @@ def photo(token: str, seat_id: int) -> Any:
 
 
 @bp.post("/g/<token>/photo/<int:seat_id>")
+@requires(Role.SCOREKEEPER)
 @csrf.exempt  # checked in uploaded_photo, once the body limit is raised for the photo
 def photo_read(token: str, seat_id: int) -> Any:
     """Count the pips in the uploaded photo and show them marked, to be checked."""
@@ -99,6 +101,7 @@ def photo_read(token: str, seat_id: int) -> Any:
 
 
 @bp.post("/g/<token>/photo/<int:seat_id>/confirm")
+@requires(Role.SCOREKEEPER)
 def photo_confirm(token: str, seat_id: int) -> Any:
     """Put the confirmed tiles into the hand and go back to the round form to save it."""
     game = _game(token)

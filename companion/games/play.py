@@ -244,9 +244,11 @@ def _window_args() -> dict[str, int | None]:
 
 
 @bp.get("/g/<token>/round")
+@requires(Role.SCOREKEEPER)
 def round_page(token: str) -> Any:
     """The address a refused plain save (or an opened tile picker) leaves in the address bar:
     a link or a reload there goes to the game page, with the same query (``?who=``…)."""
+    scorekeeper_game(token)  # only the scorekeeper's phone is sent on to the game page
     return redirect(url_for("games.play", token=token, **request.args.to_dict(flat=False)), 303)
 
 

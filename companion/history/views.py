@@ -201,6 +201,7 @@ def game(game_id: int) -> str:
 
 
 @bp.get("/games/<int:game_id>/audit")
+@requires(Role.ANYONE)
 def game_audit(game_id: int) -> str:
     """A finished or running game's audit trail a page at a time (``?page=N``, 1 = newest)."""
     the_game = queries.live_game(game_id)

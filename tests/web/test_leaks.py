@@ -130,3 +130,11 @@ def test_database_errors_are_logged_without_the_values_bound(tmp_path):
     with app.app_context(), pytest.raises(Exception) as failure:  # no tables: it fails
         db.session.scalar(select(Game).where(Game.edit_token == TOKEN))
     assert "games" in str(failure.value) and TOKEN not in str(failure.value)
+
+
+def test_join_and_hand_page_tokens_are_masked_too():
+    """A player's join and hand pages carry the game's share token: logs never show it."""
+    from companion.redact import mask_tokens
+
+    line = '"GET /j/AbCdEfGhIjKlMnOpQrStUv HTTP/1.1" then "POST /p/AbCdEfGhIjKlMnOpQrStUv/live"'
+    assert "AbCdEfGhIjKlMnOpQrStUv" not in mask_tokens(line)
