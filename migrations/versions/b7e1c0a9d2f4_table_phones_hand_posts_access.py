@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "b7e1c0a9d2f4"
-down_revision = "ac6db9264f2c"
+down_revision = "b7d1f0c2a9e4"  # after the final standings
 branch_labels = None
 depends_on = None
 

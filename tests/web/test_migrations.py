@@ -115,3 +115,16 @@ def test_upgrade_keeps_race_duplicates_and_then_forbids_them(empty_app):
         )
     downgrade(directory=MIGRATIONS, revision=BEFORE)
     upgrade(directory=MIGRATIONS)
+
+
+def test_the_migrations_have_one_head():
+    """Branches that each added a migration were chained: `flask db upgrade` (what `make run`
+    does) refuses several heads."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option(
+        "script_location", str(Path(__file__).resolve().parents[2] / "migrations")
+    )
+    assert len(ScriptDirectory.from_config(config).get_heads()) == 1
