@@ -124,7 +124,5 @@ def test_the_migrations_have_one_head():
     from alembic.script import ScriptDirectory
 
     config = Config()
-    config.set_main_option(
-        "script_location", str(Path(__file__).resolve().parents[2] / "migrations")
-    )
+    config.set_main_option("script_location", MIGRATIONS)
     assert len(ScriptDirectory.from_config(config).get_heads()) == 1
