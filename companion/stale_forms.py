@@ -83,6 +83,11 @@ def _replay(app: Flask) -> Any:
     view = app.view_functions.get(request.endpoint or "")
     if view is None or request.method != "POST":
         return None
+    # A phone whose session was lost is a new device: record it now, before the replay (which
+    # may not commit), so the view can tell it that it no longer keeps score, with what it typed.
+    from .access import current_device
+
+    current_device()
     fields = request.form.copy()
     fields.pop("csrf_token", None)
     request.form = ImmutableMultiDict(fields)  # type: ignore[misc]  # werkzeug allows it

@@ -198,7 +198,7 @@ def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, str]:
     """Seat id -> posted / changed / missing for the round form."""
     if double is None:
         return {}
-    seen = {s.id: int(form[f"seen_{s.id}"].data or 0) for s in game.seats}
+    seen = {s.id: posts.revision_number(str(form[f"seen_{s.id}"].data or "")) for s in game.seats}
     return {k: str(v) for k, v in posts.marks(game, double, seen).items()}
 
 

@@ -169,8 +169,7 @@ def _post(game: Game, seat: Seat, share_token: str) -> Any:
         "tiles": [str(t)[:20] for t in form.getlist("tiles")][:200],
         "went_out": bool(form.get("went_out")),
     }
-    seen_text = str(form.get("seen", "0")).strip()
-    seen = int(seen_text) if seen_text.isdigit() and len(seen_text) < 9 else 0
+    seen = posts.revision_number(str(form.get("seen", "0")))
     device = access.current_device()
     assert device is not None
     try:

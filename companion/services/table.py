@@ -192,8 +192,15 @@ def seen_revisions(form: Any, seats: list[Seat]) -> dict[int, int]:
     seen: dict[int, int] = {}
     for seat in seats:
         text = str(form.get(f"seen_{seat.id}", "") or "").strip()
-        seen[seat.id] = int(text) if text.isdigit() and len(text) < 9 else 0
+        seen[seat.id] = revision_number(text)
     return seen
+
+
+def revision_number(text: str) -> int:
+    """A post revision sent back by a form (a hidden field), or 0 for anything else (junk,
+    a forged value, non-ASCII digits): never an error."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else 0
 
 
 def marks(game: Game, double: int, seen: dict[int, int]) -> dict[int, PostState]:

@@ -171,6 +171,7 @@ def _seed_pages(client) -> list[str]:
     assert played.status_code == 303, played.text
     finished = add_scored_rounds(make_game(("Dev", "Eve")), [{"Dev": 0, "Eve": 5}] * 7)
     gone = make_game(("Fay", "Gus"))
+    client.get(f"/g/{gone.edit_token}")  # this phone keeps its score (only it may restore it)
     gone.deleted_at = utcnow()
     lost_night = db.session.get(GameNight, start_night(client, "2026-11-01"))
     lost_night.deleted_at = utcnow()

@@ -31,10 +31,17 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 _opener = urllib.request.build_opener(_NoRedirect)
 
 
-def _post(url: str, data: dict[str, str]) -> tuple[int, str]:
+def _phone() -> urllib.request.OpenerDirector:
+    """A phone: an opener that keeps its cookies (keeping score is the right of one phone)."""
+    return urllib.request.build_opener(_NoRedirect, urllib.request.HTTPCookieProcessor())
+
+
+def _post(
+    url: str, data: dict[str, str], opener: urllib.request.OpenerDirector = _opener
+) -> tuple[int, str]:
     body = urllib.parse.urlencode(data).encode()
     try:
-        with _opener.open(url, body, timeout=60) as response:
+        with opener.open(url, body, timeout=60) as response:
             return response.status, response.headers.get("Location", "")
     except urllib.error.HTTPError as exc:  # 3xx (not followed) and errors land here
         return exc.code, exc.headers.get("Location", "")
@@ -100,13 +107,16 @@ def test_thirty_new_games_naming_the_same_new_player_make_one_player(server):
 def test_twenty_rematch_taps_make_one_rematch(server):
     base, app = server
     night_id = _night(base)
-    status, location = _post(f"{base}/nights/{night_id}/games/new", game_data(["Ann", "Bob"]))
+    scorekeeper = _phone()  # the phone that started the game keeps its score
+    status, location = _post(
+        f"{base}/nights/{night_id}/games/new", game_data(["Ann", "Bob"]), scorekeeper
+    )
     assert status == 303
     token = location.split("/")[2]
     with app.app_context():
         version = db.session.scalar(select(Game.version).where(Game.edit_token == token))
     answers = _all_at_once(
-        20, lambda _i: _post(f"{base}/g/{token}/rematch", {"version": str(version)})
+        20, lambda _i: _post(f"{base}/g/{token}/rematch", {"version": str(version)}, scorekeeper)
     )
     assert {status for status, _loc in answers} == {303}
     targets = {location for _s, location in answers}

@@ -94,14 +94,17 @@ def test_an_expired_round_form_sent_by_htmx_comes_back_in_the_fragment(app, monk
 
 def test_a_round_form_without_its_session_comes_back_as_typed(app):
     """The phone's browser lost its session cookie (closed, cleared): the token is missing
-    from the session; same answer."""
+    from the session, and the phone is a new device: nothing saved, what it typed shown."""
     client = app.test_client()
     game = make_game()
     token = _token(client.get(f"/g/{game.edit_token}").text)
     client.delete_cookie("session")
     data = round_post(game, 6, totals={"Ann": 12, "Bob": 7}, out="Cy", csrf_token=token)
     answer = client.post(f"/g/{game.edit_token}/round", data=data)
-    assert answer.status_code in (400, 422) and STALE in answer.text and 'value="12"' in answer.text
+    # Without its session the phone is no longer known as the scorekeeper (that right lives
+    # server-side, keyed by the session's device id): it is told so, with what it typed.
+    assert answer.status_code == 403 and "Another phone keeps score" in answer.text
+    assert "12" in answer.text and "Make this phone the scorekeeper" in answer.text
     assert _rounds() == 0
 
 
