@@ -305,7 +305,8 @@ def test_fuzz_no_server_error(case):
 
 def test_a_body_that_is_not_an_object_is_named_in_json_words(client):
     """``null`` or ``[]`` sent as a question is refused in JSON's words, not Python's."""
-    for body, kind in (("null", "null"), ("[]", "an array"), ('"x"', "a string"), ("7", "a number")):
+    kinds = (("null", "null"), ("[]", "an array"), ('"x"', "a string"), ("7", "a number"))
+    for body, kind in kinds:
         answer = client.post(
             "/api/v1/rules/answer", data=body, content_type="application/json"
         ).get_json()["error"]
