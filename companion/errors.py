@@ -18,6 +18,26 @@ def _kept_headers(exc: HTTPException) -> list[tuple[str, str]]:
     return [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
 
 
+def _player_words(exc: HTTPException) -> tuple[str, str]:
+    """The page's title and words: the view's own description when it gave one, else words a
+    player reads at the table instead of Werkzeug's stock text ("The requested URL was not
+    found on the server...")."""
+    stock = {
+        400: (_("That did not work"), _("The phone sent something this page cannot read.")),
+        403: (_("Not allowed"), _("This phone may not open this page.")),
+        404: (_("Page not found"), _("There is nothing at this address. Check the link.")),
+        405: (_("Page not found"), _("There is nothing to open at this address.")),
+        410: (_("Page gone"), _("This page is no longer here.")),
+        413: (_("Too much at once"), _("That was too much to send at once; send less.")),
+        429: (_("Too many tries"), _("Wait a minute and try again.")),
+    }
+    if exc.description and exc.description != type(exc).description:
+        return exc.name if exc.code not in stock else stock[exc.code][0], exc.description
+    if exc.code in stock:
+        return stock[exc.code]
+    return _("Something went wrong"), _("Nothing was saved. Please try again.")
+
+
 def init_error_pages(app: Flask) -> None:
     """Register one handler for every HTTP error and a last-resort handler for the rest; a
     stale form (CSRF) is shown again as typed (:mod:`companion.stale_forms`)."""
@@ -41,9 +61,8 @@ def init_error_pages(app: Flask) -> None:
                 }
             }
             return jsonify(body), exc.code, _kept_headers(exc)
-        page = render_template(
-            "error.html", code=exc.code, title=exc.name, description=exc.description
-        )
+        title, description = _player_words(exc)
+        page = render_template("error.html", code=exc.code, title=title, description=description)
         return page, exc.code, _kept_headers(exc)
 
     @app.errorhandler(Exception)

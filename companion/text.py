@@ -29,7 +29,8 @@ _LINE_BREAKS = re.compile(r"\r\n?")
 _SPACES = re.compile(r"[ \t\x0b\x0c]+")
 
 FORBIDDEN_MESSAGE = _l(
-    "This text contains invisible control characters (such as NUL); remove them and try again."
+    "This text has an invisible character that cannot be saved (it often comes with pasted "
+    "text); delete it and try again."
 )
 
 

@@ -86,9 +86,20 @@ def read_json_object(max_bytes: int | None = None) -> Mapping[str, Any]:
         raise ApiError(
             400,
             "BAD_QUESTION",
-            f"The body must be a JSON object, not {type(body).__name__}.",
+            f"The body must be a JSON object, not {_json_kind(body)}.",
         )
     return body
+
+
+def _json_kind(value: object) -> str:
+    """What a decoded JSON value is, in JSON's words (``null``, not Python's ``NoneType``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a string" if isinstance(value, str) else "an array"
 
 
 def _body_too_large(max_bytes: int) -> ApiError:

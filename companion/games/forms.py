@@ -157,7 +157,7 @@ class NewPlayerRow(Form):
         filters=[_strip],
         validators=[
             Length(max=NAME_MAX, message=_l("A name has at most %(max)d characters.")),
-            PlainText(_l("A player's name cannot contain control characters.")),
+            PlainText(_l("A player's name cannot contain invisible characters.")),
         ],
     )
     seat = WholeNumberField(_l("Seat"), validators=[Optional(), _SEAT_RANGE])

@@ -55,7 +55,7 @@ def clean_name(raw: str) -> str:
             containing control characters.
     """
     if forbidden_characters(raw or ""):
-        raise SetupError(_("A player's name cannot contain control characters."))
+        raise SetupError(_("A player's name cannot contain invisible characters."))
     name = clean_text(raw)
     if not name:
         raise SetupError(_("A player's name cannot be empty."))
@@ -144,7 +144,7 @@ def update_night_notes(session: Session, night: GameNight, place: str, notes: st
 
 def _set_night_text(night: GameNight, place: str, notes: str) -> None:
     if forbidden_characters((place or "") + (notes or "")):
-        raise SetupError(_("Place and notes cannot contain control characters."))
+        raise SetupError(_("Place and notes cannot contain invisible characters."))
     place, notes = clean_text(place), clean_text(notes, multiline=True)
     if len(place) > PLACE_MAX:
         raise SetupError(_("The place has at most %(max)d characters.") % {"max": PLACE_MAX})

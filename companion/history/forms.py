@@ -85,7 +85,7 @@ class RenameForm(FlaskForm):
         validators=[
             DataRequired(message=_l("Type the new name.")),
             Length(max=NAME_MAX, message=_l("A name has at most %(max)d characters.")),
-            PlainText(_l("A player's name cannot contain control characters.")),
+            PlainText(_l("A player's name cannot contain invisible characters.")),
         ],
     )
 

@@ -301,3 +301,13 @@ def test_fuzz_no_server_error(case):
             response_schema_conformance,
         ],
     )
+
+
+def test_a_body_that_is_not_an_object_is_named_in_json_words(client):
+    """``null`` or ``[]`` sent as a question is refused in JSON's words, not Python's."""
+    kinds = (("null", "null"), ("[]", "an array"), ('"x"', "a string"), ("7", "a number"))
+    for body, kind in kinds:
+        answer = client.post(
+            "/api/v1/rules/answer", data=body, content_type="application/json"
+        ).get_json()["error"]
+        assert answer["message"] == f"The body must be a JSON object, not {kind}."

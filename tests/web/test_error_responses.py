@@ -38,3 +38,20 @@ def test_429_says_when_to_try_again():
         assert "Too many wrong passcodes" in page.text
         db.session.remove()
         db.drop_all()
+
+
+def test_error_pages_speak_a_players_words_not_the_servers(client):
+    """A mistyped link, a huge id or a POST-only address opened in the browser gets words a
+    player reads at the table, not Werkzeug's "The requested URL was not found on the server"."""
+    stock = ("requested URL", "on the server", "manually", "method is not allowed", "Not Found")
+    for page in (
+        client.get("/history/games/2147483648"),
+        client.get("/no-such-page"),
+        client.get("/history/nights/0"),
+        client.delete("/"),
+    ):
+        assert page.status_code in (404, 405)
+        assert not any(words in page.text for words in stock), page.text
+        assert "Check the link" in page.text or "nothing to open" in page.text
+    # a view's own words are kept
+    assert "There is no game at this link" in client.get("/g/" + "x" * 22).text

@@ -458,7 +458,7 @@ def test_rename_only_the_case_of_ones_own_name(client, h):
         ("", "Type the new name."),
         ("   ", "Type the new name."),
         ("x" * 61, "A name has at most 60 characters."),
-        ("Ann\x07", "control characters"),
+        ("Ann\x07", "cannot contain invisible characters"),
     ],
 )
 def test_rename_refusals(client, h, name, message):

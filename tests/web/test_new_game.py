@@ -205,7 +205,7 @@ def test_oversized_names_are_refused(client, night_id):
 
 def test_control_characters_in_names_are_refused(client, night_id):
     page = _post(client, night_id, game_data(["An\x00n", "Bob"]))
-    assert "A player&#39;s name cannot contain control characters." in page.text
+    assert "A player&#39;s name cannot contain invisible characters" in page.text
     assert _games() == 0
 
 
