@@ -150,3 +150,27 @@ def test_the_table_posts_its_own_hands_and_hands_scorekeeping_over(
     expect(stale.locator(".save-status")).to_contain_text("This phone no longer keeps score")
     shot(stale, "table-7-old-phone-refused")
     expect(bo.locator("#scoreboard thead th.rd")).to_have_count(2)
+
+
+def test_the_menu_words_stay_whole_on_a_360px_phone(browser, live_server) -> None:
+    """At 360 px the body's ``overflow-wrap: anywhere`` split the top menu's words ("Game|s",
+    "Rule|s", "Histor|y") on every page a player's phone shows: each link is one line."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        has_touch=True,
+        is_mobile=True,
+        base_url=live_server.url,
+    )
+    try:
+        page = context.new_page()
+        page.goto("/")
+        lines = page.evaluate(
+            """() => [...document.querySelectorAll('.topbar nav a')].map(a => {
+                const r = document.createRange(); r.selectNodeContents(a);
+                return [a.textContent.trim(), r.getClientRects().length];
+            })"""
+        )
+        assert lines == [["Games", 1], ["Rules", 1], ["History", 1]]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
