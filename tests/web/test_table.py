@@ -455,3 +455,22 @@ def test_the_host_takes_scorekeeping_over_with_the_passcode(app, client, table):
     assert host.get(f"/g/{game.edit_token}").status_code == 200
     r = client.get(f"/g/{game.edit_token}")
     assert r.status_code == 403 and "This phone no longer keeps score" in r.text
+
+
+def test_a_phone_that_asked_to_keep_score_opens_the_game_by_itself(app, client, table):
+    """ "Asked … this page opens the game when it does" was a promise the page did not keep:
+    the asking phone stayed on "Another phone keeps score" until its player reloaded. While it
+    waits, the page refreshes itself (a meta refresh: works without JavaScript)."""
+    game, _phone = table
+    new = app.test_client()
+    assert 'http-equiv="refresh"' not in new.get(f"/g/{game.edit_token}").text
+    new.post(f"/g/{game.edit_token}/ask")
+    r = new.get(f"/g/{game.edit_token}")
+    assert r.status_code == 403
+    assert re.search(r'<meta http-equiv="refresh" content="\d+">', r.text)
+    assert "then reload this page" not in r.text
+    page = client.get(f"/g/{game.edit_token}").text
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"})
+    r = new.get(f"/g/{game.edit_token}")
+    assert r.status_code == 200 and 'http-equiv="refresh"' not in r.text
