@@ -108,8 +108,8 @@ def test_the_table_posts_its_own_hands_and_hands_scorekeeping_over(
     expect(cy.locator("#hand-live .taken")).to_contain_text("the scorekeeper entered it")
     expect(cy.locator("#hand-live .taken")).to_contain_text("You posted: 7")
     expect(phones["Ana"].locator("#hand-live .taken")).to_contain_text("as you posted")
-    for page in phones.values():
-        page.reload()  # the hand form offers the next round
+    for page in phones.values():  # the poll reloads the page: the form offers the next round
+        expect(page.locator("#post-title")).to_have_text(re.compile(r"^Round 2: centre 8-8"))
     shots(shot, "3-round1-saved", keeper, phones)
 
     # 4. round 2 by tapped tiles (Ana), a typed total (Bo), Cy went out

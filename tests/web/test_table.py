@@ -474,3 +474,24 @@ def test_a_phone_that_asked_to_keep_score_opens_the_game_by_itself(app, client, 
     client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"})
     r = new.get(f"/g/{game.edit_token}")
     assert r.status_code == 200 and 'http-equiv="refresh"' not in r.text
+
+
+def test_a_saved_round_brings_the_next_rounds_hand_form_to_the_phone(client, table):
+    """Once the scorekeeper saved the round, a joined phone's poll showed "Taken into the
+    round" under a form still titled with the saved round ("Round 1 … Change my hand") whose
+    post could only be refused: the poll now asks the page to reload for the next round."""
+    game, phone = table
+    bob = phone("Bob")
+    hand_page = bob.get(f"/p/{game.share_token}").text
+    live = re.search(r'hx-get="(/p/[^"]+/live\?[^"]+)"', hand_page).group(1).replace("&amp;", "&")
+    post(bob, game, total="12")
+    r = bob.get(live)
+    assert r.status_code == 200 and "HX-Refresh" not in r.headers  # same round: no reload
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    r = bob.get(live)
+    assert r.headers.get("HX-Refresh") == "true"
+    page = bob.get(f"/p/{game.share_token}").text
+    assert "centre 5-5" in page and "Post my hand" in page
+    live = re.search(r'hx-get="(/p/[^"]+/live\?[^"]+)"', page).group(1).replace("&amp;", "&")
+    assert "HX-Refresh" not in bob.get(live).headers
