@@ -174,3 +174,29 @@ def test_the_menu_words_stay_whole_on_a_360px_phone(browser, live_server) -> Non
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
+
+
+def test_the_join_page_seats_are_a_list_of_names_and_taken_ones_look_taken(
+    browser, live_server, phone: Page
+) -> None:
+    """The join page showed a bullet before every name button, and a seat taken by another
+    phone looked like a button to tap (only its small note said otherwise)."""
+    start_night(phone)
+    create_game(phone, PLAYERS)
+    join = urlsplit(phone.locator(".table-box .share-link a").get_attribute("href") or "").path
+    ana = browser.new_context(viewport={"width": 360, "height": 740}, base_url=live_server.url)
+    try:
+        page = ana.new_page()
+        page.goto(join)
+        page.get_by_role("button", name="Ana", exact=True).click()
+        page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    finally:
+        ana.close()
+    phone.goto(join)
+    seats = phone.locator("ul.seats")
+    assert seats.evaluate("e => getComputedStyle(e).listStyleType") == "none"
+    taken = phone.get_by_role("button", name="Ana", exact=True)
+    free = phone.get_by_role("button", name="Bo", exact=True)
+    assert taken.evaluate("e => getComputedStyle(e).opacity") != free.evaluate(
+        "e => getComputedStyle(e).opacity"
+    )
