@@ -164,6 +164,8 @@ def test_posted_hands_fill_the_scorekeepers_form_and_saving_takes_them(client, t
     # the phone sees that its hand was taken into the round
     page = text(phone("Bob").get(f"/p/{game.share_token}"))
     assert "Taken into the round with 6-6" in page and "12 points (as you posted)" in page
+    # in a player's words: no server clock time in UTC (the table's own clock may differ)
+    assert "UTC" not in page
 
 
 def test_the_scorekeeper_overrules_a_hand_and_the_trail_says_who_entered_what(client, table):
