@@ -224,7 +224,14 @@ def hand_live(share_token: str) -> Any:
     if seat is None:  # the seat was freed: back to the join page
         target = url_for("games.join", share_token=share_token)
         return Response(status=204, headers={"HX-Redirect": target})
-    return render_template("games/_hand_live.html", **_hand_context(game, seat))
+    context = _hand_context(game, seat)
+    shown = request.args.get("d")
+    current = "" if context["double"] is None else str(context["double"])
+    if shown is not None and shown != current:
+        # The round of the page's hand form was saved (or the game ended): reload the page
+        # for the next round's form instead of leaving one whose post can only be refused.
+        return Response(status=204, headers={"HX-Refresh": "true"})
+    return render_template("games/_hand_live.html", **context)
 
 
 # --- the scorekeeper's side ----------------------------------------------------------------------

@@ -108,8 +108,8 @@ def test_the_table_posts_its_own_hands_and_hands_scorekeeping_over(
     expect(cy.locator("#hand-live .taken")).to_contain_text("the scorekeeper entered it")
     expect(cy.locator("#hand-live .taken")).to_contain_text("You posted: 7")
     expect(phones["Ana"].locator("#hand-live .taken")).to_contain_text("as you posted")
-    for page in phones.values():
-        page.reload()  # the hand form offers the next round
+    for page in phones.values():  # the poll reloads the page: the form offers the next round
+        expect(page.locator("#post-title")).to_have_text(re.compile(r"^Round 2: centre 8-8"))
     shots(shot, "3-round1-saved", keeper, phones)
 
     # 4. round 2 by tapped tiles (Ana), a typed total (Bo), Cy went out
@@ -150,3 +150,53 @@ def test_the_table_posts_its_own_hands_and_hands_scorekeeping_over(
     expect(stale.locator(".save-status")).to_contain_text("This phone no longer keeps score")
     shot(stale, "table-7-old-phone-refused")
     expect(bo.locator("#scoreboard thead th.rd")).to_have_count(2)
+
+
+def test_the_menu_words_stay_whole_on_a_360px_phone(browser, live_server) -> None:
+    """At 360 px the body's ``overflow-wrap: anywhere`` split the top menu's words ("Game|s",
+    "Rule|s", "Histor|y") on every page a player's phone shows: each link is one line."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        has_touch=True,
+        is_mobile=True,
+        base_url=live_server.url,
+    )
+    try:
+        page = context.new_page()
+        page.goto("/")
+        lines = page.evaluate(
+            """() => [...document.querySelectorAll('.topbar nav a')].map(a => {
+                const r = document.createRange(); r.selectNodeContents(a);
+                return [a.textContent.trim(), r.getClientRects().length];
+            })"""
+        )
+        assert lines == [["Games", 1], ["Rules", 1], ["History", 1]]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
+
+
+def test_the_join_page_seats_are_a_list_of_names_and_taken_ones_look_taken(
+    browser, live_server, phone: Page
+) -> None:
+    """The join page showed a bullet before every name button, and a seat taken by another
+    phone looked like a button to tap (only its small note said otherwise)."""
+    start_night(phone)
+    create_game(phone, PLAYERS)
+    join = urlsplit(phone.locator(".table-box .share-link a").get_attribute("href") or "").path
+    ana = browser.new_context(viewport={"width": 360, "height": 740}, base_url=live_server.url)
+    try:
+        page = ana.new_page()
+        page.goto(join)
+        page.get_by_role("button", name="Ana", exact=True).click()
+        page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    finally:
+        ana.close()
+    phone.goto(join)
+    seats = phone.locator("ul.seats")
+    assert seats.evaluate("e => getComputedStyle(e).listStyleType") == "none"
+    taken = phone.get_by_role("button", name="Ana", exact=True)
+    free = phone.get_by_role("button", name="Bo", exact=True)
+    assert taken.evaluate("e => getComputedStyle(e).opacity") != free.evaluate(
+        "e => getComputedStyle(e).opacity"
+    )

@@ -320,3 +320,11 @@ def test_with_a_passcode_nothing_changes_without_it(locked, method, url):
     assert response.status_code == 303 and "/passcode" in response.location
     db.session.expire_all()
     assert night.notes == "kept" and night.deleted_at is None and player.name == "Ann"
+
+
+def test_the_passcode_page_names_what_it_guards(locked):
+    """Sent there from deleting a night or renaming a player, the page said the passcode is
+    asked "before games are created": it names every kind of change it guards."""
+    page = locked.test_client().get("/passcode?next=/history").text
+    assert "before games are created." not in page
+    assert "deleting, renaming, merging" in page

@@ -164,6 +164,8 @@ def test_posted_hands_fill_the_scorekeepers_form_and_saving_takes_them(client, t
     # the phone sees that its hand was taken into the round
     page = text(phone("Bob").get(f"/p/{game.share_token}"))
     assert "Taken into the round with 6-6" in page and "12 points (as you posted)" in page
+    # in a player's words: no server clock time in UTC (the table's own clock may differ)
+    assert "UTC" not in page
 
 
 def test_the_scorekeeper_overrules_a_hand_and_the_trail_says_who_entered_what(client, table):
@@ -455,3 +457,43 @@ def test_the_host_takes_scorekeeping_over_with_the_passcode(app, client, table):
     assert host.get(f"/g/{game.edit_token}").status_code == 200
     r = client.get(f"/g/{game.edit_token}")
     assert r.status_code == 403 and "This phone no longer keeps score" in r.text
+
+
+def test_a_phone_that_asked_to_keep_score_opens_the_game_by_itself(app, client, table):
+    """ "Asked … this page opens the game when it does" was a promise the page did not keep:
+    the asking phone stayed on "Another phone keeps score" until its player reloaded. While it
+    waits, the page refreshes itself (a meta refresh: works without JavaScript)."""
+    game, _phone = table
+    new = app.test_client()
+    assert 'http-equiv="refresh"' not in new.get(f"/g/{game.edit_token}").text
+    new.post(f"/g/{game.edit_token}/ask")
+    r = new.get(f"/g/{game.edit_token}")
+    assert r.status_code == 403
+    assert re.search(r'<meta http-equiv="refresh" content="\d+">', r.text)
+    assert "then reload this page" not in r.text
+    page = client.get(f"/g/{game.edit_token}").text
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"})
+    r = new.get(f"/g/{game.edit_token}")
+    assert r.status_code == 200 and 'http-equiv="refresh"' not in r.text
+
+
+def test_a_saved_round_brings_the_next_rounds_hand_form_to_the_phone(client, table):
+    """Once the scorekeeper saved the round, a joined phone's poll showed "Taken into the
+    round" under a form still titled with the saved round ("Round 1 … Change my hand") whose
+    post could only be refused: the poll now asks the page to reload for the next round."""
+    game, phone = table
+    bob = phone("Bob")
+    hand_page = bob.get(f"/p/{game.share_token}").text
+    live = re.search(r'hx-get="(/p/[^"]+/live\?[^"]+)"', hand_page).group(1).replace("&amp;", "&")
+    post(bob, game, total="12")
+    r = bob.get(live)
+    assert r.status_code == 200 and "HX-Refresh" not in r.headers  # same round: no reload
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    r = bob.get(live)
+    assert r.headers.get("HX-Refresh") == "true"
+    page = bob.get(f"/p/{game.share_token}").text
+    assert "centre 5-5" in page and "Post my hand" in page
+    live = re.search(r'hx-get="(/p/[^"]+/live\?[^"]+)"', page).group(1).replace("&amp;", "&")
+    assert "HX-Refresh" not in bob.get(live).headers
