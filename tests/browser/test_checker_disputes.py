@@ -175,3 +175,20 @@ def test_what_must_i_do_and_a_special_case(small_phone: Page, shot) -> None:
     small_phone.get_by_role("button", name="Can the centre take them?").tap()
     expect(small_phone.locator("#verdict-h")).to_have_text("Not possible with this set.")
     shot(small_phone, "dispute-special-case")
+
+
+def test_the_top_bar_keeps_each_word_whole_at_360_px(small_phone: Page) -> None:
+    """At 360 px the top bar's links broke inside words ("Game / s", "Histor / y")."""
+    for url in ("/checker/", "/checker/rules"):
+        small_phone.goto(url)
+        for link in small_phone.locator(".topbar nav a").all():
+            box = link.bounding_box()
+            assert box is not None and box["height"] <= 48, link.inner_text()
+            assert "\n" not in link.inner_text()
+            # one line of text: the text's own height is a single line
+            lines = link.evaluate(
+                "a => { const r = document.createRange(); r.selectNodeContents(a);"
+                " return r.getClientRects().length; }"
+            )
+            assert lines == 1, link.inner_text()
+        no_sideways_scroll(small_phone)
