@@ -192,3 +192,14 @@ def test_the_top_bar_keeps_each_word_whole_at_360_px(small_phone: Page) -> None:
             )
             assert lines == 1, link.inner_text()
         no_sideways_scroll(small_phone)
+
+
+def test_the_rule_book_contents_are_44_px_targets(small_phone: Page) -> None:
+    """The rule book's list of sections was a column of 20 px links, too close to tap."""
+    small_phone.goto("/checker/rules")
+    links = small_phone.locator("ol.contents a").all()
+    assert len(links) >= 9
+    for link in links:
+        box = link.bounding_box()
+        assert box is not None and box["height"] >= 44, link.inner_text()
+    no_sideways_scroll(small_phone)
