@@ -220,7 +220,7 @@ def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     raise NotationError(
         "BAD_JSON",
         'This JSON is not a position: paste a layout {"center": "9-9", "tiles": [...]} '
-        "or a question with input.layout.",
+        "or a question that holds one.",
     )
 
 
