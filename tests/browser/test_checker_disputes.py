@@ -203,3 +203,14 @@ def test_the_rule_book_contents_are_44_px_targets(small_phone: Page) -> None:
         box = link.bounding_box()
         assert box is not None and box["height"] >= 44, link.inner_text()
     no_sideways_scroll(small_phone)
+
+
+def test_the_special_cases_rule_book_links_are_44_px_targets(small_phone: Page) -> None:
+    """"A double played as a spoke" and its neighbours were 20 px links."""
+    small_phone.goto("/checker/?q=edge")
+    links = small_phone.locator(".edge-case li a").all()
+    assert len(links) == 3
+    for link in links:
+        box = link.bounding_box()
+        assert box is not None and box["height"] >= 44, link.inner_text()
+    no_sideways_scroll(small_phone)
