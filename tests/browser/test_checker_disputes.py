@@ -206,7 +206,7 @@ def test_the_rule_book_contents_are_44_px_targets(small_phone: Page) -> None:
 
 
 def test_the_special_cases_rule_book_links_are_44_px_targets(small_phone: Page) -> None:
-    """"A double played as a spoke" and its neighbours were 20 px links."""
+    """ "A double played as a spoke" and its neighbours were 20 px links."""
     small_phone.goto("/checker/?q=edge")
     links = small_phone.locator(".edge-case li a").all()
     assert len(links) == 3
