@@ -285,3 +285,14 @@ def test_a_typed_or_pasted_mistake_is_told_without_ids(client, pos, words, not_s
     assert words in seen
     for term in not_shown:
         assert not re.search(rf"(?<![\w.]){re.escape(term)}(?![\w])", seen), (term, seen)
+
+
+def test_broken_pasted_json_is_told_in_words(client):
+    """Was Python's parser message: "Expecting ',' delimiter: line 1 column 16 (char 15)"."""
+    html = client.get("/checker/", query_string={"pos": '{"layout": [1,2'}).get_data(as_text=True)
+    refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
+    seen = visible_text(refusal)
+    assert "The pasted text is not valid JSON" in seen
+    assert "near character 16" in seen
+    for term in ("Expecting", "delimiter", "column", "char "):
+        assert term not in seen, seen
