@@ -209,8 +209,15 @@ def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """
     try:
         data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        # the parser's own words ("Expecting ',' delimiter ...") go to the details only
+        raise NotationError(
+            "BAD_JSON",
+            f"The pasted text is not valid JSON: it breaks near character {exc.pos + 1}.",
+            str(exc),
+        ) from None
     except (ValueError, RecursionError) as exc:
-        raise NotationError("BAD_JSON", f"The pasted text is not valid JSON: {exc}.") from None
+        raise NotationError("BAD_JSON", "The pasted text is not valid JSON.", str(exc)) from None
     if isinstance(data, Mapping) and "center" in data:
         return dict(data), None
     if isinstance(data, Mapping) and isinstance(data.get("input"), Mapping):
@@ -220,7 +227,7 @@ def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     raise NotationError(
         "BAD_JSON",
         'This JSON is not a position: paste a layout {"center": "9-9", "tiles": [...]} '
-        "or a question with input.layout.",
+        "or a question that holds one.",
     )
 
 

@@ -168,6 +168,12 @@ class PositionView:
         if self.error is None:
             return ""
         prefix, refused = self._refused_parts()
+        if refused is not None and self.error.code == "DUPLICATE_TILE":
+            # the engine's message names tile ids ("S2 9-5 is already on the table as S1")
+            return _(
+                "%(tile)s is already on the table: a set has only one of each tile.",
+                tile=refused[2],
+            )
         if refused is None or refused[1] not in prefix:
             return ""
         _id, on, text = refused

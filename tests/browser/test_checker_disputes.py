@@ -175,3 +175,42 @@ def test_what_must_i_do_and_a_special_case(small_phone: Page, shot) -> None:
     small_phone.get_by_role("button", name="Can the centre take them?").tap()
     expect(small_phone.locator("#verdict-h")).to_have_text("Not possible with this set.")
     shot(small_phone, "dispute-special-case")
+
+
+def test_the_top_bar_keeps_each_word_whole_at_360_px(small_phone: Page) -> None:
+    """At 360 px the top bar's links broke inside words ("Game / s", "Histor / y")."""
+    for url in ("/checker/", "/checker/rules"):
+        small_phone.goto(url)
+        for link in small_phone.locator(".topbar nav a").all():
+            box = link.bounding_box()
+            assert box is not None and box["height"] <= 48, link.inner_text()
+            assert "\n" not in link.inner_text()
+            # one line of text: the text's own height is a single line
+            lines = link.evaluate(
+                "a => { const r = document.createRange(); r.selectNodeContents(a);"
+                " return r.getClientRects().length; }"
+            )
+            assert lines == 1, link.inner_text()
+        no_sideways_scroll(small_phone)
+
+
+def test_the_rule_book_contents_are_44_px_targets(small_phone: Page) -> None:
+    """The rule book's list of sections was a column of 20 px links, too close to tap."""
+    small_phone.goto("/checker/rules")
+    links = small_phone.locator("ol.contents a").all()
+    assert len(links) >= 9
+    for link in links:
+        box = link.bounding_box()
+        assert box is not None and box["height"] >= 44, link.inner_text()
+    no_sideways_scroll(small_phone)
+
+
+def test_the_special_cases_rule_book_links_are_44_px_targets(small_phone: Page) -> None:
+    """ "A double played as a spoke" and its neighbours were 20 px links."""
+    small_phone.goto("/checker/?q=edge")
+    links = small_phone.locator(".edge-case li a").all()
+    assert len(links) == 3
+    for link in links:
+        box = link.bounding_box()
+        assert box is not None and box["height"] >= 44, link.inner_text()
+    no_sideways_scroll(small_phone)

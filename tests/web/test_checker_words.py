@@ -266,3 +266,33 @@ def test_a_typed_position_that_could_not_have_been_played_is_refused_in_words(cl
     refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
     assert words in refusal
     assert developer_terms(visible_text(refusal)) == []
+
+
+@pytest.mark.parametrize(
+    ("pos", "words", "not_shown"),
+    [
+        # a tile typed twice: was "S2 9-5 is already on the table as S1."
+        ("9-5 on C; 9-5 on C", "9-5 is already on the table", ["S1", "S2"]),
+        # pasted JSON of the wrong shape: was "... or a question with input.layout."
+        ('{"layout": 5}', "This JSON is not a position", ["input.layout"]),
+        ("[]", "This JSON is not a position", ["input.layout"]),
+    ],
+)
+def test_a_typed_or_pasted_mistake_is_told_without_ids(client, pos, words, not_shown):
+    html = client.get("/checker/", query_string={"pos": pos}).get_data(as_text=True)
+    refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
+    seen = visible_text(refusal)
+    assert words in seen
+    for term in not_shown:
+        assert not re.search(rf"(?<![\w.]){re.escape(term)}(?![\w])", seen), (term, seen)
+
+
+def test_broken_pasted_json_is_told_in_words(client):
+    """Was Python's parser message: "Expecting ',' delimiter: line 1 column 16 (char 15)"."""
+    html = client.get("/checker/", query_string={"pos": '{"layout": [1,2'}).get_data(as_text=True)
+    refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
+    seen = visible_text(refusal)
+    assert "The pasted text is not valid JSON" in seen
+    assert "near character 16" in seen
+    for term in ("Expecting", "delimiter", "column", "char "):
+        assert term not in seen, seen
