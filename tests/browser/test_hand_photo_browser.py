@@ -71,3 +71,27 @@ def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, 
     finally:
         context.close()
     assert json.loads((PHOTOS / "labels.json").read_text())["photos"][PHOTO]["tiles"]
+
+
+def test_the_top_menu_words_do_not_break_on_a_360_px_phone(browser, live_server):
+    """At 360 px the menu's words wrapped mid-word ("Game / s", "Histor / y") on every page,
+    the photo pages included: each menu link stays on one line."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
+    )
+    try:
+        page = context.new_page()
+        page.goto("/")
+        lines = page.eval_on_selector_all(
+            ".topbar nav a",
+            """links => links.map(a => {
+                const range = document.createRange();
+                range.selectNodeContents(a);
+                return [a.textContent.trim(), new Set([...range.getClientRects()]
+                    .map(r => Math.round(r.top))).size];
+            })""",
+        )
+        assert lines and all(n == 1 for _, n in lines), lines
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
