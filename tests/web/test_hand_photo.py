@@ -128,3 +128,18 @@ def test_a_bad_file_is_refused_in_words(table, data, words):
     r = upload(phone("Bob"), game, data)
     assert r.status_code == 422 and words in r.text
     assert hand_post(game, "Bob") is None
+
+
+def test_a_photo_without_tiles_says_so_instead_of_zero_pips_at_zero_confidence(table):
+    """A photo of an empty table read "0 pips counted · Confidence: 0%" above the advice,
+    as if the hand were counted at zero."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (1200, 900), (210, 190, 160)).save(buffer, "PNG")
+    game, phone = table
+    r = upload(phone("Bob"), game, buffer.getvalue(), "table.png")
+    assert r.status_code == 200
+    assert "No tiles found" in r.text and "No face-up tiles found" in r.text
+    assert "0 pips counted" not in r.text and "Confidence: 0%" not in r.text
+    assert "Confirm these tiles" not in r.text
