@@ -17,11 +17,14 @@ from typing import Any
 
 from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_wtf import FlaskForm
 
 from .. import access
 from ..access import Role, requires
-from ..extensions import db
+from ..extensions import csrf, db
 from ..models import AuditEntry, Game, HandPost, Seat
+from ..pips import PhotoError
+from ..services import hand_photo
 from ..services import table as posts
 from . import bp
 from .access import game_for_edit, game_for_view, scorekeeper_game
@@ -160,16 +163,40 @@ def hand(share_token: str) -> Any:
     return _post(game, seat, share_token)
 
 
+def _double_number(text: Any) -> int:
+    value = str(text or "").strip()
+    return int(value) if value.isdigit() and len(value) <= 2 else -1
+
+
 def _post(game: Game, seat: Seat, share_token: str) -> Any:
     form = request.form
-    double_text = str(form.get("double", "")).strip()
-    double = int(double_text) if double_text.isdigit() and len(double_text) <= 2 else -1
     typed = {
         "total": str(form.get("total", ""))[:20],
         "tiles": [str(t)[:20] for t in form.getlist("tiles")][:200],
         "went_out": bool(form.get("went_out")),
     }
-    seen = posts.revision_number(str(form.get("seen", "0")))
+    return _post_typed(
+        game,
+        seat,
+        share_token,
+        _double_number(form.get("double")),
+        typed,
+        seen=posts.revision_number(str(form.get("seen", "0"))),
+        force=bool(form.get("force")),
+    )
+
+
+def _post_typed(
+    game: Game,
+    seat: Seat,
+    share_token: str,
+    double: int,
+    typed: dict[str, Any],
+    *,
+    seen: int,
+    force: bool = False,
+) -> Any:
+    """Post ``typed`` as ``seat``'s hand (the hand form and the confirmed photo share this)."""
     device = access.current_device()
     assert device is not None
     try:
@@ -179,7 +206,7 @@ def _post(game: Game, seat: Seat, share_token: str) -> Any:
             device,
             double,
             seen=seen,
-            force=bool(form.get("force")),
+            force=force,
             **typed,
         )
     except posts.PostRefused as exc:
@@ -207,6 +234,107 @@ def _auto_save(game: Game) -> None:
     from .play import save_posted_round
 
     save_posted_round(game)
+
+
+# --- a player's own hand from a photo ----------------------------------------------------------
+
+
+def _photo_seat(share_token: str) -> tuple[Game, Seat, int] | Any:
+    """The joined seat and the coming round's double, or the redirect that replaces the page."""
+    game, seat = _joined(share_token)
+    if seat is None:
+        flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
+        return redirect(url_for("games.join", share_token=share_token), 303)
+    plan = plan_round(game)
+    if plan is None or game.status == "finished":
+        flash(_("No round is being played now: there is no hand to count."), "info")
+        return redirect(url_for("games.hand", share_token=share_token), 303)
+    return game, seat, plan.double
+
+
+def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra: Any) -> Any:
+    post = posts.posts_for(game, double).get(seat.id)
+    share = game.share_token
+    context = {
+        "game": game,
+        "seat": seat,
+        "form": FlaskForm(formdata=None),  # only for its CSRF token; never reads the upload
+        "upload_url": url_for("games.hand_photo_read", share_token=share),
+        "confirm_url": url_for(
+            "games.hand_photo_confirm",
+            share_token=share,
+            double=double,
+            seen=post.revision if post else 0,
+        ),
+        "back_url": url_for("games.hand", share_token=share),
+        "back_text": _("Back to my hand: type the points instead"),
+        "choices": hand_photo.tile_choices(game.set_size),
+        "not_a_tile": hand_photo.NOT_A_TILE,
+        **extra,
+    }
+    return render_template("games/photo.html", **context), status
+
+
+@bp.get("/p/<share_token>/photo")
+@requires(Role.PLAYER)
+def hand_photo_page(share_token: str) -> Any:
+    """ "Count my pips from a photo": take or choose a photo of the tiles left in my hand."""
+    found = _photo_seat(share_token)
+    if not isinstance(found, tuple):
+        return found
+    return _photo_page(*found)
+
+
+@bp.post("/p/<share_token>/photo")
+@requires(Role.PLAYER)
+@csrf.exempt  # checked in uploaded_photo, once the body limit is raised for the photo
+def hand_photo_read(share_token: str) -> Any:
+    """Count the pips in my photo and show them marked, to be checked before posting."""
+    found = _photo_seat(share_token)
+    if not isinstance(found, tuple):
+        return found
+    game, seat, double = found
+    try:
+        data = hand_photo.uploaded_photo(check_csrf=True) or b""
+        reading, marked = hand_photo.read_photo(data, game.set_size)
+    except PhotoError as error:
+        return _photo_page(game, seat, double, 422, problem=hand_photo.problem_message(error))
+    return _photo_page(
+        game,
+        seat,
+        double,
+        reading=reading,
+        marked=marked,
+        message=hand_photo.reading_message(reading),
+    )
+
+
+@bp.post("/p/<share_token>/photo/confirm")
+@requires(Role.PLAYER)
+def hand_photo_confirm(share_token: str) -> Any:
+    """Post the confirmed tiles as my hand (the same post as the hand form's)."""
+    found = _photo_seat(share_token)
+    if not isinstance(found, tuple):
+        return found
+    game, seat, _double = found
+    tiles, missing = hand_photo.confirmed_tiles(request.form.getlist("tile"), game.set_size)
+    if missing or not tiles:
+        flash(
+            _("Some tiles were not picked; nothing was posted. Type the points instead.")
+            if missing
+            else _("No tile was confirmed; nothing was posted. Type the points instead."),
+            "error",
+        )
+        return redirect(url_for("games.hand_photo_page", share_token=share_token), 303)
+    typed = {"total": "", "tiles": tiles, "went_out": False}
+    return _post_typed(
+        game,
+        seat,
+        share_token,
+        _double_number(request.args.get("double")),
+        typed,
+        seen=posts.revision_number(str(request.args.get("seen", "0"))),
+    )
 
 
 @bp.get("/p/<share_token>/live")

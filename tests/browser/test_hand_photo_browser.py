@@ -1,0 +1,97 @@
+"""A player's own hand from a photo in real browsers (issue 15): the scorekeeper's phone and a
+player's phone (Pixel 7). The player joins, opens "Count my pips from a photo" in My hand,
+uploads a real photo from tests/data/photos/, sees it marked, corrects one tile, confirms; the
+posted hand shows the tiles and the scorekeeper's form gets them without a reload."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_scorekeeper_browser import create_game, hand, start_night
+
+pytestmark = pytest.mark.browser
+
+PHOTOS = Path(__file__).resolve().parents[1] / "data" / "photos"
+PHOTO = "valid_4.jpg"  # one tile, 3-1 (red and blue pips)
+
+
+def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, live_server, shot):
+    keeper = phone
+    start_night(keeper)
+    create_game(keeper, ["Ana", "Bo", "Cy"])
+    join = urlsplit(keeper.locator(".table-box .share-link a").get_attribute("href") or "").path
+    context = browser.new_context(**playwright.devices["Pixel 7"], base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    try:
+        bo = context.new_page()
+        bo.goto(join)
+        bo.get_by_role("button", name="Bo", exact=True).click()
+        bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
+        keeper.evaluate("window.__sameDocument = true")
+
+        bo.get_by_role("link", name="Count my pips from a photo").click()
+        bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+        bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+            files=[
+                {
+                    "name": PHOTO,
+                    "mimeType": "image/jpeg",
+                    "buffer": (PHOTOS / PHOTO).read_bytes(),
+                }
+            ]
+        )
+        bo.get_by_role("button", name="Count the pips").click()
+        expect(bo.get_by_role("heading", name=re.compile(r"pips? counted"))).to_be_visible()
+        marked = bo.locator("svg.marked-photo")
+        expect(marked.locator("a.tile-mark").first).to_be_visible()
+        expect(bo.get_by_text(re.compile(r"Confidence: \d+%"))).to_be_visible()
+        shot(bo, "hand-photo-marked")
+
+        # Bo corrects the first tile (whatever was read) to 5-4 and confirms.
+        pickers = bo.locator("select[name='tile']")
+        pickers.first.select_option("5-4")
+        for i in range(1, pickers.count()):
+            pickers.nth(i).select_option("none")  # keep only the corrected tile
+        bo.get_by_role("button", name="Confirm these tiles").click()
+
+        bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
+        expect(bo.get_by_text("Hand posted")).to_be_visible()
+        expect(bo.locator(".post-state")).to_contain_text("1 tile")
+        shot(bo, "hand-photo-posted")
+        bo_hand = hand(keeper, "Bo")
+        expect(bo_hand.locator("input[name^='tiles_'][value='5-4']")).to_have_count(1)
+        expect(bo_hand.locator(".post-mark")).to_contain_text("5-4")
+        assert keeper.evaluate("window.__sameDocument") is True
+    finally:
+        context.close()
+    assert json.loads((PHOTOS / "labels.json").read_text())["photos"][PHOTO]["tiles"]
+
+
+def test_the_top_menu_words_do_not_break_on_a_360_px_phone(browser, live_server):
+    """At 360 px the menu's words wrapped mid-word ("Game / s", "Histor / y") on every page,
+    the photo pages included: each menu link stays on one line."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
+    )
+    try:
+        page = context.new_page()
+        page.goto("/")
+        lines = page.eval_on_selector_all(
+            ".topbar nav a",
+            """links => links.map(a => {
+                const range = document.createRange();
+                range.selectNodeContents(a);
+                return [a.textContent.trim(), new Set([...range.getClientRects()]
+                    .map(r => Math.round(r.top))).size];
+            })""",
+        )
+        assert lines and all(n == 1 for _, n in lines), lines
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()

@@ -1,0 +1,145 @@
+"""A player's own hand from a photo ("My hand", issue 15): the joined phone takes or chooses a
+photo, sees it marked, corrects a tile, confirms, and only then is its hand posted with those
+tiles (the same post as the hand form), which the scorekeeper's poll then carries."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from sqlalchemy import select
+
+from companion.extensions import db
+from companion.models import HandPost
+from companion.pips.synth import scene
+from tests.web.playkit import make_game, seat_ids
+
+
+@pytest.fixture()
+def table(app, client):
+    """A 3-player double-6 game kept on ``client``, and ``phone(name)``: a joined phone."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    phones = {}
+
+    def phone(name: str):
+        if name not in phones:
+            c = app.test_client()
+            r = c.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)[name]})
+            assert r.status_code == 303, r.text
+            phones[name] = c
+        return phones[name]
+
+    return game, phone
+
+
+def hand_post(game, name) -> HandPost | None:
+    db.session.expire_all()
+    return db.session.scalar(
+        select(HandPost).where(
+            HandPost.game_id == game.id, HandPost.seat_id == seat_ids(game)[name]
+        )
+    )
+
+
+def upload(c, game, data: bytes, name="hand.jpg"):
+    return c.post(
+        f"/p/{game.share_token}/photo",
+        data={"photo": (io.BytesIO(data), name)},
+        content_type="multipart/form-data",
+    )
+
+
+def confirm_url(page: str) -> str:
+    return re.search(r'action="([^"]*/photo/confirm[^"]*)"', page).group(1).replace("&amp;", "&")
+
+
+def test_my_hand_links_to_the_photo_page_which_works_without_javascript(table):
+    game, phone = table
+    page = phone("Bob").get(f"/p/{game.share_token}").text
+    assert f'href="/p/{game.share_token}/photo"' in page
+    assert "Count my pips from a photo" in page
+    photo = phone("Bob").get(f"/p/{game.share_token}/photo")
+    assert photo.status_code == 200
+    assert 'type="file"' in photo.text and 'capture="environment"' in photo.text
+    assert 'enctype="multipart/form-data"' in photo.text
+    assert "Back to my hand" in photo.text
+
+
+def test_a_phone_not_joined_is_sent_to_the_join_page(app, table):
+    game, _ = table
+    stranger = app.test_client()
+    r = stranger.get(f"/p/{game.share_token}/photo")
+    assert r.status_code == 303 and f"/j/{game.share_token}" in r.location
+    r = upload(stranger, game, scene([(6, 5)], angle=0.2).data)
+    assert r.status_code == 303 and hand_post(game, "Bob") is None
+
+
+def test_photo_corrected_and_confirmed_posts_my_hand_with_those_tiles(client, table):
+    game, phone = table
+    bob = phone("Bob")
+    r = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data)
+    assert r.status_code == 200
+    assert "pips counted" in r.text and "Confirm these tiles" in r.text
+    assert hand_post(game, "Bob") is None  # nothing posted before the confirmation
+    picks = re.findall(r'data-read="([^"]*)"', r.text)
+    assert len(picks) == 3
+    picks[0] = "5-4"  # the player corrects one tile
+    r = bob.post(confirm_url(r.text), data={"tile": picks})
+    assert r.status_code == 303 and r.location.endswith(f"/p/{game.share_token}")
+    post = hand_post(game, "Bob")
+    assert sorted(post.tiles) == sorted(picks)
+    assert "Hand posted" in bob.get(f"/p/{game.share_token}").text
+    hands = client.get(f"/g/{game.edit_token}/posts").get_json()["hands"]
+    assert sorted(hands[str(seat_ids(game)["Bob"])]["tiles"]) == sorted(picks)
+
+
+def test_an_unpicked_tile_posts_nothing(table):
+    game, phone = table
+    bob = phone("Bob")
+    page = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data).text
+    r = bob.post(confirm_url(page), data={"tile": ["6-5", "?"]})
+    assert r.status_code == 303 and r.location.endswith("/photo")
+    assert hand_post(game, "Bob") is None
+    assert "nothing was posted" in bob.get(r.location).text
+
+
+def test_a_photo_without_a_csrf_token_is_refused(app, table):
+    game, phone = table
+    bob = phone("Bob")
+    app.config["WTF_CSRF_ENABLED"] = True
+    try:
+        r = upload(bob, game, scene([(6, 5)], angle=0.2).data)
+    finally:
+        app.config["WTF_CSRF_ENABLED"] = False
+    assert r.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b"not an image at all", "not a photo the app can read"),
+        (b"", "No photo was sent"),
+    ],
+)
+def test_a_bad_file_is_refused_in_words(table, data, words):
+    game, phone = table
+    r = upload(phone("Bob"), game, data)
+    assert r.status_code == 422 and words in r.text
+    assert hand_post(game, "Bob") is None
+
+
+def test_a_photo_without_tiles_says_so_instead_of_zero_pips_at_zero_confidence(table):
+    """A photo of an empty table read "0 pips counted · Confidence: 0%" above the advice,
+    as if the hand were counted at zero."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (1200, 900), (210, 190, 160)).save(buffer, "PNG")
+    game, phone = table
+    r = upload(phone("Bob"), game, buffer.getvalue(), "table.png")
+    assert r.status_code == 200
+    assert "No tiles found" in r.text and "No face-up tiles found" in r.text
+    assert "0 pips counted" not in r.text and "Confidence: 0%" not in r.text
+    assert "Confirm these tiles" not in r.text
