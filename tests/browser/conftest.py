@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from companion import create_app
@@ -38,6 +39,10 @@ from companion.config import TestConfig
 from companion.extensions import db
 
 ROOT = Path(__file__).resolve().parents[2]
+# Assertions wait up to 15 s for the state they expect (Playwright's default is 5 s): the CI
+# machine's two cores are shared with the rest of the suite, and a save under that load can take
+# longer than 5 s to land. A state that never comes still fails.
+expect.set_options(timeout=15_000)
 ARTIFACTS = ROOT / "test-artifacts"
 PHONE = "Pixel 7"
 CHROMIUM_ARGS = [

@@ -213,7 +213,7 @@ def test_night_page_notes_refuse_control_characters(client):
 def test_rename_refuses_control_characters(client):
     start_game(client, start_night(client), names=("Ann", "Bob"))
     response = client.post("/history/players/1/rename", data={"name": "An\x00n"})
-    assert "control characters" in response.text
+    assert "invisible characters" in response.text and "control character" not in response.text
     assert db.session.get(Player, 1).name == "Ann"
 
 
