@@ -272,6 +272,37 @@ class FinalStanding(db.Model):
     decided_by: Mapped[str] = mapped_column(String(40), default="")
 
 
+class PlayerSummary(db.Model):
+    """One player's record over the live finished games of one set size in one calendar month
+    (RULES.md §8; definitions in :mod:`companion.history.stats`), kept by
+    :mod:`companion.services.summaries` whenever a game's standings, seats or night change, so
+    the leaderboard and a player's page add up a few buckets instead of every game's line.
+
+    ``month`` is the first day of the month the game night was played; ``games``, ``wins``
+    (alone first), ``shared_wins`` (first together), ``rounds``, ``zero_rounds`` are counts;
+    ``points``, ``best_total`` (lowest game total) and ``worst_total`` (highest) are in points.
+    """
+
+    __tablename__ = "player_summaries"
+    __table_args__ = (
+        UniqueConstraint("player_id", "set_size", "month"),
+        Index("ix_player_summaries_month", "month"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    set_size: Mapped[int]
+    month: Mapped[date]
+    games: Mapped[int]
+    wins: Mapped[int]
+    shared_wins: Mapped[int]
+    rounds: Mapped[int]
+    points: Mapped[int]
+    zero_rounds: Mapped[int]
+    best_total: Mapped[int]
+    worst_total: Mapped[int]
+
+
 # --- the table's phones (companion.access, companion.services.table) --------------------------
 
 
