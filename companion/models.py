@@ -303,6 +303,31 @@ class PlayerSummary(db.Model):
     worst_total: Mapped[int]
 
 
+class PairSummary(db.Model):
+    """One player's head-to-head record against one opponent over the live finished games
+    both sat at in one calendar month (RULES.md §8; :func:`companion.history.stats.
+    head_to_head`), kept with :class:`PlayerSummary` by :mod:`companion.services.summaries`.
+
+    ``ahead``: games the player finished with a better (lower) rank, ``behind`` a worse one,
+    ``level`` the same; all counts of games. ``month`` is the first day of the night's month.
+    """
+
+    __tablename__ = "pair_summaries"
+    __table_args__ = (
+        UniqueConstraint("player_id", "opponent_id", "month"),
+        Index("ix_pair_summaries_month", "month"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    month: Mapped[date]
+    games: Mapped[int]
+    ahead: Mapped[int]
+    behind: Mapped[int]
+    level: Mapped[int]
+
+
 # --- the table's phones (companion.access, companion.services.table) --------------------------
 
 

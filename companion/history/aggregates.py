@@ -4,7 +4,7 @@ The leaderboard and a player's record add up the per-player buckets of
 :mod:`companion.services.summaries` (one row per player, set size and month), so they cost the
 same for 500 or 50,000 games: whole months of a date filter come from the buckets, and only
 the days of a partly covered first or last month are read from the per-game lines of
-``final_standings``. Head-to-head records still read the lines of the player's games. The
+``final_standings``. Head-to-head records add up the player's monthly pairs. The
 definitions are those of :mod:`.stats` (tests check they agree). Units: points, games, rounds.
 """
 
@@ -15,11 +15,10 @@ from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, case, func, select
-from sqlalchemy.orm import aliased
+from sqlalchemy import Select, and_, case, func, or_, select
 
 from ..extensions import db
-from ..models import FinalStanding, Game, GameNight, PlayerSummary, Seat
+from ..models import FinalStanding, Game, GameNight, PairSummary, PlayerSummary, Seat
 from ..services.summaries import line_counts, month_of, next_month
 from .results import Filters, live_finished
 from .stats import HeadToHead, PlayerStats, rank_players
@@ -137,51 +136,57 @@ def leaderboard_rows(filters: Filters) -> list[PlayerStats]:
 def player_record(player_id: int) -> PlayerStats:
     """``player_id``'s record over every live finished game, with the games of the best and
     worst totals (on equal totals the most recent game, as :mod:`.stats` does): the player's
-    buckets, then the lines of the newest month holding each extreme total."""
+    buckets, the newest month holding each extreme total, and that month's lines (three
+    queries)."""
     stats = records(Filters(player_id=player_id)).get(player_id) or PlayerStats(player_id)
-    if stats.games:
-        stats.best_game_id = _newest_with(player_id, stats.best_total, PlayerSummary.best_total)
-        stats.worst_game_id = _newest_with(player_id, stats.worst_total, PlayerSummary.worst_total)
-    return stats
-
-
-def _newest_with(player_id: int, total: int | None, column: Any) -> int | None:
-    """The most recent live finished game where ``player_id`` finished on ``total`` points,
-    looked up in the newest month whose bucket has that extreme."""
-    month = db.session.scalar(
-        select(func.max(PlayerSummary.month)).where(
-            PlayerSummary.player_id == player_id, column == total
+    if not stats.games:
+        return stats
+    best_month, worst_month = db.session.execute(
+        select(
+            func.max(case((PlayerSummary.best_total == stats.best_total, PlayerSummary.month))),
+            func.max(case((PlayerSummary.worst_total == stats.worst_total, PlayerSummary.month))),
+        ).where(PlayerSummary.player_id == player_id)
+    ).one()
+    wanted = {(best_month, stats.best_total), (worst_month, stats.worst_total)}
+    in_months = or_(
+        *(
+            and_(
+                GameNight.played_on >= month,
+                GameNight.played_on < next_month(month),
+                FinalStanding.total == total,
+            )
+            for month, total in wanted
         )
     )
-    if month is None:
-        return None
-    in_month = Filters(player_id, month, next_month(month) - timedelta(days=1))
-    return db.session.scalar(
-        _lines(in_month, Game.id)
-        .where(Seat.player_id == player_id, FinalStanding.total == total)
+    newest_first = db.session.execute(
+        _lines(Filters(player_id), Game.id, GameNight.played_on, FinalStanding.total)
+        .where(Seat.player_id == player_id, in_months)
         .order_by(GameNight.played_on.desc(), Game.id.desc())
-        .limit(1)
-    )
+    ).all()
+
+    def newest(month: date, total: int | None) -> int | None:
+        return next(
+            (gid for gid, day, t in newest_first if t == total and month_of(day) == month), None
+        )
+
+    stats.best_game_id = newest(best_month, stats.best_total)
+    stats.worst_game_id = newest(worst_month, stats.worst_total)
+    return stats
 
 
 def head_to_head_rows(player_id: int) -> list[HeadToHead]:
     """Every opponent of ``player_id`` in live finished games with the head-to-head record,
-    most frequent first, then by opponent id (one query)."""
-    other = aliased(FinalStanding)
-    other_seat = aliased(Seat)
+    most frequent first, then by opponent id (one query over the player's monthly pairs)."""
     stmt = (
-        _lines(
-            Filters(),
-            other_seat.player_id,
-            func.count(other.id),
-            func.sum(case((FinalStanding.rank < other.rank, 1), else_=0)),
-            func.sum(case((FinalStanding.rank > other.rank, 1), else_=0)),
-            func.sum(case((FinalStanding.rank == other.rank, 1), else_=0)),
+        select(
+            PairSummary.opponent_id,
+            func.sum(PairSummary.games),
+            func.sum(PairSummary.ahead),
+            func.sum(PairSummary.behind),
+            func.sum(PairSummary.level),
         )
-        .join(other, and_(other.game_id == FinalStanding.game_id, other.id != FinalStanding.id))
-        .join(other_seat, other_seat.id == other.seat_id)
-        .where(Seat.player_id == player_id, other_seat.player_id != player_id)
-        .group_by(other_seat.player_id)
+        .where(PairSummary.player_id == player_id)
+        .group_by(PairSummary.opponent_id)
     )
     rows = [
         HeadToHead(pid, int(games), int(ahead or 0), int(behind or 0), int(level or 0))

@@ -1,4 +1,5 @@
-"""Per-player summaries of finished games, one row per (player, set size, month) bucket.
+"""Per-player summaries of finished games, one row per (player, set size, month) bucket,
+and head-to-head records per (player, opponent, month).
 
 The leaderboard and a player's page add up these buckets (:class:`companion.models.
 PlayerSummary`) instead of every stored line of ``final_standings``, so their cost grows with
@@ -20,9 +21,9 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import Connection, and_, case, delete, func, insert, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
-from ..models import FinalStanding, Game, GameNight, PlayerSummary, Seat
+from ..models import FinalStanding, Game, GameNight, PairSummary, PlayerSummary, Seat
 
 #: (player id, set size, first day of the month)
 Bucket = tuple[int, int, date]
@@ -142,6 +143,53 @@ def _refresh_month(
     ]
     if rows:
         conn.execute(insert(PlayerSummary), rows)
+    _refresh_pairs(conn, month, players)
+
+
+def _refresh_pairs(conn: Connection, month: date, players: set[int] | None) -> None:
+    """Every head-to-head record of ``players`` (None: everyone) in ``month``, recomputed.
+    A changed game's seats are all among the players refreshed, so both directions of each
+    pair it touches are."""
+    other = aliased(FinalStanding)
+    other_seat = aliased(Seat)
+    mine, theirs = FinalStanding.rank, other.rank
+    stmt = (
+        live_lines(
+            Seat.player_id,
+            other_seat.player_id,
+            func.count(other.id),
+            func.sum(case((mine < theirs, 1), else_=0)),
+            func.sum(case((mine > theirs, 1), else_=0)),
+            func.sum(case((mine == theirs, 1), else_=0)),
+        )
+        .join(other, and_(other.game_id == FinalStanding.game_id, other.id != FinalStanding.id))
+        .join(other_seat, other_seat.id == other.seat_id)
+        .where(
+            GameNight.played_on >= month,
+            GameNight.played_on < next_month(month),
+            other_seat.player_id != Seat.player_id,
+        )
+        .group_by(Seat.player_id, other_seat.player_id)
+    )
+    gone = delete(PairSummary).where(PairSummary.month == month)
+    if players is not None:
+        stmt = stmt.where(Seat.player_id.in_(players))
+        gone = gone.where(PairSummary.player_id.in_(players))
+    conn.execute(gone)
+    rows = [
+        {
+            "player_id": pid,
+            "opponent_id": oid,
+            "month": month,
+            "games": games,
+            "ahead": ahead,
+            "behind": behind,
+            "level": level,
+        }
+        for pid, oid, games, ahead, behind, level in conn.execute(stmt)
+    ]
+    if rows:
+        conn.execute(insert(PairSummary), rows)
 
 
 def rebuild_all(session: Session) -> None:
@@ -149,6 +197,7 @@ def rebuild_all(session: Session) -> None:
     month with games). No commit."""
     conn = session.connection()
     conn.execute(delete(PlayerSummary))
+    conn.execute(delete(PairSummary))
     days = conn.execute(select(GameNight.played_on).distinct()).scalars()
     for month in sorted({month_of(day) for day in days}):
         _refresh_month(session, month, None, None)

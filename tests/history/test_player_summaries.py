@@ -10,26 +10,38 @@ from pathlib import Path
 
 import pytest
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import delete, select
+from sqlalchemy import select
 
 from companion import create_app
 from companion.config import TestConfig
 from companion.extensions import db
 from companion.history import exchange
-from companion.history.aggregates import leaderboard_rows, player_record
+from companion.history.aggregates import head_to_head_rows, leaderboard_rows, player_record
 from companion.history.demo import generate
 from companion.history.players import merge
 from companion.history.results import Filters, finished_results
-from companion.history.stats import leaderboard, player_stats
-from companion.models import Game, GameNight, HandScore, Player, PlayerSummary, Round, utcnow
+from companion.history.stats import head_to_head, leaderboard, player_stats
+from companion.models import (
+    Game,
+    GameNight,
+    HandScore,
+    PairSummary,
+    Player,
+    PlayerSummary,
+    Round,
+    utcnow,
+)
 from companion.services.summaries import rebuild_all
 
 MIGRATIONS = str(Path(__file__).resolve().parents[2] / "migrations")
 
 
 def stored_buckets() -> list[tuple]:
-    cols = [c for c in PlayerSummary.__table__.c if c.name != "id"]
-    return sorted(tuple(r) for r in db.session.execute(select(*cols)))
+    rows = []
+    for model in (PlayerSummary, PairSummary):
+        cols = [c for c in model.__table__.c if c.name != "id"]
+        rows += sorted(tuple(r) for r in db.session.execute(select(*cols)))
+    return rows
 
 
 def periods() -> list[tuple[date | None, date | None]]:
@@ -68,6 +80,7 @@ def assert_agrees_with_the_per_game_definitions() -> None:
     everything = finished_results()
     for pid in db.session.scalars(select(Player.id)):
         assert player_record(pid) == player_stats(everything, pid), pid
+        assert head_to_head_rows(pid) == head_to_head(everything, pid), pid
 
 
 def correct_a_round() -> None:
@@ -150,5 +163,4 @@ def test_the_migration_backfills_the_buckets(tmp_path, games):
         downgrade(directory=MIGRATIONS, revision="b7e1c0a9d2f4")  # as before this change
         upgrade(directory=MIGRATIONS)
         assert stored_buckets() == expected
-        db.session.execute(delete(PlayerSummary))
         db.session.remove()
