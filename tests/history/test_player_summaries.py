@@ -18,7 +18,7 @@ from companion.extensions import db
 from companion.history import exchange
 from companion.history.aggregates import head_to_head_rows, leaderboard_rows, player_record
 from companion.history.demo import generate
-from companion.history.players import merge
+from companion.history.players import merge, players_with_games
 from companion.history.results import Filters, finished_results
 from companion.history.stats import head_to_head, leaderboard, player_stats
 from companion.models import (
@@ -81,6 +81,8 @@ def assert_agrees_with_the_per_game_definitions() -> None:
     for pid in db.session.scalars(select(Player.id)):
         assert player_record(pid) == player_stats(everything, pid), pid
         assert head_to_head_rows(pid) == head_to_head(everything, pid), pid
+    for player, games in players_with_games():
+        assert games == player_stats(everything, player.id).games, player.name
 
 
 def correct_a_round() -> None:
