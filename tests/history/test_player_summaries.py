@@ -104,7 +104,7 @@ def test_the_fixture_history_agrees(history):
     assert_agrees_with_the_per_game_definitions()
 
 
-def test_random_demo_data_agrees_after_correction_undo_and_deletions(app):
+def test_random_demo_data_agrees_after_correction_undo_and_deletions(db_app):
     generate(db.session, games=60, players=10, seed=11)
     assert_agrees_with_the_per_game_definitions()
     correct_a_round()
