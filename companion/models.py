@@ -272,6 +272,62 @@ class FinalStanding(db.Model):
     decided_by: Mapped[str] = mapped_column(String(40), default="")
 
 
+class PlayerSummary(db.Model):
+    """One player's record over the live finished games of one set size in one calendar month
+    (RULES.md §8; definitions in :mod:`companion.history.stats`), kept by
+    :mod:`companion.services.summaries` whenever a game's standings, seats or night change, so
+    the leaderboard and a player's page add up a few buckets instead of every game's line.
+
+    ``month`` is the first day of the month the game night was played; ``games``, ``wins``
+    (alone first), ``shared_wins`` (first together), ``rounds``, ``zero_rounds`` are counts;
+    ``points``, ``best_total`` (lowest game total) and ``worst_total`` (highest) are in points.
+    """
+
+    __tablename__ = "player_summaries"
+    __table_args__ = (
+        UniqueConstraint("player_id", "set_size", "month"),
+        Index("ix_player_summaries_month", "month"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    set_size: Mapped[int]
+    month: Mapped[date]
+    games: Mapped[int]
+    wins: Mapped[int]
+    shared_wins: Mapped[int]
+    rounds: Mapped[int]
+    points: Mapped[int]
+    zero_rounds: Mapped[int]
+    best_total: Mapped[int]
+    worst_total: Mapped[int]
+
+
+class PairSummary(db.Model):
+    """One player's head-to-head record against one opponent over the live finished games
+    both sat at in one calendar month (RULES.md §8; :func:`companion.history.stats.
+    head_to_head`), kept with :class:`PlayerSummary` by :mod:`companion.services.summaries`.
+
+    ``ahead``: games the player finished with a better (lower) rank, ``behind`` a worse one,
+    ``level`` the same; all counts of games. ``month`` is the first day of the night's month.
+    """
+
+    __tablename__ = "pair_summaries"
+    __table_args__ = (
+        UniqueConstraint("player_id", "opponent_id", "month"),
+        Index("ix_pair_summaries_month", "month"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    month: Mapped[date]
+    games: Mapped[int]
+    ahead: Mapped[int]
+    behind: Mapped[int]
+    level: Mapped[int]
+
+
 # --- the table's phones (companion.access, companion.services.table) --------------------------
 
 

@@ -1,23 +1,38 @@
-"""Player records from the stored standings, aggregated in SQL (RULES.md §8).
+"""Player records from stored summaries and standings, aggregated in SQL (RULES.md §8).
 
-The leaderboard and a player's page used to gather every finished game's result in Python;
-these read the same figures as ``GROUP BY`` aggregates over ``final_standings`` (stored by
-:mod:`companion.services.results`), so a page costs a few queries and no per-game Python work.
-The definitions are those of :mod:`.stats` (tests check both agree). Units: points, games,
-rounds.
+The leaderboard and a player's record add up the per-player buckets of
+:mod:`companion.services.summaries` (one row per player, set size and month), so they cost the
+same for 500 or 50,000 games: whole months of a date filter come from the buckets, and only
+the days of a partly covered first or last month are read from the per-game lines of
+``final_standings``. Head-to-head records add up the player's monthly pairs. The
+definitions are those of :mod:`.stats` (tests check they agree). Units: points, games, rounds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, case, func
-from sqlalchemy.orm import aliased
+from sqlalchemy import Select, and_, case, func, or_, select
 
 from ..extensions import db
-from ..models import FinalStanding, Game, GameNight, Seat
+from ..models import FinalStanding, Game, GameNight, PairSummary, PlayerSummary, Seat
+from ..services.summaries import line_counts, month_of, next_month
 from .results import Filters, live_finished
 from .stats import HeadToHead, PlayerStats, rank_players
+
+_SUMS = (
+    func.sum(PlayerSummary.games),
+    func.sum(PlayerSummary.wins),
+    func.sum(PlayerSummary.shared_wins),
+    func.sum(PlayerSummary.rounds),
+    func.sum(PlayerSummary.points),
+    func.sum(PlayerSummary.zero_rounds),
+    func.min(PlayerSummary.best_total),
+    func.max(PlayerSummary.worst_total),
+)
 
 
 def _lines(filters: Filters, *columns: Any) -> Select[Any]:
@@ -26,20 +41,6 @@ def _lines(filters: Filters, *columns: Any) -> Select[Any]:
         live_finished(*columns)
         .join(FinalStanding, FinalStanding.game_id == Game.id)
         .join(Seat, Seat.id == FinalStanding.seat_id)
-    )
-
-
-def _counts() -> tuple[Any, ...]:
-    won = FinalStanding.rank == 1
-    return (
-        func.count(FinalStanding.id),
-        func.sum(case((and_(won, FinalStanding.shared.is_(False)), 1), else_=0)),
-        func.sum(case((and_(won, FinalStanding.shared.is_(True)), 1), else_=0)),
-        func.sum(FinalStanding.rounds),
-        func.sum(FinalStanding.total),
-        func.sum(FinalStanding.zero_rounds),
-        func.min(FinalStanding.total),
-        func.max(FinalStanding.total),
     )
 
 
@@ -60,45 +61,132 @@ def _stats(player_id: int, row: Any) -> PlayerStats:
     )
 
 
+def _combine(parts: Iterable[PlayerStats]) -> dict[int, PlayerStats]:
+    """Player id -> the sum of their records (counts added, lowest best, highest worst)."""
+    out: dict[int, PlayerStats] = {}
+    for part in parts:
+        acc = out.get(part.player_id)
+        if acc is None:
+            out[part.player_id] = part
+            continue
+        acc.games += part.games
+        acc.wins += part.wins
+        acc.shared_wins += part.shared_wins
+        acc.rounds += part.rounds
+        acc.points += part.points
+        acc.zero_rounds += part.zero_rounds
+        if part.best_total is not None and (
+            acc.best_total is None or part.best_total < acc.best_total
+        ):
+            acc.best_total = part.best_total
+        if part.worst_total is not None and (
+            acc.worst_total is None or part.worst_total > acc.worst_total
+        ):
+            acc.worst_total = part.worst_total
+    return out
+
+
+def _whole_months(start: date | None, end: date | None) -> tuple[date | None, date | None]:
+    """The first day of the first month wholly inside ``start..end`` and the first day after
+    the last one (None: unbounded on that side)."""
+    first = start if start is None or start.day == 1 else next_month(start)
+    after = None if end is None else month_of(end + timedelta(days=1))
+    return first, after
+
+
+def _bucket_rows(filters: Filters, first: date | None, after: date | None) -> list[PlayerStats]:
+    stmt = select(PlayerSummary.player_id, *_SUMS).group_by(PlayerSummary.player_id)
+    if first is not None:
+        stmt = stmt.where(PlayerSummary.month >= first)
+    if after is not None:
+        stmt = stmt.where(PlayerSummary.month < after)
+    if filters.set_size is not None:
+        stmt = stmt.where(PlayerSummary.set_size == filters.set_size)
+    if filters.player_id is not None:
+        stmt = stmt.where(PlayerSummary.player_id == filters.player_id)
+    return [_stats(row[0], row[1:]) for row in db.session.execute(stmt)]
+
+
+def _line_rows(filters: Filters) -> list[PlayerStats]:
+    stmt = _lines(filters, Seat.player_id, *line_counts()).group_by(Seat.player_id)
+    if filters.player_id is not None:
+        stmt = stmt.where(Seat.player_id == filters.player_id)
+    return [_stats(row[0], row[1:]) for row in db.session.execute(stmt)]
+
+
+def records(filters: Filters) -> dict[int, PlayerStats]:
+    """Player id -> record over the live finished games narrowed by ``filters`` (``game_ids``
+    is not supported): buckets for whole months, lines for the days of partial edge months."""
+    first, after = _whole_months(filters.date_from, filters.date_to)
+    if first is not None and after is not None and first >= after:
+        return _combine(_line_rows(filters))  # no whole month inside: at most two months' lines
+    parts = _bucket_rows(filters, first, after)
+    if filters.date_from is not None and first != filters.date_from:  # a partial first month
+        parts += _line_rows(replace(filters, date_to=first - timedelta(days=1)))
+    if filters.date_to is not None and after != filters.date_to + timedelta(days=1):
+        parts += _line_rows(replace(filters, date_from=after))  # a partial last month
+    return _combine(parts)
+
+
 def leaderboard_rows(filters: Filters) -> list[PlayerStats]:
-    """Every player's record over the filtered games, best first (one query)."""
-    stmt = _lines(filters, Seat.player_id, *_counts()).group_by(Seat.player_id)
-    rows = db.session.execute(stmt).all()
-    return rank_players([_stats(row[0], row[1:]) for row in rows])
+    """Every player's record over the filtered games, best first."""
+    return rank_players(records(filters).values())
 
 
 def player_record(player_id: int) -> PlayerStats:
     """``player_id``'s record over every live finished game, with the games of the best and
-    worst totals (on equal totals the most recent game, as :mod:`.stats` does); three queries."""
-    mine = Filters(player_id=player_id)
-    row = db.session.execute(_lines(mine, *_counts()).where(Seat.player_id == player_id)).one()
-    stats = _stats(player_id, row)
-    if stats.games:
-        newest = (GameNight.played_on.desc(), Game.id.desc())
-        pick = _lines(mine, Game.id).where(Seat.player_id == player_id).limit(1)
-        stats.best_game_id = db.session.scalar(pick.order_by(FinalStanding.total, *newest))
-        stats.worst_game_id = db.session.scalar(pick.order_by(FinalStanding.total.desc(), *newest))
+    worst totals (on equal totals the most recent game, as :mod:`.stats` does): the player's
+    buckets, the newest month holding each extreme total, and that month's lines (three
+    queries)."""
+    stats = records(Filters(player_id=player_id)).get(player_id) or PlayerStats(player_id)
+    if not stats.games:
+        return stats
+    best_month, worst_month = db.session.execute(
+        select(
+            func.max(case((PlayerSummary.best_total == stats.best_total, PlayerSummary.month))),
+            func.max(case((PlayerSummary.worst_total == stats.worst_total, PlayerSummary.month))),
+        ).where(PlayerSummary.player_id == player_id)
+    ).one()
+    wanted = {(best_month, stats.best_total), (worst_month, stats.worst_total)}
+    in_months = or_(
+        *(
+            and_(
+                GameNight.played_on >= month,
+                GameNight.played_on < next_month(month),
+                FinalStanding.total == total,
+            )
+            for month, total in wanted
+        )
+    )
+    newest_first = db.session.execute(
+        _lines(Filters(player_id), Game.id, GameNight.played_on, FinalStanding.total)
+        .where(Seat.player_id == player_id, in_months)
+        .order_by(GameNight.played_on.desc(), Game.id.desc())
+    ).all()
+
+    def newest(month: date, total: int | None) -> int | None:
+        return next(
+            (gid for gid, day, t in newest_first if t == total and month_of(day) == month), None
+        )
+
+    stats.best_game_id = newest(best_month, stats.best_total)
+    stats.worst_game_id = newest(worst_month, stats.worst_total)
     return stats
 
 
 def head_to_head_rows(player_id: int) -> list[HeadToHead]:
     """Every opponent of ``player_id`` in live finished games with the head-to-head record,
-    most frequent first, then by opponent id (one query)."""
-    other = aliased(FinalStanding)
-    other_seat = aliased(Seat)
+    most frequent first, then by opponent id (one query over the player's monthly pairs)."""
     stmt = (
-        _lines(
-            Filters(),
-            other_seat.player_id,
-            func.count(other.id),
-            func.sum(case((FinalStanding.rank < other.rank, 1), else_=0)),
-            func.sum(case((FinalStanding.rank > other.rank, 1), else_=0)),
-            func.sum(case((FinalStanding.rank == other.rank, 1), else_=0)),
+        select(
+            PairSummary.opponent_id,
+            func.sum(PairSummary.games),
+            func.sum(PairSummary.ahead),
+            func.sum(PairSummary.behind),
+            func.sum(PairSummary.level),
         )
-        .join(other, and_(other.game_id == FinalStanding.game_id, other.id != FinalStanding.id))
-        .join(other_seat, other_seat.id == other.seat_id)
-        .where(Seat.player_id == player_id, other_seat.player_id != player_id)
-        .group_by(other_seat.player_id)
+        .where(PairSummary.player_id == player_id)
+        .group_by(PairSummary.opponent_id)
     )
     rows = [
         HeadToHead(pid, int(games), int(ahead or 0), int(behind or 0), int(level or 0))

@@ -18,8 +18,7 @@ from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..games.setup import SetupError, clean_name, stored_key
-from ..models import AuditEntry, Game, Player, Seat
-from .results import live_finished_games
+from ..models import AuditEntry, Game, Player, PlayerSummary, Seat
 
 
 def listed_players() -> list[Player]:
@@ -35,13 +34,12 @@ def listed_players() -> list[Player]:
 
 def players_with_games() -> list[tuple[Player, int]]:
     """(player, finished games played) for every player not merged away, by name; two
-    queries (a count per player over the seats, and the players)."""
-    finished = select(live_finished_games().subquery().c.id)
+    queries (the games of each player's summary buckets added up, and the players)."""
     counts = dict(
         db.session.execute(
-            select(Seat.player_id, func.count())
-            .where(Seat.game_id.in_(finished))
-            .group_by(Seat.player_id)
+            select(PlayerSummary.player_id, func.sum(PlayerSummary.games)).group_by(
+                PlayerSummary.player_id
+            )
         ).all()
     )
     return [(p, counts.get(p.id, 0)) for p in listed_players()]

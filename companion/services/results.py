@@ -13,6 +13,10 @@ When they are written:
   in the same transaction, so results are never stale and never half-written.
 * **Bulk inserts** (demo data, the migration's backfill) call :func:`record_games` with the
   new game ids (a constant number of queries per 500 games).
+
+Either way the per-player summaries the leaderboard and player pages read
+(:mod:`.summaries`) are refreshed for the buckets the changed games were in before (read just
+before the flush that changes them) and are in after.
 """
 
 from __future__ import annotations
@@ -29,11 +33,14 @@ from sqlalchemy.orm import Session
 
 from ..engine import RuleSet, standings
 from ..mapping import round_scores, rules_of
-from ..models import FinalStanding, Game, HandScore, Round, Seat
+from ..models import FinalStanding, Game, GameNight, HandScore, Round, Seat
+from . import summaries
 
 #: games decided per batch in :func:`record_games` (one ``IN (...)`` list per query)
 BATCH = 500
 _PENDING = "results_pending_games"
+_STALE = "results_stale_buckets"
+_SEEN = "results_seen_game_ids"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,13 +133,16 @@ def _rules(rules_json: str, set_size: int) -> RuleSet:
     return rules_of(_RulesRow(json.loads(rules_json), set_size))  # type: ignore[arg-type]
 
 
-def record_games(session: Session, game_ids: Iterable[int]) -> int:
+def record_games(session: Session, game_ids: Iterable[int], *, summarise: bool = True) -> int:
     """Decide and store the standings of these games (finished ones; others get none) from
-    plain rows, :data:`BATCH` games per four queries. Returns the games stored. No commit."""
+    plain rows, :data:`BATCH` games per four queries, then refresh the player summaries of
+    their buckets (unless ``summarise`` is False). Returns the games stored. No commit."""
     ids = list(game_ids)
     stored = 0
     for start in range(0, len(ids), BATCH):
         stored += _record_batch(session, ids[start : start + BATCH])
+    if summarise:  # new games (demo data, import): their buckets now are all they touch
+        summaries.refresh(session, summaries.buckets_of(session.connection(), ids))
     return stored
 
 
@@ -167,33 +177,43 @@ def _record_batch(session: Session, ids: list[int]) -> int:
 
 
 def record_all(session: Session) -> int:
-    """Store the standings of every finished game (the migration's backfill). No commit."""
+    """Store the standings of every finished game (the standings migration's backfill, which
+    runs before the summaries table exists; :func:`.summaries.rebuild_all` backfills those).
+    No commit."""
     ids = session.scalars(select(Game.id).where(Game.status == "finished").order_by(Game.id))
-    return record_games(session, list(ids))
+    return record_games(session, list(ids), summarise=False)
 
 
 # --- keeping them current on every ORM change --------------------------------------------------
 
 
-def _game_of(obj: object) -> Game | None:
+def _games_of(obj: object) -> list[Game]:
     if isinstance(obj, Game):
-        return obj
+        return [obj]
+    if isinstance(obj, GameNight):  # deleting or restoring a night drops or brings its games
+        return list(obj.games)
     if isinstance(obj, Seat | Round):
-        return obj.game
+        return [obj.game] if obj.game is not None else []
     if isinstance(obj, HandScore):
         rnd = obj.round
-        return rnd.game if rnd is not None else None
-    return None
+        return [rnd.game] if rnd is not None and rnd.game is not None else []
+    return []
 
 
 def _collect(session: Session, flush_context: Any, instances: Any) -> None:
     """``before_flush``: remember the games whose rows are about to change."""
     pending: set[Game] = session.info.setdefault(_PENDING, set())
+    seen: set[int] = session.info.setdefault(_SEEN, set())
     with session.no_autoflush:
         for obj in (*session.new, *session.dirty, *session.deleted):
-            game = _game_of(obj)
-            if game is not None:
-                pending.add(game)
+            pending.update(_games_of(obj))
+    # The buckets these games are in before this flush changes them (a merge moves a seat to
+    # another player; the old player's bucket must lose the game).
+    fresh = {g.id for g in pending if g.id is not None and g.id not in seen}
+    if fresh:
+        seen.update(fresh)
+        stale: set[summaries.Bucket] = session.info.setdefault(_STALE, set())
+        stale.update(summaries.buckets_of(session.connection(), fresh))
 
 
 def _store_pending(session: Session) -> None:
@@ -201,14 +221,22 @@ def _store_pending(session: Session) -> None:
     if session.new or session.dirty or session.deleted:
         session.flush()  # the transaction's own changes first: that collects their games
     pending: set[Game] = session.info.pop(_PENDING, set())
+    stale: set[summaries.Bucket] = session.info.pop(_STALE, set())
+    session.info.pop(_SEEN, None)
+    recorded = []
     for game in pending:
         if game.id is not None and game not in session.deleted and game in session:
             record_game(session, game)
+            recorded.append(game.id)
+    buckets = stale | summaries.buckets_of(session.connection(), recorded)
+    if buckets:
+        summaries.refresh(session, buckets)
 
 
 def _forget(session: Session, *args: Any) -> None:
     """After a commit or a rollback nothing is pending."""
-    session.info.pop(_PENDING, None)
+    for key in (_PENDING, _STALE, _SEEN):
+        session.info.pop(key, None)
 
 
 _installed = False

@@ -1,0 +1,203 @@
+"""Per-player summaries of finished games, one row per (player, set size, month) bucket,
+and head-to-head records per (player, opponent, month).
+
+The leaderboard and a player's page add up these buckets (:class:`companion.models.
+PlayerSummary`) instead of every stored line of ``final_standings``, so their cost grows with
+the players and months in the filter, not with the games played. Definitions are those of
+:mod:`companion.history.stats` (RULES.md §8); units: points, games, rounds.
+
+A bucket is refreshed (recomputed from the lines of its live finished games, one ``GROUP BY``
+per month touched) whenever :mod:`companion.services.results` stores a game's standings again,
+for the buckets the game was in before the change (a merge moves seats to another player, a
+deleted night drops its games) and after it. Best and worst totals are minima and maxima, which
+cannot be taken back by subtraction; recomputing the few touched buckets keeps them exact.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from sqlalchemy import Connection, and_, case, delete, func, insert, select
+from sqlalchemy.orm import Session, aliased
+
+from ..models import FinalStanding, Game, GameNight, PairSummary, PlayerSummary, Seat
+
+#: (player id, set size, first day of the month)
+Bucket = tuple[int, int, date]
+
+#: game ids per ``IN (...)`` list
+BATCH = 500
+
+
+def month_of(day: date) -> date:
+    """The first day of ``day``'s month: the bucket a game night falls in."""
+    return day.replace(day=1)
+
+
+def next_month(month: date) -> date:
+    """The first day of the month after ``month``."""
+    return date(month.year + (month.month == 12), month.month % 12 + 1, 1)
+
+
+def live_lines(*columns: Any) -> Any:
+    """``SELECT columns`` over the stored lines of finished games that are not deleted, in
+    nights not deleted (lines joined to their seats, games and nights)."""
+    return (
+        select(*columns)
+        .select_from(FinalStanding)
+        .join(Seat, Seat.id == FinalStanding.seat_id)
+        .join(Game, Game.id == FinalStanding.game_id)
+        .join(GameNight, GameNight.id == Game.night_id)
+        .where(
+            Game.status == "finished",
+            Game.deleted_at.is_(None),
+            GameNight.deleted_at.is_(None),
+        )
+    )
+
+
+def line_counts() -> tuple[Any, ...]:
+    """Aggregates over stored lines: games, wins, shared wins, rounds, points, zero rounds,
+    best (lowest) and worst (highest) total — the columns of a summary, in that order."""
+    won = FinalStanding.rank == 1
+    return (
+        func.count(FinalStanding.id),
+        func.sum(case((and_(won, FinalStanding.shared.is_(False)), 1), else_=0)),
+        func.sum(case((and_(won, FinalStanding.shared.is_(True)), 1), else_=0)),
+        func.sum(FinalStanding.rounds),
+        func.sum(FinalStanding.total),
+        func.sum(FinalStanding.zero_rounds),
+        func.min(FinalStanding.total),
+        func.max(FinalStanding.total),
+    )
+
+
+_COLUMNS = (
+    "games",
+    "wins",
+    "shared_wins",
+    "rounds",
+    "points",
+    "zero_rounds",
+    "best_total",
+    "worst_total",
+)
+
+
+def buckets_of(conn: Connection, game_ids: Iterable[int]) -> set[Bucket]:
+    """The buckets the seats of these games are in, as the database holds them now (any
+    status: a reopened or deleted game leaves buckets that must be refreshed)."""
+    ids = list(game_ids)
+    out: set[Bucket] = set()
+    for start in range(0, len(ids), BATCH):
+        rows = conn.execute(
+            select(Seat.player_id, Game.set_size, GameNight.played_on)
+            .select_from(Seat)
+            .join(Game, Game.id == Seat.game_id)
+            .join(GameNight, GameNight.id == Game.night_id)
+            .where(Seat.game_id.in_(ids[start : start + BATCH]))
+        )
+        out.update((pid, size, month_of(day)) for pid, size, day in rows)
+    return out
+
+
+def refresh(session: Session, buckets: Iterable[Bucket]) -> None:
+    """Recompute these buckets from the stored lines (one delete, one ``GROUP BY`` and one
+    insert per month touched; players and set sizes of a month are refreshed as a cross
+    product, which is exact because every bucket in it is recomputed). No commit."""
+    per_month: dict[date, tuple[set[int], set[int]]] = defaultdict(lambda: (set(), set()))
+    for pid, size, month in buckets:
+        players, sizes = per_month[month]
+        players.add(pid)
+        sizes.add(size)
+    for month, (players, sizes) in per_month.items():
+        _refresh_month(session, month, players, sizes)
+
+
+def _refresh_month(
+    session: Session, month: date, players: set[int] | None, sizes: set[int] | None
+) -> None:
+    conn = session.connection()
+    gone = delete(PlayerSummary).where(PlayerSummary.month == month)
+    stmt = live_lines(Seat.player_id, Game.set_size, *line_counts()).where(
+        GameNight.played_on >= month, GameNight.played_on < next_month(month)
+    )
+    if players is not None:
+        gone = gone.where(PlayerSummary.player_id.in_(players))
+        stmt = stmt.where(Seat.player_id.in_(players))
+    if sizes is not None:
+        gone = gone.where(PlayerSummary.set_size.in_(sizes))
+        stmt = stmt.where(Game.set_size.in_(sizes))
+    conn.execute(gone)
+    rows = [
+        {
+            "player_id": pid,
+            "set_size": size,
+            "month": month,
+            **dict(zip(_COLUMNS, counts, strict=True)),
+        }
+        for pid, size, *counts in conn.execute(stmt.group_by(Seat.player_id, Game.set_size))
+    ]
+    if rows:
+        conn.execute(insert(PlayerSummary), rows)
+    _refresh_pairs(conn, month, players)
+
+
+def _refresh_pairs(conn: Connection, month: date, players: set[int] | None) -> None:
+    """Every head-to-head record of ``players`` (None: everyone) in ``month``, recomputed.
+    A changed game's seats are all among the players refreshed, so both directions of each
+    pair it touches are."""
+    other = aliased(FinalStanding)
+    other_seat = aliased(Seat)
+    mine, theirs = FinalStanding.rank, other.rank
+    stmt = (
+        live_lines(
+            Seat.player_id,
+            other_seat.player_id,
+            func.count(other.id),
+            func.sum(case((mine < theirs, 1), else_=0)),
+            func.sum(case((mine > theirs, 1), else_=0)),
+            func.sum(case((mine == theirs, 1), else_=0)),
+        )
+        .join(other, and_(other.game_id == FinalStanding.game_id, other.id != FinalStanding.id))
+        .join(other_seat, other_seat.id == other.seat_id)
+        .where(
+            GameNight.played_on >= month,
+            GameNight.played_on < next_month(month),
+            other_seat.player_id != Seat.player_id,
+        )
+        .group_by(Seat.player_id, other_seat.player_id)
+    )
+    gone = delete(PairSummary).where(PairSummary.month == month)
+    if players is not None:
+        stmt = stmt.where(Seat.player_id.in_(players))
+        gone = gone.where(PairSummary.player_id.in_(players))
+    conn.execute(gone)
+    rows = [
+        {
+            "player_id": pid,
+            "opponent_id": oid,
+            "month": month,
+            "games": games,
+            "ahead": ahead,
+            "behind": behind,
+            "level": level,
+        }
+        for pid, oid, games, ahead, behind, level in conn.execute(stmt)
+    ]
+    if rows:
+        conn.execute(insert(PairSummary), rows)
+
+
+def rebuild_all(session: Session) -> None:
+    """Recompute every bucket from the stored lines (the migration's backfill; one query per
+    month with games). No commit."""
+    conn = session.connection()
+    conn.execute(delete(PlayerSummary))
+    conn.execute(delete(PairSummary))
+    days = conn.execute(select(GameNight.played_on).distinct()).scalars()
+    for month in sorted({month_of(day) for day in days}):
+        _refresh_month(session, month, None, None)

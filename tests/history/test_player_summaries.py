@@ -1,0 +1,168 @@
+"""Per-player summaries (issue 11, "history is constant in the history's size"): the
+leaderboard and a player's record read buckets per (player, set size, month), kept current on
+every change; their figures must equal the per-game definitions of ``history.stats``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import select
+
+from companion import create_app
+from companion.config import TestConfig
+from companion.extensions import db
+from companion.history import exchange
+from companion.history.aggregates import head_to_head_rows, leaderboard_rows, player_record
+from companion.history.demo import generate
+from companion.history.players import merge, players_with_games
+from companion.history.results import Filters, finished_results
+from companion.history.stats import head_to_head, leaderboard, player_stats
+from companion.models import (
+    Game,
+    GameNight,
+    HandScore,
+    PairSummary,
+    Player,
+    PlayerSummary,
+    Round,
+    utcnow,
+)
+from companion.services.summaries import rebuild_all
+
+MIGRATIONS = str(Path(__file__).resolve().parents[2] / "migrations")
+
+
+def stored_buckets() -> list[tuple]:
+    rows = []
+    for model in (PlayerSummary, PairSummary):
+        cols = [c for c in model.__table__.c if c.name != "id"]
+        rows += sorted(tuple(r) for r in db.session.execute(select(*cols)))
+    return rows
+
+
+def periods() -> list[tuple[date | None, date | None]]:
+    """Date filters around the nights in the database: open, whole months, partial months at
+    either edge, and a range inside one month."""
+    days = sorted(set(db.session.scalars(select(GameNight.played_on))))
+    first, last, mid = days[0], days[-1], days[len(days) // 2]
+    return [
+        (None, None),
+        (first, None),
+        (None, last),
+        (first + timedelta(days=1), last - timedelta(days=1)),
+        (mid, None),
+        (None, mid),
+        (mid.replace(day=1), mid),
+        (mid, mid),
+        (first.replace(day=1), (mid.replace(day=28) + timedelta(days=4)).replace(day=1)),
+    ]
+
+
+def assert_agrees_with_the_per_game_definitions() -> None:
+    """Every figure read from the buckets equals the old per-game definition, and the buckets
+    kept incrementally equal buckets rebuilt from scratch."""
+    kept = stored_buckets()
+    rebuild_all(db.session)
+    assert stored_buckets() == kept
+    db.session.rollback()
+    for start, end in periods():
+        for size in (None, 6, 9, 12):
+            filters = Filters(date_from=start, date_to=end, set_size=size)
+            results = finished_results(date_from=start, date_to=end, set_size=size)
+            expected = [
+                replace(r, best_game_id=None, worst_game_id=None) for r in leaderboard(results)
+            ]
+            assert leaderboard_rows(filters) == expected, (start, end, size)
+    everything = finished_results()
+    for pid in db.session.scalars(select(Player.id)):
+        assert player_record(pid) == player_stats(everything, pid), pid
+        assert head_to_head_rows(pid) == head_to_head(everything, pid), pid
+    for player, games in players_with_games():
+        assert games == player_stats(everything, player.id).games, player.name
+
+
+def correct_a_round() -> None:
+    game = db.session.scalars(select(Game).where(Game.status == "finished")).first()
+    rnd = next(r for r in game.rounds if r.status == "scored")
+    hand = rnd.hands[0]
+    hand.points = hand.points + 37
+    db.session.commit()
+
+
+def undo_a_last_round() -> None:
+    game = db.session.scalars(select(Game).where(Game.status == "finished")).all()[-1]
+    game.status = "active"  # what an undo of the last round does to the game
+    db.session.commit()
+
+
+def test_the_fixture_history_agrees(history):
+    assert stored_buckets()
+    assert_agrees_with_the_per_game_definitions()
+
+
+def test_random_demo_data_agrees_after_correction_undo_and_deletions(db_app):
+    generate(db.session, games=60, players=10, seed=11)
+    assert_agrees_with_the_per_game_definitions()
+    correct_a_round()
+    assert_agrees_with_the_per_game_definitions()
+    undo_a_last_round()
+    assert_agrees_with_the_per_game_definitions()
+    game = db.session.scalars(select(Game).where(Game.status == "finished")).first()
+    game.deleted_at = utcnow()
+    db.session.commit()
+    night = db.session.scalars(select(GameNight).order_by(GameNight.id.desc())).first()
+    night.deleted_at = utcnow()
+    db.session.commit()
+    assert_agrees_with_the_per_game_definitions()
+    night.deleted_at = None
+    db.session.commit()
+    assert_agrees_with_the_per_game_definitions()
+
+
+def test_a_merge_moves_the_buckets(app, unmerged):
+    annie, ann = unmerged.players["Annie"], unmerged.players["Ann"]
+    assert player_record(annie).games
+    with app.test_request_context():  # the merge's audit entry is translated
+        merge(db.session.get(Player, annie), db.session.get(Player, ann))
+    assert player_record(annie).games == 0
+    assert_agrees_with_the_per_game_definitions()
+
+
+def test_a_deleted_round_is_taken_out(app):
+    generate(db.session, games=12, players=10, seed=3)
+    hand = db.session.scalars(select(HandScore).join(Round).where(Round.status == "scored")).first()
+    db.session.delete(hand)
+    db.session.commit()
+    assert_agrees_with_the_per_game_definitions()
+
+
+def test_an_import_fills_the_buckets(history, tmp_path):
+    doc = exchange.export_document(db.session)
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    fresh = create_app(type("FreshConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
+    with fresh.app_context():
+        db.create_all()
+        generate(db.session, games=15, players=10, seed=5)  # the import adds to a history
+        assert exchange.import_document(db.session, doc).ok
+        assert_agrees_with_the_per_game_definitions()
+        db.session.remove()
+
+
+@pytest.mark.parametrize("games", [25])
+def test_the_migration_backfills_the_buckets(tmp_path, games):
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    app = create_app(type("FileConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
+    with app.app_context():
+        upgrade(directory=MIGRATIONS)
+        generate(db.session, games=games, players=10)
+        expected = stored_buckets()
+        assert expected
+        db.session.remove()
+        downgrade(directory=MIGRATIONS, revision="b7e1c0a9d2f4")  # as before this change
+        upgrade(directory=MIGRATIONS)
+        assert stored_buckets() == expected
+        db.session.remove()
