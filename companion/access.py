@@ -255,16 +255,22 @@ def claim_or_check_scorekeeper(game: Game) -> None:
     raise NotScorekeeper(game, was)
 
 
-def remember(game: Game) -> None:
-    """Make this phone a scorekeeper of ``game`` (the phone that started or imported it)."""
+def _grant_to_this_phone(game: Game, grant: Grant) -> None:
+    """Give this phone ``grant`` in ``game`` unless it holds it; a double tap racing itself
+    meets the unique constraint and finds the grant already there."""
     device = current_device()
     assert device is not None
-    if not holds(device, game, Grant.SCOREKEEPER):
+    if not holds(device, game, grant):
         try:
-            _grant(device, game, Grant.SCOREKEEPER)
+            _grant(device, game, grant)
             db.session.commit()
         except IntegrityError:
             db.session.rollback()
+
+
+def remember(game: Game) -> None:
+    """Make this phone a scorekeeper of ``game`` (the phone that started or imported it)."""
+    _grant_to_this_phone(game, Grant.SCOREKEEPER)
 
 
 def forget(game: Game) -> None:
@@ -300,14 +306,7 @@ def remembered_tokens() -> list[str]:
 
 def ask_to_keep_score(game: Game) -> None:
     """This phone asks to become ``game``'s scorekeeper (the scorekeeper confirms)."""
-    device = current_device()
-    assert device is not None
-    if not holds(device, game, Grant.ASKING):
-        try:
-            _grant(device, game, Grant.ASKING)
-            db.session.commit()
-        except IntegrityError:
-            db.session.rollback()
+    _grant_to_this_phone(game, Grant.ASKING)
 
 
 def asking(game: Game) -> list[GameAccess]:

@@ -15,7 +15,6 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 
 from ..access import Role, requires
 from ..extensions import csrf
@@ -45,12 +44,10 @@ def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str,
     context = {
         "game": game,
         "seat": seat,
-        "form": FlaskForm(formdata=None),  # only for its CSRF token; never reads the upload
         "upload_url": url_for("games.photo_read", token=game.edit_token, seat_id=seat.id),
         "confirm_url": url_for("games.photo_confirm", token=game.edit_token, seat_id=seat.id),
         "back_url": url_for("games.play", token=game.edit_token),
-        "choices": hand_photo.tile_choices(game.set_size),
-        "not_a_tile": hand_photo.NOT_A_TILE,
+        **hand_photo.page_context(game.set_size),
         **extra,
     }
     return render_template("games/photo.html", **context), status
@@ -87,17 +84,10 @@ def photo_read(token: str, seat_id: int) -> Any:
     game = _game(token)
     seat = _seat(game, seat_id)
     try:
-        data = hand_photo.uploaded_photo(check_csrf=True) or b""
-        reading, marked = hand_photo.read_photo(data, game.set_size)
+        read = hand_photo.read_upload(game.set_size)
     except PhotoError as error:
         return _page(game, seat, 422, problem=hand_photo.problem_message(error))
-    return _page(
-        game,
-        seat,
-        reading=reading,
-        marked=marked,
-        message=hand_photo.reading_message(reading),
-    )
+    return _page(game, seat, **read)
 
 
 @bp.post("/g/<token>/photo/<int:seat_id>/confirm")

@@ -17,7 +17,6 @@ from typing import Any
 
 from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 
 from .. import access
 from ..access import Role, requires
@@ -258,7 +257,6 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
     context = {
         "game": game,
         "seat": seat,
-        "form": FlaskForm(formdata=None),  # only for its CSRF token; never reads the upload
         "upload_url": url_for("games.hand_photo_read", share_token=share),
         "confirm_url": url_for(
             "games.hand_photo_confirm",
@@ -268,8 +266,7 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
         ),
         "back_url": url_for("games.hand", share_token=share),
         "back_text": _("Back to my hand: type the points instead"),
-        "choices": hand_photo.tile_choices(game.set_size),
-        "not_a_tile": hand_photo.NOT_A_TILE,
+        **hand_photo.page_context(game.set_size),
         **extra,
     }
     return render_template("games/photo.html", **context), status
@@ -295,18 +292,10 @@ def hand_photo_read(share_token: str) -> Any:
         return found
     game, seat, double = found
     try:
-        data = hand_photo.uploaded_photo(check_csrf=True) or b""
-        reading, marked = hand_photo.read_photo(data, game.set_size)
+        read = hand_photo.read_upload(game.set_size)
     except PhotoError as error:
         return _photo_page(game, seat, double, 422, problem=hand_photo.problem_message(error))
-    return _photo_page(
-        game,
-        seat,
-        double,
-        reading=reading,
-        marked=marked,
-        message=hand_photo.reading_message(reading),
-    )
+    return _photo_page(game, seat, double, **read)
 
 
 @bp.post("/p/<share_token>/photo/confirm")

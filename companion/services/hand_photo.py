@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from flask import current_app, request, session
 from flask_babel import gettext as _
+from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError, validate_csrf
 from PIL import Image
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -96,6 +97,25 @@ def read_photo(data: bytes, max_pips: int) -> tuple[Reading, dict[str, Any]]:
     ``_photo_reading.html``. Raises :class:`PhotoError` (see :func:`problem_message`)."""
     reading, rgb = pips.read_photo(data, max_pips)
     return reading, marked_photo(rgb, reading)
+
+
+def read_upload(max_pips: int) -> dict[str, Any]:
+    """The photo uploaded with this request, read for a photo page: ``reading``, the
+    ``marked`` photo and the ``message`` above it. Raises CSRFError or PhotoError as
+    :func:`uploaded_photo` and :func:`read_photo` do."""
+    data = uploaded_photo(check_csrf=True) or b""
+    reading, marked = read_photo(data, max_pips)
+    return {"reading": reading, "marked": marked, "message": reading_message(reading)}
+
+
+def page_context(set_size: int) -> dict[str, Any]:
+    """What every photo page shows beside its own links: a form for its CSRF token only (it
+    never reads the upload) and the choices of the tile picker that corrects a reading."""
+    return {
+        "form": FlaskForm(formdata=None),
+        "choices": tile_choices(set_size),
+        "not_a_tile": NOT_A_TILE,
+    }
 
 
 def reading_message(reading: Reading) -> str:
