@@ -61,7 +61,8 @@ class Config:
     MAX_CONTENT_LENGTH = 1024 * 1024
     BABEL_DEFAULT_LOCALE = "en"
     BABEL_DEFAULT_TIMEZONE = "UTC"
-    LANGUAGES = ["en"]  # locales with a catalog in companion/translations (best Accept-Language)
+    # locales with a catalog in companion/translations (best Accept-Language)
+    LANGUAGES = ["en", "es", "de"]
     HTMX_VERSION = HTMX_VERSION
     HTMX_SRI = HTMX_SRI
     HTMX_CDN = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
