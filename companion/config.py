@@ -62,7 +62,7 @@ class Config:
     BABEL_DEFAULT_LOCALE = "en"
     BABEL_DEFAULT_TIMEZONE = "UTC"
     # locales with a catalog in companion/translations (best Accept-Language)
-    LANGUAGES = ["en", "ru", "lt", "cs"]
+    LANGUAGES = ["en", "ru", "lt", "cs", "es", "de"]
     HTMX_VERSION = HTMX_VERSION
     HTMX_SRI = HTMX_SRI
     HTMX_CDN = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
