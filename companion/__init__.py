@@ -119,6 +119,7 @@ def warm_up(app: Flask) -> None:
     configure_mappers()  # the ORM's one-time setup, otherwise done by the first query
     with app.test_request_context():
         get_translations()
+        _load_locale_data(app.config.get("LANGUAGES", ["en"]))
         try:  # open the pool's first connection now; a database still starting is fine
             with db.engine.connect():
                 pass
@@ -126,3 +127,18 @@ def warm_up(app: Flask) -> None:
             app.logger.warning(
                 "warm_up: the database did not answer; the first request will connect"
             )
+
+
+def _load_locale_data(languages: list[str]) -> None:
+    """Load Babel's CLDR data (number, percent and date patterns) of every offered language:
+    unpickling one locale takes tens of ms, which the first page formatting a number or a date
+    in that language would otherwise pay."""
+    from babel import Locale
+    from babel.dates import format_date
+    from babel.numbers import format_decimal, format_percent
+
+    for language in languages:
+        locale = Locale.parse(language)
+        format_decimal(1234.5, locale=locale)
+        format_percent(0.5, locale=locale)
+        format_date(None, locale=locale)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import io
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,6 +145,7 @@ class TileMark:
     label_y: float
     text: str
     read: bool
+    font: float
     pips: tuple[tuple[float, float, float], ...]
 
 
@@ -151,9 +154,15 @@ def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
     and every tile's outline, label and pips in its pixel coordinates."""
     buffer = io.BytesIO()
     Image.fromarray(rgb).save(buffer, "JPEG", quality=80)
+    stroke = max(1.5, reading.width / 300)
     marks = []
+    centres = [tile.centre for tile in reading.tiles]
     for index, tile in enumerate(reading.tiles):
         cx, cy = tile.centre
+        room = min(
+            (math.dist(tile.centre, other) for i, other in enumerate(centres) if i != index),
+            default=math.inf,
+        )
         marks.append(
             TileMark(
                 index=index,
@@ -162,6 +171,7 @@ def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
                 label_y=round(cy, 1),
                 text=tile.text,
                 read=tile.read,
+                font=label_font(tile.corners, f"{index + 1}: {tile.text}", stroke * 9, room),
                 pips=tuple(
                     (round(p.x, 1), round(p.y, 1), round(max(p.r, 2.0), 1)) for p in tile.pips
                 ),
@@ -172,8 +182,26 @@ def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
         "width": reading.width,
         "height": reading.height,
         "marks": marks,
-        "stroke": max(1.5, reading.width / 300),
+        "stroke": stroke,
     }
+
+
+# Bold digits are about 0.62 em wide. A label whose box fits the circle inscribed in its tile
+# stays inside the tile at any rotation, so labels of tiles that do not overlap never overlap.
+_EM_PER_CHAR = 0.62
+
+
+def label_font(
+    corners: Sequence[tuple[float, float]], label: str, largest: float, room: float = math.inf
+) -> float:
+    """The font size (photo pixels) of a tile's label: ``largest`` unless the label's box would
+    not fit the circle inscribed in the tile (diameter: the tile's short side, or ``room``, the
+    distance to the nearest other tile's centre, when the outlines of touching tiles overlap a
+    little), then as large as fits it."""
+    sides = [math.dist(corners[i], corners[(i + 1) % len(corners)]) for i in range(len(corners))]
+    diameter = 0.95 * min(*sides, room)
+    fits = diameter / math.hypot(_EM_PER_CHAR * max(1, len(label)), 1.0)
+    return round(max(1.0, min(largest, fits)), 1)
 
 
 def tile_choices(set_size: int) -> list[str]:
