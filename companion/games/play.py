@@ -26,12 +26,16 @@ from werkzeug.datastructures import MultiDict
 from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
 from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
+from ..htmx import is_htmx, push_url, targets
 from ..mapping import rules_of
 from ..models import Game, Round
 from ..public_url import public_url
 from ..services import hand_photo
 from ..services import table as posts
 from ..services.audit import audit_page
+from ..services.round_check import EntryErrors, check_round, tiles_field
+from ..services.round_plan import RoundPlan, clean_missing, double_name, load_game, plan_round
+from ..services.round_store import Conflict, burn_double, check_version, edit_round, save_round
 from ..stale_forms import stale_form
 from . import bp
 from .access import game_for_view, scorekeeper_game
@@ -44,21 +48,6 @@ from .round_forms import (
     entry_from,
     parse_double,
     round_form,
-)
-from .rounds import (
-    Conflict,
-    EntryErrors,
-    RoundPlan,
-    burn_double,
-    check_round,
-    check_version,
-    clean_missing,
-    double_name,
-    edit_round,
-    load_game,
-    plan_round,
-    save_round,
-    tiles_field,
 )
 from .undo import (
     NothingToUndo,
@@ -74,10 +63,6 @@ from .undo import (
 
 #: seconds between two polls of the live pages (posted hands and saved rounds show within 2 s)
 POLL_SECONDS = 2
-
-
-def _htmx() -> bool:
-    return request.headers.get("HX-Request") == "true"
 
 
 def _picker_tiles(game: Game, double: int) -> list[dict[str, Any]]:
@@ -175,7 +160,7 @@ def _game_context(
         "game_number": game_number(game),
         # an htmx answer is only the #game fragment: messages flashed while making it (e.g.
         # companion.stale_forms) are shown in it, as base.html shows them on a whole page
-        "flashes": get_flashed_messages(with_categories=True) if _htmx() else [],
+        "flashes": get_flashed_messages(with_categories=True) if is_htmx() else [],
         "marks": _marks(game, form, double) if form is not None and not editing else {},
         "phones": seat_phones(game),
         "asking": asking(game),
@@ -209,10 +194,11 @@ def game_number(game: Game) -> int:
 
 
 def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:
-    """The game page, or only its ``#game`` fragment for htmx (which swaps 200s only)."""
+    """The game page, or only its ``#game`` fragment for htmx, with the real status (a refused
+    save's 409 or 422 is swapped too: see :mod:`companion.htmx`)."""
     ctx = _game_context(**kwargs)
-    if _htmx():
-        return render_template("games/_saved.html", **ctx), 200
+    if is_htmx():
+        return render_template("games/_saved.html", **ctx), status
     # One page for a game in play and a finished one: _game.html shows the result when over.
     return render_template("games/play.html", **ctx), status
 
@@ -232,7 +218,7 @@ def play(token: str) -> Any:
 def wants_board() -> bool:
     """True for an htmx request that swaps only the scoreboard (a boosted link inside it:
     earlier rounds, a player's rounds): the page then answers only that fragment."""
-    return _htmx() and request.headers.get("HX-Target") == "scoreboard"
+    return targets("scoreboard")
 
 
 def _window_args() -> dict[str, int | None]:
@@ -362,12 +348,12 @@ def _saved(token: str, notice: str, changed: str) -> Any:
     """After a save: redirect to the game page, or (htmx) answer with what changed (the round
     area, the scoreboard, the corrections out of band) and point the address bar at the game
     page."""
-    if not _htmx():
+    if not is_htmx():
         flash(notice, "success")
         return redirect(url_for("games.play", token=token), 303)
     game = load_game(scorekeeper_game(token))
     body, status = _render_game(game=game, plan=plan_round(game), notice=notice, changed=changed)
-    return body, status, {"HX-Push-Url": url_for("games.play", token=token)}
+    return body, status, push_url(url_for("games.play", token=token))
 
 
 def _conflict(game: Game, double: int | None) -> Any:

@@ -17,7 +17,7 @@ from wtforms import BooleanField, HiddenField, SelectField, SelectMultipleField,
 from wtforms.validators import Optional
 
 from ..models import Game, Round
-from .rounds import HandEntry, RoundEntry, out_field, tiles_field, total_field
+from ..services.round_check import HandEntry, RoundEntry, out_field, tiles_field, total_field
 
 NOT_RECORDED = ""
 

@@ -59,12 +59,12 @@ def test_a_stale_version_is_refused_even_for_the_next_round(client):
     assert len(points(game)) == 1
 
 
-def test_a_conflict_answers_htmx_with_a_200_fragment(client):
+def test_a_conflict_answers_htmx_with_a_409_fragment(client):
     game = make_game()
     data = round_post(game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
     client.post(f"/g/{game.edit_token}/round", data=data)
     r = client.post(f"/g/{game.edit_token}/round", data=data, headers={"HX-Request": "true"})
-    assert r.status_code == 200
+    assert r.status_code == 409
     assert r.get_data(as_text=True).lstrip().startswith('<div id="round-area"')
     assert "already saved on another phone" in text(r)
 
@@ -307,7 +307,7 @@ def test_delete_needs_the_form(client):
 def test_nothing_half_saved_when_the_database_refuses(client, monkeypatch):
     game = make_game()
     # another phone saved round 1 behind this request's back: the unique (game, number) refuses
-    from companion.games import rounds
+    from companion.services import round_store as rounds
 
     real = rounds.check_version
     ids = seat_ids(game)
