@@ -36,7 +36,6 @@ from ..services.audit import audit_page
 from ..services.round_check import EntryErrors, check_round, tiles_field
 from ..services.round_plan import RoundPlan, clean_missing, double_name, load_game, plan_round
 from ..services.round_store import Conflict, burn_double, check_version, edit_round, save_round
-from ..stale_forms import stale_form
 from . import bp
 from .access import game_for_view, scorekeeper_game
 from .board import board_window, build_board
@@ -79,11 +78,6 @@ def _picker_tiles(game: Game, double: int) -> list[dict[str, Any]]:
 def _edit(token: str) -> Game:
     """The game this phone keeps score for (403 with a page that says so otherwise)."""
     return load_game(scorekeeper_game(token))
-
-
-def _apply_errors(form: RoundForm, errors: EntryErrors) -> None:
-    for name, messages in errors.fields.items():
-        form[name].errors = [*form[name].errors, *messages]
 
 
 def _open_pickers(game: Game, form: RoundForm | None, opened: int | None) -> set[int]:
@@ -193,7 +187,7 @@ def game_number(game: Game) -> int:
     return live.index(game.id) + 1 if game.id in live else len(live) + 1
 
 
-def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:
+def _render_game(status: int = 200, /, **kwargs: Any) -> tuple[str, int]:
     """The game page, or only its ``#game`` fragment for htmx, with the real status (a refused
     save's 409 or 422 is swapped too: see :mod:`companion.htmx`)."""
     ctx = _game_context(**kwargs)
@@ -235,7 +229,8 @@ def round_page(token: str) -> Any:
     """The address a refused plain save (or an opened tile picker) leaves in the address bar:
     a link or a reload there goes to the game page, with the same query (``?who=``…)."""
     scorekeeper_game(token)  # only the scorekeeper's phone is sent on to the game page
-    return redirect(url_for("games.play", token=token, **request.args.to_dict(flat=False)), 303)
+    query: dict[str, Any] = request.args.to_dict(flat=False)
+    return redirect(url_for("games.play", token=token, **query), 303)
 
 
 def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:
@@ -265,14 +260,8 @@ def save(token: str) -> Any:
         return _render_game(422, game=game, plan=plan, errors=errors, changed=False)
     if plan is None:
         return _conflict(game, double)
-    errors = EntryErrors()
-    if not form.validate():
-        if not stale_form():  # a stale form's notice already says what happened
-            errors.add(None, _("The form expired or was incomplete; check it and save again."))
-        return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
-    scored, errors = check_round(game, entry_from(form, game, double))
+    scored, errors = form.validate_round(game, double)
     if scored is None:
-        _apply_errors(form, errors)
         return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
     seen = posts.seen_revisions(request.form, game.seats)
     try:
@@ -335,7 +324,7 @@ def _posts_changed(
             ),
         )
     errors.add(None, _("Some hands changed on the players' phones; nothing was saved yet."))
-    _apply_errors(form, errors)
+    form.add_errors(errors)
     return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)
 
 
@@ -459,14 +448,8 @@ def edit(token: str, number: int) -> Any:
     if "open_picker" in request.form:
         return _pick_page(game, rnd)
     form = round_form(game, request.form)
-    errors = EntryErrors()
-    if not form.validate():
-        if not stale_form():  # a stale form's notice already says what happened
-            errors.add(None, _("The form expired or was incomplete; check it and save again."))
-        return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
-    scored, errors = check_round(game, entry_from(form, game, rnd.start_double))
+    scored, errors = form.validate_round(game, rnd.start_double)
     if scored is None:
-        _apply_errors(form, errors)
         return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
     try:
         edit_round(game, rnd, scored, form.version.data)

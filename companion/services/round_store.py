@@ -84,10 +84,11 @@ def apply_snapshot(rnd: Round, snap: Mapping[str, Any]) -> None:
         if seat_id not in wanted:
             rnd.hands.remove(hand)
     for seat_id, data in wanted.items():
-        hand = by_seat.get(seat_id)
-        if hand is None:
-            hand = HandScore(seat_id=seat_id, points=0)
-            rnd.hands.append(hand)
+        found = by_seat.get(seat_id)
+        if found is None:
+            found = HandScore(seat_id=seat_id, points=0)
+            rnd.hands.append(found)
+        hand = found
         hand.points = data["points"]
         hand.went_out = data["went_out"]
         hand.out_on_double = data["out_on_double"]
