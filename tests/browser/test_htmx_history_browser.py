@@ -4,6 +4,7 @@ included, never the bare fragment of a swap (companion/htmx.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,23 @@ def test_back_after_an_htmx_round_save_shows_the_whole_page(phone: Page, live_se
     expect(phone.locator("#round-title")).to_have_text("Round 2 of 7")
     expect(phone.locator("#scoreboard")).to_have_count(1)
     expect_whole_page(phone)
+
+
+def test_back_after_a_pushed_verdict_with_the_local_htmx_copy(phone: Page) -> None:
+    """The CDN is unreachable, so static/js/htmx-fallback.js started the local copy after the
+    page was parsed, when htmx no longer sets up its own Back-button handling: Back must still
+    show the page of the address it lands on (here by loading it), not the verdict."""
+    page = phone
+    # registered last, so it wins over the autouse fixture's route
+    page.route("https://cdn.jsdelivr.net/**", lambda route: route.abort("internetdisconnected"))
+    page.goto(f"/checker/?q=move&pos={OPEN_FOOT}")
+    without_history_cache(page)
+    page.locator("label.chip:has(input[value='6-4'])").click()
+    page.locator('svg.layout a.end-link[data-on="S2"]').click()
+    expect(page.locator("#verdict")).to_contain_text("No, it cannot go there.")
+    assert "ruling=" in page.url
+    page.go_back()
+    expect(page).not_to_have_url(re.compile("ruling="))
+    expect(page.locator("#verdict")).to_have_count(0)
+    expect(page.locator("#checker")).to_have_count(1)
+    expect_whole_page(page)
