@@ -25,7 +25,6 @@ from werkzeug.datastructures import MultiDict
 
 from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
 from ..checker.rulings import rulings_for
-from ..engine import DominoSet, tile_points
 from ..htmx import is_htmx, push_url, targets
 from ..mapping import rules_of
 from ..models import Game, Round
@@ -46,6 +45,7 @@ from .round_forms import (
     data_from_round,
     entry_from,
     parse_double,
+    picker_tiles,
     round_form,
 )
 from .undo import (
@@ -62,17 +62,6 @@ from .undo import (
 
 #: seconds between two polls of the live pages (posted hands and saved rounds show within 2 s)
 POLL_SECONDS = 2
-
-
-def _picker_tiles(game: Game, double: int) -> list[dict[str, Any]]:
-    """Every tile of the set but the centre double, with its points under the house rules."""
-    rules = rules_of(game)
-    centre = (double, double)
-    return [
-        {"text": str(t), "high": t.high, "low": t.low, "points": tile_points(t, rules)}
-        for t in DominoSet(game.set_size)
-        if (t.high, t.low) != centre
-    ]
 
 
 def _edit(token: str) -> Game:
@@ -137,7 +126,7 @@ def _game_context(
         "conflict": conflict,
         "editing": editing,
         "double": double,
-        "picker": _picker_tiles(game, double) if double is not None else [],
+        "picker": picker_tiles(game, double) if double is not None else [],
         "open_pickers": _open_pickers(game, form, opened),
         "opened": opened,
         "changed": changed,
@@ -406,7 +395,7 @@ def picker(token: str) -> Any:
         "games/_picker.html",
         field_name=tiles_field(seat),
         who=seat.player.name,
-        picker=_picker_tiles(game, double),
+        picker=picker_tiles(game, double),
         with_defs=request.args.get("defs") != "0",
     )
 

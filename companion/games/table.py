@@ -31,13 +31,12 @@ from ..services.round_store import commit_change
 from . import bp
 from .access import game_for_edit, game_for_view, scorekeeper_game
 from .board import build_board
+from .round_forms import picker_tiles
 from .undo import shared_game
 
 
 def _picker(game: Game, double: int) -> list[dict[str, Any]]:
-    from .play import _picker_tiles
-
-    return _picker_tiles(game, double)
+    return picker_tiles(game, double)
 
 
 def _seat_of(game: Game, text: Any) -> Seat | None:
