@@ -58,15 +58,10 @@ from companion import create_app  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.games import setup  # noqa: E402
-from companion.games.rounds import (  # noqa: E402
-    HandEntry,
-    RoundEntry,
-    check_round,
-    load_game,
-    plan_round,
-    save_round,
-)
 from companion.models import Game  # noqa: E402
+from companion.services.round_check import HandEntry, RoundEntry, check_round  # noqa: E402
+from companion.services.round_plan import load_game, plan_round  # noqa: E402
+from companion.services.round_store import save_round  # noqa: E402
 
 SET_SIZE = 18
 #: (players, rounds scored) of the games whose SQL statements are counted

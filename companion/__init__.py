@@ -41,6 +41,9 @@ def create_app(config: Any = None) -> Flask:
     from .assets import init_assets
 
     init_assets(app)  # before the CSP: the htmx fallback's URL carries the file's digest
+    from .htmx import init_htmx
+
+    init_htmx(app)
     _register_blueprints(app)
     from .security import init_security
 

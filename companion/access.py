@@ -49,6 +49,7 @@ from sqlalchemy import case, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .extensions import db
+from .htmx import is_htmx, navigate
 from .models import Device, Game, GameAccess, RateCounter, Seat, new_token, utcnow
 
 
@@ -126,9 +127,9 @@ def declared_roles(view: Callable[..., Any], method: str = "GET") -> tuple[Role,
 
 def _to_passcode_page() -> Response:
     target = url_for("games.passcode", next=request.path)
-    if request.headers.get("HX-Request"):
+    if is_htmx():
         # htmx would swap the passcode page into a fragment; ask it to navigate instead.
-        return Response(status=204, headers={"HX-Redirect": target})
+        return navigate(target)
     return redirect(target, 303 if request.method == "POST" else 302)
 
 

@@ -32,6 +32,8 @@ from sqlalchemy.orm import Session
 from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException
 
+from .htmx import is_htmx
+
 #: ``g`` attribute set while a view runs as a replay of a stale form
 REPLAY_FLAG = "stale_form_replay"
 #: the flash category of the "page open too long" notice
@@ -58,10 +60,6 @@ def stale_message() -> str:
 def _refuse_commit_in_replay(_session: Session) -> None:
     if stale_form():
         raise ReplayWouldSave("a stale form's replay tried to save")
-
-
-def _is_htmx() -> bool:
-    return request.headers.get("HX-Request") == "true"
 
 
 def _refusal_page() -> Any:
@@ -111,7 +109,7 @@ def _replay(app: Flask) -> Any:
     if 300 <= response.status_code < 400 or "HX-Redirect" in response.headers:
         _forget_flashes(mark)
         return None
-    if response.status_code == 200 and not _is_htmx():
+    if response.status_code == 200 and not is_htmx():
         response.status_code = 400  # shown again, not accepted (htmx swaps only 2xx)
     return response
 

@@ -2,22 +2,54 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from companion import create_app
 from companion.config import TestConfig
 from companion.extensions import db
 
 
-@pytest.fixture()
-def app():
-    """A fresh app with empty tables (in-memory SQLite unless DATABASE_URL_TEST is set)."""
-    application = create_app(TestConfig)
+def fresh_app(config_class: type) -> Iterator[Flask]:
+    """An app built from ``config_class`` with empty tables and its app context pushed; the
+    tables are dropped afterwards."""
+    application = create_app(config_class)
     with application.app_context():
         db.create_all()
         yield application
         db.session.remove()
         db.drop_all()
+
+
+@pytest.fixture()
+def app() -> Iterator[Flask]:
+    """A fresh app with empty tables (in-memory SQLite unless DATABASE_URL_TEST is set)."""
+    yield from fresh_app(TestConfig)
+
+
+@pytest.fixture()
+def csrf_settings() -> dict[str, Any]:
+    """Settings added to :func:`csrf_app`'s configuration; a test module overrides this
+    fixture for its own (an upload bound, a token lifetime)."""
+    return {}
+
+
+@pytest.fixture()
+def csrf_app(csrf_settings: dict[str, Any]) -> Iterator[Flask]:
+    """A fresh app with CSRF protection on, as in production (TestConfig turns it off so that
+    the other tests can post forms without a token)."""
+    config = type("CsrfConfig", (TestConfig,), {"WTF_CSRF_ENABLED": True, **csrf_settings})
+    yield from fresh_app(config)
+
+
+@pytest.fixture()
+def csrf_client(csrf_app: Flask) -> FlaskClient:
+    """The test client of :func:`csrf_app`."""
+    return csrf_app.test_client()
 
 
 @pytest.fixture()

@@ -34,6 +34,7 @@ from ..engine import (
 )
 from ..engine.explain import position_of
 from ..engine.tiles import parse_ends
+from ..htmx import is_htmx, push_url
 from ..ids import parse_id
 from ..mapping import coming_round, round_scores, rules_of
 from ..models import Game
@@ -375,12 +376,12 @@ def closed_ends(layout: Layout) -> list[tuple[str, str]]:
 
 
 def _render(ctx: dict[str, Any], status: int = 200) -> ResponseReturnValue:
-    if request.headers.get("HX-Request"):
+    if is_htmx():
         response = render_template("checker/_checker.html", **ctx)
         return (
             response,
             status,
-            {"HX-Push-Url": request.full_path.rstrip("?")} if request.method == "GET" else {},
+            push_url(request.full_path.rstrip("?")) if request.method == "GET" else {},
         )
     return render_template("checker/index.html", **ctx), status
 
@@ -404,11 +405,9 @@ def ask_question() -> ResponseReturnValue:
     try:
         question = build_question(tab, form, table, position.layout)
     except FormProblem as exc:
-        status = 200 if request.headers.get("HX-Request") else 422
-        return _render(_page(table, form, form, exc.message, exc.field), status)
+        return _render(_page(table, form, form, exc.message, exc.field), 422)
     answer = ask(question)
     if "error" in answer:
-        status = 200 if request.headers.get("HX-Request") else 422
         return _render(
             _page(
                 table,
@@ -417,7 +416,7 @@ def ask_question() -> ResponseReturnValue:
                 answer["error"]["message"],
                 answer["error"].get("where", ""),
             ),
-            status,
+            422,
         )
     explained = explain(question["category"], answer, table.rules, question)
     ruling = save_ruling(
@@ -438,8 +437,7 @@ def show_position() -> ResponseReturnValue:
     table = table_of(form)
     position = PositionView(table, form.get("pos", ""))
     if position.error is not None:
-        status = 200 if request.headers.get("HX-Request") else 422
-        return _render(_page(table, form), status)
+        return _render(_page(table, form), 422)
     tab = form.get("q", "") if form.get("q", "") in QUESTIONS else ""
     move = _pasted_move(position)
     params: dict[str, Any] = {

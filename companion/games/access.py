@@ -32,6 +32,7 @@ from ..access import (  # noqa: F401  - the access model lives below the bluepri
     remembered_tokens,
 )
 from ..extensions import db
+from ..htmx import is_htmx, navigate, reload_page
 from ..models import Game
 from ..redirects import same_site_path
 from .undo import recently_deleted
@@ -66,9 +67,9 @@ def _gone(game: Game, *, edit: bool) -> NoReturn:
     the game can still be restored; otherwise a 404 that says the game was deleted."""
     if edit and recently_deleted([game.edit_token]):
         target = url_for("games.deleted", token=game.edit_token)
-        if request.headers.get("HX-Request"):
+        if is_htmx():
             # htmx would swap the page into a fragment; ask it to navigate instead.
-            abort(Response(status=204, headers={"HX-Redirect": target}))
+            abort(navigate(target))
         abort(redirect(target, 303))
     abort(404, description=_("This game was deleted."))
 
@@ -97,8 +98,8 @@ def scorekeeper_game(token: str) -> Game:
     try:
         claim_or_check_scorekeeper(game)
     except NotScorekeeper as exc:
-        if request.headers.get("HX-Request") and request.method == "GET":
-            abort(Response(status=204, headers={"HX-Refresh": "true"}))
+        if is_htmx() and request.method == "GET":
+            abort(reload_page())
         device = current_device()
         body = render_template(
             "games/not_scorekeeper.html",

@@ -18,12 +18,14 @@ from flask_babel import gettext as _
 
 from ..access import Role, requires
 from ..extensions import csrf
+from ..htmx import is_htmx, navigate
 from ..models import Game, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
+from ..services.round_check import tiles_field, total_field
+from ..services.round_plan import load_game
 from . import bp
 from .access import scorekeeper_game
-from .rounds import load_game, tiles_field, total_field
 
 #: Round-form fields not kept in the draft (the CSRF token is renewed; the button is spent).
 NOT_KEPT = frozenset({"csrf_token", "photo_seat"})
@@ -63,8 +65,8 @@ def photo_start(token: str) -> Any:
     fields = [(k, v) for k, v in request.form.items(multi=True) if k not in NOT_KEPT]
     hand_photo.keep_draft(game.edit_token, fields)
     target = url_for("games.photo", token=token, seat_id=seat.id)
-    if request.headers.get("HX-Request") == "true":
-        return "", 204, {"HX-Redirect": target}
+    if is_htmx():
+        return navigate(target)
     return redirect(target, 303)
 
 

@@ -25,14 +25,16 @@ from werkzeug.datastructures import MultiDict
 
 from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
 from ..checker.rulings import rulings_for
-from ..engine import DominoSet, tile_points
+from ..htmx import is_htmx, push_url, targets
 from ..mapping import rules_of
 from ..models import Game, Round
 from ..public_url import public_url
 from ..services import hand_photo
 from ..services import table as posts
 from ..services.audit import audit_page
-from ..stale_forms import stale_form
+from ..services.round_check import EntryErrors, check_round, tiles_field
+from ..services.round_plan import RoundPlan, clean_missing, double_name, load_game, plan_round
+from ..services.round_store import Conflict, burn_double, check_version, edit_round, save_round
 from . import bp
 from .access import game_for_view, scorekeeper_game
 from .board import board_window, build_board
@@ -43,22 +45,8 @@ from .round_forms import (
     data_from_round,
     entry_from,
     parse_double,
+    picker_tiles,
     round_form,
-)
-from .rounds import (
-    Conflict,
-    EntryErrors,
-    RoundPlan,
-    burn_double,
-    check_round,
-    check_version,
-    clean_missing,
-    double_name,
-    edit_round,
-    load_game,
-    plan_round,
-    save_round,
-    tiles_field,
 )
 from .undo import (
     NothingToUndo,
@@ -76,29 +64,9 @@ from .undo import (
 POLL_SECONDS = 2
 
 
-def _htmx() -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
-def _picker_tiles(game: Game, double: int) -> list[dict[str, Any]]:
-    """Every tile of the set but the centre double, with its points under the house rules."""
-    rules = rules_of(game)
-    centre = (double, double)
-    return [
-        {"text": str(t), "high": t.high, "low": t.low, "points": tile_points(t, rules)}
-        for t in DominoSet(game.set_size)
-        if (t.high, t.low) != centre
-    ]
-
-
 def _edit(token: str) -> Game:
     """The game this phone keeps score for (403 with a page that says so otherwise)."""
     return load_game(scorekeeper_game(token))
-
-
-def _apply_errors(form: RoundForm, errors: EntryErrors) -> None:
-    for name, messages in errors.fields.items():
-        form[name].errors = [*form[name].errors, *messages]
 
 
 def _open_pickers(game: Game, form: RoundForm | None, opened: int | None) -> set[int]:
@@ -158,7 +126,7 @@ def _game_context(
         "conflict": conflict,
         "editing": editing,
         "double": double,
-        "picker": _picker_tiles(game, double) if double is not None else [],
+        "picker": picker_tiles(game, double) if double is not None else [],
         "open_pickers": _open_pickers(game, form, opened),
         "opened": opened,
         "changed": changed,
@@ -175,7 +143,7 @@ def _game_context(
         "game_number": game_number(game),
         # an htmx answer is only the #game fragment: messages flashed while making it (e.g.
         # companion.stale_forms) are shown in it, as base.html shows them on a whole page
-        "flashes": get_flashed_messages(with_categories=True) if _htmx() else [],
+        "flashes": get_flashed_messages(with_categories=True) if is_htmx() else [],
         "marks": _marks(game, form, double) if form is not None and not editing else {},
         "phones": seat_phones(game),
         "asking": asking(game),
@@ -208,11 +176,12 @@ def game_number(game: Game) -> int:
     return live.index(game.id) + 1 if game.id in live else len(live) + 1
 
 
-def _render_game(status: int = 200, **kwargs: Any) -> tuple[str, int]:
-    """The game page, or only its ``#game`` fragment for htmx (which swaps 200s only)."""
+def _render_game(status: int = 200, /, **kwargs: Any) -> tuple[str, int]:
+    """The game page, or only its ``#game`` fragment for htmx, with the real status (a refused
+    save's 409 or 422 is swapped too: see :mod:`companion.htmx`)."""
     ctx = _game_context(**kwargs)
-    if _htmx():
-        return render_template("games/_saved.html", **ctx), 200
+    if is_htmx():
+        return render_template("games/_saved.html", **ctx), status
     # One page for a game in play and a finished one: _game.html shows the result when over.
     return render_template("games/play.html", **ctx), status
 
@@ -232,7 +201,7 @@ def play(token: str) -> Any:
 def wants_board() -> bool:
     """True for an htmx request that swaps only the scoreboard (a boosted link inside it:
     earlier rounds, a player's rounds): the page then answers only that fragment."""
-    return _htmx() and request.headers.get("HX-Target") == "scoreboard"
+    return targets("scoreboard")
 
 
 def _window_args() -> dict[str, int | None]:
@@ -249,7 +218,8 @@ def round_page(token: str) -> Any:
     """The address a refused plain save (or an opened tile picker) leaves in the address bar:
     a link or a reload there goes to the game page, with the same query (``?who=``…)."""
     scorekeeper_game(token)  # only the scorekeeper's phone is sent on to the game page
-    return redirect(url_for("games.play", token=token, **request.args.to_dict(flat=False)), 303)
+    query: dict[str, Any] = request.args.to_dict(flat=False)
+    return redirect(url_for("games.play", token=token, **query), 303)
 
 
 def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:
@@ -279,14 +249,8 @@ def save(token: str) -> Any:
         return _render_game(422, game=game, plan=plan, errors=errors, changed=False)
     if plan is None:
         return _conflict(game, double)
-    errors = EntryErrors()
-    if not form.validate():
-        if not stale_form():  # a stale form's notice already says what happened
-            errors.add(None, _("The form expired or was incomplete; check it and save again."))
-        return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
-    scored, errors = check_round(game, entry_from(form, game, double))
+    scored, errors = form.validate_round(game, double)
     if scored is None:
-        _apply_errors(form, errors)
         return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
     seen = posts.seen_revisions(request.form, game.seats)
     try:
@@ -349,7 +313,7 @@ def _posts_changed(
             ),
         )
     errors.add(None, _("Some hands changed on the players' phones; nothing was saved yet."))
-    _apply_errors(form, errors)
+    form.add_errors(errors)
     return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)
 
 
@@ -362,12 +326,12 @@ def _saved(token: str, notice: str, changed: str) -> Any:
     """After a save: redirect to the game page, or (htmx) answer with what changed (the round
     area, the scoreboard, the corrections out of band) and point the address bar at the game
     page."""
-    if not _htmx():
+    if not is_htmx():
         flash(notice, "success")
         return redirect(url_for("games.play", token=token), 303)
     game = load_game(scorekeeper_game(token))
     body, status = _render_game(game=game, plan=plan_round(game), notice=notice, changed=changed)
-    return body, status, {"HX-Push-Url": url_for("games.play", token=token)}
+    return body, status, push_url(url_for("games.play", token=token))
 
 
 def _conflict(game: Game, double: int | None) -> Any:
@@ -431,7 +395,7 @@ def picker(token: str) -> Any:
         "games/_picker.html",
         field_name=tiles_field(seat),
         who=seat.player.name,
-        picker=_picker_tiles(game, double),
+        picker=picker_tiles(game, double),
         with_defs=request.args.get("defs") != "0",
     )
 
@@ -473,14 +437,8 @@ def edit(token: str, number: int) -> Any:
     if "open_picker" in request.form:
         return _pick_page(game, rnd)
     form = round_form(game, request.form)
-    errors = EntryErrors()
-    if not form.validate():
-        if not stale_form():  # a stale form's notice already says what happened
-            errors.add(None, _("The form expired or was incomplete; check it and save again."))
-        return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
-    scored, errors = check_round(game, entry_from(form, game, rnd.start_double))
+    scored, errors = form.validate_round(game, rnd.start_double)
     if scored is None:
-        _apply_errors(form, errors)
         return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
     try:
         edit_round(game, rnd, scored, form.version.data)

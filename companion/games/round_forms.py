@@ -3,21 +3,35 @@ and the small one-button forms (burn a double, undo, delete, restore, rematch).
 
 Every form carries the CSRF token (Flask-WTF) and the game's version, so a double tap or a
 second phone cannot save the same change twice. The round form's per-seat fields are named
-``total_<seat id>``, ``tiles_<seat id>`` and ``out_<seat id>`` (see :mod:`.rounds`).
+``total_<seat id>``, ``tiles_<seat id>`` and ``out_<seat id>``
+(:mod:`companion.services.round_check` keys its messages by them).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, HiddenField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import Optional
 
+from ..engine import DominoSet, tile_points
+from ..mapping import rules_of
 from ..models import Game, Round
-from .rounds import HandEntry, RoundEntry, out_field, tiles_field, total_field
+from ..services.round_check import (
+    EntryErrors,
+    HandEntry,
+    RoundEntry,
+    ScoredRound,
+    check_round,
+    out_field,
+    tiles_field,
+    total_field,
+)
+from ..stale_forms import stale_form
 
 NOT_RECORDED = ""
 
@@ -35,7 +49,11 @@ class BurnForm(VersionForm):
 
 
 class RoundForm(FlaskForm):
-    """The fields every round form has; :func:`round_form` adds the per-seat ones."""
+    """The fields every round form has; :func:`round_form` adds the per-seat ones.
+
+    :meth:`validate_round` is the form's whole validation: WTForms' own (CSRF, fields), then
+    the engine's check of the round, so a view reads one result and one error shape.
+    """
 
     version = HiddenField()
     double = HiddenField()
@@ -43,11 +61,32 @@ class RoundForm(FlaskForm):
     out_on_double = BooleanField(_l("The last tile played was a double"))
     starter = SelectField(_l("Who started this round?"), validate_choice=False, default="")
 
+    def validate_round(self, game: Game, double: int) -> tuple[ScoredRound | None, EntryErrors]:
+        """Validate the form, then check and score the round with ``double`` with the engine
+        (:func:`companion.services.round_check.check_round`, RULES.md §6-§8).
+
+        Returns the scored round, or None and the messages: each one is also on its field
+        (``form[name].errors``), those about the round as a whole only in the result.
+        """
+        errors = EntryErrors()
+        if not self.validate():
+            if not stale_form():  # a stale form's notice already says what happened
+                errors.add(None, _("The form expired or was incomplete; check it and save again."))
+            return None, errors
+        scored, errors = check_round(game, entry_from(self, game, double))
+        self.add_errors(errors)
+        return scored, errors
+
+    def add_errors(self, errors: EntryErrors) -> None:
+        """Show ``errors``' field messages on their fields, after those already there."""
+        for name, messages in errors.fields.items():
+            self[name].errors = [*self[name].errors, *messages]
+
 
 def round_form(game: Game, formdata: MultiDict | None = None, **data: Any) -> RoundForm:
     """A round form for ``game``'s seats, bound to ``formdata`` (a POST) or filled from ``data``.
 
-    The tile lists are not checked against choices here: :func:`.rounds.check_round` parses
+    The tile lists are not checked against choices here: :meth:`RoundForm.validate_round` parses
     them with the engine and says precisely what is wrong with each.
     """
 
@@ -127,3 +166,15 @@ def parse_double(text: Any, set_size: int) -> int | None:
     if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) <= set_size:
         return int(text)
     return None
+
+
+def picker_tiles(game: Game, double: int) -> list[dict[str, Any]]:
+    """The tile picker of a hand in the round with ``double``: every tile of the set but that
+    centre double, with its points under the house rules (RULES.md §6)."""
+    rules = rules_of(game)
+    centre = (double, double)
+    return [
+        {"text": str(t), "high": t.high, "low": t.low, "points": tile_points(t, rules)}
+        for t in DominoSet(game.set_size)
+        if (t.high, t.low) != centre
+    ]

@@ -21,21 +21,22 @@ from flask_babel import gettext as _
 from .. import access
 from ..access import Role, requires
 from ..extensions import csrf, db
+from ..htmx import navigate, reload_page
 from ..models import AuditEntry, Game, HandPost, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
 from ..services import table as posts
+from ..services.round_plan import double_name, load_game, plan_round
+from ..services.round_store import commit_change
 from . import bp
 from .access import game_for_edit, game_for_view, scorekeeper_game
 from .board import build_board
-from .rounds import commit_change, double_name, load_game, plan_round
+from .round_forms import picker_tiles
 from .undo import shared_game
 
 
 def _picker(game: Game, double: int) -> list[dict[str, Any]]:
-    from .play import _picker_tiles
-
-    return _picker_tiles(game, double)
+    return picker_tiles(game, double)
 
 
 def _seat_of(game: Game, text: Any) -> Seat | None:
@@ -340,14 +341,14 @@ def hand_live(share_token: str) -> Any:
     seat = access.joined_seat(game)
     if seat is None:  # the seat was freed: back to the join page
         target = url_for("games.join", share_token=share_token)
-        return Response(status=204, headers={"HX-Redirect": target})
+        return navigate(target)
     context = _hand_context(game, seat)
     shown = request.args.get("d")
     current = "" if context["double"] is None else str(context["double"])
     if shown is not None and shown != current:
         # The round of the page's hand form was saved (or the game ended): reload the page
         # for the next round's form instead of leaving one whose post can only be refused.
-        return Response(status=204, headers={"HX-Refresh": "true"})
+        return reload_page()
     return render_template("games/_hand_live.html", **context)
 
 

@@ -19,8 +19,8 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import AuditEntry, Game, Round, Seat, utcnow
 from ..services.audit import latest_entry
+from ..services.round_store import Conflict, apply_snapshot, check_version, commit_change
 from ..stored import read_or
-from .rounds import Conflict, apply_snapshot, check_version, commit_change
 
 #: Changes that "undo the last change" can revert.
 UNDOABLE = ("round_saved", "round_edited", "double_burned")

@@ -38,6 +38,7 @@ from ..access import (
 )
 from ..engine import SUPPORTED_SETS, preset
 from ..extensions import db
+from ..htmx import is_htmx
 from ..ids import is_id
 from ..models import Game, GameNight, Player, Seat
 from ..public_url import init_public_url, public_base, public_url
@@ -388,7 +389,7 @@ def new_game_preview(night_id: int) -> ResponseReturnValue:
     the_night = _night_or_404(night_id)
     form = NewGameForm()
     reset = _apply_preset_if_changed(form)
-    if not request.headers.get("HX-Request"):
+    if not is_htmx():
         return _render_new_game(the_night, form)
     return render_template(
         "games/_deal_preview.html", form=form, preview=_preview(form), rules_reset=reset

@@ -16,7 +16,7 @@ row ``taken``; a hand the scorekeeper typed gets a row too, so a phone posting a
 moment collides with it in the database (unique row per hand) and is told the round was
 saved. A post changed after the scorekeeper's form was filled refuses the save
 (:class:`PostsChanged`) rather than dropping it. Scores come from the engine through
-:mod:`companion.games.rounds` (RULES.md §6, §7).
+:mod:`.round_check` (RULES.md §6, §7).
 """
 
 from __future__ import annotations
@@ -32,17 +32,11 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine import Tile, score_hand
 from ..extensions import db
-from ..games.rounds import (
-    Conflict,
-    EnteredBy,
-    ScoredRound,
-    double_name,
-    parse_tiles,
-    parse_total,
-    score_bound,
-)
 from ..mapping import dominoes_of, rules_of
 from ..models import Device, Game, GameAccess, HandPost, Round, Seat, utcnow
+from .round_check import ScoredRound, parse_tiles, parse_total, score_bound
+from .round_plan import double_name, plan_round
+from .round_store import Conflict, EnteredBy
 
 
 class PostState(StrEnum):
@@ -313,8 +307,6 @@ def post_hand(
     rnd = saved_round(game, double)
     if rnd is not None:
         raise RoundClosed(rnd)
-    from ..games.rounds import plan_round
-
     plan = plan_round(game)
     if plan is None or plan.double != double:
         raise PostRefused(

@@ -1,6 +1,8 @@
 // Failed htmx requests must never look like a success (progressive: without JavaScript every
 // form is a plain post and the server's page says what happened).
-// htmx does not swap 4xx/5xx answers and does nothing visible when the network drops, so the
+// A refused save (409, 422) is swapped like a success: it is the form again with what to fix
+// (htmx-config responseHandling in templates/base.html). htmx does not swap the other 4xx/5xx
+// answers and does nothing visible when the network drops, so the
 // scorekeeper would believe a round was saved. Here, on htmx:responseError, htmx:sendError and
 // htmx:timeout, a clear message goes into the polite live region next to the form
 // (.save-status, rendered by the template; made here when missing). The form is left as it

@@ -12,7 +12,8 @@
 // starts it (htmx.process(document.body), see /work/shared/RECIPES.md) with the page's
 // htmx-config meta, and then pins window.htmx so a CDN copy arriving even later cannot
 // replace the instance already in use (elements are never bound twice: both copies keep their
-// state in the same per-element property).
+// state in the same per-element property). It also stands in for htmx's Back-button handling,
+// which such a late copy never sets up.
 (function () {
   "use strict";
 
@@ -30,6 +31,14 @@
       try { Object.assign(htmx.config, JSON.parse(meta.getAttribute("content"))); } catch (e) { /* keep defaults */ }
     }
     htmx.process(document.body);
+    // htmx sets up its Back-button handling (window.onpopstate) only when it starts itself at
+    // DOMContentLoaded, which a late copy misses: then an address htmx pushed is loaded whole
+    // when Back or Forward lands on it, instead of leaving the page that was there.
+    if (!window.onpopstate) {
+      window.addEventListener("popstate", function (ev) {
+        if (ev.state && ev.state.htmx) { window.location.reload(); }
+      });
+    }
     try {
       Object.defineProperty(window, "htmx", { value: htmx, writable: false, configurable: false });
     } catch (e) { /* already pinned */ }

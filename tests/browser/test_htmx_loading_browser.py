@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from companion.extensions import db
-from tests.browser.test_fixes_f1_browser import fill_round, seed_game
+from tests.browser.seeding import fill_round, seed_game
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,10 @@ from playwright.sync_api import Page, expect
 
 from companion.extensions import db
 from companion.games import setup
-from companion.games.rounds import HandEntry, RoundEntry, check_round, load_game, save_round
 from companion.models import Game
+from companion.services.round_check import HandEntry, RoundEntry, check_round
+from companion.services.round_plan import load_game
+from companion.services.round_store import save_round
 
 pytestmark = pytest.mark.browser
 

@@ -91,7 +91,7 @@ def _build(session) -> dict[str, object]:
             action="round_scored",
             summary="Round 1",
             before=None,
-            # like companion.games.rounds.round_snapshot: seats by database id
+            # like companion.services.round_store.round_snapshot: seats by database id
             after={
                 "number": 1,
                 "start_double": 6,

@@ -12,7 +12,6 @@ import pytest
 from flask import render_template_string
 from sqlalchemy import func, select
 
-from companion import config, create_app
 from companion.extensions import db
 from companion.history import exchange
 from companion.models import Game, Player
@@ -204,19 +203,9 @@ def test_upload_without_a_file_is_a_form_error(client, app):
     assert "Choose a file." in response.get_data(as_text=True)
 
 
-class _CsrfOn(config.TestConfig):
-    WTF_CSRF_ENABLED = True
-    HISTORY_IMPORT_MAX_BYTES = 64 * 1024
-
-
 @pytest.fixture()
-def csrf_app():
-    application = create_app(_CsrfOn)
-    with application.app_context():
-        db.create_all()
-        yield application
-        db.session.remove()
-        db.drop_all()
+def csrf_settings():
+    return {"HISTORY_IMPORT_MAX_BYTES": 64 * 1024}
 
 
 def test_upload_needs_the_csrf_token_and_respects_the_size_bound(csrf_app):

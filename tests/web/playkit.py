@@ -75,6 +75,11 @@ def round_post(
     return data
 
 
+def page_html(client, game: Game) -> str:
+    """The scorekeeper's game page as HTML."""
+    return client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+
+
 def text(response) -> str:
     """The response body as text with tags removed and whitespace collapsed (for asserts)."""
     body = response.get_data(as_text=True)

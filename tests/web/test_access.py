@@ -197,20 +197,6 @@ def test_wrong_passcodes_are_rate_limited(locked):
 # --- CSRF ----------------------------------------------------------------------------------
 
 
-class CsrfConfig(config.TestConfig):
-    WTF_CSRF_ENABLED = True
-
-
-@pytest.fixture()
-def csrf_app():
-    application = create_app(CsrfConfig)
-    with application.app_context():
-        db.create_all()
-        yield application
-        db.session.remove()
-        db.drop_all()
-
-
 def _token(page: str) -> str:
     return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
 

@@ -166,11 +166,8 @@ def test_the_api_stores_nothing(client, app):
         assert db.session.query(Ruling).count() == 0
 
 
-def test_api_needs_no_csrf_token_when_csrf_is_on():
-    class CsrfOn(config.TestConfig):
-        WTF_CSRF_ENABLED = True
-
-    client = create_app(CsrfOn).test_client()
+def test_api_needs_no_csrf_token_when_csrf_is_on(csrf_client):
+    client = csrf_client
     resp = client.post(ANSWER, json=placement([], {"tile": "9-5", "on": "C"}))
     assert resp.status_code == 200
     assert resp.get_json()["legal"] is True

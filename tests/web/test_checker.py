@@ -13,10 +13,8 @@ from flask import render_template
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import create_app
 from companion.checker.notation import format_layout
 from companion.checker.rulings import rulings_for
-from companion.config import TestConfig as _TestConfig
 from companion.engine import DominoSet, Layout, legal_moves, preset
 from companion.extensions import db
 from companion.models import Game, GameNight, HandScore, Round, Ruling, Seat
@@ -604,31 +602,21 @@ def test_the_rulings_fragment_renders_for_other_pages(app):
     assert f'href="/checker/rules?game={game.edit_token}#drawing">Drawing and passing</a>' in html
 
 
-def test_asking_needs_the_csrf_token_when_csrf_is_on():
-    class CsrfOn(_TestConfig):
-        WTF_CSRF_ENABLED = True
-
-    app = create_app(CsrfOn)
-    with app.app_context():
-        db.create_all()
-        client = app.test_client()
-        form = {"q": "move", "pos": SPOKES, "tile": "5-6", "on": "S1"}
-        assert client.post("/checker/ask", data=form).status_code == 400
-        html = client.get("/checker/?q=move").get_data(as_text=True)
-        token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
-        resp = client.post("/checker/ask", data={**form, "csrf_token": token})
-        assert resp.status_code == 303
-        assert db.session.query(Ruling).count() == 1
-        ruling_id = db.session.scalars(db.select(Ruling.id)).one()
-        assert client.post(f"/checker/rulings/{ruling_id}/delete").status_code == 400
-        assert db.session.query(Ruling).count() == 1
-        assert client.post("/checker/position", data={"pos": SPOKES}).status_code == 400
-        resp = client.post("/checker/position", data={"pos": SPOKES, "csrf_token": token})
-        assert resp.status_code == 303 and query(resp.headers["Location"])["pos"].endswith(
-            "9-2 on C"
-        )
-        db.session.remove()
-        db.drop_all()
+def test_asking_needs_the_csrf_token_when_csrf_is_on(csrf_client):
+    client = csrf_client
+    form = {"q": "move", "pos": SPOKES, "tile": "5-6", "on": "S1"}
+    assert client.post("/checker/ask", data=form).status_code == 400
+    html = client.get("/checker/?q=move").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+    resp = client.post("/checker/ask", data={**form, "csrf_token": token})
+    assert resp.status_code == 303
+    assert db.session.query(Ruling).count() == 1
+    ruling_id = db.session.scalars(db.select(Ruling.id)).one()
+    assert client.post(f"/checker/rulings/{ruling_id}/delete").status_code == 400
+    assert db.session.query(Ruling).count() == 1
+    assert client.post("/checker/position", data={"pos": SPOKES}).status_code == 400
+    resp = client.post("/checker/position", data={"pos": SPOKES, "csrf_token": token})
+    assert resp.status_code == 303 and query(resp.headers["Location"])["pos"].endswith("9-2 on C")
 
 
 def test_a_ruling_shows_its_form_filled_in_for_a_variation(client):

@@ -3,13 +3,14 @@ deleting a game with confirmation and restoring it."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from companion.extensions import db
 from companion.games.undo import recently_deleted
 from companion.models import AuditEntry, Game, HandScore, Round, utcnow
 
-from .playkit import make_game, round_post, seat_ids, text
+from .playkit import make_game, page_html, round_post, seat_ids, text
 
 
 def save(client, game, double, **kwargs):
@@ -35,6 +36,11 @@ def version(game: Game) -> str:
 # --- double submits and stale pages -------------------------------------------------------------
 
 
+OUT_OF_DATE = (
+    "This form is out of date: the game changed on another phone. Here is what is saved now."
+)
+
+
 def test_posting_the_same_round_twice_saves_it_once(client):
     game = make_game()
     data = round_post(game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
@@ -44,27 +50,34 @@ def test_posting_the_same_round_twice_saves_it_once(client):
     assert r.status_code == 409
     words = text(r)
     assert "This round was already saved on another phone" in words
+    assert OUT_OF_DATE not in words
     assert "Saved: the round with 6-6" in words
     assert "Bob: 12" in words and "Cy: 5" in words
     assert points(game) == [{"Ann": 0, "Bob": 12, "Cy": 5}]
 
 
 def test_a_stale_version_is_refused_even_for_the_next_round(client):
+    """The one "stale version -> 409" scenario: a second phone still showing the old page
+    sends the next round (5-5) with the old version; nobody saved that round, so the page
+    says the form is out of date (not "already saved") and shows what is saved now."""
     game = make_game()
     stale = version(game)
     save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
-    # a second phone still showing the old page sends 5-5 with the old version
     r = save(client, game, 5, totals={"Bob": 1, "Cy": 1}, out="Ann", version=int(stale))
     assert r.status_code == 409
     assert len(points(game)) == 1
+    words = text(r)
+    assert OUT_OF_DATE in words
+    assert "already saved on another phone" not in words
+    assert "Saved: the round with 6-6" in words and "Bob: 12" in words
 
 
-def test_a_conflict_answers_htmx_with_a_200_fragment(client):
+def test_a_conflict_answers_htmx_with_a_409_fragment(client):
     game = make_game()
     data = round_post(game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
     client.post(f"/g/{game.edit_token}/round", data=data)
     r = client.post(f"/g/{game.edit_token}/round", data=data, headers={"HX-Request": "true"})
-    assert r.status_code == 200
+    assert r.status_code == 409
     assert r.get_data(as_text=True).lstrip().startswith('<div id="round-area"')
     assert "already saved on another phone" in text(r)
 
@@ -307,7 +320,7 @@ def test_delete_needs_the_form(client):
 def test_nothing_half_saved_when_the_database_refuses(client, monkeypatch):
     game = make_game()
     # another phone saved round 1 behind this request's back: the unique (game, number) refuses
-    from companion.games import rounds
+    from companion.services import round_store as rounds
 
     real = rounds.check_version
     ids = seat_ids(game)
@@ -358,3 +371,104 @@ def test_the_audit_trail_shows_how_the_round_ended_and_who_started(client):
     assert "round ended someone went out blocked" in words
     assert "started the round — Cy" in words
     assert "double — played" in words  # the first save: a new round
+
+
+# --- deleted games, unknown links, undo wording ------------------------------------------------
+
+
+FLASK_DEFAULT_404 = "If you entered the URL manually"
+
+
+def delete(client, game) -> None:
+    r = client.post(f"/g/{game.edit_token}/delete", data={"version": str(game.version)})
+    assert r.status_code == 303
+
+
+def test_deleted_game_edit_link_leads_to_undo_delete(client):
+    game = make_game()
+    delete(client, game)
+    for path in ("", "/audit", "/round/1", "/delete"):
+        r = client.get(f"/g/{game.edit_token}{path}")
+        assert r.status_code == 303, path
+        assert r.headers["Location"] == f"/g/{game.edit_token}/deleted"
+    page = client.get(f"/g/{game.edit_token}", follow_redirects=True)
+    assert page.status_code == 200
+    assert "Undo delete" in text(page)
+
+
+def test_deleted_game_htmx_post_navigates_to_undo_delete(client):
+    game = make_game()
+    delete(client, game)
+    r = client.post(f"/g/{game.edit_token}/round", data={}, headers={"HX-Request": "true"})
+    assert r.status_code == 204
+    assert r.headers["HX-Redirect"] == f"/g/{game.edit_token}/deleted"
+
+
+def test_game_deleted_long_ago_says_so(client):
+    game = make_game()
+    game.deleted_at = utcnow() - timedelta(days=2)
+    db.session.commit()
+    for url in (f"/g/{game.edit_token}", f"/s/{game.share_token}", f"/g/{game.edit_token}/deleted"):
+        r = client.get(url)
+        assert r.status_code == 404, url
+        assert FLASK_DEFAULT_404 not in text(r)
+    assert "This game was deleted." in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_unknown_game_link_is_a_friendly_404(client):
+    for url in ("/g/nosuchtoken", "/s/nosuchtoken", "/g/" + "x" * 60):
+        r = client.get(url)
+        assert r.status_code == 404
+        words = text(r)
+        assert FLASK_DEFAULT_404 not in words
+        assert "There is no game at this link." in words
+
+
+def test_undo_asks_first_with_javascript(client):
+    game = make_game()
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 4, "Cy": 2}, out="Ann"),
+    )
+    body = page_html(client, game)
+    form = re.search(r'<form[^>]*action="/g/[^"]+/undo"[^>]*>', body).group(0)
+    assert 'data-confirm="Undo this change?"' in form
+    # the question ends with what the form shows (static/js/app.js adds it): sent once
+    detail = re.search(r"<span[^>]*data-confirm-detail[^>]*>([^<]*)</span>", body).group(1)
+    assert detail.startswith("Round 1 (6-6) saved: Ann 0 (went out)")
+
+
+def test_undo_without_javascript_says_what_was_undone_and_links_the_audit_trail(client):
+    game = make_game(names=("Ann", "<b>Bob</b>", "Cy"))
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"<b>Bob</b>": 4, "Cy": 2}, out="Ann"),
+    )
+    db.session.expire_all()
+    game = db.session.get(Game, game.id)
+    r = client.post(
+        f"/g/{game.edit_token}/undo", data={"version": str(game.version)}, follow_redirects=True
+    )
+    body = r.get_data(as_text=True)
+    assert "Undone: Round 1 (6-6) saved: Ann 0 (went out), &lt;b&gt;Bob&lt;/b&gt; 4" in body
+    assert f'<a href="/g/{game.edit_token}/audit">See it in the audit trail</a>' in body
+    assert "<b>Bob</b> 4" not in body
+
+
+def test_stale_form_after_an_undo_says_out_of_date(client):
+    game = make_game()
+    stale = game.version
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann"),
+    )
+    db.session.expire_all()
+    client.post(f"/g/{game.edit_token}/undo", data={"version": str(game.version)})
+    r = client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 2, "Cy": 3}, out="Ann", version=stale),
+        headers={"HX-Request": "true"},
+    )
+    words = text(r)
+    assert OUT_OF_DATE in words and "already saved" not in words
+    assert "Saved: the round with" not in words  # nothing is saved: no card

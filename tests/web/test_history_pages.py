@@ -15,7 +15,6 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import event, select
 
-from companion import config, create_app
 from companion.extensions import db
 from companion.models import AuditEntry, Game, GameNight, Player, Seat, utcnow
 from tests.history.fixture import OUT, _game, build
@@ -276,32 +275,22 @@ def test_restore_window_closes(client, h):
     assert "Recently deleted" not in text(client.get("/history/"))
 
 
-def test_delete_night_with_csrf_on_needs_the_token():
-    class CsrfConfig(config.TestConfig):
-        WTF_CSRF_ENABLED = True
-
-    app = create_app(CsrfConfig)
-    with app.app_context():
-        db.create_all()
-        try:
-            hist = build()
-            client = app.test_client()
-            url = f"/history/nights/{hist.nights['N1']}/delete"
-            assert client.post(url).status_code == 400  # no token: refused, nothing deleted
-            assert db.session.get(GameNight, hist.nights["N1"]).deleted_at is None
-            page = client.get(url).get_data(as_text=True)
-            token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
-            assert token
-            assert client.post(url, data={"csrf_token": token.group(1)}).status_code == 303
-            db.session.expire_all()
-            assert db.session.get(GameNight, hist.nights["N1"]).deleted_at is not None
-            notes = client.post(f"/history/nights/{hist.nights['N2']}/notes", data={"notes": "x"})
-            assert notes.status_code == 400
-            db.session.expire_all()
-            assert db.session.get(GameNight, hist.nights["N2"]).notes == "Valentine"
-        finally:
-            db.session.remove()
-            db.drop_all()
+def test_delete_night_with_csrf_on_needs_the_token(csrf_client):
+    client = csrf_client
+    hist = build()
+    url = f"/history/nights/{hist.nights['N1']}/delete"
+    assert client.post(url).status_code == 400  # no token: refused, nothing deleted
+    assert db.session.get(GameNight, hist.nights["N1"]).deleted_at is None
+    page = client.get(url).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert token
+    assert client.post(url, data={"csrf_token": token.group(1)}).status_code == 303
+    db.session.expire_all()
+    assert db.session.get(GameNight, hist.nights["N1"]).deleted_at is not None
+    notes = client.post(f"/history/nights/{hist.nights['N2']}/notes", data={"notes": "x"})
+    assert notes.status_code == 400
+    db.session.expire_all()
+    assert db.session.get(GameNight, hist.nights["N2"]).notes == "Valentine"
 
 
 # --- a game ----------------------------------------------------------------------------------

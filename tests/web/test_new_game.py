@@ -518,3 +518,37 @@ def test_the_yard_reserve_is_shown_in_good_grammar(client, night_id):
     assert (
         "2 tiles of the yard are never drawn." in client.post(preview, data=data, headers=hx).text
     )
+
+
+# --- the house rules box and duplicate names --------------------------------------------------
+
+
+def new_game_page(client, data):
+    night = start_night(client)
+    return client.post(f"/nights/{night}/games/new", data=data).get_data(as_text=True)
+
+
+def details_tag(body: str) -> str:
+    return re.search(r'<details class="house-rules"[^>]*>', body).group(0)
+
+
+def test_house_rules_open_when_a_switch_is_refused(client):
+    data = game_data()
+    data["rules-draw_when_stuck"] = "<script>"
+    body = new_game_page(client, data)
+    assert "Choose one of the listed options." in body
+    assert " open" in details_tag(body)
+
+
+def test_house_rules_stay_closed_without_a_problem_there(client):
+    night = start_night(client)
+    body = client.get(f"/nights/{night}/games/new").get_data(as_text=True)
+    assert " open" not in details_tag(body)
+    assert " open" not in details_tag(new_game_page(client, game_data(("Ann", "Ann", "Bob"))))
+
+
+def test_duplicate_names_do_not_get_a_green_deal(client):
+    body = new_game_page(client, game_data(("Ann", "Bob", "Ann")))
+    assert "is in this game twice" in body
+    assert "This deal works." not in body
+    assert "The deal fits once the problems above are fixed." in body

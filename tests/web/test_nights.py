@@ -28,7 +28,14 @@ def test_new_night_form_defaults_to_today(client):
     page = client.get("/nights/new")
     assert page.status_code == 200
     assert f'value="{date.today().isoformat()}"' in page.text
-    assert 'name="csrf_token"' in page.text or "csrf" not in page.text  # CSRF off in tests
+
+
+def test_new_night_form_carries_the_csrf_token(csrf_client):
+    page = csrf_client.get("/nights/new")
+    assert page.status_code == 200
+    assert re.search(r'name="csrf_token" type="hidden" value="[^"]{20,}"', page.text)
+    refused = csrf_client.post("/nights/new", data={"played_on": "2026-11-28"})
+    assert refused.status_code == 400 and db.session.scalars(select(GameNight)).first() is None
 
 
 def test_create_night_and_show_it(client):

@@ -10,8 +10,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 from companion.extensions import db
 from companion.models import Round
 from companion.pips import MAX_BYTES, count_pips
@@ -267,22 +265,6 @@ def test_cli_prints_one_json_object_per_photo(app, tmp_path):
 
 
 # --- with CSRF on, as in production --------------------------------------------------------------
-
-
-@pytest.fixture()
-def csrf_client():
-    from companion import create_app
-    from companion.config import TestConfig
-
-    class CsrfConfig(TestConfig):
-        WTF_CSRF_ENABLED = True
-
-    application = create_app(CsrfConfig)
-    with application.app_context():
-        db.create_all()
-        yield application.test_client()
-        db.session.remove()
-        db.drop_all()
 
 
 def big_photo() -> bytes:

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from companion.extensions import db
-from companion.models import Game, Round
+from companion.models import Game, Round, Seat, utcnow
 
-from .playkit import make_game, round_post, seat_ids, text
+from .playkit import add_scored_rounds, make_game, page_html, round_post, seat_ids, text
 
 
 def page(client, game, query=""):
@@ -185,13 +185,14 @@ def test_htmx_save_returns_the_game_fragment(client):
     assert "Centre double: 5-5" in text(r)
     assert "Round saved." in text(r)
     assert r.headers["HX-Push-Url"] == f"/g/{game.edit_token}"
-    # validation errors come back as a fragment with status 200 (htmx swaps only 2xx)
+    # validation errors come back as a fragment with their real status (htmx is configured to
+    # swap 422 and 409: templates/base.html)
     r = client.post(
         f"/g/{game.edit_token}/round",
         data=round_post(game, 5, totals={"Bob": "-1"}, out="Ann"),
         headers={"HX-Request": "true"},
     )
-    assert r.status_code == 200 and "Bob: a score can't be negative." in text(r)
+    assert r.status_code == 422 and "Bob: a score can't be negative." in text(r)
     assert "<html" not in r.get_data(as_text=True)
 
 
@@ -344,3 +345,115 @@ def test_a_missing_link_for_the_last_double_under_a_skip_rule_keeps_the_round(cl
     r = page(client, game, "?missing=0")
     assert "Centre double: 0-0" in text(r)
     assert f'action="/g/{game.edit_token}/burn"' in r.get_data(as_text=True)
+
+
+# --- the round form's htmx states, rematch, the game heading ----------------------------------
+
+
+def form_tag(body: str) -> str:
+    match = re.search(r"<form[^>]*class=\"round-form\"[^>]*>", body)
+    assert match, "no round form"
+    return match.group(0)
+
+
+def test_every_page_loads_the_error_reporting_script(client):
+    body = client.get("/").get_data(as_text=True)
+    assert re.search(r'<script src="/static/js/app\.js\?v=[0-9a-f]{12}" defer>', body)
+    assert client.get("/static/js/app.js").status_code == 200
+
+
+def test_round_form_has_a_live_region_and_a_saving_state(client):
+    game = make_game()
+    body = page_html(client, game)
+    tag = form_tag(body)
+    assert "hx-disabled-elt=\"find .actions button[type='submit']\"" in tag
+    assert 'hx-indicator="find .saving"' in tag
+    assert re.search(r'class="save-status" aria-live="polite" data-failed="Not saved', body)
+    assert "Saving…" in body
+
+
+def test_round_form_never_restores_an_old_went_out_tick(client):
+    game = make_game()
+    body = page_html(client, game)
+    assert 'autocomplete="off"' in form_tag(body)
+    outs = re.findall(r'<input[^>]*name="out_\d+"[^>]*>', body)
+    assert len(outs) == 3
+    assert all('autocomplete="off"' in tag for tag in outs)
+    assert 'autocomplete="off"' in re.search(r'<input[^>]*name="blocked"[^>]*>', body).group(0)
+
+
+def test_saved_notice_is_scrolled_into_view(client):
+    game = make_game()
+    assert 'hx-swap="outerHTML show:#round-area:top"' in form_tag(page_html(client, game))
+
+
+def games_in_night(night_id: int) -> list[Game]:
+    db.session.expire_all()
+    return list(db.session.scalars(db.select(Game).where(Game.night_id == night_id)))
+
+
+def test_rematch_tapped_twice_makes_one_new_game(client):
+    game = make_game()
+    data = {"version": str(game.version)}
+    first = client.post(f"/g/{game.edit_token}/rematch", data=data)
+    second = client.post(f"/g/{game.edit_token}/rematch", data=data)
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert len(games_in_night(game.night_id)) == 2
+    assert "The rematch has already started" in text(client.get(second.headers["Location"]))
+
+
+def test_rematch_after_the_rematch_was_deleted_makes_a_fresh_one(client):
+    game = make_game()
+    data = {"version": str(game.version)}
+    first = client.post(f"/g/{game.edit_token}/rematch", data=data).headers["Location"]
+    old = db.session.scalar(db.select(Game).where(Game.edit_token == first.rsplit("/", 1)[1]))
+    old.deleted_at = utcnow()
+    db.session.commit()
+    again = client.post(f"/g/{game.edit_token}/rematch", data=data).headers["Location"]
+    assert again != first
+    assert len(games_in_night(game.night_id)) == 3
+
+
+def test_rematch_of_the_rematch_is_a_new_game(client):
+    game = make_game()
+    first = client.post(f"/g/{game.edit_token}/rematch", data={"version": str(game.version)})
+    token = first.headers["Location"].rsplit("/", 1)[1]
+    new = db.session.scalar(db.select(Game).where(Game.edit_token == token))
+    second = client.post(f"/g/{token}/rematch", data={"version": str(new.version)})
+    assert second.headers["Location"] not in (first.headers["Location"], f"/g/{game.edit_token}")
+    assert len(games_in_night(game.night_id)) == 3
+
+
+def test_game_page_heading_names_the_game_and_links_to_its_night(client):
+    first = make_game()
+    first.night.place = "Ana's kitchen"
+    second = Game(night_id=first.night_id, set_size=6, rules=dict(first.rules))
+    for seat in first.seats:
+        second.seats.append(Seat(player_id=seat.player_id, position=seat.position))
+    db.session.add(second)
+    db.session.commit()
+    body = page_html(client, second)
+    heading = re.search(r'<h1 class="game-title">(.*?)</h1>', body, re.S)
+    assert heading, "no visible game heading"
+    assert f'href="/nights/{first.night_id}"' in heading.group(1)
+    words = " ".join(re.sub(r"<[^>]+>", " ", heading.group(1)).split())
+    assert words == "Game 2 · Sunday 29 November · Ana&#39;s kitchen"
+    assert "Game 1 ·" in page_html(client, first)
+
+
+def test_last_round_saved_with_htmx_shows_game_over_without_reload(client):
+    game = make_game()
+    points = [{"Ann": 0, "Bob": 5, "Cy": 7}] * 6
+    add_scored_rounds(game, points)
+    r = client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 0, totals={"Bob": 3, "Cy": 4}, out="Ann"),
+        headers={"HX-Request": "true"},
+    )
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    assert body.lstrip().startswith('<div id="round-area"')
+    words = text(r)
+    assert "Game over" in words and "Ann wins!" in words and "Rematch" in words
+    assert 'class="round-form"' not in body

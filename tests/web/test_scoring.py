@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from companion import config, create_app
 from companion.extensions import db
 from companion.models import AuditEntry, Game, HandScore, Round
 
@@ -265,26 +264,16 @@ def test_a_huge_but_valid_hand_score_on_a_big_set_is_accepted(client):
     assert post_round(client, game, 18, totals={"Bob": 300, "Cy": 1}, out="Ann").status_code == 303
 
 
-def test_with_csrf_on_a_post_without_the_token_is_refused_and_with_it_saved():
-    class CsrfConfig(config.TestConfig):
-        WTF_CSRF_ENABLED = True
-
-    app = create_app(CsrfConfig)
-    with app.app_context():
-        db.create_all()
-        try:
-            game = make_game()
-            client = app.test_client()
-            data = round_post(game, 6, totals={"Bob": 1, "Cy": 2}, out="Ann")
-            r = client.post(f"/g/{game.edit_token}/round", data=data)
-            assert r.status_code in (400, 422)  # the form shown again (companion.stale_forms)
-            assert "This page was open too long" in r.get_data(as_text=True)
-            assert rounds_stored(game) == 0
-            page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
-            token = page.split('name="csrf_token" type="hidden" value="')[1].split('"')[0]
-            r = client.post(f"/g/{game.edit_token}/round", data={**data, "csrf_token": token})
-            assert r.status_code == 303
-            assert rounds_stored(game) == 1
-        finally:
-            db.session.remove()
-            db.drop_all()
+def test_with_csrf_on_a_post_without_the_token_is_refused_and_with_it_saved(csrf_client):
+    client = csrf_client
+    game = make_game()
+    data = round_post(game, 6, totals={"Bob": 1, "Cy": 2}, out="Ann")
+    r = client.post(f"/g/{game.edit_token}/round", data=data)
+    assert r.status_code in (400, 422)  # the form shown again (companion.stale_forms)
+    assert "This page was open too long" in r.get_data(as_text=True)
+    assert rounds_stored(game) == 0
+    page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    token = page.split('name="csrf_token" type="hidden" value="')[1].split('"')[0]
+    r = client.post(f"/g/{game.edit_token}/round", data={**data, "csrf_token": token})
+    assert r.status_code == 303
+    assert rounds_stored(game) == 1

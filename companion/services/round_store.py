@@ -1,0 +1,269 @@
+"""Storing rounds: a new round, a corrected one, a burned double, each in one transaction with
+its audit entry and the game's version bumped (RULES.md §3.5 burned doubles, §4 the end of the
+game).
+
+The last job of a round (:mod:`.round_plan`, :mod:`.round_check`, store). :func:`save_round` is
+the one entry point of a round save: whatever must hold for every save (the version, the
+double allowed now) is checked there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from enum import StrEnum
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
+from ..extensions import db
+from ..mapping import scored_rounds
+from ..models import AuditEntry, Game, HandScore, Round, utcnow
+from .round_check import ScoredHand, ScoredRound
+from .round_plan import allowed_doubles, double_name, game_over, plan_round
+
+
+class EnteredBy(StrEnum):
+    """Who entered a saved hand (:attr:`HandScore.entered_by`)."""
+
+    PHONE = "phone"  # taken from the hand the player posted from their phone
+    SCOREKEEPER = "scorekeeper"
+    OVERRULED = "overruled"  # the scorekeeper entered another value than the phone posted
+
+
+def entered_words(seat_name: str, entered_by: str | None) -> str:
+    """Who entered a saved hand, for the audit trail: "posted from Bob's phone" or "entered
+    by the scorekeeper" ("" for hands saved before phones could post)."""
+    if entered_by == EnteredBy.PHONE:
+        return _("posted from %(who)s's phone", who=seat_name)
+    if entered_by == EnteredBy.SCOREKEEPER:
+        return _("entered by the scorekeeper")
+    if entered_by == EnteredBy.OVERRULED:
+        return _("entered by the scorekeeper, overruling %(who)s's phone", who=seat_name)
+    return ""
+
+
+class Conflict(Exception):
+    """The game changed since the form was shown (another phone or a double tap saved first),
+    or the change no longer fits the game (e.g. a round for a double that is not next)."""
+
+
+def round_snapshot(rnd: Round) -> dict[str, Any]:
+    """A round as JSON for the audit trail: its double, status, outcome, starter and hands."""
+    return {
+        "number": rnd.number,
+        "start_double": rnd.start_double,
+        "status": rnd.status,
+        "outcome": rnd.outcome,
+        "starter_seat_id": rnd.starter_seat_id,
+        "hands": [
+            {
+                "seat_id": h.seat_id,
+                "points": h.points,
+                "went_out": h.went_out,
+                "out_on_double": h.out_on_double,
+                "tiles": list(h.tiles) if h.tiles is not None else None,
+                "entered_by": h.entered_by or None,
+            }
+            for h in sorted(rnd.hands, key=lambda h: h.seat_id)
+        ],
+    }
+
+
+def apply_snapshot(rnd: Round, snap: Mapping[str, Any]) -> None:
+    """Set a round's fields and hands from :func:`round_snapshot` output."""
+    rnd.start_double = snap["start_double"]
+    rnd.status = snap["status"]
+    rnd.outcome = snap["outcome"]
+    rnd.starter_seat_id = snap["starter_seat_id"]
+    by_seat = {h.seat_id: h for h in rnd.hands}
+    wanted = {h["seat_id"]: h for h in snap["hands"]}
+    for seat_id, hand in list(by_seat.items()):
+        if seat_id not in wanted:
+            rnd.hands.remove(hand)
+    for seat_id, data in wanted.items():
+        found = by_seat.get(seat_id)
+        if found is None:
+            found = HandScore(seat_id=seat_id, points=0)
+            rnd.hands.append(found)
+        hand = found
+        hand.points = data["points"]
+        hand.went_out = data["went_out"]
+        hand.out_on_double = data["out_on_double"]
+        hand.tiles = data["tiles"]
+        hand.entered_by = data.get("entered_by") or ""
+
+
+def _hands_summary(game: Game, snap: Mapping[str, Any]) -> str:
+    names = {s.id: s.player.name for s in game.seats}
+    # Who entered each hand is said once phones post hands; a round typed entirely by the
+    # scorekeeper reads as before.
+    phones = any(
+        h.get("entered_by") in (EnteredBy.PHONE, EnteredBy.OVERRULED) for h in snap["hands"]
+    )
+    parts = []
+    for h in snap["hands"]:
+        name = names.get(h["seat_id"], "?")
+        text = f"{name} {h['points']}"
+        if h["went_out"]:
+            text += " " + _("(went out)")
+        by = entered_words(name, h.get("entered_by")) if phones else ""
+        if by:
+            text += f" ({by})"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def check_version(game: Game, version: Any) -> None:
+    """Raise :class:`Conflict` unless ``version`` (from the form) is the game's version."""
+    if str(version).strip() != str(game.version):
+        raise Conflict()
+
+
+def refresh_status(game: Game) -> None:
+    """Finish the game when the engine says it is over, reopen it when a correction undoes
+    that (RULES.md §4, §8)."""
+    if game_over(game):
+        if game.status != "finished":
+            game.status = "finished"
+            game.finished_at = utcnow()
+    elif game.status == "finished":
+        game.status = "active"
+        game.finished_at = None
+
+
+@contextmanager
+def conflict_guard() -> Iterator[None]:
+    """Turn the database refusing a change (another request saved the same round number or
+    double first, or the game's version moved on) into :class:`Conflict`, after a rollback, so
+    nothing is stored half."""
+    try:
+        yield
+    except (IntegrityError, StaleDataError) as exc:
+        db.session.rollback()
+        raise Conflict() from exc
+
+
+def commit_change(game: Game, action: str, summary: str, before: Any, after: Any) -> None:
+    """Record an audit entry, bump the game's version and commit everything in one transaction.
+
+    Raises :class:`Conflict` when another request saved first (the unique round number or
+    double, or the game's optimistic version); nothing is stored then.
+    """
+    with conflict_guard():
+        game.updated_at = utcnow()
+        refresh_status(game)
+        db.session.add(
+            AuditEntry(game=game, action=action, summary=summary[:300], before=before, after=after)
+        )
+        db.session.commit()
+
+
+def save_round(
+    game: Game,
+    scored: ScoredRound,
+    version: Any,
+    also: Callable[[Round], None] | None = None,
+) -> Round:
+    """Store a new round with all its hand scores in one transaction and audit it; ``also``
+    runs inside that transaction before the commit (the posted hands are marked taken).
+
+    Raises :class:`Conflict` when the form's ``version`` is stale, the round was saved
+    meanwhile (a double tap or another phone), or ``scored.double`` may not start the coming
+    round (RULES.md §3.5, §4).
+    """
+    check_version(game, version)
+    if scored.double not in allowed_doubles(game):
+        raise Conflict()
+    rnd = Round(
+        game=game,
+        number=len(game.rounds) + 1,
+        start_double=scored.double,
+        status="scored",
+        outcome=scored.outcome,
+        starter_seat_id=scored.starter_seat_id,
+    )
+    for hand in scored.hands:
+        rnd.hands.append(
+            HandScore(
+                seat_id=hand.seat_id,
+                points=hand.points,
+                went_out=hand.went_out,
+                out_on_double=hand.out_on_double,
+                tiles=hand.tiles,
+            )
+        )
+    db.session.add(rnd)  # SQLAlchemy 2 does not cascade through the Round.game backref
+    if also is not None:
+        with conflict_guard():
+            also(rnd)
+    snap = round_snapshot(rnd)
+    summary = _(
+        "Round %(k)s (%(d)s) saved: %(hands)s",
+        k=len(scored_rounds(game)),
+        d=double_name(scored.double),
+        hands=_hands_summary(game, snap),
+    )
+    commit_change(game, "round_saved", summary, None, snap)
+    return rnd
+
+
+def _entered_after_edit(before: Mapping[str, Any], hand: ScoredHand) -> str:
+    """A corrected hand keeps who entered it when unchanged; otherwise the scorekeeper did."""
+    old = next((h for h in before["hands"] if h["seat_id"] == hand.seat_id), None)
+    same = old is not None and (old["points"], old["went_out"], old["tiles"]) == (
+        hand.points,
+        hand.went_out,
+        hand.tiles,
+    )
+    return (old.get("entered_by") or "") if same and old else str(EnteredBy.SCOREKEEPER)
+
+
+def edit_round(game: Game, rnd: Round, scored: ScoredRound, version: Any) -> Round:
+    """Replace a saved round's hands (same checks as a new round), audited with old and new
+    values. Raises :class:`Conflict` for a stale ``version``."""
+    check_version(game, version)
+    before = round_snapshot(rnd)
+    after = {
+        **before,
+        "outcome": scored.outcome,
+        "starter_seat_id": scored.starter_seat_id,
+        "hands": [
+            {
+                "seat_id": h.seat_id,
+                "points": h.points,
+                "went_out": h.went_out,
+                "out_on_double": h.out_on_double,
+                "tiles": h.tiles,
+                "entered_by": _entered_after_edit(before, h),
+            }
+            for h in sorted(scored.hands, key=lambda h: h.seat_id)
+        ],
+    }
+    apply_snapshot(rnd, after)
+    summary = _(
+        "Round with %(d)s corrected: %(hands)s",
+        d=double_name(rnd.start_double),
+        hands=_hands_summary(game, after),
+    )
+    commit_change(game, "round_edited", summary, before, after)
+    return rnd
+
+
+def burn_double(game: Game, double: int, version: Any) -> Round:
+    """Record that nobody held ``double`` and the house rule burns it (RULES.md §3.5:
+    ``skip_to_next_lower``, ``skip_to_next_lower_except_blank``).
+
+    Raises :class:`Conflict` for a stale version or a double the engine would not burn now.
+    """
+    check_version(game, version)
+    plan = plan_round(game)
+    if plan is None or plan.double != double or not plan.burnable:
+        raise Conflict()
+    rnd = Round(game=game, number=plan.number, start_double=double, status="burned")
+    db.session.add(rnd)
+    summary = _("Nobody held %(d)s: burned for this game.", d=double_name(double))
+    commit_change(game, "double_burned", summary, None, round_snapshot(rnd))
+    return rnd

@@ -1,0 +1,48 @@
+"""Games stored straight into the live server's database for browser tests, and the round form
+filled the same way by each test."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from playwright.sync_api import Page
+
+from companion.engine import RuleSet
+from companion.extensions import db
+from companion.models import Game, GameNight, Player, Seat
+
+
+def seed_game(names: tuple[str, ...]) -> str:
+    """A double-6 game of ``names`` in a new night, reusing players already stored under those
+    names (the live server's database is shared by every browser test: no duplicate people on
+    the other tests' new-game pages). Returns its edit token."""
+    keys = [name.casefold() for name in names]
+    known = {
+        p.name_key: p
+        for p in db.session.scalars(db.select(Player).where(Player.name_key.in_(keys)))
+    }
+    night = GameNight(played_on=date(2026, 11, 29))
+    game = Game(night=night, set_size=6, rules=RuleSet.from_dict({"set_size": 6}).to_dict())
+    for position, name in enumerate(names):
+        player = known.get(name.casefold()) or Player(name=name, name_key=name.casefold())
+        game.seats.append(Seat(player=player, position=position))
+    db.session.add(game)
+    db.session.commit()
+    return game.edit_token
+
+
+def open_new_game(page: Page, live_server) -> str:
+    """Seed a 3-player double-6 game and open its page (htmx loaded); returns the edit token."""
+    with live_server.app.app_context():
+        token = seed_game(("Ann", "Bob", "Cy"))
+        db.session.remove()
+    page.goto(f"/g/{token}")
+    page.wait_for_function("() => window.htmx !== undefined")
+    return token
+
+
+def fill_round(page: Page) -> None:
+    """Ann 12, Bob 7, Cy went out."""
+    page.get_by_label("Points for Ann").fill("12")
+    page.get_by_label("Points for Bob").fill("7")
+    page.locator("fieldset.hand", has_text="Cy").get_by_label("Went out").check()
