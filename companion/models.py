@@ -16,6 +16,7 @@ from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, 
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
+from .vocab import GameStatus, PostStatus, RoundStatus
 
 
 def utcnow() -> datetime:
@@ -107,7 +108,7 @@ class Game(db.Model):
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     hand_size: Mapped[int | None] = mapped_column(default=None)
     chosen_spokes: Mapped[int | None] = mapped_column(default=None)
-    status: Mapped[str] = mapped_column(String(12), default="active")  # active | finished
+    status: Mapped[str] = mapped_column(String(12), default=GameStatus.ACTIVE.value)
     edit_token: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)
     share_token: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)
     version: Mapped[int] = mapped_column(default=0)
@@ -172,7 +173,7 @@ class Round(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     number: Mapped[int]  # 1-based, in play order
     start_double: Mapped[int]  # 9 means 9-9
-    status: Mapped[str] = mapped_column(String(12), default="scored")
+    status: Mapped[str] = mapped_column(String(12), default=RoundStatus.SCORED.value)
     outcome: Mapped[str | None] = mapped_column(String(12), default=None)
     starter_seat_id: Mapped[int | None] = mapped_column(ForeignKey("seats.id"), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -390,7 +391,7 @@ class HandPost(db.Model):
         ForeignKey("devices.id", ondelete="SET NULL"), default=None
     )
     revision: Mapped[int] = mapped_column(default=1)
-    status: Mapped[str] = mapped_column(String(12), default="open")
+    status: Mapped[str] = mapped_column(String(12), default=PostStatus.OPEN.value)
     round_id: Mapped[int | None] = mapped_column(
         ForeignKey("rounds.id", ondelete="SET NULL"), default=None
     )

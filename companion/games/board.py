@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext as _l
 from ..engine import DECIDED_LABELS
 from ..mapping import standings_of
 from ..models import Game, Seat
+from ..vocab import RoundStatus
 
 #: The engine's tie-break steps in words, translatable (same meanings as DECIDED_LABELS).
 STEP_WORDS = {
@@ -98,13 +99,15 @@ class Board:
 
 def build_board(game: Game) -> Board:
     """The scoreboard of ``game`` (one query-free pass over its loaded rounds and seats)."""
-    columns = tuple(Column(r.number, r.start_double, r.status == "burned") for r in game.rounds)
+    columns = tuple(
+        Column(r.number, r.start_double, r.status == RoundStatus.BURNED) for r in game.rounds
+    )
     cells: dict[int, list[Cell]] = {s.id: [] for s in game.seats}
     running = dict.fromkeys(cells, 0)
     for rnd in game.rounds:
         hands = {h.seat_id: h for h in rnd.hands}
         for seat_id in cells:
-            hand = hands.get(seat_id) if rnd.status == "scored" else None
+            hand = hands.get(seat_id) if rnd.status == RoundStatus.SCORED else None
             if hand is None:
                 cells[seat_id].append(Cell(None, None, False))
                 continue

@@ -26,7 +26,7 @@ from werkzeug.datastructures import MultiDict
 from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
 from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
-from ..mapping import rules_of
+from ..mapping import rules_of, scored_rounds
 from ..models import Game, Round
 from ..public_url import public_url
 from ..services import hand_photo
@@ -465,7 +465,7 @@ def burn(token: str) -> Any:
 def edit(token: str, number: int) -> Any:
     """Correct a saved round (same checks as a new one), kept in the audit trail."""
     game = _edit(token)
-    rnd = next((r for r in game.rounds if r.number == number and r.status == "scored"), None)
+    rnd = next((r for r in scored_rounds(game) if r.number == number), None)
     if rnd is None:
         abort(404)
     if request.method == "GET":

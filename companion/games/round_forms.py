@@ -17,6 +17,7 @@ from wtforms import BooleanField, HiddenField, SelectField, SelectMultipleField,
 from wtforms.validators import Optional
 
 from ..models import Game, Round
+from ..vocab import RoundOutcome
 from .rounds import HandEntry, RoundEntry, out_field, tiles_field, total_field
 
 NOT_RECORDED = ""
@@ -108,7 +109,7 @@ def data_from_round(rnd: Round) -> dict[str, Any]:
     """Form data that shows a saved round again (for editing, or after a conflict)."""
     data: dict[str, Any] = {
         "double": str(rnd.start_double),
-        "blocked": rnd.outcome == "blocked",
+        "blocked": rnd.outcome == RoundOutcome.BLOCKED,
         "out_on_double": any(h.out_on_double for h in rnd.hands),
         "starter": str(rnd.starter_seat_id or ""),
     }

@@ -40,6 +40,7 @@ from ..engine import (
 from ..extensions import db
 from ..mapping import coming_round, dominoes_of, round_scores, rules_of, scored_rounds
 from ..models import AuditEntry, Game, HandScore, Round, Seat, utcnow
+from ..vocab import GameStatus, RoundOutcome, RoundStatus
 
 #: the longest typed score accepted as a number (more digits is refused as too large)
 MAX_SCORE_DIGITS = 6
@@ -278,7 +279,7 @@ class ScoredRound:
     """A round ready to be stored."""
 
     double: int
-    outcome: str  # "out" | "blocked"
+    outcome: RoundOutcome
     starter_seat_id: int | None
     hands: tuple[ScoredHand, ...]
 
@@ -396,7 +397,7 @@ def check_round(game: Game, entry: RoundEntry) -> tuple[ScoredRound | None, Entr
             scored.append(result)
     if errors:
         return None, errors
-    outcome = "blocked" if entry.blocked else "out"
+    outcome = RoundOutcome.BLOCKED if entry.blocked else RoundOutcome.OUT
     return ScoredRound(entry.double, outcome, entry.starter_seat_id, tuple(scored)), errors
 
 
@@ -604,11 +605,11 @@ def refresh_status(game: Game) -> None:
     """Finish the game when the engine says it is over, reopen it when a correction undoes
     that (RULES.md §4, §8)."""
     if game_over(game):
-        if game.status != "finished":
-            game.status = "finished"
+        if game.status != GameStatus.FINISHED:
+            game.status = GameStatus.FINISHED
             game.finished_at = utcnow()
-    elif game.status == "finished":
-        game.status = "active"
+    elif game.status == GameStatus.FINISHED:
+        game.status = GameStatus.ACTIVE
         game.finished_at = None
 
 
@@ -659,7 +660,7 @@ def save_round(
         game=game,
         number=len(game.rounds) + 1,
         start_double=scored.double,
-        status="scored",
+        status=RoundStatus.SCORED,
         outcome=scored.outcome,
         starter_seat_id=scored.starter_seat_id,
     )
@@ -740,7 +741,7 @@ def burn_double(game: Game, double: int, version: Any) -> Round:
     plan = plan_round(game)
     if plan is None or plan.double != double or not plan.burnable:
         raise Conflict()
-    rnd = Round(game=game, number=plan.number, start_double=double, status="burned")
+    rnd = Round(game=game, number=plan.number, start_double=double, status=RoundStatus.BURNED)
     db.session.add(rnd)
     summary = _("Nobody held %(d)s: burned for this game.", d=double_name(double))
     commit_change(game, "double_burned", summary, None, round_snapshot(rnd))

@@ -20,6 +20,7 @@ from ..extensions import db
 from ..models import AuditEntry, Game, Round, Seat, utcnow
 from ..services.audit import latest_entry
 from ..stored import read_or
+from ..vocab import RoundOutcome, RoundStatus
 from .rounds import Conflict, apply_snapshot, check_version, commit_change
 
 #: Changes that "undo the last change" can revert.
@@ -104,10 +105,10 @@ def changes(entry: AuditEntry, names: dict[int, str]) -> list[Change]:
         if old != new:
             out.append(Change(names.get(seat_id, "?"), old, new))
     words = {
-        "scored": _("played"),
-        "burned": _("burned: nobody held it"),
-        "out": _("someone went out"),
-        "blocked": _("blocked"),
+        RoundStatus.SCORED: _("played"),
+        RoundStatus.BURNED: _("burned: nobody held it"),
+        RoundOutcome.OUT: _("someone went out"),
+        RoundOutcome.BLOCKED: _("blocked"),
     }
     for key, label in (("status", _("double")), ("outcome", _("round ended"))):
         old, new = before.get(key), after.get(key)

@@ -41,6 +41,7 @@ from ..extensions import db
 from ..ids import is_id
 from ..models import Game, GameNight, Player, Seat
 from ..public_url import init_public_url, public_base, public_url
+from ..vocab import GameStatus
 from . import bp, setup
 from .access import safe_next, scorekeeper_game
 from .board import board_window, build_board
@@ -100,7 +101,9 @@ def index() -> ResponseReturnValue:
         ).all()
         order = {t: i for i, t in enumerate(tokens)}
         mine = sorted(rows, key=lambda g: order.get(g.edit_token, len(order)))
-    live_games = select(Game.night_id).where(Game.status == "active", Game.deleted_at.is_(None))
+    live_games = select(Game.night_id).where(
+        Game.status == GameStatus.ACTIVE, Game.deleted_at.is_(None)
+    )
     nights = db.session.scalars(
         select(GameNight)
         .where(
@@ -203,7 +206,7 @@ def night(night_id: int) -> ResponseReturnValue:
         games=games,
         form=form,
         mine=set(remembered_tokens()),
-        winners={g.id: build_board(g).winners for g in games if g.status == "finished"},
+        winners={g.id: build_board(g).winners for g in games if g.status == GameStatus.FINISHED},
     )
 
 

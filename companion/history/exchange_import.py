@@ -46,13 +46,14 @@ from ..models import (
 )
 from ..services.results import record_games
 from ..text import clean_text, forbidden_characters
+from ..vocab import GameStatus, RoundOutcome, RoundStatus
 
 #: the format tag of version 1 of the document
 FORMAT = "chickenfoot-companion/v1"
 
-GAME_STATUSES = ("active", "finished")
-ROUND_STATUSES = ("scored", "burned")
-ROUND_OUTCOMES = (None, "out", "blocked")
+GAME_STATUSES = tuple(GameStatus)
+ROUND_STATUSES = tuple(RoundStatus)
+ROUND_OUTCOMES = (None, *RoundOutcome)
 #: bounds that keep values inside the columns (PostgreSQL enforces them; SQLite does not)
 MAX_POINTS = 1_000_000
 MAX_SEAT = 11
@@ -542,7 +543,7 @@ def _check_rounds(
         check.moment(data, "created_at", path)
         check.moment(data, "updated_at", path)
         hands = check.array(data, "hands", path)
-        if status == "burned" and hands:
+        if status == RoundStatus.BURNED and hands:
             check.add(f"{path}.hands", "a burned round has no hands.")
         round_double = Tile(double, double) if double is not _MISSING else None
         _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, game)

@@ -24,6 +24,7 @@ from ..access import MAX_REMEMBERED, Role, remember, requires
 from ..extensions import csrf, db
 from ..ids import parse_id
 from ..models import Game
+from ..vocab import GameStatus
 from . import bp, exchange
 
 #: default upper bound of an uploaded export, in bytes (the app-wide limit is 1 MB)
@@ -94,7 +95,7 @@ def _remember_unfinished(keys: list[str]) -> None:
         return
     games = db.session.scalars(
         select(Game)
-        .where(Game.share_token.in_(keys[:1000]), Game.status != "finished")
+        .where(Game.share_token.in_(keys[:1000]), Game.status != GameStatus.FINISHED)
         .order_by(Game.id)
         .limit(MAX_REMEMBERED)
     )

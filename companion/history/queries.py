@@ -19,6 +19,7 @@ from sqlalchemy.orm import selectinload
 from ..extensions import db
 from ..games.setup import name_key
 from ..models import Game, GameNight, Player, Round, Seat, utcnow
+from ..vocab import GameStatus
 from .results import finished_results
 
 #: how long a deleted game night can be brought back (as a deleted game, see games.undo)
@@ -103,7 +104,7 @@ def live_games(night: GameNight) -> list[Game]:
 def night_summaries(nights: Sequence[GameNight]) -> list[NightSummary]:
     """Summaries of ``nights`` (their games eager-loaded); winners of their finished games come
     from the engine via :func:`.results.finished_results` (a constant number of queries)."""
-    finished = [g.id for n in nights for g in live_games(n) if g.status == "finished"]
+    finished = [g.id for n in nights for g in live_games(n) if g.status == GameStatus.FINISHED]
     results = {r.game_id: r for r in finished_results(game_ids=finished)} if finished else {}
     out = []
     for night in nights:

@@ -19,6 +19,7 @@ from sqlalchemy import Select, select
 
 from ..extensions import db
 from ..models import FinalStanding, Game, GameNight, Seat
+from ..vocab import GameStatus
 
 
 class SeatResult(NamedTuple):
@@ -78,7 +79,7 @@ def live_finished(*columns: Any) -> Select[Any]:
         .select_from(Game)
         .join(GameNight, Game.night_id == GameNight.id)
         .where(
-            Game.status == "finished",
+            Game.status == GameStatus.FINISHED,
             Game.deleted_at.is_(None),
             GameNight.deleted_at.is_(None),
         )
