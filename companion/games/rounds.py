@@ -37,6 +37,7 @@ from ..engine import (
     start_of_round,
     tile_points,
 )
+from ..engine.rules import GameLength, MissingStartDouble
 from ..extensions import db
 from ..mapping import coming_round, dominoes_of, round_scores, rules_of, scored_rounds
 from ..models import AuditEntry, Game, HandScore, Round, Seat, utcnow
@@ -169,7 +170,7 @@ def game_over(game: Game) -> bool:
     if coming_round(game).game_over:
         return True
     rules = rules_of(game)
-    if rules.game_length == "target_total":
+    if rules.game_length == GameLength.TARGET_TOTAL:
         return any(sum(pts) >= rules.target_total for pts in round_scores(game).values())
     return False
 
@@ -229,7 +230,7 @@ def allowed_doubles(game: Game) -> set[int]:
     if upcoming.start_double is None:
         return set()
     allowed = {upcoming.start_double}
-    if rules_of(game).missing_start_double == "retry_next_round":
+    if rules_of(game).missing_start_double == MissingStartDouble.RETRY_NEXT_ROUND:
         played = {r.start_double for r in game.rounds}
         unused = [d for d in range(game.set_size, -1, -1) if d not in played]
         for d in unused:
