@@ -10,13 +10,20 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .extensions import db
+from .extensions import Base, db
 from .vocab import GameStatus, PostStatus, RoundStatus
+
+if TYPE_CHECKING:
+    # Flask-SQLAlchemy makes db.Model at run time (Base plus the query property and table
+    # naming); a type checker cannot use it as a base class, so it sees the declarative base.
+    Model = Base
+else:
+    Model = db.Model
 
 
 def utcnow() -> datetime:
@@ -34,7 +41,7 @@ _LIVE_PLAYER = text("merged_into_id IS NULL")
 _LIVE_GAME = text("deleted_at IS NULL")
 
 
-class Player(db.Model):
+class Player(Model):
     """A person who plays. Names are free text in any language; ``merged_into`` points to the
     player this one was merged into (their history joins; the row is kept for the record).
 
@@ -65,7 +72,7 @@ class Player(db.Model):
         return f"<Player {self.id} {self.name!r}>"
 
 
-class GameNight(db.Model):
+class GameNight(Model):
     """An evening of games: a date, an optional place and notes."""
 
     __tablename__ = "game_nights"
@@ -80,7 +87,7 @@ class GameNight(db.Model):
     games: Mapped[list[Game]] = relationship(back_populates="night", order_by="Game.id")
 
 
-class Game(db.Model):
+class Game(Model):
     """One game: a set, frozen house rules, seats, and one round per double.
 
     ``rules`` is ``RuleSet.to_dict()`` at the start; ``version`` increases with every saved
@@ -137,7 +144,7 @@ class Game(db.Model):
     __mapper_args__ = {"version_id_col": version}
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A player's place at a game; ``position`` 0.. runs clockwise."""
 
     __tablename__ = "seats"
@@ -156,7 +163,7 @@ class Seat(db.Model):
     hands: Mapped[list[HandScore]] = relationship(back_populates="seat")
 
 
-class Round(db.Model):
+class Round(Model):
     """One round of a game, started by a double.
 
     ``status``: ``scored`` (hands entered), ``burned`` (nobody held the double and the house
@@ -185,7 +192,7 @@ class Round(db.Model):
     )
 
 
-class HandScore(db.Model):
+class HandScore(Model):
     """One seat's score for one round, in points; ``tiles`` lists the tiles left in hand
     (``["9-5", ...]``) when they were tapped in, else None."""
 
@@ -206,7 +213,7 @@ class HandScore(db.Model):
     seat: Mapped[Seat] = relationship(back_populates="hands")
 
 
-class AuditEntry(db.Model):
+class AuditEntry(Model):
     """One change to a game: what, the values before and after (JSON), when; ``undone`` marks
     an entry reverted by undo."""
 
@@ -224,7 +231,7 @@ class AuditEntry(db.Model):
     game: Mapped[Game] = relationship(back_populates="audit")
 
 
-class Ruling(db.Model):
+class Ruling(Model):
     """A rules-checker verdict, kept so "we ruled this way last time" can be looked up.
 
     ``question`` is the QUESTIONS.md question (category, ruleset, input); ``answer`` the
@@ -246,7 +253,7 @@ class Ruling(db.Model):
     game: Mapped[Game | None] = relationship(back_populates="rulings")
 
 
-class FinalStanding(db.Model):
+class FinalStanding(Model):
     """One seat's stored result in a finished game (RULES.md §8), written by
     :mod:`companion.services.results` whenever the game's rounds change (save, correction,
     undo, import, demo data), so the history pages read results instead of deciding games.
@@ -273,7 +280,7 @@ class FinalStanding(db.Model):
     decided_by: Mapped[str] = mapped_column(String(40), default="")
 
 
-class PlayerSummary(db.Model):
+class PlayerSummary(Model):
     """One player's record over the live finished games of one set size in one calendar month
     (RULES.md §8; definitions in :mod:`companion.history.stats`), kept by
     :mod:`companion.services.summaries` whenever a game's standings, seats or night change, so
@@ -304,7 +311,7 @@ class PlayerSummary(db.Model):
     worst_total: Mapped[int]
 
 
-class PairSummary(db.Model):
+class PairSummary(Model):
     """One player's head-to-head record against one opponent over the live finished games
     both sat at in one calendar month (RULES.md §8; :func:`companion.history.stats.
     head_to_head`), kept with :class:`PlayerSummary` by :mod:`companion.services.summaries`.
@@ -332,7 +339,7 @@ class PairSummary(db.Model):
 # --- the table's phones (companion.access, companion.services.table) --------------------------
 
 
-class Device(db.Model):
+class Device(Model):
     """One browser (a phone), known by a random id kept in its session cookie. What it may do
     is stored here, server-side (:class:`GameAccess`), never in the cookie itself."""
 
@@ -343,7 +350,7 @@ class Device(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class GameAccess(db.Model):
+class GameAccess(Model):
     """A device's right in one game (vocabulary :class:`companion.access.Grant`, column ``role``):
     ``scorekeeper`` (keeps score), ``asking`` (asks to become the scorekeeper) or ``player``
     (joined a seat: ``seat_id``). A seat has at most one phone; a phone one seat per game."""
@@ -368,7 +375,7 @@ class GameAccess(db.Model):
     seat: Mapped[Seat | None] = relationship()
 
 
-class HandPost(db.Model):
+class HandPost(Model):
     """One seat's hand for one round as posted from the player's phone (or, when the round is
     saved, as the scorekeeper took it). Judged per hand: ``revision`` grows with every change so
     that a phone that saw an older value is shown the newer one instead of overwriting it.
@@ -402,7 +409,7 @@ class HandPost(db.Model):
     round: Mapped[Round | None] = relationship()
 
 
-class RateCounter(db.Model):
+class RateCounter(Model):
     """A rate-limit counter kept in the database, so that every worker process and app server
     counts the same (companion.access: passcode attempts). ``key`` names the bucket."""
 

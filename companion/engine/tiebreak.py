@@ -14,7 +14,7 @@ from .errors import EngineError
 from .reasons import DecidedAt
 from .rules import RuleSet, TiebreakExhausted
 
-DECIDED_LABELS = {
+DECIDED_LABELS: dict[str, str] = {
     DecidedAt.LOWEST_TOTAL: "lowest total",
     DecidedAt.MOST_ZERO_ROUNDS: "most zero rounds",
     DecidedAt.LOWEST_SINGLE_NONZERO_ROUND: "lowest single non-zero round",

@@ -80,7 +80,7 @@ class Tile:
     def __eq__(self, other: object) -> bool:
         # Hand and layout lookups compare tiles all the time: no tuples built.
         if other.__class__ is Tile:
-            return self.high == other.high and self.low == other.low  # type: ignore[attr-defined]
+            return self.high == other.high and self.low == other.low
         return NotImplemented
 
     def __hash__(self) -> int:

@@ -8,6 +8,7 @@ step that separates tied neighbours in words (RULES.md §8).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
@@ -18,7 +19,7 @@ from ..models import Game, Seat
 from ..vocab import RoundStatus
 
 #: The engine's tie-break steps in words, translatable (same meanings as DECIDED_LABELS).
-STEP_WORDS = {
+STEP_WORDS: dict[str, Any] = {
     DecidedAt.LOWEST_TOTAL: _l("lowest total"),
     DecidedAt.MOST_ZERO_ROUNDS: _l("most zero rounds"),
     DecidedAt.LOWEST_SINGLE_NONZERO_ROUND: _l("lowest single non-zero round"),
@@ -134,6 +135,7 @@ def build_board(game: Game) -> Board:
         )
         prev = rec
     winners = tuple(r.name for r in rows if r.rank == 1)
+    decided: str
     if len(winners) > 1:
         decided = DecidedAt.UNRESOLVED_SHARED
     elif len(rows) > 1:

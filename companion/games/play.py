@@ -7,7 +7,7 @@ The logic lives in :mod:`.rounds` (rounds), :mod:`.undo` (corrections) and :mod:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from flask import (
     Response,
@@ -235,7 +235,12 @@ def wants_board() -> bool:
     return _htmx() and request.headers.get("HX-Target") == "scoreboard"
 
 
-def _window_args() -> dict[str, int | None]:
+class _Window(TypedDict):
+    board_upto: int | None
+    board_who: int | None
+
+
+def _window_args() -> _Window:
     """The scoreboard window asked for in the address (``?upto=``, ``?who=``)."""
     return {
         "board_upto": request.args.get("upto", type=int),
@@ -249,7 +254,8 @@ def round_page(token: str) -> Any:
     """The address a refused plain save (or an opened tile picker) leaves in the address bar:
     a link or a reload there goes to the game page, with the same query (``?who=``…)."""
     scorekeeper_game(token)  # only the scorekeeper's phone is sent on to the game page
-    return redirect(url_for("games.play", token=token, **request.args.to_dict(flat=False)), 303)
+    query: dict[str, Any] = request.args.to_dict(flat=False)
+    return redirect(url_for("games.play", token=token, **query), 303)
 
 
 def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:

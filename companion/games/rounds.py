@@ -561,9 +561,9 @@ def apply_snapshot(rnd: Round, snap: Mapping[str, Any]) -> None:
     rnd.starter_seat_id = snap["starter_seat_id"]
     by_seat = {h.seat_id: h for h in rnd.hands}
     wanted = {h["seat_id"]: h for h in snap["hands"]}
-    for seat_id, hand in list(by_seat.items()):
+    for seat_id, gone in list(by_seat.items()):
         if seat_id not in wanted:
-            rnd.hands.remove(hand)
+            rnd.hands.remove(gone)
     for seat_id, data in wanted.items():
         hand = by_seat.get(seat_id)
         if hand is None:

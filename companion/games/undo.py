@@ -55,10 +55,12 @@ def undo_last(game: Game, version: Any) -> AuditEntry:
     if entry is None:
         raise NothingToUndo()
     snap = entry.after or entry.before
-    rnd = _round_by_number(game, int(snap["number"]))
+    rnd = _round_by_number(game, int(snap["number"])) if snap is not None else None
     if rnd is None:  # the data no longer matches the trail: refuse rather than guess
         raise Conflict()
     if entry.action == "round_edited":
+        if entry.before is None:  # an edit always records the round as it was
+            raise Conflict()
         apply_snapshot(rnd, entry.before)
     else:
         game.rounds.remove(rnd)  # delete-orphan: the round and its hands are deleted
@@ -104,16 +106,16 @@ def changes(entry: AuditEntry, names: dict[int, str]) -> list[Change]:
         old, new = _hand_text(old_hands.get(seat_id)), _hand_text(new_hands.get(seat_id))
         if old != new:
             out.append(Change(names.get(seat_id, "?"), old, new))
-    words = {
+    words: dict[str, str] = {
         RoundStatus.SCORED: _("played"),
         RoundStatus.BURNED: _("burned: nobody held it"),
         RoundOutcome.OUT: _("someone went out"),
         RoundOutcome.BLOCKED: _("blocked"),
     }
     for key, label in (("status", _("double")), ("outcome", _("round ended"))):
-        old, new = before.get(key), after.get(key)
-        if old != new:
-            out.append(Change(label, words.get(old, "—"), words.get(new, "—")))
+        was, now = before.get(key), after.get(key)
+        if was != now:
+            out.append(Change(label, words.get(was or "", "—"), words.get(now or "", "—")))
     old_starter, new_starter = before.get("starter_seat_id"), after.get("starter_seat_id")
     if old_starter != new_starter:
         out.append(

@@ -166,7 +166,7 @@ def new_night() -> ResponseReturnValue:
     if form.validate_on_submit():
         try:
             night = setup.create_night(
-                db.session, form.played_on.data, form.place.data or "", form.notes.data or ""
+                db.session(), form.played_on.data, form.place.data or "", form.notes.data or ""
             )
         except setup.SetupError as exc:
             for message in exc.messages:
@@ -185,7 +185,7 @@ def night(night_id: int) -> ResponseReturnValue:
     if request.method == "POST" and form.validate_on_submit():
         try:
             setup.update_night_notes(
-                db.session, the_night, form.place.data or "", form.notes.data or ""
+                db.session(), the_night, form.place.data or "", form.notes.data or ""
             )
         except setup.SetupError as exc:
             for message in exc.messages:
@@ -230,7 +230,7 @@ def _fresh_game_form(night: GameNight) -> NewGameForm:
     form = NewGameForm(formdata=None)
     last = _last_game(night)
     at_table = [seat.player_id for seat in last.seats] if last else []
-    known = setup.known_players(db.session)
+    known = setup.known_players(db.session())
     known.sort(key=lambda p: at_table.index(p.id) if p.id in at_table else len(at_table))
     for player in known:
         form.known.append_entry({"player_id": player.id, "plays": False, "seat": None})
@@ -369,7 +369,7 @@ def new_game(night_id: int) -> ResponseReturnValue:
         return _render_new_game(the_night, form, [_("Please correct the marked fields.")])
     try:
         game = setup.create_game(
-            db.session,
+            db.session(),
             the_night,
             _choices(form),
             form.set_size.data,

@@ -16,9 +16,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert, select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.orm import Session
 
 from ..engine import PRESETS, DominoSet, RuleSet, Tile, hand_size, score_hand
@@ -142,7 +142,7 @@ class _Rows:
                 hands.append([{**h, "seat_id": ids[i]} for i, h in enumerate(rnd["hands"])])
         round_ids = _insert(session, Round, rounds)
         session.connection().execute(
-            insert(HandScore.__table__),  # Core: no ORM bookkeeping per row
+            insert(cast(Table, HandScore.__table__)),  # Core: no ORM bookkeeping per row
             [
                 {**h, "round_id": rid}
                 for rid, group in zip(round_ids, hands, strict=True)

@@ -801,13 +801,16 @@ def clean_free_text(doc: Any) -> int:
 
     if not isinstance(doc, dict):
         return 0
-    people = doc.get("players") if isinstance(doc.get("players"), list) else []
+    people = doc.get("players")
+    if not isinstance(people, list):
+        people = []
     for player in people:
         clean(player, "name")
         if isinstance(player, dict) and isinstance(player.get("name"), str):
             player["name_key"] = stored_key(player["name"])
     _number_same_names(people)
-    for night in doc.get("nights") if isinstance(doc.get("nights"), list) else []:
+    nights = doc.get("nights")
+    for night in nights if isinstance(nights, list) else []:
         clean(night, "place")
         clean(night, "notes", multiline=True)
     return changed
@@ -841,7 +844,8 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         report.kept.clear()
         report.restored.clear()
         report.new_games.clear()
-        detail = str(exc.orig) if getattr(exc, "orig", None) else str(exc)
+        orig = getattr(exc, "orig", None)  # the driver's own message, for a database error
+        detail = str(orig) if orig else str(exc)
         report.problems.append(Problem("$", f"The database refused the import: {detail}"))
     return report
 
@@ -986,7 +990,7 @@ class _Writer:
         self.report.added["rounds"] += len(rounds)
         self.report.added["rulings"] += len(rulings)
 
-    def _insert(self, model: type, rows: list[dict[str, Any]]) -> list[int]:
+    def _insert(self, model: type[Any], rows: list[dict[str, Any]]) -> list[int]:
         if not rows:
             return []
         statement = insert(model).returning(model.id, sort_by_parameter_order=True)
