@@ -8,7 +8,6 @@ undone yet, using those values, and records the undo itself (which is never undo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from flask import abort
@@ -19,14 +18,13 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import AuditEntry, Game, Round, Seat, utcnow
 from ..services.audit import latest_entry
+from ..services.deletion import deleted_recently
 from ..stored import read_or
 from ..vocab import RoundOutcome, RoundStatus
 from .rounds import Conflict, apply_snapshot, check_version, commit_change
 
 #: Changes that "undo the last change" can revert.
 UNDOABLE = ("round_saved", "round_edited", "double_burned")
-#: How long a deleted game can be restored.
-RESTORE_WINDOW = timedelta(hours=24)
 
 
 class NothingToUndo(Exception):
@@ -132,7 +130,7 @@ def changes(entry: AuditEntry, names: dict[int, str]) -> list[Change]:
 
 
 def delete_game(game: Game, version: Any) -> None:
-    """Soft-delete ``game`` (it can be restored for :data:`RESTORE_WINDOW`).
+    """Soft-delete ``game`` (it can be restored for ``RESTORE_WINDOW``).
 
     Raises :class:`.rounds.Conflict` for a stale ``version``."""
     check_version(game, version)
@@ -141,17 +139,13 @@ def delete_game(game: Game, version: Any) -> None:
 
 
 def deleted_game(token: str) -> Game:
-    """The game with edit token ``token`` deleted less than :data:`RESTORE_WINDOW` ago.
+    """The game with edit token ``token`` deleted less than ``RESTORE_WINDOW`` ago.
 
     Raises werkzeug NotFound (404) otherwise."""
     if not token or len(token) > 40:
         abort(404)
     game = db.session.scalar(
-        select(Game).where(
-            Game.edit_token == token,
-            Game.deleted_at.is_not(None),
-            Game.deleted_at > utcnow() - RESTORE_WINDOW,
-        )
+        select(Game).where(Game.edit_token == token, deleted_recently(Game.deleted_at))
     )
     if game is None:
         abort(404, description=_("There is no deleted game at this link to bring back."))
@@ -181,17 +175,13 @@ def restore_game(game: Game) -> None:
 
 def recently_deleted(tokens: list[str]) -> list[Game]:
     """Games among ``tokens`` (e.g. the browser's remembered edit tokens) deleted less than
-    :data:`RESTORE_WINDOW` ago, newest deletion first — for a "restore" list on the home page."""
+    ``RESTORE_WINDOW`` ago, newest deletion first — for a "restore" list on the home page."""
     if not tokens:
         return []
     return list(
         db.session.scalars(
             select(Game)
-            .where(
-                Game.edit_token.in_(tokens[:100]),
-                Game.deleted_at.is_not(None),
-                Game.deleted_at > utcnow() - RESTORE_WINDOW,
-            )
+            .where(Game.edit_token.in_(tokens[:100]), deleted_recently(Game.deleted_at))
             .order_by(Game.deleted_at.desc())
         )
     )

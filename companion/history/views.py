@@ -21,6 +21,7 @@ from ..extensions import db
 from ..games.board import build_board, step_words
 from ..games.setup import SetupError
 from ..models import GameNight, Player, utcnow
+from ..services.deletion import restore_hours
 from ..text import clean_text
 from . import bp, game_page, players, queries
 from .aggregates import head_to_head_rows, leaderboard_rows, player_record
@@ -139,7 +140,7 @@ def night_delete(night_id: int) -> Any:
         night=the_night,
         games=queries.live_games(the_night),
         form=form,
-        hours=queries.hours(queries.NIGHT_RESTORE_WINDOW),
+        hours=restore_hours(),
     )
 
 
@@ -155,7 +156,7 @@ def night_deleted(night_id: int) -> Any:
         night=the_night,
         form=ConfirmForm(),
         deleted=True,
-        hours=queries.hours(queries.NIGHT_RESTORE_WINDOW),
+        hours=restore_hours(),
     )
 
 
