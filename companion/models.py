@@ -36,6 +36,19 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+# Column lengths in characters: the one home of each limit. The forms, the setup services and
+# the import check text against these, so nothing accepted can overflow a column.
+#: a player's name (``Player.name``)
+NAME_MAX = 60
+#: where a game night was played (``GameNight.place``)
+PLACE_MAX = 120
+#: a game night's notes (``GameNight.notes``, a Text column): a few lines, not a document
+NOTES_MAX = 2000
+#: tokens and keys: edit/share links, export game keys, preset names, audit actions
+TOKEN_MAX = 40
+#: one line of the audit trail or the rulings list (``AuditEntry.summary``, ``Ruling.summary``)
+SUMMARY_MAX = 300
+
 #: the condition of partial unique indexes that hold only among rows still in use
 _LIVE_PLAYER = text("merged_into_id IS NULL")
 _LIVE_GAME = text("deleted_at IS NULL")
@@ -61,8 +74,8 @@ class Player(Model):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(60))
-    name_key: Mapped[str] = mapped_column(String(60), index=True)  # casefolded, for lookups
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    name_key: Mapped[str] = mapped_column(String(NAME_MAX), index=True)  # casefolded, for lookups
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), default=None)
 
@@ -79,7 +92,7 @@ class GameNight(Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     played_on: Mapped[date] = mapped_column(index=True)
-    place: Mapped[str] = mapped_column(String(120), default="")
+    place: Mapped[str] = mapped_column(String(PLACE_MAX), default="")
     notes: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
@@ -111,13 +124,13 @@ class Game(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     night_id: Mapped[int] = mapped_column(ForeignKey("game_nights.id"), index=True)
     set_size: Mapped[int] = mapped_column(default=9)
-    preset: Mapped[str] = mapped_column(String(40), default="standard")
+    preset: Mapped[str] = mapped_column(String(TOKEN_MAX), default="standard")
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     hand_size: Mapped[int | None] = mapped_column(default=None)
     chosen_spokes: Mapped[int | None] = mapped_column(default=None)
     status: Mapped[str] = mapped_column(String(12), default=GameStatus.ACTIVE.value)
-    edit_token: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)
-    share_token: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)
+    edit_token: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True, default=new_token)
+    share_token: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True, default=new_token)
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -222,8 +235,8 @@ class AuditEntry(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    action: Mapped[str] = mapped_column(String(40))
-    summary: Mapped[str] = mapped_column(String(300), default="")
+    action: Mapped[str] = mapped_column(String(TOKEN_MAX))
+    summary: Mapped[str] = mapped_column(String(SUMMARY_MAX), default="")
     before: Mapped[Any | None] = mapped_column(JSON, default=None)
     after: Mapped[Any | None] = mapped_column(JSON, default=None)
     undone: Mapped[bool] = mapped_column(default=False)
@@ -248,7 +261,7 @@ class Ruling(Model):
     question: Mapped[dict[str, Any]] = mapped_column(JSON)
     answer: Mapped[dict[str, Any]] = mapped_column(JSON)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
-    summary: Mapped[str] = mapped_column(String(300), default="")
+    summary: Mapped[str] = mapped_column(String(SUMMARY_MAX), default="")
 
     game: Mapped[Game | None] = relationship(back_populates="rulings")
 

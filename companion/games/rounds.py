@@ -40,7 +40,7 @@ from ..engine import (
 from ..engine.rules import GameLength, MissingStartDouble
 from ..extensions import db
 from ..mapping import coming_round, dominoes_of, round_scores, rules_of, scored_rounds
-from ..models import AuditEntry, Game, HandScore, Round, Seat, utcnow
+from ..models import SUMMARY_MAX, AuditEntry, Game, HandScore, Round, Seat, utcnow
 from ..vocab import GameStatus, RoundOutcome, RoundStatus
 
 #: the longest typed score accepted as a number (more digits is refused as too large)
@@ -636,7 +636,9 @@ def commit_change(game: Game, action: str, summary: str, before: Any, after: Any
         game.updated_at = utcnow()
         refresh_status(game)
         db.session.add(
-            AuditEntry(game=game, action=action, summary=summary[:300], before=before, after=after)
+            AuditEntry(
+                game=game, action=action, summary=summary[:SUMMARY_MAX], before=before, after=after
+            )
         )
         db.session.commit()
 

@@ -22,12 +22,18 @@ from sqlalchemy.orm import Session
 
 from ..engine import PRESETS, RuleError, RuleSet, TableCheck, check_table, preset
 from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN, CenterSpokes
-from ..models import AuditEntry, Game, GameNight, Player, Seat
+from ..models import (
+    NAME_MAX,
+    NOTES_MAX,
+    PLACE_MAX,
+    SUMMARY_MAX,
+    AuditEntry,
+    Game,
+    GameNight,
+    Player,
+    Seat,
+)
 from ..text import clean_text, forbidden_characters
-
-NAME_MAX = 60  # characters, as Player.name
-PLACE_MAX = 120  # characters, as GameNight.place
-NOTES_MAX = 2000  # characters; a night's notes are a few lines, not a document
 
 
 class SetupError(ValueError):
@@ -382,7 +388,7 @@ def _create_game(
             summary=(
                 _("Game started: %(players)s, double-%(set)d.")
                 % {"players": ", ".join(p.name for p in players), "set": set_size}
-            )[:300],
+            )[:SUMMARY_MAX],
             after={
                 "set_size": set_size,
                 "preset": preset_name,

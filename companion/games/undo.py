@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import AuditEntry, Game, Round, Seat, utcnow
+from ..models import SUMMARY_MAX, AuditEntry, Game, Round, Seat, utcnow
 from ..services.audit import latest_entry
 from ..services.deletion import deleted_recently
 from ..stored import read_or
@@ -227,7 +227,7 @@ def rematch(game: Game) -> tuple[Game, bool]:
             action="create_game",
             summary=_(
                 "Rematch: %(players)s, double-%(set)s.", players=", ".join(names), set=game.set_size
-            )[:300],
+            )[:SUMMARY_MAX],
             before=None,  # stored as JSON null: the column is NOT NULL
             after={
                 "set_size": new.set_size,

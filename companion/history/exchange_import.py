@@ -32,8 +32,13 @@ from sqlalchemy.orm import Session
 
 from ..engine import CATEGORIES, DominoSet, EngineError, RuleSet, Tile, answer, score_hand
 from ..engine.rules import check_players
-from ..games.setup import NAME_MAX, stored_key
+from ..games.setup import stored_key
 from ..models import (
+    NAME_MAX,
+    NOTES_MAX,
+    PLACE_MAX,
+    SUMMARY_MAX,
+    TOKEN_MAX,
     AuditEntry,
     Game,
     GameNight,
@@ -352,9 +357,9 @@ def _check_players(check: _Checker, players: list) -> set[str]:
         data = check.obj(player, path, ("ref", "name", "name_key", "created_at", "merged_into"))
         if data is None:
             continue
-        ref = check.text(data, "ref", path, min_len=1, max_len=40)
-        check.text(data, "name", path, min_len=1, max_len=60)
-        check.text(data, "name_key", path, min_len=1, max_len=60)
+        ref = check.text(data, "ref", path, min_len=1, max_len=TOKEN_MAX)
+        check.text(data, "name", path, min_len=1, max_len=NAME_MAX)
+        check.text(data, "name_key", path, min_len=1, max_len=NAME_MAX)
         check.moment(data, "created_at", path)
         target = data.get("merged_into")
         if target is not None and not isinstance(target, str):
@@ -393,8 +398,8 @@ def _check_night(check: _Checker, night: Any, path: str, refs: set[str], keys: s
         return
     if "played_on" in data and to_date(data["played_on"]) is None:
         check.add(f"{path}.played_on", "must be a date like 2026-11-28.")
-    check.text(data, "place", path, max_len=120)
-    check.text(data, "notes", path, max_len=100_000)
+    check.text(data, "place", path, max_len=PLACE_MAX)
+    check.text(data, "notes", path, max_len=NOTES_MAX)
     check.moment(data, "created_at", path)
     for g, game in enumerate(check.array(data, "games", path)):
         _check_game(check, game, f"{path}.games[{g}]", refs, keys)
@@ -422,7 +427,7 @@ def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set
     data = check.obj(game, path, _GAME_FIELDS)
     if data is None:
         return
-    key = check.text(data, "key", path, min_len=1, max_len=40)
+    key = check.text(data, "key", path, min_len=1, max_len=TOKEN_MAX)
     if key is not _MISSING and not GAME_KEY.fullmatch(key):
         check.add(f"{path}.key", "must be a game's link key: letters, digits, - and _ only.")
     elif key is not _MISSING:
@@ -431,7 +436,7 @@ def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set
         keys.add(key)
     dominoes = _check_set(check, data, path)
     _check_rules(check, data, path, dominoes)
-    check.text(data, "preset", path, max_len=40)
+    check.text(data, "preset", path, max_len=TOKEN_MAX)
     check.integer(data, "hand_size", path, 1, 190, nullable=True)
     check.integer(data, "chosen_spokes", path, 1, 18, nullable=True)
     check.choice(data, "status", path, GAME_STATUSES)
@@ -618,8 +623,8 @@ def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) ->
     if data is None:
         return
     check.moment(data, "at", path)
-    check.text(data, "action", path, min_len=1, max_len=40)
-    check.text(data, "summary", path, max_len=300)
+    check.text(data, "action", path, min_len=1, max_len=TOKEN_MAX)
+    check.text(data, "summary", path, max_len=SUMMARY_MAX)
     check.boolean(data, "undone", path)
     for name in ("before", "after"):
         for where, seat in _seat_markers(data.get(name), f"{path}.{name}"):
@@ -709,7 +714,7 @@ def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
         return
     check.moment(data, "created_at", path)
     category = check.choice(data, "category", path, CATEGORIES)
-    check.text(data, "summary", path, max_len=300)
+    check.text(data, "summary", path, max_len=SUMMARY_MAX)
     blobs = {name: check.json_object(data, name, path) for name in ("question", "answer", "rules")}
     for name, value in blobs.items():
         if isinstance(value, dict) and _has_forbidden_text(value):
