@@ -4,8 +4,6 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 HOST   ?= 0.0.0.0
 PORT   ?= 8000
-HTMX_VERSION := 2.0.11
-HTMX_SRI     := sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg
 HTMX_LOCAL   := static/vendor/htmx.min.js
 PYTEST_ARGS  ?=
 
@@ -34,10 +32,11 @@ $(VENV)/.installed-%: pyproject.toml scripts/install_deps.py | $(BIN)/python
 	@touch $@
 
 ## the local htmx fallback copy (npm, else the npm registry or the CDN over HTTPS), checked
-## against its SRI hash; when nothing works it says so in one line and serving goes on
+## against its SRI hash; version and hash are pyproject.toml's [tool.companion.htmx], which the
+## app's config reads too; when nothing works it says so in one line and serving goes on
 vendor: $(HTMX_LOCAL)
 $(HTMX_LOCAL):
-	@HTMX_VERSION=$(HTMX_VERSION) HTMX_SRI=$(HTMX_SRI) $(PYTHON) scripts/fetch_htmx.py $@
+	@$(PYTHON) scripts/fetch_htmx.py $@
 
 ## Chromium for the browser tests (Debian's package; Playwright cannot download browsers here)
 browser:
