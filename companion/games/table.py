@@ -21,6 +21,7 @@ from flask_babel import gettext as _
 from .. import access
 from ..access import Role, requires
 from ..extensions import csrf, db
+from ..ids import parse_id
 from ..models import AuditEntry, Game, HandPost, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
@@ -41,10 +42,10 @@ def _picker(game: Game, double: int) -> list[dict[str, Any]]:
 
 def _seat_of(game: Game, text: Any) -> Seat | None:
     """The seat of ``game`` named by a posted seat id, or None for anything else (forged)."""
-    value = str(text or "").strip()
-    if not (value.isascii() and value.isdigit() and len(value) < 12):
+    seat_id = parse_id(str(text or "").strip())  # the one bound of every id (companion.ids)
+    if seat_id is None:
         return None
-    return next((s for s in game.seats if s.id == int(value)), None)
+    return next((s for s in game.seats if s.id == seat_id), None)
 
 
 def _playable(share_token: str) -> Game:
