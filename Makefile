@@ -4,12 +4,10 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 HOST   ?= 0.0.0.0
 PORT   ?= 8000
-HTMX_VERSION := 2.0.11
-HTMX_SRI     := sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg
 HTMX_LOCAL   := static/vendor/htmx.min.js
 PYTEST_ARGS  ?=
 
-.PHONY: run test lint format install install-test vendor browser db serve \
+.PHONY: run test lint typecheck format install install-test vendor browser db serve \
         babel-extract babel-update babel-compile benchmark benchmark-history benchmark-web \
         benchmark-pips clean
 
@@ -17,8 +15,8 @@ PYTEST_ARGS  ?=
 run: install vendor babel-compile
 	$(BIN)/python -m companion.serve --host $(HOST) --port $(PORT)
 
-## make test: venv + test extras + browser + lint + the whole suite
-test: install-test vendor browser babel-compile lint
+## make test: venv + test extras + browser + lint + type check + the whole suite
+test: install-test vendor browser babel-compile lint typecheck
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 $(BIN)/python:
@@ -34,10 +32,11 @@ $(VENV)/.installed-%: pyproject.toml scripts/install_deps.py | $(BIN)/python
 	@touch $@
 
 ## the local htmx fallback copy (npm, else the npm registry or the CDN over HTTPS), checked
-## against its SRI hash; when nothing works it says so in one line and serving goes on
+## against its SRI hash; version and hash are pyproject.toml's [tool.companion.htmx], which the
+## app's config reads too; when nothing works it says so in one line and serving goes on
 vendor: $(HTMX_LOCAL)
 $(HTMX_LOCAL):
-	@HTMX_VERSION=$(HTMX_VERSION) HTMX_SRI=$(HTMX_SRI) $(PYTHON) scripts/fetch_htmx.py $@
+	@$(PYTHON) scripts/fetch_htmx.py $@
 
 ## Chromium for the browser tests (Debian's package; Playwright cannot download browsers here)
 browser:
@@ -49,6 +48,12 @@ db: $(BIN)/python
 lint: $(BIN)/python
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+## the engine under mypy --strict, the whole package under pyproject's [tool.mypy] settings
+## (incremental: .mypy_cache makes a second run take a few seconds)
+typecheck: install-test
+	$(BIN)/mypy --strict companion/engine
+	$(BIN)/mypy companion
 
 format: $(BIN)/python
 	$(BIN)/ruff format .
@@ -83,4 +88,4 @@ benchmark-pips: install
 	$(BIN)/python benchmarks/pips_accuracy.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis test-artifacts
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache .hypothesis test-artifacts

@@ -45,6 +45,7 @@ def create_app(config: Any = None) -> Flask:
 
     init_htmx(app)
     _register_blueprints(app)
+    _init_templates(app)
     from .security import init_security
 
     init_security(app)
@@ -78,6 +79,21 @@ def _init_extensions(app: Flask) -> None:
         app,
         locale_selector=_select_locale,
         default_translation_directories=str(ROOT / "companion" / "translations"),
+    )
+
+
+def _init_templates(app: Flask) -> None:
+    """The stored vocabularies and the scored-rounds helper for every template, so that pages
+    compare with ``GameStatus.FINISHED`` instead of repeating the stored strings."""
+    from .mapping import scored_rounds
+    from .vocab import GameStatus, PostStatus, RoundOutcome, RoundStatus
+
+    app.jinja_env.globals.update(
+        scored_rounds=scored_rounds,
+        GameStatus=GameStatus,
+        RoundStatus=RoundStatus,
+        RoundOutcome=RoundOutcome,
+        PostStatus=PostStatus,
     )
 
 

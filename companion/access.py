@@ -47,6 +47,7 @@ from flask import (
 from flask_babel import gettext as _
 from sqlalchemy import case, delete, select, update
 from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .extensions import db
 from .htmx import is_htmx, navigate
@@ -125,7 +126,7 @@ def declared_roles(view: Callable[..., Any], method: str = "GET") -> tuple[Role,
     return getattr(view, "required_roles", None)
 
 
-def _to_passcode_page() -> Response:
+def _to_passcode_page() -> WerkzeugResponse:
     target = url_for("games.passcode", next=request.path)
     if is_htmx():
         # htmx would swap the passcode page into a fragment; ask it to navigate instead.

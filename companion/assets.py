@@ -20,6 +20,7 @@ from pathlib import Path
 import brotli
 from flask import Flask, Response, abort, request
 from werkzeug.security import safe_join
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 #: a year, in seconds: what a versioned URL may be cached for
 YEAR = 365 * 24 * 3600
@@ -106,7 +107,7 @@ def init_assets(app: Flask) -> None:
             if digest is not None:
                 values["v"] = digest
 
-    def serve(filename: str) -> Response:
+    def serve(filename: str) -> WerkzeugResponse:
         path = assets.path(filename)
         if path is None:
             abort(404)

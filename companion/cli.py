@@ -47,10 +47,10 @@ def export_command(fmt: str, game_id: int | None, night_id: int | None, output) 
         raise click.UsageError("Give --game or --night, not both.")
     try:
         if fmt == "json":
-            doc = exchange.export_document(db.session, game_id=game_id, night_id=night_id)
+            doc = exchange.export_document(db.session(), game_id=game_id, night_id=night_id)
             output.write(exchange.dumps(doc))
         else:
-            for chunk in exchange.iter_csv(db.session, game_id=game_id, night_id=night_id):
+            for chunk in exchange.iter_csv(db.session(), game_id=game_id, night_id=night_id):
                 output.write(chunk)
     except exchange.NotFound as exc:
         raise click.ClickException(str(exc)) from exc
@@ -62,7 +62,7 @@ def import_command(file) -> None:
     """Import a JSON export: adds only what is new; refuses (and imports nothing) on problems."""
     from .history import exchange
 
-    report = exchange.import_document(db.session, file.read())
+    report = exchange.import_document(db.session(), file.read())
     for line in report.lines():
         click.echo(line, err=not report.ok)
     if not report.ok:
@@ -78,7 +78,7 @@ def demo_data_command(games: int, nights: int | None, players: int, seed: int) -
     """Add realistic finished games (scored by the engine) to try the history pages."""
     from .history.demo import generate
 
-    summary = generate(db.session, games=games, nights=nights, players=players, seed=seed)
+    summary = generate(db.session(), games=games, nights=nights, players=players, seed=seed)
     click.echo(
         f"Added {summary.games} games over {summary.nights} nights "
         f"({summary.rounds} rounds, {summary.hands} hands) among {summary.players} players."

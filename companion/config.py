@@ -4,14 +4,24 @@ from __future__ import annotations
 
 import os
 import secrets
+import tomllib
 from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
 
-HTMX_VERSION = "2.0.11"
-HTMX_SRI = "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg"
+
+def _htmx_pin() -> dict[str, str]:
+    """htmx's pinned version and SRI hash: pyproject.toml's [tool.companion.htmx], the one home
+    that scripts/fetch_htmx.py (the local fallback copy) reads too."""
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        pin: dict[str, str] = tomllib.load(file)["tool"]["companion"]["htmx"]
+    return pin
+
+
+_HTMX = _htmx_pin()
+HTMX_VERSION, HTMX_SRI = _HTMX["version"], _HTMX["sri"]
 
 
 def database_url(default_path: Path = INSTANCE / "companion.db") -> str:
@@ -76,9 +86,6 @@ class Config:
     ] or None
     # Optional passcode guarding the creation of games when the app is exposed beyond a home LAN.
     COMPANION_PASSCODE = os.environ.get("COMPANION_PASSCODE") or None
-    # Flask-Limiter writes Retry-After on a 429 (and X-RateLimit-* on limited routes) only
-    # when its headers are on: a refused client must learn when to try again.
-    RATELIMIT_HEADERS_ENABLED = True
 
     def __init__(self) -> None:
         # Read lazily so that importing this module never writes to instance/.

@@ -16,6 +16,7 @@ from .engine import (
     standings,
 )
 from .models import Game, HandScore, Round, Seat
+from .vocab import RoundStatus
 
 
 def rules_of(game: Game) -> RuleSet:
@@ -40,7 +41,7 @@ def tile_texts(tiles: tuple[Tile, ...] | list[Tile]) -> list[str]:
 
 def scored_rounds(game: Game) -> list[Round]:
     """The rounds that were played and scored, in order (burned doubles left out)."""
-    return [r for r in game.rounds if r.status == "scored"]
+    return [r for r in game.rounds if r.status == RoundStatus.SCORED]
 
 
 def round_scores(game: Game) -> dict[Seat, list[int]]:

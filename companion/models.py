@@ -10,12 +10,20 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .extensions import db
+from .extensions import Base, db
+from .vocab import GameStatus, PostStatus, RoundStatus
+
+if TYPE_CHECKING:
+    # Flask-SQLAlchemy makes db.Model at run time (Base plus the query property and table
+    # naming); a type checker cannot use it as a base class, so it sees the declarative base.
+    Model = Base
+else:
+    Model = db.Model
 
 
 def utcnow() -> datetime:
@@ -28,12 +36,25 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+# Column lengths in characters: the one home of each limit. The forms, the setup services and
+# the import check text against these, so nothing accepted can overflow a column.
+#: a player's name (``Player.name``)
+NAME_MAX = 60
+#: where a game night was played (``GameNight.place``)
+PLACE_MAX = 120
+#: a game night's notes (``GameNight.notes``, a Text column): a few lines, not a document
+NOTES_MAX = 2000
+#: tokens and keys: edit/share links, export game keys, preset names, audit actions
+TOKEN_MAX = 40
+#: one line of the audit trail or the rulings list (``AuditEntry.summary``, ``Ruling.summary``)
+SUMMARY_MAX = 300
+
 #: the condition of partial unique indexes that hold only among rows still in use
 _LIVE_PLAYER = text("merged_into_id IS NULL")
 _LIVE_GAME = text("deleted_at IS NULL")
 
 
-class Player(db.Model):
+class Player(Model):
     """A person who plays. Names are free text in any language; ``merged_into`` points to the
     player this one was merged into (their history joins; the row is kept for the record).
 
@@ -53,8 +74,8 @@ class Player(db.Model):
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(60))
-    name_key: Mapped[str] = mapped_column(String(60), index=True)  # casefolded, for lookups
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    name_key: Mapped[str] = mapped_column(String(NAME_MAX), index=True)  # casefolded, for lookups
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), default=None)
 
@@ -64,14 +85,14 @@ class Player(db.Model):
         return f"<Player {self.id} {self.name!r}>"
 
 
-class GameNight(db.Model):
+class GameNight(Model):
     """An evening of games: a date, an optional place and notes."""
 
     __tablename__ = "game_nights"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     played_on: Mapped[date] = mapped_column(index=True)
-    place: Mapped[str] = mapped_column(String(120), default="")
+    place: Mapped[str] = mapped_column(String(PLACE_MAX), default="")
     notes: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
@@ -79,7 +100,7 @@ class GameNight(db.Model):
     games: Mapped[list[Game]] = relationship(back_populates="night", order_by="Game.id")
 
 
-class Game(db.Model):
+class Game(Model):
     """One game: a set, frozen house rules, seats, and one round per double.
 
     ``rules`` is ``RuleSet.to_dict()`` at the start; ``version`` increases with every saved
@@ -103,13 +124,13 @@ class Game(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     night_id: Mapped[int] = mapped_column(ForeignKey("game_nights.id"), index=True)
     set_size: Mapped[int] = mapped_column(default=9)
-    preset: Mapped[str] = mapped_column(String(40), default="standard")
+    preset: Mapped[str] = mapped_column(String(TOKEN_MAX), default="standard")
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     hand_size: Mapped[int | None] = mapped_column(default=None)
     chosen_spokes: Mapped[int | None] = mapped_column(default=None)
-    status: Mapped[str] = mapped_column(String(12), default="active")  # active | finished
-    edit_token: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)
-    share_token: Mapped[str] = mapped_column(String(40), unique=True, default=new_token)
+    status: Mapped[str] = mapped_column(String(12), default=GameStatus.ACTIVE.value)
+    edit_token: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True, default=new_token)
+    share_token: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True, default=new_token)
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -136,7 +157,7 @@ class Game(db.Model):
     __mapper_args__ = {"version_id_col": version}
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A player's place at a game; ``position`` 0.. runs clockwise."""
 
     __tablename__ = "seats"
@@ -155,7 +176,7 @@ class Seat(db.Model):
     hands: Mapped[list[HandScore]] = relationship(back_populates="seat")
 
 
-class Round(db.Model):
+class Round(Model):
     """One round of a game, started by a double.
 
     ``status``: ``scored`` (hands entered), ``burned`` (nobody held the double and the house
@@ -172,7 +193,7 @@ class Round(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     number: Mapped[int]  # 1-based, in play order
     start_double: Mapped[int]  # 9 means 9-9
-    status: Mapped[str] = mapped_column(String(12), default="scored")
+    status: Mapped[str] = mapped_column(String(12), default=RoundStatus.SCORED.value)
     outcome: Mapped[str | None] = mapped_column(String(12), default=None)
     starter_seat_id: Mapped[int | None] = mapped_column(ForeignKey("seats.id"), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -184,7 +205,7 @@ class Round(db.Model):
     )
 
 
-class HandScore(db.Model):
+class HandScore(Model):
     """One seat's score for one round, in points; ``tiles`` lists the tiles left in hand
     (``["9-5", ...]``) when they were tapped in, else None."""
 
@@ -205,7 +226,7 @@ class HandScore(db.Model):
     seat: Mapped[Seat] = relationship(back_populates="hands")
 
 
-class AuditEntry(db.Model):
+class AuditEntry(Model):
     """One change to a game: what, the values before and after (JSON), when; ``undone`` marks
     an entry reverted by undo."""
 
@@ -214,8 +235,8 @@ class AuditEntry(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
-    action: Mapped[str] = mapped_column(String(40))
-    summary: Mapped[str] = mapped_column(String(300), default="")
+    action: Mapped[str] = mapped_column(String(TOKEN_MAX))
+    summary: Mapped[str] = mapped_column(String(SUMMARY_MAX), default="")
     before: Mapped[Any | None] = mapped_column(JSON, default=None)
     after: Mapped[Any | None] = mapped_column(JSON, default=None)
     undone: Mapped[bool] = mapped_column(default=False)
@@ -223,7 +244,7 @@ class AuditEntry(db.Model):
     game: Mapped[Game] = relationship(back_populates="audit")
 
 
-class Ruling(db.Model):
+class Ruling(Model):
     """A rules-checker verdict, kept so "we ruled this way last time" can be looked up.
 
     ``question`` is the QUESTIONS.md question (category, ruleset, input); ``answer`` the
@@ -240,12 +261,12 @@ class Ruling(db.Model):
     question: Mapped[dict[str, Any]] = mapped_column(JSON)
     answer: Mapped[dict[str, Any]] = mapped_column(JSON)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
-    summary: Mapped[str] = mapped_column(String(300), default="")
+    summary: Mapped[str] = mapped_column(String(SUMMARY_MAX), default="")
 
     game: Mapped[Game | None] = relationship(back_populates="rulings")
 
 
-class FinalStanding(db.Model):
+class FinalStanding(Model):
     """One seat's stored result in a finished game (RULES.md §8), written by
     :mod:`companion.services.results` whenever the game's rounds change (save, correction,
     undo, import, demo data), so the history pages read results instead of deciding games.
@@ -272,7 +293,7 @@ class FinalStanding(db.Model):
     decided_by: Mapped[str] = mapped_column(String(40), default="")
 
 
-class PlayerSummary(db.Model):
+class PlayerSummary(Model):
     """One player's record over the live finished games of one set size in one calendar month
     (RULES.md §8; definitions in :mod:`companion.history.stats`), kept by
     :mod:`companion.services.summaries` whenever a game's standings, seats or night change, so
@@ -303,7 +324,7 @@ class PlayerSummary(db.Model):
     worst_total: Mapped[int]
 
 
-class PairSummary(db.Model):
+class PairSummary(Model):
     """One player's head-to-head record against one opponent over the live finished games
     both sat at in one calendar month (RULES.md §8; :func:`companion.history.stats.
     head_to_head`), kept with :class:`PlayerSummary` by :mod:`companion.services.summaries`.
@@ -331,7 +352,7 @@ class PairSummary(db.Model):
 # --- the table's phones (companion.access, companion.services.table) --------------------------
 
 
-class Device(db.Model):
+class Device(Model):
     """One browser (a phone), known by a random id kept in its session cookie. What it may do
     is stored here, server-side (:class:`GameAccess`), never in the cookie itself."""
 
@@ -342,7 +363,7 @@ class Device(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class GameAccess(db.Model):
+class GameAccess(Model):
     """A device's right in one game (vocabulary :class:`companion.access.Grant`, column ``role``):
     ``scorekeeper`` (keeps score), ``asking`` (asks to become the scorekeeper) or ``player``
     (joined a seat: ``seat_id``). A seat has at most one phone; a phone one seat per game."""
@@ -367,7 +388,7 @@ class GameAccess(db.Model):
     seat: Mapped[Seat | None] = relationship()
 
 
-class HandPost(db.Model):
+class HandPost(Model):
     """One seat's hand for one round as posted from the player's phone (or, when the round is
     saved, as the scorekeeper took it). Judged per hand: ``revision`` grows with every change so
     that a phone that saw an older value is shown the newer one instead of overwriting it.
@@ -390,7 +411,7 @@ class HandPost(db.Model):
         ForeignKey("devices.id", ondelete="SET NULL"), default=None
     )
     revision: Mapped[int] = mapped_column(default=1)
-    status: Mapped[str] = mapped_column(String(12), default="open")
+    status: Mapped[str] = mapped_column(String(12), default=PostStatus.OPEN.value)
     round_id: Mapped[int | None] = mapped_column(
         ForeignKey("rounds.id", ondelete="SET NULL"), default=None
     )
@@ -401,7 +422,7 @@ class HandPost(db.Model):
     round: Mapped[Round | None] = relationship()
 
 
-class RateCounter(db.Model):
+class RateCounter(Model):
     """A rate-limit counter kept in the database, so that every worker process and app server
     counts the same (companion.access: passcode attempts). ``key`` names the bucket."""
 

@@ -88,7 +88,7 @@ def _replay(app: Flask) -> Any:
     current_device()
     fields = request.form.copy()
     fields.pop("csrf_token", None)
-    request.form = ImmutableMultiDict(fields)  # type: ignore[misc]  # werkzeug allows it
+    request.form = ImmutableMultiDict(fields)  # werkzeug allows it
     mark = len(session.get("_flashes", []))
     setattr(g, REPLAY_FLAG, True)
     flash(stale_message(), CATEGORY)

@@ -7,8 +7,9 @@ source, the file is kept only if its SHA-384 matches the pinned SRI hash, so eve
 yields the same bytes. When none works, one line says so and the exit status is still 0: the
 app serves anyway, with htmx from the CDN.
 
-Usage: ``python scripts/fetch_htmx.py OUT`` with ``HTMX_VERSION`` and ``HTMX_SRI`` set
-(the Makefile passes them); ``HTMX_REGISTRY`` and ``HTMX_CDN_BASE`` override the sources.
+Usage: ``python scripts/fetch_htmx.py OUT``. The version and SRI hash are pyproject.toml's
+``[tool.companion.htmx]`` (the one home the app's config reads too); ``HTMX_VERSION`` and
+``HTMX_SRI`` override them (tests), ``HTMX_REGISTRY`` and ``HTMX_CDN_BASE`` the sources.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import tomllib
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+#: the pinned version and hash live in [tool.companion.htmx] of this file
+PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
 #: where htmx sits in its npm package
 MEMBER = "package/dist/htmx.min.js"
 #: seconds to wait for each network source
@@ -103,10 +107,19 @@ def fetch(version: str, expected_sri: str) -> tuple[bytes | None, list[str]]:
     return None, problems
 
 
+def pinned() -> tuple[str, str]:
+    """(version, SRI hash): the environment's ``HTMX_VERSION``/``HTMX_SRI`` if set, else
+    pyproject.toml's ``[tool.companion.htmx]``."""
+    with PYPROJECT.open("rb") as file:
+        pin = tomllib.load(file)["tool"]["companion"]["htmx"]
+    version = os.environ.get("HTMX_VERSION") or pin["version"]
+    return version, os.environ.get("HTMX_SRI") or pin["sri"]
+
+
 def main(argv: list[str]) -> int:
     """Write the file to ``argv[0]``; always 0 (a missing local copy must not stop serving)."""
     out = Path(argv[0] if argv else "static/vendor/htmx.min.js")
-    version, expected = os.environ["HTMX_VERSION"], os.environ["HTMX_SRI"]
+    version, expected = pinned()
     data, problems = fetch(version, expected)
     if data is None:
         print(

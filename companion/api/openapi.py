@@ -22,7 +22,7 @@ from ..engine.limits import (
     MAX_VALUES,
 )
 from ..engine.reasons import DecidedAt, Reason, TurnResult
-from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN
+from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN, TIEBREAK_STEPS
 from ..engine.tiles import MAX_TILE_TEXT, SUPPORTED_SETS, TILE_PATTERN
 from ..pips import Unread
 
@@ -102,7 +102,7 @@ def _overrides() -> Schema:
     props = {s.name: _switch_schema(s) for s in SWITCHES}
     props["tiebreak"] = {
         "type": "array",
-        "items": {"enum": list(DECIDED_AT[:3])},
+        "items": {"enum": [str(s) for s in TIEBREAK_STEPS]},
         "description": "Tie-break steps in order; the lowest total always comes first (§8).",
     }
     return {
@@ -174,7 +174,7 @@ def _input() -> Schema:
         "went_out": BOOL,
         "last_tile_was_double": BOOL,
         "round_start_double": _ref("Tile"),
-        "round_end": {"enum": ["OUT", "BLOCKED"]},
+        "round_end": {"enum": [str(Reason.OUT), str(Reason.BLOCKED)]},
         "round_scores": _map(
             _list(points, MAX_ROUNDS, "at most the set's N+1 rounds"),
             "player -> points per round, in round order",

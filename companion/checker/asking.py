@@ -18,6 +18,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
 
 from ..engine import Layout, answer
+from ..engine.tiles import TILE_SEPARATOR, TILE_TEXT
 from .context import Table
 
 #: question tab -> (QUESTIONS.md category, title)
@@ -30,8 +31,8 @@ QUESTIONS: dict[str, tuple[str, Any]] = {
     "edge": ("edge", _l("Special cases")),
 }
 
-_TILE_TOKEN = re.compile(r"\[?(\d{1,2})[-|:/](\d{1,2})\]?")
-_SEPARATOR_SPACES = re.compile(r"\s*([-|:/])\s*")
+_TILE_TOKEN = re.compile(TILE_TEXT)
+_SEPARATOR_SPACES = re.compile(rf"\s*({TILE_SEPARATOR})\s*")
 
 
 class FormProblem(Exception):

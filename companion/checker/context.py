@@ -24,6 +24,7 @@ from ..engine import (
     preset,
     spokes_required,
 )
+from ..engine.rules import CenterSpokes
 from ..models import Game
 
 DEFAULT_PLAYERS = 4
@@ -75,7 +76,7 @@ class Table:
     def base_input(self) -> dict[str, Any]:
         """Input every question of this table carries: set, players and the chosen K."""
         data: dict[str, Any] = {"set": self.set_size, "players": len(self.players)}
-        if self.rules.center_spokes_required == "players_to_8":
+        if self.rules.center_spokes_required == CenterSpokes.PLAYERS_TO_8:
             data["center_spokes_required"] = self.spokes
         return data
 
@@ -96,7 +97,9 @@ def _int(value: Any) -> int | None:
 def table_for_game(game: Game, rules: RuleSet, centre: int | None) -> Table:
     """The table of a running game: its frozen rules, set, seated players and coming double."""
     names = tuple(seat.player.name for seat in game.seats) or tuple(PLAYER_LETTERS[:2])
-    chosen = game.chosen_spokes if rules.center_spokes_required == "players_to_8" else None
+    chosen = (
+        game.chosen_spokes if rules.center_spokes_required == CenterSpokes.PLAYERS_TO_8 else None
+    )
     try:
         k = spokes_required(rules, game.set_size, len(names), chosen)
     except EngineError:  # a stored K that no longer fits: the usual four

@@ -17,6 +17,7 @@ from flask_babel import ngettext
 from .. import words
 from ..engine import SWITCH_BY_NAME, Reason
 from ..engine.explain import placement_verdict, position_of, round_end_status
+from ..models import SUMMARY_MAX
 from ..rulebook import anchor_for_code, anchor_for_rule, section_for
 
 
@@ -314,9 +315,9 @@ def _facts(
 
 
 def summary(question: Mapping[str, Any], explained: Explained) -> str:
-    """One line for the rulings list, in players' words (at most 300 characters)."""
+    """One line for the rulings list, in players' words (at most SUMMARY_MAX characters)."""
     prefix = f"{explained.move_words}: " if explained.move_words else ""
-    return f"{prefix}{explained.headline} {explained.message}"[:300]
+    return f"{prefix}{explained.headline} {explained.message}"[:SUMMARY_MAX]
 
 
 def switch_label(name: str) -> str:

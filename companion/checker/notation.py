@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import CENTER, DominoSet, EngineError, Layout, Tile, replay
-from ..engine.tiles import parse_ends
+from ..engine.tiles import TILE_TEXT, parse_ends
 
-_TILE = r"\[?\s*\d{1,2}\s*[-|:/]\s*\d{1,2}\s*\]?"
+_TILE = TILE_TEXT
 _CENTRE_WORDS = r"(?:centre|center|hub|middle|c)"
 _CENTRE_AFTER = re.compile(rf"^(?P<tile>{_TILE})\s+(?:is\s+)?(?:the\s+)?{_CENTRE_WORDS}$", re.I)
 _CENTRE_BEFORE = re.compile(

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Game, Ruling
+from ..models import SUMMARY_MAX, Game, Ruling
 from ..stored import read_or
 
 #: rulings shown on a list page (newest first)
@@ -36,7 +36,7 @@ def save_ruling(
         question=dict(question),
         answer=dict(answer),
         rules=dict(rules),
-        summary=summary[:300],
+        summary=summary[:SUMMARY_MAX],
     )
     db.session.add(ruling)
     db.session.commit()

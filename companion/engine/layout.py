@@ -108,6 +108,17 @@ class Layout:
     center: Tile
     spokes_required: int
     toes_required: int
+    # the private state _make sets (declared so that the type checker knows the slots' types)
+    _count: int
+    _chain: _Chain | None
+    _tuple: tuple[Placement, ...] | None
+    _by_id: Map[str, Placement]
+    _children: Map[str, int]
+    _used: Map[Tile, str]
+    _open_feet: tuple[str, ...]
+    _open: _Ends
+    _by_number: Map[int, _Ends]
+    _next_n: tuple[int, int]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("Build a layout with Layout.start(...) and attach(...), or replay(...).")

@@ -6,7 +6,7 @@ Reason codes, in order of precedence: ``SPOKES_INCOMPLETE``, ``FOOT_INCOMPLETE``
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -249,11 +249,12 @@ def legal_moves(layout: Layout, hand: Iterable[Tile]) -> list[tuple[Tile, str]]:
     for tile in hand:
         if tile in used:
             continue
-        ends = index.get(tile.high, ())
+        high = index.get(tile.high, ())
+        ends: Sequence[tuple[int, str]] = high
         if tile.low != tile.high:
             low = index.get(tile.low)
             if low:
-                ends = sorted(ends + low) if ends else low
+                ends = sorted(high + low) if high else low
         for _, on in ends:
             moves.append((tile, on))
     return moves

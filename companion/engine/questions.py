@@ -23,7 +23,15 @@ from .limits import (
 )
 from .moves import check_move
 from .round_end import round_status
-from .rules import RuleSet, check_players, check_set_size, ruleset_from_spec, spokes_required
+from .rules import (
+    CenterSpokes,
+    LastTileAnnouncement,
+    RuleSet,
+    check_players,
+    check_set_size,
+    ruleset_from_spec,
+    spokes_required,
+)
 from .scoring import double_blank_penalty_possible, max_hand_points, running_totals, score_hand
 from .sequence import next_round, round_double, round_doubles
 from .setup import HandSizeUndefined, deal
@@ -165,7 +173,7 @@ class Question:
         unknown), or more if more spokes are already on the centre double.
         """
         chosen = self.input.get("center_spokes_required")
-        if chosen is None and self.rules.center_spokes_required == "players_to_8":
+        if chosen is None and self.rules.center_spokes_required == CenterSpokes.PLAYERS_TO_8:
             on_centre = _spokes_in(self.input.get("layout"))
             least = self.players if self.players is not None else 4
             if on_centre > least:
@@ -709,7 +717,7 @@ def _search(q: Question, double: int) -> str | None:
 def _announcement(q: Question) -> Answer:
     player = q.text("player") or "The player"
     applies = (
-        q.rules.last_tile_announcement == "tap_or_draw_1"
+        q.rules.last_tile_announcement == LastTileAnnouncement.TAP_OR_DRAW_1
         and q.integer("tiles_left", 1) == 1
         and not q.flag("announced")
         and q.flag("next_player_has_played")

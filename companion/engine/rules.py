@@ -10,13 +10,125 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeGuard
 
 from .errors import RuleError
+from .reasons import DecidedAt
 from .tiles import SUPPORTED_SETS
 
 PLAYERS_MIN, PLAYERS_MAX = 2, 12
-TIEBREAK_STEPS = ("lowest_total", "most_zero_rounds", "lowest_single_nonzero_round")
+#: the tie-break steps a house rule may order (RULES.md §8); the lowest total always comes first
+TIEBREAK_STEPS: tuple[DecidedAt, ...] = (
+    DecidedAt.LOWEST_TOTAL,
+    DecidedAt.MOST_ZERO_ROUNDS,
+    DecidedAt.LOWEST_SINGLE_NONZERO_ROUND,
+)
+
+
+# The values of the text switches (RULES.md §9), one enum per switch. Members are ``str``, so a
+# RuleSet still reads and writes the same JSON strings (stored games, exports, the API).
+class HandSizeRule(StrEnum):
+    """``hand_size_rule``: how many tiles each player is dealt (RULES.md §3.2)."""
+
+    SEVEN_EACH = "seven_each"
+    GAMERULES_TABLE = "gamerules_table"
+    DOCSLIB_42_OVER_P = "docslib_42_over_p"
+    PUREMCO_20_TO_6 = "puremco_20_to_6"
+    FUNDEX_TABLE = "fundex_table"
+    NATHANLONG_TABLE = "nathanlong_table"
+    HASTINGS_10 = "hastings_10"
+    CUSTOM = "custom"
+
+
+class StartDoubleSource(StrEnum):
+    """``start_double_source``: where the round's centre double comes from (RULES.md §3.4)."""
+
+    HELD_IN_HAND = "held_in_hand"
+    PULLED_BEFORE_DEAL = "pulled_before_deal"
+
+
+class MissingStartDouble(StrEnum):
+    """``missing_start_double``: when nobody holds the round's double (RULES.md §3.5)."""
+
+    DRAW_UNTIL_FOUND = "draw_until_found"
+    SKIP_TO_NEXT_LOWER = "skip_to_next_lower"
+    SKIP_TO_NEXT_LOWER_EXCEPT_BLANK = "skip_to_next_lower_except_blank"
+    RETRY_NEXT_ROUND = "retry_next_round"
+    RESHUFFLE_REDEAL = "reshuffle_redeal"
+
+
+class Starter(StrEnum):
+    """``first_round_starter`` / ``later_round_starter``: who starts a round (RULES.md §3.6).
+    ``draw_highest_tile`` is a first-round choice only, ``rotate_left`` a later-round one."""
+
+    HOLDER_OF_START_DOUBLE = "holder_of_start_double"
+    DRAW_HIGHEST_TILE = "draw_highest_tile"
+    PRE_DEAL_SEARCH = "pre_deal_search"
+    ROTATE_LEFT = "rotate_left"
+
+
+class CenterSpokes(StrEnum):
+    """``center_spokes_required``'s one non-number value (RULES.md §5.2)."""
+
+    PLAYERS_TO_8 = "players_to_8"
+
+
+class TilesPerTurn(StrEnum):
+    """``tiles_per_turn``'s one non-number value (RULES.md §5.1)."""
+
+    UNLIMITED = "unlimited"
+
+
+class DrawWhenStuck(StrEnum):
+    """``draw_when_stuck``: what a player with no legal play draws (RULES.md §5.5)."""
+
+    ONE = "one"
+    UNTIL_PLAYABLE = "until_playable"
+    OPTIONAL = "optional"
+
+
+class DrawnTilePlay(StrEnum):
+    """``drawn_tile_play``: what happens to a playable drawn tile (RULES.md §5.5)."""
+
+    MUST = "must"
+    MAY = "may"
+    NO = "no"
+
+
+class YardReserve(StrEnum):
+    """``yard_reserve``: tiles that stay undrawn in the chicken yard (RULES.md §5.5)."""
+
+    NONE = "none"
+    SEED001_2P2_ELSE1 = "seed001_2p2_else1"
+
+
+class GoingOutOnDouble(StrEnum):
+    """``going_out_on_double``: going out by playing a double last (RULES.md §6)."""
+
+    ALLOWED = "allowed"
+    PENALTY_50 = "penalty_50"
+
+
+class LastTileAnnouncement(StrEnum):
+    """``last_tile_announcement``: announcing your last tile (RULES.md §5.5)."""
+
+    OFF = "off"
+    TAP_OR_DRAW_1 = "tap_or_draw_1"
+
+
+class TiebreakExhausted(StrEnum):
+    """``tiebreak_exhausted``: when every tie-break step ties (RULES.md §8)."""
+
+    SHARED = "shared"
+    NEXT_LOWEST_NONZERO = "next_lowest_nonzero"
+
+
+class GameLength(StrEnum):
+    """``game_length``: how long a game lasts (RULES.md §4)."""
+
+    ALL_ROUNDS = "all_rounds"
+    TARGET_TOTAL = "target_total"
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +155,14 @@ class Switch:
     maximum: int | None = None
     extra: tuple[Any, ...] = field(default=())  # non-integer values an integer switch also takes
 
+    def canonical(self, value: Any) -> Any:
+        """The choice (or extra value) equal to ``value``, so text values become their enum
+        member; ``value`` itself for an integer within the bounds."""
+        for known in (*(c.value for c in self.choices), *self.extra):
+            if _same(value, known):
+                return known
+        return value
+
     def allows(self, value: Any) -> bool:
         """True if ``value`` is one of the choices (or an integer within the bounds)."""
         if self.choices and any(_same(value, c.value) for c in self.choices):
@@ -61,12 +181,15 @@ class Switch:
         return ""
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _same(a: Any, b: Any) -> bool:
     # True == 1 in Python; a bool switch must not accept 1 and an int switch must not accept True.
+    # A text choice is an enum member and matches its plain string (as read from JSON).
+    if isinstance(b, StrEnum):
+        return isinstance(a, str) and a == b
     return type(a) is type(b) and a == b
 
 
@@ -92,27 +215,39 @@ SWITCHES: tuple[Switch, ...] = (
         "How many tiles each player is dealt.",
         "3.2",
         (
-            _c("seven_each", "Seven tiles each, whatever the player count.", "S000, S002, S003"),
             _c(
-                "gamerules_table",
+                HandSizeRule.SEVEN_EACH,
+                "Seven tiles each, whatever the player count.",
+                "S000, S002, S003",
+            ),
+            _c(
+                HandSizeRule.GAMERULES_TABLE,
                 "Double-9 table 21/14/11/8/7/6/5 for 2-8 players (9-9 set aside).",
                 "S001",
             ),
             _c(
-                "docslib_42_over_p",
+                HandSizeRule.DOCSLIB_42_OVER_P,
                 "42 divided by the players, rounded (scaled for other sets).",
                 "DOCSLIB",
             ),
             _c(
-                "puremco_20_to_6",
+                HandSizeRule.PUREMCO_20_TO_6,
                 "From 20 each for 2 players down to 6 each for 8 (interpolated).",
                 "PUREMCO-COPY, RUSSELLR",
             ),
-            _c("fundex_table", "Chicken Coop table 11/11/9/7/7 for 2-6 players.", "FUNDEX-HS"),
-            _c("nathanlong_table", "The 'No Draw' tables for double-9, 12 and 15.", "NATHANLONG"),
-            _c("hastings_10", "Ten tiles each.", "HASTINGS"),
             _c(
-                "custom",
+                HandSizeRule.FUNDEX_TABLE,
+                "Chicken Coop table 11/11/9/7/7 for 2-6 players.",
+                "FUNDEX-HS",
+            ),
+            _c(
+                HandSizeRule.NATHANLONG_TABLE,
+                "The 'No Draw' tables for double-9, 12 and 15.",
+                "NATHANLONG",
+            ),
+            _c(HandSizeRule.HASTINGS_10, "Ten tiles each.", "HASTINGS"),
+            _c(
+                HandSizeRule.CUSTOM,
                 "The table picks the number (e.g. 15 each for 4 players on double-12).",
                 "S000",
             ),
@@ -131,12 +266,12 @@ SWITCHES: tuple[Switch, ...] = (
         "3.4",
         (
             _c(
-                "held_in_hand",
+                StartDoubleSource.HELD_IN_HAND,
                 "Deal from the whole set; whoever holds the double lays it.",
                 "S002, S003, SPAANS, FUNDEX",
             ),
             _c(
-                "pulled_before_deal",
+                StartDoubleSource.PULLED_BEFORE_DEAL,
                 "Find the double first, put it in the centre, deal the rest.",
                 "S001, NATHANLONG, S000 (implied)",
             ),
@@ -148,28 +283,32 @@ SWITCHES: tuple[Switch, ...] = (
         "3.5",
         (
             _c(
-                "draw_until_found",
+                MissingStartDouble.DRAW_UNTIL_FOUND,
                 "Players take turns drawing from the chicken yard until it "
                 "appears; drawn tiles stay in hand.",
                 "S002, S003, SPAANS, RUSSELLR, FUNDEX",
             ),
             _c(
-                "skip_to_next_lower",
+                MissingStartDouble.SKIP_TO_NEXT_LOWER,
                 "Burn it and start with the next lower double.",
                 "PUREMCO-COPY opt. 1, HTFBW2",
             ),
             _c(
-                "skip_to_next_lower_except_blank",
+                MissingStartDouble.SKIP_TO_NEXT_LOWER_EXCEPT_BLANK,
                 "Burn it and go lower, but the double-blank is always drawn for.",
                 "HCHERNDON (earlier)",
             ),
             _c(
-                "retry_next_round",
+                MissingStartDouble.RETRY_NEXT_ROUND,
                 "Pass it over this round; it is tried again next round, so every "
                 "double still gets its round.",
                 "HCHERNDON (current)",
             ),
-            _c("reshuffle_redeal", "Reshuffle all tiles and deal again.", "PUREMCO-COPY opt. 2"),
+            _c(
+                MissingStartDouble.RESHUFFLE_REDEAL,
+                "Reshuffle all tiles and deal again.",
+                "PUREMCO-COPY opt. 2",
+            ),
         ),
     ),
     Switch(
@@ -178,17 +317,17 @@ SWITCHES: tuple[Switch, ...] = (
         "3.6",
         (
             _c(
-                "holder_of_start_double",
+                Starter.HOLDER_OF_START_DOUBLE,
                 "Whoever holds the highest double.",
                 "S002, S003, SPAANS, RUSSELLR, FUNDEX",
             ),
             _c(
-                "draw_highest_tile",
+                Starter.DRAW_HIGHEST_TILE,
                 "Everyone draws a tile; the highest pip total starts; the tiles go back.",
                 "S000, HASTINGS",
             ),
             _c(
-                "pre_deal_search",
+                Starter.PRE_DEAL_SEARCH,
                 "Before the deal, players draw in turn until someone finds the "
                 "double; that player starts.",
                 "S001",
@@ -201,17 +340,17 @@ SWITCHES: tuple[Switch, ...] = (
         "3.6",
         (
             _c(
-                "holder_of_start_double",
+                Starter.HOLDER_OF_START_DOUBLE,
                 "Whoever holds that round's double.",
                 "S002, S003, FUNDEX, PUREMCO-COPY",
             ),
             _c(
-                "rotate_left",
+                Starter.ROTATE_LEFT,
                 "The player to the left of the last round's starter.",
                 "HASTINGS, NATHANLONG",
             ),
             _c(
-                "pre_deal_search",
+                Starter.PRE_DEAL_SEARCH,
                 "Before the deal, players draw in turn until someone finds the double.",
                 "S001",
             ),
@@ -242,14 +381,14 @@ SWITCHES: tuple[Switch, ...] = (
             _c(4, "Four spokes (the Maltese cross).", "S000, S002, S003, SPAANS, PAGAT"),
             _c(6, "Six spokes (the double chicken foot).", "RUSSELLR, PUREMCO-COPY, FUNDEX"),
             _c(
-                "players_to_8",
+                CenterSpokes.PLAYERS_TO_8,
                 "At least one spoke per player, up to 8 as the table chooses.",
                 "S001",
             ),
         ),
         minimum=2,
         maximum=18,
-        extra=("players_to_8",),
+        extra=(CenterSpokes.PLAYERS_TO_8,),
     ),
     Switch(
         "foot_toes_required",
@@ -265,7 +404,7 @@ SWITCHES: tuple[Switch, ...] = (
         "5.1",
         (
             _c(1, "One tile per turn.", "all sources but OURP2"),
-            _c("unlimited", "As many as the player can.", "OURP2 (outlier)"),
+            _c(TilesPerTurn.UNLIMITED, "As many as the player can.", "OURP2 (outlier)"),
         ),
     ),
     Switch(
@@ -282,9 +421,13 @@ SWITCHES: tuple[Switch, ...] = (
         "What a player with no legal play draws.",
         "5.5",
         (
-            _c("one", "Draw one tile; if it cannot be played, pass.", "S000-S003, SPAANS, MARMIDA"),
-            _c("until_playable", "Keep drawing until a tile can be played.", "HTFBW2"),
-            _c("optional", "May draw one tile, or pass.", "RUSSELLR"),
+            _c(
+                DrawWhenStuck.ONE,
+                "Draw one tile; if it cannot be played, pass.",
+                "S000-S003, SPAANS, MARMIDA",
+            ),
+            _c(DrawWhenStuck.UNTIL_PLAYABLE, "Keep drawing until a tile can be played.", "HTFBW2"),
+            _c(DrawWhenStuck.OPTIONAL, "May draw one tile, or pass.", "RUSSELLR"),
         ),
     ),
     Switch(
@@ -292,9 +435,13 @@ SWITCHES: tuple[Switch, ...] = (
         "A drawn tile that can be played:",
         "5.5",
         (
-            _c("must", "must be played at once.", "S001, S000, REF-BASIC, ODG"),
-            _c("may", "may be played at once, or kept.", "S002, S003, SPAANS, CDD, RUSSELLR"),
-            _c("no", "is kept; the player passes.", "OURP1, OURP3"),
+            _c(DrawnTilePlay.MUST, "must be played at once.", "S001, S000, REF-BASIC, ODG"),
+            _c(
+                DrawnTilePlay.MAY,
+                "may be played at once, or kept.",
+                "S002, S003, SPAANS, CDD, RUSSELLR",
+            ),
+            _c(DrawnTilePlay.NO, "is kept; the player passes.", "OURP1, OURP3"),
         ),
     ),
     Switch(
@@ -302,9 +449,9 @@ SWITCHES: tuple[Switch, ...] = (
         "Tiles that stay undrawn in the chicken yard.",
         "5.5",
         (
-            _c("none", "Every tile in the chicken yard can be drawn.", "most sources"),
+            _c(YardReserve.NONE, "Every tile in the chicken yard can be drawn.", "most sources"),
             _c(
-                "seed001_2p2_else1",
+                YardReserve.SEED001_2P2_ELSE1,
                 "The last 2 tiles (2 players) or the last 1 (3+) stay undrawn.",
                 "S001",
             ),
@@ -345,9 +492,11 @@ SWITCHES: tuple[Switch, ...] = (
         "Going out by playing a double as the last tile.",
         "6",
         (
-            _c("allowed", "Scores 0 like any other going out.", "S001-S003 (silent)"),
             _c(
-                "penalty_50",
+                GoingOutOnDouble.ALLOWED, "Scores 0 like any other going out.", "S001-S003 (silent)"
+            ),
+            _c(
+                GoingOutOnDouble.PENALTY_50,
                 "Ends the round but scores 50, and is not a zero round.",
                 "S000, BGG-DERIVED, REDTABLE",
             ),
@@ -358,9 +507,9 @@ SWITCHES: tuple[Switch, ...] = (
         "Announcing your last tile ('Chicken Little').",
         "5.5",
         (
-            _c("off", "No announcement needed.", "default"),
+            _c(LastTileAnnouncement.OFF, "No announcement needed.", "default"),
             _c(
-                "tap_or_draw_1",
+                LastTileAnnouncement.TAP_OR_DRAW_1,
                 "Tap or announce your last tile before the next player plays, or draw one.",
                 "WIKI-COPY, DOCSLIB, NATHANLONG, HASTINGS",
             ),
@@ -380,9 +529,9 @@ SWITCHES: tuple[Switch, ...] = (
         "When totals, zero rounds and best round all tie:",
         "8",
         (
-            _c("shared", "the win is shared.", "sources silent"),
+            _c(TiebreakExhausted.SHARED, "the win is shared.", "sources silent"),
             _c(
-                "next_lowest_nonzero",
+                TiebreakExhausted.NEXT_LOWEST_NONZERO,
                 "compare the 2nd-lowest non-zero round, then the 3rd, ...",
                 "unsourced (HORIZON analogy)",
             ),
@@ -393,8 +542,16 @@ SWITCHES: tuple[Switch, ...] = (
         "How long a game lasts.",
         "4",
         (
-            _c("all_rounds", "One round per double, double-N down to double-blank.", "S000-S003"),
-            _c("target_total", "Until someone reaches the target total; they lose.", "SPAANS"),
+            _c(
+                GameLength.ALL_ROUNDS,
+                "One round per double, double-N down to double-blank.",
+                "S000-S003",
+            ),
+            _c(
+                GameLength.TARGET_TOTAL,
+                "Until someone reaches the target total; they lose.",
+                "SPAANS",
+            ),
         ),
     ),
     Switch(
@@ -426,35 +583,36 @@ SWITCH_BY_NAME: dict[str, Switch] = {s.name: s for s in SWITCHES}
 class RuleSet:
     """Every house-rule switch in force, with the RULES.md §9 defaults.
 
-    Values are plain JSON types (str, int, bool, tuple of str) so a RuleSet can be frozen with a
-    game and compared. Use :func:`ruleset_from_spec` to build one; the constructor does no
-    validation, :meth:`validated` does.
+    Values are JSON types (text switches are ``StrEnum`` members, which are ``str``; int, bool,
+    tuple of tie-break steps) so a RuleSet can be frozen with a game and compared. Use
+    :func:`ruleset_from_spec` to build one; the constructor does no validation,
+    :meth:`validated` does.
     """
 
     set_size: int = 9
-    hand_size_rule: str = "seven_each"
+    hand_size_rule: HandSizeRule = HandSizeRule.SEVEN_EACH
     hand_size_custom: int = 0
-    start_double_source: str = "held_in_hand"
-    missing_start_double: str = "draw_until_found"
-    first_round_starter: str = "holder_of_start_double"
-    later_round_starter: str = "holder_of_start_double"
+    start_double_source: StartDoubleSource = StartDoubleSource.HELD_IN_HAND
+    missing_start_double: MissingStartDouble = MissingStartDouble.DRAW_UNTIL_FOUND
+    first_round_starter: Starter = Starter.HOLDER_OF_START_DOUBLE
+    later_round_starter: Starter = Starter.HOLDER_OF_START_DOUBLE
     starter_plays_first_spoke: bool = False
-    center_spokes_required: int | str = 4
+    center_spokes_required: int | CenterSpokes = 4
     foot_toes_required: int = 3
-    tiles_per_turn: int | str = 1
+    tiles_per_turn: int | TilesPerTurn = 1
     must_play_if_able: bool = True
-    draw_when_stuck: str = "one"
-    drawn_tile_play: str = "must"
-    yard_reserve: str = "none"
+    draw_when_stuck: DrawWhenStuck = DrawWhenStuck.ONE
+    drawn_tile_play: DrawnTilePlay = DrawnTilePlay.MUST
+    yard_reserve: YardReserve = YardReserve.NONE
     empty_yard_ends_round: bool = False
     double_blank_value: int = 50
     blank_half_value: int = 0
-    going_out_on_double: str = "allowed"
-    last_tile_announcement: str = "off"
+    going_out_on_double: GoingOutOnDouble = GoingOutOnDouble.ALLOWED
+    last_tile_announcement: LastTileAnnouncement = LastTileAnnouncement.OFF
     announce_double: bool = True
-    tiebreak: tuple[str, ...] = TIEBREAK_STEPS
-    tiebreak_exhausted: str = "shared"
-    game_length: str = "all_rounds"
+    tiebreak: tuple[DecidedAt, ...] = TIEBREAK_STEPS
+    tiebreak_exhausted: TiebreakExhausted = TiebreakExhausted.SHARED
+    game_length: GameLength = GameLength.ALL_ROUNDS
     target_total: int = 0
     take_back_before_next_play: bool = False
 
@@ -489,8 +647,8 @@ class RuleSet:
     def validated(self, where: str = "ruleset") -> RuleSet:
         """Return self if the switches fit together, else raise RuleError (§9, §10)."""
         for starter in ("first_round_starter", "later_round_starter"):
-            if getattr(self, starter) == "pre_deal_search" and (
-                self.start_double_source != "pulled_before_deal"
+            if getattr(self, starter) == Starter.PRE_DEAL_SEARCH and (
+                self.start_double_source != StartDoubleSource.PULLED_BEFORE_DEAL
             ):
                 raise RuleError(
                     "CONFLICTING_RULES",
@@ -498,7 +656,7 @@ class RuleSet:
                     "start_double_source must be 'pulled_before_deal'.",
                     f"{where}.{starter}",
                 )
-        if self.game_length == "target_total" and self.target_total <= 0:
+        if self.game_length == GameLength.TARGET_TOTAL and self.target_total <= 0:
             raise RuleError(
                 "CONFLICTING_RULES",
                 "Playing to a target total needs a target above 0 points.",
@@ -529,7 +687,7 @@ def _check_value(name: str, value: Any, where: str) -> Any:
         if switch.minimum is not None:
             allowed_text = f"a whole number from {switch.minimum} to {switch.maximum}"
             if switch.extra:
-                allowed_text += " or " + ", ".join(repr(v) for v in switch.extra)
+                allowed_text += " or " + ", ".join(repr(str(v)) for v in switch.extra)
         else:
             allowed_text = "one of " + ", ".join(_json_repr(v) for v in allowed)
         raise RuleError(
@@ -537,20 +695,21 @@ def _check_value(name: str, value: Any, where: str) -> Any:
             f"{_json_repr(value)} is not a value of '{name}'; use {allowed_text}.",
             where,
         )
-    return value
+    return switch.canonical(value)
 
 
-def _check_tiebreak(value: Any, where: str) -> tuple[str, ...]:
+def _check_tiebreak(value: Any, where: str) -> tuple[DecidedAt, ...]:
     if not isinstance(value, list | tuple) or not value:
         raise RuleError("BAD_SWITCH_VALUE", "tiebreak must be a list of steps.", where)
-    steps = tuple(value)
-    if any(s not in TIEBREAK_STEPS for s in steps) or len(set(steps)) != len(steps):
+    known = all(isinstance(s, str) and s in TIEBREAK_STEPS for s in value)
+    steps = tuple(DecidedAt(s) for s in value) if known else ()
+    if not known or len(set(steps)) != len(steps):
         raise RuleError(
             "BAD_SWITCH_VALUE",
             "tiebreak steps are " + ", ".join(TIEBREAK_STEPS) + ", each at most once.",
             where,
         )
-    if steps[0] != "lowest_total":
+    if steps[0] != DecidedAt.LOWEST_TOTAL:
         raise RuleError("BAD_SWITCH_VALUE", "The lowest total always decides first (§8).", where)
     return steps
 
@@ -567,36 +726,36 @@ def _json_repr(value: Any) -> str:
 PRESETS: dict[str, dict[str, Any]] = {
     "standard": {},
     "wikipedia": {
-        "first_round_starter": "draw_highest_tile",
-        "start_double_source": "pulled_before_deal",
+        "first_round_starter": Starter.DRAW_HIGHEST_TILE,
+        "start_double_source": StartDoubleSource.PULLED_BEFORE_DEAL,
         "starter_plays_first_spoke": True,
-        "going_out_on_double": "penalty_50",
-        "last_tile_announcement": "tap_or_draw_1",
+        "going_out_on_double": GoingOutOnDouble.PENALTY_50,
+        "last_tile_announcement": LastTileAnnouncement.TAP_OR_DRAW_1,
     },
     "gamerules_seed001": {
-        "hand_size_rule": "gamerules_table",
-        "start_double_source": "pulled_before_deal",
-        "first_round_starter": "pre_deal_search",
-        "later_round_starter": "pre_deal_search",
+        "hand_size_rule": HandSizeRule.GAMERULES_TABLE,
+        "start_double_source": StartDoubleSource.PULLED_BEFORE_DEAL,
+        "first_round_starter": Starter.PRE_DEAL_SEARCH,
+        "later_round_starter": Starter.PRE_DEAL_SEARCH,
         "starter_plays_first_spoke": True,
-        "center_spokes_required": "players_to_8",
-        "yard_reserve": "seed001_2p2_else1",
+        "center_spokes_required": CenterSpokes.PLAYERS_TO_8,
+        "yard_reserve": YardReserve.SEED001_2P2_ELSE1,
         "double_blank_value": 0,
     },
-    "spruce_seed002_003": {"drawn_tile_play": "may"},
+    "spruce_seed002_003": {"drawn_tile_play": DrawnTilePlay.MAY},
     "double_chickenfoot": {"center_spokes_required": 6},
     "fundex_chicken_coop": {
         "center_spokes_required": 6,
         "starter_plays_first_spoke": True,
         "blank_half_value": 25,
-        "hand_size_rule": "fundex_table",
+        "hand_size_rule": HandSizeRule.FUNDEX_TABLE,
     },
     "nathanlong_no_draw": {
         "empty_yard_ends_round": True,
-        "hand_size_rule": "nathanlong_table",
-        "later_round_starter": "rotate_left",
+        "hand_size_rule": HandSizeRule.NATHANLONG_TABLE,
+        "later_round_starter": Starter.ROTATE_LEFT,
     },
-    "hcherndon_app": {"missing_start_double": "retry_next_round"},
+    "hcherndon_app": {"missing_start_double": MissingStartDouble.RETRY_NEXT_ROUND},
 }
 
 PRESET_TITLES: dict[str, str] = {
@@ -681,7 +840,7 @@ def spokes_required(
     when a chosen K lies outside players..8.
     """
     value = rules.center_spokes_required
-    if value == "players_to_8":
+    if value == CenterSpokes.PLAYERS_TO_8:
         if chosen is not None:
             if not _is_int(chosen) or chosen < 2:
                 raise RuleError(
@@ -721,6 +880,6 @@ def reserve_size(rules: RuleSet, players: int | None) -> int:
 
     ``seed001_2p2_else1``: 2 tiles with 2 players, else 1 (3+ players, or count unknown).
     """
-    if rules.yard_reserve == "seed001_2p2_else1":
+    if rules.yard_reserve == YardReserve.SEED001_2P2_ELSE1:
         return 2 if players == 2 else 1
     return 0

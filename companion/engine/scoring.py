@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import EngineError
-from .rules import RuleSet
+from .rules import GoingOutOnDouble, RuleSet
 from .tiles import Tile
 
 GOING_OUT_ON_DOUBLE_PENALTY = 50
@@ -101,7 +101,7 @@ def score_hand(
             "WENT_OUT_WITH_TILES", "A player who went out has no tiles left.", "input.hand"
         )
     if went_out or not hand:
-        if last_tile_was_double and rules.going_out_on_double == "penalty_50":
+        if last_tile_was_double and rules.going_out_on_double == GoingOutOnDouble.PENALTY_50:
             return HandScore(
                 GOING_OUT_ON_DOUBLE_PENALTY,
                 True,

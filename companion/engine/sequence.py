@@ -10,22 +10,35 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import RuleError
-from .rules import RuleSet
+from .rules import MissingStartDouble, RuleSet, StartDoubleSource
 from .tiles import DominoSet
 
-SKIP_RULES = ("skip_to_next_lower", "skip_to_next_lower_except_blank")
+SKIP_RULES = (
+    MissingStartDouble.SKIP_TO_NEXT_LOWER,
+    MissingStartDouble.SKIP_TO_NEXT_LOWER_EXCEPT_BLANK,
+)
 
 PROCEDURES = {
-    "draw_until_found": "Nobody holds {d}-{d}: starting left of the dealer, players take turns "
-    "drawing from the chicken yard until it appears; drawn tiles stay in hand, and whoever "
-    "draws it starts.",
-    "skip_to_next_lower": "Nobody holds {d}-{d}: it is burned for this game and the round starts "
-    "with the next lower double that someone holds.",
-    "skip_to_next_lower_except_blank": "Nobody holds {d}-{d}: it is burned and the round starts "
-    "with the next lower double someone holds (the double-blank is always drawn for).",
-    "retry_next_round": "Nobody holds {d}-{d}: it is passed over this round and tried again next "
-    "round; this round starts with the highest unused double someone holds.",
-    "reshuffle_redeal": "Nobody holds {d}-{d}: all tiles are reshuffled and the hands dealt again.",
+    MissingStartDouble.DRAW_UNTIL_FOUND: (
+        "Nobody holds {d}-{d}: starting left of the dealer, players take turns "
+        "drawing from the chicken yard until it appears; drawn tiles stay in hand, and whoever "
+        "draws it starts."
+    ),
+    MissingStartDouble.SKIP_TO_NEXT_LOWER: (
+        "Nobody holds {d}-{d}: it is burned for this game and the round starts "
+        "with the next lower double that someone holds."
+    ),
+    MissingStartDouble.SKIP_TO_NEXT_LOWER_EXCEPT_BLANK: (
+        "Nobody holds {d}-{d}: it is burned and the round starts "
+        "with the next lower double someone holds (the double-blank is always drawn for)."
+    ),
+    MissingStartDouble.RETRY_NEXT_ROUND: (
+        "Nobody holds {d}-{d}: it is passed over this round and tried again next "
+        "round; this round starts with the highest unused double someone holds."
+    ),
+    MissingStartDouble.RESHUFFLE_REDEAL: (
+        "Nobody holds {d}-{d}: all tiles are reshuffled and the hands dealt again."
+    ),
 }
 
 
@@ -132,7 +145,11 @@ def next_round(
     rule = rules.missing_start_double
 
     def missing(d: int) -> bool:
-        return rules.start_double_source == "held_in_hand" and d in holders and holders[d] is None
+        return (
+            rules.start_double_source == StartDoubleSource.HELD_IN_HAND
+            and d in holders
+            and holders[d] is None
+        )
 
     passed: list[int] = []
     drawn_for = redeal = False
@@ -144,13 +161,15 @@ def next_round(
             break
         if not procedure:
             procedure = PROCEDURES[rule].format(d=d)
-        if rule == "draw_until_found" or (rule == "skip_to_next_lower_except_blank" and d == 0):
+        if rule == MissingStartDouble.DRAW_UNTIL_FOUND or (
+            rule == MissingStartDouble.SKIP_TO_NEXT_LOWER_EXCEPT_BLANK and d == 0
+        ):
             start, drawn_for = d, True
             break
-        if rule == "reshuffle_redeal":
+        if rule == MissingStartDouble.RESHUFFLE_REDEAL:
             start, redeal = d, True
             break
-        if rule == "retry_next_round":
+        if rule == MissingStartDouble.RETRY_NEXT_ROUND:
             if all(missing(x) for x in candidates[i:]):
                 start, drawn_for = d, True  # the last doubles left are drawn for
                 break

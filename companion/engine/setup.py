@@ -8,7 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import RuleError
-from .rules import RuleSet, check_players, reserve_size, spokes_required
+from .rules import (
+    HandSizeRule,
+    RuleSet,
+    StartDoubleSource,
+    check_players,
+    reserve_size,
+    spokes_required,
+)
 from .tiles import DominoSet
 
 # RULES.md §3.2. Keys: players -> tiles each.
@@ -54,15 +61,15 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
             )
         return chosen
     rule = rules.hand_size_rule
-    if rule == "seven_each":
+    if rule == HandSizeRule.SEVEN_EACH:
         return 7
-    if rule == "hastings_10":
+    if rule == HandSizeRule.HASTINGS_10:
         return 10
-    if rule == "docslib_42_over_p":
+    if rule == HandSizeRule.DOCSLIB_42_OVER_P:
         return _scaled(42, dominoes, players)
-    if rule == "puremco_20_to_6":
+    if rule == HandSizeRule.PUREMCO_20_TO_6:
         return _scaled(40 + (players - 2) * 8 / 6, dominoes, players)
-    if rule == "custom":
+    if rule == HandSizeRule.CUSTOM:
         if rules.hand_size_custom > 0:
             return rules.hand_size_custom
         raise HandSizeUndefined(
@@ -83,11 +90,11 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
 
 
 def _table(rule: str, set_size: int) -> dict[int, int]:
-    if rule == "gamerules_table":
+    if rule == HandSizeRule.GAMERULES_TABLE:
         return GAMERULES_D9 if set_size == 9 else {}
-    if rule == "fundex_table":
+    if rule == HandSizeRule.FUNDEX_TABLE:
         return FUNDEX_D9 if set_size == 9 else {}
-    if rule == "nathanlong_table":
+    if rule == HandSizeRule.NATHANLONG_TABLE:
         return NATHANLONG.get(set_size, {})
     raise RuleError(
         "BAD_SWITCH_VALUE", f"Unknown hand-size rule {rule!r}.", "ruleset.hand_size_rule"
@@ -133,7 +140,7 @@ def deal(rules: RuleSet, set_size: int, players: int, chosen: int | None = None)
     Raises RuleError for a bad player count and HandSizeUndefined when the rule has no entry.
     """
     size = hand_size(rules, set_size, players, chosen)
-    set_aside = 1 if rules.start_double_source == "pulled_before_deal" else 0
+    set_aside = 1 if rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL else 0
     available = DominoSet(set_size).tile_count - set_aside
     needed = players * size
     return Deal(

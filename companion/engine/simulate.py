@@ -35,7 +35,7 @@ from types import MappingProxyType
 from .layout import Layout
 from .moves import legal_moves
 from .round_end import round_status
-from .rules import RuleSet, spokes_required
+from .rules import GameLength, RuleSet, StartDoubleSource, Starter, TilesPerTurn, spokes_required
 from .sequence import next_round
 from .setup import check_table, deal
 from .starters import StartInfo, start_of_round
@@ -354,7 +354,7 @@ def simulate_round(
         raise SimulationError("; ".join(table_check.problems))
     size = deal(rules, n, len(seats)).hand_size
     first = (round_number - 1) % len(seats)
-    pulled = rules.start_double_source == "pulled_before_deal"
+    pulled = rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL
     setup = (_setup_pulled if pulled else _setup_held)(rules, n, seats, size, played, first, rng)
     if setup is None:
         return None
@@ -406,13 +406,16 @@ def _starters(
 ) -> tuple[str, str]:
     """The starter and the player who lays the first spoke, from the engine (§3.6)."""
     rule = rules.first_round_starter if round_number == 1 else rules.later_round_starter
-    if rule == "draw_highest_tile":
+    if rule == Starter.DRAW_HIGHEST_TILE:
         info = _highest_draw(rules, setup.double, seats, rng)
     else:
         # A set-aside double has no holder; the engine rotates from round 1's starter, and in
         # round 1 the player who turned it up in the search starts.
         found_by = setup.found_by
-        if rules.start_double_source == "pulled_before_deal" and rule != "pre_deal_search":
+        if (
+            rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL
+            and rule != Starter.PRE_DEAL_SEARCH
+        ):
             found_by = found_by if round1_starter is None else None
         info = start_of_round(
             rules,
@@ -469,7 +472,7 @@ def _turn(rules: RuleSet, table: _Table, seat: int, rng: random.Random) -> str:
             tile, on = rng.choice(moves)
             _lay(table, seat, tile, on, streak, False)
             streak += 1
-            if rules.tiles_per_turn != "unlimited" or not hand or rng.random() < 0.5:
+            if rules.tiles_per_turn != TilesPerTurn.UNLIMITED or not hand or rng.random() < 0.5:
                 break
             moves = tuple(legal_moves(table.layout, hand))
         return "played"
@@ -596,7 +599,7 @@ def simulate_game(
         played.append(record.start_double)
         round1_starter = round1_starter or record.starter
         totals = [t + s for t, s in zip(totals, record.scores, strict=True)]
-        if rules.game_length == "target_total" and max(totals) >= rules.target_total:
+        if rules.game_length == GameLength.TARGET_TOTAL and max(totals) >= rules.target_total:
             break
     scores = {p: [r.scores[i] for r in rounds] for i, p in enumerate(seats)}
     return GameRecord(

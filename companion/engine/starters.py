@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import RuleError
-from .rules import RuleSet
+from .rules import RuleSet, StartDoubleSource, Starter
 from .tiles import Tile
 
 
@@ -74,12 +74,12 @@ def start_of_round(
     """
     rule_name = "first_round_starter" if round_number == 1 else "later_round_starter"
     rule = getattr(rules, rule_name)
-    pulled = rules.start_double_source == "pulled_before_deal"
+    pulled = rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL
     returned = False
     tied: tuple[str, ...] = ()
     name = f"{double}-{double}"
     starter: str | None
-    if rule == "draw_highest_tile":
+    if rule == Starter.DRAW_HIGHEST_TILE:
         returned = True
         best = highest_draw(draws or {})
         starter = best[0] if len(best) == 1 else None
@@ -89,14 +89,14 @@ def start_of_round(
             if starter
             else "everyone draws a tile; the highest pip total starts"
         )
-    elif rule == "rotate_left":
+    elif rule == Starter.ROTATE_LEFT:
         starter = (
             next_clockwise(seats, round1_starter, round_number - 1)
             if seats and round1_starter
             else None
         )
         action = f"starts, to the left of the last round's starter, with {name} in the centre"
-    elif rule == "pre_deal_search":
+    elif rule == Starter.PRE_DEAL_SEARCH:
         returned = True
         starter = found_by
         action = f"found {name} in the pre-deal search and places it in the centre"
@@ -115,5 +115,5 @@ def start_of_round(
     else:
         first = next_clockwise(seats, starter) if (seats and starter) else None
     return StartInfo(
-        starter, first, tied, returned, pulled or rule == "pre_deal_search", action, rule_name
+        starter, first, tied, returned, pulled or rule == Starter.PRE_DEAL_SEARCH, action, rule_name
     )

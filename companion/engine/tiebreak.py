@@ -11,14 +11,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import EngineError
-from .rules import RuleSet
+from .reasons import DecidedAt
+from .rules import RuleSet, TiebreakExhausted
 
-DECIDED_LABELS = {
-    "lowest_total": "lowest total",
-    "most_zero_rounds": "most zero rounds",
-    "lowest_single_nonzero_round": "lowest single non-zero round",
-    "extension_next_lowest_nonzero": "next-lowest non-zero round",
-    "unresolved_shared": "no tie-break separates them",
+DECIDED_LABELS: dict[str, str] = {
+    DecidedAt.LOWEST_TOTAL: "lowest total",
+    DecidedAt.MOST_ZERO_ROUNDS: "most zero rounds",
+    DecidedAt.LOWEST_SINGLE_NONZERO_ROUND: "lowest single non-zero round",
+    DecidedAt.EXTENSION_NEXT_LOWEST_NONZERO: "next-lowest non-zero round",
+    DecidedAt.UNRESOLVED_SHARED: "no tie-break separates them",
 }
 
 
@@ -71,9 +72,9 @@ def records(round_scores: Mapping[str, Sequence[int]]) -> list[PlayerRecord]:
 
 def _step_key(step: str, rec: PlayerRecord) -> float:
     """Smaller is better for every step."""
-    if step == "lowest_total":
+    if step == DecidedAt.LOWEST_TOTAL:
         return rec.total
-    if step == "most_zero_rounds":
+    if step == DecidedAt.MOST_ZERO_ROUNDS:
         return -rec.zero_rounds
     best = rec.best_nonzero
     return float("inf") if best is None else best
@@ -113,15 +114,15 @@ def decide(recs: Sequence[PlayerRecord], rules: RuleSet) -> Decision:
         alive = [r for r in alive if _step_key(step, r) == best]
         if len(alive) == 1:
             return Decision((alive[0].player,), step)
-    if rules.tiebreak_exhausted == "next_lowest_nonzero":
+    if rules.tiebreak_exhausted == TiebreakExhausted.NEXT_LOWEST_NONZERO:
         best_ext = min(_extension_key(r) for r in alive)
         narrowed = [r for r in alive if _extension_key(r) == best_ext]
         # A shorter list of non-zero rounds ranks first only if it is a strict prefix: one who
         # has fewer non-zero rounds was already separated by zero rounds, so equal ones share.
         if len(narrowed) == 1:
-            return Decision((narrowed[0].player,), "extension_next_lowest_nonzero")
+            return Decision((narrowed[0].player,), DecidedAt.EXTENSION_NEXT_LOWEST_NONZERO)
         alive = narrowed
-    return Decision(tuple(r.player for r in alive), "unresolved_shared")
+    return Decision(tuple(r.player for r in alive), DecidedAt.UNRESOLVED_SHARED)
 
 
 def leaders_by_round(
@@ -142,7 +143,7 @@ def leaders_by_round(
     nonzero: dict[str, list[int]] = {p: [] for p in players}
     # decide() reads only the lowest non-zero round unless the house extension compares the
     # whole sorted list: pass the whole list only then.
-    whole = rules.tiebreak_exhausted == "next_lowest_nonzero"
+    whole = rules.tiebreak_exhausted == TiebreakExhausted.NEXT_LOWEST_NONZERO
     out = []
     for r in range(max((len(v) for v in round_scores.values()), default=0)):
         for player, scores in round_scores.items():
@@ -197,7 +198,7 @@ def standings(round_scores: Mapping[str, Sequence[int]], rules: RuleSet) -> list
             elif i == 0:
                 decided = _separating_step(out[-1].record, rec, rules)
             else:
-                decided = "unresolved_shared"
+                decided = DecidedAt.UNRESOLVED_SHARED
             out.append(Standing(rank, rec, decided))
         rank += len(winners)
         left = [r for r in left if r.player not in decision.winners]
@@ -208,4 +209,4 @@ def _separating_step(above: PlayerRecord, below: PlayerRecord, rules: RuleSet) -
     for step in rules.tiebreak:
         if _step_key(step, above) != _step_key(step, below):
             return step
-    return "extension_next_lowest_nonzero"
+    return DecidedAt.EXTENSION_NEXT_LOWEST_NONZERO

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .layout import Layout
 from .moves import has_legal_play, legal_moves
-from .rules import RuleSet, reserve_size
+from .rules import DrawnTilePlay, DrawWhenStuck, RuleSet, reserve_size
 from .tiles import Tile
 
 
@@ -96,7 +96,7 @@ def advise_turn(
             f"No legal play and {reason}, so you pass.{ends}",
             "5.5",
         )
-    must = rules.draw_when_stuck != "optional"
+    must = rules.draw_when_stuck != DrawWhenStuck.OPTIONAL
     verb = "must" if must else "may"
     if tile_drawn is None:
         return TurnAdvice(
@@ -120,17 +120,23 @@ def _after_draw(
 ) -> TurnAdvice:
     playable = has_legal_play(layout, [drawn])
     policy = rules.drawn_tile_play
-    must_play = playable and policy == "must"
-    may_play = playable and policy in ("must", "may")
+    must_play = playable and policy == DrawnTilePlay.MUST
+    may_play = playable and policy in (DrawnTilePlay.MUST, DrawnTilePlay.MAY)
     if playable:
         result = "PLAY" if may_play else "PASS"
         msg = {
-            "must": f"The drawn {drawn} can be played, and under this house rule it must be.",
-            "may": f"The drawn {drawn} can be played; you may play it now or keep it and pass.",
-            "no": f"The drawn {drawn} could be played, but under this house rule you keep it "
-            "and pass.",
+            DrawnTilePlay.MUST: (
+                f"The drawn {drawn} can be played, and under this house rule it must be."
+            ),
+            DrawnTilePlay.MAY: (
+                f"The drawn {drawn} can be played; you may play it now or keep it and pass."
+            ),
+            DrawnTilePlay.NO: (
+                f"The drawn {drawn} could be played, but under this house rule you keep it "
+                "and pass."
+            ),
         }[policy]
-    elif rules.draw_when_stuck == "until_playable" and drawable > 1:
+    elif rules.draw_when_stuck == DrawWhenStuck.UNTIL_PLAYABLE and drawable > 1:
         result = "DRAW_AGAIN"
         msg = f"The drawn {drawn} cannot be played: keep drawing until you can play."
     else:

@@ -8,20 +8,23 @@ step that separates tied neighbours in words (RULES.md §8).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from flask_babel import lazy_gettext as _l
 
 from ..engine import DECIDED_LABELS
+from ..engine.reasons import DecidedAt
 from ..mapping import standings_of
 from ..models import Game, Seat
+from ..vocab import RoundStatus
 
 #: The engine's tie-break steps in words, translatable (same meanings as DECIDED_LABELS).
-STEP_WORDS = {
-    "lowest_total": _l("lowest total"),
-    "most_zero_rounds": _l("most zero rounds"),
-    "lowest_single_nonzero_round": _l("lowest single non-zero round"),
-    "extension_next_lowest_nonzero": _l("next-lowest non-zero round"),
-    "unresolved_shared": _l("no tie-break separates them"),
+STEP_WORDS: dict[str, Any] = {
+    DecidedAt.LOWEST_TOTAL: _l("lowest total"),
+    DecidedAt.MOST_ZERO_ROUNDS: _l("most zero rounds"),
+    DecidedAt.LOWEST_SINGLE_NONZERO_ROUND: _l("lowest single non-zero round"),
+    DecidedAt.EXTENSION_NEXT_LOWEST_NONZERO: _l("next-lowest non-zero round"),
+    DecidedAt.UNRESOLVED_SHARED: _l("no tie-break separates them"),
 }
 
 
@@ -98,13 +101,15 @@ class Board:
 
 def build_board(game: Game) -> Board:
     """The scoreboard of ``game`` (one query-free pass over its loaded rounds and seats)."""
-    columns = tuple(Column(r.number, r.start_double, r.status == "burned") for r in game.rounds)
+    columns = tuple(
+        Column(r.number, r.start_double, r.status == RoundStatus.BURNED) for r in game.rounds
+    )
     cells: dict[int, list[Cell]] = {s.id: [] for s in game.seats}
     running = dict.fromkeys(cells, 0)
     for rnd in game.rounds:
         hands = {h.seat_id: h for h in rnd.hands}
         for seat_id in cells:
-            hand = hands.get(seat_id) if rnd.status == "scored" else None
+            hand = hands.get(seat_id) if rnd.status == RoundStatus.SCORED else None
             if hand is None:
                 cells[seat_id].append(Cell(None, None, False))
                 continue
@@ -130,12 +135,13 @@ def build_board(game: Game) -> Board:
         )
         prev = rec
     winners = tuple(r.name for r in rows if r.rank == 1)
+    decided: str
     if len(winners) > 1:
-        decided = "unresolved_shared"
+        decided = DecidedAt.UNRESOLVED_SHARED
     elif len(rows) > 1:
-        decided = rows[1].decided_by or "lowest_total"
+        decided = rows[1].decided_by or DecidedAt.LOWEST_TOTAL
     else:
-        decided = "lowest_total"
+        decided = DecidedAt.LOWEST_TOTAL
     scored = sum(1 for c in columns if not c.burned)
     return Board(columns, tuple(rows), scored, winners, decided)
 

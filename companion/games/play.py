@@ -7,7 +7,7 @@ The logic lives in :mod:`.rounds` (rounds), :mod:`.undo` (corrections) and :mod:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from flask import (
     Response,
@@ -26,7 +26,7 @@ from werkzeug.datastructures import MultiDict
 from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
 from ..checker.rulings import rulings_for
 from ..htmx import is_htmx, push_url, targets
-from ..mapping import rules_of
+from ..mapping import rules_of, scored_rounds
 from ..models import Game, Round
 from ..public_url import public_url
 from ..services import hand_photo
@@ -204,7 +204,12 @@ def wants_board() -> bool:
     return targets("scoreboard")
 
 
-def _window_args() -> dict[str, int | None]:
+class _Window(TypedDict):
+    board_upto: int | None
+    board_who: int | None
+
+
+def _window_args() -> _Window:
     """The scoreboard window asked for in the address (``?upto=``, ``?who=``)."""
     return {
         "board_upto": request.args.get("upto", type=int),
@@ -429,7 +434,7 @@ def burn(token: str) -> Any:
 def edit(token: str, number: int) -> Any:
     """Correct a saved round (same checks as a new one), kept in the audit trail."""
     game = _edit(token)
-    rnd = next((r for r in game.rounds if r.number == number and r.status == "scored"), None)
+    rnd = next((r for r in scored_rounds(game) if r.number == number), None)
     if rnd is None:
         abort(404)
     if request.method == "GET":

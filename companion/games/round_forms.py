@@ -32,6 +32,7 @@ from ..services.round_check import (
     total_field,
 )
 from ..stale_forms import stale_form
+from ..vocab import RoundOutcome
 
 NOT_RECORDED = ""
 
@@ -147,7 +148,7 @@ def data_from_round(rnd: Round) -> dict[str, Any]:
     """Form data that shows a saved round again (for editing, or after a conflict)."""
     data: dict[str, Any] = {
         "double": str(rnd.start_double),
-        "blocked": rnd.outcome == "blocked",
+        "blocked": rnd.outcome == RoundOutcome.BLOCKED,
         "out_on_double": any(h.out_on_double for h in rnd.hands),
         "starter": str(rnd.starter_seat_id or ""),
     }

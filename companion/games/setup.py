@@ -21,13 +21,19 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..engine import PRESETS, RuleError, RuleSet, TableCheck, check_table, preset
-from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN
-from ..models import AuditEntry, Game, GameNight, Player, Seat
+from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN, CenterSpokes
+from ..models import (
+    NAME_MAX,
+    NOTES_MAX,
+    PLACE_MAX,
+    SUMMARY_MAX,
+    AuditEntry,
+    Game,
+    GameNight,
+    Player,
+    Seat,
+)
 from ..text import clean_text, forbidden_characters
-
-NAME_MAX = 60  # characters, as Player.name
-PLACE_MAX = 120  # characters, as GameNight.place
-NOTES_MAX = 2000  # characters; a night's notes are a few lines, not a document
 
 
 class SetupError(ValueError):
@@ -217,7 +223,7 @@ def preview(
 
 def _spokes_choice(rules: RuleSet, chosen: int | None) -> int | None:
     # Only "players_to_8" lets the table choose K (RULES.md §5.2); otherwise K is fixed.
-    return chosen if rules.center_spokes_required == "players_to_8" else None
+    return chosen if rules.center_spokes_required == CenterSpokes.PLAYERS_TO_8 else None
 
 
 def _players_message(players: int) -> str:
@@ -370,7 +376,9 @@ def _create_game(
         preset=preset_name,
         rules=rules.to_dict(),
         hand_size=table.deal.hand_size if table.deal else None,
-        chosen_spokes=table.spokes if rules.center_spokes_required == "players_to_8" else None,
+        chosen_spokes=table.spokes
+        if rules.center_spokes_required == CenterSpokes.PLAYERS_TO_8
+        else None,
     )
     game.seats = [Seat(player=p, position=i) for i, p in enumerate(players)]
     game.audit.append(
@@ -380,7 +388,7 @@ def _create_game(
             summary=(
                 _("Game started: %(players)s, double-%(set)d.")
                 % {"players": ", ".join(p.name for p in players), "set": set_size}
-            )[:300],
+            )[:SUMMARY_MAX],
             after={
                 "set_size": set_size,
                 "preset": preset_name,

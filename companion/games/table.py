@@ -22,12 +22,14 @@ from .. import access
 from ..access import Role, requires
 from ..extensions import csrf, db
 from ..htmx import navigate, reload_page
+from ..ids import parse_id
 from ..models import AuditEntry, Game, HandPost, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
 from ..services import table as posts
 from ..services.round_plan import double_name, load_game, plan_round
 from ..services.round_store import commit_change
+from ..vocab import GameStatus, PostStatus
 from . import bp
 from .access import game_for_edit, game_for_view, scorekeeper_game
 from .board import build_board
@@ -41,16 +43,16 @@ def _picker(game: Game, double: int) -> list[dict[str, Any]]:
 
 def _seat_of(game: Game, text: Any) -> Seat | None:
     """The seat of ``game`` named by a posted seat id, or None for anything else (forged)."""
-    value = str(text or "").strip()
-    if not (value.isascii() and value.isdigit() and len(value) < 12):
+    seat_id = parse_id(str(text or "").strip())  # the one bound of every id (companion.ids)
+    if seat_id is None:
         return None
-    return next((s for s in game.seats if s.id == int(value)), None)
+    return next((s for s in game.seats if s.id == seat_id), None)
 
 
 def _playable(share_token: str) -> Game:
     """The live game of a join link; a finished game's link says so (410) instead."""
     game = load_game(game_for_view(share_token))
-    if game.status == "finished":
+    if game.status == GameStatus.FINISHED:
         abort(
             410,
             description=_(
@@ -131,7 +133,7 @@ def _last_taken(game: Game, seat: Seat) -> tuple[HandPost, Any] | None:
         .where(
             HandPost.game_id == game.id,
             HandPost.seat_id == seat.id,
-            HandPost.status == "taken",
+            HandPost.status == PostStatus.TAKEN,
             HandPost.device_id.is_not(None),
         )
         .order_by(HandPost.taken_at.desc())
@@ -246,7 +248,7 @@ def _photo_seat(share_token: str) -> tuple[Game, Seat, int] | Any:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("games.join", share_token=share_token), 303)
     plan = plan_round(game)
-    if plan is None or game.status == "finished":
+    if plan is None or game.status == GameStatus.FINISHED:
         flash(_("No round is being played now: there is no hand to count."), "info")
         return redirect(url_for("games.hand", share_token=share_token), 303)
     return game, seat, plan.double

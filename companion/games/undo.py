@@ -8,7 +8,6 @@ undone yet, using those values, and records the undo itself (which is never undo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from flask import abort
@@ -17,15 +16,15 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import AuditEntry, Game, Round, Seat, utcnow
+from ..models import SUMMARY_MAX, AuditEntry, Game, Round, Seat, utcnow
 from ..services.audit import latest_entry
+from ..services.deletion import deleted_recently
 from ..services.round_store import Conflict, apply_snapshot, check_version, commit_change
 from ..stored import read_or
+from ..vocab import RoundOutcome, RoundStatus
 
 #: Changes that "undo the last change" can revert.
 UNDOABLE = ("round_saved", "round_edited", "double_burned")
-#: How long a deleted game can be restored.
-RESTORE_WINDOW = timedelta(hours=24)
 
 
 class NothingToUndo(Exception):
@@ -54,10 +53,12 @@ def undo_last(game: Game, version: Any) -> AuditEntry:
     if entry is None:
         raise NothingToUndo()
     snap = entry.after or entry.before
-    rnd = _round_by_number(game, int(snap["number"]))
+    rnd = _round_by_number(game, int(snap["number"])) if snap is not None else None
     if rnd is None:  # the data no longer matches the trail: refuse rather than guess
         raise Conflict()
     if entry.action == "round_edited":
+        if entry.before is None:  # an edit always records the round as it was
+            raise Conflict()
         apply_snapshot(rnd, entry.before)
     else:
         game.rounds.remove(rnd)  # delete-orphan: the round and its hands are deleted
@@ -103,16 +104,16 @@ def changes(entry: AuditEntry, names: dict[int, str]) -> list[Change]:
         old, new = _hand_text(old_hands.get(seat_id)), _hand_text(new_hands.get(seat_id))
         if old != new:
             out.append(Change(names.get(seat_id, "?"), old, new))
-    words = {
-        "scored": _("played"),
-        "burned": _("burned: nobody held it"),
-        "out": _("someone went out"),
-        "blocked": _("blocked"),
+    words: dict[str, str] = {
+        RoundStatus.SCORED: _("played"),
+        RoundStatus.BURNED: _("burned: nobody held it"),
+        RoundOutcome.OUT: _("someone went out"),
+        RoundOutcome.BLOCKED: _("blocked"),
     }
     for key, label in (("status", _("double")), ("outcome", _("round ended"))):
-        old, new = before.get(key), after.get(key)
-        if old != new:
-            out.append(Change(label, words.get(old, "—"), words.get(new, "—")))
+        was, now = before.get(key), after.get(key)
+        if was != now:
+            out.append(Change(label, words.get(was or "", "—"), words.get(now or "", "—")))
     old_starter, new_starter = before.get("starter_seat_id"), after.get("starter_seat_id")
     if old_starter != new_starter:
         out.append(
@@ -129,7 +130,7 @@ def changes(entry: AuditEntry, names: dict[int, str]) -> list[Change]:
 
 
 def delete_game(game: Game, version: Any) -> None:
-    """Soft-delete ``game`` (it can be restored for :data:`RESTORE_WINDOW`).
+    """Soft-delete ``game`` (it can be restored for ``RESTORE_WINDOW``).
 
     Raises :class:`.rounds.Conflict` for a stale ``version``."""
     check_version(game, version)
@@ -138,17 +139,13 @@ def delete_game(game: Game, version: Any) -> None:
 
 
 def deleted_game(token: str) -> Game:
-    """The game with edit token ``token`` deleted less than :data:`RESTORE_WINDOW` ago.
+    """The game with edit token ``token`` deleted less than ``RESTORE_WINDOW`` ago.
 
     Raises werkzeug NotFound (404) otherwise."""
     if not token or len(token) > 40:
         abort(404)
     game = db.session.scalar(
-        select(Game).where(
-            Game.edit_token == token,
-            Game.deleted_at.is_not(None),
-            Game.deleted_at > utcnow() - RESTORE_WINDOW,
-        )
+        select(Game).where(Game.edit_token == token, deleted_recently(Game.deleted_at))
     )
     if game is None:
         abort(404, description=_("There is no deleted game at this link to bring back."))
@@ -178,17 +175,13 @@ def restore_game(game: Game) -> None:
 
 def recently_deleted(tokens: list[str]) -> list[Game]:
     """Games among ``tokens`` (e.g. the browser's remembered edit tokens) deleted less than
-    :data:`RESTORE_WINDOW` ago, newest deletion first — for a "restore" list on the home page."""
+    ``RESTORE_WINDOW`` ago, newest deletion first — for a "restore" list on the home page."""
     if not tokens:
         return []
     return list(
         db.session.scalars(
             select(Game)
-            .where(
-                Game.edit_token.in_(tokens[:100]),
-                Game.deleted_at.is_not(None),
-                Game.deleted_at > utcnow() - RESTORE_WINDOW,
-            )
+            .where(Game.edit_token.in_(tokens[:100]), deleted_recently(Game.deleted_at))
             .order_by(Game.deleted_at.desc())
         )
     )
@@ -234,7 +227,7 @@ def rematch(game: Game) -> tuple[Game, bool]:
             action="create_game",
             summary=_(
                 "Rematch: %(players)s, double-%(set)s.", players=", ".join(names), set=game.set_size
-            )[:300],
+            )[:SUMMARY_MAX],
             before=None,  # stored as JSON null: the column is NOT NULL
             after={
                 "set_size": new.set_size,

@@ -42,6 +42,7 @@ from ..htmx import is_htmx
 from ..ids import is_id
 from ..models import Game, GameNight, Player, Seat
 from ..public_url import init_public_url, public_base, public_url
+from ..vocab import GameStatus
 from . import bp, setup
 from .access import safe_next, scorekeeper_game
 from .board import board_window, build_board
@@ -101,7 +102,9 @@ def index() -> ResponseReturnValue:
         ).all()
         order = {t: i for i, t in enumerate(tokens)}
         mine = sorted(rows, key=lambda g: order.get(g.edit_token, len(order)))
-    live_games = select(Game.night_id).where(Game.status == "active", Game.deleted_at.is_(None))
+    live_games = select(Game.night_id).where(
+        Game.status == GameStatus.ACTIVE, Game.deleted_at.is_(None)
+    )
     nights = db.session.scalars(
         select(GameNight)
         .where(
@@ -164,7 +167,7 @@ def new_night() -> ResponseReturnValue:
     if form.validate_on_submit():
         try:
             night = setup.create_night(
-                db.session, form.played_on.data, form.place.data or "", form.notes.data or ""
+                db.session(), form.played_on.data, form.place.data or "", form.notes.data or ""
             )
         except setup.SetupError as exc:
             for message in exc.messages:
@@ -183,7 +186,7 @@ def night(night_id: int) -> ResponseReturnValue:
     if request.method == "POST" and form.validate_on_submit():
         try:
             setup.update_night_notes(
-                db.session, the_night, form.place.data or "", form.notes.data or ""
+                db.session(), the_night, form.place.data or "", form.notes.data or ""
             )
         except setup.SetupError as exc:
             for message in exc.messages:
@@ -204,7 +207,7 @@ def night(night_id: int) -> ResponseReturnValue:
         games=games,
         form=form,
         mine=set(remembered_tokens()),
-        winners={g.id: build_board(g).winners for g in games if g.status == "finished"},
+        winners={g.id: build_board(g).winners for g in games if g.status == GameStatus.FINISHED},
     )
 
 
@@ -228,7 +231,7 @@ def _fresh_game_form(night: GameNight) -> NewGameForm:
     form = NewGameForm(formdata=None)
     last = _last_game(night)
     at_table = [seat.player_id for seat in last.seats] if last else []
-    known = setup.known_players(db.session)
+    known = setup.known_players(db.session())
     known.sort(key=lambda p: at_table.index(p.id) if p.id in at_table else len(at_table))
     for player in known:
         form.known.append_entry({"player_id": player.id, "plays": False, "seat": None})
@@ -367,7 +370,7 @@ def new_game(night_id: int) -> ResponseReturnValue:
         return _render_new_game(the_night, form, [_("Please correct the marked fields.")])
     try:
         game = setup.create_game(
-            db.session,
+            db.session(),
             the_night,
             _choices(form),
             form.set_size.data,

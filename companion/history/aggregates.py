@@ -121,7 +121,7 @@ def records(filters: Filters) -> dict[int, PlayerStats]:
     if first is not None and after is not None and first >= after:
         return _combine(_line_rows(filters))  # no whole month inside: at most two months' lines
     parts = _bucket_rows(filters, first, after)
-    if filters.date_from is not None and first != filters.date_from:  # a partial first month
+    if first is not None and first != filters.date_from:  # a partial first month (from a date)
         parts += _line_rows(replace(filters, date_to=first - timedelta(days=1)))
     if filters.date_to is not None and after != filters.date_to + timedelta(days=1):
         parts += _line_rows(replace(filters, date_from=after))  # a partial last month

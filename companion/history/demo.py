@@ -16,9 +16,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert, select
+from sqlalchemy import Table, insert, select
 from sqlalchemy.orm import Session
 
 from ..engine import PRESETS, DominoSet, RuleSet, Tile, hand_size, score_hand
@@ -26,6 +26,7 @@ from ..engine.errors import EngineError
 from ..games.setup import name_key
 from ..models import Game, GameNight, HandScore, Player, Round, Seat, new_token
 from ..services.results import record_games
+from ..vocab import GameStatus, RoundOutcome, RoundStatus
 
 FIRST_NAMES = (
     "Anna", "Ben", "Chloé", "Dev", "Eli", "Femi", "Greta", "Hana", "Ivan", "Jo", "Kai", "Lena",
@@ -141,7 +142,7 @@ class _Rows:
                 hands.append([{**h, "seat_id": ids[i]} for i, h in enumerate(rnd["hands"])])
         round_ids = _insert(session, Round, rounds)
         session.connection().execute(
-            insert(HandScore.__table__),  # Core: no ORM bookkeeping per row
+            insert(cast(Table, HandScore.__table__)),  # Core: no ORM bookkeeping per row
             [
                 {**h, "round_id": rid}
                 for rid, group in zip(round_ids, hands, strict=True)
@@ -186,8 +187,10 @@ def _game(
         row = {
             "number": number,
             "start_double": double,
-            "status": "scored",
-            "outcome": "out" if any(h["went_out"] for h in hands) else "blocked",
+            "status": RoundStatus.SCORED.value,
+            "outcome": RoundOutcome.OUT
+            if any(h["went_out"] for h in hands)
+            else RoundOutcome.BLOCKED,
             "created_at": moment,
             "updated_at": moment,
         }
@@ -199,7 +202,7 @@ def _game(
         "set_size": set_size,
         "preset": preset,
         "rules": rules.to_dict(),
-        "status": "finished",
+        "status": GameStatus.FINISHED.value,
         "edit_token": new_token(),
         "share_token": new_token(),
         "version": 1,

@@ -169,7 +169,7 @@ def _load_games(session: Session, ids: list[int]) -> Iterator[SimpleNamespace]:
         yield from (games[i] for i in chunk)
 
 
-def _columns(model: type) -> Select:
+def _columns(model: type[Any]) -> Select:
     """SELECT every column of ``model`` as plain rows (attribute access by column name)."""
     return select(*model.__table__.columns)
 
@@ -202,10 +202,12 @@ def export_document(
         ):
             nights[night.id] = _night_json(night)
     seated: set[int] = set()
-    games: list[tuple[int, Game]] = []
+    games: list[tuple[int, SimpleNamespace]] = []
     for game in _load_games(session, ids):
         if game.night_id not in nights:
-            nights[game.night_id] = _night_json(session.get(GameNight, game.night_id))
+            home = session.get(GameNight, game.night_id)
+            assert home is not None  # games.night_id is a foreign key: the night exists
+            nights[game.night_id] = _night_json(home)
         seated.update(seat.player_id for seat in game.seats)
         games.append((game.night_id, game))
     refs = _player_refs(players, seated if game_id is not None or night_id is not None else None)
@@ -240,7 +242,8 @@ def _player_refs(players: dict[int, Player], wanted: set[int] | None) -> dict[in
         chosen = set(players)
     else:
         chosen = set()
-        for pid in wanted:
+        for start in wanted:
+            pid: int | None = start
             while pid is not None and pid not in chosen and pid in players:
                 chosen.add(pid)
                 pid = players[pid].merged_into_id
@@ -300,7 +303,7 @@ def _game_json(game: Any, refs: dict[int, str]) -> dict[str, Any]:
 
 def seat_refs(value: Any, position: dict[int, int]) -> Any:
     """Audit snapshots name seats by database id (``seat_id``, ``starter_seat_id``, see
-    :func:`companion.games.rounds.round_snapshot`); ids change on import, so the document says
+    :func:`companion.services.round_store.round_snapshot`); ids change on import, so the document says
     ``{"$seat": position}`` instead (:func:`~companion.history.exchange_import.seat_ids` turns
     them back). Other values are copied as they are."""
     if isinstance(value, dict):

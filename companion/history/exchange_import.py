@@ -32,8 +32,13 @@ from sqlalchemy.orm import Session
 
 from ..engine import CATEGORIES, DominoSet, EngineError, RuleSet, Tile, answer, score_hand
 from ..engine.rules import check_players
-from ..games.setup import NAME_MAX, stored_key
+from ..games.setup import stored_key
 from ..models import (
+    NAME_MAX,
+    NOTES_MAX,
+    PLACE_MAX,
+    SUMMARY_MAX,
+    TOKEN_MAX,
     AuditEntry,
     Game,
     GameNight,
@@ -46,13 +51,14 @@ from ..models import (
 )
 from ..services.results import record_games
 from ..text import clean_text, forbidden_characters
+from ..vocab import GameStatus, RoundOutcome, RoundStatus
 
 #: the format tag of version 1 of the document
 FORMAT = "chickenfoot-companion/v1"
 
-GAME_STATUSES = ("active", "finished")
-ROUND_STATUSES = ("scored", "burned")
-ROUND_OUTCOMES = (None, "out", "blocked")
+GAME_STATUSES = tuple(GameStatus)
+ROUND_STATUSES = tuple(RoundStatus)
+ROUND_OUTCOMES = (None, *RoundOutcome)
 #: bounds that keep values inside the columns (PostgreSQL enforces them; SQLite does not)
 MAX_POINTS = 1_000_000
 MAX_SEAT = 11
@@ -351,9 +357,9 @@ def _check_players(check: _Checker, players: list) -> set[str]:
         data = check.obj(player, path, ("ref", "name", "name_key", "created_at", "merged_into"))
         if data is None:
             continue
-        ref = check.text(data, "ref", path, min_len=1, max_len=40)
-        check.text(data, "name", path, min_len=1, max_len=60)
-        check.text(data, "name_key", path, min_len=1, max_len=60)
+        ref = check.text(data, "ref", path, min_len=1, max_len=TOKEN_MAX)
+        check.text(data, "name", path, min_len=1, max_len=NAME_MAX)
+        check.text(data, "name_key", path, min_len=1, max_len=NAME_MAX)
         check.moment(data, "created_at", path)
         target = data.get("merged_into")
         if target is not None and not isinstance(target, str):
@@ -392,8 +398,8 @@ def _check_night(check: _Checker, night: Any, path: str, refs: set[str], keys: s
         return
     if "played_on" in data and to_date(data["played_on"]) is None:
         check.add(f"{path}.played_on", "must be a date like 2026-11-28.")
-    check.text(data, "place", path, max_len=120)
-    check.text(data, "notes", path, max_len=100_000)
+    check.text(data, "place", path, max_len=PLACE_MAX)
+    check.text(data, "notes", path, max_len=NOTES_MAX)
     check.moment(data, "created_at", path)
     for g, game in enumerate(check.array(data, "games", path)):
         _check_game(check, game, f"{path}.games[{g}]", refs, keys)
@@ -421,7 +427,7 @@ def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set
     data = check.obj(game, path, _GAME_FIELDS)
     if data is None:
         return
-    key = check.text(data, "key", path, min_len=1, max_len=40)
+    key = check.text(data, "key", path, min_len=1, max_len=TOKEN_MAX)
     if key is not _MISSING and not GAME_KEY.fullmatch(key):
         check.add(f"{path}.key", "must be a game's link key: letters, digits, - and _ only.")
     elif key is not _MISSING:
@@ -430,7 +436,7 @@ def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set
         keys.add(key)
     dominoes = _check_set(check, data, path)
     _check_rules(check, data, path, dominoes)
-    check.text(data, "preset", path, max_len=40)
+    check.text(data, "preset", path, max_len=TOKEN_MAX)
     check.integer(data, "hand_size", path, 1, 190, nullable=True)
     check.integer(data, "chosen_spokes", path, 1, 18, nullable=True)
     check.choice(data, "status", path, GAME_STATUSES)
@@ -542,7 +548,7 @@ def _check_rounds(
         check.moment(data, "created_at", path)
         check.moment(data, "updated_at", path)
         hands = check.array(data, "hands", path)
-        if status == "burned" and hands:
+        if status == RoundStatus.BURNED and hands:
             check.add(f"{path}.hands", "a burned round has no hands.")
         round_double = Tile(double, double) if double is not _MISSING else None
         _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, game)
@@ -617,8 +623,8 @@ def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) ->
     if data is None:
         return
     check.moment(data, "at", path)
-    check.text(data, "action", path, min_len=1, max_len=40)
-    check.text(data, "summary", path, max_len=300)
+    check.text(data, "action", path, min_len=1, max_len=TOKEN_MAX)
+    check.text(data, "summary", path, max_len=SUMMARY_MAX)
     check.boolean(data, "undone", path)
     for name in ("before", "after"):
         for where, seat in _seat_markers(data.get(name), f"{path}.{name}"):
@@ -629,7 +635,7 @@ def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) ->
             check.add(f"{path}.{name}", "must not contain control characters.")
 
 
-#: the fields of a round as the audit trail keeps it (companion.games.rounds.round_snapshot)
+#: the fields of a round as the audit trail keeps it (companion.services.round_store.round_snapshot)
 _SNAPSHOT_FIELDS = ("number", "start_double", "status", "outcome", "starter_seat_id", "hands")
 _SNAPSHOT_HAND_FIELDS = ("seat_id", "points", "went_out", "out_on_double", "tiles")
 
@@ -708,7 +714,7 @@ def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
         return
     check.moment(data, "created_at", path)
     category = check.choice(data, "category", path, CATEGORIES)
-    check.text(data, "summary", path, max_len=300)
+    check.text(data, "summary", path, max_len=SUMMARY_MAX)
     blobs = {name: check.json_object(data, name, path) for name in ("question", "answer", "rules")}
     for name, value in blobs.items():
         if isinstance(value, dict) and _has_forbidden_text(value):
@@ -800,13 +806,16 @@ def clean_free_text(doc: Any) -> int:
 
     if not isinstance(doc, dict):
         return 0
-    people = doc.get("players") if isinstance(doc.get("players"), list) else []
+    people = doc.get("players")
+    if not isinstance(people, list):
+        people = []
     for player in people:
         clean(player, "name")
         if isinstance(player, dict) and isinstance(player.get("name"), str):
             player["name_key"] = stored_key(player["name"])
     _number_same_names(people)
-    for night in doc.get("nights") if isinstance(doc.get("nights"), list) else []:
+    nights = doc.get("nights")
+    for night in nights if isinstance(nights, list) else []:
         clean(night, "place")
         clean(night, "notes", multiline=True)
     return changed
@@ -840,7 +849,8 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         report.kept.clear()
         report.restored.clear()
         report.new_games.clear()
-        detail = str(exc.orig) if getattr(exc, "orig", None) else str(exc)
+        orig = getattr(exc, "orig", None)  # the driver's own message, for a database error
+        detail = str(orig) if orig else str(exc)
         report.problems.append(Problem("$", f"The database refused the import: {detail}"))
     return report
 
@@ -985,7 +995,7 @@ class _Writer:
         self.report.added["rounds"] += len(rounds)
         self.report.added["rulings"] += len(rulings)
 
-    def _insert(self, model: type, rows: list[dict[str, Any]]) -> list[int]:
+    def _insert(self, model: type[Any], rows: list[dict[str, Any]]) -> list[int]:
         if not rows:
             return []
         statement = insert(model).returning(model.id, sort_by_parameter_order=True)

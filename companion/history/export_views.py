@@ -24,6 +24,7 @@ from ..access import MAX_REMEMBERED, Role, remember, requires
 from ..extensions import csrf, db
 from ..ids import parse_id
 from ..models import Game
+from ..vocab import GameStatus
 from . import bp, exchange
 
 #: default upper bound of an uploaded export, in bytes (the app-wide limit is 1 MB)
@@ -32,7 +33,7 @@ IMPORT_MAX_BYTES = 64 * 1024 * 1024
 
 def _scope() -> tuple[int | None, int | None]:
     """(game id, night id) from the query string; 404 for a value that is not an id."""
-    ids = []
+    ids: list[int | None] = []
     for name in ("game", "night"):
         raw = request.args.get(name)
         if raw is None or raw == "":
@@ -61,7 +62,7 @@ def export_csv() -> Response:
     """One row per player per round (see :func:`exchange.iter_csv`); 404 for unknown ids."""
     game_id, night_id = _scope()
     try:
-        chunks = exchange.iter_csv(db.session, game_id=game_id, night_id=night_id)
+        chunks = exchange.iter_csv(db.session(), game_id=game_id, night_id=night_id)
     except exchange.NotFound:
         abort(404)
     return Response(
@@ -77,7 +78,7 @@ def export_json() -> Response:
     """The JSON export document (see :mod:`companion.history.exchange`); 404 for unknown ids."""
     game_id, night_id = _scope()
     try:
-        doc = exchange.export_document(db.session, game_id=game_id, night_id=night_id)
+        doc = exchange.export_document(db.session(), game_id=game_id, night_id=night_id)
     except exchange.NotFound:
         abort(404)
     return Response(
@@ -94,7 +95,7 @@ def _remember_unfinished(keys: list[str]) -> None:
         return
     games = db.session.scalars(
         select(Game)
-        .where(Game.share_token.in_(keys[:1000]), Game.status != "finished")
+        .where(Game.share_token.in_(keys[:1000]), Game.status != GameStatus.FINISHED)
         .order_by(Game.id)
         .limit(MAX_REMEMBERED)
     )
@@ -125,7 +126,7 @@ def import_page() -> str | tuple[str, int]:
     if not submitted:
         status = 400 if request.method == "POST" else 200
         return render_template("history/import.html", form=form, report=None), status
-    report = exchange.import_document(db.session, form.file.data.read())
+    report = exchange.import_document(db.session(), form.file.data.read())
     _remember_unfinished(report.new_games)
     status = 200 if report.ok else 422
     return render_template(

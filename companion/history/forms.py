@@ -11,10 +11,9 @@ from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
 from ..engine import SUPPORTED_SETS
 from ..ids import parse_id
+from ..models import NAME_MAX, NOTES_MAX
 from ..text import PlainText
 
-NOTES_MAX = 2000
-NAME_MAX = 60
 SEARCH_MAX = 100
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from ..engine import PRESET_TITLES, running_totals
 from ..engine.rules import Switch
 from ..games.board import build_board
-from ..mapping import round_scores, rules_of
+from ..mapping import round_scores, rules_of, scored_rounds
 from ..models import Game, Ruling
 from ..services.audit import AuditPage, audit_page
 from .charts import Chart, running_chart
@@ -23,7 +23,7 @@ from .charts import Chart, running_chart
 
 def chart_of(game: Game) -> Chart | None:
     """The running-totals chart: one line per player over the scored rounds."""
-    scored = [r for r in game.rounds if r.status == "scored"]
+    scored = scored_rounds(game)
     totals = running_totals({str(s.id): p for s, p in round_scores(game).items()})
     return running_chart(
         [str(r.start_double) for r in scored],

@@ -18,7 +18,7 @@ from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..games.setup import SetupError, clean_name, stored_key
-from ..models import AuditEntry, Game, Player, PlayerSummary, Seat
+from ..models import SUMMARY_MAX, AuditEntry, Game, Player, PlayerSummary, Seat
 
 
 def listed_players() -> list[Player]:
@@ -149,7 +149,7 @@ def merge(gone: Player, kept: Player) -> int:
             AuditEntry(
                 game_id=seat.game_id,
                 action="player_merged",
-                summary=summary[:300],
+                summary=summary[:SUMMARY_MAX],
                 before={"seat_id": seat.id, "player_id": gone.id, "name": gone.name},
                 after={"seat_id": seat.id, "player_id": kept.id, "name": kept.name},
             )

@@ -2,14 +2,14 @@
 of SQL queries (eager loading with ``selectinload``; winners from :mod:`.results`).
 
 Deleted nights and games (``deleted_at`` set) are hidden everywhere; a deleted night can be
-restored for :data:`NIGHT_RESTORE_WINDOW`.
+restored for :data:`..services.deletion.RESTORE_WINDOW`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from flask import abort
@@ -18,16 +18,10 @@ from sqlalchemy.orm import selectinload
 
 from ..extensions import db
 from ..games.setup import name_key
-from ..models import Game, GameNight, Player, Round, Seat, utcnow
+from ..models import Game, GameNight, Player, Round, Seat
+from ..services.deletion import deleted_recently
+from ..vocab import GameStatus
 from .results import finished_results
-
-#: how long a deleted game night can be brought back (as a deleted game, see games.undo)
-NIGHT_RESTORE_WINDOW = timedelta(hours=24)
-
-
-def hours(window: timedelta) -> int:
-    """A restore window in whole hours, for messages."""
-    return int(window.total_seconds() // 3600)
 
 
 def _live_game_with(*criteria: Any) -> Any:
@@ -103,7 +97,7 @@ def live_games(night: GameNight) -> list[Game]:
 def night_summaries(nights: Sequence[GameNight]) -> list[NightSummary]:
     """Summaries of ``nights`` (their games eager-loaded); winners of their finished games come
     from the engine via :func:`.results.finished_results` (a constant number of queries)."""
-    finished = [g.id for n in nights for g in live_games(n) if g.status == "finished"]
+    finished = [g.id for n in nights for g in live_games(n) if g.status == GameStatus.FINISHED]
     results = {r.game_id: r for r in finished_results(game_ids=finished)} if finished else {}
     out = []
     for night in nights:
@@ -122,14 +116,11 @@ def night_summaries(nights: Sequence[GameNight]) -> list[NightSummary]:
 
 
 def recently_deleted_nights(limit: int = 10) -> list[GameNight]:
-    """Nights deleted less than :data:`NIGHT_RESTORE_WINDOW` ago, newest deletion first."""
+    """Nights deleted less than ``RESTORE_WINDOW`` ago, newest deletion first."""
     return list(
         db.session.scalars(
             select(GameNight)
-            .where(
-                GameNight.deleted_at.is_not(None),
-                GameNight.deleted_at > utcnow() - NIGHT_RESTORE_WINDOW,
-            )
+            .where(deleted_recently(GameNight.deleted_at))
             .order_by(GameNight.deleted_at.desc())
             .limit(limit)
         )
@@ -157,16 +148,12 @@ def live_night(night_id: int, *, full: bool = False) -> GameNight:
 
 
 def deleted_night(night_id: int) -> GameNight:
-    """The night ``night_id`` if it was deleted less than :data:`NIGHT_RESTORE_WINDOW` ago.
+    """The night ``night_id`` if it was deleted less than ``RESTORE_WINDOW`` ago.
 
     Raises werkzeug NotFound (404) otherwise.
     """
     night = db.session.scalar(
-        select(GameNight).where(
-            GameNight.id == night_id,
-            GameNight.deleted_at.is_not(None),
-            GameNight.deleted_at > utcnow() - NIGHT_RESTORE_WINDOW,
-        )
+        select(GameNight).where(GameNight.id == night_id, deleted_recently(GameNight.deleted_at))
     )
     if night is None:
         abort(404)

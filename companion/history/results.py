@@ -17,8 +17,10 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Select, select
 
+from ..engine.reasons import DecidedAt
 from ..extensions import db
 from ..models import FinalStanding, Game, GameNight, Seat
+from ..vocab import GameStatus
 
 
 class SeatResult(NamedTuple):
@@ -62,7 +64,7 @@ class GameResult(NamedTuple):
     def decided_by(self) -> str:
         """The step that decided the winner: the second line's step, or ``lowest_total``
         when nobody else played, or ``unresolved_shared`` for a shared win."""
-        return self.seats[1].decided_by if len(self.seats) > 1 else "lowest_total"
+        return self.seats[1].decided_by if len(self.seats) > 1 else DecidedAt.LOWEST_TOTAL
 
 
 def live_finished_games() -> Select[Any]:
@@ -78,7 +80,7 @@ def live_finished(*columns: Any) -> Select[Any]:
         .select_from(Game)
         .join(GameNight, Game.night_id == GameNight.id)
         .where(
-            Game.status == "finished",
+            Game.status == GameStatus.FINISHED,
             Game.deleted_at.is_(None),
             GameNight.deleted_at.is_(None),
         )

@@ -19,9 +19,9 @@ from ..access import Role, requires
 from ..engine import SUPPORTED_SETS
 from ..extensions import db
 from ..games.board import build_board, step_words
-from ..games.setup import SetupError
+from ..games.setup import SetupError, update_night_notes
 from ..models import GameNight, Player, utcnow
-from ..text import clean_text
+from ..services.deletion import restore_hours
 from . import bp, game_page, players, queries
 from .aggregates import head_to_head_rows, leaderboard_rows, player_record
 from .forms import (
@@ -112,16 +112,21 @@ def night(night_id: int) -> Any:
 @bp.post("/nights/<int:night_id>/notes")
 @requires(Role.HOST)
 def night_notes(night_id: int) -> Any:
-    """Save a night's notes; refused notes are shown again as typed, with the reason."""
+    """Save a night's notes; refused notes are shown again as typed, with the reason. The
+    same checks and cleaning as the game night page (games.setup.update_night_notes)."""
     the_night = queries.live_night(night_id, full=True)
     form = NotesForm()
-    if not form.validate():
-        flash(_("The notes were not saved."), "error")
-        return _night_page(the_night, form, 400)
-    the_night.notes = clean_text(form.notes.data, multiline=True)
-    db.session.commit()
-    flash(_("Notes saved."), "success")
-    return redirect(url_for("history.night", night_id=night_id), 303)
+    if form.validate():
+        try:
+            update_night_notes(db.session(), the_night, the_night.place, form.notes.data or "")
+        except SetupError as exc:
+            for message in exc.messages:
+                flash(message, "error")
+        else:
+            flash(_("Notes saved."), "success")
+            return redirect(url_for("history.night", night_id=night_id), 303)
+    flash(_("The notes were not saved."), "error")
+    return _night_page(the_night, form, 400)
 
 
 @bp.route("/nights/<int:night_id>/delete", methods=["GET", "POST"])
@@ -139,7 +144,7 @@ def night_delete(night_id: int) -> Any:
         night=the_night,
         games=queries.live_games(the_night),
         form=form,
-        hours=queries.hours(queries.NIGHT_RESTORE_WINDOW),
+        hours=restore_hours(),
     )
 
 
@@ -155,7 +160,7 @@ def night_deleted(night_id: int) -> Any:
         night=the_night,
         form=ConfirmForm(),
         deleted=True,
-        hours=queries.hours(queries.NIGHT_RESTORE_WINDOW),
+        hours=restore_hours(),
     )
 
 

@@ -34,6 +34,7 @@ from sqlalchemy.orm import Session
 from ..engine import RuleSet, standings
 from ..mapping import round_scores, rules_of
 from ..models import FinalStanding, Game, GameNight, HandScore, Round, Seat
+from ..vocab import GameStatus, RoundStatus
 from . import summaries
 
 #: games decided per batch in :func:`record_games` (one ``IN (...)`` list per query)
@@ -111,7 +112,7 @@ def record_game(session: Session, game: Game) -> None:
     """Replace ``game``'s stored standings: decided from its loaded rows when it is finished,
     none otherwise (an undo can reopen a game). No commit."""
     session.execute(delete(FinalStanding).where(FinalStanding.game_id == game.id))
-    if game.status != "finished":
+    if game.status != GameStatus.FINISHED:
         return
     scores = {seat.id: pts for seat, pts in round_scores(game).items()}
     rows = _rows(game.id, decide(scores, rules_of(game)))
@@ -152,7 +153,7 @@ def _record_batch(session: Session, ids: list[int]) -> int:
     rules: dict[int, RuleSet] = {}
     for game_id, data, size in conn.execute(
         select(Game.id, Game.rules, Game.set_size).where(
-            Game.id.in_(ids), Game.status == "finished"
+            Game.id.in_(ids), Game.status == GameStatus.FINISHED
         )
     ):
         rules[game_id] = _rules(json.dumps(data, sort_keys=True), size)
@@ -164,7 +165,7 @@ def _record_batch(session: Session, ids: list[int]) -> int:
     for game_id, seat_id, points in conn.execute(
         select(Round.game_id, HandScore.seat_id, HandScore.points)
         .join(HandScore, HandScore.round_id == Round.id)
-        .where(Round.status == "scored", Round.game_id.in_(list(rules)))
+        .where(Round.status == RoundStatus.SCORED, Round.game_id.in_(list(rules)))
         .order_by(Round.game_id, Round.number)
     ):
         seat_scores = scores[game_id].get(seat_id)
@@ -180,7 +181,9 @@ def record_all(session: Session) -> int:
     """Store the standings of every finished game (the standings migration's backfill, which
     runs before the summaries table exists; :func:`.summaries.rebuild_all` backfills those).
     No commit."""
-    ids = session.scalars(select(Game.id).where(Game.status == "finished").order_by(Game.id))
+    ids = session.scalars(
+        select(Game.id).where(Game.status == GameStatus.FINISHED).order_by(Game.id)
+    )
     return record_games(session, list(ids), summarise=False)
 
 

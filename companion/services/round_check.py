@@ -29,6 +29,7 @@ from ..engine import (
 )
 from ..mapping import dominoes_of, rules_of
 from ..models import Game, Seat
+from ..vocab import RoundOutcome
 
 #: the longest typed score accepted as a number (more digits is refused as too large)
 MAX_SCORE_DIGITS = 6
@@ -95,7 +96,7 @@ class ScoredRound:
     """A round ready to be stored."""
 
     double: int
-    outcome: str  # "out" | "blocked"
+    outcome: RoundOutcome
     starter_seat_id: int | None
     hands: tuple[ScoredHand, ...]
 
@@ -201,7 +202,7 @@ def check_round(game: Game, entry: RoundEntry) -> tuple[ScoredRound | None, Entr
             scored.append(result)
     if errors:
         return None, errors
-    outcome = "blocked" if entry.blocked else "out"
+    outcome = RoundOutcome.BLOCKED if entry.blocked else RoundOutcome.OUT
     return ScoredRound(entry.double, outcome, entry.starter_seat_id, tuple(scored)), errors
 
 

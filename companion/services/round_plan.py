@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.orm import selectinload
 
 from ..engine import NextRound, StartInfo, start_of_round
+from ..engine.rules import GameLength, MissingStartDouble
 from ..extensions import db
 from ..mapping import coming_round, round_scores, rules_of, scored_rounds
 from ..models import Game, Round, Seat
@@ -93,7 +94,7 @@ def game_over(game: Game) -> bool:
     if coming_round(game).game_over:
         return True
     rules = rules_of(game)
-    if rules.game_length == "target_total":
+    if rules.game_length == GameLength.TARGET_TOTAL:
         return any(sum(pts) >= rules.target_total for pts in round_scores(game).values())
     return False
 
@@ -153,7 +154,7 @@ def allowed_doubles(game: Game) -> set[int]:
     if upcoming.start_double is None:
         return set()
     allowed = {upcoming.start_double}
-    if rules_of(game).missing_start_double == "retry_next_round":
+    if rules_of(game).missing_start_double == MissingStartDouble.RETRY_NEXT_ROUND:
         played = {r.start_double for r in game.rounds}
         unused = [d for d in range(game.set_size, -1, -1) if d not in played]
         for d in unused:

@@ -20,7 +20,8 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from ..extensions import db
 from ..mapping import scored_rounds
-from ..models import AuditEntry, Game, HandScore, Round, utcnow
+from ..models import SUMMARY_MAX, AuditEntry, Game, HandScore, Round, utcnow
+from ..vocab import GameStatus, RoundStatus
 from .round_check import ScoredHand, ScoredRound
 from .round_plan import allowed_doubles, double_name, game_over, plan_round
 
@@ -126,11 +127,11 @@ def refresh_status(game: Game) -> None:
     """Finish the game when the engine says it is over, reopen it when a correction undoes
     that (RULES.md §4, §8)."""
     if game_over(game):
-        if game.status != "finished":
-            game.status = "finished"
+        if game.status != GameStatus.FINISHED:
+            game.status = GameStatus.FINISHED
             game.finished_at = utcnow()
-    elif game.status == "finished":
-        game.status = "active"
+    elif game.status == GameStatus.FINISHED:
+        game.status = GameStatus.ACTIVE
         game.finished_at = None
 
 
@@ -156,7 +157,9 @@ def commit_change(game: Game, action: str, summary: str, before: Any, after: Any
         game.updated_at = utcnow()
         refresh_status(game)
         db.session.add(
-            AuditEntry(game=game, action=action, summary=summary[:300], before=before, after=after)
+            AuditEntry(
+                game=game, action=action, summary=summary[:SUMMARY_MAX], before=before, after=after
+            )
         )
         db.session.commit()
 
@@ -181,7 +184,7 @@ def save_round(
         game=game,
         number=len(game.rounds) + 1,
         start_double=scored.double,
-        status="scored",
+        status=RoundStatus.SCORED,
         outcome=scored.outcome,
         starter_seat_id=scored.starter_seat_id,
     )
@@ -262,7 +265,7 @@ def burn_double(game: Game, double: int, version: Any) -> Round:
     plan = plan_round(game)
     if plan is None or plan.double != double or not plan.burnable:
         raise Conflict()
-    rnd = Round(game=game, number=plan.number, start_double=double, status="burned")
+    rnd = Round(game=game, number=plan.number, start_double=double, status=RoundStatus.BURNED)
     db.session.add(rnd)
     summary = _("Nobody held %(d)s: burned for this game.", d=double_name(double))
     commit_change(game, "double_burned", summary, None, round_snapshot(rnd))

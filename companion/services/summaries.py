@@ -24,6 +24,7 @@ from sqlalchemy import Connection, and_, case, delete, func, insert, select
 from sqlalchemy.orm import Session, aliased
 
 from ..models import FinalStanding, Game, GameNight, PairSummary, PlayerSummary, Seat
+from ..vocab import GameStatus
 
 #: (player id, set size, first day of the month)
 Bucket = tuple[int, int, date]
@@ -52,7 +53,7 @@ def live_lines(*columns: Any) -> Any:
         .join(Game, Game.id == FinalStanding.game_id)
         .join(GameNight, GameNight.id == Game.night_id)
         .where(
-            Game.status == "finished",
+            Game.status == GameStatus.FINISHED,
             Game.deleted_at.is_(None),
             GameNight.deleted_at.is_(None),
         )

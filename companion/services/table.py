@@ -34,6 +34,7 @@ from ..engine import Tile, score_hand
 from ..extensions import db
 from ..mapping import dominoes_of, rules_of
 from ..models import Device, Game, GameAccess, HandPost, Round, Seat, utcnow
+from ..vocab import PostStatus, RoundStatus
 from .round_check import ScoredRound, parse_tiles, parse_total, score_bound
 from .round_plan import double_name, plan_round
 from .round_store import Conflict, EnteredBy
@@ -136,7 +137,9 @@ def saved_round(game: Game, double: int) -> Round | None:
     holds it now (another request may have saved it since ``game`` was loaded)."""
     return db.session.scalars(
         select(Round).where(
-            Round.game_id == game.id, Round.start_double == double, Round.status == "scored"
+            Round.game_id == game.id,
+            Round.start_double == double,
+            Round.status == RoundStatus.SCORED,
         )
     ).first()
 
@@ -157,7 +160,7 @@ def is_open(post: HandPost, game: Game) -> bool:
     since undone. A row the scorekeeper's save wrote for a typed hand is never a post."""
     if post.device_id is None:
         return False
-    return post.status == "open" or saved_round(game, post.double) is None
+    return post.status == PostStatus.OPEN or saved_round(game, post.double) is None
 
 
 def open_posts(game: Game, double: int) -> dict[int, HandPost]:
@@ -318,7 +321,7 @@ def post_hand(
         )
     value = _value_from(game, seat, double, total, list(tiles or []), went_out)
     row = posts_for(game, double).get(seat.id)
-    if row is not None and row.status != "open":
+    if row is not None and row.status != PostStatus.OPEN:
         # Read the row, then the round: a save marks the row and stores the round in one
         # commit, so a taken row with its round present means the round closed meanwhile.
         rnd = saved_round(game, double)
@@ -342,7 +345,7 @@ def post_hand(
             went_out=value.went_out,
             device_id=device.id,
             revision=row.revision + 1,
-            status="open",
+            status=PostStatus.OPEN,
             round_id=None,
             taken_at=None,
             updated_at=utcnow(),
@@ -440,7 +443,9 @@ def take_posts(game: Game, rnd: Round, scored: ScoredRound, seen: dict[int, int]
         result = db.session.execute(
             update(HandPost)
             .where(HandPost.id == post.id, HandPost.revision == post.revision)
-            .values(status="taken", taken_at=now, updated_at=now, revision=post.revision + 1)
+            .values(
+                status=PostStatus.TAKEN, taken_at=now, updated_at=now, revision=post.revision + 1
+            )
         )
         if not getattr(result, "rowcount", 0):
             _refuse(game, scored.double, hand.seat_id)
@@ -451,7 +456,7 @@ def take_posts(game: Game, rnd: Round, scored: ScoredRound, seen: dict[int, int]
         .where(
             HandPost.game_id == game.id,
             HandPost.double == scored.double,
-            HandPost.status == "taken",
+            HandPost.status == PostStatus.TAKEN,
         )
         .values(round_id=rnd.id)
     )
@@ -466,7 +471,7 @@ def _typed_row(game: Game, rnd: Round, double: int, hand: Any, now: Any) -> Hand
         total=hand.points if not hand.tiles and not hand.went_out else None,
         tiles=list(hand.tiles) if hand.tiles else None,
         went_out=hand.went_out,
-        status="taken",
+        status=PostStatus.TAKEN,
         taken_at=now,
         round=rnd,
     )

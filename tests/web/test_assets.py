@@ -63,3 +63,16 @@ def test_a_changed_file_gets_a_new_digest(tmp_path):
     (tmp_path / "a.css").write_text("body { color: blue; margin: 0 }")
     assert assets.digest("a.css") != before
     assert assets.digest("../secret") is None and assets.digest("missing.css") is None
+
+
+def test_one_visually_hidden_helper():
+    """One CSS class hides text from the eye but not from screen readers (issue 9, finding 8):
+    `.visually-hidden`, not also a `.vh` copy."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    css = (root / "static" / "css" / "app.css").read_text()
+    assert len(re.findall(r"^\.visually-hidden\s*\{", css, re.M)) == 1
+    assert not re.search(r"^\.vh\b", css, re.M)
+    templates = [p.read_text() for p in (root / "templates").rglob("*.html")]
+    assert not any(re.search(r"""class_?=["'][^"']*\bvh\b""", t) for t in templates)

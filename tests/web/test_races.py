@@ -55,7 +55,6 @@ def server(request, tmp_path):
     else:
         url = f"sqlite:///{tmp_path / 'race.db'}"
     app = create_app(type("RaceConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
-    app.config["RATELIMIT_ENABLED"] = False
     with app.app_context():
         db.create_all()
     httpd = make_server("127.0.0.1", 0, app, threaded=True)
