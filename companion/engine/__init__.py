@@ -15,6 +15,7 @@ The public API, by the game's nouns (RULES.md section in brackets):
 * the checker's contract (QUESTIONS.md): :func:`answer`, :func:`answer_document`
 """
 
+from .deal import Deal, TableCheck, check_table, deal, hand_size
 from .errors import EngineError, LayoutError, RuleError, TileError
 from .layout import CENTER, Layout, OpenEnd, Placement, replay
 from .moves import Verdict, check_move, has_legal_play, legal_moves, play
@@ -40,7 +41,6 @@ from .scoring import (
     tile_points,
 )
 from .sequence import NextRound, next_round, round_double, round_doubles
-from .setup import Deal, TableCheck, check_table, deal, hand_size
 from .starters import StartInfo, next_clockwise, start_of_round
 from .tiebreak import DECIDED_LABELS, Decision, PlayerRecord, Standing, decide, records, standings
 from .tiles import SUPPORTED_SETS, DominoSet, Tile, parse_tile

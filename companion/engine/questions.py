@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
+from .deal import HandSizeUndefined, deal
 from .errors import EngineError
 from .layout import CENTER, Layout, replay
 from .limits import (
@@ -26,7 +27,6 @@ from .round_end import round_status
 from .rules import RuleSet, check_players, check_set_size, ruleset_from_spec, spokes_required
 from .scoring import double_blank_penalty_possible, max_hand_points, running_totals, score_hand
 from .sequence import next_round, round_double, round_doubles
-from .setup import HandSizeUndefined, deal
 from .starters import start_of_round
 from .tiebreak import decide, leaders_by_round, records
 from .tiles import DominoSet, Tile, ensure_distinct

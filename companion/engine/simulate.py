@@ -1,6 +1,6 @@
 """Whole games of Chicken Foot played by simple random players (RULES.md §3-§8).
 
-The simulator owns no rule of its own: the deal comes from :func:`~.setup.deal`, the round's
+The simulator owns no rule of its own: the deal comes from :func:`~.deal.deal`, the round's
 double from :func:`~.sequence.next_round`, the starter from :func:`~.starters.start_of_round`,
 the moves from :func:`~.moves.legal_moves`, drawing from :func:`~.turns.advise_turn`, the end of
 a round from :func:`~.round_end.round_status`, scores from :func:`~.scoring.score_hand` (through
@@ -32,12 +32,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from .deal import check_table, deal
 from .layout import Layout
 from .moves import legal_moves
 from .round_end import round_status
 from .rules import RuleSet, spokes_required
 from .sequence import next_round
-from .setup import check_table, deal
 from .starters import StartInfo, start_of_round
 from .tiebreak import Decision, Standing, decide, records, standings
 from .tiles import DominoSet, Tile

@@ -34,9 +34,9 @@ from wtforms.widgets import HiddenInput
 from ..engine import PRESET_TITLES, PRESETS, SWITCH_BY_NAME, SWITCHES
 from ..engine.rules import PLAYERS_MAX, Switch
 from ..ids import ID_DIGITS, ID_MAX
+from ..services.game_setup import NAME_MAX, NOTES_MAX, PLACE_MAX
 from ..text import PlainText
 from .engine_strings import translated
-from .setup import NAME_MAX, NOTES_MAX, PLACE_MAX
 
 #: switches the new-game page does not show as house rules (the set has its own field)
 HIDDEN_SWITCHES = frozenset({"set_size"})

@@ -228,7 +228,7 @@ def rematch(game: Game) -> tuple[Game, bool]:
     for seat in game.seats:
         new.seats.append(Seat(player_id=seat.player_id, position=seat.position))
     names = [seat.player.name for seat in game.seats]
-    # The same kind of entry as a game made on the new-game page (companion.games.setup).
+    # The same kind of entry as a game made on the new-game page (companion.services.game_setup).
     new.audit.append(
         AuditEntry(
             action="create_game",

@@ -32,7 +32,6 @@ from sqlalchemy.orm import Session
 
 from ..engine import CATEGORIES, DominoSet, EngineError, RuleSet, Tile, answer, score_hand
 from ..engine.rules import check_players
-from ..games.setup import NAME_MAX, stored_key
 from ..models import (
     AuditEntry,
     Game,
@@ -44,6 +43,7 @@ from ..models import (
     Seat,
     new_token,
 )
+from ..services.game_setup import NAME_MAX, stored_key
 from ..services.results import record_games
 from ..text import clean_text, forbidden_characters
 

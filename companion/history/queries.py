@@ -17,8 +17,8 @@ from sqlalchemy import Select, and_, func, or_, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..games.setup import name_key
 from ..models import Game, GameNight, Player, Round, Seat, utcnow
+from ..services.game_setup import name_key
 from .results import finished_results
 
 #: how long a deleted game night can be brought back (as a deleted game, see games.undo)

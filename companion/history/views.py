@@ -19,8 +19,8 @@ from ..access import Role, requires
 from ..engine import SUPPORTED_SETS
 from ..extensions import db
 from ..games.board import build_board, step_words
-from ..games.setup import SetupError
 from ..models import GameNight, Player, utcnow
+from ..services.game_setup import SetupError
 from ..text import clean_text
 from . import bp, game_page, players, queries
 from .aggregates import head_to_head_rows, leaderboard_rows, player_record
