@@ -38,6 +38,14 @@ from ..ids import parse_id
 from ..mapping import coming_round, round_scores, rules_of
 from ..models import Game
 from ..rulebook import SECTIONS, section_for, source_names, switch_anchor
+from ..services.game_lookup import game_for_edit
+from ..services.rulings import (
+    delete_ruling,
+    none_if_unreadable,
+    ruling_by_id,
+    rulings_for,
+    save_ruling,
+)
 from ..words import end_name, move_reason, reason_words
 from . import bp
 from .asking import (
@@ -60,20 +68,11 @@ from .notation import (
     read_position,
     split_items,
 )
-from .rulings import (
-    delete_ruling,
-    none_if_unreadable,
-    ruling_by_id,
-    rulings_for,
-    save_ruling,
-)
 
 MAX_POS = 20000  # characters of typed or pasted position accepted (a big JSON layout fits)
 
 
 def _game_for_token(token: str) -> Game:
-    from ..games.access import game_for_edit
-
     return game_for_edit(token)
 
 

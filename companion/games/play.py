@@ -2,7 +2,8 @@
 
 Every action is a plain form post answered by a redirect (works without JavaScript); with htmx
 (``HX-Request``) the same views answer with the ``#game`` fragment or the scoreboard fragment.
-The logic lives in :mod:`.rounds` (rounds), :mod:`.undo` (corrections) and :mod:`.board`.
+The logic lives in :mod:`.rounds` (rounds), :mod:`.undo` (corrections) and
+:mod:`companion.services.scoreboard`.
 """
 
 from __future__ import annotations
@@ -24,18 +25,19 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
-from ..checker.rulings import rulings_for
 from ..engine import DominoSet, tile_points
 from ..mapping import rules_of
 from ..models import Game, Round
 from ..public_url import public_url
 from ..services import hand_photo
 from ..services import table as posts
-from ..services.audit import audit_page
+from ..services.audit import audit_page, changes
+from ..services.deleted_games import deleted_game, shared_game
+from ..services.rulings import rulings_for
+from ..services.scoreboard import board_window, build_board
 from ..stale_forms import stale_form
 from . import bp
 from .access import game_for_view, scorekeeper_game
-from .board import board_window, build_board
 from .round_forms import (
     BurnForm,
     RoundForm,
@@ -62,13 +64,10 @@ from .rounds import (
 )
 from .undo import (
     NothingToUndo,
-    changes,
     delete_game,
-    deleted_game,
     latest_change,
     rematch,
     restore_game,
-    shared_game,
     undo_last,
 )
 

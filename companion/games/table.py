@@ -25,11 +25,11 @@ from ..models import AuditEntry, Game, HandPost, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
 from ..services import table as posts
+from ..services.deleted_games import shared_game
+from ..services.scoreboard import build_board
 from . import bp
 from .access import game_for_edit, game_for_view, scorekeeper_game
-from .board import build_board
 from .rounds import commit_change, double_name, load_game, plan_round
-from .undo import shared_game
 
 
 def _picker(game: Game, double: int) -> list[dict[str, Any]]:

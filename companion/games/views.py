@@ -42,9 +42,9 @@ from ..ids import is_id
 from ..models import Game, GameNight, Player, Seat
 from ..public_url import init_public_url, public_base, public_url
 from ..services import game_setup as setup
+from ..services.scoreboard import board_window, build_board
 from . import bp
 from .access import safe_next, scorekeeper_game
-from .board import board_window, build_board
 from .forms import MORE_NAME_ROWS, NewGameForm, NightForm, NotesForm, PasscodeForm
 
 #: a night counts as active on its day and the day after (games often run past midnight)

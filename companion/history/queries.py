@@ -21,7 +21,7 @@ from ..models import Game, GameNight, Player, Round, Seat, utcnow
 from ..services.game_setup import name_key
 from .results import finished_results
 
-#: how long a deleted game night can be brought back (as a deleted game, see games.undo)
+#: how long a deleted game night can be brought back (as a deleted game, see services.deleted_games)
 NIGHT_RESTORE_WINDOW = timedelta(hours=24)
 
 

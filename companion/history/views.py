@@ -18,9 +18,9 @@ from sqlalchemy import select
 from ..access import Role, requires
 from ..engine import SUPPORTED_SETS
 from ..extensions import db
-from ..games.board import build_board, step_words
 from ..models import GameNight, Player, utcnow
 from ..services.game_setup import SetupError
+from ..services.scoreboard import build_board, step_words
 from ..text import clean_text
 from . import bp, game_page, players, queries
 from .aggregates import head_to_head_rows, leaderboard_rows, player_record

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from companion.games.board import BOARD_COLUMNS
+from companion.services.scoreboard import BOARD_COLUMNS
 
 pytestmark = pytest.mark.browser
 

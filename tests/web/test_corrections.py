@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from companion.extensions import db
-from companion.games.undo import recently_deleted
 from companion.models import AuditEntry, Game, HandScore, Round, utcnow
+from companion.services.deleted_games import recently_deleted
 
 from .playkit import make_game, round_post, seat_ids, text
 

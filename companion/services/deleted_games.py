@@ -1,0 +1,67 @@
+"""Deleted games: which can still be brought back, and links to deleted games.
+
+A game is soft-deleted (``Game.deleted_at``) and can be restored for :data:`RESTORE_WINDOW`;
+the score keeper's pages and the checker find games through these lookups, so they live below
+the blueprints (the deleting and restoring are in :mod:`companion.games.undo`).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import abort
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import Game, utcnow
+
+#: How long a deleted game can be restored.
+RESTORE_WINDOW = timedelta(hours=24)
+
+
+def deleted_game(token: str) -> Game:
+    """The game with edit token ``token`` deleted less than :data:`RESTORE_WINDOW` ago.
+
+    Raises werkzeug NotFound (404) otherwise."""
+    if not token or len(token) > 40:
+        abort(404)
+    game = db.session.scalar(
+        select(Game).where(
+            Game.edit_token == token,
+            Game.deleted_at.is_not(None),
+            Game.deleted_at > utcnow() - RESTORE_WINDOW,
+        )
+    )
+    if game is None:
+        abort(404, description=_("There is no deleted game at this link to bring back."))
+    return game
+
+
+def shared_game(share_token: str) -> Game:
+    """The game with read-only token ``share_token``, deleted or not (so that a live
+    scoreboard can say the game was deleted). Raises werkzeug NotFound (404) otherwise."""
+    if not share_token or len(share_token) > 40:
+        abort(404)
+    game = db.session.scalar(select(Game).where(Game.share_token == share_token))
+    if game is None:
+        abort(404)
+    return game
+
+
+def recently_deleted(tokens: list[str]) -> list[Game]:
+    """Games among ``tokens`` (e.g. the browser's remembered edit tokens) deleted less than
+    :data:`RESTORE_WINDOW` ago, newest deletion first — for a "restore" list on the home page."""
+    if not tokens:
+        return []
+    return list(
+        db.session.scalars(
+            select(Game)
+            .where(
+                Game.edit_token.in_(tokens[:100]),
+                Game.deleted_at.is_not(None),
+                Game.deleted_at > utcnow() - RESTORE_WINDOW,
+            )
+            .order_by(Game.deleted_at.desc())
+        )
+    )
