@@ -33,7 +33,7 @@ from .rules import (
     spokes_required,
 )
 from .scoring import (
-    HandScore,
+    HandResult,
     hand_points,
     max_hand_points,
     running_totals,
@@ -59,7 +59,7 @@ __all__ = [
     "Decision",
     "DominoSet",
     "EngineError",
-    "HandScore",
+    "HandResult",
     "Layout",
     "LayoutError",
     "NextRound",

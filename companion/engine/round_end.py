@@ -9,7 +9,7 @@ from .errors import EngineError
 from .layout import Layout
 from .moves import has_legal_play
 from .rules import RuleSet
-from .scoring import HandScore, score_hand
+from .scoring import HandResult, score_hand
 from .tiles import Tile
 from .turns import drawable_tiles
 
@@ -23,7 +23,7 @@ class RoundStatus:
         reason: ``OUT``, ``BLOCKED``, ``NO_DRAW`` (over) or ``YARD_NOT_EXHAUSTED``,
             ``SOMEONE_CAN_PLAY`` (not over).
         went_out: the player who laid their last tile, if any.
-        scores: player -> HandScore when over (players whose hand is known).
+        scores: player -> HandResult when over (players whose hand is known).
         can_play: players who have a legal play now.
         message: one sentence; rule: the RULES.md section.
     """
@@ -31,7 +31,7 @@ class RoundStatus:
     over: bool
     reason: str
     went_out: str | None
-    scores: Mapping[str, HandScore]
+    scores: Mapping[str, HandResult]
     can_play: tuple[str, ...]
     message: str
     rule: str
@@ -151,7 +151,7 @@ def _scores(
     round_double: Tile,
     out: str | None = None,
     last_double: bool = False,
-) -> dict[str, HandScore]:
+) -> dict[str, HandResult]:
     scores = {}
     for player, hand in hands.items():
         if player == out:

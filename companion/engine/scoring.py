@@ -48,8 +48,9 @@ def max_hand_points(
 
 
 @dataclass(frozen=True, slots=True)
-class HandScore:
-    """One player's score for one round.
+class HandResult:
+    """One player's score for one round, as the engine works it out (named apart from the
+    stored row, :class:`companion.models.HandScore`, so a name says its layer).
 
     Attributes:
         points: the round score in points.
@@ -79,7 +80,7 @@ def score_hand(
     went_out: bool = False,
     last_tile_was_double: bool = False,
     round_double: Tile | None = None,
-) -> HandScore:
+) -> HandResult:
     """Score one player's round (RULES.md §6, §7).
 
     Args:
@@ -102,7 +103,7 @@ def score_hand(
         )
     if went_out or not hand:
         if last_tile_was_double and rules.going_out_on_double == "penalty_50":
-            return HandScore(
+            return HandResult(
                 GOING_OUT_ON_DOUBLE_PENALTY,
                 True,
                 GOING_OUT_ON_DOUBLE_PENALTY,
@@ -110,7 +111,7 @@ def score_hand(
                 "and is not a zero round.",
                 "6",
             )
-        return HandScore(0, True, 0, "Went out: 0 points.", "6")
+        return HandResult(0, True, 0, "Went out: 0 points.", "6")
     points = hand_points(hand, rules)
     parts = []
     if Tile(0, 0) in hand:
@@ -118,7 +119,7 @@ def score_hand(
     if rules.blank_half_value and any(t.low == 0 and not t.is_double for t in hand):
         parts.append(f"each blank half counts {rules.blank_half_value}")
     extra = f" ({'; '.join(parts)})" if parts else ""
-    return HandScore(
+    return HandResult(
         points,
         False,
         0,
