@@ -8,6 +8,7 @@ raises. :func:`answer_document` answers a whole cases file.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
@@ -15,13 +16,14 @@ from ..errors import EngineError
 from ..limits import (
     check_shape,
     check_text,
-    label,
 )
 from .edge import edge
 from .game import sequence, setup, start_player
 from .play import draw, placement, round_end
 from .reading import Answer, Question
 from .scores import scoring, tiebreak
+
+_log = logging.getLogger(__name__)
 
 CATEGORIES = (
     "placement",
@@ -50,33 +52,21 @@ HANDLERS: dict[str, Callable[[Question], Answer]] = {
 
 
 def answer(question: Any) -> Answer:
-    """Answer one question of QUESTIONS.md. Never raises: errors become an error answer."""
+    """Answer one question of QUESTIONS.md. Never raises: a question the engine refuses gets
+    its error answer; a fault of the engine itself is logged and answered ``ENGINE_FAULT``.
+
+    The question is read and checked before any rule runs (:func:`read_question`, then the
+    handlers' typed accessors), so a bad question is always an :class:`EngineError` naming what
+    and where; anything else is an engine bug and is reported as one, never blamed on the
+    question."""
     try:
-        if not isinstance(question, Mapping):
-            raise EngineError(
-                "BAD_QUESTION", "A question is an object with category, ruleset and input.", ""
-            )
-        check_shape(question)  # size bounds first: refused questions cost no more work
-        category = question.get("category")
-        if not isinstance(category, str) or category not in HANDLERS:
-            raise EngineError(
-                "UNKNOWN_CATEGORY",
-                f"{category!r} is not a question category; use one of {', '.join(CATEGORIES)}.",
-                "category",
-            )
-        return HANDLERS[category](Question(question))
+        handler, q = read_question(question)
+        return handler(q)
     except EngineError as exc:
         return {"error": exc.as_dict()}
-    except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
-        return {
-            "error": {
-                "code": "MALFORMED",
-                "message": f"The question could not be read: {label(exc)}",
-                "where": "",
-            }
-        }
-    except Exception:  # a fault of the engine, not of the question: still one error answer, so
-        # that one question never costs a batch or a file its other answers
+    except Exception:  # a fault of the engine, not of the question: logged, and still one
+        # error answer, so that one question never costs a batch or a file its other answers
+        _log.exception("engine fault answering a %r question", _category_of(question))
         return {
             "error": {
                 "code": "ENGINE_FAULT",
@@ -85,6 +75,34 @@ def answer(question: Any) -> Answer:
                 "where": "",
             }
         }
+
+
+def read_question(question: Any) -> tuple[Callable[[Question], Answer], Question]:
+    """The handler of ``question``'s category and the question read (rules, set, input).
+
+    Raises:
+        EngineError: ``BAD_QUESTION`` for a question that is not an object, ``TOO_LARGE`` over
+            a size bound (checked first: refused questions cost no more work),
+            ``UNKNOWN_CATEGORY``, or the error of its rules, set or input.
+    """
+    if not isinstance(question, Mapping):
+        raise EngineError(
+            "BAD_QUESTION", "A question is an object with category, ruleset and input.", ""
+        )
+    check_shape(question)
+    category = question.get("category")
+    if not isinstance(category, str) or category not in HANDLERS:
+        raise EngineError(
+            "UNKNOWN_CATEGORY",
+            f"{category!r} is not a question category; use one of {', '.join(CATEGORIES)}.",
+            "category",
+        )
+    return HANDLERS[category], Question(question)
+
+
+def _category_of(question: Any) -> str:
+    category = question.get("category") if isinstance(question, Mapping) else None
+    return category[:40] if isinstance(category, str) else "?"
 
 
 def answer_document(doc: Any) -> dict[str, Answer]:

@@ -3,6 +3,11 @@ centre double's capacity, and the other categories' questions asked as special c
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..errors import EngineError
 from .game import hub_capacity, sequence, setup, start_player
 from .play import draw, placement, round_end
 from .reading import Answer, Question
@@ -41,33 +46,85 @@ def _announcement(q: Question) -> Answer:
     }
 
 
-def edge(q: Question) -> Answer:
+class EdgeKind(StrEnum):
+    """Which question an "edge" question asks (``input.kind``, QUESTIONS.md "edge")."""
+
+    ANNOUNCEMENT = "announcement"  # the last-tile announcement (§5.5)
+    PLACEMENT = "placement"
+    ROUND_END = "round_end"
+    DRAW = "draw"
+    SCORES_AND_TIE = "scores_and_tiebreak"  # running totals with the tie-break
+    SCORING = "scoring"
+    START_PLAYER = "start_player"
+    SEQUENCE = "round_sequence"
+    SETUP = "setup"
+    CENTRE = "centre_capacity"  # how many spokes the centre double takes (§5.2)
+    SET_FACTS = "set_facts"  # the set's rounds with the centre's capacity
+
+
+@dataclass(frozen=True)
+class ImpliedBy:
+    """When a question names no kind (QUESTIONS.md's cases predate ``kind``): the kind of the
+    first row whose keys the input gives (any of ``any_of`` and all of ``all_of``)."""
+
+    kind: EdgeKind
+    any_of: frozenset[str] = frozenset()
+    all_of: frozenset[str] = frozenset()
+
+    def matches(self, keys: set[str]) -> bool:
+        """True when ``keys`` (the input's keys with a value) name this kind."""
+        gives_one = not self.any_of or bool(keys & self.any_of)
+        return gives_one and self.all_of <= keys
+
+
+#: the kind of a question without ``kind``, first match wins (else :attr:`EdgeKind.SET_FACTS`)
+IMPLIED_KINDS: tuple[ImpliedBy, ...] = (
+    ImpliedBy(
+        EdgeKind.ANNOUNCEMENT,
+        any_of=frozenset(("announced", "tiles_left", "next_player_has_played")),
+    ),
+    ImpliedBy(EdgeKind.PLACEMENT, any_of=frozenset(("move", "turn"))),
+    ImpliedBy(EdgeKind.ROUND_END, any_of=frozenset(("event", "hands"))),
+    ImpliedBy(EdgeKind.DRAW, all_of=frozenset(("layout", "hand"))),
+    ImpliedBy(EdgeKind.SCORES_AND_TIE, any_of=frozenset(("round_scores",))),
+    ImpliedBy(EdgeKind.SCORING, any_of=frozenset(("hand", "round_end", "round_start_double"))),
+    ImpliedBy(
+        EdgeKind.START_PLAYER,
+        any_of=frozenset(("seats_clockwise", "round", "draws", "found_by", "round1_starter")),
+    ),
+    ImpliedBy(EdgeKind.SEQUENCE, any_of=frozenset(("rounds_played", "holders"))),
+    ImpliedBy(EdgeKind.SETUP, any_of=frozenset(("players", "players_list"))),
+    ImpliedBy(EdgeKind.CENTRE, any_of=frozenset(("requested_center_spokes",))),
+)
+
+
+def edge_kind(q: Question) -> EdgeKind:
+    """The kind the question names in ``input.kind``, or the one its keys imply.
+
+    Raises:
+        EngineError: ``BAD_VALUE`` for a kind that is not one of :class:`EdgeKind`.
+    """
+    named = q.input.get("kind")
+    if named is not None:
+        if named not in EDGE_ANSWERS:
+            kinds = ", ".join(EdgeKind)
+            raise EngineError("BAD_VALUE", f"kind is one of {kinds}.", "input.kind")
+        return EdgeKind(named)
     keys = {k for k, v in q.input.items() if v is not None}
-    if keys & {"announced", "tiles_left", "next_player_has_played"}:
-        return _announcement(q)
-    if keys & {"move", "turn"}:
-        return placement(q)
-    if keys & {"event", "hands"}:
-        return round_end(q)
-    if "layout" in keys and "hand" in keys:
-        return draw(q)
-    if "round_scores" in keys:
-        answer = scoring(q)
-        answer.update({k: v for k, v in tiebreak(q).items() if k not in ("message", "rule")})
-        return answer
-    if keys & {"hand", "round_end", "round_start_double"}:
-        return scoring(q)
-    if keys & {"seats_clockwise", "round", "draws", "found_by", "round1_starter"}:
-        return start_player(q)
-    if keys & {"rounds_played", "holders"}:
-        return sequence(q)
-    if keys & {"players", "players_list"}:
-        return setup(q)
-    if "requested_center_spokes" in keys:
-        return _hub(q)
-    answer = sequence(q)
-    answer.update({k: v for k, v in _hub(q).items() if k not in ("message", "rule")})
+    return next((row.kind for row in IMPLIED_KINDS if row.matches(keys)), EdgeKind.SET_FACTS)
+
+
+def _facts_of(*parts: Answer) -> Answer:
+    """The first answer, with the facts (not the sentence) of the others."""
+    answer = dict(parts[0])
+    for part in parts[1:]:
+        answer.update({k: v for k, v in part.items() if k not in ("message", "rule")})
     return answer
+
+
+def edge(q: Question) -> Answer:
+    """Answer an edge question by its kind (:func:`edge_kind`)."""
+    return EDGE_ANSWERS[edge_kind(q)](q)
 
 
 def _hub(q: Question) -> Answer:
@@ -83,3 +140,19 @@ def _hub(q: Question) -> Answer:
         )
     answer.update(feasible=feasible, message=message, rule="5.2")
     return answer
+
+
+#: kind -> how it is answered
+EDGE_ANSWERS: dict[str, Callable[[Question], Answer]] = {
+    EdgeKind.ANNOUNCEMENT: _announcement,
+    EdgeKind.PLACEMENT: placement,
+    EdgeKind.ROUND_END: round_end,
+    EdgeKind.DRAW: draw,
+    EdgeKind.SCORES_AND_TIE: lambda q: _facts_of(scoring(q), tiebreak(q)),
+    EdgeKind.SCORING: scoring,
+    EdgeKind.START_PLAYER: start_player,
+    EdgeKind.SEQUENCE: sequence,
+    EdgeKind.SETUP: setup,
+    EdgeKind.CENTRE: _hub,
+    EdgeKind.SET_FACTS: lambda q: _facts_of(sequence(q), _hub(q)),
+}

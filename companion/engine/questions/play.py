@@ -12,7 +12,7 @@ from ..limits import (
     check_count,
 )
 from ..moves import check_move
-from ..round_end import round_status
+from ..round_end import RoundStatus, round_status
 from ..tiles import Tile, ensure_distinct
 from ..turns import advise_turn
 from .reading import Answer, Question
@@ -99,7 +99,10 @@ def draw(q: Question) -> Answer:
     return answer
 
 
-def round_end(q: Question) -> Answer:
+def judge_round(q: Question) -> tuple[Layout, RoundStatus]:
+    """The position (after ``input.event``, if any) and the round's status (RULES.md §6): the
+    one path for the "round_end" answer and for :func:`companion.engine.explain.round_end_status`.
+    """
     hands = q.player_tiles("hands")
     event = q.input.get("event")
     went_out, last_double = None, False
@@ -108,17 +111,23 @@ def round_end(q: Question) -> Answer:
         layout, went_out, last_double = _apply_event(q, layout, hands, event)
     all_tiles = [t for h in hands.values() for t in h]
     ensure_distinct(all_tiles, "input.hands")
-    to_move = q.text("to_move")
     status = round_status(
         layout,
         hands,
         q.integer("yard_count", 0),
         q.rules,
         players=q.players,
-        to_move=to_move,
+        to_move=q.text("to_move"),
         went_out=went_out,
         last_tile_was_double=last_double,
     )
+    return layout, status
+
+
+def round_end(q: Question) -> Answer:
+    """Is the round over, why, and each hand's score (RULES.md §6, §7)."""
+    _layout, status = judge_round(q)
+    event = q.input.get("event")
     answer: Answer = {"round_over": status.over, "reason": status.reason}
     if status.over:
         answer["scores"] = {p: s.points for p, s in status.scores.items()}

@@ -38,7 +38,7 @@ class Question:
         self.input: Mapping[str, Any] = inp
         n = inp.get("set", self.rules.set_size)
         self.set_size = check_set_size(n, "input.set" if "set" in inp else "ruleset.set_size")
-        self.dominoes = DominoSet(self.set_size)
+        self.dominoes = DominoSet(n=self.set_size)
 
     def has(self, key: str) -> bool:
         """True when the input gives ``key`` (and it is not null)."""
