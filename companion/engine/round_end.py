@@ -82,14 +82,14 @@ def round_status(
             " They went out on a double, which costs 50 under this house rule." if penalty else ""
         )
         return RoundStatus(
-            True,
-            "OUT",
-            out,
-            scores,
-            (),
-            f"{out} laid their last tile, so the "
+            over=True,
+            reason="OUT",
+            went_out=out,
+            scores=scores,
+            can_play=(),
+            message=f"{out} laid their last tile, so the "
             f"round is over, even if a chicken foot is unfinished.{extra}",
-            "6",
+            rule="6",
         )
     can_play = tuple(p for p, h in hands.items() if has_legal_play(layout, h))
     drawable = drawable_tiles(rules, yard_count, count)
@@ -103,31 +103,37 @@ def round_status(
     ):
         who = to_move or "The player to move"
         return RoundStatus(
-            True,
-            "NO_DRAW",
-            None,
-            _scores(hands, rules, round_double),
-            can_play,
-            f"{who} cannot play and there is nothing to draw: under 'No Draw' "
+            over=True,
+            reason="NO_DRAW",
+            went_out=None,
+            scores=_scores(hands, rules, round_double),
+            can_play=can_play,
+            message=f"{who} cannot play and there is nothing to draw: under 'No Draw' "
             "the round ends at once.",
-            "5.5",
+            rule="5.5",
         )
     if can_play:
         names = ", ".join(can_play)
         return RoundStatus(
-            False, "SOMEONE_CAN_PLAY", None, {}, can_play, f"Not over: {names} can still play.", "6"
+            over=False,
+            reason="SOMEONE_CAN_PLAY",
+            went_out=None,
+            scores={},
+            can_play=can_play,
+            message=f"Not over: {names} can still play.",
+            rule="6",
         )
     if drawable > 0:
         return RoundStatus(
-            False,
-            "YARD_NOT_EXHAUSTED",
-            None,
-            {},
-            (),
-            f"Not over: nobody can play, but {drawable} tile"
+            over=False,
+            reason="YARD_NOT_EXHAUSTED",
+            went_out=None,
+            scores={},
+            can_play=(),
+            message=f"Not over: nobody can play, but {drawable} tile"
             f"{'s' if drawable != 1 else ''} can still be drawn from the chicken "
             "yard.",
-            "6",
+            rule="6",
         )
     left = (
         "only the reserve is left in the chicken yard"
@@ -135,13 +141,13 @@ def round_status(
         else "the chicken yard is empty"
     )
     return RoundStatus(
-        True,
-        "BLOCKED",
-        None,
-        _scores(hands, rules, round_double),
-        (),
-        f"Blocked: nobody can play and {left}, so everyone counts their hand.",
-        "6",
+        over=True,
+        reason="BLOCKED",
+        went_out=None,
+        scores=_scores(hands, rules, round_double),
+        can_play=(),
+        message=f"Blocked: nobody can play and {left}, so everyone counts their hand.",
+        rule="6",
     )
 
 

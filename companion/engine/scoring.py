@@ -42,7 +42,7 @@ def max_hand_points(
 
     skip = set(excluded)
     values = sorted(
-        (tile_points(t, rules) for t in DominoSet(set_size) if t not in skip), reverse=True
+        (tile_points(t, rules) for t in DominoSet(n=set_size) if t not in skip), reverse=True
     )
     return sum(values[:tile_count])
 
@@ -104,14 +104,16 @@ def score_hand(
     if went_out or not hand:
         if last_tile_was_double and rules.going_out_on_double == "penalty_50":
             return HandResult(
-                GOING_OUT_ON_DOUBLE_PENALTY,
-                True,
-                GOING_OUT_ON_DOUBLE_PENALTY,
-                "Went out on a double: under this house rule that costs 50 points "
+                points=GOING_OUT_ON_DOUBLE_PENALTY,
+                went_out=True,
+                penalty=GOING_OUT_ON_DOUBLE_PENALTY,
+                explanation="Went out on a double: under this house rule that costs 50 points "
                 "and is not a zero round.",
-                "6",
+                rule="6",
             )
-        return HandResult(0, True, 0, "Went out: 0 points.", "6")
+        return HandResult(
+            points=0, went_out=True, penalty=0, explanation="Went out: 0 points.", rule="6"
+        )
     points = hand_points(hand, rules)
     parts = []
     if Tile(0, 0) in hand:
@@ -119,11 +121,12 @@ def score_hand(
     if rules.blank_half_value and any(t.low == 0 and not t.is_double for t in hand):
         parts.append(f"each blank half counts {rules.blank_half_value}")
     extra = f" ({'; '.join(parts)})" if parts else ""
+    tiles = f"{len(hand)} tile{'s' if len(hand) != 1 else ''}"
     return HandResult(
-        points,
-        False,
-        0,
-        f"{len(hand)} tile{'s' if len(hand) != 1 else ''} left in hand: {points} points{extra}.",
+        points=points,
+        went_out=False,
+        penalty=0,
+        explanation=f"{tiles} left in hand: {points} points{extra}.",
     )
 
 

@@ -224,7 +224,7 @@ def _highest_draw(
     drawing = seats
     while True:
         if len(pool) < len(drawing):
-            pool = _shuffled(DominoSet(rules.set_size).tiles, rng)
+            pool = _shuffled(DominoSet(n=rules.set_size).tiles, rng)
         draws = {p: pool.pop() for p in drawing}
         info = start_of_round(rules, double, 1, seats=seats, draws=draws)
         if info.starter is not None:
@@ -255,7 +255,7 @@ def _setup_held(
     rng: random.Random,
 ) -> _Setup | None:
     """``held_in_hand``: deal from the whole set, then find the double (§3.4, §3.5)."""
-    dominoes = DominoSet(n)
+    dominoes = DominoSet(n=n)
     for redeals in range(MAX_REDEALS):
         hands, yard = _deal_hands(_shuffled(dominoes.tiles, rng), len(seats), size)
         where = {t.high: seats[i] for i, h in enumerate(hands) for t in h if t.is_double}
@@ -314,7 +314,7 @@ def _setup_pulled(
     double = nxt.start_double
     assert double is not None
     target = Tile(double, double)
-    searched = _shuffled(DominoSet(n).tiles, rng)
+    searched = _shuffled(DominoSet(n=n).tiles, rng)
     found_by = seats[_search(searched, target, first, len(seats))]
     rest = _shuffled([t for t in searched if t != target], rng)  # "the rest are reshuffled"
     hands, yard = _deal_hands(rest, len(seats), size)
