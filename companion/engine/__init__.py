@@ -42,6 +42,7 @@ from .scoring import (
 )
 from .sequence import NextRound, next_round, round_double, round_doubles
 from .starters import StartInfo, next_clockwise, start_of_round
+from .state import RoundState
 from .tiebreak import DECIDED_LABELS, Decision, PlayerRecord, Standing, decide, records, standings
 from .tiles import SUPPORTED_SETS, DominoSet, Tile, parse_tile
 from .turns import TurnAdvice, advise_turn
@@ -66,6 +67,7 @@ __all__ = [
     "OpenEnd",
     "Placement",
     "PlayerRecord",
+    "RoundState",
     "RoundStatus",
     "RuleError",
     "RuleSet",

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import EngineError
-from .layout import Layout
 from .moves import has_legal_play
 from .rules import RuleSet
 from .scoring import HandResult, score_hand
+from .state import RoundState
 from .tiles import Tile
 from .turns import drawable_tiles
 
@@ -37,17 +37,7 @@ class RoundStatus:
     rule: str
 
 
-def round_status(
-    layout: Layout,
-    hands: Mapping[str, Sequence[Tile]],
-    yard_count: int,
-    rules: RuleSet,
-    *,
-    players: int | None = None,
-    to_move: str | None = None,
-    went_out: str | None = None,
-    last_tile_was_double: bool = False,
-) -> RoundStatus:
+def round_status(state: RoundState) -> RoundStatus:
     """Decide whether the round is over (RULES.md §6; §11.7).
 
     Over when a hand is empty (``OUT``, even with a foot unfinished), when nobody can play and
@@ -56,13 +46,14 @@ def round_status(
     (``NO_DRAW``). Otherwise ``SOMEONE_CAN_PLAY`` or ``YARD_NOT_EXHAUSTED``.
 
     Args:
-        hands: player -> tiles held (players not listed are simply not scored).
-        players: player count for the reserve (defaults to the number of hands).
-        went_out: the player who just laid their last tile, if known from an event.
-        last_tile_was_double: that last tile was a double (``going_out_on_double``).
+        state: the round at this moment (:class:`~companion.engine.state.RoundState`: the
+            layout, the hands, the yard's count, the rules and what is known of the turn).
     Raises EngineError(``SEVERAL_WENT_OUT``) when more than one player has an empty hand (§11.6)
     and EngineError(``CENTRE_DOUBLE_IN_HAND``) from scoring.
     """
+    layout, hands, yard_count, rules = state.layout, state.hands, state.yard_count, state.rules
+    players, to_move, went_out = state.players, state.to_move, state.went_out
+    last_tile_was_double = state.last_tile_was_double
     count = players if players is not None else (len(hands) or None)
     round_double = layout.center
     out = went_out or next((p for p, h in hands.items() if not h), None)

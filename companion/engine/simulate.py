@@ -39,6 +39,7 @@ from .round_end import round_status
 from .rules import RuleSet, spokes_required
 from .sequence import next_round
 from .starters import StartInfo, start_of_round
+from .state import RoundState
 from .tiebreak import Decision, Standing, decide, records, standings
 from .tiles import DominoSet, Tile
 from .turns import advise_turn, drawable_tiles
@@ -538,14 +539,16 @@ def _finish(
     """Ask the engine whether the round is over and score it (§6, §7)."""
     hands = {p: tuple(h) for p, h in zip(table.seats, table.hands, strict=True)}
     status = round_status(
-        table.layout,
-        hands,
-        len(table.yard),
-        rules,
-        players=len(table.seats),
-        to_move=to_move,
-        went_out=went_out,
-        last_tile_was_double=on_double,
+        RoundState(
+            layout=table.layout,
+            hands=hands,
+            yard_count=len(table.yard),
+            rules=rules,
+            players=len(table.seats),
+            to_move=to_move,
+            went_out=went_out,
+            last_tile_was_double=on_double,
+        )
     )
     if not status.over or status.reason != expected:
         raise SimulationError(

@@ -33,11 +33,12 @@ from ..services import hand_photo
 from ..services import table as posts
 from ..services.audit import audit_page, changes
 from ..services.deleted_games import deleted_game, shared_game
+from ..services.game_lookup import game_for_view
 from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
 from ..stale_forms import stale_form
 from . import bp
-from .access import game_for_view, scorekeeper_game
+from .access import scorekeeper_game
 from .round_forms import (
     BurnForm,
     RoundForm,

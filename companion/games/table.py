@@ -26,9 +26,10 @@ from ..pips import PhotoError
 from ..services import hand_photo
 from ..services import table as posts
 from ..services.deleted_games import shared_game
+from ..services.game_lookup import game_for_edit, game_for_view
 from ..services.scoreboard import build_board
 from . import bp
-from .access import game_for_edit, game_for_view, scorekeeper_game
+from .access import scorekeeper_game
 from .rounds import commit_change, double_name, load_game, plan_round
 
 

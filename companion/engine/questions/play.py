@@ -13,6 +13,7 @@ from ..limits import (
 )
 from ..moves import check_move
 from ..round_end import RoundStatus, round_status
+from ..state import RoundState
 from ..tiles import Tile, ensure_distinct
 from ..turns import advise_turn
 from .reading import Answer, Question
@@ -111,16 +112,17 @@ def judge_round(q: Question) -> tuple[Layout, RoundStatus]:
         layout, went_out, last_double = _apply_event(q, layout, hands, event)
     all_tiles = [t for h in hands.values() for t in h]
     ensure_distinct(all_tiles, "input.hands")
-    status = round_status(
-        layout,
-        hands,
-        q.integer("yard_count", 0),
-        q.rules,
+    state = RoundState(
+        layout=layout,
+        hands=hands,
+        yard_count=q.integer("yard_count", 0),
+        rules=q.rules,
         players=q.players,
         to_move=q.text("to_move"),
         went_out=went_out,
         last_tile_was_double=last_double,
     )
+    status = round_status(state)
     return layout, status
 
 
