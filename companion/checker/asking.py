@@ -243,6 +243,7 @@ def _edge_input(form: Mapping[str, Any], table: Table) -> dict[str, Any]:
     case = str(form.get("edge") or "")
     if case == EdgeCase.ANNOUNCE:
         return {
+            "kind": "announcement",
             "player": table.players[0],
             "tiles_left": 1,
             "announced": bool(form.get("announced")),
@@ -250,13 +251,12 @@ def _edge_input(form: Mapping[str, Any], table: Table) -> dict[str, Any]:
             "yard_count": _whole(form, "yard_count", 0),
         }
     if case == EdgeCase.CAPACITY:
-        # no player count: with one, the engine would answer the deal instead
         return {
+            "kind": "centre_capacity",
             "requested_center_spokes": _whole(form, "spokes", table.spokes) or table.spokes,
-            "players": None,
         }
     if case == EdgeCase.BLANK_ROUND:
-        return {"round_end": "BLOCKED", "hand": ["0-0"]}
+        return {"kind": "scoring", "round_end": "BLOCKED", "hand": ["0-0"]}
     raise FormProblem("edge", _("Choose a special case."))
 
 

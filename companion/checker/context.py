@@ -26,6 +26,7 @@ from ..engine import (
 )
 from ..engine.rules import CenterSpokes
 from ..models import Game
+from .forms import TableArgs
 
 DEFAULT_PLAYERS = 4
 PLAYER_LETTERS = "ABCDEFGHIJKL"
@@ -87,13 +88,6 @@ class Table:
         return {"preset": self.preset, "set": self.set_size, "players": len(self.players)}
 
 
-def _int(value: Any) -> int | None:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
-
-
 def table_for_game(game: Game, rules: RuleSet, centre: int | None) -> Table:
     """The table of a running game: its frozen rules, set, seated players and coming double."""
     names = tuple(seat.player.name for seat in game.seats) or tuple(PLAYER_LETTERS[:2])
@@ -112,12 +106,13 @@ def table_from_args(args: Mapping[str, Any]) -> Table:
     """A table from ``?preset=&set=&players=&centre=``; bad values fall back to defaults and
     say so in :attr:`Table.problem`."""
     problems = []
-    name = str(args.get("preset") or "standard")
+    form = TableArgs.read(args)
+    name = str(form.preset.data or "standard")
     if name not in PRESETS:
         problems.append(_("'%(name)s' is not a preset; the standard rules are used.", name=name))
         name = "standard"
     rules = preset(name)
-    set_size = _int(args.get("set")) or rules.set_size
+    set_size = form.number("set") or rules.set_size
     if set_size not in SUPPORTED_SETS:
         problems.append(
             _(
@@ -127,7 +122,7 @@ def table_from_args(args: Mapping[str, Any]) -> Table:
             )
         )
         set_size = rules.set_size
-    count = _int(args.get("players")) or DEFAULT_PLAYERS
+    count = form.number("players") or DEFAULT_PLAYERS
     if not 2 <= count <= len(PLAYER_LETTERS):
         problems.append(
             _("%(n)s players is not a table; %(d)s are used.", n=count, d=DEFAULT_PLAYERS)
@@ -139,7 +134,7 @@ def table_from_args(args: Mapping[str, Any]) -> Table:
     check = check_table(rules, set_size, count)
     problems.extend(check.problems)
     k = check.spokes if check.spokes is not None else min(4, set_size)
-    centre = _int(args.get("centre"))
+    centre = form.number("centre")
     if centre is None or not 0 <= centre <= set_size:
         centre = set_size
     return Table(

@@ -15,6 +15,7 @@ The public API, by the game's nouns (RULES.md section in brackets):
 * the checker's contract (QUESTIONS.md): :func:`answer`, :func:`answer_document`
 """
 
+from .deal import Deal, TableCheck, check_table, deal, hand_size
 from .errors import EngineError, LayoutError, RuleError, TileError
 from .layout import CENTER, Layout, OpenEnd, Placement, replay
 from .moves import Verdict, check_move, has_legal_play, legal_moves, play
@@ -32,7 +33,7 @@ from .rules import (
     spokes_required,
 )
 from .scoring import (
-    HandScore,
+    HandResult,
     hand_points,
     max_hand_points,
     running_totals,
@@ -40,8 +41,8 @@ from .scoring import (
     tile_points,
 )
 from .sequence import NextRound, next_round, round_double, round_doubles
-from .setup import Deal, TableCheck, check_table, deal, hand_size
 from .starters import StartInfo, next_clockwise, start_of_round
+from .state import RoundState
 from .tiebreak import DECIDED_LABELS, Decision, PlayerRecord, Standing, decide, records, standings
 from .tiles import SUPPORTED_SETS, DominoSet, Tile, parse_tile
 from .turns import TurnAdvice, advise_turn
@@ -59,13 +60,14 @@ __all__ = [
     "Decision",
     "DominoSet",
     "EngineError",
-    "HandScore",
+    "HandResult",
     "Layout",
     "LayoutError",
     "NextRound",
     "OpenEnd",
     "Placement",
     "PlayerRecord",
+    "RoundState",
     "RoundStatus",
     "RuleError",
     "RuleSet",

@@ -15,7 +15,8 @@ from .errors import EngineError
 from .layout import Layout
 from .moves import Verdict, check_move
 from .questions import Question
-from .round_end import RoundStatus, round_status
+from .questions.play import judge_round
+from .round_end import RoundStatus
 
 
 def placement_verdict(question: Mapping[str, Any]) -> tuple[Layout, Verdict] | None:
@@ -38,19 +39,7 @@ def round_end_status(question: Mapping[str, Any]) -> tuple[Layout, RoundStatus] 
     question without an ``event``; None for anything else or an unreadable question."""
     try:
         q = Question(question)
-        if q.has("event"):
-            return None
-        hands = q.player_tiles("hands")
-        layout = q.layout([t for h in hands.values() for t in h])
-        status = round_status(
-            layout,
-            hands,
-            q.integer("yard_count", 0),
-            q.rules,
-            players=q.players,
-            to_move=q.text("to_move"),
-        )
-        return layout, status
+        return None if q.has("event") else judge_round(q)
     except (EngineError, TypeError, ValueError, KeyError, AttributeError):
         return None
 

@@ -314,7 +314,10 @@ class Layout:
 
     def _end(self, tile_id: str) -> OpenEnd:
         return OpenEnd(
-            tile_id, self.number_at(tile_id), self.free_slots(tile_id), self.kind(tile_id)
+            on=tile_id,
+            number=self.number_at(tile_id),
+            free=self.free_slots(tile_id),
+            kind=self.kind(tile_id),
         )
 
     def open_ends(self) -> list[OpenEnd]:
@@ -341,10 +344,14 @@ class Layout:
         foot while one is open, else every open end (§5.2, §5.4)."""
         if not self.hub_complete:
             free = self.free_slots(CENTER)
-            return [OpenEnd(CENTER, self.hub, free, "hub")] if free else []
+            return [OpenEnd(on=CENTER, number=self.hub, free=free, kind="hub")] if free else []
         foot = self.open_foot
         if foot is not None:
-            return [OpenEnd(foot, self.number_at(foot), self.free_slots(foot), "foot")]
+            return [
+                OpenEnd(
+                    on=foot, number=self.number_at(foot), free=self.free_slots(foot), kind="foot"
+                )
+            ]
         return self.open_ends()
 
     def next_id(self, tile: Tile) -> str:
@@ -396,7 +403,7 @@ class Layout:
                 f"'{new_id}' cannot be used as a tile id here.",
                 new_id,
             )
-        placement = Placement(new_id, on, number, tile.other(number))
+        placement = Placement(id=new_id, on=on, touching=number, outer=tile.other(number))
         count = self._count + 1
         by_id = self._by_id.set(new_id, placement)
         children = self._children.set(on, capacity - free + 1)

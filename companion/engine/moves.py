@@ -66,7 +66,15 @@ class Verdict:
 
 def _illegal(reason: Reason, message: str, tile: Tile, on: str, **params: Any) -> Verdict:
     facts = {"tile": str(tile), "on": on, **params}
-    return Verdict(False, reason, message, SECTION[reason], tile, on, params=facts)
+    return Verdict(
+        legal=False,
+        reason=reason,
+        message=message,
+        rule=SECTION[reason],
+        tile=tile,
+        on=on,
+        params=facts,
+    )
 
 
 def _hub_params(layout: Layout) -> dict[str, Any]:
@@ -222,7 +230,16 @@ def _legal(layout: Layout, tile: Tile, on: str, number: int) -> Verdict:
         "left": left,
     }
     return Verdict(
-        True, Reason.OK, message, section, tile, on, open_end, creates, foot_done, params
+        legal=True,
+        reason=Reason.OK,
+        message=message,
+        rule=section,
+        tile=tile,
+        on=on,
+        new_open_end=open_end,
+        creates_foot_needing_toes=creates,
+        foot_complete_after=foot_done,
+        params=params,
     )
 
 

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import EngineError
-from .layout import Layout
 from .moves import has_legal_play
 from .rules import RuleSet
-from .scoring import HandScore, score_hand
+from .scoring import HandResult, score_hand
+from .state import RoundState
 from .tiles import Tile
 from .turns import drawable_tiles
 
@@ -23,7 +23,7 @@ class RoundStatus:
         reason: ``OUT``, ``BLOCKED``, ``NO_DRAW`` (over) or ``YARD_NOT_EXHAUSTED``,
             ``SOMEONE_CAN_PLAY`` (not over).
         went_out: the player who laid their last tile, if any.
-        scores: player -> HandScore when over (players whose hand is known).
+        scores: player -> HandResult when over (players whose hand is known).
         can_play: players who have a legal play now.
         message: one sentence; rule: the RULES.md section.
     """
@@ -31,23 +31,13 @@ class RoundStatus:
     over: bool
     reason: str
     went_out: str | None
-    scores: Mapping[str, HandScore]
+    scores: Mapping[str, HandResult]
     can_play: tuple[str, ...]
     message: str
     rule: str
 
 
-def round_status(
-    layout: Layout,
-    hands: Mapping[str, Sequence[Tile]],
-    yard_count: int,
-    rules: RuleSet,
-    *,
-    players: int | None = None,
-    to_move: str | None = None,
-    went_out: str | None = None,
-    last_tile_was_double: bool = False,
-) -> RoundStatus:
+def round_status(state: RoundState) -> RoundStatus:
     """Decide whether the round is over (RULES.md §6; §11.7).
 
     Over when a hand is empty (``OUT``, even with a foot unfinished), when nobody can play and
@@ -56,13 +46,14 @@ def round_status(
     (``NO_DRAW``). Otherwise ``SOMEONE_CAN_PLAY`` or ``YARD_NOT_EXHAUSTED``.
 
     Args:
-        hands: player -> tiles held (players not listed are simply not scored).
-        players: player count for the reserve (defaults to the number of hands).
-        went_out: the player who just laid their last tile, if known from an event.
-        last_tile_was_double: that last tile was a double (``going_out_on_double``).
+        state: the round at this moment (:class:`~companion.engine.state.RoundState`: the
+            layout, the hands, the yard's count, the rules and what is known of the turn).
     Raises EngineError(``SEVERAL_WENT_OUT``) when more than one player has an empty hand (§11.6)
     and EngineError(``CENTRE_DOUBLE_IN_HAND``) from scoring.
     """
+    layout, hands, yard_count, rules = state.layout, state.hands, state.yard_count, state.rules
+    players, to_move, went_out = state.players, state.to_move, state.went_out
+    last_tile_was_double = state.last_tile_was_double
     count = players if players is not None else (len(hands) or None)
     round_double = layout.center
     out = went_out or next((p for p, h in hands.items() if not h), None)
@@ -82,14 +73,14 @@ def round_status(
             " They went out on a double, which costs 50 under this house rule." if penalty else ""
         )
         return RoundStatus(
-            True,
-            "OUT",
-            out,
-            scores,
-            (),
-            f"{out} laid their last tile, so the "
+            over=True,
+            reason="OUT",
+            went_out=out,
+            scores=scores,
+            can_play=(),
+            message=f"{out} laid their last tile, so the "
             f"round is over, even if a chicken foot is unfinished.{extra}",
-            "6",
+            rule="6",
         )
     can_play = tuple(p for p, h in hands.items() if has_legal_play(layout, h))
     drawable = drawable_tiles(rules, yard_count, count)
@@ -103,31 +94,37 @@ def round_status(
     ):
         who = to_move or "The player to move"
         return RoundStatus(
-            True,
-            "NO_DRAW",
-            None,
-            _scores(hands, rules, round_double),
-            can_play,
-            f"{who} cannot play and there is nothing to draw: under 'No Draw' "
+            over=True,
+            reason="NO_DRAW",
+            went_out=None,
+            scores=_scores(hands, rules, round_double),
+            can_play=can_play,
+            message=f"{who} cannot play and there is nothing to draw: under 'No Draw' "
             "the round ends at once.",
-            "5.5",
+            rule="5.5",
         )
     if can_play:
         names = ", ".join(can_play)
         return RoundStatus(
-            False, "SOMEONE_CAN_PLAY", None, {}, can_play, f"Not over: {names} can still play.", "6"
+            over=False,
+            reason="SOMEONE_CAN_PLAY",
+            went_out=None,
+            scores={},
+            can_play=can_play,
+            message=f"Not over: {names} can still play.",
+            rule="6",
         )
     if drawable > 0:
         return RoundStatus(
-            False,
-            "YARD_NOT_EXHAUSTED",
-            None,
-            {},
-            (),
-            f"Not over: nobody can play, but {drawable} tile"
+            over=False,
+            reason="YARD_NOT_EXHAUSTED",
+            went_out=None,
+            scores={},
+            can_play=(),
+            message=f"Not over: nobody can play, but {drawable} tile"
             f"{'s' if drawable != 1 else ''} can still be drawn from the chicken "
             "yard.",
-            "6",
+            rule="6",
         )
     left = (
         "only the reserve is left in the chicken yard"
@@ -135,13 +132,13 @@ def round_status(
         else "the chicken yard is empty"
     )
     return RoundStatus(
-        True,
-        "BLOCKED",
-        None,
-        _scores(hands, rules, round_double),
-        (),
-        f"Blocked: nobody can play and {left}, so everyone counts their hand.",
-        "6",
+        over=True,
+        reason="BLOCKED",
+        went_out=None,
+        scores=_scores(hands, rules, round_double),
+        can_play=(),
+        message=f"Blocked: nobody can play and {left}, so everyone counts their hand.",
+        rule="6",
     )
 
 
@@ -151,7 +148,7 @@ def _scores(
     round_double: Tile,
     out: str | None = None,
     last_double: bool = False,
-) -> dict[str, HandScore]:
+) -> dict[str, HandResult]:
     scores = {}
     for player, hand in hands.items():
         if player == out:

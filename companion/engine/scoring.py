@@ -42,14 +42,15 @@ def max_hand_points(
 
     skip = set(excluded)
     values = sorted(
-        (tile_points(t, rules) for t in DominoSet(set_size) if t not in skip), reverse=True
+        (tile_points(t, rules) for t in DominoSet(n=set_size) if t not in skip), reverse=True
     )
     return sum(values[:tile_count])
 
 
 @dataclass(frozen=True, slots=True)
-class HandScore:
-    """One player's score for one round.
+class HandResult:
+    """One player's score for one round, as the engine works it out (named apart from the
+    stored row, :class:`companion.models.HandScore`, so a name says its layer).
 
     Attributes:
         points: the round score in points.
@@ -79,7 +80,7 @@ def score_hand(
     went_out: bool = False,
     last_tile_was_double: bool = False,
     round_double: Tile | None = None,
-) -> HandScore:
+) -> HandResult:
     """Score one player's round (RULES.md §6, §7).
 
     Args:
@@ -102,15 +103,17 @@ def score_hand(
         )
     if went_out or not hand:
         if last_tile_was_double and rules.going_out_on_double == GoingOutOnDouble.PENALTY_50:
-            return HandScore(
-                GOING_OUT_ON_DOUBLE_PENALTY,
-                True,
-                GOING_OUT_ON_DOUBLE_PENALTY,
-                "Went out on a double: under this house rule that costs 50 points "
+            return HandResult(
+                points=GOING_OUT_ON_DOUBLE_PENALTY,
+                went_out=True,
+                penalty=GOING_OUT_ON_DOUBLE_PENALTY,
+                explanation="Went out on a double: under this house rule that costs 50 points "
                 "and is not a zero round.",
-                "6",
+                rule="6",
             )
-        return HandScore(0, True, 0, "Went out: 0 points.", "6")
+        return HandResult(
+            points=0, went_out=True, penalty=0, explanation="Went out: 0 points.", rule="6"
+        )
     points = hand_points(hand, rules)
     parts = []
     if Tile(0, 0) in hand:
@@ -118,11 +121,12 @@ def score_hand(
     if rules.blank_half_value and any(t.low == 0 and not t.is_double for t in hand):
         parts.append(f"each blank half counts {rules.blank_half_value}")
     extra = f" ({'; '.join(parts)})" if parts else ""
-    return HandScore(
-        points,
-        False,
-        0,
-        f"{len(hand)} tile{'s' if len(hand) != 1 else ''} left in hand: {points} points{extra}.",
+    tiles = f"{len(hand)} tile{'s' if len(hand) != 1 else ''}"
+    return HandResult(
+        points=points,
+        went_out=False,
+        penalty=0,
+        explanation=f"{tiles} left in hand: {points} points{extra}.",
     )
 
 

@@ -44,7 +44,7 @@ PROCEDURES = {
 
 def round_doubles(set_size: int) -> tuple[int, ...]:
     """The start doubles in order: N, N-1, ..., 0 (RULES.md §4)."""
-    return tuple(range(DominoSet(set_size).n, -1, -1))
+    return tuple(range(DominoSet(n=set_size).n, -1, -1))
 
 
 def round_double(set_size: int, round_number: int) -> int:

@@ -1,6 +1,6 @@
 """Whole games of Chicken Foot played by simple random players (RULES.md §3-§8).
 
-The simulator owns no rule of its own: the deal comes from :func:`~.setup.deal`, the round's
+The simulator owns no rule of its own: the deal comes from :func:`~.deal.deal`, the round's
 double from :func:`~.sequence.next_round`, the starter from :func:`~.starters.start_of_round`,
 the moves from :func:`~.moves.legal_moves`, drawing from :func:`~.turns.advise_turn`, the end of
 a round from :func:`~.round_end.round_status`, scores from :func:`~.scoring.score_hand` (through
@@ -32,13 +32,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from .deal import check_table, deal
 from .layout import Layout
 from .moves import legal_moves
 from .round_end import round_status
 from .rules import GameLength, RuleSet, StartDoubleSource, Starter, TilesPerTurn, spokes_required
 from .sequence import next_round
-from .setup import check_table, deal
 from .starters import StartInfo, start_of_round
+from .state import RoundState
 from .tiebreak import Decision, Standing, decide, records, standings
 from .tiles import DominoSet, Tile
 from .turns import advise_turn, drawable_tiles
@@ -224,7 +225,7 @@ def _highest_draw(
     drawing = seats
     while True:
         if len(pool) < len(drawing):
-            pool = _shuffled(DominoSet(rules.set_size).tiles, rng)
+            pool = _shuffled(DominoSet(n=rules.set_size).tiles, rng)
         draws = {p: pool.pop() for p in drawing}
         info = start_of_round(rules, double, 1, seats=seats, draws=draws)
         if info.starter is not None:
@@ -255,7 +256,7 @@ def _setup_held(
     rng: random.Random,
 ) -> _Setup | None:
     """``held_in_hand``: deal from the whole set, then find the double (§3.4, §3.5)."""
-    dominoes = DominoSet(n)
+    dominoes = DominoSet(n=n)
     for redeals in range(MAX_REDEALS):
         hands, yard = _deal_hands(_shuffled(dominoes.tiles, rng), len(seats), size)
         where = {t.high: seats[i] for i, h in enumerate(hands) for t in h if t.is_double}
@@ -314,7 +315,7 @@ def _setup_pulled(
     double = nxt.start_double
     assert double is not None
     target = Tile(double, double)
-    searched = _shuffled(DominoSet(n).tiles, rng)
+    searched = _shuffled(DominoSet(n=n).tiles, rng)
     found_by = seats[_search(searched, target, first, len(seats))]
     rest = _shuffled([t for t in searched if t != target], rng)  # "the rest are reshuffled"
     hands, yard = _deal_hands(rest, len(seats), size)
@@ -541,14 +542,16 @@ def _finish(
     """Ask the engine whether the round is over and score it (§6, §7)."""
     hands = {p: tuple(h) for p, h in zip(table.seats, table.hands, strict=True)}
     status = round_status(
-        table.layout,
-        hands,
-        len(table.yard),
-        rules,
-        players=len(table.seats),
-        to_move=to_move,
-        went_out=went_out,
-        last_tile_was_double=on_double,
+        RoundState(
+            layout=table.layout,
+            hands=hands,
+            yard_count=len(table.yard),
+            rules=rules,
+            players=len(table.seats),
+            to_move=to_move,
+            went_out=went_out,
+            last_tile_was_double=on_double,
+        )
     )
     if not status.over or status.reason != expected:
         raise SimulationError(

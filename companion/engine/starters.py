@@ -115,5 +115,11 @@ def start_of_round(
     else:
         first = next_clockwise(seats, starter) if (seats and starter) else None
     return StartInfo(
-        starter, first, tied, returned, pulled or rule == Starter.PRE_DEAL_SEARCH, action, rule_name
+        starter=starter,
+        first_spoke_by=first,
+        tied=tied,
+        draw_tiles_returned=returned,
+        set_aside_before_deal=pulled or rule == Starter.PRE_DEAL_SEARCH,
+        action=action,
+        rule_name=rule_name,
     )

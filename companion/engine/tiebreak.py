@@ -66,7 +66,14 @@ def records(round_scores: Mapping[str, Sequence[int]]) -> list[PlayerRecord]:
                     f"input.round_scores.{player}[{i}]",
                 )
         nonzero = tuple(sorted(s for s in scores if s))
-        out.append(PlayerRecord(player, sum(scores), len(scores) - len(nonzero), nonzero))
+        out.append(
+            PlayerRecord(
+                player=player,
+                total=sum(scores),
+                zero_rounds=len(scores) - len(nonzero),
+                nonzero=nonzero,
+            )
+        )
     return out
 
 
@@ -113,16 +120,18 @@ def decide(recs: Sequence[PlayerRecord], rules: RuleSet) -> Decision:
         best = min(_step_key(step, r) for r in alive)
         alive = [r for r in alive if _step_key(step, r) == best]
         if len(alive) == 1:
-            return Decision((alive[0].player,), step)
+            return Decision(winners=(alive[0].player,), decided_at=step)
     if rules.tiebreak_exhausted == TiebreakExhausted.NEXT_LOWEST_NONZERO:
         best_ext = min(_extension_key(r) for r in alive)
         narrowed = [r for r in alive if _extension_key(r) == best_ext]
         # A shorter list of non-zero rounds ranks first only if it is a strict prefix: one who
         # has fewer non-zero rounds was already separated by zero rounds, so equal ones share.
         if len(narrowed) == 1:
-            return Decision((narrowed[0].player,), DecidedAt.EXTENSION_NEXT_LOWEST_NONZERO)
+            return Decision(
+                winners=(narrowed[0].player,), decided_at=DecidedAt.EXTENSION_NEXT_LOWEST_NONZERO
+            )
         alive = narrowed
-    return Decision(tuple(r.player for r in alive), DecidedAt.UNRESOLVED_SHARED)
+    return Decision(winners=tuple(r.player for r in alive), decided_at=DecidedAt.UNRESOLVED_SHARED)
 
 
 def leaders_by_round(
@@ -156,7 +165,10 @@ def leaders_by_round(
                     zeros[player] += 1
         current = [
             PlayerRecord(
-                p, totals[p], zeros[p], tuple(nonzero[p]) if whole else tuple(nonzero[p][:1])
+                player=p,
+                total=totals[p],
+                zero_rounds=zeros[p],
+                nonzero=tuple(nonzero[p]) if whole else tuple(nonzero[p][:1]),
             )
             for p in players
         ]
@@ -199,7 +211,7 @@ def standings(round_scores: Mapping[str, Sequence[int]], rules: RuleSet) -> list
                 decided = _separating_step(out[-1].record, rec, rules)
             else:
                 decided = DecidedAt.UNRESOLVED_SHARED
-            out.append(Standing(rank, rec, decided))
+            out.append(Standing(rank=rank, record=rec, decided_by=decided))
         rank += len(winners)
         left = [r for r in left if r.player not in decision.winners]
     return out

@@ -75,7 +75,19 @@ def advise_turn(
             if may_draw
             else "; drawing is only for a player who cannot play."
         )
-        return TurnAdvice(plays, False, may_draw, 0, drawable, None, None, None, "PLAY", msg, "5.1")
+        return TurnAdvice(
+            legal_plays=plays,
+            must_draw=False,
+            may_draw=may_draw,
+            draw_count=0,
+            drawable=drawable,
+            drawn_playable=None,
+            must_play_drawn=None,
+            may_play_drawn=None,
+            result="PLAY",
+            message=msg,
+            rule="5.1",
+        )
     if drawable == 0:
         reason = (
             "only the reserve is left in the chicken yard"
@@ -84,33 +96,33 @@ def advise_turn(
         )
         ends = " Under 'No Draw' this ends the round." if rules.empty_yard_ends_round else ""
         return TurnAdvice(
-            (),
-            False,
-            False,
-            0,
-            0,
-            None,
-            None,
-            None,
-            "PASS",
-            f"No legal play and {reason}, so you pass.{ends}",
-            "5.5",
+            legal_plays=(),
+            must_draw=False,
+            may_draw=False,
+            draw_count=0,
+            drawable=0,
+            drawn_playable=None,
+            must_play_drawn=None,
+            may_play_drawn=None,
+            result="PASS",
+            message=f"No legal play and {reason}, so you pass.{ends}",
+            rule="5.5",
         )
     must = rules.draw_when_stuck != DrawWhenStuck.OPTIONAL
     verb = "must" if must else "may"
     if tile_drawn is None:
         return TurnAdvice(
-            (),
-            must,
-            True,
-            1,
-            drawable,
-            None,
-            None,
-            None,
-            None,
-            f"No legal play: you {verb} draw one tile from the chicken yard.",
-            "5.5",
+            legal_plays=(),
+            must_draw=must,
+            may_draw=True,
+            draw_count=1,
+            drawable=drawable,
+            drawn_playable=None,
+            must_play_drawn=None,
+            may_play_drawn=None,
+            result=None,
+            message=f"No legal play: you {verb} draw one tile from the chicken yard.",
+            rule="5.5",
         )
     return _after_draw(layout, tile_drawn, drawable, rules, must)
 
@@ -143,5 +155,15 @@ def _after_draw(
         result = "PASS"
         msg = f"The drawn {drawn} cannot be played, so you pass (no second draw)."
     return TurnAdvice(
-        (), must, True, 1, drawable, playable, must_play, may_play, result, msg, "5.5"
+        legal_plays=(),
+        must_draw=must,
+        may_draw=True,
+        draw_count=1,
+        drawable=drawable,
+        drawn_playable=playable,
+        must_play_drawn=must_play,
+        may_play_drawn=may_play,
+        result=result,
+        message=msg,
+        rule="5.5",
     )

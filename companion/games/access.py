@@ -9,12 +9,8 @@ games blueprint.
 
 from __future__ import annotations
 
-from typing import NoReturn
-
-from flask import Response, abort, redirect, render_template, request, url_for
+from flask import Response, abort, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlalchemy import select
-from sqlalchemy.orm import InstrumentedAttribute
 
 from ..access import (  # noqa: F401  - the access model lives below the blueprints
     MAX_REMEMBERED,
@@ -31,58 +27,15 @@ from ..access import (  # noqa: F401  - the access model lives below the bluepri
     remember,
     remembered_tokens,
 )
-from ..extensions import db
-from ..htmx import is_htmx, navigate, reload_page
+from ..htmx import is_htmx, reload_page
 from ..models import Game
 from ..redirects import same_site_path
-from .undo import recently_deleted
-
-#: longest token accepted in a URL (tokens are 22 characters; anything longer is junk)
-MAX_TOKEN_LENGTH = 40
-
-
-def no_such_game() -> NoReturn:
-    """Abort with a 404 that says, in words, that there is no game at this link."""
-    abort(
-        404,
-        description=_(
-            "There is no game at this link. Check the link, or open the game from the home page."
-        ),
-    )
-
-
-def _live_game(column: InstrumentedAttribute[str], token: str, *, edit: bool = False) -> Game:
-    if not token or len(token) > MAX_TOKEN_LENGTH:
-        no_such_game()
-    game = db.session.scalar(select(Game).where(column == token))
-    if game is None:
-        no_such_game()
-    if game.deleted_at is not None:
-        _gone(game, edit=edit)
-    return game
-
-
-def _gone(game: Game, *, edit: bool) -> NoReturn:
-    """A deleted game's link: the scorekeeper (edit link) is sent to the "undo delete" page while
-    the game can still be restored; otherwise a 404 that says the game was deleted."""
-    if edit and recently_deleted([game.edit_token]):
-        target = url_for("games.deleted", token=game.edit_token)
-        if is_htmx():
-            # htmx would swap the page into a fragment; ask it to navigate instead.
-            abort(navigate(target))
-        abort(redirect(target, 303))
-    abort(404, description=_("This game was deleted."))
-
-
-def game_for_edit(token: str) -> Game:
-    """The live game whose edit token is ``token``.
-
-    Raises:
-        werkzeug.exceptions.NotFound: (404, in words) for an unknown token or a game deleted
-            longer ago than the restore window; a game deleted more recently aborts with a
-            redirect to its "undo delete" page instead.
-    """
-    return _live_game(Game.edit_token, token, edit=True)
+from ..services.game_lookup import (  # noqa: F401  - found below the blueprints, for the checker too
+    MAX_TOKEN_LENGTH,
+    game_for_edit,
+    game_for_view,
+    no_such_game,
+)
 
 
 def scorekeeper_game(token: str) -> Game:
@@ -126,15 +79,6 @@ def _typed_values(game: Game) -> list[tuple[str, str]]:
         if kind in kinds and seat in names and values:
             typed.append((f"{names[seat]} ({kinds[kind]})", ", ".join(values)))
     return typed
-
-
-def game_for_view(share_token: str) -> Game:
-    """The live game whose read-only share token is ``share_token``.
-
-    Raises:
-        werkzeug.exceptions.NotFound: (404) for an unknown token or a deleted game.
-    """
-    return _live_game(Game.share_token, share_token)
 
 
 def safe_next(target: str | None) -> str:

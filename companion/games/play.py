@@ -2,7 +2,8 @@
 
 Every action is a plain form post answered by a redirect (works without JavaScript); with htmx
 (``HX-Request``) the same views answer with the ``#game`` fragment or the scoreboard fragment.
-The logic lives in :mod:`.rounds` (rounds), :mod:`.undo` (corrections) and :mod:`.board`.
+The logic lives in :mod:`.rounds` (rounds), :mod:`.undo` (corrections) and
+:mod:`companion.services.scoreboard`.
 """
 
 from __future__ import annotations
@@ -24,20 +25,22 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
-from ..checker.rulings import rulings_for
 from ..htmx import is_htmx, push_url, targets
 from ..mapping import rules_of, scored_rounds
 from ..models import Game, Round
 from ..public_url import public_url
 from ..services import hand_photo
 from ..services import table as posts
-from ..services.audit import audit_page
+from ..services.audit import audit_page, changes
+from ..services.deleted_games import deleted_game, shared_game
+from ..services.game_lookup import game_for_view
 from ..services.round_check import EntryErrors, check_round, tiles_field
 from ..services.round_plan import RoundPlan, clean_missing, double_name, load_game, plan_round
 from ..services.round_store import Conflict, burn_double, check_version, edit_round, save_round
+from ..services.rulings import rulings_for
+from ..services.scoreboard import board_window, build_board
 from . import bp
-from .access import game_for_view, scorekeeper_game
-from .board import board_window, build_board
+from .access import scorekeeper_game
 from .round_forms import (
     BurnForm,
     RoundForm,
@@ -50,13 +53,10 @@ from .round_forms import (
 )
 from .undo import (
     NothingToUndo,
-    changes,
     delete_game,
-    deleted_game,
     latest_change,
     rematch,
     restore_game,
-    shared_game,
     undo_last,
 )
 

@@ -27,14 +27,15 @@ from ..models import AuditEntry, Game, HandPost, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
 from ..services import table as posts
+from ..services.deleted_games import shared_game
+from ..services.game_lookup import game_for_edit, game_for_view
 from ..services.round_plan import double_name, load_game, plan_round
 from ..services.round_store import commit_change
+from ..services.scoreboard import build_board
 from ..vocab import GameStatus, PostStatus
 from . import bp
-from .access import game_for_edit, game_for_view, scorekeeper_game
-from .board import build_board
+from .access import scorekeeper_game
 from .round_forms import picker_tiles
-from .undo import shared_game
 
 
 def _picker(game: Game, double: int) -> list[dict[str, Any]]:

@@ -1,4 +1,7 @@
-"""Corrections: undo the last change, the audit trail in words, soft delete and restore, rematch.
+"""Corrections: undo the last change, soft delete and restore, rematch.
+
+The audit trail in words is :func:`companion.services.audit.changes`; finding deleted games
+(restore window) is :mod:`companion.services.deleted_games`, below the blueprints.
 
 Every change to a game is an :class:`~companion.models.AuditEntry` with the values before and
 after (JSON, as :func:`.rounds.round_snapshot`). "Undo" reverts the latest entry that was not
@@ -7,10 +10,8 @@ undone yet, using those values, and records the undo itself (which is never undo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from flask import abort
 from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -18,10 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from ..extensions import db
 from ..models import SUMMARY_MAX, AuditEntry, Game, Round, Seat, utcnow
 from ..services.audit import latest_entry
-from ..services.deletion import deleted_recently
 from ..services.round_store import Conflict, apply_snapshot, check_version, commit_change
-from ..stored import read_or
-from ..vocab import RoundOutcome, RoundStatus
 
 #: Changes that "undo the last change" can revert.
 UNDOABLE = ("round_saved", "round_edited", "double_burned")
@@ -68,99 +66,17 @@ def undo_last(game: Game, version: Any) -> AuditEntry:
     return entry
 
 
-@dataclass(frozen=True)
-class Change:
-    """One line of a change in the audit trail: what, the old value and the new one."""
-
-    what: str
-    old: str
-    new: str
-
-
-def _hand_text(hand: dict[str, Any] | None) -> str:
-    if hand is None:
-        return "—"
-    text = str(hand["points"])
-    if hand.get("went_out"):
-        text += " " + _("(went out)")
-    if hand.get("tiles"):
-        text += " [" + " ".join(hand["tiles"]) + "]"
-    return text
-
-
-@read_or(list)
-def changes(entry: AuditEntry, names: dict[int, str]) -> list[Change]:
-    """What an audit entry changed, per player: old and new values, in words (empty for
-    entries without round data, e.g. deleting the game, and for snapshots of a shape this
-    version cannot read)."""
-    before = entry.before if isinstance(entry.before, dict) else {}
-    after = entry.after if isinstance(entry.after, dict) else {}
-    if not before and not after:
-        return []
-    old_hands = {h["seat_id"]: h for h in before.get("hands", [])}
-    new_hands = {h["seat_id"]: h for h in after.get("hands", [])}
-    out = []
-    for seat_id in sorted(set(old_hands) | set(new_hands)):
-        old, new = _hand_text(old_hands.get(seat_id)), _hand_text(new_hands.get(seat_id))
-        if old != new:
-            out.append(Change(names.get(seat_id, "?"), old, new))
-    words: dict[str, str] = {
-        RoundStatus.SCORED: _("played"),
-        RoundStatus.BURNED: _("burned: nobody held it"),
-        RoundOutcome.OUT: _("someone went out"),
-        RoundOutcome.BLOCKED: _("blocked"),
-    }
-    for key, label in (("status", _("double")), ("outcome", _("round ended"))):
-        was, now = before.get(key), after.get(key)
-        if was != now:
-            out.append(Change(label, words.get(was or "", "—"), words.get(now or "", "—")))
-    old_starter, new_starter = before.get("starter_seat_id"), after.get("starter_seat_id")
-    if old_starter != new_starter:
-        out.append(
-            Change(
-                _("started the round"),
-                names.get(old_starter, "—") if old_starter else "—",
-                names.get(new_starter, "—") if new_starter else "—",
-            )
-        )
-    return out
-
-
 # --- delete and restore -----------------------------------------------------------------------
 
 
 def delete_game(game: Game, version: Any) -> None:
-    """Soft-delete ``game`` (it can be restored for ``RESTORE_WINDOW``).
+    """Soft-delete ``game`` (it can be restored for
+    :data:`companion.services.deletion.RESTORE_WINDOW`).
 
     Raises :class:`.rounds.Conflict` for a stale ``version``."""
     check_version(game, version)
     game.deleted_at = utcnow()
     commit_change(game, "game_deleted", _("Game deleted."), None, None)
-
-
-def deleted_game(token: str) -> Game:
-    """The game with edit token ``token`` deleted less than ``RESTORE_WINDOW`` ago.
-
-    Raises werkzeug NotFound (404) otherwise."""
-    if not token or len(token) > 40:
-        abort(404)
-    game = db.session.scalar(
-        select(Game).where(Game.edit_token == token, deleted_recently(Game.deleted_at))
-    )
-    if game is None:
-        abort(404, description=_("There is no deleted game at this link to bring back."))
-    return game
-
-
-def shared_game(share_token: str) -> Game:
-    """The game with read-only token ``share_token``, deleted or not (so that a live
-    scoreboard can say the game was deleted). Raises werkzeug NotFound (404) otherwise."""
-    if not share_token or len(share_token) > 40:
-        abort(404)
-    game = db.session.scalar(select(Game).where(Game.share_token == share_token))
-    if game is None:
-        abort(404)
-    return game
 
 
 def restore_game(game: Game) -> None:
@@ -171,20 +87,6 @@ def restore_game(game: Game) -> None:
         game.rematch_of_id = None
     game.deleted_at = None
     commit_change(game, "game_restored", _("Game restored."), None, None)
-
-
-def recently_deleted(tokens: list[str]) -> list[Game]:
-    """Games among ``tokens`` (e.g. the browser's remembered edit tokens) deleted less than
-    ``RESTORE_WINDOW`` ago, newest deletion first — for a "restore" list on the home page."""
-    if not tokens:
-        return []
-    return list(
-        db.session.scalars(
-            select(Game)
-            .where(Game.edit_token.in_(tokens[:100]), deleted_recently(Game.deleted_at))
-            .order_by(Game.deleted_at.desc())
-        )
-    )
 
 
 # --- rematch ----------------------------------------------------------------------------------
@@ -221,7 +123,7 @@ def rematch(game: Game) -> tuple[Game, bool]:
     for seat in game.seats:
         new.seats.append(Seat(player_id=seat.player_id, position=seat.position))
     names = [seat.player.name for seat in game.seats]
-    # The same kind of entry as a game made on the new-game page (companion.games.setup).
+    # The same kind of entry as a game made on the new-game page (companion.services.game_setup).
     new.audit.append(
         AuditEntry(
             action="create_game",

@@ -1,8 +1,8 @@
 """Thin views for the score keeper up to the moment a game exists: the home page, game nights,
 the new-game page (with its htmx deal preview), the passcode page and the share page.
 
-The work is done by :mod:`companion.games.setup` (creation) and :mod:`companion.games.access`
-(links, passcode); these views parse forms, call them and render.
+The work is done by :mod:`companion.services.game_setup` (creation) and
+:mod:`companion.games.access` (links, passcode); these views parse forms, call them and render.
 """
 
 from __future__ import annotations
@@ -42,10 +42,11 @@ from ..htmx import is_htmx
 from ..ids import is_id
 from ..models import Game, GameNight, Player, Seat
 from ..public_url import init_public_url, public_base, public_url
+from ..services import game_setup as setup
+from ..services.scoreboard import board_window, build_board
 from ..vocab import GameStatus
-from . import bp, setup
+from . import bp
 from .access import safe_next, scorekeeper_game
-from .board import board_window, build_board
 from .forms import MORE_NAME_ROWS, NewGameForm, NightForm, NotesForm, PasscodeForm
 
 #: a night counts as active on its day and the day after (games often run past midnight)

@@ -23,8 +23,8 @@ from sqlalchemy.orm import Session
 
 from ..engine import PRESETS, DominoSet, RuleSet, Tile, hand_size, score_hand
 from ..engine.errors import EngineError
-from ..games.setup import name_key
 from ..models import Game, GameNight, HandScore, Player, Round, Seat, new_token
+from ..services.game_setup import name_key
 from ..services.results import record_games
 from ..vocab import GameStatus, RoundOutcome, RoundStatus
 

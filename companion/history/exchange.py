@@ -303,9 +303,10 @@ def _game_json(game: Any, refs: dict[int, str]) -> dict[str, Any]:
 
 def seat_refs(value: Any, position: dict[int, int]) -> Any:
     """Audit snapshots name seats by database id (``seat_id``, ``starter_seat_id``, see
-    :func:`companion.services.round_store.round_snapshot`); ids change on import, so the document says
-    ``{"$seat": position}`` instead (:func:`~companion.history.exchange_import.seat_ids` turns
-    them back). Other values are copied as they are."""
+    :func:`companion.services.round_store.round_snapshot`); ids change on import, so the
+    document says ``{"$seat": position}`` instead
+    (:func:`~companion.history.exchange_import.seat_ids` turns them back). Other values are
+    copied as they are."""
     if isinstance(value, dict):
         return {
             k: {"$seat": position[v]}

@@ -1,8 +1,10 @@
 """Import of the JSON export document (shape in :mod:`companion.history.exchange`).
 
-Two steps. :func:`validate` walks the whole document and collects *every* problem with its JSON
-path (``$.nights[0].games[1].rounds[2].hands[0].tiles[1]``); tiles, sets and house rules are
-checked by the rules engine. Only a document without problems is written, in one transaction that
+Two steps. :func:`validate` collects *every* problem of the document with its JSON path
+(``$.nights[0].games[1].rounds[2].hands[0].tiles[1]``): the shape against the declared JSON
+Schema (:mod:`.exchange_schema`, ``schema/v1.json``), then by hand only what a schema cannot say
+(references, uniqueness, bounds that depend on the set) and, through the rules engine, tiles,
+sets and house rules. Only a document without problems is written, in one transaction that
 is rolled back on any error: a refused file imports nothing.
 
 Nothing is duplicated: each item is matched to what is already in the database by a natural key
@@ -20,11 +22,9 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import SQLAlchemyError
@@ -32,13 +32,8 @@ from sqlalchemy.orm import Session
 
 from ..engine import CATEGORIES, DominoSet, EngineError, RuleSet, Tile, answer, score_hand
 from ..engine.rules import check_players
-from ..games.setup import stored_key
 from ..models import (
     NAME_MAX,
-    NOTES_MAX,
-    PLACE_MAX,
-    SUMMARY_MAX,
-    TOKEN_MAX,
     AuditEntry,
     Game,
     GameNight,
@@ -49,19 +44,15 @@ from ..models import (
     Seat,
     new_token,
 )
+from ..services.game_setup import stored_key
 from ..services.results import record_games
 from ..text import clean_text, forbidden_characters
-from ..vocab import GameStatus, RoundOutcome, RoundStatus
+from ..vocab import RoundStatus
+from .exchange_schema import Problem, shape_problems, to_date, to_datetime
 
 #: the format tag of version 1 of the document
 FORMAT = "chickenfoot-companion/v1"
 
-GAME_STATUSES = tuple(GameStatus)
-ROUND_STATUSES = tuple(RoundStatus)
-ROUND_OUTCOMES = (None, *RoundOutcome)
-#: bounds that keep values inside the columns (PostgreSQL enforces them; SQLite does not)
-MAX_POINTS = 1_000_000
-MAX_SEAT = 11
 #: keys of audit snapshots whose value is a seat's database id (written as {"$seat": position})
 SEAT_ID_KEYS = frozenset({"seat_id", "starter_seat_id"})
 #: new games written per group of bulk inserts
@@ -71,21 +62,6 @@ BATCH = 500
 MAX_DEPTH = 32
 #: most digits of a whole number in the file (every number of the format fits in 64 bits)
 MAX_DIGITS = 18
-#: what a game key (a share token, used in links) is made of
-GAME_KEY = re.compile(r"[A-Za-z0-9_-]{1,40}")
-
-_MISSING = object()
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Something wrong in a document: where (a JSON path from ``$``) and what, in one sentence."""
-
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
 
 
 @dataclass
@@ -218,158 +194,79 @@ def _looks_like_csv(text: str) -> bool:
     return bool(first) and first[0] not in "{[" and first.count(",") >= 2
 
 
-class _Checker:
-    """Collects problems while walking a document; each check returns the value or _MISSING."""
+def validate(doc: Any) -> list[Problem]:
+    """Every problem in ``doc`` (empty when it can be imported), each with its JSON path, in
+    document order: first the declared shape (:mod:`.exchange_schema`, JSON Schema), then what a
+    schema cannot say (references, uniqueness, the set's bounds) and the rules engine's checks."""
+    if not isinstance(doc, dict):
+        return [Problem("$", "must be an object.")]
+    if doc.get("format") != FORMAT:
+        # Another format or version: the rest would only produce noise.
+        return [Problem("$.format", f"must be {FORMAT!r}, not {doc.get('format')!r}.")]
+    found = shape_problems(doc)
+    taken = {p.path for p in found}
+    check = _Checker(taken)
+    refs = _check_players(check, _list(doc, "players"))
+    keys: set[str] = set()
+    for n, night in enumerate(_list(doc, "nights")):
+        for g, game in enumerate(_list(night, "games")):
+            _check_game(check, game, f"$.nights[{n}].games[{g}]", refs, keys)
+    for r, ruling in enumerate(_list(doc, "rulings")):
+        _check_ruling(check, ruling, f"$.rulings[{r}]")
+    return sorted(found + check.problems, key=lambda p: _path_key(doc, p.path))
 
-    def __init__(self) -> None:
+
+def _path_key(doc: Any, path: str) -> list[int]:
+    """Where ``path`` is in ``doc``, for sorting in the file's own order (``[10]`` after
+    ``[9]``, a field by its place in its object; a missing field after the ones present)."""
+    key, node = [], doc
+    for step in path.replace("[", ".[").split(".")[1:]:
+        if step.startswith("[") and step[1:-1].isdigit():
+            index = int(step[1:-1])
+            node = node[index] if isinstance(node, list) and index < len(node) else None
+        elif isinstance(node, dict) and step in node:
+            index, node = list(node).index(step), node[step]
+        else:
+            index, node = len(node) if isinstance(node, dict | list) else 0, None
+        key.append(index)
+    return key
+
+
+def _list(data: Any, name: str) -> list[Any]:
+    """``data[name]`` when ``data`` is an object holding a list there, else [] (a wrong shape is
+    the schema's problem, reported once)."""
+    value = data.get(name) if isinstance(data, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Checker:
+    """Collects the problems the schema cannot see, one per path: a path the schema already
+    reported (a value of the wrong shape) gets no second problem."""
+
+    def __init__(self, taken: set[str]) -> None:
         self.problems: list[Problem] = []
+        self.taken = taken
 
     def add(self, path: str, message: str) -> None:
-        self.problems.append(Problem(path, message))
-
-    def obj(self, value: Any, path: str, required: tuple[str, ...], optional=()) -> dict | None:
-        if not isinstance(value, dict):
-            self.add(path, "must be an object.")
-            return None
-        for name in required:
-            if name not in value:
-                self.add(f"{path}.{name}", "is missing.")
-        for name in value:
-            if name not in required and name not in optional:
-                self.add(f"{path}.{name}", "is not a field of this format.")
-        return value
-
-    def array(self, data: dict, name: str, path: str) -> list:
-        value = data.get(name, _MISSING)
-        if value is _MISSING:
-            return []
-        if not isinstance(value, list):
-            self.add(f"{path}.{name}", "must be a list.")
-            return []
-        return value
-
-    def text(self, data: dict, name: str, path: str, *, max_len: int, min_len: int = 0) -> Any:
-        value = data.get(name, _MISSING)
-        if value is _MISSING:
-            return value
-        if not isinstance(value, str):
-            self.add(f"{path}.{name}", "must be text.")
-        elif not min_len <= len(value) <= max_len:
-            self.add(f"{path}.{name}", f"must have {min_len} to {max_len} characters.")
-        elif "\x00" in value:  # PostgreSQL cannot store it
-            self.add(f"{path}.{name}", "must not contain a NUL character.")
-        else:
-            return value
-        return _MISSING
-
-    def integer(
-        self, data: dict, name: str, path: str, lo: int, hi: int, nullable: bool = False
-    ) -> Any:
-        value = data.get(name, _MISSING)
-        if value is _MISSING or (value is None and nullable):
-            return value
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.add(f"{path}.{name}", "must be a whole number.")
-        elif not lo <= value <= hi:
-            self.add(f"{path}.{name}", f"must be between {lo} and {hi}, not {value}.")
-        else:
-            return value
-        return _MISSING
-
-    def boolean(self, data: dict, name: str, path: str) -> Any:
-        value = data.get(name, _MISSING)
-        if value is not _MISSING and not isinstance(value, bool):
-            self.add(f"{path}.{name}", "must be true or false.")
-            return _MISSING
-        return value
-
-    def choice(self, data: dict, name: str, path: str, choices: tuple) -> Any:
-        value = data.get(name, _MISSING)
-        if value is not _MISSING and value not in choices:
-            shown = ", ".join("null" if c is None else c for c in choices)
-            self.add(f"{path}.{name}", f"must be one of {shown}, not {value!r}.")
-            return _MISSING
-        return value
-
-    def moment(self, data: dict, name: str, path: str, nullable: bool = False) -> Any:
-        value = data.get(name, _MISSING)
-        if value is _MISSING or (value is None and nullable):
-            return value
-        if to_datetime(value) is None:
-            self.add(f"{path}.{name}", "must be a date and time like 2026-11-28T19:30:00.")
-            return _MISSING
-        return value
-
-    def json_object(self, data: dict, name: str, path: str) -> Any:
-        value = data.get(name, _MISSING)
-        if value is not _MISSING and not isinstance(value, dict):
-            self.add(f"{path}.{name}", "must be an object.")
-            return _MISSING
-        return value
+        if path not in self.taken:
+            self.taken.add(path)
+            self.problems.append(Problem(path, message))
 
 
-def to_datetime(value: Any) -> datetime | None:
-    """ISO 8601 text -> naive UTC datetime (an offset is converted to UTC); None if invalid."""
-    if not isinstance(value, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment
-
-
-def to_date(value: Any) -> date | None:
-    """ISO date text (``2026-11-28``) -> date; None if invalid."""
-    if not isinstance(value, str):
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        return None
-
-
-def validate(doc: Any) -> list[Problem]:
-    """Every problem in ``doc`` (empty when it can be imported), each with its JSON path."""
-    check = _Checker()
-    top = check.obj(doc, "$", ("format", "players", "nights"), ("scope", "rulings"))
-    if top is None:
-        return check.problems
-    if top.get("format") != FORMAT:
-        # Another format or version: the rest would only produce noise.
-        return [Problem("$.format", f"must be {FORMAT!r}, not {top.get('format')!r}.")]
-    check.choice(top, "scope", "$", ("all", "night", "game"))
-    refs = _check_players(check, check.array(top, "players", "$"))
-    keys: set[str] = set()
-    for n, night in enumerate(check.array(top, "nights", "$")):
-        _check_night(check, night, f"$.nights[{n}]", refs, keys)
-    for r, ruling in enumerate(check.array(top, "rulings", "$")):
-        _check_ruling(check, ruling, f"$.rulings[{r}]")
-    return check.problems
-
-
-def _check_players(check: _Checker, players: list) -> set[str]:
+def _check_players(check: _Checker, players: list[Any]) -> set[str]:
     refs: dict[str, str | None] = {}
     for i, player in enumerate(players):
-        path = f"$.players[{i}]"
-        data = check.obj(player, path, ("ref", "name", "name_key", "created_at", "merged_into"))
-        if data is None:
-            continue
-        ref = check.text(data, "ref", path, min_len=1, max_len=TOKEN_MAX)
-        check.text(data, "name", path, min_len=1, max_len=NAME_MAX)
-        check.text(data, "name_key", path, min_len=1, max_len=NAME_MAX)
-        check.moment(data, "created_at", path)
-        target = data.get("merged_into")
-        if target is not None and not isinstance(target, str):
-            check.add(f"{path}.merged_into", "must be a player reference or null.")
-            target = None
-        if ref is _MISSING:
+        ref = player.get("ref") if isinstance(player, dict) else None
+        if not isinstance(ref, str):
             continue
         if ref in refs:
-            check.add(f"{path}.ref", f"{ref!r} is used by two players.")
-        refs[ref] = target
+            check.add(f"$.players[{i}].ref", f"{ref!r} is used by two players.")
+        target = player.get("merged_into")
+        refs[ref] = target if isinstance(target, str) else None
     for i, player in enumerate(players):
         target = player.get("merged_into") if isinstance(player, dict) else None
         if isinstance(target, str) and target not in refs:
@@ -392,69 +289,27 @@ def _merge_loops(targets: dict[str, str | None], ref: str) -> bool:
     return False
 
 
-def _check_night(check: _Checker, night: Any, path: str, refs: set[str], keys: set[str]) -> None:
-    data = check.obj(night, path, ("played_on", "place", "notes", "created_at", "games"))
-    if data is None:
-        return
-    if "played_on" in data and to_date(data["played_on"]) is None:
-        check.add(f"{path}.played_on", "must be a date like 2026-11-28.")
-    check.text(data, "place", path, max_len=PLACE_MAX)
-    check.text(data, "notes", path, max_len=NOTES_MAX)
-    check.moment(data, "created_at", path)
-    for g, game in enumerate(check.array(data, "games", path)):
-        _check_game(check, game, f"{path}.games[{g}]", refs, keys)
-
-
-_GAME_FIELDS = (
-    "key",
-    "set_size",
-    "preset",
-    "rules",
-    "hand_size",
-    "chosen_spokes",
-    "status",
-    "created_at",
-    "updated_at",
-    "finished_at",
-    "seats",
-    "rounds",
-    "audit",
-    "rulings",
-)
-
-
 def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set[str]) -> None:
-    data = check.obj(game, path, _GAME_FIELDS)
-    if data is None:
+    if not isinstance(game, dict):
         return
-    key = check.text(data, "key", path, min_len=1, max_len=TOKEN_MAX)
-    if key is not _MISSING and not GAME_KEY.fullmatch(key):
-        check.add(f"{path}.key", "must be a game's link key: letters, digits, - and _ only.")
-    elif key is not _MISSING:
+    key = game.get("key")
+    if isinstance(key, str):
         if key in keys:
             check.add(f"{path}.key", f"{key!r} is the key of another game in this file.")
         keys.add(key)
-    dominoes = _check_set(check, data, path)
-    _check_rules(check, data, path, dominoes)
-    check.text(data, "preset", path, max_len=TOKEN_MAX)
-    check.integer(data, "hand_size", path, 1, 190, nullable=True)
-    check.integer(data, "chosen_spokes", path, 1, 18, nullable=True)
-    check.choice(data, "status", path, GAME_STATUSES)
-    for name in ("created_at", "updated_at"):
-        check.moment(data, name, path)
-    check.moment(data, "finished_at", path, nullable=True)
-    seats = check.array(data, "seats", path)
-    positions = _check_seats(check, seats, f"{path}.seats", refs, "seats" in data)
-    _check_rounds(check, check.array(data, "rounds", path), path, positions, dominoes, data)
-    for a, entry in enumerate(check.array(data, "audit", path)):
+    dominoes = _check_set(check, game, path)
+    _check_rules(check, game, path, dominoes)
+    positions = _check_seats(check, game, f"{path}.seats", refs)
+    _check_rounds(check, _list(game, "rounds"), path, positions, dominoes, game)
+    for a, entry in enumerate(_list(game, "audit")):
         _check_audit(check, entry, f"{path}.audit[{a}]", positions)
-    for r, ruling in enumerate(check.array(data, "rulings", path)):
+    for r, ruling in enumerate(_list(game, "rulings")):
         _check_ruling(check, ruling, f"{path}.rulings[{r}]")
 
 
-def _check_set(check: _Checker, data: dict, path: str) -> DominoSet | None:
-    value = data.get("set_size", _MISSING)
-    if value is _MISSING:
+def _check_set(check: _Checker, data: dict[str, Any], path: str) -> DominoSet | None:
+    value = data.get("set_size")
+    if not _is_int(value):
         return None
     try:
         return DominoSet(value)
@@ -463,9 +318,11 @@ def _check_set(check: _Checker, data: dict, path: str) -> DominoSet | None:
         return None
 
 
-def _check_rules(check: _Checker, data: dict, path: str, dominoes: DominoSet | None) -> None:
-    rules = check.json_object(data, "rules", path)
-    if rules is _MISSING or dominoes is None:
+def _check_rules(
+    check: _Checker, data: dict[str, Any], path: str, dominoes: DominoSet | None
+) -> None:
+    rules = data.get("rules")
+    if not isinstance(rules, dict) or dominoes is None:
         return
     try:
         RuleSet.from_dict({**rules, "set_size": dominoes.n})
@@ -474,29 +331,27 @@ def _check_rules(check: _Checker, data: dict, path: str, dominoes: DominoSet | N
         check.add(where, exc.message)
 
 
-def _check_seats(
-    check: _Checker, seats: list, path: str, refs: set[str], present: bool = True
-) -> set[int]:
+def _check_seats(check: _Checker, game: dict[str, Any], path: str, refs: set[str]) -> set[int]:
+    seats = _list(game, "seats")
     positions: set[int] = set()
     players: set[str] = set()
     for s, seat in enumerate(seats):
-        where = f"{path}[{s}]"
-        data = check.obj(seat, where, ("position", "player"))
-        if data is None:
+        if not isinstance(seat, dict):
             continue
-        position = check.integer(data, "position", where, 0, MAX_SEAT)
-        if position is not _MISSING:
+        where = f"{path}[{s}]"
+        position = seat.get("position")
+        if _is_int(position):
             if position in positions:
                 check.add(f"{where}.position", f"seat {position} is taken by two players.")
             positions.add(position)
-        player = data.get("player")
+        player = seat.get("player")
         if not isinstance(player, str) or player not in refs:
             check.add(f"{where}.player", f"refers to an unknown player {player!r}.")
             continue
         if player in players:
             check.add(f"{where}.player", f"{player!r} sits at this game twice.")
         players.add(player)
-    if present:  # a missing list is reported once, as missing
+    if isinstance(game.get("seats"), list):  # a missing list is reported once, as missing
         try:
             check_players(len(seats))
         except EngineError as exc:
@@ -504,84 +359,76 @@ def _check_seats(
     return positions
 
 
-_ROUND_FIELDS = (
-    "number",
-    "start_double",
-    "status",
-    "outcome",
-    "starter",
-    "created_at",
-    "updated_at",
-    "hands",
-)
-
-
 def _check_rounds(
     check: _Checker,
-    rounds: list,
+    rounds: list[Any],
     game_path: str,
     positions: set[int],
     dominoes: DominoSet | None,
-    game: dict,
+    game: dict[str, Any],
 ) -> None:
     numbers: set[int] = set()
     doubles: set[int] = set()
     top = dominoes.n if dominoes else 18
     for r, rnd in enumerate(rounds):
-        path = f"{game_path}.rounds[{r}]"
-        data = check.obj(rnd, path, _ROUND_FIELDS)
-        if data is None:
+        if not isinstance(rnd, dict):
             continue
-        number = check.integer(data, "number", path, 1, top + 1)
-        if number is not _MISSING and number in numbers:
+        path = f"{game_path}.rounds[{r}]"
+        number = _in_set(check, rnd, "number", path, 1, top + 1)
+        if number is not None and number in numbers:
             check.add(f"{path}.number", f"round {number} appears twice.")
-        numbers.add(number)
-        double = check.integer(data, "start_double", path, 0, top)
-        if double is not _MISSING and double in doubles:
+        numbers.add(number) if number is not None else None
+        double = _in_set(check, rnd, "start_double", path, 0, top)
+        if double is not None and double in doubles:
             check.add(f"{path}.start_double", f"the {double}-{double} starts two rounds.")
-        doubles.add(double)
-        status = check.choice(data, "status", path, ROUND_STATUSES)
-        check.choice(data, "outcome", path, ROUND_OUTCOMES)
-        starter = check.integer(data, "starter", path, 0, MAX_SEAT, nullable=True)
-        if starter not in (None, _MISSING) and starter not in positions:
+        doubles.add(double) if double is not None else None
+        starter = rnd.get("starter")
+        if _is_int(starter) and starter not in positions:
             check.add(f"{path}.starter", f"there is no seat {starter}.")
-        check.moment(data, "created_at", path)
-        check.moment(data, "updated_at", path)
-        hands = check.array(data, "hands", path)
-        if status == RoundStatus.BURNED and hands:
+        hands = _list(rnd, "hands")
+        if rnd.get("status") == RoundStatus.BURNED and hands:
             check.add(f"{path}.hands", "a burned round has no hands.")
-        round_double = Tile(double, double) if double is not _MISSING else None
+        round_double = Tile(double, double) if double is not None else None
         _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, game)
+
+
+def _in_set(check: _Checker, data: dict[str, Any], name: str, path: str, lo: int, hi: int) -> Any:
+    """``data[name]`` when it is a whole number within the game's set (lo..hi), else None."""
+    value = data.get(name)
+    if not _is_int(value):
+        return None
+    if not lo <= value <= hi:
+        check.add(f"{path}.{name}", f"must be between {lo} and {hi}, not {value}.")
+        return None
+    return value
 
 
 def _check_hands(
     check: _Checker,
-    hands: list,
+    hands: list[Any],
     path: str,
     positions: set[int],
     dominoes: DominoSet | None,
     round_double: Tile | None,
-    game: dict,
+    game: dict[str, Any],
 ) -> None:
     seats: set[int] = set()
     seen: dict[Tile, str] = {}
     out_seen: str | None = None
     rules = _ruleset_or_none(game, dominoes)
     for h, hand in enumerate(hands):
-        where = f"{path}[{h}]"
-        data = check.obj(hand, where, ("seat", "points", "went_out", "out_on_double", "tiles"))
-        if data is None:
+        if not isinstance(hand, dict):
             continue
-        seat = check.integer(data, "seat", where, 0, MAX_SEAT)
-        if seat is not _MISSING:
+        where = f"{path}[{h}]"
+        seat = hand.get("seat")
+        if _is_int(seat):
             if seat not in positions:
                 check.add(f"{where}.seat", f"there is no seat {seat}.")
             elif seat in seats:
                 check.add(f"{where}.seat", f"seat {seat} has two hands in this round.")
             seats.add(seat)
-        check.integer(data, "points", where, 0, MAX_POINTS)
-        went_out = check.boolean(data, "went_out", where)
-        if check.boolean(data, "out_on_double", where) is True and went_out is False:
+        went_out = hand.get("went_out")
+        if hand.get("out_on_double") is True and went_out is False:
             check.add(
                 f"{where}.out_on_double", "only a player who went out can go out on a double."
             )
@@ -589,7 +436,7 @@ def _check_hands(
             if out_seen is not None:
                 check.add(f"{where}.went_out", f"the player at {out_seen} went out already.")
             out_seen = out_seen or where
-        tiles = data.get("tiles")
+        tiles = hand.get("tiles")
         if tiles is None or dominoes is None:
             continue
         try:
@@ -608,7 +455,7 @@ def _check_hands(
                 check.add(f"{where}.tiles", exc.message)
 
 
-def _ruleset_or_none(game: dict, dominoes: DominoSet | None) -> RuleSet | None:
+def _ruleset_or_none(game: dict[str, Any], dominoes: DominoSet | None) -> RuleSet | None:
     if dominoes is None or not isinstance(game.get("rules"), dict):
         return None
     try:
@@ -618,58 +465,14 @@ def _ruleset_or_none(game: dict, dominoes: DominoSet | None) -> RuleSet | None:
 
 
 def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) -> None:
-    fields = ("at", "action", "summary", "before", "after", "undone")
-    data = check.obj(entry, path, fields)
-    if data is None:
+    if not isinstance(entry, dict):
         return
-    check.moment(data, "at", path)
-    check.text(data, "action", path, min_len=1, max_len=TOKEN_MAX)
-    check.text(data, "summary", path, max_len=SUMMARY_MAX)
-    check.boolean(data, "undone", path)
     for name in ("before", "after"):
-        for where, seat in _seat_markers(data.get(name), f"{path}.{name}"):
-            if not isinstance(seat, int) or isinstance(seat, bool) or seat not in positions:
+        for where, seat in _seat_markers(entry.get(name), f"{path}.{name}"):
+            if not _is_int(seat) or seat not in positions:
                 check.add(where, f"there is no seat {seat!r}.")
-        _check_round_snapshot(check, data.get(name), f"{path}.{name}")
-        if _has_forbidden_text(data.get(name)):
+        if _has_forbidden_text(entry.get(name)):
             check.add(f"{path}.{name}", "must not contain control characters.")
-
-
-#: the fields of a round as the audit trail keeps it (companion.services.round_store.round_snapshot)
-_SNAPSHOT_FIELDS = ("number", "start_double", "status", "outcome", "starter_seat_id", "hands")
-_SNAPSHOT_HAND_FIELDS = ("seat_id", "points", "went_out", "out_on_double", "tiles")
-
-
-def _check_round_snapshot(check: _Checker, value: Any, path: str) -> None:
-    """An audit snapshot that holds a round (it has a ``number`` or ``hands``) must have
-    exactly the shape the app writes, as undo and the audit pages read it; other snapshots
-    (a new game's settings, a note) are kept as they are."""
-    if not isinstance(value, dict) or not {"number", "hands"} & value.keys():
-        return
-    data = check.obj(value, path, _SNAPSHOT_FIELDS)
-    if data is None:
-        return
-    check.integer(data, "number", path, 1, 19)
-    check.integer(data, "start_double", path, 0, 18)
-    check.choice(data, "status", path, ROUND_STATUSES)
-    check.choice(data, "outcome", path, ROUND_OUTCOMES)
-    if data.get("starter_seat_id") is not None and not _seat_marker(data["starter_seat_id"])[0]:
-        check.add(f"{path}.starter_seat_id", 'must be a seat ({"$seat": position}) or null.')
-    for h, hand in enumerate(check.array(data, "hands", path)):
-        where = f"{path}.hands[{h}]"
-        fields = check.obj(hand, where, _SNAPSHOT_HAND_FIELDS)
-        if fields is None:
-            continue
-        if not _seat_marker(fields.get("seat_id"))[0]:
-            check.add(f"{where}.seat_id", 'must be a seat ({"$seat": position}).')
-        check.integer(fields, "points", where, 0, MAX_POINTS)
-        check.boolean(fields, "went_out", where)
-        check.boolean(fields, "out_on_double", where)
-        tiles = fields.get("tiles")
-        if tiles is not None and not (
-            isinstance(tiles, list) and all(isinstance(t, str) and len(t) <= 5 for t in tiles)
-        ):
-            check.add(f"{where}.tiles", "must be a list of tiles or null.")
 
 
 def _seat_marker(value: Any) -> tuple[bool, Any]:
@@ -706,22 +509,17 @@ def seat_ids(value: Any, seats: dict[int, int]) -> Any:
 
 def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
     """A ruling is imported only when the checker could have made it: its category is one of
-    QUESTIONS.md, its question is that category's question and the rules engine reads it, its
-    house rules are a RuleSet, and nothing in it is unstorable text."""
-    fields = ("created_at", "category", "question", "answer", "rules", "summary")
-    data = check.obj(ruling, path, fields)
-    if data is None:
+    QUESTIONS.md (the schema), its question is that category's question and the rules engine
+    reads it, its house rules are a RuleSet, and nothing in it is unstorable text."""
+    if not isinstance(ruling, dict):
         return
-    check.moment(data, "created_at", path)
-    category = check.choice(data, "category", path, CATEGORIES)
-    check.text(data, "summary", path, max_len=SUMMARY_MAX)
-    blobs = {name: check.json_object(data, name, path) for name in ("question", "answer", "rules")}
+    blobs = {name: ruling.get(name) for name in ("question", "answer", "rules")}
     for name, value in blobs.items():
         if isinstance(value, dict) and _has_forbidden_text(value):
             check.add(f"{path}.{name}", "must not contain control characters.")
-            blobs[name] = _MISSING
-    question, rules = blobs["question"], blobs["rules"]
-    if isinstance(question, dict) and category is not _MISSING:
+            blobs[name] = None
+    question, rules, category = blobs["question"], blobs["rules"], ruling.get("category")
+    if isinstance(question, dict) and category in CATEGORIES:
         problem = ruling_question_problem(category, question)
         if problem:
             check.add(f"{path}.question", problem)

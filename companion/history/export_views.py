@@ -2,6 +2,8 @@
 
 * ``GET /history/export.csv`` and ``/history/export.json``: everything, or ``?game=ID`` /
   ``?night=ID``; an attachment named ``chickenfoot-<scope>-<date>.<ext>``. The CSV is streamed.
+* ``GET /history/schema/v1.json``: the declared format of the JSON export (JSON Schema,
+  :mod:`companion.history.exchange_schema`), published next to its description.
 * ``GET|POST /history/import``: upload a JSON export (CSRF, passcode when configured, at most
   ``HISTORY_IMPORT_MAX_BYTES``, 64 MB by default) and see the report; a refused file imports
   nothing.
@@ -9,6 +11,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 from flask import Response, abort, current_app, render_template, request, stream_with_context
@@ -25,7 +28,7 @@ from ..extensions import csrf, db
 from ..ids import parse_id
 from ..models import Game
 from ..vocab import GameStatus
-from . import bp, exchange
+from . import bp, exchange, exchange_schema
 
 #: default upper bound of an uploaded export, in bytes (the app-wide limit is 1 MB)
 IMPORT_MAX_BYTES = 64 * 1024 * 1024
@@ -101,6 +104,16 @@ def _remember_unfinished(keys: list[str]) -> None:
     )
     for game in games:
         remember(game)
+
+
+@bp.get("/schema/v1.json")
+@requires(Role.ANYONE)
+def export_schema() -> Response:
+    """The JSON Schema of the ``chickenfoot-companion/v1`` document, as the import checks it."""
+    return Response(
+        json.dumps(exchange_schema.schema(), indent=2, ensure_ascii=False),
+        mimetype="application/schema+json",
+    )
 
 
 class ImportForm(FlaskForm):

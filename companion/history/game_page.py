@@ -1,11 +1,11 @@
 """What a game's history page shows, built from its loaded rows with the engine's help.
 
 The round grid and standings are the score keeper's scoreboard
-(:func:`companion.games.board.build_board`, standings from the engine via
+(:func:`companion.services.scoreboard.build_board`, standings from the engine via
 :func:`companion.mapping.standings_of`); running totals for the chart come from
 :func:`companion.engine.running_totals`, the house rules in words from
 :meth:`companion.engine.RuleSet.describe`, the audit trail in words from
-:func:`companion.games.undo.changes`. Nothing here decides a winner itself.
+:func:`companion.services.audit.changes`. Nothing here decides a winner itself.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from typing import Any
 
 from ..engine import PRESET_TITLES, running_totals
 from ..engine.rules import Switch
-from ..games.board import build_board
 from ..mapping import round_scores, rules_of, scored_rounds
 from ..models import Game, Ruling
-from ..services.audit import AuditPage, audit_page
+from ..services.audit import AuditPage, audit_page, changes
+from ..services.rulings import rulings_for
+from ..services.scoreboard import build_board
 from .charts import Chart, running_chart
 
 
@@ -41,16 +42,12 @@ def house_rules(game: Game) -> list[tuple[Switch, Any, str, bool]]:
 
 def rulings(game: Game) -> list[Ruling]:
     """The game's saved rulings from the rules checker, newest first (the checker's query)."""
-    from ..checker.rulings import rulings_for
-
     return rulings_for(game)
 
 
 def audit_trail(game: Game, number: int = 1) -> tuple[AuditPage, list[tuple[Any, list[Any]]]]:
     """Page ``number`` of the audit trail (the latest entries on the game's page), newest
     first: the page and its (entry, changes in words) pairs."""
-    from ..games.undo import changes
-
     names = {s.id: s.player.name for s in game.seats}
     page = audit_page(game, number)
     return page, [(entry, changes(entry, names)) for entry in page.entries]

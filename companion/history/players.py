@@ -1,10 +1,10 @@
 """Players in the history: lists, renaming, and merging two entries for the same person.
 
-Names follow the score keeper's rules (:func:`companion.games.setup.clean_name`) and are unique
-regardless of case (``Player.name_key``). Merging moves every seat of the merged player to the
-kept one and marks the merged row with ``merged_into_id``; the row stays, nothing is lost, and
-each game whose seat moved gets an audit entry ``player_merged`` (not undoable by the score
-keeper's "undo", which only reverts round changes).
+Names follow the score keeper's rules (:func:`companion.services.game_setup.clean_name`) and
+are unique regardless of case (``Player.name_key``). Merging moves every seat of the merged
+player to the kept one and marks the merged row with ``merged_into_id``; the row stays, nothing
+is lost, and each game whose seat moved gets an audit entry ``player_merged`` (not undoable by
+the score keeper's "undo", which only reverts round changes).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..games.setup import SetupError, clean_name, stored_key
 from ..models import SUMMARY_MAX, AuditEntry, Game, Player, PlayerSummary, Seat
+from ..services.game_setup import SetupError, clean_name, stored_key
 
 
 def listed_players() -> list[Player]:

@@ -17,9 +17,9 @@ from sqlalchemy import Select, and_, func, or_, select
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..games.setup import name_key
 from ..models import Game, GameNight, Player, Round, Seat
 from ..services.deletion import deleted_recently
+from ..services.game_setup import name_key
 from ..vocab import GameStatus
 from .results import finished_results
 

@@ -18,10 +18,10 @@ from sqlalchemy import select
 from ..access import Role, requires
 from ..engine import SUPPORTED_SETS
 from ..extensions import db
-from ..games.board import build_board, step_words
-from ..games.setup import SetupError, update_night_notes
 from ..models import GameNight, Player, utcnow
 from ..services.deletion import restore_hours
+from ..services.game_setup import SetupError, update_night_notes
+from ..services.scoreboard import build_board, step_words
 from . import bp, game_page, players, queries
 from .aggregates import head_to_head_rows, leaderboard_rows, player_record
 from .forms import (
@@ -113,7 +113,7 @@ def night(night_id: int) -> Any:
 @requires(Role.HOST)
 def night_notes(night_id: int) -> Any:
     """Save a night's notes; refused notes are shown again as typed, with the reason. The
-    same checks and cleaning as the game night page (games.setup.update_night_notes)."""
+    same checks and cleaning as the game night page (services.game_setup.update_night_notes)."""
     the_night = queries.live_night(night_id, full=True)
     form = NotesForm()
     if form.validate():

@@ -1,14 +1,19 @@
 """A game's audit trail read a page at a time (issue 11): a long game's trail is never loaded
-whole, so the game page and the audit pages cost the same at 10 entries or 1,000."""
+whole, so the game page and the audit pages cost the same at 10 entries or 1,000. Each entry
+is told in words (:func:`changes`) for the score keeper's and the history's pages."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from ..extensions import db
 from ..models import AuditEntry, Game
+from ..stored import read_or
+from ..vocab import RoundOutcome, RoundStatus
 
 #: entries per audit page (and on a game's history page: the latest ones)
 AUDIT_PAGE = 20
@@ -74,3 +79,61 @@ def latest_entry(game: Game, actions: tuple[str, ...]) -> AuditEntry | None:
         .order_by(AuditEntry.id.desc())
         .limit(1)
     )
+
+
+@dataclass(frozen=True)
+class Change:
+    """One line of a change in the audit trail: what, the old value and the new one."""
+
+    what: str
+    old: str
+    new: str
+
+
+def _hand_text(hand: dict[str, Any] | None) -> str:
+    if hand is None:
+        return "—"
+    text = str(hand["points"])
+    if hand.get("went_out"):
+        text += " " + _("(went out)")
+    if hand.get("tiles"):
+        text += " [" + " ".join(hand["tiles"]) + "]"
+    return text
+
+
+@read_or(list)
+def changes(entry: AuditEntry, names: dict[int, str]) -> list[Change]:
+    """What an audit entry changed, per player: old and new values, in words (empty for
+    entries without round data, e.g. deleting the game, and for snapshots of a shape this
+    version cannot read)."""
+    before = entry.before if isinstance(entry.before, dict) else {}
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if not before and not after:
+        return []
+    old_hands = {h["seat_id"]: h for h in before.get("hands", [])}
+    new_hands = {h["seat_id"]: h for h in after.get("hands", [])}
+    out = []
+    for seat_id in sorted(set(old_hands) | set(new_hands)):
+        old, new = _hand_text(old_hands.get(seat_id)), _hand_text(new_hands.get(seat_id))
+        if old != new:
+            out.append(Change(names.get(seat_id, "?"), old, new))
+    words: dict[str, str] = {
+        RoundStatus.SCORED: _("played"),
+        RoundStatus.BURNED: _("burned: nobody held it"),
+        RoundOutcome.OUT: _("someone went out"),
+        RoundOutcome.BLOCKED: _("blocked"),
+    }
+    for key, label in (("status", _("double")), ("outcome", _("round ended"))):
+        was, now = before.get(key), after.get(key)
+        if was != now:
+            out.append(Change(label, words.get(was or "", "—"), words.get(now or "", "—")))
+    old_starter, new_starter = before.get("starter_seat_id"), after.get("starter_seat_id")
+    if old_starter != new_starter:
+        out.append(
+            Change(
+                _("started the round"),
+                names.get(old_starter, "—") if old_starter else "—",
+                names.get(new_starter, "—") if new_starter else "—",
+            )
+        )
+    return out

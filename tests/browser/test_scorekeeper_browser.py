@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from companion.extensions import db
-from companion.games.board import BOARD_COLUMNS
 from companion.models import Game
+from companion.services.scoreboard import BOARD_COLUMNS
 from tests.web.playkit import add_scored_rounds
 
 from .seeding import fill_round, open_new_game, seed_game

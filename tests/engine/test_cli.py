@@ -135,7 +135,9 @@ def _imports(path: Path) -> list[str]:
     return names
 
 
-@pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted(ENGINE.rglob("*.py")), ids=lambda p: str(p.relative_to(ENGINE))
+)
 def test_the_engine_imports_no_web_library(path: Path) -> None:
     for name in _imports(path):
         top = name.split(".")[0].lower()

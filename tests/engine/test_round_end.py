@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import RuleSet, preset, round_status
+from companion.engine import RoundState, RuleSet, preset, round_status
 from tests.engine.util import CROSS, lay, tiles
 
 CROSS_LAYOUT = lay("9-9", *CROSS)
@@ -20,8 +20,14 @@ DOOMED = lay(
 )  # fmt: skip
 
 
+def status_of(layout, hands, yard_count, rules, **known):  # noqa: ANN001, ANN003, ANN201
+    """round_status of the state these make (the tests' positions as before)."""
+    state = RoundState(layout=layout, hands=hands, yard_count=yard_count, rules=rules, **known)
+    return round_status(state)
+
+
 def test_a_player_who_goes_out_ends_the_round_even_with_a_foot_open() -> None:  # END-01/02
-    status = round_status(FOOT, {"P1": [], "P2": tiles("3-8", "0-0")}, 10, RuleSet())
+    status = status_of(FOOT, {"P1": [], "P2": tiles("3-8", "0-0")}, 10, RuleSet())
     assert (status.over, status.reason, status.went_out) == (True, "OUT", "P1")
     assert {p: s.points for p, s in status.scores.items()} == {"P1": 0, "P2": 61}
     assert status.rule == "6"
@@ -31,7 +37,7 @@ def test_a_player_who_goes_out_ends_the_round_even_with_a_foot_open() -> None:  
     ("name", "points", "zero"), [("standard", 0, True), ("wikipedia", 50, False)]
 )
 def test_going_out_on_a_double(name: str, points: int, zero: bool) -> None:  # END-03
-    status = round_status(
+    status = status_of(
         FOOT, {"P1": [], "P2": tiles("3-8")}, 10, preset(name), went_out="P1",
         last_tile_was_double=True,
     )  # fmt: skip
@@ -40,9 +46,7 @@ def test_going_out_on_a_double(name: str, points: int, zero: bool) -> None:  # E
 
 
 def test_blocked_when_nobody_can_play_or_draw() -> None:
-    status = round_status(
-        CROSS_LAYOUT, {"P1": tiles("4-4"), "P2": tiles("6-6", "4-1")}, 0, RuleSet()
-    )
+    status = status_of(CROSS_LAYOUT, {"P1": tiles("4-4"), "P2": tiles("6-6", "4-1")}, 0, RuleSet())
     assert (status.over, status.reason) == (True, "BLOCKED")
     assert {p: s.points for p, s in status.scores.items()} == {"P1": 8, "P2": 17}
 
@@ -58,14 +62,14 @@ def test_blocked_when_nobody_can_play_or_draw() -> None:
 def test_a_foot_that_can_never_be_completed(
     p2: list[str], yard: int, over: bool, reason: str
 ) -> None:
-    status = round_status(DOOMED, {"P1": tiles("0-0", "1-1"), "P2": tiles(*p2)}, yard, RuleSet())
+    status = status_of(DOOMED, {"P1": tiles("0-0", "1-1"), "P2": tiles(*p2)}, yard, RuleSet())
     assert (status.over, status.reason) == (over, reason)
     if not over:
         assert status.scores == {}
 
 
 def test_not_over_while_anyone_can_play() -> None:  # END-07
-    status = round_status(CROSS_LAYOUT, {"P1": tiles("4-4"), "P2": tiles("5-1")}, 0, RuleSet())
+    status = status_of(CROSS_LAYOUT, {"P1": tiles("4-4"), "P2": tiles("5-1")}, 0, RuleSet())
     assert (status.over, status.reason, status.can_play) == (False, "SOMEONE_CAN_PLAY", ("P2",))
 
 
@@ -80,11 +84,11 @@ def test_not_over_while_anyone_can_play() -> None:  # END-07
 )
 def test_no_draw_variant(to_move: str | None, yard: int, over: bool, reason: str) -> None:
     hands = {"P1": tiles("4-4"), "P2": tiles("5-1", "2-2")}
-    status = round_status(CROSS_LAYOUT, hands, yard, preset("nathanlong_no_draw"), to_move=to_move)
+    status = status_of(CROSS_LAYOUT, hands, yard, preset("nathanlong_no_draw"), to_move=to_move)
     assert (status.over, status.reason) == (over, reason)
     if over:
         assert {p: s.points for p, s in status.scores.items()} == {"P1": 8, "P2": 10}
-    standard = round_status(CROSS_LAYOUT, hands, yard, RuleSet(), to_move=to_move)
+    standard = status_of(CROSS_LAYOUT, hands, yard, RuleSet(), to_move=to_move)
     assert standard.reason == "SOMEONE_CAN_PLAY"
 
 
@@ -98,7 +102,7 @@ def test_s001_reserve_counts_as_nothing_to_draw(
 ) -> None:
     stuck = {"P1": tiles("1-1"), "P2": tiles("2-2"), "P3": tiles("4-4")}  # nothing fits 5/3/7/0
     hands = dict(list(stuck.items())[:players])  # END-06
-    status = round_status(CROSS_LAYOUT, hands, yard, preset("gamerules_seed001"), players=players)
+    status = status_of(CROSS_LAYOUT, hands, yard, preset("gamerules_seed001"), players=players)
     assert (status.over, status.reason) == (over, reason)
 
 
@@ -106,7 +110,7 @@ def test_the_centre_double_in_a_hand_is_refused_when_scoring() -> None:
     from companion.engine import EngineError
 
     with pytest.raises(EngineError) as err:
-        round_status(CROSS_LAYOUT, {"P1": tiles("9-9"), "P2": tiles("1-1")}, 0, RuleSet())
+        status_of(CROSS_LAYOUT, {"P1": tiles("9-9"), "P2": tiles("1-1")}, 0, RuleSet())
     assert err.value.code == "CENTRE_DOUBLE_IN_HAND"
 
 
@@ -120,5 +124,5 @@ def test_only_one_player_can_go_out(hands: dict, went_out: str | None) -> None:
 
     parsed = {p: tiles(*h) for p, h in hands.items()}
     with pytest.raises(EngineError) as err:
-        round_status(CROSS_LAYOUT, parsed, 0, RuleSet(), went_out=went_out)
+        status_of(CROSS_LAYOUT, parsed, 0, RuleSet(), went_out=went_out)
     assert err.value.code == "SEVERAL_WENT_OUT"

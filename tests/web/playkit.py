@@ -11,8 +11,8 @@ from sqlalchemy import select
 
 from companion.engine import RuleSet
 from companion.extensions import db
-from companion.games.setup import stored_key
 from companion.models import Game, GameNight, HandScore, Player, Round, Seat
+from companion.services.game_setup import stored_key
 
 
 def player_named(name: str) -> Player:

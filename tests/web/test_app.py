@@ -126,6 +126,6 @@ def test_remembering_a_game_keeps_the_cookie_after_the_browser_closes(app):
 
 
 def test_look_alike_names_are_one_player():
-    from companion.games.setup import name_key
+    from companion.services.game_setup import name_key
 
     assert name_key("Ｆｏｏ") == name_key("foo") == name_key("FOO")

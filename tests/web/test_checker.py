@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.checker.notation import format_layout
-from companion.checker.rulings import rulings_for
 from companion.engine import DominoSet, Layout, legal_moves, preset
 from companion.extensions import db
 from companion.models import Game, GameNight, HandScore, Round, Ruling, Seat
+from companion.services.rulings import rulings_for
 from tests.web.playkit import player_named
 
 SPOKES = "9-5 on C, 9-4 on C, 9-3 on C, 9-2 on C"

@@ -7,8 +7,8 @@ import re
 from datetime import timedelta
 
 from companion.extensions import db
-from companion.games.undo import recently_deleted
 from companion.models import AuditEntry, Game, HandScore, Round, utcnow
+from companion.services.deleted_games import recently_deleted
 
 from .playkit import make_game, page_html, round_post, seat_ids, text
 

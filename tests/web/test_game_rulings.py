@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.checker.rulings import save_ruling
 from companion.engine import RuleSet
+from companion.services.rulings import save_ruling
 
 from .playkit import make_game, text
 

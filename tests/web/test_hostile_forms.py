@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from companion.checker.rulings import save_ruling
 from companion.engine import answer
 from companion.extensions import db
 from companion.models import Game, GameNight, Player, Round, utcnow
+from companion.services.rulings import save_ruling
 from companion.text import forbidden_characters
 from tests.web.playkit import add_scored_rounds, make_game, round_post
 from tests.web.setup_helpers import start_game, start_night

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 
 from companion.extensions import db
-from companion.games.board import build_board, step_words
 from companion.models import Game
+from companion.services.scoreboard import build_board, step_words
 
 from .playkit import make_game, round_post, seat_ids, text
 

@@ -53,7 +53,7 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
     says; ``docslib_42_over_p`` is 42 / players on double-9, scaled likewise.
     """
     check_players(players)
-    dominoes = DominoSet(set_size)
+    dominoes = DominoSet(n=set_size)
     if chosen is not None:
         if not isinstance(chosen, int) or isinstance(chosen, bool) or chosen < 1:
             raise RuleError(
@@ -141,16 +141,16 @@ def deal(rules: RuleSet, set_size: int, players: int, chosen: int | None = None)
     """
     size = hand_size(rules, set_size, players, chosen)
     set_aside = 1 if rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL else 0
-    available = DominoSet(set_size).tile_count - set_aside
+    available = DominoSet(n=set_size).tile_count - set_aside
     needed = players * size
     return Deal(
-        players,
-        size,
-        available,
-        needed,
-        available - needed,
-        reserve_size(rules, players),
-        set_aside,
+        players=players,
+        hand_size=size,
+        available=available,
+        needed=needed,
+        yard_after_deal=available - needed,
+        reserve=reserve_size(rules, players),
+        set_aside=set_aside,
     )
 
 
@@ -199,4 +199,4 @@ def check_table(
             f"A chicken foot cannot need {rules.foot_toes_required} toes: only "
             f"{set_size} tiles carry its number."
         )
-    return TableCheck(tuple(problems), the_deal, spokes)
+    return TableCheck(problems=tuple(problems), deal=the_deal, spokes=spokes)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import RuleSet, check_table, deal, hand_size, preset
+from companion.engine.deal import HandSizeUndefined
 from companion.engine.errors import RuleError
-from companion.engine.setup import HandSizeUndefined
 
 
 def rule(name: str) -> RuleSet:

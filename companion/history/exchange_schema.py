@@ -1,0 +1,152 @@
+"""The declared shape of the ``chickenfoot-companion/v1`` document: ``schema/v1.json``.
+
+The JSON Schema (draft 2020-12) is the one home of the format's fields, types and fixed bounds;
+:func:`shape_problems` checks a document against it with :mod:`jsonschema` and words each failure
+as the import report does, with its JSON path (``$.nights[0].games[1].rounds[2].hands[0]``).
+What a schema cannot say (references, uniqueness, bounds that depend on the set, tiles and house
+rules) stays in :mod:`companion.history.exchange_import`. The schema is served at
+``/history/schema/v1.json`` (:mod:`companion.history.export_views`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from jsonschema import Draft202012Validator, FormatChecker, ValidationError
+
+#: the file of the schema, inside this package
+SCHEMA_FILE = "v1.json"
+#: the order in which failures at one path are told: only the first is shown (a value of the
+#: wrong type is "must be text", not also "too long")
+_FIRST: tuple[str, ...] = ("type", "const", "enum", "anyOf", "format", "minLength", "maxLength")
+_FIRST += ("minimum", "maximum", "pattern")
+#: the report's wording of a value of the wrong type, per JSON Schema type
+_TYPE_WORDS = {
+    "object": "must be an object.",
+    "array": "must be a list.",
+    "string": "must be text.",
+    "integer": "must be a whole number.",
+    "boolean": "must be true or false.",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in a document: where (a JSON path from ``$``) and what, in one sentence."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+def to_datetime(value: Any) -> datetime | None:
+    """ISO 8601 text -> naive UTC datetime (an offset is converted to UTC); None if invalid."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+def to_date(value: Any) -> date | None:
+    """ISO date text (``2026-11-28``) -> date; None if invalid."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _formats() -> FormatChecker:
+    """Dates and times as the app reads them (Python's ISO 8601; an offset is optional)."""
+    checker = FormatChecker(formats=())
+    checker.checks("date-time")(lambda v: not isinstance(v, str) or to_datetime(v) is not None)
+    checker.checks("date")(lambda v: not isinstance(v, str) or to_date(v) is not None)
+    return checker
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The JSON Schema of version 1 of the document (parsed once)."""
+    loaded: dict[str, Any] = json.loads(
+        files(__package__).joinpath("schema", SCHEMA_FILE).read_text("utf-8")
+    )
+    return loaded
+
+
+@cache
+def validator() -> Draft202012Validator:
+    """A validator of :func:`schema` that asserts the date and time formats."""
+    Draft202012Validator.check_schema(schema())
+    return Draft202012Validator(schema(), format_checker=_formats())
+
+
+def json_path(parts: Iterable[str | int], base: str = "$") -> str:
+    """``["nights", 0, "place"]`` -> ``$.nights[0].place``."""
+    return base + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
+
+
+def shape_problems(doc: Any) -> list[Problem]:
+    """Every place where ``doc`` does not have the declared shape, one problem per place, in
+    the report's words."""
+    found: dict[str, Problem] = {}
+    ranked: dict[str, int] = {}
+    for error in validator().iter_errors(doc):
+        for problem in _problems(error):
+            rank = _rank(error.validator)
+            if problem.path not in found or rank < ranked[problem.path]:
+                found[problem.path], ranked[problem.path] = problem, rank
+    return list(found.values())
+
+
+def _rank(keyword: Any) -> int:
+    return _FIRST.index(keyword) if keyword in _FIRST else len(_FIRST)
+
+
+def _problems(error: ValidationError) -> Iterator[Problem]:
+    path = json_path(error.absolute_path)
+    value: Any = error.instance
+    keyword = str(error.validator)
+    rule: dict[str, Any] = dict(error.schema) if isinstance(error.schema, Mapping) else {}
+    if keyword == "required":
+        for name in rule["required"]:
+            if name not in value:
+                yield Problem(f"{path}.{name}", "is missing.")
+    elif keyword == "additionalProperties":
+        for name in value:
+            if name not in rule.get("properties", {}):
+                yield Problem(f"{path}.{name}", "is not a field of this format.")
+    else:
+        yield Problem(path, _words(keyword, rule, value))
+
+
+def _words(keyword: str, rule: dict[str, Any], value: Any) -> str:
+    """One failed keyword in the import report's words (the schema's ``x-messages`` first)."""
+    custom = rule.get("x-messages", {}).get(keyword)
+    if custom:
+        return str(custom).replace("{value!r}", repr(value))
+    if keyword == "type":
+        kinds = rule["type"] if isinstance(rule["type"], list) else [rule["type"]]
+        return next((_TYPE_WORDS[k] for k in kinds if k in _TYPE_WORDS), "has the wrong type.")
+    if keyword in ("minimum", "maximum"):
+        return f"must be between {rule['minimum']} and {rule['maximum']}, not {value}."
+    if keyword in ("minLength", "maxLength"):
+        return f"must have {rule.get('minLength', 0)} to {rule['maxLength']} characters."
+    if keyword in ("enum", "const"):
+        choices = rule["enum"] if keyword == "enum" else [rule["const"]]
+        shown = ", ".join("null" if c is None else str(c) for c in choices)
+        return f"must be one of {shown}, not {value!r}."
+    return "does not have the shape this format needs."

@@ -1,0 +1,149 @@
+"""The declared import format (issue 9, finding 4): ``companion/history/schema/v1.json`` is a
+valid JSON Schema, every export conforms to it, the import reports its failures with the same
+``$.nights[0]…`` paths and words, and the schema is published next to the import page."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from companion.engine import CATEGORIES
+from companion.extensions import db
+from companion.history import exchange, exchange_import, exchange_schema
+
+from .exchange_fixture import build
+
+
+def test_the_schema_is_a_valid_json_schema():
+    Draft202012Validator.check_schema(exchange_schema.schema())
+    assert exchange_schema.schema()["properties"]["format"]["const"] == exchange.FORMAT
+
+
+def test_the_schema_lists_the_engine_categories():
+    """A ruling's category: the engine's list is the one home, the schema agrees with it."""
+    ruling = exchange_schema.schema()["$defs"]["ruling"]["properties"]["category"]
+    assert ruling["enum"] == list(CATEGORIES)
+
+
+@pytest.mark.parametrize("scope", ["all", "night", "game"])
+def test_every_export_conforms_to_the_schema(app, scope):
+    rows = build(db.session)
+    ids = {
+        "all": {},
+        "night": {"night_id": rows["night1"].id},
+        "game": {"game_id": rows["game_a"].id},
+    }
+    doc = json.loads(exchange.dumps(exchange.export_document(db.session, **ids[scope])))
+    assert doc["scope"] == scope
+    assert list(exchange_schema.validator().iter_errors(doc)) == []
+    assert exchange_schema.shape_problems(doc) == []
+
+
+def test_a_demo_history_export_conforms_to_the_schema(db_app):
+    from companion.history.demo import generate
+
+    generate(db.session, games=8, nights=3, players=10, seed=7)
+    doc = json.loads(exchange.dumps(exchange.export_document(db.session)))
+    assert exchange_schema.shape_problems(doc) == []
+
+
+@pytest.mark.parametrize(
+    ("mutate", "path", "message"),
+    [
+        (lambda d: d["players"][0].update(name=""), "$.players[0].name", "must have 1 to 60"),
+        (lambda d: d["players"][0].pop("created_at"), "$.players[0].created_at", "is missing."),
+        (lambda d: d["nights"][0].update(place=5), "$.nights[0].place", "must be text."),
+        (
+            lambda d: d["nights"][0]["games"][0].update(status="lost"),
+            "$.nights[0].games[0].status",
+            "must be one of active, finished, not 'lost'.",
+        ),
+        (
+            lambda d: d["nights"][0]["games"][0].update(key="no spaces"),
+            "$.nights[0].games[0].key",
+            "must be a game's link key",
+        ),
+        (
+            lambda d: d["nights"][0]["games"][0]["rounds"][0]["hands"][0].update(went_out="yes"),
+            "$.nights[0].games[0].rounds[0].hands[0].went_out",
+            "must be true or false.",
+        ),
+        (
+            lambda d: d["nights"][0].update(created_at="yesterday"),
+            "$.nights[0].created_at",
+            "must be a date and time like 2026-11-28T19:30:00.",
+        ),
+        (
+            lambda d: d["nights"][0]["games"][0]["audit"][0]["after"].update(starter_seat_id=3),
+            "$.nights[0].games[0].audit[0].after.starter_seat_id",
+            "must be a seat",
+        ),
+    ],
+)
+def test_schema_failures_read_as_the_import_report(app, mutate, path, message):
+    build(db.session)
+    doc = exchange.export_document(db.session)
+    mutate(doc)
+    problems = [str(p) for p in exchange_import.validate(doc)]
+    assert [p for p in problems if p.startswith(f"{path}: ")] != [], problems
+    assert any(p.startswith(f"{path}: ") and message in p for p in problems), problems
+
+
+def test_one_problem_per_place(app):
+    """A value of the wrong type is told once ("must be text"), not also as too long or NUL."""
+    build(db.session)
+    doc = exchange.export_document(db.session)
+    doc["players"][0]["name"] = ["x" * 100]
+    problems = [str(p) for p in exchange_import.validate(doc)]
+    assert [p for p in problems if p.startswith("$.players[0].name:")] == [
+        "$.players[0].name: must be text."
+    ]
+
+
+def test_problems_come_in_document_order(app):
+    build(db.session)
+    doc = exchange.export_document(db.session)
+    doc["nights"][1]["place"] = 1
+    doc["players"][0]["name"] = 2
+    doc["nights"][0]["notes"] = 3
+    paths = [p.path for p in exchange_import.validate(doc)]
+    assert paths == ["$.players[0].name", "$.nights[0].notes", "$.nights[1].place"]
+
+
+def test_the_schema_is_published(client):
+    response = client.get("/history/schema/v1.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/schema+json"
+    assert response.get_json() == exchange_schema.schema()
+    page = client.get("/history/import")
+    assert b'href="/history/schema/v1.json"' in page.data or page.status_code != 200
+
+
+def test_the_schema_limits_and_words_are_the_models_and_vocabularies():
+    """The schema file is declarative JSON; its column limits and closed word lists must be
+    the ones the models and companion/vocab.py declare (one home each), or an import would
+    accept what the database cannot hold or refuse what the app writes."""
+    from companion.models import NAME_MAX, NOTES_MAX, PLACE_MAX, SUMMARY_MAX, TOKEN_MAX
+    from companion.vocab import GameStatus, RoundOutcome, RoundStatus
+
+    defs = exchange_schema.schema()["$defs"]
+
+    def prop(kind: str, name: str) -> dict:
+        return defs[kind]["properties"][name]
+
+    assert prop("player", "name")["maxLength"] == NAME_MAX
+    assert prop("player", "name_key")["maxLength"] == NAME_MAX
+    assert prop("player", "ref")["maxLength"] == TOKEN_MAX
+    assert prop("night", "place")["maxLength"] == PLACE_MAX
+    assert prop("night", "notes")["maxLength"] == NOTES_MAX
+    assert prop("game", "key")["maxLength"] == TOKEN_MAX
+    assert prop("game", "preset")["maxLength"] == TOKEN_MAX
+    assert prop("audit_entry", "action")["maxLength"] == TOKEN_MAX
+    assert prop("audit_entry", "summary")["maxLength"] == SUMMARY_MAX
+    assert prop("ruling", "summary")["maxLength"] == SUMMARY_MAX
+    assert set(prop("game", "status")["enum"]) == set(GameStatus)
+    for kind in ("round", "round_snapshot"):
+        assert set(prop(kind, "status")["enum"]) == set(RoundStatus)
+        assert set(prop(kind, "outcome")["enum"]) == {None, *RoundOutcome}
