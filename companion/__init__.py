@@ -42,6 +42,11 @@ def create_app(config: Any = None) -> Flask:
 
     init_assets(app)  # before the CSP: the htmx fallback's URL carries the file's digest
     _register_blueprints(app)
+    from .offline import init_offline
+    from .services.idempotency import init_idempotency
+
+    init_idempotency(app)  # after CSRF protection: a refused form never claims a key
+    init_offline(app)
     from .security import init_security
 
     init_security(app)
