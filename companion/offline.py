@@ -25,7 +25,7 @@ from flask import Flask, Response, jsonify, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from .access import Grant, current_device, holds
+from .access import Grant, Role, current_device, holds, requires
 from .extensions import db
 from .models import Game, GameAccess
 
@@ -139,16 +139,19 @@ def init_offline(app: Flask) -> None:
     """Add the manifest, the service worker and the offline page marks (see the module doc)."""
 
     @app.get("/manifest.webmanifest")
+    @requires(Role.ANYONE)
     def web_manifest() -> Response:
         response = Response(json.dumps(manifest()), mimetype="application/manifest+json")
         response.cache_control.no_cache = True
         return response
 
     @app.get("/sw.js")
+    @requires(Role.ANYONE)
     def service_worker() -> Response:
         return _service_worker(app)
 
     @app.get("/offline/games")
+    @requires(Role.ANYONE)
     def offline_games() -> Response:
         response = jsonify(games=kept_games())
         response.headers["Cache-Control"] = "no-store"

@@ -111,11 +111,25 @@ self.addEventListener("message", function (event) {
         return n.indexOf(GAME) === 0 && keep.indexOf(n) === -1;
       }).map(function (n) { return caches.delete(n); }));
     }));
-  } else if (data.type === "refresh" && typeof data.path === "string") {
-    // The page changed while open (a save, the live scoreboard): keep its newest copy.
+  } else if (data.type === "snapshot" && typeof data.path === "string" && typeof data.html === "string") {
+    // The page changed while open (a save, the live scoreboard): its copy becomes what the
+    // phone shows now. Only a page already kept (marked by the server) is updated; no request
+    // is made, so no notice meant for the page is taken by a background fetch.
     var url = new URL(data.path, self.location.origin);
     if (!isGamePage(url)) { return; }
-    event.waitUntil(fetch(url.href, { credentials: "same-origin", redirect: "manual" })
-      .then(function (response) { return remember(url, response); }, function () {}));
+    var key = pageKey(url);
+    event.waitUntil(caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (n) { return n.indexOf(GAME) === 0; }).map(function (n) {
+        return caches.open(n).then(function (cache) {
+          return cache.match(key).then(function (hit) {
+            if (!hit) { return null; }
+            return cache.put(key, new Response(data.html, { headers: {
+              "Content-Type": "text/html; charset=utf-8",
+              "X-Saved-At": new Date().toISOString()
+            } }));
+          });
+        });
+      }));
+    }));
   }
 });

@@ -27,7 +27,7 @@ import time
 from datetime import timedelta
 from enum import StrEnum
 
-from flask import Flask, Response, abort, g, has_request_context, redirect, request
+from flask import Flask, Response, abort, g, has_request_context, request
 from flask_babel import gettext as _
 from sqlalchemy import delete, event, select, update
 from sqlalchemy.exc import IntegrityError
@@ -152,7 +152,7 @@ def claim_or_answer(key: str, path: str) -> Response | None:
         if stale and row.state == KeyState.PENDING and _take_over(key, row.created_at):
             return None
         if stale:  # applied, but its answer was never stored: say it is saved
-            return redirect(path, 303)
+            return Response(status=303, headers={"Location": path})
         if time.monotonic() > deadline:
             busy = Response(_("Still being saved; this phone will send it again."), status=503)
             busy.headers["Retry-After"] = "5"

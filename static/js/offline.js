@@ -230,7 +230,7 @@
     });
   }
 
-  // Say next to the form that the entry is kept (instead of "Not saved").
+  // Say next to the form that the entry is kept.
   function sayKept(form) {
     var region = form.querySelector(".save-status") ||
       (form.nextElementSibling && form.nextElementSibling.classList.contains("save-status") ? form.nextElementSibling : null);
@@ -239,8 +239,10 @@
       region.setAttribute("aria-live", "polite");
       form.appendChild(region);
     }
-    region.textContent = "";
-    region.appendChild(el("p", "flash info", words.kept));
+    // Beside app.js's "Not saved" (tapping Save again is still fine: it replaces the entry).
+    var note = region.querySelector(".outbox-kept") || el("p", "outbox-kept");
+    note.textContent = words.kept;
+    region.appendChild(note);
   }
 
   // --- capturing entries --------------------------------------------------------------------
@@ -268,6 +270,7 @@
     if (!key || !xhr || xhr.status === 0 || xhr.status === 502 || xhr.status === 503 || xhr.status === 504) { return; }
     drop(key); // the server answered: htmx shows its answer as usual
     form.removeAttribute("data-outbox-key");
+    render();
     pageChanged();
   });
   function failed(ev) {
@@ -318,12 +321,17 @@
   // --- the service worker, the offline copy, the install hint -------------------------------
 
   var pending = null;
-  // The page shown changed (a save, the live scoreboard): the worker keeps its newest copy.
+  // The page shown changed (a save, the live scoreboard): the worker's copy becomes what the
+  // phone shows now, without this page's passing notices and entries.
   function pageChanged() {
-    if (!navigator.serviceWorker || !navigator.serviceWorker.controller || pending) { return; }
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker || pending || document.body.hasAttribute("data-offline-copy")) { return; }
     pending = setTimeout(function () {
       pending = null;
-      navigator.serviceWorker.controller.postMessage({ type: "refresh", path: location.pathname });
+      var copy = document.documentElement.cloneNode(true);
+      copy.querySelectorAll("#outbox, .flash.offline-copy, #round-area > .flash, .save-status > *, #flashes > *, script[src*='/static/vendor/']")
+        .forEach(function (node) { node.remove(); });
+      worker.postMessage({ type: "snapshot", path: location.pathname, html: "<!doctype html>\n" + copy.outerHTML });
     }, 1000);
   }
   document.addEventListener("htmx:afterSwap", function (ev) {

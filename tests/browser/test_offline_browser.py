@@ -149,7 +149,7 @@ def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
     entry = page.locator("#outbox .outbox-entry")
     expect(entry).to_have_attribute("data-state", "waiting")
     expect(entry).to_contain_text("Waiting to be sent")
-    expect(page.locator(".save-status")).to_contain_text("kept on this phone")
+    expect(page.locator(".save-status")).to_contain_text("Kept on this phone as well")
 
     page.reload()  # still offline: the worker's copy, and the entry is still there
     expect(page.locator(".flash.offline-copy")).to_contain_text(
@@ -173,6 +173,11 @@ def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
     expect(page.locator(".flash.offline-copy")).to_have_count(0)
     expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
     assert rounds(live_server, game["id"]) == 1
+    context.set_offline(True)  # the kept copy is now the saved game
+    page.reload()
+    expect(page.locator(".flash.offline-copy")).to_be_visible()
+    expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
+    context.set_offline(False)
     page.goto(f"/g/{game['edit']}/audit")
     expect(page.locator("ol.audit > li")).to_have_count(1)
     assert audit(live_server, game["id"], "round_saved") == 1
