@@ -252,10 +252,16 @@
     return form && (!path || path === form.getAttribute("action")) ? form : null;
   }
 
+  // A button with a name of its own ("Tap the tiles", a photo) asks for a page, saves nothing.
+  function namedSubmitter(ev) {
+    return !!(ev && ev.submitter && ev.submitter.name);
+  }
+
   // htmx forms (the round form): the key goes with the request; kept until an answer comes.
   document.addEventListener("htmx:configRequest", function (ev) {
     var form = outboxForm(ev.detail.elt, ev.detail.path);
-    if (!form || String(ev.detail.verb).toLowerCase() !== "post") { return; }
+    var trigger = ev.detail.triggeringEvent;
+    if (!form || String(ev.detail.verb).toLowerCase() !== "post" || namedSubmitter(trigger)) { return; }
     var key = newKey();
     ev.detail.headers["Idempotency-Key"] = key;
     form.setAttribute("data-outbox-key", key);
@@ -296,7 +302,7 @@
   // and the server answers with what it answered the first time.
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
-    if (ev.defaultPrevented || !outboxForm(form) || form.hasAttribute("hx-post")) { return; }
+    if (ev.defaultPrevented || !outboxForm(form) || form.hasAttribute("hx-post") || namedSubmitter(ev)) { return; }
     ev.preventDefault();
     var entry = entryFor(form, newKey());
     keep(entry);

@@ -302,3 +302,27 @@ def test_a_handed_over_games_copy_is_deleted(
     context.set_offline(True)
     with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
         page.goto(f"/g/{game['edit']}")  # no copy left to show
+
+
+@pytest.mark.parametrize("without", ["javascript", "service workers"])
+def test_without_javascript_or_service_workers_a_round_saves_as_before(
+    browser, playwright, live_server: LiveServer, without: str
+) -> None:
+    options: dict[str, Any] = {**playwright.devices[PHONE], "base_url": live_server.url}
+    if without == "javascript":
+        options["java_script_enabled"] = False
+    else:
+        options["service_workers"] = "block"
+    ctx = browser.new_context(**options)
+    try:
+        page = ctx.new_page()
+        game = new_game(live_server)
+        page.goto(f"/g/{game['edit']}")
+        type_round(page)
+        expect(page.locator(".flash.success")).to_contain_text("Round saved.")
+        expect(page.locator("#outbox")).to_have_count(0)
+        assert rounds(live_server, game["id"]) == 1
+        if without == "service workers":
+            assert page.evaluate("() => !!navigator.serviceWorker.controller") is False
+    finally:
+        ctx.close()

@@ -192,3 +192,18 @@ def test_a_server_error_frees_the_key_so_the_next_try_saves(app, client, monkeyp
     r = client.post(f"/g/{game.edit_token}/round", data=data, headers={HEADER: key})
     assert r.status_code == 303 and REPLAY_HEADER not in r.headers
     assert count(Round, Round.game_id == game.id) == 1
+
+
+def test_a_correction_replayed_is_applied_once(app, client):
+    game = make_game(("Ann", "Bob", "Cy"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    first = round_post(game, 6, totals=ROUND, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=first).status_code == 303
+    fixed = round_post(game, 6, totals={"Bob": 14, "Cy": 3}, out="Ann")
+    key = str(uuid.uuid4())
+    answers = [
+        client.post(f"/g/{game.edit_token}/round/1", data=fixed, headers={HEADER: key})
+        for _ in range(3)
+    ]
+    assert [a.status_code for a in answers] == [303] * 3
+    assert audit_actions(game, "round_edited") == 1
