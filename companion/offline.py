@@ -10,8 +10,12 @@ from the root, and which pages a phone may keep for reading offline.
   (:mod:`companion.security`). The service worker keeps a copy in its own Cache Storage only
   of a page the server marks with ``X-Offline-Page: <game id>``: the scorekeeper's game page
   and a joined phone's hand page, answered 200 to a phone that holds that right now. Any other
-  answer for such an address deletes the copy; ``/offline/games`` lists the games this phone
-  may keep, so the copies of a game handed away (or a seat freed) are deleted too.
+  answer for such an address deletes the copy; and those pages and the start page carry
+  ``X-Offline-Games``, the games this phone may keep now, so the copies of a game handed away
+  (or a seat freed) are deleted at its next page online, without a request of their own.
+* No request the worker makes by itself writes the session cookie back: the shell is fetched
+  without cookies and ``/sw.js`` (fetched by the browser to look for updates) answers without
+  saving the session, so an older cookie can never overwrite a fresher one (a notice).
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, jsonify, request, url_for
+from flask import Flask, Response, has_request_context, request, url_for
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext as _
 from sqlalchemy import select
 
@@ -33,6 +38,10 @@ from .models import Game, GameAccess
 SHELL_FOLDERS = ("css", "js", "icons", "vendor")
 #: the response header naming the game whose page the service worker may keep
 PAGE_HEADER = "X-Offline-Page"
+#: the response header listing the games whose pages this phone may keep (comma-separated ids)
+GAMES_HEADER = "X-Offline-Games"
+#: the pages the service worker handles, which carry :data:`GAMES_HEADER`
+LISTING_PAGES = ("games.index", "games.play", "games.hand")
 #: the endpoints whose pages may be kept offline: the view argument naming the game, the
 #: game's column it matches and the right the phone must hold
 KEPT_PAGES: dict[str, tuple[str, str, Grant]] = {
@@ -50,6 +59,21 @@ ICONS = (
     ("icons/icon-512.png", 512, "any"),
     ("icons/icon-maskable-512.png", 512, "maskable"),
 )
+
+
+#: request flag (WSGI environ): this answer leaves the session cookie alone
+#: (see :class:`QuietSessionInterface`)
+QUIET_SESSION = "companion.quiet_session"
+
+
+class QuietSessionInterface(SecureCookieSessionInterface):
+    """Flask's cookie sessions, except that an answer flagged :data:`QUIET_SESSION` never sets
+    the cookie (Flask otherwise re-sends a permanent session's cookie with every answer)."""
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if has_request_context() and request.environ.get(QUIET_SESSION):
+            return False
+        return super().should_set_cookie(app, session)
 
 
 def shell_files(static: Path) -> list[str]:
@@ -96,12 +120,15 @@ def _service_worker(app: Flask) -> Response:
     config = {
         "version": version,
         "shell": [url_for("static", filename=f) for f in files],
-        "pages": "/offline/games",
     }
     body = f"self.CFC = {json.dumps(config)};\n" + (static / "sw.js").read_text()
     response = Response(body, mimetype="text/javascript")
     # Always asked again (cheap): a new deploy's worker must replace the old one at once.
     response.cache_control.no_cache = True
+    # The browser asks for this file by itself, at any moment (an update check on navigation):
+    # its answer must not write back the cookie it was sent with, over one a form post has just
+    # renewed (a "Round saved." notice would be lost).
+    request.environ[QUIET_SESSION] = True
     return response
 
 
@@ -137,6 +164,8 @@ def _kept_page_game(response: Response) -> int | None:
 
 def init_offline(app: Flask) -> None:
     """Add the manifest, the service worker and the offline page marks (see the module doc)."""
+    if type(app.session_interface) is SecureCookieSessionInterface:
+        app.session_interface = QuietSessionInterface()
 
     @app.get("/manifest.webmanifest")
     @requires(Role.ANYONE)
@@ -150,16 +179,11 @@ def init_offline(app: Flask) -> None:
     def service_worker() -> Response:
         return _service_worker(app)
 
-    @app.get("/offline/games")
-    @requires(Role.ANYONE)
-    def offline_games() -> Response:
-        response = jsonify(games=kept_games())
-        response.headers["Cache-Control"] = "no-store"
-        return response
-
     @app.after_request
     def _mark_kept_page(response: Response) -> Response:
         game_id = _kept_page_game(response)
         if game_id is not None:
             response.headers[PAGE_HEADER] = str(game_id)
+        if request.endpoint in LISTING_PAGES and request.method == "GET":
+            response.headers[GAMES_HEADER] = ",".join(str(i) for i in kept_games())
         return response

@@ -8,8 +8,8 @@
 //   (header X-Offline-Page: <game id>, on /g/<edit> for its scorekeeper and /p/<share> for a
 //   joined player) are kept, each game in "cfc-game-<id>", and answered from there only when
 //   the network fails (network first), marked with the time they were saved. Any other answer
-//   for such an address (handed over, seat freed, game deleted) deletes the copy, and the page
-//   script sends the list of games this phone may still keep ("keep"): the others are deleted.
+//   for such an address (handed over, seat freed, game deleted) deletes the copy, and these
+//   pages list the games this phone may still keep (X-Offline-Games): the others are deleted.
 // * Everything else (posts, htmx polls and fragments, other pages) goes to the network
 //   untouched: nothing is cached that the server did not mark as this phone's.
 /* global self, caches, CFC */
@@ -22,7 +22,10 @@ var START = "cfc-start";
 self.addEventListener("install", function (event) {
   event.waitUntil(
     caches.open(SHELL)
-      .then(function (cache) { return cache.addAll(CFC.shell); })
+      .then(function (cache) {
+        // Without cookies: these answers must never write the session cookie back.
+        return cache.addAll(CFC.shell.map(function (u) { return new Request(u, { credentials: "omit" }); }));
+      })
       .then(function () { return self.skipWaiting(); })
   );
 });
@@ -52,6 +55,17 @@ function forget(key) {
   return caches.keys().then(function (names) {
     return Promise.all(names.filter(function (n) { return n.indexOf(GAME) === 0; })
       .map(function (n) { return caches.open(n).then(function (c) { return c.delete(key); }); }));
+  });
+}
+
+// Delete the copies of the games this phone may no longer keep (header X-Offline-Games).
+function keepOnly(listed) {
+  if (listed === null || !/^[0-9,]*$/.test(listed)) { return Promise.resolve(); }
+  var keep = listed.split(",").filter(Boolean).map(function (id) { return GAME + id; });
+  return caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) {
+      return n.indexOf(GAME) === 0 && keep.indexOf(n) === -1;
+    }).map(function (n) { return caches.delete(n); }));
   });
 }
 
@@ -95,7 +109,9 @@ self.addEventListener("fetch", function (event) {
   if (request.mode !== "navigate" || !(isGamePage(url) || isStart(url))) { return; }
   event.respondWith(
     fetch(request).then(function (response) {
-      event.waitUntil(remember(url, response.clone()));
+      var copy = response.clone(); // before the page reads the body
+      event.waitUntil(keepOnly(response.headers.get("X-Offline-Games"))
+        .then(function () { return remember(url, copy); }));
       return response;
     }, function () { return keptCopy(url); })
   );
@@ -103,15 +119,7 @@ self.addEventListener("fetch", function (event) {
 
 self.addEventListener("message", function (event) {
   var data = event.data || {};
-  if (data.type === "keep" && Array.isArray(data.games)) {
-    // Only the games this phone may still see: the others' copies go.
-    var keep = data.games.map(function (id) { return GAME + id; });
-    event.waitUntil(caches.keys().then(function (names) {
-      return Promise.all(names.filter(function (n) {
-        return n.indexOf(GAME) === 0 && keep.indexOf(n) === -1;
-      }).map(function (n) { return caches.delete(n); }));
-    }));
-  } else if (data.type === "snapshot" && typeof data.path === "string" && typeof data.html === "string") {
+  if (data.type === "snapshot" && typeof data.path === "string" && typeof data.html === "string") {
     // The page changed while open (a save, the live scoreboard): its copy becomes what the
     // phone shows now. Only a page already kept (marked by the server) is updated; no request
     // is made, so no notice meant for the page is taken by a background fetch.

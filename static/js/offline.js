@@ -1,7 +1,7 @@
 // Offline-tolerant entries and the installable app (issue 14). Progressive: without JavaScript
 // or service workers every form is a plain post, as before.
 //
-// * Registers the service worker (/sw.js) and tells it which games this phone may keep.
+// * Registers the service worker (/sw.js).
 // * Shows an "Install the app" button where the browser offers it (beforeinstallprompt).
 // * A page answered by the service worker from its copy (body[data-offline-copy]) says so, with
 //   the time it was last updated.
@@ -268,7 +268,9 @@
     inFlight[key] = true;
     keep(entryFor(form, key));
   });
-  document.addEventListener("htmx:afterRequest", function (ev) {
+  // beforeOnLoad: the answer is in, the form not yet swapped out (a detached form's later
+  // events no longer reach the document).
+  document.addEventListener("htmx:beforeOnLoad", function (ev) {
     var form = outboxForm(ev.detail.elt);
     var key = form && form.getAttribute("data-outbox-key");
     var xhr = ev.detail.xhr;
@@ -345,17 +347,6 @@
     if (target && (target.id === "scoreboard" || target.id === "round-area" || target.id === "hand-live")) { pageChanged(); }
   });
 
-  // Tell the worker which games this phone may keep (a game handed away is dropped).
-  function sendKept() {
-    var url = script && script.getAttribute("data-games");
-    if (!url || !navigator.serviceWorker || document.body.hasAttribute("data-offline-copy")) { return; }
-    navigator.serviceWorker.ready.then(function (reg) {
-      return fetch(url, { credentials: "same-origin" }).then(function (r) { return r.json(); }).then(function (data) {
-        if (reg.active && data && Array.isArray(data.games)) { reg.active.postMessage({ type: "keep", games: data.games }); }
-      });
-    }).catch(function () {});
-  }
-
   function showOfflineCopy() {
     var saved = document.body.getAttribute("data-offline-copy");
     if (saved === null) { return; }
@@ -390,7 +381,7 @@
   showOfflineCopy();
   render();
   if ("serviceWorker" in navigator && script && script.getAttribute("data-sw")) {
-    navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" }).then(sendKept, function () {});
+    navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" }).catch(function () {});
   }
   window.addEventListener("online", flush);
   window.addEventListener("pageshow", render);

@@ -324,5 +324,7 @@ def test_without_javascript_or_service_workers_a_round_saves_as_before(
         assert rounds(live_server, game["id"]) == 1
         if without == "service workers":
             assert page.evaluate("() => !!navigator.serviceWorker.controller") is False
+            # a save the server answered leaves nothing in the outbox to send again
+            page.wait_for_function("() => localStorage.getItem('cfc-outbox') === '[]'")
     finally:
         ctx.close()

@@ -207,3 +207,28 @@ def test_a_correction_replayed_is_applied_once(app, client):
     ]
     assert [a.status_code for a in answers] == [303] * 3
     assert audit_actions(game, "round_edited") == 1
+
+
+def test_the_same_key_through_two_app_servers_at_once_is_saved_once(race_app):
+    """Two app servers on one database (as behind a load balancer): the key still holds."""
+    url = race_app.config["SQLALCHEMY_DATABASE_URI"]
+    second = create_app(type("SecondServer", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
+    game = make_game(("Ann", "Bob", "Cy"))
+    keeper = race_app.test_client()
+    assert keeper.get(f"/g/{game.edit_token}").status_code == 200
+    data = round_post(game, 6, totals=ROUND, out="Ann")
+    key = str(uuid.uuid4())
+    edit = game.edit_token
+    phones = same_phone(race_app, keeper, 5) + same_phone(second, keeper, 5)
+    answers = at_once(
+        [
+            (lambda c=c: c.post(f"/g/{edit}/round", data=data, headers={HEADER: key}).status_code)
+            for c in phones
+        ]
+    )
+    assert answers == [303] * 10
+    assert count(Round, Round.game_id == game.id) == 1
+    assert audit_actions(game, "round_saved") == 1
+    with second.app_context():
+        db.session.remove()
+        db.engine.dispose()

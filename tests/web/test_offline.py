@@ -10,7 +10,7 @@ import re
 
 from PIL import Image
 
-from companion.offline import PAGE_HEADER
+from companion.offline import GAMES_HEADER, PAGE_HEADER
 from tests.web.playkit import make_game, seat_ids
 
 
@@ -88,7 +88,7 @@ def test_a_joined_players_hand_page_is_marked_for_keeping(app):
     )
     r = bob.get(f"/p/{game.share_token}")
     assert r.status_code == 200 and r.headers[PAGE_HEADER] == str(game.id)
-    assert bob.get("/offline/games").get_json() == {"games": [game.id]}
+    assert bob.get("/").headers[GAMES_HEADER] == str(game.id)
     stranger = app.test_client()
     assert PAGE_HEADER not in stranger.get(f"/p/{game.share_token}").headers
 
@@ -96,14 +96,22 @@ def test_a_joined_players_hand_page_is_marked_for_keeping(app):
 def test_a_game_handed_away_is_no_longer_this_phones_to_keep(app, client):
     game = make_game(("Ann", "Bob", "Cy"))
     assert client.get(f"/g/{game.edit_token}").status_code == 200
-    assert client.get("/offline/games").get_json() == {"games": [game.id]}
-    assert client.get("/offline/games").headers["Cache-Control"] == "no-store"
+    assert client.get("/").headers[GAMES_HEADER] == str(game.id)
     new = app.test_client()
     new.post(f"/g/{game.edit_token}/ask")
     page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
     request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
     client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"})
-    assert client.get("/offline/games").get_json() == {"games": []}
     gone = client.get(f"/g/{game.edit_token}")
     assert gone.status_code == 403 and PAGE_HEADER not in gone.headers
-    assert new.get("/offline/games").get_json() == {"games": [game.id]}
+    assert gone.headers[GAMES_HEADER] == ""  # the worker deletes the game's copy
+    assert new.get(f"/g/{game.edit_token}").headers[GAMES_HEADER] == str(game.id)
+
+
+def test_the_worker_script_never_writes_the_session_cookie(app, client):
+    """The browser fetches /sw.js by itself (update checks): its answer must not write back
+    the cookie it was sent, over one a form post has just renewed with a notice."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200  # a device in the session
+    assert "Set-Cookie" in client.get(f"/g/{game.edit_token}").headers  # pages refresh it
+    assert "Set-Cookie" not in client.get("/sw.js").headers
