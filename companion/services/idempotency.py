@@ -70,7 +70,10 @@ def request_key() -> str | None:
     """The key of the current POST, None when it carries none; 400 for a malformed one."""
     if request.method != "POST":
         return None
-    key = request.headers.get(HEADER) or request.form.get(FIELD)
+    key = request.headers.get(HEADER)
+    if key is None and request.mimetype == "application/x-www-form-urlencoded":
+        # (never an upload: a view may bound its size before anything reads the body)
+        key = request.form.get(FIELD)
     if key is None:
         return None
     if not KEY_PATTERN.fullmatch(key):

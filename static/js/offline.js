@@ -151,7 +151,7 @@
       send(queue[i]).then(function (result) {
         // This page's entry was answered (saved, or refused with what is saved now): show
         // the game as it is now; a refused entry stays in the outbox beside it.
-        if (result !== "waiting" && queue[i].page === location.pathname) { reload = true; }
+        if (result !== "waiting" && (queue[i].page === location.pathname || queue[i].url === location.pathname)) { reload = true; }
         if (result === "waiting") { sending = false; render(); return; }
         next(i + 1);
       });
@@ -177,7 +177,7 @@
   function render() {
     var main = document.getElementById("main");
     if (!main) { return; }
-    var mine = load().filter(function (e) { return e.page === location.pathname; });
+    var mine = load().filter(function (e) { return e.page === location.pathname || e.url === location.pathname; });
     var box = document.getElementById("outbox");
     if (!mine.length) { if (box) { box.remove(); } return; }
     if (!box) {
