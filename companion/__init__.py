@@ -46,6 +46,12 @@ def create_app(config: Any = None) -> Flask:
     init_htmx(app)
     _register_blueprints(app)
     _init_templates(app)
+
+    from .offline import init_offline
+    from .services.idempotency import init_idempotency
+
+    init_idempotency(app)  # after CSRF protection: a refused form never claims a key
+    init_offline(app)
     from .security import init_security
 
     init_security(app)

@@ -431,3 +431,22 @@ class RateCounter(Model):
     key: Mapped[str] = mapped_column(String(100), primary_key=True)
     window_start: Mapped[datetime] = mapped_column(default=utcnow)
     hits: Mapped[int] = mapped_column(default=0)
+
+
+class IdempotencyKey(Model):
+    """One entry sent by a phone's outbox (companion.services.idempotency): its key, the page it
+    was posted to, and, once answered, the first answer, which every repeat of the key gets.
+
+    ``key`` is the primary key, so the database itself lets only one request claim it, across
+    app servers; ``state`` is ``pending`` (claimed, nothing stored yet), ``applied`` (the change
+    committed with the claim's state in the same transaction) or ``done`` (answer stored)."""
+
+    __tablename__ = "idempotency_keys"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    path: Mapped[str] = mapped_column(String(300))
+    state: Mapped[str] = mapped_column(String(10), default="pending")
+    status_code: Mapped[int | None] = mapped_column(default=None)
+    headers: Mapped[dict[str, str] | None] = mapped_column(JSON, default=None)
+    body: Mapped[str | None] = mapped_column(Text, default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -1,0 +1,390 @@
+// Offline-tolerant entries and the installable app (issue 14). Progressive: without JavaScript
+// or service workers every form is a plain post, as before.
+//
+// * Registers the service worker (/sw.js).
+// * Shows an "Install the app" button where the browser offers it (beforeinstallprompt).
+// * A page answered by the service worker from its copy (body[data-offline-copy]) says so, with
+//   the time it was last updated.
+// * The outbox: a form marked data-outbox (a round, a correction, a posted hand) gets a fresh
+//   idempotency key per tap. The entry is kept in localStorage before it is sent, so a request
+//   lost on the way (no connection, a locked phone, a reload) stays on the phone, shown as
+//   "waiting to be sent" on its page, and is sent again with the same key when the connection
+//   returns (on "online", at load, every RETRY_MS, or "Send now"). The server applies a key
+//   once (companion/services/idempotency.py). An entry the server refuses because the game
+//   changed meanwhile (409) is shown with the server's answer (what is saved) beside this
+//   phone's values; it leaves the phone only when the player removes it.
+(function () {
+  "use strict";
+
+  var STORE = "cfc-outbox";
+  var RETRY_MS = 15000;
+  var script = document.currentScript;
+  var words = script ? script.dataset : {};
+  var sending = false;
+  var inFlight = {}; // keys this page is sending right now (htmx): not sent twice at once
+
+  // --- the outbox, kept in localStorage ------------------------------------------------------
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
+  }
+  function store(entries) {
+    try { localStorage.setItem(STORE, JSON.stringify(entries)); } catch (e) { /* full: kept in memory only */ }
+  }
+  function update(key, change) {
+    var entries = load();
+    entries.forEach(function (e) { if (e.key === key) { Object.assign(e, change); } });
+    store(entries);
+  }
+  function drop(key) { store(load().filter(function (e) { return e.key !== key; })); }
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  // What the form holds, in the player's words: one line per hand ("Ann: 12, Went out").
+  function describe(form) {
+    var groups = Array.prototype.slice.call(form.querySelectorAll("fieldset.hand"));
+    if (!groups.length) { groups = [form]; }
+    return groups.map(function (scope) {
+      var legend = scope.querySelector("legend");
+      var parts = [];
+      scope.querySelectorAll("input").forEach(function (input) {
+        if (!input.name || input.type === "hidden" || input.type === "submit") { return; }
+        if (input.type === "checkbox") {
+          if (!input.checked) { return; }
+          var label = input.getAttribute("aria-label") || (input.labels && input.labels[0] ? input.labels[0].textContent : "");
+          parts.push(label.trim());
+        } else if (input.value.trim()) {
+          parts.push(input.value.trim());
+        }
+      });
+      return (legend ? legend.textContent.trim() + ": " : "") + (parts.join(", ") || "–");
+    });
+  }
+
+  function entryFor(form, key) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (typeof value === "string") { fields.push([name, value]); }
+    });
+    return {
+      key: key,
+      url: form.getAttribute("action"),
+      page: form.getAttribute("data-outbox-page") || location.pathname,
+      label: form.getAttribute("data-outbox") || "",
+      fields: fields,
+      own: describe(form),
+      state: "sending",
+      at: new Date().toISOString()
+    };
+  }
+
+  // A tap on Save of a form already waiting replaces its entry: one entry per form and round.
+  function keep(entry) {
+    var double = (entry.fields.find(function (f) { return f[0] === "double"; }) || [])[1];
+    store(load().filter(function (e) {
+      var same = e.url === entry.url && e.state !== "conflict" && e.state !== "refused" &&
+        (e.fields.find(function (f) { return f[0] === "double"; }) || [])[1] === double;
+      return !same;
+    }).concat([entry]));
+  }
+
+  // --- sending ------------------------------------------------------------------------------
+
+  // Post ``entry`` once. Resolves to "sent", "waiting" (no connection, try later) or the
+  // server's refusal ("conflict"/"refused", kept with its answer).
+  function send(entry) {
+    return fetch(entry.url, {
+      method: "POST",
+      body: new URLSearchParams(entry.fields),
+      headers: { "Idempotency-Key": entry.key },
+      credentials: "same-origin",
+      redirect: "manual"
+    }).then(function (response) {
+      if (response.type === "opaqueredirect" || (response.status >= 200 && response.status < 300)) {
+        drop(entry.key);
+        return "sent";
+      }
+      if (response.status === 502 || response.status === 503 || response.status === 504) {
+        update(entry.key, { state: "waiting" });
+        return "waiting";
+      }
+      return response.text().then(function (html) {
+        var state = response.status === 409 ? "conflict" : "refused";
+        update(entry.key, { state: state, answer: answerOf(html) });
+        return state;
+      });
+    }, function () {
+      update(entry.key, { state: "waiting" });
+      return "waiting";
+    });
+  }
+
+  // The part of the server's page that says what happened (its messages, what is saved).
+  function answerOf(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var parts = doc.querySelectorAll("#round-area > .flash, #round-area > .card.saved, main > .flash.error, main > .card.clash, main > .card.closed, main > h1 + p");
+    return Array.prototype.map.call(parts, function (node) {
+      node.querySelectorAll("form").forEach(function (f) { f.remove(); });
+      return node.outerHTML;
+    }).join("");
+  }
+
+  // Send every waiting entry (and any left "sending" by a page closed mid-send), one by one.
+  function flush() {
+    if (sending) { return; }
+    var queue = load().filter(function (e) {
+      return (e.state === "waiting" || e.state === "sending") && !inFlight[e.key];
+    });
+    if (!queue.length) { return; }
+    sending = true;
+    var reload = false;
+    var next = function (i) {
+      if (i >= queue.length) {
+        sending = false;
+        if (reload) { location.reload(); } else { render(); }
+        return;
+      }
+      send(queue[i]).then(function (result) {
+        // This page's entry was answered (saved, or refused with what is saved now): show
+        // the game as it is now; a refused entry stays in the outbox beside it.
+        if (result !== "waiting" && (queue[i].page === location.pathname || queue[i].url === location.pathname)) { reload = true; }
+        if (result === "waiting") { sending = false; render(); return; }
+        next(i + 1);
+      });
+    };
+    next(0);
+  }
+
+  // --- showing the outbox -------------------------------------------------------------------
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) { node.className = cls; }
+    if (text) { node.textContent = text; }
+    return node;
+  }
+
+  function stateWords(entry) {
+    if (entry.state === "conflict") { return words.conflict; }
+    if (entry.state === "refused") { return words.refused; }
+    return words.waiting;
+  }
+
+  function render() {
+    var main = document.getElementById("main");
+    if (!main) { return; }
+    var mine = load().filter(function (e) { return e.page === location.pathname || e.url === location.pathname; });
+    var box = document.getElementById("outbox");
+    if (!mine.length) { if (box) { box.remove(); } return; }
+    if (!box) {
+      box = el("section", "card outbox");
+      box.id = "outbox";
+      box.setAttribute("aria-labelledby", "outbox-title");
+      var flashes = document.getElementById("flashes");
+      main.insertBefore(box, flashes ? flashes.nextSibling : main.firstChild);
+    }
+    box.textContent = "";
+    var title = el("h2", "", words.title);
+    title.id = "outbox-title";
+    box.appendChild(title);
+    mine.forEach(function (entry) {
+      var item = el("div", "outbox-entry " + entry.state);
+      item.setAttribute("data-state", entry.state);
+      item.appendChild(el("h3", "", entry.label));
+      var status = el("p", "outbox-state", stateWords(entry));
+      status.setAttribute("role", entry.state === "conflict" || entry.state === "refused" ? "alert" : "status");
+      item.appendChild(status);
+      var sides = el("div", "side-by-side");
+      if (entry.answer) {
+        var theirs = el("div", "outbox-answer");
+        theirs.innerHTML = entry.answer; // the app's own page, parsed, its forms removed
+        sides.appendChild(theirs);
+      }
+      var own = el("div", "outbox-own");
+      own.appendChild(el("p", "", words.mine));
+      var list = el("ul");
+      entry.own.forEach(function (line) { list.appendChild(el("li", "", line)); });
+      own.appendChild(list);
+      sides.appendChild(own);
+      item.appendChild(sides);
+      var actions = el("div", "actions");
+      if (entry.state === "waiting" || entry.state === "sending") {
+        var now = el("button", "secondary", words.sendNow);
+        now.type = "button";
+        now.addEventListener("click", flush);
+        actions.appendChild(now);
+      } else {
+        var remove = el("button", "secondary", words.dismiss);
+        remove.type = "button";
+        remove.addEventListener("click", function () {
+          if (window.confirm(words.dismissConfirm)) { drop(entry.key); render(); }
+        });
+        actions.appendChild(remove);
+      }
+      item.appendChild(actions);
+      box.appendChild(item);
+    });
+  }
+
+  // Say next to the form that the entry is kept.
+  function sayKept(form) {
+    var region = form.querySelector(".save-status") ||
+      (form.nextElementSibling && form.nextElementSibling.classList.contains("save-status") ? form.nextElementSibling : null);
+    if (!region) {
+      region = el("div", "save-status");
+      region.setAttribute("aria-live", "polite");
+      form.appendChild(region);
+    }
+    // Beside app.js's "Not saved" (tapping Save again is still fine: it replaces the entry).
+    var note = region.querySelector(".outbox-kept") || el("p", "outbox-kept");
+    note.textContent = words.kept;
+    region.appendChild(note);
+  }
+
+  // --- capturing entries --------------------------------------------------------------------
+
+  function outboxForm(elt, path) {
+    var form = elt && elt.closest ? elt.closest("form[data-outbox]") : null;
+    return form && (!path || path === form.getAttribute("action")) ? form : null;
+  }
+
+  // A button with a name of its own ("Tap the tiles", a photo) asks for a page, saves nothing.
+  function namedSubmitter(ev) {
+    return !!(ev && ev.submitter && ev.submitter.name);
+  }
+
+  // htmx forms (the round form): the key goes with the request; kept until an answer comes.
+  document.addEventListener("htmx:configRequest", function (ev) {
+    var form = outboxForm(ev.detail.elt, ev.detail.path);
+    var trigger = ev.detail.triggeringEvent;
+    if (!form || String(ev.detail.verb).toLowerCase() !== "post" || namedSubmitter(trigger)) { return; }
+    var key = newKey();
+    ev.detail.headers["Idempotency-Key"] = key;
+    form.setAttribute("data-outbox-key", key);
+    inFlight[key] = true;
+    keep(entryFor(form, key));
+  });
+  // beforeOnLoad: the answer is in, the form not yet swapped out (a detached form's later
+  // events no longer reach the document).
+  document.addEventListener("htmx:beforeOnLoad", function (ev) {
+    var form = outboxForm(ev.detail.elt);
+    var key = form && form.getAttribute("data-outbox-key");
+    var xhr = ev.detail.xhr;
+    if (key) { delete inFlight[key]; }
+    if (!key || !xhr || xhr.status === 0 || xhr.status === 502 || xhr.status === 503 || xhr.status === 504) { return; }
+    drop(key); // the server answered: htmx shows its answer as usual
+    form.removeAttribute("data-outbox-key");
+    render();
+    pageChanged();
+  });
+  function failed(ev) {
+    var form = outboxForm(ev.detail.elt);
+    var key = form && form.getAttribute("data-outbox-key");
+    if (!key) { return; }
+    delete inFlight[key];
+    update(key, { state: "waiting" });
+    form.removeAttribute("data-outbox-key");
+    sayKept(form);
+    render();
+  }
+  document.addEventListener("htmx:sendError", failed);
+  document.addEventListener("htmx:timeout", failed);
+  document.addEventListener("htmx:responseError", function (ev) {
+    var xhr = ev.detail.xhr;
+    if (xhr && (xhr.status === 502 || xhr.status === 503 || xhr.status === 504)) { failed(ev); }
+  });
+
+  // Plain forms (a player's hand): sent here with the key. A redirect is success (the page is
+  // loaded again, with its notice); no connection keeps the entry; any other answer is shown
+  // as the browser would show it: the form is posted once more, natively, with the same key,
+  // and the server answers with what it answered the first time.
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (ev.defaultPrevented || !outboxForm(form) || form.hasAttribute("hx-post") || namedSubmitter(ev)) { return; }
+    ev.preventDefault();
+    var entry = entryFor(form, newKey());
+    keep(entry);
+    send(entry).then(function (result) {
+      if (result === "sent") {
+        location.assign(entry.page);
+      } else if (result === "waiting") {
+        sayKept(form);
+        render();
+      } else {
+        drop(entry.key);
+        var field = document.createElement("input");
+        field.type = "hidden";
+        field.name = "idempotency_key";
+        field.value = entry.key;
+        form.appendChild(field);
+        form.submit();
+      }
+    });
+  });
+
+  // --- the service worker, the offline copy, the install hint -------------------------------
+
+  var pending = null;
+  // The page shown changed (a save, the live scoreboard): the worker's copy becomes what the
+  // phone shows now, without this page's passing notices and entries.
+  function pageChanged() {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (!worker || pending || document.body.hasAttribute("data-offline-copy")) { return; }
+    pending = setTimeout(function () {
+      pending = null;
+      var copy = document.documentElement.cloneNode(true);
+      copy.querySelectorAll("#outbox, .flash.offline-copy, #round-area > .flash, .save-status > *, #flashes > *, script[src*='/static/vendor/']")
+        .forEach(function (node) { node.remove(); });
+      worker.postMessage({ type: "snapshot", path: location.pathname, html: "<!doctype html>\n" + copy.outerHTML });
+    }, 1000);
+  }
+  document.addEventListener("htmx:afterSwap", function (ev) {
+    var target = ev.detail && ev.detail.target;
+    if (target && (target.id === "scoreboard" || target.id === "round-area" || target.id === "hand-live")) { pageChanged(); }
+  });
+
+  function showOfflineCopy() {
+    var saved = document.body.getAttribute("data-offline-copy");
+    if (saved === null) { return; }
+    var when = saved ? new Date(saved) : null;
+    var time = when && !isNaN(when) ? when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "?";
+    var note = el("p", "flash offline-copy", (words.offlineCopy || "").replace("{time}", time));
+    note.setAttribute("role", "status");
+    var main = document.getElementById("main");
+    if (main) { main.insertBefore(note, main.firstChild); }
+    document.documentElement.classList.add("offline-copy");
+  }
+
+  function installHint() {
+    var hint = document.getElementById("install-hint");
+    var button = document.getElementById("install-app");
+    if (!hint || !button || location.pathname !== "/") { return; }
+    var offer = null;
+    window.addEventListener("beforeinstallprompt", function (ev) {
+      ev.preventDefault();
+      offer = ev;
+      hint.hidden = false;
+    });
+    button.addEventListener("click", function () {
+      if (!offer) { return; }
+      offer.prompt();
+      offer.userChoice.then(function () { hint.hidden = true; offer = null; });
+    });
+    window.addEventListener("appinstalled", function () { hint.hidden = true; });
+  }
+
+  installHint();
+  showOfflineCopy();
+  render();
+  if ("serviceWorker" in navigator && script && script.getAttribute("data-sw")) {
+    navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" }).catch(function () {});
+  }
+  window.addEventListener("online", flush);
+  window.addEventListener("pageshow", render);
+  setInterval(function () { if (navigator.onLine !== false) { flush(); } }, RETRY_MS);
+  if (navigator.onLine !== false) { flush(); }
+})();

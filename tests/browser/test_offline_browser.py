@@ -1,0 +1,330 @@
+"""Installable and offline-tolerant, in Chromium at phone size (issue 14).
+
+A scorekeeper's phone loses the Wi-Fi (``context.set_offline``) and saves a round: the round
+waits on the phone, survives a reload made while still offline (the page comes from the service
+worker's copy, marked offline with its time), and is saved once when the connection returns.
+The same for a player's posted hand. A round another phone saved meanwhile is shown beside
+this phone's values. Chromium reports the app installable; the handed-over game's copy is
+deleted. Screenshots: test-artifacts/offline-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
+from sqlalchemy import func, select
+
+from companion.extensions import db
+from companion.models import AuditEntry, Device, GameAccess, HandPost, Round
+from tests.browser.conftest import PHONE, LiveServer, serve_app
+from tests.web.playkit import make_game, round_post
+
+pytestmark = pytest.mark.browser
+
+NAMES = ("Ann", "Bob", "Cy")
+#: the browser launch arguments a persistent context takes too
+LAUNCH_KEYS = ("executable_path", "args", "headless", "slow_mo", "channel", "chromium_sandbox")
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[LiveServer]:
+    """A server of this module's own: its games and devices are counted."""
+    with serve_app() as server:
+        yield server
+
+
+class Phone:
+    """A phone whose browser can be closed and started again: a persistent Chromium profile
+    (localStorage, the service worker and its caches survive a restart, as on a real phone;
+    Chromium also never calls an incognito context's app installable)."""
+
+    def __init__(self, playwright: Any, launch_args: dict, base_url: str, profile: str) -> None:
+        launch_args = {k: v for k, v in launch_args.items() if k in LAUNCH_KEYS}
+        device = {k: v for k, v in playwright.devices[PHONE].items() if k != "default_browser_type"}
+        self._start = lambda: playwright.chromium.launch_persistent_context(
+            profile, **launch_args, **device, base_url=base_url
+        )
+        self.context: BrowserContext = self._open()
+
+    def _open(self) -> BrowserContext:
+        ctx = self._start()
+        ctx.set_default_timeout(15_000)
+        # The CDN is out of reach (a table's Wi-Fi without internet): the local htmx loads.
+        ctx.route("https://cdn.jsdelivr.net/**", lambda route: route.abort("internetdisconnected"))
+        return ctx
+
+    def page(self) -> Page:
+        return self.context.pages[0] if self.context.pages else self.context.new_page()
+
+    def restart(self, offline: bool) -> Page:
+        """Close the browser and start it again (offline or not before the first page)."""
+        self.context.close()
+        self.context = self._open()
+        self.context.set_offline(offline)
+        return self.page()
+
+
+@pytest.fixture()
+def phone_app(
+    playwright, browser_type_launch_args, live_server: LiveServer, tmp_path
+) -> Iterator[Phone]:
+    phone = Phone(playwright, browser_type_launch_args, live_server.url, str(tmp_path / "profile"))
+    try:
+        yield phone
+    finally:
+        phone.context.close()
+
+
+@pytest.fixture()
+def context(phone_app: Phone) -> BrowserContext:
+    return phone_app.context
+
+
+@pytest.fixture()
+def page(phone_app: Phone) -> Page:
+    return phone_app.page()
+
+
+def new_game(server: LiveServer) -> dict[str, Any]:
+    with server.app.app_context():
+        game = make_game(NAMES)
+        return {
+            "id": game.id,
+            "edit": game.edit_token,
+            "share": game.share_token,
+            "round": round_post(game, 6, totals={"Bob": 20, "Cy": 5}, out="Ann"),
+        }
+
+
+def kept_offline(page: Page, path: str) -> None:
+    """Open ``path`` until the service worker controls it and keeps a copy of it."""
+    page.goto(path)
+    page.wait_for_function(
+        "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
+    )
+    page.reload()  # now through the worker, which keeps the page
+    page.wait_for_function(
+        "async (p) => !!(await caches.match(location.origin + p))", arg=path, polling=200
+    )
+
+
+def rounds(server: LiveServer, game_id: int) -> int:
+    with server.app.app_context():
+        return db.session.scalar(select(func.count(Round.id)).where(Round.game_id == game_id)) or 0
+
+
+def audit(server: LiveServer, game_id: int, action: str) -> int:
+    with server.app.app_context():
+        return (
+            db.session.scalar(
+                select(func.count(AuditEntry.id)).where(
+                    AuditEntry.game_id == game_id, AuditEntry.action == action
+                )
+            )
+            or 0
+        )
+
+
+def type_round(page: Page) -> None:
+    page.get_by_label("Points for Bob").fill("12")
+    page.get_by_label("Points for Cy").fill("3")
+    page.locator("fieldset.hand").filter(has_text="Ann").get_by_label("Went out").check()
+    page.get_by_role("button", name="Save round", exact=True).click()
+
+
+def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
+    phone_app: Phone, page: Page, live_server: LiveServer, shot
+) -> None:
+    context = phone_app.context
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+
+    context.set_offline(True)
+    type_round(page)
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    expect(entry).to_contain_text("Waiting to be sent")
+    expect(page.locator(".save-status")).to_contain_text("Kept on this phone as well")
+
+    page.reload()  # still offline: the worker's copy, and the entry is still there
+    expect(page.locator(".flash.offline-copy")).to_contain_text(
+        "Offline: this is the page as last updated at"
+    )
+    expect(entry).to_have_attribute("data-state", "waiting")
+    expect(entry).to_contain_text("Bob: 12")
+    expect(page.locator("#scoreboard")).to_be_visible()
+    shot(page, "offline-scoreboard")
+    assert rounds(live_server, game["id"]) == 0
+
+    page = phone_app.restart(offline=True)  # the browser closed and opened again, still offline
+    page.goto(f"/g/{game['edit']}")
+    entry = page.locator("#outbox .outbox-entry")
+    expect(page.locator(".flash.offline-copy")).to_be_visible()
+    expect(entry).to_have_attribute("data-state", "waiting")
+    context = phone_app.context
+
+    context.set_offline(False)  # the "online" event sends it; the page reloads fresh
+    expect(page.locator("#outbox")).to_have_count(0)
+    expect(page.locator(".flash.offline-copy")).to_have_count(0)
+    expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
+    assert rounds(live_server, game["id"]) == 1
+    context.set_offline(True)  # the kept copy is now the saved game
+    page.reload()
+    expect(page.locator(".flash.offline-copy")).to_be_visible()
+    expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
+    context.set_offline(False)
+    page.goto(f"/g/{game['edit']}/audit")
+    expect(page.locator("ol.audit > li")).to_have_count(1)
+    assert audit(live_server, game["id"], "round_saved") == 1
+
+
+def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
+    context: BrowserContext, page: Page, live_server: LiveServer, shot
+) -> None:
+    game = new_game(live_server)
+    page.goto(f"/j/{game['share']}")
+    page.get_by_role("button", name="Bob", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    kept_offline(page, f"/p/{game['share']}")
+
+    context.set_offline(True)
+    page.get_by_label("Points left in my hand").fill("12")
+    page.get_by_role("button", name="Post my hand").click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+
+    page.reload()
+    expect(page.locator(".flash.offline-copy")).to_be_visible()
+    expect(entry).to_have_attribute("data-state", "waiting")
+    expect(entry).to_contain_text("12")
+    shot(page, "offline-hand-waiting")
+
+    context.set_offline(False)
+    expect(page.locator("#outbox")).to_have_count(0)
+    expect(page.locator(".post-state")).to_contain_text("Posted: 12 point")
+    with live_server.app.app_context():
+        posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
+    assert [(p.total, p.revision) for p in posts] == [(12, 1)]
+
+
+def second_scorekeeper(server: LiveServer, game: dict[str, Any]) -> Any:
+    """Another phone (a test client) that keeps score of ``game`` too."""
+    other = server.app.test_client()
+    with server.app.app_context():
+        before = set(db.session.scalars(select(Device.id)))
+    assert other.get(f"/g/{game['edit']}").status_code == 403  # a device of its own, refused
+    with server.app.app_context():
+        (device_id,) = set(db.session.scalars(select(Device.id))) - before
+        db.session.add(GameAccess(game_id=game["id"], device_id=device_id, role="scorekeeper"))
+        db.session.commit()
+    return other
+
+
+def test_a_round_another_phone_saved_meanwhile_is_shown_beside_this_phones(
+    context: BrowserContext, page: Page, live_server: LiveServer, shot
+) -> None:
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+    other = second_scorekeeper(live_server, game)
+
+    context.set_offline(True)
+    type_round(page)
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    # Meanwhile the other phone saves that round differently (CSRF: its own page's token).
+    form_page = other.get(f"/g/{game['edit']}").get_data(as_text=True)
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', form_page)
+    data = {**game["round"], "csrf_token": token.group(1) if token else ""}
+    assert other.post(f"/g/{game['edit']}/round", data=data).status_code == 303
+
+    context.set_offline(False)
+    expect(entry).to_have_attribute("data-state", "conflict")
+    expect(entry).to_contain_text("Not saved: the game changed on another phone")
+    expect(entry.locator(".outbox-answer")).to_contain_text("Bob: 20")
+    expect(entry.locator(".outbox-own")).to_contain_text("Bob: 12")
+    shot(page, "offline-conflict")
+    assert rounds(live_server, game["id"]) == 1
+    page.reload()  # never dropped silently: it stays until the player removes it
+    expect(entry).to_have_attribute("data-state", "conflict")
+    page.once("dialog", lambda d: d.accept())
+    entry.get_by_role("button", name="Remove from this phone").click()
+    expect(page.locator("#outbox")).to_have_count(0)
+
+
+def test_chromium_reports_the_app_installable(context: BrowserContext, page: Page, shot) -> None:
+    page.goto("/")
+    page.wait_for_function(
+        "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
+    )
+    cdp = context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest.get("errors") == []
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    scope = page.evaluate("navigator.serviceWorker.controller.scriptURL")
+    assert scope.endswith("/sw.js")
+    shot(page, "offline-installable-home")
+
+
+def test_a_handed_over_games_copy_is_deleted(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+    asking = live_server.app.test_client()
+    asking.get(f"/g/{game['edit']}")
+    form_page = asking.get(f"/g/{game['edit']}").get_data(as_text=True)
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', form_page)
+    assert (
+        asking.post(
+            f"/g/{game['edit']}/ask", data={"csrf_token": token.group(1) if token else ""}
+        ).status_code
+        == 303
+    )
+    page.reload()
+    page.get_by_role("button", name="Hand scorekeeping over").click()
+    expect(page.get_by_text("This phone no longer keeps score")).to_be_visible()
+    page.wait_for_function(
+        "async (p) => !(await caches.match(location.origin + p))",
+        arg=f"/g/{game['edit']}",
+        polling=200,
+    )
+    page.goto("/")
+    page.wait_for_function(
+        "async (id) => !(await caches.keys()).includes('cfc-game-' + id)",
+        arg=game["id"],
+        polling=200,
+    )
+    context.set_offline(True)
+    with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
+        page.goto(f"/g/{game['edit']}")  # no copy left to show
+
+
+@pytest.mark.parametrize("without", ["javascript", "service workers"])
+def test_without_javascript_or_service_workers_a_round_saves_as_before(
+    browser, playwright, live_server: LiveServer, without: str
+) -> None:
+    options: dict[str, Any] = {**playwright.devices[PHONE], "base_url": live_server.url}
+    if without == "javascript":
+        options["java_script_enabled"] = False
+    else:
+        options["service_workers"] = "block"
+    ctx = browser.new_context(**options)
+    try:
+        page = ctx.new_page()
+        game = new_game(live_server)
+        page.goto(f"/g/{game['edit']}")
+        type_round(page)
+        expect(page.locator(".flash.success")).to_contain_text("Round saved.")
+        expect(page.locator("#outbox")).to_have_count(0)
+        assert rounds(live_server, game["id"]) == 1
+        if without == "service workers":
+            assert page.evaluate("() => !!navigator.serviceWorker.controller") is False
+            # a save the server answered leaves nothing in the outbox to send again
+            page.wait_for_function("() => localStorage.getItem('cfc-outbox') === '[]'")
+    finally:
+        ctx.close()

@@ -1,0 +1,117 @@
+"""The installable app's server side (issue 14, companion/offline.py): the manifest and its
+icons, the service worker at the root with a cache version tied to the static files' versions,
+and which pages a phone may keep for reading offline (only its own games, until handed away)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+from PIL import Image
+
+from companion.offline import GAMES_HEADER, PAGE_HEADER
+from tests.web.playkit import make_game, seat_ids
+
+
+def test_the_manifest_makes_the_app_installable(client):
+    r = client.get("/manifest.webmanifest")
+    assert r.status_code == 200 and r.mimetype == "application/manifest+json"
+    m = json.loads(r.data)
+    assert m["name"] == "Chicken Foot Companion" and m["short_name"] == "Chicken Foot"
+    assert m["display"] == "standalone" and m["start_url"] == "/" and m["scope"] == "/"
+    assert m["theme_color"] and m["background_color"]
+    sizes = {(i["sizes"], i["purpose"]) for i in m["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    for icon in m["icons"]:
+        got = client.get(icon["src"])
+        assert got.status_code == 200 and got.mimetype == "image/png"
+        w, h = Image.open(io.BytesIO(got.data)).size
+        assert f"{w}x{h}" == icon["sizes"]
+
+
+def test_every_page_links_the_manifest_and_both_theme_colours(client):
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert 'name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)"' in page
+    assert 'name="theme-color" content="#1d1d21" media="(prefers-color-scheme: dark)"' in page
+    assert 'data-sw="/sw.js"' in page
+
+
+def test_the_service_worker_is_served_from_the_root_with_the_shell_versions(app, client):
+    r = client.get("/sw.js")
+    assert r.status_code == 200 and r.mimetype == "text/javascript"
+    assert "no-cache" in r.headers["Cache-Control"]
+    config = json.loads(re.match(r"self\.CFC = (.*);\n", r.get_data(as_text=True)).group(1))
+    assets = app.extensions["assets"]
+    assert f"/static/js/offline.js?v={assets.digest('js/offline.js')}" in config["shell"]
+    assert f"/static/css/app.css?v={assets.digest('css/app.css')}" in config["shell"]
+    assert all("?v=" in url for url in config["shell"])
+    assert 'addEventListener("fetch"' in r.get_data(as_text=True)
+
+
+def test_a_changed_static_file_makes_a_new_cache_version(app, client, monkeypatch):
+    def version() -> str:
+        text = client.get("/sw.js").get_data(as_text=True)
+        return json.loads(re.match(r"self\.CFC = (.*);\n", text).group(1))["version"]
+
+    before = version()
+    assets = app.extensions["assets"]
+    real = assets.digest
+    monkeypatch.setattr(assets, "digest", lambda f: "0" * 12 if f == "css/app.css" else real(f))
+    assert version() != before
+
+
+def test_only_this_phones_game_pages_are_marked_for_keeping(app, client):
+    game = make_game(("Ann", "Bob", "Cy"))
+    r = client.get(f"/g/{game.edit_token}")
+    assert r.status_code == 200 and r.headers[PAGE_HEADER] == str(game.id)
+    assert r.headers["Cache-Control"] == "no-store"  # still kept by no HTTP cache
+    # an htmx fragment, a page with a query, the read-only scoreboard: not kept
+    assert (
+        PAGE_HEADER
+        not in client.get(f"/g/{game.edit_token}", headers={"HX-Request": "true"}).headers
+    )
+    assert PAGE_HEADER not in client.get(f"/g/{game.edit_token}?upto=1").headers
+    assert PAGE_HEADER not in client.get(f"/s/{game.share_token}").headers
+    # another phone is refused and gets nothing to keep
+    other = app.test_client()
+    refused = other.get(f"/g/{game.edit_token}")
+    assert refused.status_code == 403 and PAGE_HEADER not in refused.headers
+
+
+def test_a_joined_players_hand_page_is_marked_for_keeping(app):
+    game = make_game(("Ann", "Bob", "Cy"))
+    bob = app.test_client()
+    assert (
+        bob.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
+    )
+    r = bob.get(f"/p/{game.share_token}")
+    assert r.status_code == 200 and r.headers[PAGE_HEADER] == str(game.id)
+    assert bob.get("/").headers[GAMES_HEADER] == str(game.id)
+    stranger = app.test_client()
+    assert PAGE_HEADER not in stranger.get(f"/p/{game.share_token}").headers
+
+
+def test_a_game_handed_away_is_no_longer_this_phones_to_keep(app, client):
+    game = make_game(("Ann", "Bob", "Cy"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    assert client.get("/").headers[GAMES_HEADER] == str(game.id)
+    new = app.test_client()
+    new.post(f"/g/{game.edit_token}/ask")
+    page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"})
+    gone = client.get(f"/g/{game.edit_token}")
+    assert gone.status_code == 403 and PAGE_HEADER not in gone.headers
+    assert gone.headers[GAMES_HEADER] == ""  # the worker deletes the game's copy
+    assert new.get(f"/g/{game.edit_token}").headers[GAMES_HEADER] == str(game.id)
+
+
+def test_the_worker_script_never_writes_the_session_cookie(app, client):
+    """The browser fetches /sw.js by itself (update checks): its answer must not write back
+    the cookie it was sent, over one a form post has just renewed with a notice."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200  # a device in the session
+    assert "Set-Cookie" in client.get(f"/g/{game.edit_token}").headers  # pages refresh it
+    assert "Set-Cookie" not in client.get("/sw.js").headers
