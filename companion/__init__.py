@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -42,6 +42,9 @@ def create_app(config: Any = None) -> Flask:
 
     init_assets(app)  # before the CSP: the htmx fallback's URL carries the file's digest
     _register_blueprints(app)
+    from .languages import init_languages
+
+    init_languages(app)
     from .security import init_security
 
     init_security(app)
@@ -55,10 +58,9 @@ def create_app(config: Any = None) -> Flask:
 
 
 def _select_locale() -> str | None:
-    from flask import current_app
+    from .languages import select_locale
 
-    available = current_app.config.get("LANGUAGES", ["en"])
-    return request.accept_languages.best_match(available) or "en"
+    return select_locale()
 
 
 def _init_extensions(app: Flask) -> None:

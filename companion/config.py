@@ -10,6 +10,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 INSTANCE = ROOT / "instance"
 
+#: Every language the app ships, code -> its name in that language (the language picker's
+#: label). English is the source language (the msgids); each other code has a catalog in
+#: companion/translations/<code>/ and a glossary in docs/glossary/<code>.md.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "ru": "Русский",
+    "lt": "Lietuvių",
+    "cs": "Čeština",
+    "es": "Español",
+    "de": "Deutsch",
+}
+
 HTMX_VERSION = "2.0.11"
 HTMX_SRI = "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg"
 
@@ -61,7 +73,8 @@ class Config:
     MAX_CONTENT_LENGTH = 1024 * 1024
     BABEL_DEFAULT_LOCALE = "en"
     BABEL_DEFAULT_TIMEZONE = "UTC"
-    LANGUAGES = ["en"]  # locales with a catalog in companion/translations (best Accept-Language)
+    # The locales offered (companion.languages picks one per request): all of LANGUAGES.
+    LANGUAGES = list(LANGUAGES)
     HTMX_VERSION = HTMX_VERSION
     HTMX_SRI = HTMX_SRI
     HTMX_CDN = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"

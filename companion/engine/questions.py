@@ -81,12 +81,18 @@ class Question:
         value = self.input.get(key, default)
         most = self.dominoes.tile_count if maximum is None else maximum
         if value is None:
-            raise EngineError("MISSING_INPUT", f"The question needs '{key}'.", f"input.{key}")
+            raise EngineError(
+                "MISSING_INPUT",
+                "The question needs '%(key)s'.",
+                f"input.{key}",
+                params={"key": key},
+            )
         if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= most:
             raise EngineError(
                 "BAD_VALUE",
-                f"'{key}' must be a whole number from {minimum} to {most}, not {value!r}.",
+                "'%(key)s' must be a whole number from %(minimum)s to %(most)s, not %(value)s.",
                 f"input.{key}",
+                params={"key": key, "minimum": minimum, "most": most, "value": repr(value)},
             )
         return value
 
@@ -102,7 +108,12 @@ class Question:
         value = self.items(key, MAX_PLAYERS, SEATED)
         value = value or []
         if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
-            raise EngineError("BAD_VALUE", f"{key} is a list of player names.", f"input.{key}")
+            raise EngineError(
+                "BAD_VALUE",
+                "%(key)s is a list of player names.",
+                f"input.{key}",
+                params={"key": key},
+            )
         return value
 
     def round_scores(self, code: str = "BAD_VALUE") -> Mapping[str, list[int]]:
@@ -126,9 +137,10 @@ class Question:
                 if isinstance(value, int) and not isinstance(value, bool) and value > most:
                     raise EngineError(
                         "BAD_SCORE",
-                        f"{value} is more than a whole double-{self.set_size} set left in hand "
-                        f"would score ({most}).",
+                        "%(value)s is more than a whole double-%(set_size)s set left in hand "
+                        "would score (%(most)s).",
                         f"{where}[{i}]",
+                        params={"value": value, "set_size": self.set_size, "most": most},
                     )
         records(scores)  # the remaining checks: lists of whole points >= 0
         return scores
@@ -137,14 +149,18 @@ class Question:
         """A boolean from the input (absent = False). Raises EngineError for non-booleans."""
         value = self.input.get(key, False)
         if not isinstance(value, bool):
-            raise EngineError("BAD_VALUE", f"'{key}' must be true or false.", f"input.{key}")
+            raise EngineError(
+                "BAD_VALUE", "'%(key)s' must be true or false.", f"input.{key}", params={"key": key}
+            )
         return value
 
     def text(self, key: str) -> str | None:
         """A player name or id from the input, if given."""
         value = self.input.get(key)
         if value is not None and not isinstance(value, str):
-            raise EngineError("BAD_VALUE", f"'{key}' must be a name.", f"input.{key}")
+            raise EngineError(
+                "BAD_VALUE", "'%(key)s' must be a name.", f"input.{key}", params={"key": key}
+            )
         return value
 
     def tile(self, value: Any, where: str) -> Tile:
@@ -189,7 +205,10 @@ class Question:
         raw = self.input.get(key, {})
         if not isinstance(raw, Mapping):
             raise EngineError(
-                "BAD_VALUE", f"'{key}' must map each player to a list of tiles.", f"input.{key}"
+                "BAD_VALUE",
+                "'%(key)s' must map each player to a list of tiles.",
+                f"input.{key}",
+                params={"key": key},
             )
         check_count(raw, MAX_PLAYERS, f"input.{key}", SEATED)
         return {
@@ -334,16 +353,18 @@ def _apply_event(
     if holder is not None:
         raise EngineError(
             "DUPLICATE_TILE",
-            f"{tile} is in {holder}'s hand, so {player} cannot have played it.",
+            "%(tile)s is in %(holder)s's hand, so %(player)s cannot have played it.",
             "input.event.tile",
+            params={"tile": tile, "holder": holder, "player": player},
         )
     if tile in layout.used:  # drawn in the layout already: it must lie where the event says
         placed = layout.find(tile)
         if placed == CENTER or (isinstance(on, str) and layout.get(str(placed)).on != on):
             raise EngineError(
                 "DUPLICATE_TILE",
-                f"{tile} is already on the table as {layout.name_of(tile)}.",
+                "%(tile)s is already on the table as %(place)s.",
                 "input.event.tile",
+                params={"tile": tile, "place": layout.name_of(tile)},
             )
     else:
         if not isinstance(on, str):
@@ -352,8 +373,9 @@ def _apply_event(
         if not verdict.legal:
             raise EngineError(
                 "ILLEGAL_EVENT",
-                f"That play could not have happened: {verdict.message}",
+                "That play could not have happened: %(message)s",
                 "input.event",
+                params={"message": verdict.message},
             )
         layout = layout.attach(tile, on)
     if "hand_after" in event:
@@ -361,15 +383,17 @@ def _apply_event(
         if tile in after:
             raise EngineError(
                 "DUPLICATE_TILE",
-                f"{tile} was just played, so it is not in hand.",
+                "%(tile)s was just played, so it is not in hand.",
                 "input.event.hand_after",
+                params={"tile": tile},
             )
         for i, held in enumerate(after):
             if held in layout.used:
                 raise EngineError(
                     "DUPLICATE_TILE",
-                    f"{held} is on the table as {layout.name_of(held)}, so it is not in hand.",
+                    "%(held)s is on the table as %(place)s, so it is not in hand.",
                     f"input.event.hand_after[{i}]",
+                    params={"held": held, "place": layout.name_of(held)},
                 )
         hands[player] = after
     elif tile in hands.get(player, []):
@@ -388,7 +412,12 @@ def _scoring(q: Question) -> Answer:
         else None
     )
     if centre is not None and not centre.is_double:
-        raise EngineError("BAD_VALUE", f"{centre} is not a double.", "input.round_start_double")
+        raise EngineError(
+            "BAD_VALUE",
+            "%(centre)s is not a double.",
+            "input.round_start_double",
+            params={"centre": centre},
+        )
     if q.has("hand"):
         hand, _ = q.hand()
         round_end = q.input.get("round_end")
@@ -491,11 +520,14 @@ def _double_value(q: Question, value: Any, where: str) -> int:
         if 0 <= value <= q.set_size:
             return value
         raise EngineError(
-            "BAD_DOUBLE", f"{value} is not a double of a double-{q.set_size} set.", where
+            "BAD_DOUBLE",
+            "%(value)s is not a double of a double-%(set_size)s set.",
+            where,
+            params={"value": value, "set_size": q.set_size},
         )
     tile = q.tile(value, where)
     if not tile.is_double:
-        raise EngineError("BAD_DOUBLE", f"{tile} is not a double.", where)
+        raise EngineError("BAD_DOUBLE", "%(tile)s is not a double.", where, params={"tile": tile})
     return tile.high
 
 
@@ -795,8 +827,12 @@ HANDLERS: dict[str, Callable[[Question], Answer]] = {
 }
 
 
-def answer(question: Any) -> Answer:
-    """Answer one question of QUESTIONS.md. Never raises: errors become an error answer."""
+def answer(question: Any, *, worded: Callable[[EngineError], str] | None = None) -> Answer:
+    """Answer one question of QUESTIONS.md. Never raises: errors become an error answer.
+
+    ``worded`` turns an error into the sentence its answer carries (a web page passes its
+    translation, so the engine stays free of gettext); by default the English message.
+    """
     try:
         if not isinstance(question, Mapping):
             raise EngineError(
@@ -807,12 +843,16 @@ def answer(question: Any) -> Answer:
         if not isinstance(category, str) or category not in HANDLERS:
             raise EngineError(
                 "UNKNOWN_CATEGORY",
-                f"{category!r} is not a question category; use one of {', '.join(CATEGORIES)}.",
+                "%(category)s is not a question category; use one of %(categories)s.",
                 "category",
+                params={"category": repr(category), "categories": ", ".join(CATEGORIES)},
             )
         return HANDLERS[category](Question(question))
     except EngineError as exc:
-        return {"error": exc.as_dict()}
+        error = exc.as_dict()
+        if worded is not None:
+            error["message"] = worded(exc)
+        return {"error": error}
     except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
         return {
             "error": {

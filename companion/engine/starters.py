@@ -40,7 +40,10 @@ def next_clockwise(seats: Sequence[str], player: str, steps: int = 1) -> str:
     """
     if player not in seats:
         raise RuleError(
-            "UNKNOWN_PLAYER", f"{player} is not in the seating order.", "input.seats_clockwise"
+            "UNKNOWN_PLAYER",
+            "%(player)s is not in the seating order.",
+            "input.seats_clockwise",
+            params={"player": player},
         )
     return seats[(list(seats).index(player) + steps) % len(seats)]
 

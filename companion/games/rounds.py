@@ -40,6 +40,7 @@ from ..engine import (
 from ..extensions import db
 from ..mapping import coming_round, dominoes_of, round_scores, rules_of, scored_rounds
 from ..models import AuditEntry, Game, HandScore, Round, Seat, utcnow
+from ..words import error_words
 
 #: the longest typed score accepted as a number (more digits is refused as too large)
 MAX_SCORE_DIGITS = 6
@@ -359,7 +360,7 @@ def _parse_tiles(
         try:
             tile = dominoes.parse(str(text)[:20])
         except TileError as exc:
-            problems.append(_("%(who)s: %(problem)s", who=who, problem=exc.message))
+            problems.append(_("%(who)s: %(problem)s", who=who, problem=error_words(exc)))
             continue
         if tile in tiles:
             continue  # the same checkbox twice is one tile

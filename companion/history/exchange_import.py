@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import insert, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -46,6 +47,7 @@ from ..models import (
 )
 from ..services.results import record_games
 from ..text import clean_text, forbidden_characters
+from ..words import error_words
 
 #: the format tag of version 1 of the document
 FORMAT = "chickenfoot-companion/v1"
@@ -176,7 +178,9 @@ def parse_document(source: str | bytes | dict[str, Any]) -> tuple[Any, list[Prob
         if problems:
             return None, problems
     if _too_deep(doc):
-        message = f"The file nests lists and objects deeper than {MAX_DEPTH} levels."
+        message = _(
+            "The file nests lists and objects deeper than %(depth)s levels.", depth=MAX_DEPTH
+        )
         return None, [Problem("$", message)]
     return doc, []
 
@@ -190,19 +194,27 @@ def _decode(source: str | bytes) -> tuple[Any, list[Problem]]:
         )
         return doc, []
     except RecursionError:
-        message = f"The file nests lists and objects deeper than {MAX_DEPTH} levels."
+        message = _(
+            "The file nests lists and objects deeper than %(depth)s levels.", depth=MAX_DEPTH
+        )
         return None, [Problem("$", message)]
     except _Unreadable as exc:
-        return None, [Problem("$", f"The file holds {exc}, which this format never has.")]
+        return None, [
+            Problem("$", _("The file holds %(exc)s, which this format never has.", exc=exc))
+        ]
     except UnicodeDecodeError:
-        return None, [Problem("$", "The file is not UTF-8 text.")]
+        return None, [Problem("$", _("The file is not UTF-8 text."))]
     except json.JSONDecodeError as exc:
         if _looks_like_csv(text):
-            message = "Only JSON backups can be imported; this looks like a CSV export."
+            message = _("Only JSON backups can be imported; this looks like a CSV export.")
             return None, [Problem("$", message)]
         # exc.msg may end in "at" ("Unterminated string starting at"): keep the place apart.
-        where = f"line {exc.lineno}, column {exc.colno}"
-        return None, [Problem("$", f"The file is not valid JSON: {exc.msg}; {where}.")]
+        where = _("line %(line)s, column %(column)s", line=exc.lineno, column=exc.colno)
+        return None, [
+            Problem(
+                "$", _("The file is not valid JSON: %(msg)s; %(where)s.", msg=exc.msg, where=where)
+            )
+        ]
 
 
 def _looks_like_csv(text: str) -> bool:
@@ -223,14 +235,14 @@ class _Checker:
 
     def obj(self, value: Any, path: str, required: tuple[str, ...], optional=()) -> dict | None:
         if not isinstance(value, dict):
-            self.add(path, "must be an object.")
+            self.add(path, _("must be an object."))
             return None
         for name in required:
             if name not in value:
-                self.add(f"{path}.{name}", "is missing.")
+                self.add(f"{path}.{name}", _("is missing."))
         for name in value:
             if name not in required and name not in optional:
-                self.add(f"{path}.{name}", "is not a field of this format.")
+                self.add(f"{path}.{name}", _("is not a field of this format."))
         return value
 
     def array(self, data: dict, name: str, path: str) -> list:
@@ -238,7 +250,7 @@ class _Checker:
         if value is _MISSING:
             return []
         if not isinstance(value, list):
-            self.add(f"{path}.{name}", "must be a list.")
+            self.add(f"{path}.{name}", _("must be a list."))
             return []
         return value
 
@@ -247,11 +259,18 @@ class _Checker:
         if value is _MISSING:
             return value
         if not isinstance(value, str):
-            self.add(f"{path}.{name}", "must be text.")
+            self.add(f"{path}.{name}", _("must be text."))
         elif not min_len <= len(value) <= max_len:
-            self.add(f"{path}.{name}", f"must have {min_len} to {max_len} characters.")
+            self.add(
+                f"{path}.{name}",
+                _(
+                    "must have %(min_len)s to %(max_len)s characters.",
+                    min_len=min_len,
+                    max_len=max_len,
+                ),
+            )
         elif "\x00" in value:  # PostgreSQL cannot store it
-            self.add(f"{path}.{name}", "must not contain a NUL character.")
+            self.add(f"{path}.{name}", _("must not contain a NUL character."))
         else:
             return value
         return _MISSING
@@ -263,9 +282,12 @@ class _Checker:
         if value is _MISSING or (value is None and nullable):
             return value
         if not isinstance(value, int) or isinstance(value, bool):
-            self.add(f"{path}.{name}", "must be a whole number.")
+            self.add(f"{path}.{name}", _("must be a whole number."))
         elif not lo <= value <= hi:
-            self.add(f"{path}.{name}", f"must be between {lo} and {hi}, not {value}.")
+            self.add(
+                f"{path}.{name}",
+                _("must be between %(lo)s and %(hi)s, not %(value)s.", lo=lo, hi=hi, value=value),
+            )
         else:
             return value
         return _MISSING
@@ -273,7 +295,7 @@ class _Checker:
     def boolean(self, data: dict, name: str, path: str) -> Any:
         value = data.get(name, _MISSING)
         if value is not _MISSING and not isinstance(value, bool):
-            self.add(f"{path}.{name}", "must be true or false.")
+            self.add(f"{path}.{name}", _("must be true or false."))
             return _MISSING
         return value
 
@@ -281,7 +303,10 @@ class _Checker:
         value = data.get(name, _MISSING)
         if value is not _MISSING and value not in choices:
             shown = ", ".join("null" if c is None else c for c in choices)
-            self.add(f"{path}.{name}", f"must be one of {shown}, not {value!r}.")
+            self.add(
+                f"{path}.{name}",
+                _("must be one of %(shown)s, not %(value)s.", shown=shown, value=repr(value)),
+            )
             return _MISSING
         return value
 
@@ -290,14 +315,14 @@ class _Checker:
         if value is _MISSING or (value is None and nullable):
             return value
         if to_datetime(value) is None:
-            self.add(f"{path}.{name}", "must be a date and time like 2026-11-28T19:30:00.")
+            self.add(f"{path}.{name}", _("must be a date and time like 2026-11-28T19:30:00."))
             return _MISSING
         return value
 
     def json_object(self, data: dict, name: str, path: str) -> Any:
         value = data.get(name, _MISSING)
         if value is not _MISSING and not isinstance(value, dict):
-            self.add(f"{path}.{name}", "must be an object.")
+            self.add(f"{path}.{name}", _("must be an object."))
             return _MISSING
         return value
 
@@ -333,7 +358,16 @@ def validate(doc: Any) -> list[Problem]:
         return check.problems
     if top.get("format") != FORMAT:
         # Another format or version: the rest would only produce noise.
-        return [Problem("$.format", f"must be {FORMAT!r}, not {top.get('format')!r}.")]
+        return [
+            Problem(
+                "$.format",
+                _(
+                    "must be %(format)s, not %(value)s.",
+                    format=repr(FORMAT),
+                    value=repr(top.get("format")),
+                ),
+            )
+        ]
     check.choice(top, "scope", "$", ("all", "night", "game"))
     refs = _check_players(check, check.array(top, "players", "$"))
     keys: set[str] = set()
@@ -357,21 +391,24 @@ def _check_players(check: _Checker, players: list) -> set[str]:
         check.moment(data, "created_at", path)
         target = data.get("merged_into")
         if target is not None and not isinstance(target, str):
-            check.add(f"{path}.merged_into", "must be a player reference or null.")
+            check.add(f"{path}.merged_into", _("must be a player reference or null."))
             target = None
         if ref is _MISSING:
             continue
         if ref in refs:
-            check.add(f"{path}.ref", f"{ref!r} is used by two players.")
+            check.add(f"{path}.ref", _("%(ref)s is used by two players.", ref=repr(ref)))
         refs[ref] = target
     for i, player in enumerate(players):
         target = player.get("merged_into") if isinstance(player, dict) else None
         if isinstance(target, str) and target not in refs:
-            check.add(f"$.players[{i}].merged_into", f"refers to an unknown player {target!r}.")
+            check.add(
+                f"$.players[{i}].merged_into",
+                _("refers to an unknown player %(target)s.", target=repr(target)),
+            )
     for i, player in enumerate(players):
         ref = player.get("ref") if isinstance(player, dict) else None
         if isinstance(ref, str) and _merge_loops(refs, ref):
-            check.add(f"$.players[{i}].merged_into", "merges lead back to this player.")
+            check.add(f"$.players[{i}].merged_into", _("merges lead back to this player."))
     return set(refs)
 
 
@@ -391,7 +428,7 @@ def _check_night(check: _Checker, night: Any, path: str, refs: set[str], keys: s
     if data is None:
         return
     if "played_on" in data and to_date(data["played_on"]) is None:
-        check.add(f"{path}.played_on", "must be a date like 2026-11-28.")
+        check.add(f"{path}.played_on", _("must be a date like 2026-11-28."))
     check.text(data, "place", path, max_len=120)
     check.text(data, "notes", path, max_len=100_000)
     check.moment(data, "created_at", path)
@@ -423,10 +460,12 @@ def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set
         return
     key = check.text(data, "key", path, min_len=1, max_len=40)
     if key is not _MISSING and not GAME_KEY.fullmatch(key):
-        check.add(f"{path}.key", "must be a game's link key: letters, digits, - and _ only.")
+        check.add(f"{path}.key", _("must be a game's link key: letters, digits, - and _ only."))
     elif key is not _MISSING:
         if key in keys:
-            check.add(f"{path}.key", f"{key!r} is the key of another game in this file.")
+            check.add(
+                f"{path}.key", _("%(key)s is the key of another game in this file.", key=repr(key))
+            )
         keys.add(key)
     dominoes = _check_set(check, data, path)
     _check_rules(check, data, path, dominoes)
@@ -453,7 +492,7 @@ def _check_set(check: _Checker, data: dict, path: str) -> DominoSet | None:
     try:
         return DominoSet(value)
     except EngineError as exc:
-        check.add(f"{path}.set_size", exc.message)
+        check.add(f"{path}.set_size", error_words(exc))
         return None
 
 
@@ -465,7 +504,7 @@ def _check_rules(check: _Checker, data: dict, path: str, dominoes: DominoSet | N
         RuleSet.from_dict({**rules, "set_size": dominoes.n})
     except EngineError as exc:
         where = exc.where.replace("ruleset", f"{path}.rules", 1) if exc.where else f"{path}.rules"
-        check.add(where, exc.message)
+        check.add(where, error_words(exc))
 
 
 def _check_seats(
@@ -481,20 +520,27 @@ def _check_seats(
         position = check.integer(data, "position", where, 0, MAX_SEAT)
         if position is not _MISSING:
             if position in positions:
-                check.add(f"{where}.position", f"seat {position} is taken by two players.")
+                check.add(
+                    f"{where}.position",
+                    _("seat %(position)s is taken by two players.", position=position),
+                )
             positions.add(position)
         player = data.get("player")
         if not isinstance(player, str) or player not in refs:
-            check.add(f"{where}.player", f"refers to an unknown player {player!r}.")
+            check.add(
+                f"{where}.player", _("refers to an unknown player %(player)s.", player=repr(player))
+            )
             continue
         if player in players:
-            check.add(f"{where}.player", f"{player!r} sits at this game twice.")
+            check.add(
+                f"{where}.player", _("%(player)s sits at this game twice.", player=repr(player))
+            )
         players.add(player)
     if present:  # a missing list is reported once, as missing
         try:
             check_players(len(seats))
         except EngineError as exc:
-            check.add(path, exc.message)
+            check.add(path, error_words(exc))
     return positions
 
 
@@ -528,22 +574,25 @@ def _check_rounds(
             continue
         number = check.integer(data, "number", path, 1, top + 1)
         if number is not _MISSING and number in numbers:
-            check.add(f"{path}.number", f"round {number} appears twice.")
+            check.add(f"{path}.number", _("round %(number)s appears twice.", number=number))
         numbers.add(number)
         double = check.integer(data, "start_double", path, 0, top)
         if double is not _MISSING and double in doubles:
-            check.add(f"{path}.start_double", f"the {double}-{double} starts two rounds.")
+            check.add(
+                f"{path}.start_double",
+                _("the %(double)s-%(double)s starts two rounds.", double=double),
+            )
         doubles.add(double)
         status = check.choice(data, "status", path, ROUND_STATUSES)
         check.choice(data, "outcome", path, ROUND_OUTCOMES)
         starter = check.integer(data, "starter", path, 0, MAX_SEAT, nullable=True)
         if starter not in (None, _MISSING) and starter not in positions:
-            check.add(f"{path}.starter", f"there is no seat {starter}.")
+            check.add(f"{path}.starter", _("there is no seat %(starter)s.", starter=starter))
         check.moment(data, "created_at", path)
         check.moment(data, "updated_at", path)
         hands = check.array(data, "hands", path)
         if status == "burned" and hands:
-            check.add(f"{path}.hands", "a burned round has no hands.")
+            check.add(f"{path}.hands", _("a burned round has no hands."))
         round_double = Tile(double, double) if double is not _MISSING else None
         _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, game)
 
@@ -569,19 +618,24 @@ def _check_hands(
         seat = check.integer(data, "seat", where, 0, MAX_SEAT)
         if seat is not _MISSING:
             if seat not in positions:
-                check.add(f"{where}.seat", f"there is no seat {seat}.")
+                check.add(f"{where}.seat", _("there is no seat %(seat)s.", seat=seat))
             elif seat in seats:
-                check.add(f"{where}.seat", f"seat {seat} has two hands in this round.")
+                check.add(
+                    f"{where}.seat", _("seat %(seat)s has two hands in this round.", seat=seat)
+                )
             seats.add(seat)
         check.integer(data, "points", where, 0, MAX_POINTS)
         went_out = check.boolean(data, "went_out", where)
         if check.boolean(data, "out_on_double", where) is True and went_out is False:
             check.add(
-                f"{where}.out_on_double", "only a player who went out can go out on a double."
+                f"{where}.out_on_double", _("only a player who went out can go out on a double.")
             )
         if went_out is True:
             if out_seen is not None:
-                check.add(f"{where}.went_out", f"the player at {out_seen} went out already.")
+                check.add(
+                    f"{where}.went_out",
+                    _("the player at %(out_seen)s went out already.", out_seen=out_seen),
+                )
             out_seen = out_seen or where
         tiles = data.get("tiles")
         if tiles is None or dominoes is None:
@@ -589,17 +643,20 @@ def _check_hands(
         try:
             held = dominoes.parse_hand(tiles, f"{where}.tiles")
         except EngineError as exc:
-            check.add(exc.where or f"{where}.tiles", exc.message)
+            check.add(exc.where or f"{where}.tiles", error_words(exc))
             continue
         for t, tile in enumerate(held):
             if tile in seen:
-                check.add(f"{where}.tiles[{t}]", f"{tile} is also in the hand at {seen[tile]}.")
+                check.add(
+                    f"{where}.tiles[{t}]",
+                    _("%(tile)s is also in the hand at %(seen)s.", tile=tile, seen=seen[tile]),
+                )
             seen[tile] = where
         if rules is not None:
             try:  # the engine refuses the centre double in a hand and tiles after going out
                 score_hand(held, rules, went_out=went_out is True, round_double=round_double)
             except EngineError as exc:
-                check.add(f"{where}.tiles", exc.message)
+                check.add(f"{where}.tiles", error_words(exc))
 
 
 def _ruleset_or_none(game: dict, dominoes: DominoSet | None) -> RuleSet | None:
@@ -623,10 +680,10 @@ def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) ->
     for name in ("before", "after"):
         for where, seat in _seat_markers(data.get(name), f"{path}.{name}"):
             if not isinstance(seat, int) or isinstance(seat, bool) or seat not in positions:
-                check.add(where, f"there is no seat {seat!r}.")
+                check.add(where, _("there is no seat %(seat)s.", seat=repr(seat)))
         _check_round_snapshot(check, data.get(name), f"{path}.{name}")
         if _has_forbidden_text(data.get(name)):
-            check.add(f"{path}.{name}", "must not contain control characters.")
+            check.add(f"{path}.{name}", _("must not contain control characters."))
 
 
 #: the fields of a round as the audit trail keeps it (companion.games.rounds.round_snapshot)
@@ -648,14 +705,14 @@ def _check_round_snapshot(check: _Checker, value: Any, path: str) -> None:
     check.choice(data, "status", path, ROUND_STATUSES)
     check.choice(data, "outcome", path, ROUND_OUTCOMES)
     if data.get("starter_seat_id") is not None and not _seat_marker(data["starter_seat_id"])[0]:
-        check.add(f"{path}.starter_seat_id", 'must be a seat ({"$seat": position}) or null.')
+        check.add(f"{path}.starter_seat_id", _('must be a seat ({"$seat": position}) or null.'))
     for h, hand in enumerate(check.array(data, "hands", path)):
         where = f"{path}.hands[{h}]"
         fields = check.obj(hand, where, _SNAPSHOT_HAND_FIELDS)
         if fields is None:
             continue
         if not _seat_marker(fields.get("seat_id"))[0]:
-            check.add(f"{where}.seat_id", 'must be a seat ({"$seat": position}).')
+            check.add(f"{where}.seat_id", _('must be a seat ({"$seat": position}).'))
         check.integer(fields, "points", where, 0, MAX_POINTS)
         check.boolean(fields, "went_out", where)
         check.boolean(fields, "out_on_double", where)
@@ -663,7 +720,7 @@ def _check_round_snapshot(check: _Checker, value: Any, path: str) -> None:
         if tiles is not None and not (
             isinstance(tiles, list) and all(isinstance(t, str) and len(t) <= 5 for t in tiles)
         ):
-            check.add(f"{where}.tiles", "must be a list of tiles or null.")
+            check.add(f"{where}.tiles", _("must be a list of tiles or null."))
 
 
 def _seat_marker(value: Any) -> tuple[bool, Any]:
@@ -712,7 +769,7 @@ def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
     blobs = {name: check.json_object(data, name, path) for name in ("question", "answer", "rules")}
     for name, value in blobs.items():
         if isinstance(value, dict) and _has_forbidden_text(value):
-            check.add(f"{path}.{name}", "must not contain control characters.")
+            check.add(f"{path}.{name}", _("must not contain control characters."))
             blobs[name] = _MISSING
     question, rules = blobs["question"], blobs["rules"]
     if isinstance(question, dict) and category is not _MISSING:
@@ -723,14 +780,18 @@ def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
         try:
             RuleSet.from_dict(rules)
         except (EngineError, TypeError, ValueError, AttributeError) as exc:
-            check.add(f"{path}.rules", f"are not house rules this version knows: {exc}")
+            check.add(
+                f"{path}.rules", _("are not house rules this version knows: %(exc)s", exc=exc)
+            )
 
 
 def ruling_question_problem(category: str, question: dict[str, Any]) -> str | None:
     """Why ``question`` cannot be the question of a ruling of ``category`` (None when it can):
     it must name that category and the rules engine must read it without an error."""
     if question.get("category") != category:
-        return f"must be a {category!r} question, like the ruling's category."
+        return _(
+            "must be a %(category)s question, like the ruling's category.", category=repr(category)
+        )
     verdict = answer(question)
     error = verdict.get("error") if isinstance(verdict, dict) else None
     if isinstance(error, dict):
@@ -841,7 +902,9 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         report.restored.clear()
         report.new_games.clear()
         detail = str(exc.orig) if getattr(exc, "orig", None) else str(exc)
-        report.problems.append(Problem("$", f"The database refused the import: {detail}"))
+        report.problems.append(
+            Problem("$", _("The database refused the import: %(detail)s", detail=detail))
+        )
     return report
 
 
@@ -963,7 +1026,7 @@ class _Writer:
         ]
         seat_ids = iter(self._insert(Seat, seat_rows))
         rounds, hands, audit, rulings = [], [], [], []
-        for gid, (_, data) in zip(game_ids, batch, strict=True):
+        for gid, (_key, data) in zip(game_ids, batch, strict=True):
             seats = {s["position"]: next(seat_ids) for s in data["seats"]}
             for rnd in data["rounds"]:
                 rounds.append(_round_row(gid, rnd, seats))
