@@ -135,6 +135,9 @@ def init_languages(app: object) -> None:
     app.context_processor(picker_context)
     # a global, not a context value: htmx fragments (templates/games/_tile_picker.html) use it
     app.jinja_env.globals["plural_words"] = plural_words
+    from . import words
+
+    words.install(app)
 
 
 def with_language(url: str) -> str:

@@ -22,6 +22,7 @@ from .engine import CENTER, DecidedAt, EngineError, Layout, Reason, TurnResult
 from .engine.moves import Verdict
 from .engine.round_end import RoundStatus
 from .engine.setup import DEAL_SHORT, TOO_MANY_TOES
+from .engine.starters import StartAction, StartInfo
 
 _ORDINALS = (
     _l("first"),
@@ -366,3 +367,34 @@ def error_words(error: EngineError) -> str:
         )
     # The template is a msgid: companion.extract lists every engine template for the catalog.
     return _(error.template, **p) if p else _(error.template)
+
+
+def start_action(start: StartInfo, double: int) -> str:
+    """What the starter of a round does (RULES.md §3.6), from the engine's code, in the
+    player's language: "places 9-9 in the centre and lays the first spoke"."""
+    name = f"{double}-{double}"
+    how = start.how
+    if how == StartAction.DREW_HIGHEST:
+        said = _("drew the highest tile, places %(d)s in the centre", d=name)
+    elif how == StartAction.EVERYONE_DRAWS:
+        said = _("everyone draws a tile; the highest pip total starts")
+    elif how == StartAction.ROTATE:
+        said = _(
+            "starts, to the left of the last round's starter, with %(d)s in the centre", d=name
+        )
+    elif how == StartAction.PRE_DEAL_SEARCH:
+        said = _("found %(d)s in the pre-deal search and places it in the centre", d=name)
+    elif how == StartAction.SET_ASIDE:
+        said = _("starts with %(d)s, set aside before the deal", d=name)
+    elif how == StartAction.DREW_FROM_YARD:
+        said = _("drew %(d)s from the chicken yard and places it in the centre", d=name)
+    else:
+        said = _("places %(d)s in the centre", d=name)
+    if start.lays_first_spoke:
+        return _("%(action)s and lays the first spoke", action=said)
+    return said
+
+
+def install(app: Any) -> None:
+    """Give templates the wording helpers they call directly (``start_action``)."""
+    app.jinja_env.globals["start_action"] = start_action
