@@ -132,6 +132,9 @@ def init_languages(app: object) -> None:
     assert isinstance(app, Flask)
     app.register_blueprint(bp)
     app.before_request(remember_link_language)
+    from .form_words import install_form_translations
+
+    install_form_translations(app)  # after the link's language is remembered
     app.context_processor(picker_context)
     # a global, not a context value: htmx fragments (templates/games/_tile_picker.html) use it
     app.jinja_env.globals["plural_words"] = plural_words

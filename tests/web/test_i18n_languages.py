@@ -23,9 +23,17 @@ from tests.web.setup_helpers import start_game, start_night
 
 #: a few messages per language, enough to tell the page's language from its text
 WORDS = {
-    "ru": {"Start a game night": "Начать игровой вечер", "Games": "Игры"},
+    "ru": {
+        "Start a game night": "Начать игровой вечер",
+        "Games": "Игры",
+        "Not a valid date value.": "Это не дата.",
+    },
     "de": {"Start a game night": "Spieleabend beginnen", "Games": "Spiele"},
-    "lt": {"Start a game night": "Pradėti žaidimų vakarą", "Games": "Žaidimai"},
+    "lt": {
+        "Start a game night": "Pradėti žaidimų vakarą",
+        "Games": "Žaidimai",
+        "Not a valid date value.": "Tai ne data.",
+    },
 }
 PLURALS = {
     # ngettext entries: (singular, plural) -> the language's forms
@@ -197,3 +205,20 @@ def test_outside_a_request_the_locale_is_english(app):
 
     with app.app_context():
         assert select_locale() == "en"
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("ru", "Это не дата."),  # the app's own catalog first
+        ("lt", "Tai ne data."),  # WTForms ships no Lithuanian
+        ("es", None),  # no entry of ours: WTForms' own Spanish
+        ("cs", None),  # WTForms files Czech under cs_CZ
+    ],
+)
+def test_wtforms_own_messages_are_in_the_players_language(client, code, said):
+    client.post("/language", data={"lang": code, "next": "/"})
+    page = client.post("/nights/new", data={"played_on": "2026-13-45"}).text
+    assert "Not a valid date value." not in page
+    if said:
+        assert said in page
