@@ -20,7 +20,6 @@ from urllib.parse import urlencode
 from babel import Locale
 from flask import (
     Blueprint,
-    Response,
     current_app,
     has_request_context,
     redirect,
@@ -28,6 +27,7 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, get_translations
 
 from .access import Role, requires
@@ -113,7 +113,7 @@ def picker_context() -> dict[str, object]:
 
 @bp.post("/language")
 @requires(Role.ANYONE)
-def choose() -> Response:
+def choose() -> ResponseReturnValue:
     """The picker's form: remember the chosen language in the session and go back to the page
     it was sent from (a path on this site only). An unknown code changes nothing."""
     code = _offered(request.form.get("lang"))
