@@ -38,6 +38,17 @@ PASSED_ON = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _fresh_translations():
+    """Flask-Babel caches a locale's catalog on the process-wide Babel object, whatever app
+    loaded it: these tests use catalogs of their own, so start and end with an empty cache."""
+    from companion.extensions import babel
+
+    babel.domain_instance.cache.clear()
+    yield
+    babel.domain_instance.cache.clear()
+
+
 def _load_script():
     spec = importlib.util.spec_from_file_location(
         "i18n_machine_catalogs", ROOT / "scripts" / "i18n_machine_catalogs.py"
