@@ -60,7 +60,7 @@ format: $(BIN)/python
 	$(BIN)/ruff check --fix .
 
 babel-extract:
-	PYTHONPATH=. $(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext --project "Chicken Foot Companion" \
+	PYTHONPATH=. $(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -k plural_words:1,2 --project "Chicken Foot Companion" \
 	  -o companion/translations/messages.pot .
 
 babel-update: babel-extract

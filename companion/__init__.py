@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -52,6 +52,10 @@ def create_app(config: Any = None) -> Flask:
 
     init_idempotency(app)  # after CSRF protection: a refused form never claims a key
     init_offline(app)
+
+    from .languages import init_languages
+
+    init_languages(app)
     from .security import init_security
 
     init_security(app)
@@ -65,10 +69,9 @@ def create_app(config: Any = None) -> Flask:
 
 
 def _select_locale() -> str | None:
-    from flask import current_app
+    from .languages import select_locale
 
-    available = current_app.config.get("LANGUAGES", ["en"])
-    return request.accept_languages.best_match(available) or "en"
+    return select_locale()
 
 
 def _init_extensions(app: Flask) -> None:

@@ -24,6 +24,19 @@ _HTMX = _htmx_pin()
 HTMX_VERSION, HTMX_SRI = _HTMX["version"], _HTMX["sri"]
 
 
+#: Every language the app ships, code -> its name in that language (the language picker's
+#: label). English is the source language (the msgids); each other code has a catalog in
+#: companion/translations/<code>/ and a glossary in docs/glossary/<code>.md.
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "ru": "Русский",
+    "lt": "Lietuvių",
+    "cs": "Čeština",
+    "es": "Español",
+    "de": "Deutsch",
+}
+
+
 def database_url(default_path: Path = INSTANCE / "companion.db") -> str:
     """DATABASE_URL if set (``postgres://`` is mapped to the psycopg 3 driver), else SQLite in
     ``instance/``."""
@@ -71,8 +84,8 @@ class Config:
     MAX_CONTENT_LENGTH = 1024 * 1024
     BABEL_DEFAULT_LOCALE = "en"
     BABEL_DEFAULT_TIMEZONE = "UTC"
-    # locales with a catalog in companion/translations (best Accept-Language)
-    LANGUAGES = ["en", "ru", "lt", "cs", "es", "de"]
+    # The locales offered (companion.languages picks one per request): all of LANGUAGES.
+    LANGUAGES = list(LANGUAGES)
     HTMX_VERSION = HTMX_VERSION
     HTMX_SRI = HTMX_SRI
     HTMX_CDN = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"

@@ -18,9 +18,11 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from .engine import CENTER, DecidedAt, Layout, Reason, TurnResult
+from .engine import CENTER, DecidedAt, EngineError, Layout, Reason, TurnResult
+from .engine.deal import DEAL_SHORT, TOO_MANY_TOES
 from .engine.moves import Verdict
 from .engine.round_end import RoundStatus
+from .engine.starters import StartAction, StartInfo
 
 _ORDINALS = (
     _l("first"),
@@ -297,21 +299,30 @@ def tiebreak_reason(answer: Mapping[str, Any]) -> str:
     best = (answer.get("best_nonzero_round") or {}).get(first)
     decided = str(answer.get("decided_at", ""))
     if decided == DecidedAt.LOWEST_TOTAL:
-        return _("%(names)s has the lowest total, %(total)s points.", names=names, total=total)
+        return ngettext(
+            "%(names)s has the lowest total, %(num)s point.",
+            "%(names)s has the lowest total, %(num)s points.",
+            total or 0,
+            names=names,
+        )
     if decided == DecidedAt.MOST_ZERO_ROUNDS:
-        return _(
-            "The totals are equal at %(total)s points; %(names)s has the most zero rounds "
+        return ngettext(
+            "The totals are equal at %(num)s point; %(names)s has the most zero rounds "
             "(%(zeros)s).",
-            total=total,
+            "The totals are equal at %(num)s points; %(names)s has the most zero rounds "
+            "(%(zeros)s).",
+            total or 0,
             names=names,
             zeros=zeros,
         )
     if decided == DecidedAt.LOWEST_SINGLE_NONZERO_ROUND:
-        return _(
+        return ngettext(
             "Equal totals and equal zero rounds; %(names)s has the lowest single non-zero "
-            "round (%(best)s points).",
+            "round (%(num)s point).",
+            "Equal totals and equal zero rounds; %(names)s has the lowest single non-zero "
+            "round (%(num)s points).",
+            best or 0,
             names=names,
-            best=best,
         )
     if decided == DecidedAt.EXTENSION_NEXT_LOWEST_NONZERO:
         return _(
@@ -330,3 +341,60 @@ def play_list(layout: Layout, plays: Sequence[Sequence[str]]) -> str:
     return "; ".join(
         _("%(tile)s on %(end)s", tile=tile, end=end_name(layout, on)) for tile, on in plays
     )
+
+
+def error_words(error: EngineError) -> str:
+    """An engine error (or a problem of :func:`companion.engine.check_table`) in the player's
+    language: the engine's English template translated, its parameters filled in. Counts that
+    meet a noun get the language's plural forms (the deal, RULES.md §3; the foot, §5.3)."""
+    p = error.params
+    if error.code == DEAL_SHORT:
+        return _(
+            "%(players)s x %(hand)s = %(needed)s, but the double-%(set_size)s set has only "
+            "%(available)s to deal.",
+            players=ngettext("%(num)s player", "%(num)s players", p["players"]),
+            hand=ngettext("%(num)s tile", "%(num)s tiles", p["hand_size"]),
+            needed=ngettext("%(num)s tile", "%(num)s tiles", p["needed"]),
+            set_size=p["set_size"],
+            available=p["available"],
+        )
+    if error.code == TOO_MANY_TOES:
+        return ngettext(
+            "A chicken foot cannot need %(toes)s toes: only %(num)s tile carries its number.",
+            "A chicken foot cannot need %(toes)s toes: only %(num)s tiles carry its number.",
+            p["set_size"],
+            toes=p["toes"],
+        )
+    # The template is a msgid: companion.extract lists every engine template for the catalog.
+    return _(error.template, **p) if p else _(error.template)
+
+
+def start_action(start: StartInfo, double: int) -> str:
+    """What the starter of a round does (RULES.md §3.6), from the engine's code, in the
+    player's language: "places 9-9 in the centre and lays the first spoke"."""
+    name = f"{double}-{double}"
+    how = start.how
+    if how == StartAction.DREW_HIGHEST:
+        said = _("drew the highest tile, places %(d)s in the centre", d=name)
+    elif how == StartAction.EVERYONE_DRAWS:
+        said = _("everyone draws a tile; the highest pip total starts")
+    elif how == StartAction.ROTATE:
+        said = _(
+            "starts, to the left of the last round's starter, with %(d)s in the centre", d=name
+        )
+    elif how == StartAction.PRE_DEAL_SEARCH:
+        said = _("found %(d)s in the pre-deal search and places it in the centre", d=name)
+    elif how == StartAction.SET_ASIDE:
+        said = _("starts with %(d)s, set aside before the deal", d=name)
+    elif how == StartAction.DREW_FROM_YARD:
+        said = _("drew %(d)s from the chicken yard and places it in the centre", d=name)
+    else:
+        said = _("places %(d)s in the centre", d=name)
+    if start.lays_first_spoke:
+        return _("%(action)s and lays the first spoke", action=said)
+    return said
+
+
+def install(app: Any) -> None:
+    """Give templates the wording helpers they call directly (``start_action``)."""
+    app.jinja_env.globals["start_action"] = start_action

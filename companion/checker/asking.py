@@ -19,6 +19,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..engine import Layout, answer
 from ..engine.tiles import TILE_SEPARATOR, TILE_TEXT
+from ..words import error_words
 from .context import Table
 
 #: question tab -> (QUESTIONS.md category, title)
@@ -299,5 +300,6 @@ def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:
 
 
 def ask(question: Mapping[str, Any]) -> dict[str, Any]:
-    """The engine's answer to ``question`` (never raises; errors come back as an error answer)."""
-    return answer(question)
+    """The engine's answer to ``question`` (never raises; errors come back as an error answer,
+    worded in the player's language)."""
+    return answer(question, worded=error_words)

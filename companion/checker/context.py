@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..engine import (
     PRESET_TITLES,
@@ -26,6 +27,7 @@ from ..engine import (
 )
 from ..engine.rules import CenterSpokes
 from ..models import Game
+from ..words import error_words
 from .forms import TableArgs
 
 DEFAULT_PLAYERS = 4
@@ -125,14 +127,19 @@ def table_from_args(args: Mapping[str, Any]) -> Table:
     count = form.number("players") or DEFAULT_PLAYERS
     if not 2 <= count <= len(PLAYER_LETTERS):
         problems.append(
-            _("%(n)s players is not a table; %(d)s are used.", n=count, d=DEFAULT_PLAYERS)
+            ngettext(
+                "%(num)s player is not a table; %(d)s are used.",
+                "%(num)s players is not a table; %(d)s are used.",
+                count,
+                d=DEFAULT_PLAYERS,
+            )
         )
         count = DEFAULT_PLAYERS
     if set_size != rules.set_size:
         rules = rules.with_overrides({"set_size": set_size})
     # the whole table, as a new game would be checked: an impossible deal is said here too
     check = check_table(rules, set_size, count)
-    problems.extend(check.problems)
+    problems.extend(error_words(p) for p in check.problems)
     k = check.spokes if check.spokes is not None else min(4, set_size)
     centre = form.number("centre")
     if centre is None or not 0 <= centre <= set_size:

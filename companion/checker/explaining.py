@@ -156,12 +156,24 @@ def _edge_headline(ans: Mapping[str, Any]) -> str:
         return _("No penalty.")
     if "is_zero_round" in ans:
         if ans.get("is_zero_round"):
-            return _("%(n)s points: it counts as a zero round.", n=ans.get("score", 0))
-        return _("%(n)s points: not a zero round.", n=ans.get("score", 0))
+            return ngettext(
+                "%(num)s point: it counts as a zero round.",
+                "%(num)s points: it counts as a zero round.",
+                ans.get("score", 0),
+            )
+        return ngettext(
+            "%(num)s point: not a zero round.",
+            "%(num)s points: not a zero round.",
+            ans.get("score", 0),
+        )
     if ans.get("feasible") is False:
         return _("Not possible with this set.")
     if "spokes_required" in ans:
-        return _("The centre double takes %(k)s spokes.", k=ans["spokes_required"])
+        return ngettext(
+            "The centre double takes %(num)s spoke.",
+            "The centre double takes %(num)s spokes.",
+            ans["spokes_required"],
+        )
     return _("The answer")
 
 

@@ -31,8 +31,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext as _
+
 from ..engine import CENTER, DominoSet, EngineError, Layout, Tile, replay
 from ..engine.tiles import TILE_TEXT, parse_ends
+from ..words import error_words
 
 _TILE = TILE_TEXT
 _CENTRE_WORDS = r"(?:centre|center|hub|middle|c)"
@@ -133,7 +136,11 @@ class _Builder:
             if not self.tiles:
                 raise NotationError(
                     "NOTHING_BEFORE",
-                    f'"{item}": there is no earlier tile for "{on}" to mean.',
+                    _(
+                        '"%(item)s": there is no earlier tile for "%(on)s" to mean.',
+                        item=item,
+                        on=on,
+                    ),
                     f"item {index + 1}",
                     index,
                 )
@@ -143,8 +150,12 @@ class _Builder:
         elif on not in self.outer:
             raise NotationError(
                 "UNKNOWN_ID",
-                f'"{item}": there is no tile {on} on the table before it; '
-                'use C for the centre, an earlier id, or "that".',
+                _(
+                    '"%(item)s": there is no tile %(on)s on the table before it; use C for '
+                    'the centre, an earlier id, or "that".',
+                    item=item,
+                    on=on,
+                ),
                 f"item {index + 1}",
                 index,
             )
@@ -166,7 +177,9 @@ def parse_text(text: str, default_center: str | None = None) -> tuple[dict[str, 
     """
     items = split_items(text)
     if len(items) > MAX_ITEMS:
-        raise NotationError("TOO_LONG", f"A position has at most {MAX_ITEMS} items.")
+        raise NotationError(
+            "TOO_LONG", _("A position has at most %(max_items)s items.", max_items=MAX_ITEMS)
+        )
     builder = _Builder(default_center)
     for index, item in enumerate(items):
         centre = _CENTRE_AFTER.match(item) or _CENTRE_BEFORE.match(item)
@@ -176,7 +189,7 @@ def parse_text(text: str, default_center: str | None = None) -> tuple[dict[str, 
         elif centre:
             raise NotationError(
                 "BAD_NOTATION",
-                f'"{item}": name the centre double first, before any tile is laid.',
+                _('"%(item)s": name the centre double first, before any tile is laid.', item=item),
                 f"item {index + 1}",
                 index,
             )
@@ -185,14 +198,17 @@ def parse_text(text: str, default_center: str | None = None) -> tuple[dict[str, 
         else:
             raise NotationError(
                 "BAD_NOTATION",
-                f'Could not read "{item}": write a placement like "9-5 on C" or '
-                '"5-5 on that", or the centre like "9-9 centre".',
+                _(
+                    'Could not read "%(item)s": write a placement like "9-5 on C" or "5-5 '
+                    'on that", or the centre like "9-9 centre".',
+                    item=item,
+                ),
                 f"item {index + 1}",
                 index,
             )
     if builder.center is None:
         raise NotationError(
-            "NO_CENTRE", 'Say which double is in the centre, e.g. "9-9 centre".', "centre"
+            "NO_CENTRE", _('Say which double is in the centre, e.g. "9-9 centre".'), "centre"
         )
     return builder.spec(), items
 
@@ -213,11 +229,14 @@ def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
         # the parser's own words ("Expecting ',' delimiter ...") go to the details only
         raise NotationError(
             "BAD_JSON",
-            f"The pasted text is not valid JSON: it breaks near character {exc.pos + 1}.",
+            _(
+                "The pasted text is not valid JSON: it breaks near character %(value)s.",
+                value=exc.pos + 1,
+            ),
             str(exc),
         ) from None
     except (ValueError, RecursionError) as exc:
-        raise NotationError("BAD_JSON", "The pasted text is not valid JSON.", str(exc)) from None
+        raise NotationError("BAD_JSON", _("The pasted text is not valid JSON."), str(exc)) from None
     if isinstance(data, Mapping) and "center" in data:
         return dict(data), None
     if isinstance(data, Mapping) and isinstance(data.get("input"), Mapping):
@@ -226,8 +245,10 @@ def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
             return dict(layout), dict(data)
     raise NotationError(
         "BAD_JSON",
-        'This JSON is not a position: paste a layout {"center": "9-9", "tiles": [...]} '
-        "or a question that holds one.",
+        _(
+            'This JSON is not a position: paste a layout {"center": "9-9", "tiles":'
+            " [...]} or a question that holds one."
+        ),
     )
 
 
@@ -254,7 +275,7 @@ def _locate(exc: EngineError, items: list[str], spec: Mapping[str, Any]) -> Nota
     if tile_id is None and found:
         tile_id = found.group(1)
     where = f"item {item + 1}" if item is not None else exc.where
-    return NotationError(exc.code, exc.message, where, item, tile_id)
+    return NotationError(exc.code, error_words(exc), where, item, tile_id)
 
 
 def read_position(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import RuleError
+from .errors import EngineError, RuleError
 from .rules import (
     HandSizeRule,
     RuleSet,
@@ -57,7 +57,10 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
     if chosen is not None:
         if not isinstance(chosen, int) or isinstance(chosen, bool) or chosen < 1:
             raise RuleError(
-                "BAD_HAND_SIZE", f"{chosen!r} is not a hand size.", "input.hand_size_chosen"
+                "BAD_HAND_SIZE",
+                "%(chosen)s is not a hand size.",
+                "input.hand_size_chosen",
+                params={"chosen": repr(chosen)},
             )
         return chosen
     rule = rules.hand_size_rule
@@ -97,7 +100,10 @@ def _table(rule: str, set_size: int) -> dict[int, int]:
     if rule == HandSizeRule.NATHANLONG_TABLE:
         return NATHANLONG.get(set_size, {})
     raise RuleError(
-        "BAD_SWITCH_VALUE", f"Unknown hand-size rule {rule!r}.", "ruleset.hand_size_rule"
+        "BAD_SWITCH_VALUE",
+        "Unknown hand-size rule %(rule)s.",
+        "ruleset.hand_size_rule",
+        params={"rule": repr(rule)},
     )
 
 
@@ -154,11 +160,23 @@ def deal(rules: RuleSet, set_size: int, players: int, chosen: int | None = None)
     )
 
 
+#: The code of a deal that needs more tiles than the set holds (params: players, hand_size,
+#: needed, available, set_size; counts of players and of tiles).
+DEAL_SHORT = "DEAL_SHORT"
+#: The code of a chicken foot needing more toes than its suit can give (params: toes,
+#: set_size; counts of tiles).
+TOO_MANY_TOES = "TOO_MANY_TOES"
+
+
 @dataclass(frozen=True, slots=True)
 class TableCheck:
-    """Everything wrong with playing ``rules`` at a table, as plain sentences (empty if none)."""
+    """Everything wrong with playing ``rules`` at a table (empty if none).
 
-    problems: tuple[str, ...]
+    Each problem is an :class:`EngineError` (code + English template + params, not raised),
+    so the web layer can word it in the player's language (``companion.words.error_words``).
+    """
+
+    problems: tuple[EngineError, ...]
     deal: Deal | None
     spokes: int | None
 
@@ -173,30 +191,45 @@ def check_table(
 ) -> TableCheck:
     """Validate a whole configuration before a game starts (RULES.md §3, §5.2, §11).
 
-    Collects every problem rather than stopping at the first: an infeasible deal, more spokes
-    than the centre's suit has tiles, a foot needing more toes than its suit can give, an
-    undefined hand size. Never raises for those; raises RuleError only for a bad player count.
+    Collects every problem rather than stopping at the first: an infeasible deal
+    (``DEAL_SHORT``), more spokes than the centre's suit has tiles, a foot needing more toes
+    than its suit can give (``TOO_MANY_TOES``), an undefined hand size. Never raises for
+    those; raises RuleError only for a bad player count.
     """
     check_players(players)
-    problems: list[str] = []
+    problems: list[EngineError] = []
     the_deal: Deal | None = None
     spokes: int | None = None
     try:
         the_deal = deal(rules, set_size, players)
         if not the_deal.feasible:
             problems.append(
-                f"{players} players x {the_deal.hand_size} tiles = {the_deal.needed} tiles, but "
-                f"the double-{set_size} set has only {the_deal.available} to deal."
+                RuleError(
+                    DEAL_SHORT,
+                    "%(players)s players x %(hand_size)s tiles = %(needed)s tiles, but the "
+                    "double-%(set_size)s set has only %(available)s to deal.",
+                    params={
+                        "players": players,
+                        "hand_size": the_deal.hand_size,
+                        "needed": the_deal.needed,
+                        "set_size": set_size,
+                        "available": the_deal.available,
+                    },
+                )
             )
     except RuleError as exc:
-        problems.append(exc.message)
+        problems.append(exc)
     try:
         spokes = spokes_required(rules, set_size, players, chosen_spokes)
     except RuleError as exc:
-        problems.append(exc.message)
+        problems.append(exc)
     if rules.foot_toes_required > set_size:
         problems.append(
-            f"A chicken foot cannot need {rules.foot_toes_required} toes: only "
-            f"{set_size} tiles carry its number."
+            RuleError(
+                TOO_MANY_TOES,
+                "A chicken foot cannot need %(toes)s toes: only %(set_size)s tiles carry its "
+                "number.",
+                params={"toes": rules.foot_toes_required, "set_size": set_size},
+            )
         )
     return TableCheck(problems=tuple(problems), deal=the_deal, spokes=spokes)

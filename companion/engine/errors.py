@@ -7,6 +7,8 @@ QUESTIONS.md can turn it into ``{"error": {"code", "message", "where"}}`` withou
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 #: The code of every error about an input over a size bound of :mod:`companion.engine.limits`
 #: (more tiles than the set, more rounds than a game, text too long...); the API answers 413.
 TOO_LARGE = "TOO_LARGE"
@@ -15,16 +17,33 @@ TOO_LARGE = "TOO_LARGE"
 class EngineError(ValueError):
     """A question, tile, layout or house rule that the engine cannot accept.
 
+    The sentence is given as an English ``template`` with ``%(name)s`` placeholders plus its
+    ``params``, so the web layer can translate the template (``companion.words.error_words``;
+    ``companion.extract`` lists every template for the catalog) while the engine stays free
+    of Flask-Babel.
+
     Attributes:
         code: stable upper-case identifier, e.g. ``"TILE_OUTSIDE_SET"``.
-        message: one sentence a player can read.
+        template: the English sentence with ``%(name)s`` placeholders (a gettext msgid).
+        params: the values of the placeholders (empty when the template has none).
+        message: the English sentence, ``template % params``: one sentence a player can read.
         where: the offending part of the input, or ``""`` when it is the whole input.
     """
 
-    def __init__(self, code: str, message: str, where: str = "") -> None:
-        super().__init__(message)
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        where: str = "",
+        *,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
+        self.template = message
+        self.params: dict[str, object] = dict(params or {})
+        text = message % self.params if self.params else message
+        super().__init__(text)
         self.code = code
-        self.message = message
+        self.message = text
         self.where = where
 
     def located(self, where: str) -> EngineError:

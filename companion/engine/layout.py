@@ -167,7 +167,10 @@ class Layout:
         """A layout holding only the centre double. Raises LayoutError if it is not a double."""
         if not center.is_double:
             raise LayoutError(
-                "BAD_CENTER", f"The centre must be a double, not {center}.", "input.layout.center"
+                "BAD_CENTER",
+                "The centre must be a double, not %(center)s.",
+                "input.layout.center",
+                params={"center": center},
             )
         hub: _Ends = ((0, CENTER),) if spokes_required > 0 else ()
         return cls._make(
@@ -284,7 +287,12 @@ class Layout:
         """The placement with this id. Raises LayoutError(``UNKNOWN_ID``)."""
         placement = self._by_id.get(tile_id)
         if placement is None:
-            raise LayoutError("UNKNOWN_ID", f"There is no tile '{tile_id}' in the layout.", tile_id)
+            raise LayoutError(
+                "UNKNOWN_ID",
+                "There is no tile '%(tile_id)s' in the layout.",
+                tile_id,
+                params={"tile_id": tile_id},
+            )
         return placement
 
     def children(self, tile_id: str) -> int:
@@ -384,14 +392,24 @@ class Layout:
         else:
             parent = self._by_id.get(on)
             if parent is None:
-                raise LayoutError("UNKNOWN_ID", f"There is no tile '{on}' to play on.", on)
+                raise LayoutError(
+                    "UNKNOWN_ID", "There is no tile '%(on)s' to play on.", on, params={"on": on}
+                )
             number = parent.outer
             capacity = self.toes_required if parent.touching == parent.outer else 1
         if tile in self._used:
-            raise LayoutError("DUPLICATE_TILE", f"{tile} is already on the table.", str(tile))
+            raise LayoutError(
+                "DUPLICATE_TILE",
+                "%(tile)s is already on the table.",
+                str(tile),
+                params={"tile": tile},
+            )
         if tile.high != number and tile.low != number:
             raise LayoutError(
-                "NO_MATCH", f"{tile} has no {number}, so it cannot go on {_where(self, on)}.", on
+                "NO_MATCH",
+                "%(tile)s has no %(number)s, so it cannot go on %(end)s.",
+                on,
+                params={"tile": tile, "number": number, "end": _where(self, on)},
             )
         free = capacity - self._children.get(on, 0)
         if free <= 0:
@@ -400,8 +418,9 @@ class Layout:
         if tile_id is not None and (new_id in self or not _ID.match(new_id)):
             raise LayoutError(
                 "DUPLICATE_ID" if new_id in self else "BAD_ID",
-                f"'{new_id}' cannot be used as a tile id here.",
+                "'%(new_id)s' cannot be used as a tile id here.",
                 new_id,
+                params={"new_id": new_id},
             )
         placement = Placement(id=new_id, on=on, touching=number, outer=tile.other(number))
         count = self._count + 1
@@ -544,16 +563,22 @@ def replay(
     if len(tiles) >= dominoes.tile_count:  # the centre double is one of the set's tiles
         raise LayoutError(
             TOO_LARGE,
-            f"The layout lists {len(tiles)} tiles besides the centre; a double-{dominoes.n} set "
-            f"has only {dominoes.tile_count} tiles in all.",
+            "The layout lists %(count)s tiles besides the centre; a double-%(n)s "
+            "set has only %(tile_count)s tiles in all.",
             f"{where}.tiles",
+            params={"count": len(tiles), "n": dominoes.n, "tile_count": dominoes.tile_count},
         )
     for i, item in enumerate(tiles):
         layout = _replay_one(layout, item, dominoes, f"{where}.tiles[{i}]")
     _check_phases(layout, where)
     for tile in extra_used:
         if tile in layout.used:
-            raise TileError("DUPLICATE_TILE", f"{tile} is both on the table and elsewhere.", where)
+            raise TileError(
+                "DUPLICATE_TILE",
+                "%(tile)s is both on the table and elsewhere.",
+                where,
+                params={"tile": tile},
+            )
     return layout
 
 
@@ -563,30 +588,49 @@ def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> L
     tile_id, on = item.get("id"), item.get("on")
     label = f"{where} ({tile_id})"
     if not isinstance(tile_id, str) or not _ID.match(tile_id) or tile_id == CENTER:
-        raise LayoutError("BAD_ID", f"{tile_id!r} is not a usable tile id.", where)
+        raise LayoutError(
+            "BAD_ID",
+            "%(tile_id)s is not a usable tile id.",
+            where,
+            params={"tile_id": repr(tile_id)},
+        )
     if tile_id in layout:
-        raise LayoutError("DUPLICATE_ID", f"The id '{tile_id}' is used twice.", label)
+        raise LayoutError(
+            "DUPLICATE_ID",
+            "The id '%(tile_id)s' is used twice.",
+            label,
+            params={"tile_id": tile_id},
+        )
     if not isinstance(on, str) or on not in layout:
         raise LayoutError(
             "UNKNOWN_ID",
-            f"{tile_id} is placed on '{on}', which is not an earlier tile of the layout.",
+            "%(tile_id)s is placed on '%(on)s', which is not an earlier tile of the layout.",
             label,
+            params={"tile_id": tile_id, "on": on},
         )
     touching, outer = parse_ends(item.get("tile"), label)
     tile = dominoes.check(Tile.of(touching, outer), label)
     if tile in layout.used:
         raise TileError(
             "DUPLICATE_TILE",
-            f"{tile_id} {tile} is already on the table as {layout.name_of(tile)}.",
+            "%(tile_id)s %(tile)s is already on the table as %(place)s.",
             label,
+            params={"tile_id": tile_id, "tile": tile, "place": layout.name_of(tile)},
         )
     number = layout.number_at(on)
     if touching != number:
         hint = " (write the touching end first)" if tile.has(number) else ""
         raise LayoutError(
             "NO_MATCH",
-            f"{tile_id} {touching}-{outer} does not match {describe_target(layout, on)}{hint}.",
+            "%(tile_id)s %(touching)s-%(outer)s does not match %(end)s%(hint)s.",
             label,
+            params={
+                "tile_id": tile_id,
+                "touching": touching,
+                "outer": outer,
+                "end": describe_target(layout, on),
+                "hint": hint,
+            },
         )
     if layout.free_slots(on) == 0:
         raise LayoutError(full_code(layout.kind(on)), full_message(layout, on), label)
@@ -600,9 +644,14 @@ def _check_phases(layout: Layout, where: str) -> None:
             if p.on != CENTER:
                 raise LayoutError(
                     "SPOKES_INCOMPLETE",
-                    f"{p.id} could not have been played: the centre has only {layout.spokes} of "
-                    f"{layout.spokes_required} spokes, and nothing else may be played before.",
+                    "%(id)s could not have been played: the centre has only %(spokes)s of "
+                    "%(spokes_required)s spokes, and nothing else may be played before.",
                     f"{where}.tiles[{i}] ({p.id})",
+                    params={
+                        "id": p.id,
+                        "spokes": layout.spokes,
+                        "spokes_required": layout.spokes_required,
+                    },
                 )
     feet = layout._open_feet
     index = {p.id: i for i, p in enumerate(layout.placements)}
@@ -610,9 +659,10 @@ def _check_phases(layout: Layout, where: str) -> None:
         second = feet[1]
         raise LayoutError(
             "FOOT_INCOMPLETE",
-            f"{second} could not have been played: the chicken foot {feet[0]} was still missing "
-            "toes, and only one foot can be open at a time.",
+            "%(second)s could not have been played: the chicken foot %(feet)s was "
+            "still missing toes, and only one foot can be open at a time.",
             f"{where}.tiles[{index[second]}] ({second})",
+            params={"second": second, "feet": feet[0]},
         )
     if feet:
         foot = feet[0]
@@ -620,7 +670,8 @@ def _check_phases(layout: Layout, where: str) -> None:
             if layout.foot_of(p.on) == foot:
                 raise LayoutError(
                     "FOOT_INCOMPLETE",
-                    f"{p.id} could not have been played: it extends a toe of the chicken foot "
-                    f"{foot}, which is still missing toes.",
+                    "%(id)s could not have been played: it extends a toe of the chicken "
+                    "foot %(foot)s, which is still missing toes.",
                     f"{where}.tiles[{i}] ({p.id})",
+                    params={"id": p.id, "foot": foot},
                 )

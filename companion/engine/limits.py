@@ -123,7 +123,10 @@ def check_text(value: str, where: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise EngineError(
-            "BAD_TEXT", f"{label(value)!r} is not valid text (it holds a lone surrogate).", where
+            "BAD_TEXT",
+            "%(value)s is not valid text (it holds a lone surrogate).",
+            where,
+            params={"value": repr(label(value))},
         ) from None
 
 

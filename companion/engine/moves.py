@@ -122,10 +122,14 @@ def check_move(
     not illegal moves.
     """
     if on not in layout:
-        raise LayoutError("UNKNOWN_ID", f"There is no tile '{on}' in the layout to play on.")
+        raise LayoutError(
+            "UNKNOWN_ID", "There is no tile '%(on)s' in the layout to play on.", params={"on": on}
+        )
     if tile in layout.used:
         raise LayoutError(
-            "DUPLICATE_TILE", f"{tile} is already on the table as {layout.name_of(tile)}."
+            "DUPLICATE_TILE",
+            "%(tile)s is already on the table as %(place)s.",
+            params={"tile": tile, "place": layout.name_of(tile)},
         )
     k = layout.spokes_required
     if not layout.hub_complete and on != CENTER:

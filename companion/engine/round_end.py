@@ -62,9 +62,11 @@ def round_status(state: RoundState) -> RoundStatus:
         # The round ends the moment the first hand empties (§6), so only one player goes out.
         raise EngineError(
             "SEVERAL_WENT_OUT",
-            f"Only one player can go out, but {', '.join(emptied[:-1])} and {emptied[-1]} all "
-            "have empty hands: the round ends as soon as one player lays their last tile.",
+            "Only one player can go out, but %(players)s and %(last)s all have "
+            "empty hands: the round ends as soon as one player lays their last "
+            "tile.",
             "input.hands",
+            params={"players": ", ".join(emptied[:-1]), "last": emptied[-1]},
         )
     if out is not None:
         scores = _scores(hands, rules, round_double, out, last_tile_was_double)

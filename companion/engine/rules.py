@@ -639,7 +639,10 @@ class RuleSet:
         for name, value in overrides.items():
             if name not in known:
                 raise RuleError(
-                    "UNKNOWN_SWITCH", f"'{name}' is not a house-rule switch.", f"{where}.{name}"
+                    "UNKNOWN_SWITCH",
+                    "'%(name)s' is not a house-rule switch.",
+                    f"{where}.{name}",
+                    params={"name": name},
                 )
             clean[name] = _check_value(name, value, f"{where}.{name}")
         return replace(self, **clean).validated(where)
@@ -692,8 +695,9 @@ def _check_value(name: str, value: Any, where: str) -> Any:
             allowed_text = "one of " + ", ".join(_json_repr(v) for v in allowed)
         raise RuleError(
             "BAD_SWITCH_VALUE",
-            f"{_json_repr(value)} is not a value of '{name}'; use {allowed_text}.",
+            "%(value)s is not a value of '%(name)s'; use %(allowed_text)s.",
             where,
+            params={"value": _json_repr(value), "name": name, "allowed_text": allowed_text},
         )
     return switch.canonical(value)
 
@@ -775,8 +779,9 @@ def preset(name: str) -> RuleSet:
     if name not in PRESETS:
         raise RuleError(
             "UNKNOWN_PRESET",
-            f"'{name}' is not a preset; use one of {', '.join(PRESETS)}.",
+            "'%(name)s' is not a preset; use one of %(presets)s.",
             "ruleset.preset",
+            params={"name": name, "presets": ", ".join(PRESETS)},
         )
     return RuleSet().with_overrides(PRESETS[name], where=f"presets.{name}")
 
@@ -816,9 +821,14 @@ def check_players(players: Any, where: str = "input.players") -> int:
     if not _is_int(players) or not PLAYERS_MIN <= players <= PLAYERS_MAX:
         raise RuleError(
             "BAD_PLAYERS",
-            f"Chicken Foot is for {PLAYERS_MIN} to {PLAYERS_MAX} players; "
-            f"{players!r} is not a player count.",
+            "Chicken Foot is for %(players_min)s to %(players_max)s players; "
+            "%(players)s is not a player count.",
             where,
+            params={
+                "players_min": PLAYERS_MIN,
+                "players_max": PLAYERS_MAX,
+                "players": repr(players),
+            },
         )
     return players
 
@@ -826,7 +836,12 @@ def check_players(players: Any, where: str = "input.players") -> int:
 def check_set_size(n: Any, where: str = "input.set") -> int:
     """Return ``n`` if it is a supported set (6, 9, 12, 15, 18), else raise RuleError."""
     if not _is_int(n) or n not in SUPPORTED_SETS:
-        raise RuleError("BAD_SET", f"Sets are double-6, 9, 12, 15 or 18; {n!r} is not one.", where)
+        raise RuleError(
+            "BAD_SET",
+            "Sets are double-6, 9, 12, 15 or 18; %(n)s is not one.",
+            where,
+            params={"n": repr(n)},
+        )
     return n
 
 
@@ -845,16 +860,18 @@ def spokes_required(
             if not _is_int(chosen) or chosen < 2:
                 raise RuleError(
                     "BAD_SPOKES",
-                    f"{chosen!r} is not a number of spokes.",
+                    "%(chosen)s is not a number of spokes.",
                     "input.center_spokes_required",
+                    params={"chosen": repr(chosen)},
                 )
             low = players if players is not None else 2
             if not low <= chosen <= max(8, low):
                 raise RuleError(
                     "BAD_SPOKES",
-                    f"With one train per player up to eight, {players} players "
-                    f"need {low} to {max(8, low)} spokes, not {chosen}.",
+                    "With one train per player up to eight, %(players)s players need "
+                    "%(low)s to %(most)s spokes, not %(chosen)s.",
                     "input.center_spokes_required",
+                    params={"players": players, "low": low, "most": max(8, low), "chosen": chosen},
                 )
             value = chosen
         else:
@@ -862,15 +879,17 @@ def spokes_required(
     elif chosen is not None and chosen != value:
         raise RuleError(
             "BAD_SPOKES",
-            f"These house rules fix the centre at {value} spokes, not {chosen}.",
+            "These house rules fix the centre at %(value)s spokes, not %(chosen)s.",
             "input.center_spokes_required",
+            params={"value": value, "chosen": chosen},
         )
     if value > set_size:
         raise RuleError(
             "TOO_MANY_SPOKES",
-            f"A double-{set_size} set has only {set_size} tiles carrying the centre number, so "
-            f"the centre double cannot take {value} spokes.",
+            "A double-%(set_size)s set has only %(set_size)s tiles carrying the "
+            "centre number, so the centre double cannot take %(value)s spokes.",
             "ruleset.center_spokes_required",
+            params={"set_size": set_size, "value": value},
         )
     return int(value)
 

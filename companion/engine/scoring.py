@@ -94,8 +94,9 @@ def score_hand(
     if round_double is not None and round_double in hand:
         raise EngineError(
             "CENTRE_DOUBLE_IN_HAND",
-            f"{round_double} is the centre double of this round, so it cannot be in a hand.",
+            "%(round_double)s is the centre double of this round, so it cannot be in a hand.",
             "input.hand",
+            params={"round_double": round_double},
         )
     if went_out and hand:
         raise EngineError(

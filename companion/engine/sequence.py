@@ -55,8 +55,9 @@ def round_double(set_size: int, round_number: int) -> int:
     if not 1 <= round_number <= set_size + 1:
         raise RuleError(
             "BAD_ROUND",
-            f"A double-{set_size} game has rounds 1 to {set_size + 1}, not {round_number}.",
+            "A double-%(set_size)s game has rounds 1 to %(last)s, not %(round_number)s.",
             "input.round",
+            params={"set_size": set_size, "last": set_size + 1, "round_number": round_number},
         )
     return set_size - round_number + 1
 
@@ -100,14 +101,16 @@ def check_played(set_size: int, played: Sequence[int]) -> tuple[int, ...]:
         if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= set_size:
             raise RuleError(
                 "BAD_DOUBLE",
-                f"{d!r} is not a double of a double-{set_size} set.",
+                "%(d)s is not a double of a double-%(set_size)s set.",
                 f"input.rounds_played[{i}]",
+                params={"d": repr(d), "set_size": set_size},
             )
         if d in seen:
             raise RuleError(
                 "DUPLICATE_ROUND",
-                f"{d}-{d} started two rounds; each double starts one round at most.",
+                "%(d)s-%(d)s started two rounds; each double starts one round at most.",
                 f"input.rounds_played[{i}]",
+                params={"d": d},
             )
         seen.add(d)
     return tuple(played)

@@ -352,7 +352,7 @@ def simulate_round(
     n = rules.set_size
     table_check = check_table(rules, n, len(seats))
     if not table_check.ok:
-        raise SimulationError("; ".join(table_check.problems))
+        raise SimulationError("; ".join(p.message for p in table_check.problems))
     size = deal(rules, n, len(seats)).hand_size
     first = (round_number - 1) % len(seats)
     pulled = rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL

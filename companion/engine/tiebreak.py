@@ -55,15 +55,17 @@ def records(round_scores: Mapping[str, Sequence[int]]) -> list[PlayerRecord]:
         if not isinstance(scores, list | tuple):
             raise EngineError(
                 "BAD_SCORE",
-                f"{player}'s round scores must be a list of points.",
+                "%(player)s's round scores must be a list of points.",
                 f"input.round_scores.{player}",
+                params={"player": player},
             )
         for i, s in enumerate(scores):
             if not isinstance(s, int) or isinstance(s, bool) or s < 0:
                 raise EngineError(
                     "BAD_SCORE",
-                    f"{s!r} is not a round score (whole points, 0 or more).",
+                    "%(s)s is not a round score (whole points, 0 or more).",
                     f"input.round_scores.{player}[{i}]",
+                    params={"s": repr(s)},
                 )
         nonzero = tuple(sorted(s for s in scores if s))
         out.append(

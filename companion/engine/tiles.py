@@ -43,13 +43,17 @@ class Tile:
 
     def __post_init__(self) -> None:
         if not (0 <= self.low <= self.high):
-            raise TileError("BAD_TILE", f"{self.high}-{self.low} is not a domino (use Tile.of).")
+            raise TileError(
+                "BAD_TILE",
+                "%(high)s-%(low)s is not a domino (use Tile.of).",
+                params={"high": self.high, "low": self.low},
+            )
 
     @classmethod
     def of(cls, a: int, b: int) -> Tile:
         """The tile with ends ``a`` and ``b`` in either order. Raises TileError if negative."""
         if a < 0 or b < 0:
-            raise TileError("BAD_TILE", f"{a}-{b} has a negative end.")
+            raise TileError("BAD_TILE", "%(a)s-%(b)s has a negative end.", params={"a": a, "b": b})
         return cls(max(a, b), min(a, b))
 
     @property
@@ -72,7 +76,9 @@ class Tile:
             return self.low
         if self.low == value:
             return self.high
-        raise TileError("NO_MATCH", f"{self} has no {value} end.")
+        raise TileError(
+            "NO_MATCH", "%(tile)s has no %(value)s end.", params={"tile": self, "value": value}
+        )
 
     def __str__(self) -> str:
         return f"{self.high}-{self.low}"
@@ -97,11 +103,19 @@ def parse_ends(text: object, where: str = "") -> tuple[int, int]:
     """
     if not isinstance(text, str):
         raise TileError(
-            "BAD_TILE", f'A tile must be written as text like "9-5", not {text!r}.', where
+            "BAD_TILE",
+            'A tile must be written as text like "9-5", not %(text)s.',
+            where,
+            params={"text": repr(text)},
         )
     match = _TILE_TEXT.match(text) if len(text) <= MAX_TILE_TEXT else None
     if not match:
-        raise TileError("BAD_TILE", f'"{text}" is not a tile; write tiles like "9-5".', where)
+        raise TileError(
+            "BAD_TILE",
+            '"%(text)s" is not a tile; write tiles like "9-5".',
+            where,
+            params={"text": text},
+        )
     return int(match.group(1)), int(match.group(2))
 
 
@@ -125,7 +139,8 @@ class DominoSet:
         if not isinstance(self.n, int) or isinstance(self.n, bool) or self.n not in SUPPORTED_SETS:
             raise TileError(
                 "BAD_SET",
-                f"Sets are double-6, 9, 12, 15 or 18; {self.n!r} is not one of them.",
+                "Sets are double-6, 9, 12, 15 or 18; %(n)s is not one of them.",
+                params={"n": repr(self.n)},
             )
 
     @property
@@ -174,8 +189,9 @@ class DominoSet:
         if tile.high > self.n:
             raise TileError(
                 "TILE_OUTSIDE_SET",
-                f"{tile} is not in a double-{self.n} set (its highest number is {self.n}).",
+                "%(tile)s is not in a double-%(n)s set (its highest number is %(n)s).",
                 where,
+                params={"tile": tile, "n": self.n},
             )
         return tile
 
@@ -193,8 +209,9 @@ class DominoSet:
         if len(texts) > self.tile_count:
             raise TileError(
                 TOO_LARGE,
-                f"This lists {len(texts)} tiles; a double-{self.n} set has only {self.tile_count}.",
+                "This lists %(count)s tiles; a double-%(n)s set has only %(tile_count)s.",
                 where,
+                params={"count": len(texts), "n": self.n, "tile_count": self.tile_count},
             )
         tiles = tuple(self.parse(t, f"{where}[{i}]") for i, t in enumerate(texts))
         ensure_distinct(tiles, where)
@@ -211,5 +228,10 @@ def ensure_distinct(tiles: Iterable[Tile], where: str = "") -> None:
     seen: set[Tile] = set()
     for tile in tiles:
         if tile in seen:
-            raise TileError("DUPLICATE_TILE", f"{tile} appears twice; a set has only one.", where)
+            raise TileError(
+                "DUPLICATE_TILE",
+                "%(tile)s appears twice; a set has only one.",
+                where,
+                params={"tile": tile},
+            )
         seen.add(tile)

@@ -26,6 +26,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
 from ..htmx import is_htmx, push_url, targets
+from ..languages import with_language
 from ..mapping import rules_of, scored_rounds
 from ..models import Game, Round
 from ..public_url import public_url
@@ -158,7 +159,7 @@ def _join_box(game: Game) -> dict[str, str]:
     """The join link and its QR code for the game page ("Players: join on your phone")."""
     from .views import qr_svg
 
-    link = public_url(url_for("games.join", share_token=game.share_token))
+    link = public_url(with_language(url_for("games.join", share_token=game.share_token)))
     return {"join_link": link, "join_qr": qr_svg(link, _("QR code to join the game"))}
 
 

@@ -40,6 +40,7 @@ from ..engine import SUPPORTED_SETS, preset
 from ..extensions import db
 from ..htmx import is_htmx
 from ..ids import is_id
+from ..languages import with_language
 from ..models import Game, GameNight, Player, Seat
 from ..public_url import init_public_url, public_base, public_url
 from ..services import game_setup as setup
@@ -424,8 +425,8 @@ def share(token: str) -> ResponseReturnValue:
     """Share a game: the read-only scoreboard link and the edit link, each with a QR code."""
     game = scorekeeper_game(token)
     base, untrusted_host = public_base()
-    view_link = public_url(view_url(game), base)
-    edit_link = public_url(play_url(game), base)
+    view_link = public_url(with_language(view_url(game)), base)
+    edit_link = public_url(with_language(play_url(game)), base)
     return render_template(
         "games/share.html",
         game=game,

@@ -41,11 +41,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
 from types import SimpleNamespace
 from typing import Any
 
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
@@ -90,6 +91,25 @@ CSV_COLUMNS = (
     "total",
     "tiles",
 )
+
+#: the CSV header as a person reads it (the web export, in the player's language): column ->
+#: heading. The command line keeps the column ids, which scripts read.
+CSV_HEADINGS = {
+    "night_date": _l("Date"),
+    "night_place": _l("Place"),
+    "game_id": _l("Game"),
+    "game_key": _l("Game key"),
+    "set": _l("Set"),
+    "round_number": _l("Round"),
+    "round_double": _l("Round double"),
+    "player": _l("Player"),
+    "seat": _l("Seat"),
+    "score": _l("Score"),
+    "went_out": _l("Went out"),
+    "out_on_double": _l("Went out on a double"),
+    "total": _l("Total"),
+    "tiles": _l("Tiles left in hand"),
+}
 
 #: games loaded per query when exporting everything (bounds memory, keeps queries few)
 BATCH = 200
@@ -396,7 +416,11 @@ def _canonical_name(players: dict[int, Player], pid: int) -> str:
 
 
 def iter_csv(
-    session: Session, *, game_id: int | None = None, night_id: int | None = None
+    session: Session,
+    *,
+    game_id: int | None = None,
+    night_id: int | None = None,
+    headings: Sequence[str] = CSV_COLUMNS,
 ) -> Iterator[str]:
     """CSV text in chunks: the header, then one row per player per scored round (burned rounds
     have no hands and no rows), in night, game, round and seat order. ``seat`` counts from 1,
@@ -404,8 +428,9 @@ def iter_csv(
     ``tiles`` lists the tiles left in hand when they were entered (space-separated), ``player``
     is the name after merges (their history joins).
 
-    Checks the scope before yielding anything (raises :class:`NotFound`); then streams one
-    query's rows, so everything costs little memory.
+    ``headings`` is the header row (the column ids unless given, e.g. :data:`CSV_HEADINGS`
+    translated). Checks the scope before yielding anything (raises :class:`NotFound`); then
+    streams one query's rows, so everything costs little memory.
     """
     _game_ids(session, game_id, night_id)
     query = (
@@ -438,13 +463,15 @@ def iter_csv(
         query = query.where(Game.night_id == night_id)
     players = _players_by_id(session)
     names = {pid: _canonical_name(players, pid) for pid in players}
-    return _csv_chunks(session.execute(query.execution_options(yield_per=2000)), names)
+    return _csv_chunks(session.execute(query.execution_options(yield_per=2000)), names, headings)
 
 
-def _csv_chunks(rows: Iterable[Any], names: dict[int, str]) -> Iterator[str]:
+def _csv_chunks(
+    rows: Iterable[Any], names: dict[int, str], headings: Sequence[str]
+) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(_csv_row(CSV_COLUMNS))
+    writer.writerow(_csv_row(headings))
     totals: dict[tuple[int, int], int] = {}
     for count, row in enumerate(rows, start=1):
         (played_on, place, gid, key, set_size, number, double, player_id, position) = row[:9]

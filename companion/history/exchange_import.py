@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from flask_babel import gettext as _
 from sqlalchemy import insert, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
@@ -48,6 +49,7 @@ from ..services.game_setup import stored_key
 from ..services.results import record_games
 from ..text import clean_text, forbidden_characters
 from ..vocab import RoundStatus
+from ..words import error_words
 from .exchange_schema import Problem, shape_problems, to_date, to_datetime
 
 #: the format tag of version 1 of the document
@@ -158,7 +160,9 @@ def parse_document(source: str | bytes | dict[str, Any]) -> tuple[Any, list[Prob
         if problems:
             return None, problems
     if _too_deep(doc):
-        message = f"The file nests lists and objects deeper than {MAX_DEPTH} levels."
+        message = _(
+            "The file nests lists and objects deeper than %(depth)s levels.", depth=MAX_DEPTH
+        )
         return None, [Problem("$", message)]
     return doc, []
 
@@ -172,19 +176,27 @@ def _decode(source: str | bytes) -> tuple[Any, list[Problem]]:
         )
         return doc, []
     except RecursionError:
-        message = f"The file nests lists and objects deeper than {MAX_DEPTH} levels."
+        message = _(
+            "The file nests lists and objects deeper than %(depth)s levels.", depth=MAX_DEPTH
+        )
         return None, [Problem("$", message)]
     except _Unreadable as exc:
-        return None, [Problem("$", f"The file holds {exc}, which this format never has.")]
+        return None, [
+            Problem("$", _("The file holds %(exc)s, which this format never has.", exc=exc))
+        ]
     except UnicodeDecodeError:
-        return None, [Problem("$", "The file is not UTF-8 text.")]
+        return None, [Problem("$", _("The file is not UTF-8 text."))]
     except json.JSONDecodeError as exc:
         if _looks_like_csv(text):
-            message = "Only JSON backups can be imported; this looks like a CSV export."
+            message = _("Only JSON backups can be imported; this looks like a CSV export.")
             return None, [Problem("$", message)]
         # exc.msg may end in "at" ("Unterminated string starting at"): keep the place apart.
-        where = f"line {exc.lineno}, column {exc.colno}"
-        return None, [Problem("$", f"The file is not valid JSON: {exc.msg}; {where}.")]
+        where = _("line %(line)s, column %(column)s", line=exc.lineno, column=exc.colno)
+        return None, [
+            Problem(
+                "$", _("The file is not valid JSON: %(msg)s; %(where)s.", msg=exc.msg, where=where)
+            )
+        ]
 
 
 def _looks_like_csv(text: str) -> bool:
@@ -270,11 +282,14 @@ def _check_players(check: _Checker, players: list[Any]) -> set[str]:
     for i, player in enumerate(players):
         target = player.get("merged_into") if isinstance(player, dict) else None
         if isinstance(target, str) and target not in refs:
-            check.add(f"$.players[{i}].merged_into", f"refers to an unknown player {target!r}.")
+            check.add(
+                f"$.players[{i}].merged_into",
+                _("refers to an unknown player %(target)s.", target=repr(target)),
+            )
     for i, player in enumerate(players):
         ref = player.get("ref") if isinstance(player, dict) else None
         if isinstance(ref, str) and _merge_loops(refs, ref):
-            check.add(f"$.players[{i}].merged_into", "merges lead back to this player.")
+            check.add(f"$.players[{i}].merged_into", _("merges lead back to this player."))
     return set(refs)
 
 
@@ -295,7 +310,9 @@ def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set
     key = game.get("key")
     if isinstance(key, str):
         if key in keys:
-            check.add(f"{path}.key", f"{key!r} is the key of another game in this file.")
+            check.add(
+                f"{path}.key", _("%(key)s is the key of another game in this file.", key=repr(key))
+            )
         keys.add(key)
     dominoes = _check_set(check, game, path)
     _check_rules(check, game, path, dominoes)
@@ -314,7 +331,7 @@ def _check_set(check: _Checker, data: dict[str, Any], path: str) -> DominoSet | 
     try:
         return DominoSet(value)
     except EngineError as exc:
-        check.add(f"{path}.set_size", exc.message)
+        check.add(f"{path}.set_size", error_words(exc))
         return None
 
 
@@ -328,7 +345,7 @@ def _check_rules(
         RuleSet.from_dict({**rules, "set_size": dominoes.n})
     except EngineError as exc:
         where = exc.where.replace("ruleset", f"{path}.rules", 1) if exc.where else f"{path}.rules"
-        check.add(where, exc.message)
+        check.add(where, error_words(exc))
 
 
 def _check_seats(check: _Checker, game: dict[str, Any], path: str, refs: set[str]) -> set[int]:
@@ -342,20 +359,27 @@ def _check_seats(check: _Checker, game: dict[str, Any], path: str, refs: set[str
         position = seat.get("position")
         if _is_int(position):
             if position in positions:
-                check.add(f"{where}.position", f"seat {position} is taken by two players.")
+                check.add(
+                    f"{where}.position",
+                    _("seat %(position)s is taken by two players.", position=position),
+                )
             positions.add(position)
         player = seat.get("player")
         if not isinstance(player, str) or player not in refs:
-            check.add(f"{where}.player", f"refers to an unknown player {player!r}.")
+            check.add(
+                f"{where}.player", _("refers to an unknown player %(player)s.", player=repr(player))
+            )
             continue
         if player in players:
-            check.add(f"{where}.player", f"{player!r} sits at this game twice.")
+            check.add(
+                f"{where}.player", _("%(player)s sits at this game twice.", player=repr(player))
+            )
         players.add(player)
     if isinstance(game.get("seats"), list):  # a missing list is reported once, as missing
         try:
             check_players(len(seats))
         except EngineError as exc:
-            check.add(path, exc.message)
+            check.add(path, error_words(exc))
     return positions
 
 
@@ -423,18 +447,23 @@ def _check_hands(
         seat = hand.get("seat")
         if _is_int(seat):
             if seat not in positions:
-                check.add(f"{where}.seat", f"there is no seat {seat}.")
+                check.add(f"{where}.seat", _("there is no seat %(seat)s.", seat=seat))
             elif seat in seats:
-                check.add(f"{where}.seat", f"seat {seat} has two hands in this round.")
+                check.add(
+                    f"{where}.seat", _("seat %(seat)s has two hands in this round.", seat=seat)
+                )
             seats.add(seat)
         went_out = hand.get("went_out")
         if hand.get("out_on_double") is True and went_out is False:
             check.add(
-                f"{where}.out_on_double", "only a player who went out can go out on a double."
+                f"{where}.out_on_double", _("only a player who went out can go out on a double.")
             )
         if went_out is True:
             if out_seen is not None:
-                check.add(f"{where}.went_out", f"the player at {out_seen} went out already.")
+                check.add(
+                    f"{where}.went_out",
+                    _("the player at %(out_seen)s went out already.", out_seen=out_seen),
+                )
             out_seen = out_seen or where
         tiles = hand.get("tiles")
         if tiles is None or dominoes is None:
@@ -442,17 +471,20 @@ def _check_hands(
         try:
             held = dominoes.parse_hand(tiles, f"{where}.tiles")
         except EngineError as exc:
-            check.add(exc.where or f"{where}.tiles", exc.message)
+            check.add(exc.where or f"{where}.tiles", error_words(exc))
             continue
         for t, tile in enumerate(held):
             if tile in seen:
-                check.add(f"{where}.tiles[{t}]", f"{tile} is also in the hand at {seen[tile]}.")
+                check.add(
+                    f"{where}.tiles[{t}]",
+                    _("%(tile)s is also in the hand at %(seen)s.", tile=tile, seen=seen[tile]),
+                )
             seen[tile] = where
         if rules is not None:
             try:  # the engine refuses the centre double in a hand and tiles after going out
                 score_hand(held, rules, went_out=went_out is True, round_double=round_double)
             except EngineError as exc:
-                check.add(f"{where}.tiles", exc.message)
+                check.add(f"{where}.tiles", error_words(exc))
 
 
 def _ruleset_or_none(game: dict[str, Any], dominoes: DominoSet | None) -> RuleSet | None:
@@ -527,14 +559,18 @@ def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
         try:
             RuleSet.from_dict(rules)
         except (EngineError, TypeError, ValueError, AttributeError) as exc:
-            check.add(f"{path}.rules", f"are not house rules this version knows: {exc}")
+            check.add(
+                f"{path}.rules", _("are not house rules this version knows: %(exc)s", exc=exc)
+            )
 
 
 def ruling_question_problem(category: str, question: dict[str, Any]) -> str | None:
     """Why ``question`` cannot be the question of a ruling of ``category`` (None when it can):
     it must name that category and the rules engine must read it without an error."""
     if question.get("category") != category:
-        return f"must be a {category!r} question, like the ruling's category."
+        return _(
+            "must be a %(category)s question, like the ruling's category.", category=repr(category)
+        )
     verdict = answer(question)
     error = verdict.get("error") if isinstance(verdict, dict) else None
     if isinstance(error, dict):
@@ -771,7 +807,7 @@ class _Writer:
         ]
         seat_ids = iter(self._insert(Seat, seat_rows))
         rounds, hands, audit, rulings = [], [], [], []
-        for gid, (_, data) in zip(game_ids, batch, strict=True):
+        for gid, (_key, data) in zip(game_ids, batch, strict=True):
             seats = {s["position"]: next(seat_ids) for s in data["seats"]}
             for rnd in data["rounds"]:
                 rounds.append(_round_row(gid, rnd, seats))

@@ -65,7 +65,10 @@ def export_csv() -> Response:
     """One row per player per round (see :func:`exchange.iter_csv`); 404 for unknown ids."""
     game_id, night_id = _scope()
     try:
-        chunks = exchange.iter_csv(db.session(), game_id=game_id, night_id=night_id)
+        headings = [str(exchange.CSV_HEADINGS[c]) for c in exchange.CSV_COLUMNS]
+        chunks = exchange.iter_csv(
+            db.session(), game_id=game_id, night_id=night_id, headings=headings
+        )
     except exchange.NotFound:
         abort(404)
     return Response(

@@ -34,6 +34,7 @@ from ..models import (
     Seat,
 )
 from ..text import clean_text, forbidden_characters
+from ..words import error_words
 
 
 class SetupError(ValueError):
@@ -174,7 +175,7 @@ def build_rules(preset_name: str, set_size: int, overrides: Mapping[str, Any]) -
     try:
         return preset(preset_name).with_overrides({**overrides, "set_size": set_size})
     except RuleError as exc:
-        raise SetupError(exc.message) from exc
+        raise SetupError(error_words(exc)) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +219,7 @@ def preview(
     if not PLAYERS_MIN <= players <= PLAYERS_MAX:
         return Preview(players, rules, None, (_players_message(players),))
     table = check_table(rules, set_size, players, _spokes_choice(rules, chosen_spokes))
-    return Preview(players, rules, table, table.problems)
+    return Preview(players, rules, table, tuple(error_words(p) for p in table.problems))
 
 
 def _spokes_choice(rules: RuleSet, chosen: int | None) -> int | None:

@@ -30,6 +30,7 @@ from ..engine import (
 from ..mapping import dominoes_of, rules_of
 from ..models import Game, Seat
 from ..vocab import RoundOutcome
+from ..words import error_words
 
 #: the longest typed score accepted as a number (more digits is refused as too large)
 MAX_SCORE_DIGITS = 6
@@ -165,7 +166,7 @@ def parse_tiles(
         try:
             tile = dominoes.parse(str(text)[:20])
         except TileError as exc:
-            problems.append(_("%(who)s: %(problem)s", who=who, problem=exc.message))
+            problems.append(_("%(who)s: %(problem)s", who=who, problem=error_words(exc)))
             continue
         if tile in tiles:
             continue  # the same checkbox twice is one tile

@@ -17,11 +17,22 @@
 
   function pointsOf(box) { return parseInt(box.getAttribute("data-points") || "0", 10); }
 
+  // A count in the page's language: data-tiles / data-points hold the words per plural
+  // category ({"one": "{n} tile", "other": "{n} tiles"}, companion.languages.plural_words).
+  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
+
+  function countWords(out, name, n) {
+    var words = {};
+    try { words = JSON.parse(out.getAttribute("data-" + name) || "{}"); } catch (e) { words = {}; }
+    var form = (plurals && words[plurals.select(n)]) || words.other || "{n}";
+    return form.replace("{n}", String(n));
+  }
+
   function showSum(st) {
     if (!st.out) { return; }
-    var one = st.count === 1 && st.out.getAttribute("data-template-one");
-    var words = one || st.out.getAttribute("data-template") || "{n}: {p}";
-    st.out.textContent = st.count ? words.replace("{n}", st.count).replace("{p}", st.points) : "";
+    st.out.textContent = st.count
+      ? countWords(st.out, "tiles", st.count) + ": " + countWords(st.out, "points", st.points)
+      : "";
   }
 
   function markTaken(box, taken) {

@@ -133,4 +133,4 @@ def test_check_table_collects_every_problem() -> None:
 def test_check_table_reports_an_undefined_hand_size() -> None:
     check = check_table(preset("fundex_chicken_coop"), 9, 8)
     assert not check.ok and check.deal is None
-    assert any("custom" in p for p in check.problems)
+    assert any("custom" in p.message for p in check.problems)

@@ -45,8 +45,8 @@ def lan(monkeypatch):
 def test_share_page_shows_both_links_with_qr_codes(client, game, no_lan):
     page = client.get(f"/g/{game.edit_token}/share")
     assert page.status_code == 200
-    view_link = f"http://localhost/s/{game.share_token}"
-    edit_link = f"http://localhost/g/{game.edit_token}"
+    view_link = f"http://localhost/s/{game.share_token}?lang=en"
+    edit_link = f"http://localhost/g/{game.edit_token}?lang=en"
     assert f'<a href="{view_link}">{view_link}</a>' in page.text
     assert f'<a href="{edit_link}">{edit_link}</a>' in page.text
     assert "whoever has this link can change the scores" in page.text
@@ -89,8 +89,8 @@ def test_links_never_point_at_an_untrusted_host(client, game, lan):
     assert page.status_code == 200
     links = _links(page)
     assert links == [
-        f"http://192.168.1.20:8000/s/{game.share_token}",
-        f"http://192.168.1.20:8000/g/{game.edit_token}",
+        f"http://192.168.1.20:8000/s/{game.share_token}?lang=en",
+        f"http://192.168.1.20:8000/g/{game.edit_token}?lang=en",
     ]
     assert "evil.example" not in "".join(re.findall(r"<svg.*?</svg>", page.text, re.S))
     assert "address the server does not know (evil.example:8000)" in page.text
@@ -120,8 +120,8 @@ def test_public_url_is_used_whatever_the_host(lan):
         for host in ("http://127.0.0.1:8000", "http://evil.example", "http://192.168.1.20"):
             page = same_phone_get(client, f"/g/{game.edit_token}/share", host)
             assert _links(page) == [
-                f"https://scores.example.org/s/{game.share_token}",
-                f"https://scores.example.org/g/{game.edit_token}",
+                f"https://scores.example.org/s/{game.share_token}?lang=en",
+                f"https://scores.example.org/g/{game.edit_token}?lang=en",
             ], host
         db.session.remove()
 
@@ -134,9 +134,9 @@ def test_configured_trusted_hosts_are_used_and_others_refused(lan):
         game = db.session.scalars(select(Game)).one()
         share = f"/g/{game.edit_token}/share"
         page = same_phone_get(client, share, "http://table.lan:9000")
-        assert f"http://table.lan:9000/s/{game.share_token}" in _links(page)
+        assert f"http://table.lan:9000/s/{game.share_token}?lang=en" in _links(page)
         page = same_phone_get(client, share, "https://cf.example.org")
-        assert f"https://cf.example.org/s/{game.share_token}" in _links(page)
+        assert f"https://cf.example.org/s/{game.share_token}?lang=en" in _links(page)
         assert same_phone_get(client, share, "http://evil.example").status_code == 400
         db.session.remove()
 

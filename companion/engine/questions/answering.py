@@ -51,9 +51,12 @@ HANDLERS: dict[str, Callable[[Question], Answer]] = {
 }
 
 
-def answer(question: Any) -> Answer:
+def answer(question: Any, *, worded: Callable[[EngineError], str] | None = None) -> Answer:
     """Answer one question of QUESTIONS.md. Never raises: a question the engine refuses gets
     its error answer; a fault of the engine itself is logged and answered ``ENGINE_FAULT``.
+
+    ``worded`` turns an error into the sentence its answer carries (a web page passes its
+    translation, so the engine stays free of gettext); by default the English message.
 
     The question is read and checked before any rule runs (:func:`read_question`, then the
     handlers' typed accessors), so a bad question is always an :class:`EngineError` naming what
@@ -63,7 +66,10 @@ def answer(question: Any) -> Answer:
         handler, q = read_question(question)
         return handler(q)
     except EngineError as exc:
-        return {"error": exc.as_dict()}
+        error = exc.as_dict()
+        if worded is not None:
+            error["message"] = worded(exc)
+        return {"error": error}
     except Exception:  # a fault of the engine, not of the question: logged, and still one
         # error answer, so that one question never costs a batch or a file its other answers
         _log.exception("engine fault answering a %r question", _category_of(question))
@@ -94,8 +100,9 @@ def read_question(question: Any) -> tuple[Callable[[Question], Answer], Question
     if not isinstance(category, str) or category not in HANDLERS:
         raise EngineError(
             "UNKNOWN_CATEGORY",
-            f"{category!r} is not a question category; use one of {', '.join(CATEGORIES)}.",
+            "%(category)s is not a question category; use one of %(categories)s.",
             "category",
+            params={"category": repr(category), "categories": ", ".join(CATEGORIES)},
         )
     return HANDLERS[category], Question(question)
 

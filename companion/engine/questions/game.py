@@ -25,11 +25,14 @@ def double_value(q: Question, value: Any, where: str) -> int:
         if 0 <= value <= q.set_size:
             return value
         raise EngineError(
-            "BAD_DOUBLE", f"{value} is not a double of a double-{q.set_size} set.", where
+            "BAD_DOUBLE",
+            "%(value)s is not a double of a double-%(set_size)s set.",
+            where,
+            params={"value": value, "set_size": q.set_size},
         )
     tile = q.tile(value, where)
     if not tile.is_double:
-        raise EngineError("BAD_DOUBLE", f"{tile} is not a double.", where)
+        raise EngineError("BAD_DOUBLE", "%(tile)s is not a double.", where, params={"tile": tile})
     return tile.high
 
 

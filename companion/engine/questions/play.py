@@ -155,16 +155,18 @@ def _apply_event(
     if holder is not None:
         raise EngineError(
             "DUPLICATE_TILE",
-            f"{tile} is in {holder}'s hand, so {player} cannot have played it.",
+            "%(tile)s is in %(holder)s's hand, so %(player)s cannot have played it.",
             "input.event.tile",
+            params={"tile": tile, "holder": holder, "player": player},
         )
     if tile in layout.used:  # drawn in the layout already: it must lie where the event says
         placed = layout.find(tile)
         if placed == CENTER or (isinstance(on, str) and layout.get(str(placed)).on != on):
             raise EngineError(
                 "DUPLICATE_TILE",
-                f"{tile} is already on the table as {layout.name_of(tile)}.",
+                "%(tile)s is already on the table as %(place)s.",
                 "input.event.tile",
+                params={"tile": tile, "place": layout.name_of(tile)},
             )
     else:
         if not isinstance(on, str):
@@ -173,8 +175,9 @@ def _apply_event(
         if not verdict.legal:
             raise EngineError(
                 "ILLEGAL_EVENT",
-                f"That play could not have happened: {verdict.message}",
+                "That play could not have happened: %(message)s",
                 "input.event",
+                params={"message": verdict.message},
             )
         layout = layout.attach(tile, on)
     if "hand_after" in event:
@@ -182,15 +185,17 @@ def _apply_event(
         if tile in after:
             raise EngineError(
                 "DUPLICATE_TILE",
-                f"{tile} was just played, so it is not in hand.",
+                "%(tile)s was just played, so it is not in hand.",
                 "input.event.hand_after",
+                params={"tile": tile},
             )
         for i, held in enumerate(after):
             if held in layout.used:
                 raise EngineError(
                     "DUPLICATE_TILE",
-                    f"{held} is on the table as {layout.name_of(held)}, so it is not in hand.",
+                    "%(held)s is on the table as %(place)s, so it is not in hand.",
                     f"input.event.hand_after[{i}]",
+                    params={"held": held, "place": layout.name_of(held)},
                 )
         hands[player] = after
     elif tile in hands.get(player, []):

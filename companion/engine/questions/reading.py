@@ -64,12 +64,18 @@ class Question:
         value = self.input.get(key, default)
         most = self.dominoes.tile_count if maximum is None else maximum
         if value is None:
-            raise EngineError("MISSING_INPUT", f"The question needs '{key}'.", f"input.{key}")
+            raise EngineError(
+                "MISSING_INPUT",
+                "The question needs '%(key)s'.",
+                f"input.{key}",
+                params={"key": key},
+            )
         if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= most:
             raise EngineError(
                 "BAD_VALUE",
-                f"'{key}' must be a whole number from {minimum} to {most}, not {value!r}.",
+                "'%(key)s' must be a whole number from %(minimum)s to %(most)s, not %(value)s.",
                 f"input.{key}",
+                params={"key": key, "minimum": minimum, "most": most, "value": repr(value)},
             )
         return value
 
@@ -85,7 +91,12 @@ class Question:
         value = self.items(key, MAX_PLAYERS, SEATED)
         value = value or []
         if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
-            raise EngineError("BAD_VALUE", f"{key} is a list of player names.", f"input.{key}")
+            raise EngineError(
+                "BAD_VALUE",
+                "%(key)s is a list of player names.",
+                f"input.{key}",
+                params={"key": key},
+            )
         return value
 
     def round_scores(self, code: str = "BAD_VALUE") -> Mapping[str, list[int]]:
@@ -109,9 +120,10 @@ class Question:
                 if isinstance(value, int) and not isinstance(value, bool) and value > most:
                     raise EngineError(
                         "BAD_SCORE",
-                        f"{value} is more than a whole double-{self.set_size} set left in hand "
-                        f"would score ({most}).",
+                        "%(value)s is more than a whole double-%(set_size)s set left in hand "
+                        "would score (%(most)s).",
                         f"{where}[{i}]",
+                        params={"value": value, "set_size": self.set_size, "most": most},
                     )
         records(scores)  # the remaining checks: lists of whole points >= 0
         return scores
@@ -120,14 +132,18 @@ class Question:
         """A boolean from the input (absent = False). Raises EngineError for non-booleans."""
         value = self.input.get(key, False)
         if not isinstance(value, bool):
-            raise EngineError("BAD_VALUE", f"'{key}' must be true or false.", f"input.{key}")
+            raise EngineError(
+                "BAD_VALUE", "'%(key)s' must be true or false.", f"input.{key}", params={"key": key}
+            )
         return value
 
     def text(self, key: str) -> str | None:
         """A player name or id from the input, if given."""
         value = self.input.get(key)
         if value is not None and not isinstance(value, str):
-            raise EngineError("BAD_VALUE", f"'{key}' must be a name.", f"input.{key}")
+            raise EngineError(
+                "BAD_VALUE", "'%(key)s' must be a name.", f"input.{key}", params={"key": key}
+            )
         return value
 
     def tile(self, value: Any, where: str) -> Tile:
@@ -172,7 +188,10 @@ class Question:
         raw = self.input.get(key, {})
         if not isinstance(raw, Mapping):
             raise EngineError(
-                "BAD_VALUE", f"'{key}' must map each player to a list of tiles.", f"input.{key}"
+                "BAD_VALUE",
+                "'%(key)s' must map each player to a list of tiles.",
+                f"input.{key}",
+                params={"key": key},
             )
         check_count(raw, MAX_PLAYERS, f"input.{key}", SEATED)
         return {

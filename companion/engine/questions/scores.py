@@ -20,7 +20,12 @@ def scoring(q: Question) -> Answer:
         else None
     )
     if centre is not None and not centre.is_double:
-        raise EngineError("BAD_VALUE", f"{centre} is not a double.", "input.round_start_double")
+        raise EngineError(
+            "BAD_VALUE",
+            "%(centre)s is not a double.",
+            "input.round_start_double",
+            params={"centre": centre},
+        )
     if q.has("hand"):
         hand, _ = q.hand()
         round_end = q.input.get("round_end")

@@ -1,0 +1,166 @@
+"""Which language a page is in, and the language picker (issue 13).
+
+The locale of a request is, in order:
+
+1. the phone's own choice, made with the picker on every page and kept in the session;
+2. the language a share or join link carried (``?lang=xx``, the sharer's language), kept in
+   the session as a preference until the phone makes its own choice: it never overrides one;
+3. the browser's ``Accept-Language``;
+4. English.
+
+Only codes of ``LANGUAGES`` (:mod:`companion.config`) are ever used. Below the blueprints:
+the picker's route lives in its own small blueprint, registered by the app factory.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+from babel import Locale
+from flask import (
+    Blueprint,
+    current_app,
+    has_request_context,
+    redirect,
+    request,
+    session,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import get_locale, get_translations
+
+from .access import Role, requires
+from .config import LANGUAGES
+from .redirects import same_site_path
+
+#: session key of the phone's own choice (the picker)
+CHOICE_KEY = "lang"
+#: session key of the language a share/join link carried (a preference, not a choice)
+LINK_KEY = "lang_link"
+#: the query parameter a share/join link carries the sharer's language in
+LINK_PARAM = "lang"
+
+bp = Blueprint("languages", __name__)
+
+
+def available() -> list[str]:
+    """The locale codes this app offers (config ``LANGUAGES``), English first."""
+    return list(current_app.config.get("LANGUAGES", ["en"]))
+
+
+def language_name(code: str) -> str:
+    """A language's name in that language ("Русский"), for the picker."""
+    return LANGUAGES.get(code, code)
+
+
+def _offered(code: object) -> str | None:
+    return code if isinstance(code, str) and code in available() else None
+
+
+def select_locale() -> str:
+    """The request's locale (see the module's docstring); English outside a request (the
+    command line, background work)."""
+    default = str(current_app.config.get("BABEL_DEFAULT_LOCALE", "en"))
+    if not has_request_context():
+        return default
+    return (
+        _offered(session.get(CHOICE_KEY))
+        or _offered(request.args.get(LINK_PARAM))
+        or _offered(session.get(LINK_KEY))
+        or request.accept_languages.best_match(available())
+        or default
+    )
+
+
+def remember_link_language() -> None:
+    """Keep a link's ``?lang=xx`` as this phone's preference for its next pages, unless the
+    phone has chosen a language of its own (``before_request``)."""
+    code = _offered(request.args.get(LINK_PARAM))
+    if code and not _offered(session.get(CHOICE_KEY)) and session.get(LINK_KEY) != code:
+        session[LINK_KEY] = code
+
+
+def link_language() -> str:
+    """The language a share or join link carries: the sharer's current one."""
+    return str(get_locale() or "en")
+
+
+def _this_page() -> str:
+    """The page the picker is on, to come back to: its path and query, without the query's
+    ``lang`` (the choice replaces it) and without names starting with ``_`` (never the app's;
+    they are not echoed back into a page)."""
+    if not has_request_context():
+        return "/"
+    kept = [
+        (k, v)
+        for k, v in request.args.items(multi=True)
+        if k != LINK_PARAM and not k.startswith("_")
+    ]
+    return request.path + (f"?{urlencode(kept)}" if kept else "")
+
+
+def picker_context() -> dict[str, object]:
+    """What base.html's language picker needs: the current code, (code, name) choices and
+    the page to come back to."""
+    return {
+        "language_next": _this_page(),
+        "language_current": str(get_locale() or "en"),
+        "language_choices": [(code, language_name(code)) for code in available()],
+        "language_name": language_name,
+    }
+
+
+@bp.post("/language")
+@requires(Role.ANYONE)
+def choose() -> ResponseReturnValue:
+    """The picker's form: remember the chosen language in the session and go back to the page
+    it was sent from (a path on this site only). An unknown code changes nothing."""
+    code = _offered(request.form.get("lang"))
+    if code:
+        session[CHOICE_KEY] = code
+        session.pop(LINK_KEY, None)
+        session.permanent = True
+    back = same_site_path(request.form.get("next")) or url_for("games.index")
+    return redirect(back, 303)
+
+
+def init_languages(app: object) -> None:
+    """Register the picker's route, the link preference hook and the picker's context."""
+    from flask import Flask
+
+    assert isinstance(app, Flask)
+    app.register_blueprint(bp)
+    app.before_request(remember_link_language)
+    from .form_words import install_form_translations
+
+    install_form_translations(app)  # after the link's language is remembered
+    app.context_processor(picker_context)
+    # a global, not a context value: htmx fragments (templates/games/_tile_picker.html) use it
+    app.jinja_env.globals["plural_words"] = plural_words
+    from . import words
+
+    words.install(app)
+
+
+def with_language(url: str) -> str:
+    """``url`` carrying the sharer's language as a preference (``?lang=xx``), for share and
+    join links and their QR codes: a phone opening it without a choice of its own uses it."""
+    joiner = "&" if "?" in url else "?"
+    return f"{url}{joiner}{LINK_PARAM}={link_language()}"
+
+
+def plural_words(singular: str, plural: str) -> str:
+    """A count's words for JavaScript, as JSON: CLDR plural category ("one", "few", "many",
+    "other", ...) of the page's language -> the translated words with ``{n}`` for the count.
+    The script picks the category with ``Intl.PluralRules`` (static/js/score.js), so a count
+    it computes in the browser gets the language's plural form, as ``ngettext`` would give.
+    ``singular``/``plural`` are ngettext msgids with ``%(num)s`` for the count."""
+    locale = get_locale() or Locale("en")
+    words: dict[str, str] = {}
+    for n in range(0, 1001):  # every category shows up among the first numbers
+        category = locale.plural_form(n)
+        if category not in words:
+            # ngettext would fill %(num)s with n; the script fills {n} instead
+            words[category] = get_translations().ungettext(singular, plural, n) % {"num": "{n}"}
+    return json.dumps(words, ensure_ascii=False)
