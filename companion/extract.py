@@ -52,3 +52,27 @@ def engine_rules(
     data = fileobj.read()
     yield from extract(io.BytesIO(data), keywords, comment_tags, options)
     yield from engine_errors(io.BytesIO(data), keywords, comment_tags, options)
+
+
+def schema_messages(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[Extracted]:
+    """Babel extraction method for the import format's JSON Schema: its ``x-messages`` (what
+    the import report says about a field), worded by :mod:`companion.history.exchange_schema`."""
+    import json
+
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "x-messages" and isinstance(value, dict):
+                    found.extend(str(v) for v in value.values())
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(json.loads(fileobj.read().decode("utf-8")))
+    for message in dict.fromkeys(found):
+        yield 1, "gettext", message, ["import report: a field of a backup file"]

@@ -18,6 +18,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError
 
 #: the file of the schema, inside this package
@@ -28,11 +30,11 @@ _FIRST: tuple[str, ...] = ("type", "const", "enum", "anyOf", "format", "minLengt
 _FIRST += ("minimum", "maximum", "pattern")
 #: the report's wording of a value of the wrong type, per JSON Schema type
 _TYPE_WORDS = {
-    "object": "must be an object.",
-    "array": "must be a list.",
-    "string": "must be text.",
-    "integer": "must be a whole number.",
-    "boolean": "must be true or false.",
+    "object": _l("must be an object."),
+    "array": _l("must be a list."),
+    "string": _l("must be text."),
+    "integer": _l("must be a whole number."),
+    "boolean": _l("must be true or false."),
 }
 
 
@@ -124,29 +126,42 @@ def _problems(error: ValidationError) -> Iterator[Problem]:
     if keyword == "required":
         for name in rule["required"]:
             if name not in value:
-                yield Problem(f"{path}.{name}", "is missing.")
+                yield Problem(f"{path}.{name}", _("is missing."))
     elif keyword == "additionalProperties":
         for name in value:
             if name not in rule.get("properties", {}):
-                yield Problem(f"{path}.{name}", "is not a field of this format.")
+                yield Problem(f"{path}.{name}", _("is not a field of this format."))
     else:
         yield Problem(path, _words(keyword, rule, value))
 
 
 def _words(keyword: str, rule: dict[str, Any], value: Any) -> str:
-    """One failed keyword in the import report's words (the schema's ``x-messages`` first)."""
+    """One failed keyword in the import report's words, in the player's language (the schema's
+    ``x-messages`` first: their English is the msgid, extracted by
+    :func:`companion.extract.schema_messages`)."""
     custom = rule.get("x-messages", {}).get(keyword)
     if custom:
-        return str(custom).replace("{value!r}", repr(value))
+        return _(str(custom), value=repr(value))
     if keyword == "type":
         kinds = rule["type"] if isinstance(rule["type"], list) else [rule["type"]]
-        return next((_TYPE_WORDS[k] for k in kinds if k in _TYPE_WORDS), "has the wrong type.")
+        return str(
+            next((_TYPE_WORDS[k] for k in kinds if k in _TYPE_WORDS), _("has the wrong type."))
+        )
     if keyword in ("minimum", "maximum"):
-        return f"must be between {rule['minimum']} and {rule['maximum']}, not {value}."
+        return _(
+            "must be between %(lo)s and %(hi)s, not %(value)s.",
+            lo=rule["minimum"],
+            hi=rule["maximum"],
+            value=value,
+        )
     if keyword in ("minLength", "maxLength"):
-        return f"must have {rule.get('minLength', 0)} to {rule['maxLength']} characters."
+        return _(
+            "must have %(min_len)s to %(max_len)s characters.",
+            min_len=rule.get("minLength", 0),
+            max_len=rule["maxLength"],
+        )
     if keyword in ("enum", "const"):
         choices = rule["enum"] if keyword == "enum" else [rule["const"]]
         shown = ", ".join("null" if c is None else str(c) for c in choices)
-        return f"must be one of {shown}, not {value!r}."
-    return "does not have the shape this format needs."
+        return _("must be one of %(shown)s, not %(value)s.", shown=shown, value=repr(value))
+    return _("does not have the shape this format needs.")
