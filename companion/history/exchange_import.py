@@ -211,10 +211,19 @@ def validate(doc: Any) -> list[Problem]:
     document order: first the declared shape (:mod:`.exchange_schema`, JSON Schema), then what a
     schema cannot say (references, uniqueness, the set's bounds) and the rules engine's checks."""
     if not isinstance(doc, dict):
-        return [Problem("$", "must be an object.")]
+        return [Problem("$", _("must be an object."))]
     if doc.get("format") != FORMAT:
         # Another format or version: the rest would only produce noise.
-        return [Problem("$.format", f"must be {FORMAT!r}, not {doc.get('format')!r}.")]
+        return [
+            Problem(
+                "$.format",
+                _(
+                    "must be %(format)s, not %(value)s.",
+                    format=repr(FORMAT),
+                    value=repr(doc.get("format")),
+                ),
+            )
+        ]
     found = shape_problems(doc)
     taken = {p.path for p in found}
     check = _Checker(taken)
@@ -276,7 +285,7 @@ def _check_players(check: _Checker, players: list[Any]) -> set[str]:
         if not isinstance(ref, str):
             continue
         if ref in refs:
-            check.add(f"$.players[{i}].ref", f"{ref!r} is used by two players.")
+            check.add(f"$.players[{i}].ref", _("%(ref)s is used by two players.", ref=repr(ref)))
         target = player.get("merged_into")
         refs[ref] = target if isinstance(target, str) else None
     for i, player in enumerate(players):
@@ -400,18 +409,21 @@ def _check_rounds(
         path = f"{game_path}.rounds[{r}]"
         number = _in_set(check, rnd, "number", path, 1, top + 1)
         if number is not None and number in numbers:
-            check.add(f"{path}.number", f"round {number} appears twice.")
+            check.add(f"{path}.number", _("round %(number)s appears twice.", number=number))
         numbers.add(number) if number is not None else None
         double = _in_set(check, rnd, "start_double", path, 0, top)
         if double is not None and double in doubles:
-            check.add(f"{path}.start_double", f"the {double}-{double} starts two rounds.")
+            check.add(
+                f"{path}.start_double",
+                _("the %(double)s-%(double)s starts two rounds.", double=double),
+            )
         doubles.add(double) if double is not None else None
         starter = rnd.get("starter")
         if _is_int(starter) and starter not in positions:
-            check.add(f"{path}.starter", f"there is no seat {starter}.")
+            check.add(f"{path}.starter", _("there is no seat %(starter)s.", starter=starter))
         hands = _list(rnd, "hands")
         if rnd.get("status") == RoundStatus.BURNED and hands:
-            check.add(f"{path}.hands", "a burned round has no hands.")
+            check.add(f"{path}.hands", _("a burned round has no hands."))
         round_double = Tile(double, double) if double is not None else None
         _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, game)
 
@@ -422,7 +434,10 @@ def _in_set(check: _Checker, data: dict[str, Any], name: str, path: str, lo: int
     if not _is_int(value):
         return None
     if not lo <= value <= hi:
-        check.add(f"{path}.{name}", f"must be between {lo} and {hi}, not {value}.")
+        check.add(
+            f"{path}.{name}",
+            _("must be between %(lo)s and %(hi)s, not %(value)s.", lo=lo, hi=hi, value=value),
+        )
         return None
     return value
 
@@ -502,9 +517,9 @@ def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) ->
     for name in ("before", "after"):
         for where, seat in _seat_markers(entry.get(name), f"{path}.{name}"):
             if not _is_int(seat) or seat not in positions:
-                check.add(where, f"there is no seat {seat!r}.")
+                check.add(where, _("there is no seat %(seat)s.", seat=repr(seat)))
         if _has_forbidden_text(entry.get(name)):
-            check.add(f"{path}.{name}", "must not contain control characters.")
+            check.add(f"{path}.{name}", _("must not contain control characters."))
 
 
 def _seat_marker(value: Any) -> tuple[bool, Any]:
@@ -548,7 +563,7 @@ def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
     blobs = {name: ruling.get(name) for name in ("question", "answer", "rules")}
     for name, value in blobs.items():
         if isinstance(value, dict) and _has_forbidden_text(value):
-            check.add(f"{path}.{name}", "must not contain control characters.")
+            check.add(f"{path}.{name}", _("must not contain control characters."))
             blobs[name] = None
     question, rules, category = blobs["question"], blobs["rules"], ruling.get("category")
     if isinstance(question, dict) and category in CATEGORIES:
@@ -685,7 +700,9 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         report.new_games.clear()
         orig = getattr(exc, "orig", None)  # the driver's own message, for a database error
         detail = str(orig) if orig else str(exc)
-        report.problems.append(Problem("$", f"The database refused the import: {detail}"))
+        report.problems.append(
+            Problem("$", _("The database refused the import: %(detail)s", detail=detail))
+        )
     return report
 
 
