@@ -97,3 +97,21 @@ def db_app(request, backend):
         yield application
         db.session.remove()
         db.drop_all()
+
+
+@pytest.fixture()
+def fresh_translations():
+    """Flask-Babel caches a locale's catalog on the process-wide Babel object, whatever app
+    loaded it: tests with catalogs of their own start and end with an empty cache. The domain
+    is a cached property made by the first page that translated (it needs an app context to
+    be made, none to be cleared): nothing to clear before that."""
+    from companion.extensions import babel
+
+    def clear() -> None:
+        domain = babel.__dict__.get("domain_instance")
+        if domain is not None:
+            domain.cache.clear()
+
+    clear()
+    yield
+    clear()

@@ -21,7 +21,7 @@ from companion.engine.rules import (
     TiebreakExhausted,
 )
 from companion.engine.tiebreak import DECIDED_LABELS
-from companion.history import exchange_import
+from companion.history import exchange_schema
 from companion.vocab import GameStatus, RoundOutcome, RoundStatus
 
 
@@ -98,9 +98,12 @@ def test_tie_break_steps_have_one_home():
 
 
 def test_the_import_format_allows_exactly_the_stored_statuses():
-    assert set(exchange_import.GAME_STATUSES) == {"active", "finished"} == set(GameStatus)
-    assert set(exchange_import.ROUND_STATUSES) == {"scored", "burned"} == set(RoundStatus)
-    assert set(exchange_import.ROUND_OUTCOMES) == {None, "out", "blocked"}
+    defs = exchange_schema.schema()["$defs"]
+    assert set(defs["game"]["properties"]["status"]["enum"]) == {"active", "finished"}
+    assert set(GameStatus) == {"active", "finished"}
+    assert set(defs["round"]["properties"]["status"]["enum"]) == {"scored", "burned"}
+    assert set(RoundStatus) == {"scored", "burned"}
+    assert set(defs["round"]["properties"]["outcome"]["enum"]) == {None, "out", "blocked"}
     assert set(RoundOutcome) == {"out", "blocked"}
 
 

@@ -20,9 +20,10 @@ def player_named(name: str) -> Player:
     requires (tests sharing a database, such as the browser tests' live server, meet the same
     names again)."""
     key = stored_key(name)
-    found = db.session.scalar(
-        select(Player).where(Player.name_key == key, Player.merged_into_id.is_(None))
-    )
+    with db.session.no_autoflush:  # a half-built game of the caller must not be flushed here
+        found = db.session.scalar(
+            select(Player).where(Player.name_key == key, Player.merged_into_id.is_(None))
+        )
     return found or Player(name=name, name_key=key)
 
 

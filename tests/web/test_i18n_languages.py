@@ -41,15 +41,7 @@ PLURALS = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _fresh_translations():
-    """Flask-Babel caches a locale's catalog on the process-wide Babel object, whatever app
-    loaded it: these tests use catalogs of their own, so start and end with an empty cache."""
-    from companion.extensions import babel
-
-    babel.domain_instance.cache.clear()
-    yield
-    babel.domain_instance.cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_translations")
 
 
 def _compile(folder, code: str) -> None:

@@ -38,15 +38,7 @@ PASSED_ON = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _fresh_translations():
-    """Flask-Babel caches a locale's catalog on the process-wide Babel object, whatever app
-    loaded it: these tests use catalogs of their own, so start and end with an empty cache."""
-    from companion.extensions import babel
-
-    babel.domain_instance.cache.clear()
-    yield
-    babel.domain_instance.cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_translations")
 
 
 def _load_script():
@@ -137,7 +129,7 @@ def test_deal_problems_are_codes_worded_with_plural_forms(app):
 def test_every_engine_error_has_a_literal_template_with_its_params():
     """A template the extractor cannot read would stay English in every language."""
     wrong = []
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not (
                 isinstance(node, ast.Call)
@@ -169,7 +161,7 @@ def test_every_engine_error_has_a_literal_template_with_its_params():
 
 def test_every_engine_template_is_extracted_and_translated(machine_app):
     templates = {
-        t for path in ENGINE.glob("*.py") for _, t in error_templates(path.read_text("utf-8"))
+        t for path in ENGINE.rglob("*.py") for _, t in error_templates(path.read_text("utf-8"))
     }
     assert len(templates) > 80
     with machine_app.test_request_context("/", headers={"Accept-Language": "ru"}):

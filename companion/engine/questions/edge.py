@@ -109,7 +109,9 @@ def edge_kind(q: Question) -> EdgeKind:
     if named is not None:
         if named not in EDGE_ANSWERS:
             kinds = ", ".join(EdgeKind)
-            raise EngineError("BAD_VALUE", f"kind is one of {kinds}.", "input.kind")
+            raise EngineError(
+                "BAD_VALUE", "kind is one of %(kinds)s.", "input.kind", params={"kinds": kinds}
+            )
         return EdgeKind(named)
     keys = {k for k, v in q.input.items() if v is not None}
     return next((row.kind for row in IMPLIED_KINDS if row.matches(keys)), EdgeKind.SET_FACTS)
