@@ -1,8 +1,9 @@
 """History pages at 500 / 5,000 / 50,000 games: cold and warm, as ratios to a static file.
 
-For each size, builds (once, then reuses) a SQLite database with ``flask db upgrade``'s schema
-and :func:`companion.history.demo.generate` (one night per ten games, 40 players, 3-8 players a
-game, every round scored by the engine, standings stored as the app stores them), then:
+For each size, builds (once, then reuses after upgrading it to the head revision) a SQLite
+database with ``flask db upgrade``'s schema and :func:`companion.history.demo.generate` (one
+night per ten games, 40 players, 3-8 players a game, every round scored by the engine,
+standings stored as the app stores them), then:
 
 1. counts the SQL statements of each page in-process (Flask test client, first and second
    request);
@@ -67,7 +68,9 @@ def build(path: Path, games: int, nights: int, players: int, rebuild: bool) -> N
     marker = path.with_suffix(".spec")
     spec = f"{games} {nights} {players} v3"  # v3: with stored standings
     if path.exists() and not rebuild and marker.exists() and marker.read_text() == spec:
-        print(f"reusing {path}")
+        with bench_app(str(path)).app_context():  # newer migrations (their backfills) first
+            upgrade(directory=str(ROOT / "migrations"))
+        print(f"reusing {path} (migrated to the head)")
         return
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)

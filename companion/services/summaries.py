@@ -134,16 +134,26 @@ def refresh(session: Session, buckets: Iterable[Bucket]) -> None:
         _refresh_month(session, month, players, sizes)
     touched_players = {pid for pid, _, _ in buckets}
     touched_sizes = {size for _, size, _ in buckets}
+    # A pair can only change if both players sat at a changed game, and a changed game's seats
+    # are all among the players touched: pairs with anyone else keep their totals.
+    opponents = touched_players if len(touched_players) <= BATCH else None
     ids = sorted(touched_players)
     for start in range(0, len(ids), BATCH):
-        refresh_totals(session.connection(), set(ids[start : start + BATCH]), touched_sizes)
+        chunk = set(ids[start : start + BATCH])
+        refresh_totals(session.connection(), chunk, touched_sizes, opponents)
 
 
-def refresh_totals(conn: Connection, players: set[int] | None, sizes: set[int] | None) -> None:
+def refresh_totals(
+    conn: Connection,
+    players: set[int] | None,
+    sizes: set[int] | None,
+    opponents: set[int] | None = None,
+) -> None:
     """Recompute the all-time totals of ``players`` × ``sizes`` from their monthly buckets,
-    and every head-to-head total of ``players`` from their monthly pairs (None: everyone,
-    every set). Exact for the whole cross product: each total in it is summed afresh; a total
-    whose months are all gone is dropped. Call after the months are refreshed. No commit."""
+    and the head-to-head totals of ``players`` × ``opponents`` from their monthly pairs
+    (None: everyone, every set, every opponent). Exact for the whole cross product: each total
+    in it is summed afresh; a total whose months are all gone is dropped. Call after the
+    months are refreshed. No commit."""
     gone = delete(PlayerTotal)
     sums = select(
         PlayerSummary.player_id,
@@ -171,6 +181,9 @@ def refresh_totals(conn: Connection, players: set[int] | None, sizes: set[int] |
         sums = sums.where(PlayerSummary.player_id.in_(players))
         pair_gone = pair_gone.where(PairTotal.player_id.in_(players))
         pair_sums = pair_sums.where(PairSummary.player_id.in_(players))
+    if opponents is not None:
+        pair_gone = pair_gone.where(PairTotal.opponent_id.in_(opponents))
+        pair_sums = pair_sums.where(PairSummary.opponent_id.in_(opponents))
     if sizes is not None:
         gone = gone.where(PlayerTotal.set_size.in_(sizes))
         sums = sums.where(PlayerSummary.set_size.in_(sizes))

@@ -130,6 +130,23 @@ def test_random_demo_data_agrees_after_correction_undo_and_deletions(db_app):
     assert_agrees_with_the_per_game_definitions()
 
 
+def test_a_game_finished_through_the_round_form_reaches_the_totals(app, client):
+    from tests.web.playkit import make_game, round_post
+
+    generate(db.session, games=20, players=10, seed=4)
+    game = make_game(("Ann", "Bob", "Cy"), game_length="target_total", target_total=30)
+    before = {p.player_id: p.games for p in leaderboard_rows(Filters())}
+    for double, totals in ((6, {"Bob": 20, "Cy": 1}), (5, {"Bob": 10, "Cy": 1})):
+        data = round_post(game, double, totals=totals, out="Ann")
+        assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    db.session.expire_all()
+    assert db.session.get(Game, game.id).status == "finished"
+    seated = {seat.player_id for seat in db.session.get(Game, game.id).seats}
+    after = {p.player_id: p.games for p in leaderboard_rows(Filters())}
+    assert {pid: after[pid] - before.get(pid, 0) for pid in seated} == dict.fromkeys(seated, 1)
+    assert_agrees_with_the_per_game_definitions()
+
+
 def test_a_merge_moves_the_buckets(app, unmerged):
     annie, ann = unmerged.players["Annie"], unmerged.players["Ann"]
     assert player_record(annie).games
