@@ -77,7 +77,7 @@ def _combine(parts: Iterable[PlayerStats]) -> dict[int, PlayerStats]:
     for part in parts:
         acc = out.get(part.player_id)
         if acc is None:
-            out[part.player_id] = part
+            out[part.player_id] = replace(part)  # a copy: the parts stay as read
             continue
         acc.games += part.games
         acc.wins += part.wins
