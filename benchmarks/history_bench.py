@@ -1,8 +1,9 @@
 """History pages at 500 / 5,000 / 50,000 games: cold and warm, as ratios to a static file.
 
-For each size, builds (once, then reuses) a SQLite database with ``flask db upgrade``'s schema
-and :func:`companion.history.demo.generate` (one night per ten games, 40 players, 3-8 players a
-game, every round scored by the engine, standings stored as the app stores them), then:
+For each size, builds (once, then reuses after upgrading it to the head revision) a SQLite
+database with ``flask db upgrade``'s schema and :func:`companion.history.demo.generate` (one
+night per ten games, 40 players, 3-8 players a game, every round scored by the engine,
+standings stored as the app stores them), then:
 
 1. counts the SQL statements of each page in-process (Flask test client, first and second
    request);

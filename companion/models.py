@@ -349,6 +349,47 @@ class PairSummary(Model):
     level: Mapped[int]
 
 
+class PlayerTotal(Model):
+    """One player's all-time record over the live finished games of one set size: the sum of
+    their :class:`PlayerSummary` months of that set (best the lowest, worst the highest), kept
+    by :mod:`companion.services.summaries` in the same transaction as the months, so the
+    default leaderboard and a player's record read players × set sizes rows, whatever the
+    length of the history. Columns and units as in :class:`PlayerSummary`.
+    """
+
+    __tablename__ = "player_totals"
+    __table_args__ = (UniqueConstraint("player_id", "set_size"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    set_size: Mapped[int]
+    games: Mapped[int]
+    wins: Mapped[int]
+    shared_wins: Mapped[int]
+    rounds: Mapped[int]
+    points: Mapped[int]
+    zero_rounds: Mapped[int]
+    best_total: Mapped[int]
+    worst_total: Mapped[int]
+
+
+class PairTotal(Model):
+    """One player's all-time head-to-head record against one opponent: the sum of their
+    :class:`PairSummary` months, kept with them by :mod:`companion.services.summaries`.
+    Columns (counts of games) as in :class:`PairSummary`."""
+
+    __tablename__ = "pair_totals"
+    __table_args__ = (UniqueConstraint("player_id", "opponent_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    games: Mapped[int]
+    ahead: Mapped[int]
+    behind: Mapped[int]
+    level: Mapped[int]
+
+
 # --- the table's phones (companion.access, companion.services.table) --------------------------
 
 

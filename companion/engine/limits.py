@@ -40,7 +40,7 @@ MAX_ROUNDS = _LARGEST_SET.rounds
 #: Tiles of the largest set, double-18 (§2): 190. No list in a question can honestly be longer.
 MAX_TILES = _LARGEST_SET.tile_count
 #: Characters of any text in a question: a name, a case or tile id, a tile, a preset or switch
-#: value. 60 is also the longest player name the score keeper stores (games/setup.NAME_MAX).
+#: value. 60 is also the longest player name the score keeper stores (models.NAME_MAX).
 MAX_TEXT = 60
 #: Nesting of a question: ``input.layout.tiles[i].tile`` is 5 levels deep; 8 leaves room.
 MAX_DEPTH = 8

@@ -1,11 +1,13 @@
-"""Player records from stored summaries and standings, aggregated in SQL (RULES.md §8).
+"""Player records from stored totals, summaries and standings, aggregated in SQL (RULES.md §8).
 
-The leaderboard and a player's record add up the per-player buckets of
-:mod:`companion.services.summaries` (one row per player, set size and month), so they cost the
-same for 500 or 50,000 games: whole months of a date filter come from the buckets, and only
-the days of a partly covered first or last month are read from the per-game lines of
-``final_standings``. Head-to-head records add up the player's monthly pairs. The
-definitions are those of :mod:`.stats` (tests check they agree). Units: points, games, rounds.
+Without a date filter (the default leaderboard, a player's record and head-to-head) they read
+the all-time totals of :mod:`companion.services.summaries`: one row per player and set size,
+one per pair of players, so they cost the same at 500 or 50,000 games and for a month or a
+century of history. A date filter adds up the per-player buckets (one row per player, set size
+and month) of the whole months inside it, so its cost grows with the months in the filter, not
+the history; only the days of a partly covered first or last month are read from the per-game
+lines of ``final_standings``. The definitions are those of :mod:`.stats` (tests check they
+agree). Units: points, games, rounds.
 """
 
 from __future__ import annotations
@@ -18,7 +20,15 @@ from typing import Any
 from sqlalchemy import Select, and_, case, func, or_, select
 
 from ..extensions import db
-from ..models import FinalStanding, Game, GameNight, PairSummary, PlayerSummary, Seat
+from ..models import (
+    FinalStanding,
+    Game,
+    GameNight,
+    PairTotal,
+    PlayerSummary,
+    PlayerTotal,
+    Seat,
+)
 from ..services.summaries import line_counts, month_of, next_month
 from .results import Filters, live_finished
 from .stats import HeadToHead, PlayerStats, rank_players
@@ -67,7 +77,7 @@ def _combine(parts: Iterable[PlayerStats]) -> dict[int, PlayerStats]:
     for part in parts:
         acc = out.get(part.player_id)
         if acc is None:
-            out[part.player_id] = part
+            out[part.player_id] = replace(part)  # a copy: the parts stay as read
             continue
         acc.games += part.games
         acc.wins += part.wins
@@ -107,6 +117,28 @@ def _bucket_rows(filters: Filters, first: date | None, after: date | None) -> li
     return [_stats(row[0], row[1:]) for row in db.session.execute(stmt)]
 
 
+def _total_rows(filters: Filters) -> list[tuple[int, PlayerStats]]:
+    """(set size, record) per player and set size from the all-time totals (``filters``'
+    dates are ignored: the caller reads these only without dates)."""
+    stmt = select(
+        PlayerTotal.player_id,
+        PlayerTotal.set_size,
+        PlayerTotal.games,
+        PlayerTotal.wins,
+        PlayerTotal.shared_wins,
+        PlayerTotal.rounds,
+        PlayerTotal.points,
+        PlayerTotal.zero_rounds,
+        PlayerTotal.best_total,
+        PlayerTotal.worst_total,
+    )
+    if filters.set_size is not None:
+        stmt = stmt.where(PlayerTotal.set_size == filters.set_size)
+    if filters.player_id is not None:
+        stmt = stmt.where(PlayerTotal.player_id == filters.player_id)
+    return [(row[1], _stats(row[0], row[2:])) for row in db.session.execute(stmt)]
+
+
 def _line_rows(filters: Filters) -> list[PlayerStats]:
     stmt = _lines(filters, Seat.player_id, *line_counts()).group_by(Seat.player_id)
     if filters.player_id is not None:
@@ -116,7 +148,10 @@ def _line_rows(filters: Filters) -> list[PlayerStats]:
 
 def records(filters: Filters) -> dict[int, PlayerStats]:
     """Player id -> record over the live finished games narrowed by ``filters`` (``game_ids``
-    is not supported): buckets for whole months, lines for the days of partial edge months."""
+    is not supported): all-time totals without dates; with dates, buckets for whole months and
+    lines for the days of partial edge months."""
+    if filters.date_from is None and filters.date_to is None:
+        return _combine(stats for _, stats in _total_rows(filters))
     first, after = _whole_months(filters.date_from, filters.date_to)
     if first is not None and after is not None and first >= after:
         return _combine(_line_rows(filters))  # no whole month inside: at most two months' lines
@@ -136,16 +171,23 @@ def leaderboard_rows(filters: Filters) -> list[PlayerStats]:
 def player_record(player_id: int) -> PlayerStats:
     """``player_id``'s record over every live finished game, with the games of the best and
     worst totals (on equal totals the most recent game, as :mod:`.stats` does): the player's
-    buckets, the newest month holding each extreme total, and that month's lines (three
-    queries)."""
-    stats = records(Filters(player_id=player_id)).get(player_id) or PlayerStats(player_id)
+    all-time totals per set, the newest month holding each extreme total among the player's
+    buckets of the sets holding it (an index search on ``(player_id, set_size)``), and that
+    month's lines (three queries)."""
+    per_size = _total_rows(Filters(player_id=player_id))
+    stats = _combine(part for _, part in per_size).get(player_id) or PlayerStats(player_id)
     if not stats.games:
         return stats
+    sizes = {
+        size
+        for size, part in per_size
+        if part.best_total == stats.best_total or part.worst_total == stats.worst_total
+    }
     best_month, worst_month = db.session.execute(
         select(
             func.max(case((PlayerSummary.best_total == stats.best_total, PlayerSummary.month))),
             func.max(case((PlayerSummary.worst_total == stats.worst_total, PlayerSummary.month))),
-        ).where(PlayerSummary.player_id == player_id)
+        ).where(PlayerSummary.player_id == player_id, PlayerSummary.set_size.in_(sizes))
     ).one()
     wanted = {(best_month, stats.best_total), (worst_month, stats.worst_total)}
     in_months = or_(
@@ -176,20 +218,12 @@ def player_record(player_id: int) -> PlayerStats:
 
 def head_to_head_rows(player_id: int) -> list[HeadToHead]:
     """Every opponent of ``player_id`` in live finished games with the head-to-head record,
-    most frequent first, then by opponent id (one query over the player's monthly pairs)."""
-    stmt = (
-        select(
-            PairSummary.opponent_id,
-            func.sum(PairSummary.games),
-            func.sum(PairSummary.ahead),
-            func.sum(PairSummary.behind),
-            func.sum(PairSummary.level),
-        )
-        .where(PairSummary.player_id == player_id)
-        .group_by(PairSummary.opponent_id)
-    )
+    most frequent first, then by opponent id (one query over the player's all-time pairs)."""
+    stmt = select(
+        PairTotal.opponent_id, PairTotal.games, PairTotal.ahead, PairTotal.behind, PairTotal.level
+    ).where(PairTotal.player_id == player_id)
     rows = [
-        HeadToHead(pid, int(games), int(ahead or 0), int(behind or 0), int(level or 0))
+        HeadToHead(pid, int(games), int(ahead), int(behind), int(level))
         for pid, games, ahead, behind, level in db.session.execute(stmt)
     ]
     return sorted(rows, key=lambda h: (-h.games, h.opponent_id))

@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..models import SUMMARY_MAX, AuditEntry, Game, Player, PlayerSummary, Seat
+from ..models import SUMMARY_MAX, AuditEntry, Game, Player, PlayerTotal, Seat
 from ..services.game_setup import SetupError, clean_name, stored_key
 
 
@@ -34,11 +34,11 @@ def listed_players() -> list[Player]:
 
 def players_with_games() -> list[tuple[Player, int]]:
     """(player, finished games played) for every player not merged away, by name; two
-    queries (the games of each player's summary buckets added up, and the players)."""
+    queries (the games of each player's all-time totals per set added up, and the players)."""
     counts = dict(
         db.session.execute(
-            select(PlayerSummary.player_id, func.sum(PlayerSummary.games)).group_by(
-                PlayerSummary.player_id
+            select(PlayerTotal.player_id, func.sum(PlayerTotal.games)).group_by(
+                PlayerTotal.player_id
             )
         ).all()
     )

@@ -333,7 +333,7 @@ def leaderboard_page() -> str:
     form.validate()
     start, end = _valid_dates(form)
     size = form.set_size.data if form.set_size.data in SUPPORTED_SETS else None
-    # One GROUP BY over the stored standings: nothing decided or kept in this process.
+    # Stored all-time totals (monthly buckets for a date filter): nothing decided or kept here.
     rows = leaderboard_rows(Filters(date_from=start, date_to=end, set_size=size))
     return render_template(
         "history/leaderboard.html",

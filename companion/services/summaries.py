@@ -11,6 +11,13 @@ per month touched) whenever :mod:`companion.services.results` stores a game's st
 for the buckets the game was in before the change (a merge moves seats to another player, a
 deleted night drops its games) and after it. Best and worst totals are minima and maxima, which
 cannot be taken back by subtraction; recomputing the few touched buckets keeps them exact.
+
+All-time totals per (player, set size) (:class:`companion.models.PlayerTotal`) and head-to-head
+per (player, opponent) (:class:`companion.models.PairTotal`) are refreshed in the same call,
+after the months: each touched total is recomputed by adding up that player's monthly buckets
+of that set (best and worst as minimum and maximum; an index on ``(player_id, set_size,
+month)`` finds them) and each touched pair from its monthly pairs. The default leaderboard and
+a player's page read these, so their cost does not grow with the months of history.
 """
 
 from __future__ import annotations
@@ -23,7 +30,16 @@ from typing import Any
 from sqlalchemy import Connection, and_, case, delete, func, insert, select
 from sqlalchemy.orm import Session, aliased
 
-from ..models import FinalStanding, Game, GameNight, PairSummary, PlayerSummary, Seat
+from ..models import (
+    FinalStanding,
+    Game,
+    GameNight,
+    PairSummary,
+    PairTotal,
+    PlayerSummary,
+    PlayerTotal,
+    Seat,
+)
 from ..vocab import GameStatus
 
 #: (player id, set size, first day of the month)
@@ -108,7 +124,8 @@ def buckets_of(conn: Connection, game_ids: Iterable[int]) -> set[Bucket]:
 def refresh(session: Session, buckets: Iterable[Bucket]) -> None:
     """Recompute these buckets from the stored lines (one delete, one ``GROUP BY`` and one
     insert per month touched; players and set sizes of a month are refreshed as a cross
-    product, which is exact because every bucket in it is recomputed). No commit."""
+    product, which is exact because every bucket in it is recomputed), then the all-time
+    totals of the players and set sizes touched (:func:`refresh_totals`). No commit."""
     per_month: dict[date, tuple[set[int], set[int]]] = defaultdict(lambda: (set(), set()))
     for pid, size, month in buckets:
         players, sizes = per_month[month]
@@ -116,6 +133,69 @@ def refresh(session: Session, buckets: Iterable[Bucket]) -> None:
         sizes.add(size)
     for month, (players, sizes) in per_month.items():
         _refresh_month(session, month, players, sizes)
+    touched_players = {pid for pid, _, _ in buckets}
+    touched_sizes = {size for _, size, _ in buckets}
+    # A pair can only change if both players sat at a changed game, and a changed game's seats
+    # are all among the players touched: pairs with anyone else keep their totals.
+    opponents = touched_players if len(touched_players) <= BATCH else None
+    ids = sorted(touched_players)
+    for start in range(0, len(ids), BATCH):
+        chunk = set(ids[start : start + BATCH])
+        refresh_totals(session.connection(), chunk, touched_sizes, opponents)
+
+
+def refresh_totals(
+    conn: Connection,
+    players: set[int] | None,
+    sizes: set[int] | None,
+    opponents: set[int] | None = None,
+) -> None:
+    """Recompute the all-time totals of ``players`` × ``sizes`` from their monthly buckets,
+    and the head-to-head totals of ``players`` × ``opponents`` from their monthly pairs
+    (None: everyone, every set, every opponent). Exact for the whole cross product: each total
+    in it is summed afresh; a total whose months are all gone is dropped. Call after the
+    months are refreshed. No commit."""
+    gone = delete(PlayerTotal)
+    sums = select(
+        PlayerSummary.player_id,
+        PlayerSummary.set_size,
+        func.sum(PlayerSummary.games),
+        func.sum(PlayerSummary.wins),
+        func.sum(PlayerSummary.shared_wins),
+        func.sum(PlayerSummary.rounds),
+        func.sum(PlayerSummary.points),
+        func.sum(PlayerSummary.zero_rounds),
+        func.min(PlayerSummary.best_total),
+        func.max(PlayerSummary.worst_total),
+    ).group_by(PlayerSummary.player_id, PlayerSummary.set_size)
+    pair_gone = delete(PairTotal)
+    pair_sums = select(
+        PairSummary.player_id,
+        PairSummary.opponent_id,
+        func.sum(PairSummary.games),
+        func.sum(PairSummary.ahead),
+        func.sum(PairSummary.behind),
+        func.sum(PairSummary.level),
+    ).group_by(PairSummary.player_id, PairSummary.opponent_id)
+    if players is not None:
+        gone = gone.where(PlayerTotal.player_id.in_(players))
+        sums = sums.where(PlayerSummary.player_id.in_(players))
+        pair_gone = pair_gone.where(PairTotal.player_id.in_(players))
+        pair_sums = pair_sums.where(PairSummary.player_id.in_(players))
+    if opponents is not None:
+        pair_gone = pair_gone.where(PairTotal.opponent_id.in_(opponents))
+        pair_sums = pair_sums.where(PairSummary.opponent_id.in_(opponents))
+    if sizes is not None:
+        gone = gone.where(PlayerTotal.set_size.in_(sizes))
+        sums = sums.where(PlayerSummary.set_size.in_(sizes))
+    conn.execute(gone)
+    conn.execute(insert(PlayerTotal).from_select(["player_id", "set_size", *_COLUMNS], sums))
+    conn.execute(pair_gone)
+    conn.execute(
+        insert(PairTotal).from_select(
+            ["player_id", "opponent_id", "games", "ahead", "behind", "level"], pair_sums
+        )
+    )
 
 
 def _refresh_month(
@@ -193,12 +273,20 @@ def _refresh_pairs(conn: Connection, month: date, players: set[int] | None) -> N
         conn.execute(insert(PairSummary), rows)
 
 
-def rebuild_all(session: Session) -> None:
-    """Recompute every bucket from the stored lines (the migration's backfill; one query per
-    month with games). No commit."""
+def rebuild_months(session: Session) -> None:
+    """Recompute every monthly bucket and pair from the stored lines (one query per month with
+    games; the backfill of migration ``c3a8f2e61d70``, which runs before the totals tables
+    exist). No commit."""
     conn = session.connection()
     conn.execute(delete(PlayerSummary))
     conn.execute(delete(PairSummary))
     days = conn.execute(select(GameNight.played_on).distinct()).scalars()
     for month in sorted({month_of(day) for day in days}):
         _refresh_month(session, month, None, None)
+
+
+def rebuild_all(session: Session) -> None:
+    """Recompute every bucket from the stored lines, then every all-time total from the
+    buckets. No commit."""
+    rebuild_months(session)
+    refresh_totals(session.connection(), None, None)

@@ -86,10 +86,11 @@ def upgrade():
         batch_op.create_index("ix_pair_summaries_month", ["month"], unique=False)
 
     # Backfill: one GROUP BY over the stored standings per month with games.
-    from companion.services.summaries import rebuild_all
+    # (months only: the all-time totals come in d4b9e7a2c815, which backfills them)
+    from companion.services.summaries import rebuild_months
 
     session = Session(bind=op.get_bind())
-    rebuild_all(session)
+    rebuild_months(session)
     session.flush()
 
 

@@ -6,7 +6,7 @@ only one request (on any app server) can claim it; every repeat gets the first a
 in the row.
 
 Revision ID: d4e9b7a1c2f3
-Revises: c3a8f2e61d70
+Revises: d4b9e7a2c815
 Create Date: 2026-12-01 07:30:00
 
 """
@@ -16,7 +16,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "d4e9b7a1c2f3"
-down_revision = "c3a8f2e61d70"  # after the player summaries
+down_revision = "d4b9e7a2c815"  # after the all-time totals
 branch_labels = None
 depends_on = None
 

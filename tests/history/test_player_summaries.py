@@ -1,16 +1,18 @@
 """Per-player summaries (issue 11, "history is constant in the history's size"): the
-leaderboard and a player's record read buckets per (player, set size, month), kept current on
+leaderboard and a player's record read all-time totals per (player, set size) and per pair
+without a date filter, and buckets per (player, set size, month) with one, all kept current on
 every change; their figures must equal the per-game definitions of ``history.stats``."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import select
+from sqlalchemy import event, select, text
 
 from companion import create_app
 from companion.config import TestConfig
@@ -26,8 +28,10 @@ from companion.models import (
     GameNight,
     HandScore,
     PairSummary,
+    PairTotal,
     Player,
     PlayerSummary,
+    PlayerTotal,
     Round,
     utcnow,
 )
@@ -38,7 +42,7 @@ MIGRATIONS = str(Path(__file__).resolve().parents[2] / "migrations")
 
 def stored_buckets() -> list[tuple]:
     rows = []
-    for model in (PlayerSummary, PairSummary):
+    for model in (PlayerSummary, PairSummary, PlayerTotal, PairTotal):
         cols = [c for c in model.__table__.c if c.name != "id"]
         rows += sorted(tuple(r) for r in db.session.execute(select(*cols)))
     return rows
@@ -63,14 +67,14 @@ def periods() -> list[tuple[date | None, date | None]]:
 
 
 def assert_agrees_with_the_per_game_definitions() -> None:
-    """Every figure read from the buckets equals the old per-game definition, and the buckets
-    kept incrementally equal buckets rebuilt from scratch."""
+    """Every figure read from the totals and buckets equals the old per-game definition, and
+    the totals and buckets kept incrementally equal those rebuilt from scratch."""
     kept = stored_buckets()
     rebuild_all(db.session)
     assert stored_buckets() == kept
     db.session.rollback()
     for start, end in periods():
-        for size in (None, 6, 9, 12):
+        for size in (None, 6, 9, 12, 15, 18):
             filters = Filters(date_from=start, date_to=end, set_size=size)
             results = finished_results(date_from=start, date_to=end, set_size=size)
             expected = [
@@ -121,6 +125,26 @@ def test_random_demo_data_agrees_after_correction_undo_and_deletions(db_app):
     night.deleted_at = None
     db.session.commit()
     assert_agrees_with_the_per_game_definitions()
+    game.deleted_at = None  # a deleted game restored
+    db.session.commit()
+    assert_agrees_with_the_per_game_definitions()
+
+
+def test_a_game_finished_through_the_round_form_reaches_the_totals(app, client):
+    from tests.web.playkit import make_game, round_post
+
+    generate(db.session, games=20, players=10, seed=4)
+    game = make_game(("Ann", "Bob", "Cy"), game_length="target_total", target_total=30)
+    before = {p.player_id: p.games for p in leaderboard_rows(Filters())}
+    for double, totals in ((6, {"Bob": 20, "Cy": 1}), (5, {"Bob": 10, "Cy": 1})):
+        data = round_post(game, double, totals=totals, out="Ann")
+        assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    db.session.expire_all()
+    assert db.session.get(Game, game.id).status == "finished"
+    seated = {seat.player_id for seat in db.session.get(Game, game.id).seats}
+    after = {p.player_id: p.games for p in leaderboard_rows(Filters())}
+    assert {pid: after[pid] - before.get(pid, 0) for pid in seated} == dict.fromkeys(seated, 1)
+    assert_agrees_with_the_per_game_definitions()
 
 
 def test_a_merge_moves_the_buckets(app, unmerged):
@@ -152,17 +176,105 @@ def test_an_import_fills_the_buckets(history, tmp_path):
         db.session.remove()
 
 
-@pytest.mark.parametrize("games", [25])
-def test_the_migration_backfills_the_buckets(tmp_path, games):
-    url = f"sqlite:///{tmp_path / 'old.db'}"
+@pytest.mark.parametrize(
+    ("games", "before"),
+    [
+        (25, "b7e1c0a9d2f4"),  # before the monthly buckets: both migrations backfill
+        (25, "c3a8f2e61d70"),  # before the all-time totals: theirs alone, from the months
+    ],
+)
+def test_the_migration_backfills_the_buckets(request, backend, tmp_path, games, before):
+    if backend == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+    else:
+        url = f"sqlite:///{tmp_path / 'old.db'}"
     app = create_app(type("FileConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
     with app.app_context():
-        upgrade(directory=MIGRATIONS)
-        generate(db.session, games=games, players=10)
-        expected = stored_buckets()
-        assert expected
-        db.session.remove()
-        downgrade(directory=MIGRATIONS, revision="b7e1c0a9d2f4")  # as before this change
-        upgrade(directory=MIGRATIONS)
-        assert stored_buckets() == expected
-        db.session.remove()
+        try:
+            upgrade(directory=MIGRATIONS)
+            generate(db.session, games=games, players=10)
+            expected = stored_buckets()
+            assert expected
+            db.session.remove()
+            downgrade(directory=MIGRATIONS, revision=before)  # as before this change
+            upgrade(directory=MIGRATIONS)
+            assert stored_buckets() == expected
+        finally:
+            db.session.remove()
+            with db.engine.begin() as conn:
+                db.metadata.drop_all(conn)
+                conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+            db.engine.dispose()
+
+
+# --- the default pages read players × set sizes rows, whatever the history's length ----------
+
+MONTHLY = ("player_summaries", "pair_summaries", "final_standings")
+
+
+class Statements:
+    """The SQL statements (with their parameters) the database runs inside the ``with``."""
+
+    def __init__(self) -> None:
+        self.run: list[tuple[str, object]] = []
+
+    def _seen(self, conn, cursor, statement, parameters, context, executemany) -> None:
+        self.run.append((statement, parameters))
+
+    def __enter__(self) -> Statements:
+        event.listen(db.engine, "before_cursor_execute", self._seen)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        event.remove(db.engine, "before_cursor_execute", self._seen)
+
+    def reading(self, table: str) -> list[tuple[str, object]]:
+        return [(sql, params) for sql, params in self.run if table in sql]
+
+
+def many_months() -> None:
+    """Demo history over more than two years of weekly nights: far more monthly buckets than
+    players × set sizes."""
+    generate(db.session, games=120, nights=120, players=12, seed=7)
+    totals = db.session.query(PlayerTotal).count()
+    assert db.session.query(PlayerSummary).count() > 3 * totals
+    assert db.session.query(PairSummary).count() > 3 * db.session.query(PairTotal).count()
+    db.session.remove()
+
+
+def test_the_default_leaderboard_reads_only_the_totals(app, client):
+    many_months()
+    with Statements() as seen:
+        assert client.get("/history/leaderboard").status_code == 200
+        assert client.get("/history/leaderboard?set_size=9").status_code == 200
+    assert seen.reading("player_totals")
+    for table in MONTHLY:
+        assert not seen.reading(table), table
+    with Statements() as seen:
+        assert client.get("/history/players").status_code == 200
+    for table in MONTHLY:
+        assert not seen.reading(table), table
+
+
+def test_the_player_page_reads_totals_and_one_indexed_lookup(app, client):
+    many_months()
+    pid = db.session.scalars(
+        select(PlayerTotal.player_id).order_by(PlayerTotal.games.desc())
+    ).first()
+    db.session.remove()
+    with Statements() as seen:
+        assert client.get(f"/history/players/{pid}").status_code == 200
+    assert seen.reading("player_totals") and seen.reading("pair_totals")
+    assert not seen.reading("pair_summaries")
+    lookups = seen.reading("player_summaries")
+    assert len(lookups) == 1  # the month of the best and worst game; nothing summed there
+    sql, params = lookups[0]
+    if db.engine.dialect.name == "sqlite":
+        cursor = db.session.connection().connection.dbapi_connection.cursor()
+        plan = " ".join(str(row[-1]) for row in cursor.execute("EXPLAIN QUERY PLAN " + sql, params))
+        # an index whose leading columns are (player_id, set_size): the player's months only
+        assert re.search(
+            r"SEARCH player_summaries USING (COVERING )?INDEX \S+ "
+            r"\(player_id=\? AND set_size=\?\)",
+            plan,
+        ), plan
