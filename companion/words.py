@@ -20,6 +20,7 @@ from flask_babel import ngettext
 
 from .engine import CENTER, DecidedAt, EngineError, Layout, Reason, TurnResult
 from .engine.deal import DEAL_SHORT, TOO_MANY_TOES
+from .engine.layout import Phrase, Place, PlaceKind
 from .engine.moves import Verdict
 from .engine.round_end import RoundStatus
 from .engine.starters import StartAction, StartInfo
@@ -366,7 +367,36 @@ def error_words(error: EngineError) -> str:
             toes=p["toes"],
         )
     # The template is a msgid: companion.extract lists every engine template for the catalog.
-    return _(error.template, **p) if p else _(error.template)
+    return _(error.template, **_worded_params(p)) if p else _(error.template)
+
+
+def _worded_params(params: Mapping[str, object]) -> dict[str, object]:
+    """An error's parameters with the engine's places and phrases in the player's words."""
+    return {key: _param_words(value) for key, value in params.items()}
+
+
+def _param_words(value: object) -> object:
+    if isinstance(value, Place):
+        return place_words(value)
+    if isinstance(value, Phrase):
+        return _(" (write the touching end first)") if value is Phrase.TOUCHING_END_FIRST else ""
+    return value
+
+
+def place_words(place: Place) -> str:
+    """A place on the table an error names, in the player's language (RULES.md §0): "the
+    centre 9-9", "the centre double", "the chicken foot 5-5 (D1)", "the open 5 of 9-5 (S1)"."""
+    if place.kind is PlaceKind.CENTRE:
+        return _("the centre %(tile)s", tile=place.tile)
+    if place.kind is PlaceKind.CENTRE_DOUBLE:
+        return _("the centre double")
+    if place.kind is PlaceKind.FOOT:
+        return _("the chicken foot %(tile)s (%(id)s)", tile=place.tile, id=place.id)
+    if place.kind is PlaceKind.END:
+        return _(
+            "the open %(n)s of %(tile)s (%(id)s)", n=place.number, tile=place.tile, id=place.id
+        )
+    return place.id
 
 
 def start_action(start: StartInfo, double: int) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from immutables import Map
@@ -521,18 +522,72 @@ def full_message(layout: Layout, on: str) -> str:
     return f"The end of {layout.get(on).text()} ({on}) is already covered."
 
 
-def _where(layout: Layout, on: str) -> str:
+class PlaceKind(StrEnum):
+    """What kind of place on the table an error names (RULES.md §0)."""
+
+    CENTRE = "centre"  # the centre double as a target: "the centre 9-9"
+    CENTRE_DOUBLE = "centre_double"  # where a tile lies: it is the centre double
+    FOOT = "foot"  # a double on the table: "the chicken foot 5-5 (D1)"
+    END = "end"  # an open end: "the open 5 of 9-5 (S1)"
+    TILE_ID = "tile_id"  # where a tile lies, by its id: "S1"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A place on the table named in an error's parameters, as data, so that a page can word it
+    in the player's language (``companion.words``); ``str()`` is the engine's English.
+
+    Attributes:
+        kind: which kind of place.
+        tile: the tile there as written ("9-5"), if any.
+        number: the open number (pips) of an open end, else 0.
+        id: the tile id ("S1", "D1"), if any.
+    """
+
+    kind: PlaceKind
+    tile: str = ""
+    number: int = 0
+    id: str = ""
+
+    def __str__(self) -> str:
+        if self.kind is PlaceKind.CENTRE:
+            return f"the centre {self.tile}"
+        if self.kind is PlaceKind.CENTRE_DOUBLE:
+            return "the centre double"
+        if self.kind is PlaceKind.FOOT:
+            return f"the chicken foot {self.tile} ({self.id})"
+        if self.kind is PlaceKind.END:
+            return f"the open {self.number} of {self.tile} ({self.id})"
+        return self.id
+
+
+class Phrase(StrEnum):
+    """Fixed pieces of an error sentence (a parameter), worded by pages like a template."""
+
+    NONE = ""
+    TOUCHING_END_FIRST = " (write the touching end first)"
+
+
+def _where(layout: Layout, on: str) -> Place:
     if on == CENTER:
-        return f"the centre {layout.center}"
+        return Place(PlaceKind.CENTRE, tile=str(layout.center))
     placement = layout.get(on)
     if placement.is_double:
-        return f"the chicken foot {placement.tile} ({on})"
-    return f"the open {placement.outer} of {placement.text()} ({on})"
+        return Place(PlaceKind.FOOT, tile=str(placement.tile), id=on)
+    return Place(PlaceKind.END, tile=placement.text(), number=placement.outer, id=on)
 
 
 def describe_target(layout: Layout, on: str) -> str:
     """Words for a target, e.g. ``"the open 5 of 9-5 (S1)"`` or ``"the centre 9-9"``."""
-    return _where(layout, on)
+    return str(_where(layout, on))
+
+
+def place_of(layout: Layout, tile: Tile) -> Place:
+    """Where ``tile`` lies, as a :class:`Place` (the centre double or its id)."""
+    where = layout.find(tile)
+    if where == CENTER:
+        return Place(PlaceKind.CENTRE_DOUBLE)
+    return Place(PlaceKind.TILE_ID, id=str(where))
 
 
 def replay(
@@ -615,11 +670,11 @@ def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> L
             "DUPLICATE_TILE",
             "%(tile_id)s %(tile)s is already on the table as %(place)s.",
             label,
-            params={"tile_id": tile_id, "tile": tile, "place": layout.name_of(tile)},
+            params={"tile_id": tile_id, "tile": tile, "place": place_of(layout, tile)},
         )
     number = layout.number_at(on)
     if touching != number:
-        hint = " (write the touching end first)" if tile.has(number) else ""
+        hint = Phrase.TOUCHING_END_FIRST if tile.has(number) else Phrase.NONE
         raise LayoutError(
             "NO_MATCH",
             "%(tile_id)s %(touching)s-%(outer)s does not match %(end)s%(hint)s.",
@@ -628,7 +683,7 @@ def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> L
                 "tile_id": tile_id,
                 "touching": touching,
                 "outer": outer,
-                "end": describe_target(layout, on),
+                "end": _where(layout, on),
                 "hint": hint,
             },
         )

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import LayoutError
-from .layout import CENTER, Layout, describe_target, full_code, full_message
+from .layout import CENTER, Layout, describe_target, full_code, full_message, place_of
 from .reasons import MOVE_REASONS, SECTION, Reason
 from .tiles import Tile
 
@@ -129,7 +129,7 @@ def check_move(
         raise LayoutError(
             "DUPLICATE_TILE",
             "%(tile)s is already on the table as %(place)s.",
-            params={"tile": tile, "place": layout.name_of(tile)},
+            params={"tile": tile, "place": place_of(layout, tile)},
         )
     k = layout.spokes_required
     if not layout.hub_complete and on != CENTER:

@@ -206,3 +206,22 @@ def test_pages_in_another_language_show_no_raw_code(machine_app):
         seen = visible_text(page)
         for code in CODES:
             assert not re.search(rf"\b{re.escape(str(code))}\b", seen), code
+
+
+def test_places_and_phrases_inside_engine_errors_are_worded_too(machine_app):
+    """An engine error naming a place on the table ("does not match the open 5 of 9-5 (S1)
+    (write the touching end first)") carries the place as data, so a page words it in the
+    player's language instead of mixing in the engine's English."""
+    from companion.engine import DominoSet
+    from companion.engine.errors import EngineError
+    from companion.engine.layout import replay
+
+    spec = {"center": "9-9", "tiles": [{"id": "S1", "on": "C", "tile": "9-5"}]}
+    spec["tiles"].append({"id": "T1", "on": "S1", "tile": "3-5"})
+    with pytest.raises(EngineError) as caught:
+        replay(spec, DominoSet(9), 1, 3)
+    assert "the open 5 of 9-5 (S1) (write the touching end first)" in caught.value.message
+    with machine_app.test_request_context("/", headers={"Accept-Language": "ru"}):
+        said = error_words(caught.value)
+    assert "the open" not in said and "touching end" not in said, said
+    assert "9-5" in said and "S1" in said

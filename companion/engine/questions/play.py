@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import EngineError
-from ..layout import CENTER, Layout
+from ..layout import CENTER, Layout, place_of
 from ..limits import (
     check_count,
 )
@@ -166,7 +166,7 @@ def _apply_event(
                 "DUPLICATE_TILE",
                 "%(tile)s is already on the table as %(place)s.",
                 "input.event.tile",
-                params={"tile": tile, "place": layout.name_of(tile)},
+                params={"tile": tile, "place": place_of(layout, tile)},
             )
     else:
         if not isinstance(on, str):
@@ -195,7 +195,7 @@ def _apply_event(
                     "DUPLICATE_TILE",
                     "%(held)s is on the table as %(place)s, so it is not in hand.",
                     f"input.event.hand_after[{i}]",
-                    params={"held": held, "place": layout.name_of(held)},
+                    params={"held": held, "place": place_of(layout, held)},
                 )
         hands[player] = after
     elif tile in hands.get(player, []):
