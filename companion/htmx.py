@@ -58,6 +58,13 @@ def push_url(url: str) -> dict[str, str]:
     return {"HX-Push-Url": url}
 
 
+def keep_url() -> dict[str, str]:
+    """Response headers that leave the address bar as it is after an htmx swap. A refused POST
+    in a boosted part of the page needs it: htmx would otherwise push the POST's own address,
+    which a reload then asks for with GET (405) and the typed entry is lost."""
+    return {"HX-Push-Url": "false"}
+
+
 def _vary(response: Response) -> Response:
     if getattr(g, _ASKED, False):
         response.vary.add(REQUEST)

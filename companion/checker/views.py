@@ -22,7 +22,7 @@ from ..engine import (
     SWITCHES,
     EngineError,
 )
-from ..htmx import is_htmx, push_url
+from ..htmx import is_htmx, keep_url, push_url
 from ..mapping import coming_round, rules_of
 from ..models import Game
 from ..rulebook import SECTIONS, section_for, source_names, switch_anchor
@@ -69,7 +69,7 @@ def _render(ctx: dict[str, Any], status: int = 200) -> ResponseReturnValue:
         return (
             response,
             status,
-            push_url(request.full_path.rstrip("?")) if request.method == "GET" else {},
+            push_url(request.full_path.rstrip("?")) if request.method == "GET" else keep_url(),
         )
     return render_template("checker/index.html", **ctx), status
 

@@ -5,6 +5,7 @@ valid JSON Schema, every export conforms to it, the import reports its failures 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -39,6 +40,29 @@ def test_every_export_conforms_to_the_schema(app, scope):
     assert doc["scope"] == scope
     assert list(exchange_schema.validator().iter_errors(doc)) == []
     assert exchange_schema.shape_problems(doc) == []
+
+
+def test_an_export_with_the_audit_trail_of_real_round_saves_imports(app):
+    """The audit trail keeps rounds as companion.services.round_store.round_snapshot writes
+    them, who entered each hand included: a backup of any game with a saved round was refused
+    by its own import ("entered_by is not a field of this format")."""
+    from companion.models import AuditEntry
+    from companion.services.round_store import EnteredBy, round_snapshot
+
+    game = build(db.session)["game_a"]
+    rnd = game.rounds[0]
+    rnd.hands[0].entered_by = str(EnteredBy.PHONE)
+    snapshot = round_snapshot(rnd)
+    assert "entered_by" in snapshot["hands"][0]
+    words = re.findall(r'"entered_by": \{"enum": \[([^]]*)\]', json.dumps(exchange_schema.schema()))
+    assert words == [", ".join(["null", *(json.dumps(str(e)) for e in EnteredBy)])]
+    game.audit.append(
+        AuditEntry(action="round_corrected", summary="", before=snapshot, after=snapshot)
+    )
+    db.session.commit()
+    doc = json.loads(exchange.dumps(exchange.export_document(db.session)))
+    assert exchange_schema.shape_problems(doc) == []
+    assert [str(p) for p in exchange_import.validate(doc)] == []
 
 
 def test_a_demo_history_export_conforms_to_the_schema(db_app):

@@ -81,3 +81,15 @@ def test_htmx_is_configured_to_swap_409_and_422_only(client):
         if next(h for h in handling if re.search(h["code"], code)).get("error")
     ]
     assert errors == ["403", "500"]
+
+
+def test_a_refused_typed_position_leaves_the_address_bar_alone(client):
+    """The checker is boosted, so htmx would push the POST's own address (/checker/position,
+    GET 405) for a swapped 422: reloading then lost the typed position."""
+    for url, data in (
+        ("/checker/position", {"pos": "9-5 on C; 7-7 on S9"}),
+        ("/checker/ask", {"q": "move", "pos": "9-5 on C", "tile": "banana"}),
+    ):
+        r = client.post(url, data=data, headers=HTMX)
+        assert r.status_code == 422, url
+        assert r.headers.get("HX-Push-Url") == "false", url
