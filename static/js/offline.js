@@ -49,7 +49,9 @@
     var groups = Array.prototype.slice.call(form.querySelectorAll("fieldset.hand"));
     if (!groups.length) { groups = [form]; }
     return groups.map(function (scope) {
-      var legend = scope.querySelector("legend");
+      // Only a hand's own legend names the player: the tile picker's inner legend ("Tiles
+      // left in …") would make a typed total read as a number of tiles.
+      var legend = scope.tagName === "FIELDSET" ? scope.querySelector(":scope > legend") : null;
       var parts = [];
       scope.querySelectorAll("input").forEach(function (input) {
         if (!input.name || input.type === "hidden" || input.type === "submit") { return; }
@@ -58,7 +60,9 @@
           var label = input.getAttribute("aria-label") || (input.labels && input.labels[0] ? input.labels[0].textContent : "");
           parts.push(label.trim());
         } else if (input.value.trim()) {
-          parts.push(input.value.trim());
+          // Without a player's legend (a posted hand), the box's own label says what it is.
+          var named = !legend && input.labels && input.labels[0] ? input.labels[0].textContent.trim() : "";
+          parts.push((named ? named + ": " : "") + input.value.trim());
         }
       });
       return (legend ? legend.textContent.trim() + ": " : "") + (parts.join(", ") || "–");

@@ -212,6 +212,24 @@ def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     assert [(p.total, p.revision) for p in posts] == [(12, 1)]
 
 
+def test_a_waiting_hand_says_what_was_typed_in_the_players_words(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """A typed total is shown as points, not under the tile picker's "Tiles left in …"."""
+    game = new_game(live_server)
+    page.goto(f"/j/{game['share']}")
+    page.get_by_role("button", name="Bob", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    page.wait_for_function("() => !!document.querySelector('form[data-outbox]')")
+
+    context.set_offline(True)
+    page.get_by_label("Points left in my hand").fill("12")
+    page.get_by_role("button", name="Post my hand").click()
+    own = page.locator("#outbox .outbox-entry .outbox-own")
+    expect(own).to_contain_text("Points left in my hand: 12")
+    expect(own).not_to_contain_text("Tiles left")
+
+
 def second_scorekeeper(server: LiveServer, game: dict[str, Any]) -> Any:
     """Another phone (a test client) that keeps score of ``game`` too."""
     other = server.app.test_client()
