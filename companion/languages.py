@@ -3,9 +3,11 @@
 The locale of a request is, in order:
 
 1. the phone's own choice, made with the picker on every page and kept in the session;
-2. the language a share or join link carried (``?lang=xx``, the sharer's language), kept in
-   the session as a preference until the phone makes its own choice: it never overrides one;
-3. the browser's ``Accept-Language``;
+2. the browser's ``Accept-Language``, when it names a language the app offers;
+3. the language a share or join link carried (``?lang=xx``, the sharer's language), kept in
+   the session as a preference: it is only a preference, so it never overrides the phone's
+   own choice nor the language its browser asks for (a Russian phone opening a German
+   scorekeeper's join link stays Russian);
 4. English.
 
 Only codes of ``LANGUAGES`` (:mod:`companion.config`) are ever used. Below the blueprints:
@@ -66,9 +68,9 @@ def select_locale() -> str:
         return default
     return (
         _offered(session.get(CHOICE_KEY))
+        or request.accept_languages.best_match(available())
         or _offered(request.args.get(LINK_PARAM))
         or _offered(session.get(LINK_KEY))
-        or request.accept_languages.best_match(available())
         or default
     )
 

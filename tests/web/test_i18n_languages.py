@@ -42,14 +42,17 @@ PLURALS = {
 
 
 @pytest.fixture(autouse=True)
-def _fresh_translations():
+def _fresh_translations(app):
     """Flask-Babel caches a locale's catalog on the process-wide Babel object, whatever app
-    loaded it: these tests use catalogs of their own, so start and end with an empty cache."""
+    loaded it: these tests use catalogs of their own, so start and end with an empty cache
+    (the domain is found through the app, hence its context)."""
     from companion.extensions import babel
 
-    babel.domain_instance.cache.clear()
+    with app.app_context():
+        babel.domain_instance.cache.clear()
     yield
-    babel.domain_instance.cache.clear()
+    with app.app_context():
+        babel.domain_instance.cache.clear()
 
 
 def _compile(folder, code: str) -> None:
@@ -168,11 +171,21 @@ def test_the_picker_needs_the_csrf_token_when_csrf_is_on(tmp_path):
 
 
 def test_a_link_language_is_a_preference_for_a_phone_without_a_choice(client):
-    de = {"Accept-Language": "de"}
-    page = client.get("/?lang=lt", headers=de).text
+    fr = {"Accept-Language": "fr-FR,fr;q=0.9"}  # a browser asking for none of our languages
+    page = client.get("/?lang=lt", headers=fr).text
     assert html_lang(page) == "lt" and "Pradėti žaidimų vakarą" in page
-    assert html_lang(client.get("/", headers=de).text) == "lt"  # kept for the next pages
-    assert html_lang(client.get("/?lang=zz", headers=de).text) == "lt"  # unknown: ignored
+    assert html_lang(client.get("/", headers=fr).text) == "lt"  # kept for the next pages
+    assert html_lang(client.get("/?lang=zz", headers=fr).text) == "lt"  # unknown: ignored
+
+
+def test_a_link_language_never_overrides_the_language_the_phones_browser_asks_for(client):
+    """At a table of phones in different languages, the scorekeeper's join link (``?lang=de``)
+    turned every joining phone German, whatever its browser asked for: the sharer's language
+    was forced on the other phones instead of being a preference."""
+    for header, said in (("ru-RU,ru;q=0.9", "ru"), ("lt", "lt"), ("cs-CZ,cs;q=0.9", "cs")):
+        guest = client.application.test_client()
+        assert html_lang(guest.get("/?lang=de", headers={"Accept-Language": header}).text) == said
+        assert html_lang(guest.get("/", headers={"Accept-Language": header}).text) == said
 
 
 def test_a_link_language_never_overrides_a_phones_own_choice(client):
@@ -194,10 +207,14 @@ def test_share_and_join_links_and_qr_codes_carry_the_sharers_language(client, ap
     game_page = client.get(f"/g/{token}").text
     join = re.search(r'href="(http://localhost/j/[^"]+)"', game_page).group(1)
     assert join.endswith("?lang=de")
-    # a phone without a choice of its own opens the join link in the sharer's language
+    # a phone whose browser asks for none of the app's languages opens the join link in the
+    # sharer's language; a Russian phone stays Russian (a preference, never forced)
     guest = app.test_client()
-    page = guest.get(join.removeprefix("http://localhost"), headers={"Accept-Language": "ru"})
+    page = guest.get(join.removeprefix("http://localhost"), headers={"Accept-Language": "pl"})
     assert html_lang(page.text) == "de"
+    russian = app.test_client()
+    page = russian.get(join.removeprefix("http://localhost"), headers={"Accept-Language": "ru"})
+    assert html_lang(page.text) == "ru"
 
 
 def test_the_tile_pickers_sum_gets_every_plural_form_of_the_language(app):
