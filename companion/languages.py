@@ -17,9 +17,12 @@ the picker's route lives in its own small blueprint, registered by the app facto
 from __future__ import annotations
 
 import json
+import re
+from datetime import date
 from urllib.parse import urlencode
 
 from babel import Locale
+from babel.dates import format_date, match_skeleton
 from flask import (
     Blueprint,
     current_app,
@@ -138,11 +141,30 @@ def init_languages(app: object) -> None:
 
     install_form_translations(app)  # after the link's language is remembered
     app.context_processor(picker_context)
+    app.jinja_env.filters["weekday_date"] = weekday_date
     # a global, not a context value: htmx fragments (templates/games/_tile_picker.html) use it
     app.jinja_env.globals["plural_words"] = plural_words
     from . import words
 
     words.install(app)
+
+
+#: CLDR skeleton of a date shown as weekday, day and month (no year)
+WEEKDAY_DAY_MONTH = "MMMMEd"
+
+
+def weekday_date(day: date) -> str:
+    """``day`` as its weekday, day and month in the page's language ("Dienstag, 1. Dezember",
+    "gruodžio 1 d., antradienis"), from the locale's own pattern for that skeleton with the
+    weekday written out. A fixed pattern ("EEEE d MMMM") gave "Dienstag 1 Dezember"."""
+    locale = get_locale() or Locale("en")
+    skeletons = locale.datetime_skeletons
+    found = match_skeleton(WEEKDAY_DAY_MONTH, skeletons)
+    if found is None:
+        return format_date(day, "long", locale=locale)
+    # the weekday written out in full: E/EE/EEE (or standalone c...) -> four letters
+    pattern = re.sub(r"(?<![Ec])([Ec])\1{0,2}(?![Ec])", r"\1\1\1\1", str(skeletons[found]))
+    return format_date(day, pattern, locale=locale)
 
 
 def with_language(url: str) -> str:

@@ -250,3 +250,25 @@ def test_wtforms_own_messages_are_in_the_players_language(client, code, said):
     assert "Not a valid date value." not in page
     if said:
         assert said in page
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("en", "Tuesday, December 1"),
+        ("de", "Dienstag, 1. Dezember"),
+        ("ru", "вторник, 1 декабря"),
+        ("lt", "gruodžio 1 d., antradienis"),
+        ("cs", "úterý 1. prosince"),
+        ("es", "martes, 1 de diciembre"),
+    ],
+)
+def test_the_game_titles_date_is_in_the_locales_own_order(app, code, said):
+    """The game page's title wrote every language's date in one fixed English pattern
+    ("EEEE d MMMM": "Dienstag 1 Dezember", "martes 1 diciembre")."""
+    from datetime import date
+
+    from flask import render_template_string
+
+    with app.test_request_context(headers={"Accept-Language": code}):
+        assert render_template_string("{{ day | weekday_date }}", day=date(2026, 12, 1)) == said
