@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import date
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from babel import Locale
 from babel.dates import format_date, match_skeleton
@@ -91,18 +91,31 @@ def link_language() -> str:
     return str(get_locale() or "en")
 
 
+def _kept_query(pairs: list[tuple[str, str]]) -> str:
+    """A query string of ``pairs`` without ``lang`` (the choice replaces it) and without names
+    starting with ``_`` (never the app's; they are not echoed back into a page)."""
+    kept = [(k, v) for k, v in pairs if k != LINK_PARAM and not k.startswith("_")]
+    return f"?{urlencode(kept)}" if kept else ""
+
+
+def _referring_page() -> str | None:
+    """The page of this site the request's form was sent from (its path and query), if any."""
+    ref = urlsplit(request.referrer or "")
+    if ref.netloc != request.host or not ref.path:
+        return None
+    return same_site_path(ref.path + _kept_query(parse_qsl(ref.query, keep_blank_values=True)))
+
+
 def _this_page() -> str:
-    """The page the picker is on, to come back to: its path and query, without the query's
-    ``lang`` (the choice replaces it) and without names starting with ``_`` (never the app's;
-    they are not echoed back into a page)."""
+    """The page the picker is on, to come back to: its path and query (see ``_kept_query``).
+    A page answering a form (a checker question or a refused save sent without JavaScript)
+    has an address that only takes posts: the picker goes back to the page the form was
+    sent from instead (coming back to the post's address answered "page not found")."""
     if not has_request_context():
         return "/"
-    kept = [
-        (k, v)
-        for k, v in request.args.items(multi=True)
-        if k != LINK_PARAM and not k.startswith("_")
-    ]
-    return request.path + (f"?{urlencode(kept)}" if kept else "")
+    if request.method not in ("GET", "HEAD"):
+        return _referring_page() or "/"
+    return request.path + _kept_query(list(request.args.items(multi=True)))
 
 
 def picker_context() -> dict[str, object]:

@@ -151,6 +151,19 @@ def test_the_picker_comes_back_to_the_same_page(client):
     assert back == "/checker/?players=5"  # own query kept; lang and _names dropped
 
 
+def test_the_picker_on_a_page_answering_a_form_goes_back_to_a_page_that_opens(client):
+    """A checker question asked without JavaScript is answered at /checker/ask, an address
+    that only takes posts: the picker came back to it and the phone got "page not found"."""
+    sent_from = "http://localhost/checker/?q=move&players=4&lang=de&_x=1"
+    page = client.post("/checker/ask", data={"q": "move"}, headers={"Referer": sent_from})
+    back = re.search(r'name="next" value="([^"]*)"', page.text).group(1)
+    assert back == "/checker/?q=move&amp;players=4"
+    assert client.get(back.replace("&amp;", "&")).status_code == 200
+    # a form sent from another site (or with no Referer) comes back to the home page
+    elsewhere = client.post("/checker/ask", data={}, headers={"Referer": "http://evil.example/x"})
+    assert re.search(r'name="next" value="([^"]*)"', elsewhere.text).group(1) == "/"
+
+
 def test_the_picker_needs_the_csrf_token_when_csrf_is_on(tmp_path):
     class WithCsrf(config.TestConfig):
         WTF_CSRF_ENABLED = True
