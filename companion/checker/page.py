@@ -39,7 +39,7 @@ from .asking import (
 )
 from .context import Table
 from .drawing import HIT_R, LENGTH, WIDTH
-from .explaining import explain, question_facts
+from .explaining import explain, question_facts, summary
 from .notation import (
     format_layout,
 )
@@ -242,6 +242,23 @@ def closed_ends(layout: Layout) -> list[tuple[str, str]]:
         for i in ids
         if not layout.free_slots(i)
     ]
+
+
+@none_if_unreadable
+def ruling_summary(ruling: Any) -> str | None:
+    """A saved ruling's one line worded again in the page's language from its stored question
+    and answer: the stored ``summary`` is in the language of the phone that asked, and the
+    lists are read by every phone at the table. None when the ruling cannot be read (the list
+    then shows the stored line): a ruling stored without its question (older versions)."""
+    question = ruling.question
+    if not isinstance(question, dict) or question.get("category") != ruling.category:
+        return None
+    if not question.get("input"):
+        return None
+    explained = explain(
+        ruling.category, ruling.answer, RuleSet.from_dict(ruling.rules), ruling.question
+    )
+    return summary(ruling.question, explained)
 
 
 @none_if_unreadable

@@ -656,3 +656,24 @@ def test_a_game_in_progress_uses_the_coming_double_and_a_finished_one_its_last(c
         game.rounds.append(Round(number=number, start_double=double))
     db.session.commit()
     assert "Centre 0-0" in page(client, game=game.edit_token)
+
+
+def test_the_rulings_list_words_each_ruling_in_the_readers_language(client):
+    """A ruling's one line was stored in the language of the phone that asked and shown so to
+    every phone at the table (a Spanish line on a Lithuanian phone): the list words it again
+    from the stored question and answer; an unreadable ruling keeps its stored line."""
+    follow(
+        client,
+        ask(client, q="tie", preset="wikipedia", set="12", players="2", scores_0="1", scores_1="2"),
+    )
+    ruling = db.session.scalars(db.select(Ruling)).one()
+    english = ruling.summary
+    ruling.summary = "Gana A."  # as a Spanish phone stored it
+    db.session.commit()
+    html = client.get("/checker/rulings").get_data(as_text=True)
+    said = re.search(r'<p class="ruling-summary"><a href="[^"]+">([^<]+)</a>', html).group(1)
+    assert said == english and "Gana A." not in html
+    ruling.rules = {"set_size": "not a set"}
+    db.session.commit()
+    html = client.get("/checker/rulings").get_data(as_text=True)
+    assert "Gana A." in html
