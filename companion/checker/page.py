@@ -253,7 +253,9 @@ def ruling_summary(ruling: Any) -> str | None:
     question = ruling.question
     if not isinstance(question, dict) or question.get("category") != ruling.category:
         return None
-    if not question.get("input"):
+    if not (question.get("input") and ruling.answer and ruling.rules):
+        return None
+    if ruling_essentials(ruling) is None:
         return None
     explained = explain(
         ruling.category, ruling.answer, RuleSet.from_dict(ruling.rules), ruling.question
