@@ -129,7 +129,10 @@ def _headline(category: str, ans: Mapping[str, Any]) -> tuple[str, bool | None, 
             str(ans.get("reason", "")),
         )
     if category == "scoring":
-        return str(_l("%(n)s points.", n=ans.get("score", 0))), None, ""
+        score = ans.get("score", 0)
+        if isinstance(score, int):  # the language's plural form ("1 point.", "2 очка.")
+            return ngettext("%(num)s point.", "%(num)s points.", score), None, ""
+        return str(_l("%(n)s points.", n=score)), None, ""
     if category == "edge":
         return _edge_headline(ans), None, ""
     winners = ans.get("winners") or []

@@ -284,7 +284,10 @@ def ruling_essentials(ruling: Any) -> str:
     name = str(ruleset.get("preset") or "")
     label = str(PRESET_TITLES.get(name, name))
     if ruleset.get("overrides"):
-        label += " " + _("+ %(n)s house rule changes", n=len(ruleset["overrides"]))
+        changes = len(ruleset["overrides"])
+        label += " " + ngettext(
+            "+ %(num)s house rule change", "+ %(num)s house rule changes", changes
+        )
     if label:
         parts.append(label)
     return " · ".join(parts)

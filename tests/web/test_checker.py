@@ -677,3 +677,18 @@ def test_the_rulings_list_words_each_ruling_in_the_readers_language(client):
     db.session.commit()
     html = client.get("/checker/rulings").get_data(as_text=True)
     assert "Gana A." in html
+
+
+def test_a_score_of_one_point_and_one_house_rule_change_are_singular(client):
+    """The score question said "1 points." and a ruling with one changed house rule
+    "+ 1 house rule changes": counts went through gettext without the plural forms."""
+    html = follow(client, ask(client, q="score", hand=["1-0"], round_end="BLOCKED"))
+    assert '<h2 id="verdict-h">1 point.</h2>' in html
+    from types import SimpleNamespace
+
+    from companion.checker.page import ruling_essentials
+
+    ruleset = {"preset": "standard", "overrides": {"double_blank_value": 25}}
+    ruling = SimpleNamespace(question={"category": "scoring", "ruleset": ruleset, "input": {}})
+    with client.application.test_request_context():
+        assert ruling_essentials(ruling).endswith("+ 1 house rule change")
