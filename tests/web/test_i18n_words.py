@@ -39,14 +39,17 @@ PASSED_ON = {
 
 
 @pytest.fixture(autouse=True)
-def _fresh_translations():
+def _fresh_translations(app):
     """Flask-Babel caches a locale's catalog on the process-wide Babel object, whatever app
-    loaded it: these tests use catalogs of their own, so start and end with an empty cache."""
+    loaded it: these tests use catalogs of their own, so start and end with an empty cache
+    (the domain is found through the app, hence its context)."""
     from companion.extensions import babel
 
-    babel.domain_instance.cache.clear()
+    with app.app_context():
+        babel.domain_instance.cache.clear()
     yield
-    babel.domain_instance.cache.clear()
+    with app.app_context():
+        babel.domain_instance.cache.clear()
 
 
 def _load_script():
@@ -169,7 +172,7 @@ def test_every_engine_error_has_a_literal_template_with_its_params():
 
 def test_every_engine_template_is_extracted_and_translated(machine_app):
     templates = {
-        t for path in ENGINE.glob("*.py") for _, t in error_templates(path.read_text("utf-8"))
+        t for path in ENGINE.rglob("*.py") for _, t in error_templates(path.read_text("utf-8"))
     }
     assert len(templates) > 80
     with machine_app.test_request_context("/", headers={"Accept-Language": "ru"}):
