@@ -221,7 +221,7 @@ def explain(
     headline, good, reason = _headline(category, ans)
     section = str(ans.get("rule", ""))
     facts = [*question_facts(question or {}), *_facts(category, ans, question or {})]
-    said, move_words = _reason_in_words(category, ans, question or {}, reason)
+    said, move_words = _reason_in_words(category, ans, question or {}, reason, rules)
     part = section_for(section)
     anchor = anchor_for_rule(section) or anchor_for_code(reason)
     return Explained(
@@ -244,7 +244,7 @@ def explain(
 
 
 def _reason_in_words(
-    category: str, ans: Mapping[str, Any], question: Mapping[str, Any], reason: str
+    category: str, ans: Mapping[str, Any], question: Mapping[str, Any], reason: str, rules: Any
 ) -> tuple[str, str]:
     """(the reason as a sentence in players' words, the move in words) for an answer; the
     engine's own sentence when the category has no worded form (it names no codes)."""
@@ -264,7 +264,43 @@ def _reason_in_words(
         return words.tiebreak_reason(ans), ""
     elif category == "draw":
         return _draw_reason(ans, question), ""
+    elif category == "scoring":
+        said = _hand_score_reason(ans, question, rules)
+        if said:
+            return said, ""
     return str(ans.get("message") or words.reason_words(reason)), ""
+
+
+def _hand_score_reason(ans: Mapping[str, Any], question: Mapping[str, Any], rules: Any) -> str:
+    """How a hand's score was counted (RULES.md §6), in the player's language: the engine's
+    own sentence ("2 tiles left in hand: 11 points.") is English. "" when the answer is not
+    about a hand (the engine's sentence is shown then)."""
+    data = question.get("input") or {}
+    hand = data.get("hand")
+    score = ans.get("score")
+    if not isinstance(hand, list) or not isinstance(score, int):
+        return ""
+    if not hand:  # went out: no tiles, and the going-out-on-a-double house rule
+        if score:
+            return _(
+                "Went out on a double: under this house rule that costs %(num)s points and is "
+                "not a zero round.",
+                num=score,
+            )
+        return _("Went out: 0 points.")
+    tiles = ngettext("%(num)s tile left in hand", "%(num)s tiles left in hand", len(hand))
+    points = ngettext("%(num)s point", "%(num)s points", score)
+    halves = [str(t).replace(" ", "").split("-") for t in hand]
+    extra = []
+    if ["0", "0"] in halves:
+        extra.append(_("the double-blank counts %(n)s", n=rules.double_blank_value))
+    if rules.blank_half_value and any("0" in h and h != ["0", "0"] for h in halves):
+        extra.append(_("each blank half counts %(n)s", n=rules.blank_half_value))
+    if extra:
+        return _(
+            "%(tiles)s: %(points)s (%(extra)s).", tiles=tiles, points=points, extra="; ".join(extra)
+        )
+    return _("%(tiles)s: %(points)s.", tiles=tiles, points=points)
 
 
 def _draw_reason(ans: Mapping[str, Any], question: Mapping[str, Any]) -> str:

@@ -692,3 +692,32 @@ def test_a_score_of_one_point_and_one_house_rule_change_are_singular(client):
     ruling = SimpleNamespace(question={"category": "scoring", "ruleset": ruleset, "input": {}})
     with client.application.test_request_context():
         assert ruling_essentials(ruling).endswith("+ 1 house rule change")
+
+
+@pytest.mark.parametrize(
+    ("hand", "overrides"),
+    [
+        (["6-5"], {}),
+        (["6-5", "1-0"], {}),
+        (["0-0", "6-5"], {}),
+        (["3-0", "2-2"], {"blank_half_value": 25}),
+        (["0-0", "4-0"], {"blank_half_value": 25}),
+        ([], {}),
+    ],
+)
+def test_a_hands_score_is_worded_as_the_engine_counts_it(app, hand, overrides):
+    """The checker words a hand's score itself (the engine's sentence is English only): in
+    English it says exactly what the engine says."""
+    from companion.checker.explaining import explain
+    from companion.engine import RuleSet
+    from companion.engine.questions import answer
+
+    rules = RuleSet.from_dict({**preset("standard").to_dict(), **overrides})
+    question = {
+        "category": "scoring",
+        "ruleset": {"preset": "standard", "overrides": overrides},
+        "input": {"hand": hand, "round_end": "OUT"},
+    }
+    ans = answer(question)
+    with app.test_request_context():
+        assert explain("scoring", ans, rules, question).message == ans["message"]

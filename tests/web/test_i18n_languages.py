@@ -27,6 +27,7 @@ WORDS = {
         "Start a game night": "Начать игровой вечер",
         "Games": "Игры",
         "Not a valid date value.": "Это не дата.",
+        "%(tiles)s: %(points)s.": "%(tiles)s: %(points)s.",
     },
     "de": {"Start a game night": "Spieleabend beginnen", "Games": "Spiele"},
     "lt": {
@@ -37,7 +38,15 @@ WORDS = {
 }
 PLURALS = {
     # ngettext entries: (singular, plural) -> the language's forms
-    "ru": {("%(num)s tile", "%(num)s tiles"): ("%(num)s кость", "%(num)s кости", "%(num)s костей")},
+    "ru": {
+        ("%(num)s tile", "%(num)s tiles"): ("%(num)s кость", "%(num)s кости", "%(num)s костей"),
+        ("%(num)s tile left in hand", "%(num)s tiles left in hand"): (
+            "на руке %(num)s кость",
+            "на руке %(num)s кости",
+            "на руке %(num)s костей",
+        ),
+        ("%(num)s point", "%(num)s points"): ("%(num)s очко", "%(num)s очка", "%(num)s очков"),
+    },
 }
 
 
@@ -285,3 +294,13 @@ def test_the_game_titles_date_is_in_the_locales_own_order(app, code, said):
 
     with app.test_request_context(headers={"Accept-Language": code}):
         assert render_template_string("{{ day | weekday_date }}", day=date(2026, 12, 1)) == said
+
+
+def test_a_hands_score_is_explained_in_the_players_language(client):
+    """The checker's answer to "what does this hand score?" showed the engine's English
+    sentence ("2 tiles left in hand: 11 points.") on every language's page."""
+    ru = {"Accept-Language": "ru"}
+    resp = client.post("/checker/ask", data={"q": "score", "hand": ["6-5", "1-0"]}, headers=ru)
+    page = client.get(resp.headers["Location"], headers=ru).text
+    assert "на руке 2 кости: 12 очков." in page
+    assert "left in hand" not in page.split('id="verdict"')[1].split("</p>")[0]
