@@ -264,7 +264,7 @@ def _reason_in_words(
         return words.tiebreak_reason(ans), ""
     elif category == "draw":
         return _draw_reason(ans, question), ""
-    elif category == "scoring":
+    elif category in ("scoring", "edge"):  # edge: the blocked double-blank hand is a score
         said = _hand_score_reason(ans, question, rules)
         if said:
             return said, ""

@@ -304,3 +304,7 @@ def test_a_hands_score_is_explained_in_the_players_language(client):
     page = client.get(resp.headers["Location"], headers=ru).text
     assert "на руке 2 кости: 12 очков." in page
     assert "left in hand" not in page.split('id="verdict"')[1].split("</p>")[0]
+    # the special case "a blocked round with only the double-blank" is a hand's score too
+    resp = client.post("/checker/ask", data={"q": "edge", "edge": "blank"}, headers=ru)
+    page = client.get(resp.headers["Location"], headers=ru).text
+    assert "на руке 1 кость: " in page
