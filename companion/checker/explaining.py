@@ -265,10 +265,32 @@ def _reason_in_words(
     elif category == "draw":
         return _draw_reason(ans, question), ""
     elif category in ("scoring", "edge"):  # edge: the blocked double-blank hand is a score
-        said = _hand_score_reason(ans, question, rules)
+        said = _hand_score_reason(ans, question, rules) or _announcement_reason(
+            ans, question, rules
+        )
         if said:
             return said, ""
     return str(ans.get("message") or words.reason_words(reason)), ""
+
+
+def _announcement_reason(ans: Mapping[str, Any], question: Mapping[str, Any], rules: Any) -> str:
+    """The last-tile announcement's answer (RULES.md §5.5) in the player's language: the
+    engine's own sentence is English. "" for any other answer."""
+    data = question.get("input") or {}
+    if data.get("kind") != "announcement" or "penalty_applies" not in ans:
+        return ""
+    player = str(data.get("player") or "") or _("The player")
+    if not ans.get("penalty_applies"):
+        if str(rules.last_tile_announcement) == "off":
+            return _("No penalty: these house rules do not require announcing the last tile.")
+        return _("No penalty: the last tile was announced in time, or it is not the last tile.")
+    if not ans.get("penalty"):
+        return _("%(player)s should draw 1 tile, but the chicken yard is empty.", player=player)
+    return _(
+        "%(player)s did not announce their last tile before the next player played, so they "
+        "draw 1 tile from the chicken yard.",
+        player=player,
+    )
 
 
 def _hand_score_reason(ans: Mapping[str, Any], question: Mapping[str, Any], rules: Any) -> str:

@@ -721,3 +721,32 @@ def test_a_hands_score_is_worded_as_the_engine_counts_it(app, hand, overrides):
     ans = answer(question)
     with app.test_request_context():
         assert explain("scoring", ans, rules, question).message == ans["message"]
+
+
+@pytest.mark.parametrize(
+    ("announcement", "data"),
+    [
+        ("off", {"announced": False, "next_player_has_played": True, "yard_count": 3}),
+        ("tap_or_draw_1", {"announced": True, "next_player_has_played": True, "yard_count": 3}),
+        ("tap_or_draw_1", {"announced": False, "next_player_has_played": True, "yard_count": 0}),
+        ("tap_or_draw_1", {"announced": False, "next_player_has_played": True, "yard_count": 3}),
+    ],
+)
+def test_the_last_tile_announcement_is_worded_as_the_engine_says_it(app, announcement, data):
+    """The announcement's answer showed the engine's English sentence in every language: the
+    checker words it itself, in English exactly as the engine does."""
+    from companion.checker.explaining import explain
+    from companion.engine import RuleSet
+    from companion.engine.questions import answer
+
+    overrides = {"last_tile_announcement": announcement}
+    rules = RuleSet.from_dict({**preset("standard").to_dict(), **overrides})
+    question = {
+        "category": "edge",
+        "ruleset": {"preset": "standard", "overrides": overrides},
+        "input": {"kind": "announcement", "player": "Ann", "tiles_left": 1, **data},
+    }
+    ans = answer(question)
+    with app.test_request_context():
+        explained = explain("edge", ans, rules, question)
+    assert explained.message == ans["message"]

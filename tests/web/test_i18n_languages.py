@@ -28,6 +28,9 @@ WORDS = {
         "Games": "Игры",
         "Not a valid date value.": "Это не дата.",
         "%(tiles)s: %(points)s.": "%(tiles)s: %(points)s.",
+        "No penalty: these house rules do not require announcing the last tile.": (
+            "Без штрафа: по этим домашним правилам объявлять последнюю кость не нужно."
+        ),
     },
     "de": {"Start a game night": "Spieleabend beginnen", "Games": "Spiele"},
     "lt": {
@@ -308,3 +311,7 @@ def test_a_hands_score_is_explained_in_the_players_language(client):
     resp = client.post("/checker/ask", data={"q": "edge", "edge": "blank"}, headers=ru)
     page = client.get(resp.headers["Location"], headers=ru).text
     assert "на руке 1 кость: " in page
+    # and the last-tile announcement's answer
+    resp = client.post("/checker/ask", data={"q": "edge", "edge": "announce"}, headers=ru)
+    page = client.get(resp.headers["Location"], headers=ru).text
+    assert "объявлять последнюю кость не нужно" in page
