@@ -265,12 +265,40 @@ def _reason_in_words(
     elif category == "draw":
         return _draw_reason(ans, question), ""
     elif category in ("scoring", "edge"):  # edge: the blocked double-blank hand is a score
-        said = _hand_score_reason(ans, question, rules) or _announcement_reason(
-            ans, question, rules
+        said = (
+            _hand_score_reason(ans, question, rules)
+            or _announcement_reason(ans, question, rules)
+            or _capacity_reason(ans, question)
         )
         if said:
             return said, ""
     return str(ans.get("message") or words.reason_words(reason)), ""
+
+
+def _capacity_reason(ans: Mapping[str, Any], question: Mapping[str, Any]) -> str:
+    """How many spokes the centre double takes (RULES.md §5.2), in the player's language: the
+    engine's own sentence is English. "" for any other answer."""
+    data = question.get("input") or {}
+    k, n = ans.get("spokes_required"), ans.get("spoke_tiles_in_set")
+    if data.get("kind") != "centre_capacity" or not isinstance(k, int) or not isinstance(n, int):
+        return ""
+    if ans.get("feasible") is not False:
+        return ngettext(
+            "The centre double takes %(num)s spoke; a double-%(n)s set has %(n)s tiles carrying "
+            "its number besides the double.",
+            "The centre double takes %(num)s spokes; a double-%(n)s set has %(n)s tiles carrying "
+            "its number besides the double.",
+            k,
+            n=n,
+        )
+    if k > n:
+        return _(
+            "Only %(n)s tiles besides the centre double carry its number in a double-%(n)s set, "
+            "so it can take at most %(n)s spokes, not %(k)s.",
+            n=n,
+            k=k,
+        )
+    return ""
 
 
 def _announcement_reason(ans: Mapping[str, Any], question: Mapping[str, Any], rules: Any) -> str:

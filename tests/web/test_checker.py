@@ -750,3 +750,20 @@ def test_the_last_tile_announcement_is_worded_as_the_engine_says_it(app, announc
     with app.test_request_context():
         explained = explain("edge", ans, rules, question)
     assert explained.message == ans["message"]
+
+
+@pytest.mark.parametrize("spokes", [3, 9, 12])
+def test_the_centre_doubles_capacity_is_worded_as_the_engine_says_it(app, spokes):
+    """The capacity answer showed the engine's English sentence in every language."""
+    from companion.checker.explaining import explain
+    from companion.engine.questions import answer
+
+    rules = preset("standard")
+    question = {
+        "category": "edge",
+        "ruleset": {"preset": "standard"},
+        "input": {"kind": "centre_capacity", "requested_center_spokes": spokes},
+    }
+    ans = answer(question)
+    with app.test_request_context():
+        assert explain("edge", ans, rules, question).message == ans["message"]

@@ -28,6 +28,8 @@ WORDS = {
         "Games": "Игры",
         "Not a valid date value.": "Это не дата.",
         "%(tiles)s: %(points)s.": "%(tiles)s: %(points)s.",
+        "Only %(n)s tiles besides the centre double carry its number in a double-%(n)s set, "
+        "so it can take at most %(n)s spokes, not %(k)s.": "Только %(n)s костей, не %(k)s.",
         "No penalty: these house rules do not require announcing the last tile.": (
             "Без штрафа: по этим домашним правилам объявлять последнюю кость не нужно."
         ),
@@ -315,3 +317,9 @@ def test_a_hands_score_is_explained_in_the_players_language(client):
     resp = client.post("/checker/ask", data={"q": "edge", "edge": "announce"}, headers=ru)
     page = client.get(resp.headers["Location"], headers=ru).text
     assert "объявлять последнюю кость не нужно" in page
+    # and the centre double's capacity
+    resp = client.post(
+        "/checker/ask", data={"q": "edge", "edge": "capacity", "spokes": "12"}, headers=ru
+    )
+    page = client.get(resp.headers["Location"], headers=ru).text
+    assert "Только 9 костей, не 12." in page
