@@ -353,12 +353,35 @@ def _hand_score_reason(ans: Mapping[str, Any], question: Mapping[str, Any], rule
     return _("%(tiles)s: %(points)s.", tiles=tiles, points=points)
 
 
+def _drawn_tile_reason(ans: Mapping[str, Any], question: Mapping[str, Any]) -> str:
+    """What to do with the tile just drawn (RULES.md §5.5) in the player's language: the
+    engine's own sentence is English."""
+    tile = str((question.get("input") or {}).get("tile_drawn", ""))
+    if ans.get("drawn_tile_playable"):
+        if ans.get("must_play_drawn"):
+            return _(
+                "The drawn %(tile)s can be played, and under this house rule it must be.", tile=tile
+            )
+        if ans.get("may_play_drawn"):
+            return _(
+                "The drawn %(tile)s can be played; you may play it now or keep it and pass.",
+                tile=tile,
+            )
+        return _(
+            "The drawn %(tile)s could be played, but under this house rule you keep it and pass.",
+            tile=tile,
+        )
+    if ans.get("turn_result") == "DRAW_AGAIN":
+        return _("The drawn %(tile)s cannot be played: keep drawing until you can play.", tile=tile)
+    return _("The drawn %(tile)s cannot be played, so you pass (no second draw).", tile=tile)
+
+
 def _draw_reason(ans: Mapping[str, Any], question: Mapping[str, Any]) -> str:
     """What the player must do and why (RULES.md §5.5), with the legal plays in words."""
     layout = position_of(question)
     plays = ans.get("legal_plays") or []
     if ans.get("drawn_tile_playable") is not None:
-        return str(ans.get("message", ""))
+        return _drawn_tile_reason(ans, question)
     if plays and layout is not None:
         return _("You can play %(plays)s.", plays=words.play_list(layout, plays))
     if ans.get("must_draw"):

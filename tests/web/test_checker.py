@@ -767,3 +767,28 @@ def test_the_centre_doubles_capacity_is_worded_as_the_engine_says_it(app, spokes
     ans = answer(question)
     with app.test_request_context():
         assert explain("edge", ans, rules, question).message == ans["message"]
+
+
+@pytest.mark.parametrize(
+    ("preset_name", "drawn"),
+    [
+        ("standard", "5-1"),
+        ("spruce_seed002_003", "5-0"),
+        ("standard", "6-0"),
+        ("wikipedia", "6-0"),
+    ],
+)
+def test_the_drawn_tiles_answer_is_worded_as_the_engine_says_it(client, preset_name, drawn):
+    """What to do with a drawn tile showed the engine's English sentence in every language:
+    the checker words it itself, in English exactly as the engine does."""
+    from companion.checker.explaining import explain
+    from companion.engine import RuleSet
+
+    form = {"preset": preset_name, "q": "draw", "pos": OPEN_FOOT, "hand_text": "4-3 6-2"}
+    follow(client, ask(client, yard_count="9", tile_drawn=drawn, **form))
+    ruling = db.session.scalars(db.select(Ruling)).one()
+    assert ruling.answer.get("drawn_tile_playable") is not None
+    with client.application.test_request_context():
+        rules = RuleSet.from_dict(ruling.rules)
+        explained = explain("draw", ruling.answer, rules, ruling.question)
+    assert explained.message == ruling.answer["message"]

@@ -30,6 +30,9 @@ WORDS = {
         "%(tiles)s: %(points)s.": "%(tiles)s: %(points)s.",
         "Only %(n)s tiles besides the centre double carry its number in a double-%(n)s set, "
         "so it can take at most %(n)s spokes, not %(k)s.": "Только %(n)s костей, не %(k)s.",
+        "The drawn %(tile)s cannot be played, so you pass (no second draw).": (
+            "Добранную %(tile)s сыграть нельзя: пас."
+        ),
         "No penalty: these house rules do not require announcing the last tile.": (
             "Без штрафа: по этим домашним правилам объявлять последнюю кость не нужно."
         ),
@@ -323,3 +326,11 @@ def test_a_hands_score_is_explained_in_the_players_language(client):
     )
     page = client.get(resp.headers["Location"], headers=ru).text
     assert "Только 9 костей, не 12." in page
+    # and what to do with a drawn tile
+    foot = "9-5 on C, 9-4 on C, 9-3 on C, 9-2 on C, 5-5 on S1"
+    draw = {"q": "draw", "pos": foot, "hand_text": "4-3 6-2"}
+    resp = client.post(
+        "/checker/ask", data={**draw, "yard_count": "9", "tile_drawn": "6-0"}, headers=ru
+    )
+    page = client.get(resp.headers["Location"], headers=ru).text
+    assert "Добранную 6-0 сыграть нельзя: пас." in page
