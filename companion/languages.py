@@ -3,9 +3,11 @@
 The locale of a request is, in order:
 
 1. the phone's own choice, made with the picker on every page and kept in the session;
-2. the language a share or join link carried (``?lang=xx``, the sharer's language), kept in
-   the session as a preference until the phone makes its own choice: it never overrides one;
-3. the browser's ``Accept-Language``;
+2. the browser's ``Accept-Language``, when it names a language the app offers;
+3. the language a share or join link carried (``?lang=xx``, the sharer's language), kept in
+   the session as a preference: it is only a preference, so it never overrides the phone's
+   own choice nor the language its browser asks for (a Russian phone opening a German
+   scorekeeper's join link stays Russian);
 4. English.
 
 Only codes of ``LANGUAGES`` (:mod:`companion.config`) are ever used. Below the blueprints:
@@ -15,9 +17,12 @@ the picker's route lives in its own small blueprint, registered by the app facto
 from __future__ import annotations
 
 import json
-from urllib.parse import urlencode
+import re
+from datetime import date
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from babel import Locale
+from babel.dates import format_date, match_skeleton
 from flask import (
     Blueprint,
     current_app,
@@ -66,9 +71,9 @@ def select_locale() -> str:
         return default
     return (
         _offered(session.get(CHOICE_KEY))
+        or request.accept_languages.best_match(available())
         or _offered(request.args.get(LINK_PARAM))
         or _offered(session.get(LINK_KEY))
-        or request.accept_languages.best_match(available())
         or default
     )
 
@@ -86,18 +91,31 @@ def link_language() -> str:
     return str(get_locale() or "en")
 
 
+def _kept_query(pairs: list[tuple[str, str]]) -> str:
+    """A query string of ``pairs`` without ``lang`` (the choice replaces it) and without names
+    starting with ``_`` (never the app's; they are not echoed back into a page)."""
+    kept = [(k, v) for k, v in pairs if k != LINK_PARAM and not k.startswith("_")]
+    return f"?{urlencode(kept)}" if kept else ""
+
+
+def _referring_page() -> str | None:
+    """The page of this site the request's form was sent from (its path and query), if any."""
+    ref = urlsplit(request.referrer or "")
+    if ref.netloc != request.host or not ref.path:
+        return None
+    return same_site_path(ref.path + _kept_query(parse_qsl(ref.query, keep_blank_values=True)))
+
+
 def _this_page() -> str:
-    """The page the picker is on, to come back to: its path and query, without the query's
-    ``lang`` (the choice replaces it) and without names starting with ``_`` (never the app's;
-    they are not echoed back into a page)."""
+    """The page the picker is on, to come back to: its path and query (see ``_kept_query``).
+    A page answering a form (a checker question or a refused save sent without JavaScript)
+    has an address that only takes posts: the picker goes back to the page the form was
+    sent from instead (coming back to the post's address answered "page not found")."""
     if not has_request_context():
         return "/"
-    kept = [
-        (k, v)
-        for k, v in request.args.items(multi=True)
-        if k != LINK_PARAM and not k.startswith("_")
-    ]
-    return request.path + (f"?{urlencode(kept)}" if kept else "")
+    if request.method not in ("GET", "HEAD"):
+        return _referring_page() or "/"
+    return request.path + _kept_query(list(request.args.items(multi=True)))
 
 
 def picker_context() -> dict[str, object]:
@@ -136,11 +154,30 @@ def init_languages(app: object) -> None:
 
     install_form_translations(app)  # after the link's language is remembered
     app.context_processor(picker_context)
+    app.jinja_env.filters["weekday_date"] = weekday_date
     # a global, not a context value: htmx fragments (templates/games/_tile_picker.html) use it
     app.jinja_env.globals["plural_words"] = plural_words
     from . import words
 
     words.install(app)
+
+
+#: CLDR skeleton of a date shown as weekday, day and month (no year)
+WEEKDAY_DAY_MONTH = "MMMMEd"
+
+
+def weekday_date(day: date) -> str:
+    """``day`` as its weekday, day and month in the page's language ("Dienstag, 1. Dezember",
+    "gruodžio 1 d., antradienis"), from the locale's own pattern for that skeleton with the
+    weekday written out. A fixed pattern ("EEEE d MMMM") gave "Dienstag 1 Dezember"."""
+    locale = get_locale() or Locale("en")
+    skeletons = locale.datetime_skeletons
+    found = match_skeleton(WEEKDAY_DAY_MONTH, skeletons)
+    if found is None:
+        return format_date(day, "long", locale=locale)
+    # the weekday written out in full: E/EE/EEE (or standalone c...) -> four letters
+    pattern = re.sub(r"(?<![Ec])([Ec])\1{0,2}(?![Ec])", r"\1\1\1\1", str(skeletons[found]))
+    return format_date(day, pattern, locale=locale)
 
 
 def with_language(url: str) -> str:

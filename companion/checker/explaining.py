@@ -129,7 +129,10 @@ def _headline(category: str, ans: Mapping[str, Any]) -> tuple[str, bool | None, 
             str(ans.get("reason", "")),
         )
     if category == "scoring":
-        return str(_l("%(n)s points.", n=ans.get("score", 0))), None, ""
+        score = ans.get("score", 0)
+        if isinstance(score, int):  # the language's plural form ("1 point.", "2 очка.")
+            return ngettext("%(num)s point.", "%(num)s points.", score), None, ""
+        return str(_l("%(n)s points.", n=score)), None, ""
     if category == "edge":
         return _edge_headline(ans), None, ""
     winners = ans.get("winners") or []
@@ -218,7 +221,7 @@ def explain(
     headline, good, reason = _headline(category, ans)
     section = str(ans.get("rule", ""))
     facts = [*question_facts(question or {}), *_facts(category, ans, question or {})]
-    said, move_words = _reason_in_words(category, ans, question or {}, reason)
+    said, move_words = _reason_in_words(category, ans, question or {}, reason, rules)
     part = section_for(section)
     anchor = anchor_for_rule(section) or anchor_for_code(reason)
     return Explained(
@@ -241,7 +244,7 @@ def explain(
 
 
 def _reason_in_words(
-    category: str, ans: Mapping[str, Any], question: Mapping[str, Any], reason: str
+    category: str, ans: Mapping[str, Any], question: Mapping[str, Any], reason: str, rules: Any
 ) -> tuple[str, str]:
     """(the reason as a sentence in players' words, the move in words) for an answer; the
     engine's own sentence when the category has no worded form (it names no codes)."""
@@ -261,7 +264,116 @@ def _reason_in_words(
         return words.tiebreak_reason(ans), ""
     elif category == "draw":
         return _draw_reason(ans, question), ""
+    elif category in ("scoring", "edge"):  # edge: the blocked double-blank hand is a score
+        said = (
+            _hand_score_reason(ans, question, rules)
+            or _announcement_reason(ans, question, rules)
+            or _capacity_reason(ans, question)
+        )
+        if said:
+            return said, ""
     return str(ans.get("message") or words.reason_words(reason)), ""
+
+
+def _capacity_reason(ans: Mapping[str, Any], question: Mapping[str, Any]) -> str:
+    """How many spokes the centre double takes (RULES.md §5.2), in the player's language: the
+    engine's own sentence is English. "" for any other answer."""
+    data = question.get("input") or {}
+    k, n = ans.get("spokes_required"), ans.get("spoke_tiles_in_set")
+    if data.get("kind") != "centre_capacity" or not isinstance(k, int) or not isinstance(n, int):
+        return ""
+    if ans.get("feasible") is not False:
+        return ngettext(
+            "The centre double takes %(num)s spoke; a double-%(n)s set has %(n)s tiles carrying "
+            "its number besides the double.",
+            "The centre double takes %(num)s spokes; a double-%(n)s set has %(n)s tiles carrying "
+            "its number besides the double.",
+            k,
+            n=n,
+        )
+    if k > n:
+        return _(
+            "Only %(n)s tiles besides the centre double carry its number in a double-%(n)s set, "
+            "so it can take at most %(n)s spokes, not %(k)s.",
+            n=n,
+            k=k,
+        )
+    return ""
+
+
+def _announcement_reason(ans: Mapping[str, Any], question: Mapping[str, Any], rules: Any) -> str:
+    """The last-tile announcement's answer (RULES.md §5.5) in the player's language: the
+    engine's own sentence is English. "" for any other answer."""
+    data = question.get("input") or {}
+    if data.get("kind") != "announcement" or "penalty_applies" not in ans:
+        return ""
+    player = str(data.get("player") or "") or _("The player")
+    if not ans.get("penalty_applies"):
+        if str(rules.last_tile_announcement) == "off":
+            return _("No penalty: these house rules do not require announcing the last tile.")
+        return _("No penalty: the last tile was announced in time, or it is not the last tile.")
+    if not ans.get("penalty"):
+        return _("%(player)s should draw 1 tile, but the chicken yard is empty.", player=player)
+    return _(
+        "%(player)s did not announce their last tile before the next player played, so they "
+        "draw 1 tile from the chicken yard.",
+        player=player,
+    )
+
+
+def _hand_score_reason(ans: Mapping[str, Any], question: Mapping[str, Any], rules: Any) -> str:
+    """How a hand's score was counted (RULES.md §6), in the player's language: the engine's
+    own sentence ("2 tiles left in hand: 11 points.") is English. "" when the answer is not
+    about a hand (the engine's sentence is shown then)."""
+    data = question.get("input") or {}
+    hand = data.get("hand")
+    score = ans.get("score")
+    if not isinstance(hand, list) or not isinstance(score, int):
+        return ""
+    if not hand:  # went out: no tiles, and the going-out-on-a-double house rule
+        if score:
+            return _(
+                "Went out on a double: under this house rule that costs %(num)s points and is "
+                "not a zero round.",
+                num=score,
+            )
+        return _("Went out: 0 points.")
+    tiles = ngettext("%(num)s tile left in hand", "%(num)s tiles left in hand", len(hand))
+    points = ngettext("%(num)s point", "%(num)s points", score)
+    halves = [str(t).replace(" ", "").split("-") for t in hand]
+    extra = []
+    if ["0", "0"] in halves:
+        extra.append(_("the double-blank counts %(n)s", n=rules.double_blank_value))
+    if rules.blank_half_value and any("0" in h and h != ["0", "0"] for h in halves):
+        extra.append(_("each blank half counts %(n)s", n=rules.blank_half_value))
+    if extra:
+        return _(
+            "%(tiles)s: %(points)s (%(extra)s).", tiles=tiles, points=points, extra="; ".join(extra)
+        )
+    return _("%(tiles)s: %(points)s.", tiles=tiles, points=points)
+
+
+def _drawn_tile_reason(ans: Mapping[str, Any], question: Mapping[str, Any]) -> str:
+    """What to do with the tile just drawn (RULES.md §5.5) in the player's language: the
+    engine's own sentence is English."""
+    tile = str((question.get("input") or {}).get("tile_drawn", ""))
+    if ans.get("drawn_tile_playable"):
+        if ans.get("must_play_drawn"):
+            return _(
+                "The drawn %(tile)s can be played, and under this house rule it must be.", tile=tile
+            )
+        if ans.get("may_play_drawn"):
+            return _(
+                "The drawn %(tile)s can be played; you may play it now or keep it and pass.",
+                tile=tile,
+            )
+        return _(
+            "The drawn %(tile)s could be played, but under this house rule you keep it and pass.",
+            tile=tile,
+        )
+    if ans.get("turn_result") == "DRAW_AGAIN":
+        return _("The drawn %(tile)s cannot be played: keep drawing until you can play.", tile=tile)
+    return _("The drawn %(tile)s cannot be played, so you pass (no second draw).", tile=tile)
 
 
 def _draw_reason(ans: Mapping[str, Any], question: Mapping[str, Any]) -> str:
@@ -269,7 +381,7 @@ def _draw_reason(ans: Mapping[str, Any], question: Mapping[str, Any]) -> str:
     layout = position_of(question)
     plays = ans.get("legal_plays") or []
     if ans.get("drawn_tile_playable") is not None:
-        return str(ans.get("message", ""))
+        return _drawn_tile_reason(ans, question)
     if plays and layout is not None:
         return _("You can play %(plays)s.", plays=words.play_list(layout, plays))
     if ans.get("must_draw"):

@@ -39,7 +39,7 @@ from .asking import (
 )
 from .context import Table
 from .drawing import HIT_R, LENGTH, WIDTH
-from .explaining import explain, question_facts
+from .explaining import explain, question_facts, summary
 from .notation import (
     format_layout,
 )
@@ -245,6 +245,25 @@ def closed_ends(layout: Layout) -> list[tuple[str, str]]:
 
 
 @none_if_unreadable
+def ruling_summary(ruling: Any) -> str | None:
+    """A saved ruling's one line worded again in the page's language from its stored question
+    and answer: the stored ``summary`` is in the language of the phone that asked, and the
+    lists are read by every phone at the table. None when the ruling cannot be read (the list
+    then shows the stored line): a ruling stored without its question (older versions)."""
+    question = ruling.question
+    if not isinstance(question, dict) or question.get("category") != ruling.category:
+        return None
+    if not (question.get("input") and ruling.answer and ruling.rules):
+        return None
+    if ruling_essentials(ruling) is None:
+        return None
+    explained = explain(
+        ruling.category, ruling.answer, RuleSet.from_dict(ruling.rules), ruling.question
+    )
+    return summary(ruling.question, explained)
+
+
+@none_if_unreadable
 def ruling_essentials(ruling: Any) -> str:
     """What a saved ruling judged, in one line (the move, the hand(s), the scores, the house
     rules label), so two rulings with the same verdict can be told apart; None when the
@@ -265,7 +284,10 @@ def ruling_essentials(ruling: Any) -> str:
     name = str(ruleset.get("preset") or "")
     label = str(PRESET_TITLES.get(name, name))
     if ruleset.get("overrides"):
-        label += " " + _("+ %(n)s house rule changes", n=len(ruleset["overrides"]))
+        changes = len(ruleset["overrides"])
+        label += " " + ngettext(
+            "+ %(num)s house rule change", "+ %(num)s house rule changes", changes
+        )
     if label:
         parts.append(label)
     return " · ".join(parts)

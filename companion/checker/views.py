@@ -43,7 +43,7 @@ from .asking import (
 )
 from .context import Table, table_for_game, table_from_args
 from .explaining import explain, summary
-from .page import page_context, pasted_move_of, ruling_essentials, ruling_link
+from .page import page_context, pasted_move_of, ruling_essentials, ruling_link, ruling_summary
 from .position import PositionView
 
 
@@ -248,3 +248,4 @@ def checker_url(game: Game | None = None, **params: Any) -> str:
 
 #: "what a saved ruling judged", for the rulings list and the page (templates call it)
 bp.add_app_template_global(ruling_essentials, "ruling_essentials")
+bp.add_app_template_global(ruling_summary, "ruling_summary")

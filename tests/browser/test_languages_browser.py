@@ -129,3 +129,35 @@ def test_one_round_and_one_question_in_the_language(small: Page, code: str, shot
     check_page(small, code, shot, "game")
     ask_the_checker(small)
     check_page(small, code, shot, "checker")
+
+
+def test_choosing_a_language_keeps_what_the_forms_had_typed(small: Page) -> None:
+    """The picker is a form of its own: choosing a language reloaded the page and the names
+    typed into the new game form (or a round's points) were gone."""
+    small.goto("/nights/new")
+    small.locator("main form [type=submit]").last.click()
+    small.wait_for_url(re.compile(r"/nights/\d+$"))
+    small.goto(small.url + "/games/new")
+    for i, name in enumerate(("Aino", "Bruno", "Cleo")):
+        small.locator(f"input[name='new-{i}-name']").fill(name)
+    small.locator("details.language-picker > summary").click()
+    small.locator("details.language-picker button[value='lt']").click()
+    expect(small.locator("html")).to_have_attribute("lang", "lt")
+    for i, name in enumerate(("Aino", "Bruno", "Cleo")):
+        expect(small.locator(f"input[name='new-{i}-name']")).to_have_value(name)
+    small.locator("input[name='new-3-name']").fill("Dara")
+    small.locator("[name='create']").click()
+    small.wait_for_url(re.compile(r"/g/[^/]+$"))
+    hands = small.locator("form.round-form fieldset.hand")
+    expect(hands).to_have_count(4)
+    points = hands.nth(0).locator("input[inputmode], input[type=number]").first
+    points.fill("12")
+    hands.nth(1).locator("label.went-out input").check()
+    small.locator("details.language-picker > summary").click()
+    small.locator("details.language-picker button[value='de']").click()
+    expect(small.locator("html")).to_have_attribute("lang", "de")
+    expect(points).to_have_value("12")
+    expect(hands.nth(1).locator("label.went-out input")).to_be_checked()
+    # once only: a later reload shows the page as the server has it
+    small.reload()
+    expect(points).to_have_value("")

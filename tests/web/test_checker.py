@@ -656,3 +656,139 @@ def test_a_game_in_progress_uses_the_coming_double_and_a_finished_one_its_last(c
         game.rounds.append(Round(number=number, start_double=double))
     db.session.commit()
     assert "Centre 0-0" in page(client, game=game.edit_token)
+
+
+def test_the_rulings_list_words_each_ruling_in_the_readers_language(client):
+    """A ruling's one line was stored in the language of the phone that asked and shown so to
+    every phone at the table (a Spanish line on a Lithuanian phone): the list words it again
+    from the stored question and answer; an unreadable ruling keeps its stored line."""
+    follow(
+        client,
+        ask(client, q="tie", preset="wikipedia", set="12", players="2", scores_0="1", scores_1="2"),
+    )
+    ruling = db.session.scalars(db.select(Ruling)).one()
+    english = ruling.summary
+    ruling.summary = "Gana A."  # as a Spanish phone stored it
+    db.session.commit()
+    html = client.get("/checker/rulings").get_data(as_text=True)
+    said = re.search(r'<p class="ruling-summary"><a href="[^"]+">([^<]+)</a>', html).group(1)
+    assert said == english and "Gana A." not in html
+    ruling.rules = {"set_size": "not a set"}
+    db.session.commit()
+    html = client.get("/checker/rulings").get_data(as_text=True)
+    assert "Gana A." in html
+
+
+def test_a_score_of_one_point_and_one_house_rule_change_are_singular(client):
+    """The score question said "1 points." and a ruling with one changed house rule
+    "+ 1 house rule changes": counts went through gettext without the plural forms."""
+    html = follow(client, ask(client, q="score", hand=["1-0"], round_end="BLOCKED"))
+    assert '<h2 id="verdict-h">1 point.</h2>' in html
+    from types import SimpleNamespace
+
+    from companion.checker.page import ruling_essentials
+
+    ruleset = {"preset": "standard", "overrides": {"double_blank_value": 25}}
+    ruling = SimpleNamespace(question={"category": "scoring", "ruleset": ruleset, "input": {}})
+    with client.application.test_request_context():
+        assert ruling_essentials(ruling).endswith("+ 1 house rule change")
+
+
+@pytest.mark.parametrize(
+    ("hand", "overrides"),
+    [
+        (["6-5"], {}),
+        (["6-5", "1-0"], {}),
+        (["0-0", "6-5"], {}),
+        (["3-0", "2-2"], {"blank_half_value": 25}),
+        (["0-0", "4-0"], {"blank_half_value": 25}),
+        ([], {}),
+    ],
+)
+def test_a_hands_score_is_worded_as_the_engine_counts_it(app, hand, overrides):
+    """The checker words a hand's score itself (the engine's sentence is English only): in
+    English it says exactly what the engine says."""
+    from companion.checker.explaining import explain
+    from companion.engine import RuleSet
+    from companion.engine.questions import answer
+
+    rules = RuleSet.from_dict({**preset("standard").to_dict(), **overrides})
+    question = {
+        "category": "scoring",
+        "ruleset": {"preset": "standard", "overrides": overrides},
+        "input": {"hand": hand, "round_end": "OUT"},
+    }
+    ans = answer(question)
+    with app.test_request_context():
+        assert explain("scoring", ans, rules, question).message == ans["message"]
+
+
+@pytest.mark.parametrize(
+    ("announcement", "data"),
+    [
+        ("off", {"announced": False, "next_player_has_played": True, "yard_count": 3}),
+        ("tap_or_draw_1", {"announced": True, "next_player_has_played": True, "yard_count": 3}),
+        ("tap_or_draw_1", {"announced": False, "next_player_has_played": True, "yard_count": 0}),
+        ("tap_or_draw_1", {"announced": False, "next_player_has_played": True, "yard_count": 3}),
+    ],
+)
+def test_the_last_tile_announcement_is_worded_as_the_engine_says_it(app, announcement, data):
+    """The announcement's answer showed the engine's English sentence in every language: the
+    checker words it itself, in English exactly as the engine does."""
+    from companion.checker.explaining import explain
+    from companion.engine import RuleSet
+    from companion.engine.questions import answer
+
+    overrides = {"last_tile_announcement": announcement}
+    rules = RuleSet.from_dict({**preset("standard").to_dict(), **overrides})
+    question = {
+        "category": "edge",
+        "ruleset": {"preset": "standard", "overrides": overrides},
+        "input": {"kind": "announcement", "player": "Ann", "tiles_left": 1, **data},
+    }
+    ans = answer(question)
+    with app.test_request_context():
+        explained = explain("edge", ans, rules, question)
+    assert explained.message == ans["message"]
+
+
+@pytest.mark.parametrize("spokes", [3, 9, 12])
+def test_the_centre_doubles_capacity_is_worded_as_the_engine_says_it(app, spokes):
+    """The capacity answer showed the engine's English sentence in every language."""
+    from companion.checker.explaining import explain
+    from companion.engine.questions import answer
+
+    rules = preset("standard")
+    question = {
+        "category": "edge",
+        "ruleset": {"preset": "standard"},
+        "input": {"kind": "centre_capacity", "requested_center_spokes": spokes},
+    }
+    ans = answer(question)
+    with app.test_request_context():
+        assert explain("edge", ans, rules, question).message == ans["message"]
+
+
+@pytest.mark.parametrize(
+    ("preset_name", "drawn"),
+    [
+        ("standard", "5-1"),
+        ("spruce_seed002_003", "5-0"),
+        ("standard", "6-0"),
+        ("wikipedia", "6-0"),
+    ],
+)
+def test_the_drawn_tiles_answer_is_worded_as_the_engine_says_it(client, preset_name, drawn):
+    """What to do with a drawn tile showed the engine's English sentence in every language:
+    the checker words it itself, in English exactly as the engine does."""
+    from companion.checker.explaining import explain
+    from companion.engine import RuleSet
+
+    form = {"preset": preset_name, "q": "draw", "pos": OPEN_FOOT, "hand_text": "4-3 6-2"}
+    follow(client, ask(client, yard_count="9", tile_drawn=drawn, **form))
+    ruling = db.session.scalars(db.select(Ruling)).one()
+    assert ruling.answer.get("drawn_tile_playable") is not None
+    with client.application.test_request_context():
+        rules = RuleSet.from_dict(ruling.rules)
+        explained = explain("draw", ruling.answer, rules, ruling.question)
+    assert explained.message == ruling.answer["message"]

@@ -27,6 +27,15 @@ WORDS = {
         "Start a game night": "Начать игровой вечер",
         "Games": "Игры",
         "Not a valid date value.": "Это не дата.",
+        "%(tiles)s: %(points)s.": "%(tiles)s: %(points)s.",
+        "Only %(n)s tiles besides the centre double carry its number in a double-%(n)s set, "
+        "so it can take at most %(n)s spokes, not %(k)s.": "Только %(n)s костей, не %(k)s.",
+        "The drawn %(tile)s cannot be played, so you pass (no second draw).": (
+            "Добранную %(tile)s сыграть нельзя: пас."
+        ),
+        "No penalty: these house rules do not require announcing the last tile.": (
+            "Без штрафа: по этим домашним правилам объявлять последнюю кость не нужно."
+        ),
     },
     "de": {"Start a game night": "Spieleabend beginnen", "Games": "Spiele"},
     "lt": {
@@ -37,7 +46,15 @@ WORDS = {
 }
 PLURALS = {
     # ngettext entries: (singular, plural) -> the language's forms
-    "ru": {("%(num)s tile", "%(num)s tiles"): ("%(num)s кость", "%(num)s кости", "%(num)s костей")},
+    "ru": {
+        ("%(num)s tile", "%(num)s tiles"): ("%(num)s кость", "%(num)s кости", "%(num)s костей"),
+        ("%(num)s tile left in hand", "%(num)s tiles left in hand"): (
+            "на руке %(num)s кость",
+            "на руке %(num)s кости",
+            "на руке %(num)s костей",
+        ),
+        ("%(num)s point", "%(num)s points"): ("%(num)s очко", "%(num)s очка", "%(num)s очков"),
+    },
 }
 
 
@@ -140,6 +157,19 @@ def test_the_picker_comes_back_to_the_same_page(client):
     assert back == "/checker/?players=5"  # own query kept; lang and _names dropped
 
 
+def test_the_picker_on_a_page_answering_a_form_goes_back_to_a_page_that_opens(client):
+    """A checker question asked without JavaScript is answered at /checker/ask, an address
+    that only takes posts: the picker came back to it and the phone got "page not found"."""
+    sent_from = "http://localhost/checker/?q=move&players=4&lang=de&_x=1"
+    page = client.post("/checker/ask", data={"q": "move"}, headers={"Referer": sent_from})
+    back = re.search(r'name="next" value="([^"]*)"', page.text).group(1)
+    assert back == "/checker/?q=move&amp;players=4"
+    assert client.get(back.replace("&amp;", "&")).status_code == 200
+    # a form sent from another site (or with no Referer) comes back to the home page
+    elsewhere = client.post("/checker/ask", data={}, headers={"Referer": "http://evil.example/x"})
+    assert re.search(r'name="next" value="([^"]*)"', elsewhere.text).group(1) == "/"
+
+
 def test_the_picker_needs_the_csrf_token_when_csrf_is_on(tmp_path):
     class WithCsrf(config.TestConfig):
         WTF_CSRF_ENABLED = True
@@ -160,11 +190,21 @@ def test_the_picker_needs_the_csrf_token_when_csrf_is_on(tmp_path):
 
 
 def test_a_link_language_is_a_preference_for_a_phone_without_a_choice(client):
-    de = {"Accept-Language": "de"}
-    page = client.get("/?lang=lt", headers=de).text
+    fr = {"Accept-Language": "fr-FR,fr;q=0.9"}  # a browser asking for none of our languages
+    page = client.get("/?lang=lt", headers=fr).text
     assert html_lang(page) == "lt" and "Pradėti žaidimų vakarą" in page
-    assert html_lang(client.get("/", headers=de).text) == "lt"  # kept for the next pages
-    assert html_lang(client.get("/?lang=zz", headers=de).text) == "lt"  # unknown: ignored
+    assert html_lang(client.get("/", headers=fr).text) == "lt"  # kept for the next pages
+    assert html_lang(client.get("/?lang=zz", headers=fr).text) == "lt"  # unknown: ignored
+
+
+def test_a_link_language_never_overrides_the_language_the_phones_browser_asks_for(client):
+    """At a table of phones in different languages, the scorekeeper's join link (``?lang=de``)
+    turned every joining phone German, whatever its browser asked for: the sharer's language
+    was forced on the other phones instead of being a preference."""
+    for header, said in (("ru-RU,ru;q=0.9", "ru"), ("lt", "lt"), ("cs-CZ,cs;q=0.9", "cs")):
+        guest = client.application.test_client()
+        assert html_lang(guest.get("/?lang=de", headers={"Accept-Language": header}).text) == said
+        assert html_lang(guest.get("/", headers={"Accept-Language": header}).text) == said
 
 
 def test_a_link_language_never_overrides_a_phones_own_choice(client):
@@ -186,10 +226,14 @@ def test_share_and_join_links_and_qr_codes_carry_the_sharers_language(client, ap
     game_page = client.get(f"/g/{token}").text
     join = re.search(r'href="(http://localhost/j/[^"]+)"', game_page).group(1)
     assert join.endswith("?lang=de")
-    # a phone without a choice of its own opens the join link in the sharer's language
+    # a phone whose browser asks for none of the app's languages opens the join link in the
+    # sharer's language; a Russian phone stays Russian (a preference, never forced)
     guest = app.test_client()
-    page = guest.get(join.removeprefix("http://localhost"), headers={"Accept-Language": "ru"})
+    page = guest.get(join.removeprefix("http://localhost"), headers={"Accept-Language": "pl"})
     assert html_lang(page.text) == "de"
+    russian = app.test_client()
+    page = russian.get(join.removeprefix("http://localhost"), headers={"Accept-Language": "ru"})
+    assert html_lang(page.text) == "ru"
 
 
 def test_the_tile_pickers_sum_gets_every_plural_form_of_the_language(app):
@@ -225,3 +269,57 @@ def test_wtforms_own_messages_are_in_the_players_language(client, code, said):
     assert "Not a valid date value." not in page
     if said:
         assert said in page
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("en", "Tuesday, December 1"),
+        ("de", "Dienstag, 1. Dezember"),
+        ("ru", "вторник, 1 декабря"),
+        ("lt", "gruodžio 1 d., antradienis"),
+        ("cs", "úterý 1. prosince"),
+        ("es", "martes, 1 de diciembre"),
+    ],
+)
+def test_the_game_titles_date_is_in_the_locales_own_order(app, code, said):
+    """The game page's title wrote every language's date in one fixed English pattern
+    ("EEEE d MMMM": "Dienstag 1 Dezember", "martes 1 diciembre")."""
+    from datetime import date
+
+    from flask import render_template_string
+
+    with app.test_request_context(headers={"Accept-Language": code}):
+        assert render_template_string("{{ day | weekday_date }}", day=date(2026, 12, 1)) == said
+
+
+def test_a_hands_score_is_explained_in_the_players_language(client):
+    """The checker's answer to "what does this hand score?" showed the engine's English
+    sentence ("2 tiles left in hand: 11 points.") on every language's page."""
+    ru = {"Accept-Language": "ru"}
+    resp = client.post("/checker/ask", data={"q": "score", "hand": ["6-5", "1-0"]}, headers=ru)
+    page = client.get(resp.headers["Location"], headers=ru).text
+    assert "на руке 2 кости: 12 очков." in page
+    assert "left in hand" not in page.split('id="verdict"')[1].split("</p>")[0]
+    # the special case "a blocked round with only the double-blank" is a hand's score too
+    resp = client.post("/checker/ask", data={"q": "edge", "edge": "blank"}, headers=ru)
+    page = client.get(resp.headers["Location"], headers=ru).text
+    assert "на руке 1 кость: " in page
+    # and the last-tile announcement's answer
+    resp = client.post("/checker/ask", data={"q": "edge", "edge": "announce"}, headers=ru)
+    page = client.get(resp.headers["Location"], headers=ru).text
+    assert "объявлять последнюю кость не нужно" in page
+    # and the centre double's capacity
+    resp = client.post(
+        "/checker/ask", data={"q": "edge", "edge": "capacity", "spokes": "12"}, headers=ru
+    )
+    page = client.get(resp.headers["Location"], headers=ru).text
+    assert "Только 9 костей, не 12." in page
+    # and what to do with a drawn tile
+    foot = "9-5 on C, 9-4 on C, 9-3 on C, 9-2 on C, 5-5 on S1"
+    draw = {"q": "draw", "pos": foot, "hand_text": "4-3 6-2"}
+    resp = client.post(
+        "/checker/ask", data={**draw, "yard_count": "9", "tile_drawn": "6-0"}, headers=ru
+    )
+    page = client.get(resp.headers["Location"], headers=ru).text
+    assert "Добранную 6-0 сыграть нельзя: пас." in page

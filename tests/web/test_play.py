@@ -438,7 +438,7 @@ def test_game_page_heading_names_the_game_and_links_to_its_night(client):
     assert heading, "no visible game heading"
     assert f'href="/nights/{first.night_id}"' in heading.group(1)
     words = " ".join(re.sub(r"<[^>]+>", " ", heading.group(1)).split())
-    assert words == "Game 2 · Sunday 29 November · Ana&#39;s kitchen"
+    assert words == "Game 2 · Sunday, November 29 · Ana&#39;s kitchen"
     assert "Game 1 ·" in page_html(client, first)
 
 
