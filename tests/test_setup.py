@@ -209,7 +209,7 @@ def test_a_fresh_clone_without_npm_gets_to_a_serving_page(tmp_path):
     env["PATH"] = path_without_npm(tmp_path / "bin")
     env["PYTHON"] = shutil.which("python3") or sys.executable
 
-    first, first_seconds = _make(clone, env, "install", "vendor", "babel-compile")
+    first, _ = _make(clone, env, "install", "vendor", "babel-compile")
     assert "install_deps.py" in first
     assert "setuptools" not in first.lower()
     # the local htmx copy came from the registry or the CDN, or one line said why not
@@ -218,8 +218,9 @@ def test_a_fresh_clone_without_npm_gets_to_a_serving_page(tmp_path):
     assert "Chicken Foot" in page and "htmx" in page
     assert (clone / "instance" / "companion.db").exists()  # make run migrated it
 
-    second, second_seconds = _make(clone, env, "install", "vendor", "babel-compile")
-    assert "install_deps.py" not in second and "pip" not in second  # nothing reinstalled
-    assert second_seconds < first_seconds / 5
+    second, _ = _make(clone, env, "install", "vendor", "babel-compile")
+    # nothing reinstalled (asserted on what ran, not on timings: with pip's cache warm the
+    # first install takes about a second too, and timed assertions fail on a busy machine)
+    assert "install_deps.py" not in second and "pip" not in second
     page = _serve_and_get(clone, env, _free_port())
     assert "Chicken Foot" in page
