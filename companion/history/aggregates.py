@@ -29,20 +29,9 @@ from ..models import (
     PlayerTotal,
     Seat,
 )
-from ..services.summaries import line_counts, month_of, next_month
+from ..services.summaries import bucket_sums, line_counts, month_of, next_month
 from .results import Filters, live_finished
 from .stats import HeadToHead, PlayerStats, rank_players
-
-_SUMS = (
-    func.sum(PlayerSummary.games),
-    func.sum(PlayerSummary.wins),
-    func.sum(PlayerSummary.shared_wins),
-    func.sum(PlayerSummary.rounds),
-    func.sum(PlayerSummary.points),
-    func.sum(PlayerSummary.zero_rounds),
-    func.min(PlayerSummary.best_total),
-    func.max(PlayerSummary.worst_total),
-)
 
 
 def _lines(filters: Filters, *columns: Any) -> Select[Any]:
@@ -105,7 +94,7 @@ def _whole_months(start: date | None, end: date | None) -> tuple[date | None, da
 
 
 def _bucket_rows(filters: Filters, first: date | None, after: date | None) -> list[PlayerStats]:
-    stmt = select(PlayerSummary.player_id, *_SUMS).group_by(PlayerSummary.player_id)
+    stmt = select(PlayerSummary.player_id, *bucket_sums()).group_by(PlayerSummary.player_id)
     if first is not None:
         stmt = stmt.where(PlayerSummary.month >= first)
     if after is not None:

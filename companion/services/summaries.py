@@ -76,6 +76,21 @@ def live_lines(*columns: Any) -> Any:
     )
 
 
+def bucket_sums() -> tuple[Any, ...]:
+    """Aggregates over monthly buckets, in the columns' order of :func:`line_counts`: counts
+    and points added up, the lowest best total and the highest worst total."""
+    return (
+        func.sum(PlayerSummary.games),
+        func.sum(PlayerSummary.wins),
+        func.sum(PlayerSummary.shared_wins),
+        func.sum(PlayerSummary.rounds),
+        func.sum(PlayerSummary.points),
+        func.sum(PlayerSummary.zero_rounds),
+        func.min(PlayerSummary.best_total),
+        func.max(PlayerSummary.worst_total),
+    )
+
+
 def line_counts() -> tuple[Any, ...]:
     """Aggregates over stored lines: games, wins, shared wins, rounds, points, zero rounds,
     best (lowest) and worst (highest) total — the columns of a summary, in that order."""
@@ -156,18 +171,9 @@ def refresh_totals(
     in it is summed afresh; a total whose months are all gone is dropped. Call after the
     months are refreshed. No commit."""
     gone = delete(PlayerTotal)
-    sums = select(
-        PlayerSummary.player_id,
-        PlayerSummary.set_size,
-        func.sum(PlayerSummary.games),
-        func.sum(PlayerSummary.wins),
-        func.sum(PlayerSummary.shared_wins),
-        func.sum(PlayerSummary.rounds),
-        func.sum(PlayerSummary.points),
-        func.sum(PlayerSummary.zero_rounds),
-        func.min(PlayerSummary.best_total),
-        func.max(PlayerSummary.worst_total),
-    ).group_by(PlayerSummary.player_id, PlayerSummary.set_size)
+    sums = select(PlayerSummary.player_id, PlayerSummary.set_size, *bucket_sums()).group_by(
+        PlayerSummary.player_id, PlayerSummary.set_size
+    )
     pair_gone = delete(PairTotal)
     pair_sums = select(
         PairSummary.player_id,
