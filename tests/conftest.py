@@ -75,6 +75,24 @@ def postgres_url():
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def race_app(request, tmp_path) -> Iterator[Any]:
+    """An app on a database file or server that several connections share at once (races
+    between phones, replayed outbox entries), on SQLite and on PostgreSQL (the ``postgres_url``
+    in scope: a module may bring its own server)."""
+    if request.param == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+    else:
+        url = f"sqlite:///{tmp_path / 'race.db'}"
+    app = create_app(type("RaceConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
+    with app.app_context():
+        db.create_all()
+        yield app
+        db.session.remove()
+        db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def backend(request):
     """The database backend a test runs on: "sqlite" (in memory) or "postgresql"."""
     return request.param

@@ -5,10 +5,8 @@ every request gets the first answer, on a SQLite file and on PostgreSQL (where i
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from sqlalchemy import func, select
 
 from companion import create_app
@@ -20,21 +18,6 @@ from tests.web.playkit import make_game, round_post
 from tests.web.test_table_races import at_once, joined, postgres_url  # noqa: F401 - fixture
 
 ROUND = {"Bob": 12, "Cy": 3}
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def race_app(request, tmp_path) -> Iterator[Any]:
-    if request.param == "postgresql":
-        url = request.getfixturevalue("postgres_url")
-    else:
-        url = f"sqlite:///{tmp_path / 'idem.db'}"
-    app = create_app(type("IdemConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
-    with app.app_context():
-        db.create_all()
-        yield app
-        db.session.remove()
-        db.drop_all()
-        db.engine.dispose()
 
 
 def same_phone(app, client, n: int) -> list[Any]:

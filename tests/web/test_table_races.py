@@ -10,14 +10,12 @@ together by a barrier.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 
-from companion import create_app
-from companion.config import TestConfig
 from companion.extensions import db
 from companion.models import Device, Game, HandPost, HandScore, Round
 from tests.web.playkit import make_game, round_post, seat_ids
@@ -32,21 +30,6 @@ def postgres_url():
         pytest.skip(f"PostgreSQL tests skipped: {reason}")
     with postgres_server() as url:
         yield url
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def race_app(request, tmp_path) -> Iterator[Any]:
-    if request.param == "postgresql":
-        url = request.getfixturevalue("postgres_url")
-    else:
-        url = f"sqlite:///{tmp_path / 'race.db'}"
-    app = create_app(type("RaceConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
-    with app.app_context():
-        db.create_all()
-        yield app
-        db.session.remove()
-        db.drop_all()
-        db.engine.dispose()
 
 
 def at_once(jobs: list[Callable[[], Any]]) -> list[Any]:
