@@ -101,7 +101,6 @@ class Layout:
         "_children",
         "_used",
         "_open_feet",
-        "_open",
         "_by_number",
         "_next_n",
     )
@@ -117,7 +116,6 @@ class Layout:
     _children: Map[str, int]
     _used: Map[Tile, str]
     _open_feet: tuple[str, ...]
-    _open: _Ends
     _by_number: Map[int, _Ends]
     _next_n: tuple[int, int]
 
@@ -136,25 +134,24 @@ class Layout:
         children: Map[str, int],
         used: Map[Tile, str],
         open_feet: tuple[str, ...],
-        open_ids: _Ends,
         by_number: Map[int, _Ends],
         next_n: tuple[int, int],
     ) -> Layout:
+        # Called on every attach: the slots are filled through their descriptors, which skips
+        # the attribute lookup of object.__setattr__ (about half the cost of building a version).
         self = object.__new__(cls)
-        put = object.__setattr__
-        put(self, "center", center)
-        put(self, "spokes_required", spokes_required)
-        put(self, "toes_required", toes_required)
-        put(self, "_count", count)
-        put(self, "_chain", chain)
-        put(self, "_tuple", None)
-        put(self, "_by_id", by_id)
-        put(self, "_children", children)
-        put(self, "_used", used)
-        put(self, "_open_feet", open_feet)
-        put(self, "_open", open_ids)
-        put(self, "_by_number", by_number)
-        put(self, "_next_n", next_n)
+        _SET_CENTER(self, center)
+        _SET_SPOKES(self, spokes_required)
+        _SET_TOES(self, toes_required)
+        _SET_COUNT(self, count)
+        _SET_CHAIN(self, chain)
+        _SET_TUPLE(self, None)
+        _SET_BY_ID(self, by_id)
+        _SET_CHILDREN(self, children)
+        _SET_USED(self, used)
+        _SET_OPEN_FEET(self, open_feet)
+        _SET_BY_NUMBER(self, by_number)
+        _SET_NEXT_N(self, next_n)
         return self
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -184,7 +181,6 @@ class Layout:
             Map({CENTER: 0}),
             Map({center: CENTER}),
             (),
-            hub,
             Map({center.high: hub}) if hub else Map(),
             (1, 1),
         )
@@ -229,7 +225,7 @@ class Layout:
                 node = node[1]
             items.reverse()
             cached = tuple(items)
-            object.__setattr__(self, "_tuple", cached)
+            _SET_TUPLE(self, cached)
         return cached
 
     @property
@@ -335,7 +331,10 @@ class Layout:
         This lists the geometry only; which of them a move may use now depends on the spoke and
         foot phases (see :func:`playable_targets`). Read from the index, not the whole table.
         """
-        return [self._end(tile_id) for _, tile_id in self._open]
+        # The index holds every open end once, under the number it takes; the placement order
+        # (centre 0, then 1, 2, ...) gives the listing order.
+        ends = sorted(e for under in self._by_number.values() for e in under)
+        return [self._end(tile_id) for _, tile_id in ends]
 
     def phase_target(self) -> tuple[str, int] | None:
         """Outside open play, the one place a move may go as (id, number): the centre during
@@ -434,12 +433,10 @@ class Layout:
             open_feet = tuple(f for f in open_feet if f != on)
         if placement.is_double and self.toes_required > 0:
             open_feet = (*open_feet, new_id)
-        open_ids, by_number = self._open, self._by_number
+        by_number = self._by_number
         if free == 1:  # the parent is full now: it leaves the index
-            open_ids = tuple(e for e in open_ids if e[1] != on)
             by_number = _without(by_number, number, on)
         entry = (count, new_id)
-        open_ids = (*open_ids, entry)
         by_number = by_number.set(placement.outer, (*by_number.get(placement.outer, ()), entry))
         return Layout._make(
             self.center,
@@ -451,7 +448,6 @@ class Layout:
             children,
             self._used.set(tile, new_id),
             open_feet,
-            open_ids,
             by_number,
             _advance(self._next_n, new_id, by_id),
         )
@@ -474,10 +470,30 @@ class Layout:
         return parent.id if parent.is_double else None
 
 
+# The slot setters of Layout (its __setattr__ refuses every change after _make).
+(
+    _SET_CENTER,
+    _SET_SPOKES,
+    _SET_TOES,
+    _SET_COUNT,
+    _SET_CHAIN,
+    _SET_TUPLE,
+    _SET_BY_ID,
+    _SET_CHILDREN,
+    _SET_USED,
+    _SET_OPEN_FEET,
+    _SET_BY_NUMBER,
+    _SET_NEXT_N,
+) = (getattr(Layout, name).__set__ for name in Layout.__slots__)
+
+
 def _without(by_number: Map[int, _Ends], number: int, tile_id: str) -> Map[int, _Ends]:
     """The index with ``tile_id`` no longer open under ``number`` (ends under one number are
     few: bounded by the set, not by the tiles on the table)."""
-    left = tuple(e for e in by_number.get(number, ()) if e[1] != tile_id)
+    under = by_number[number]
+    if len(under) == 1:  # the usual case: that end was the only one open under its number
+        return by_number.delete(number)
+    left = tuple([e for e in under if e[1] != tile_id])
     return by_number.set(number, left) if left else by_number.delete(number)
 
 
@@ -485,10 +501,13 @@ def _advance(next_n: tuple[int, int], new_id: str, by_id: Map[str, Placement]) -
     """The smallest free ``D<n>`` and ``T<n>`` after ``new_id`` was taken (only ever grows, so
     the scan is amortised O(1) per tile)."""
     doubles, others = next_n
-    if new_id == f"D{doubles}":
-        while f"D{doubles}" in by_id:
+    if new_id[0] == "D":
+        if new_id == f"D{doubles}":
             doubles += 1
+            while f"D{doubles}" in by_id:
+                doubles += 1
     elif new_id == f"T{others}":
+        others += 1
         while f"T{others}" in by_id:
             others += 1
     return doubles, others

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
+
 import pytest
 
-from companion.engine import RuleSet, advise_turn, preset
+from companion.engine import RuleSet, TurnAdvice, advise_turn, preset
 from tests.engine.util import CROSS, lay, t, tiles
 
 ONE_SPOKE = lay("9-9", ("S1", "C", "9-5"))
 CROSS_LAYOUT = lay("9-9", *CROSS)
 FOOT = lay("9-9", *CROSS, ("D1", "S1", "5-5"))
-STUCK = tiles("5-1", "3-3", "2-4")  # nothing fits the centre 9-9 while it needs spokes
+STUCK_TEXT = ("5-1", "3-3", "2-4")
+STUCK = tiles(*STUCK_TEXT)  # nothing fits the centre 9-9 while it needs spokes
 
 
 def rules(**overrides: object) -> RuleSet:
@@ -93,3 +96,31 @@ def test_the_yard_and_the_reserve(
 def test_advice_lists_every_legal_play() -> None:
     advice = advise_turn(CROSS_LAYOUT, tiles("5-3", "7-7"), 5, RuleSet())
     assert advice.legal_plays == ((t("5-3"), "S1"), (t("5-3"), "S2"), (t("7-7"), "S3"))
+
+
+@pytest.mark.parametrize(
+    ("hand", "yard", "drawn", "house"),
+    [
+        (("9-6", "1-1"), 20, None, RuleSet()),  # PLAY
+        (("9-6",), 20, None, rules(must_play_if_able=False)),  # PLAY, may draw instead
+        (STUCK_TEXT, 0, None, RuleSet()),  # PASS: nothing to draw
+        (STUCK_TEXT, 20, None, RuleSet()),  # must draw
+        (STUCK_TEXT, 20, "9-4", rules(drawn_tile_play="may")),  # the drawn tile may be played
+        (STUCK_TEXT, 20, "2-4", rules(draw_when_stuck="until_playable")),  # draw again
+    ],
+)
+def test_advice_is_the_value_its_own_constructor_builds(
+    hand: tuple[str, ...], yard: int, drawn: str | None, house: RuleSet
+) -> None:
+    """advise_turn fills TurnAdvice's slots directly (speed): the value must be the one the
+    dataclass's own __init__ builds from the same fields, every field set."""
+    tile = tiles(drawn)[0] if drawn else None
+    advice = advise_turn(ONE_SPOKE, tiles(*hand), yard, house, players=4, tile_drawn=tile)
+    rebuilt = TurnAdvice(**{f.name: getattr(advice, f.name) for f in fields(TurnAdvice)})
+    assert advice == rebuilt
+    assert replace(advice) == advice
+    # each value in its own slot (a slot filled out of order would show here)
+    assert advice.rule in ("5.1", "5.5") and advice.message.endswith(".")
+    assert advice.result in ("PLAY", "PASS", "DRAW_AGAIN", None)
+    assert advice.draw_count in (0, 1) and advice.drawable == (yard if yard else 0)
+    assert all(isinstance(play, tuple) for play in advice.legal_plays)
