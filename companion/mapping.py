@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from .engine import (
     DominoSet,
     NextRound,
+    RoundState,
     RuleSet,
     Standing,
     Tile,
@@ -69,4 +70,10 @@ def played_doubles(game: Game) -> list[int]:
 
 def coming_round(game: Game, holders: Mapping[int, str | None] | None = None) -> NextRound:
     """The coming round's double under the game's house rules (RULES.md §3.5, §4)."""
-    return next_round(rules_of(game), game.set_size, played_doubles(game), holders)
+    state = RoundState(
+        rules=rules_of(game),
+        set_size=game.set_size,
+        played=played_doubles(game),
+        holders=holders or {},
+    )
+    return next_round(state)

@@ -51,12 +51,47 @@ def round_status(state: RoundState) -> RoundStatus:
     Raises EngineError(``SEVERAL_WENT_OUT``) when more than one player has an empty hand (§11.6)
     and EngineError(``CENTRE_DOUBLE_IN_HAND``) from scoring.
     """
-    layout, hands, yard_count, rules = state.layout, state.hands, state.yard_count, state.rules
-    players, to_move, went_out = state.players, state.to_move, state.went_out
-    last_tile_was_double = state.last_tile_was_double
-    count = players if players is not None else (len(hands) or None)
-    round_double = layout.center
-    out = went_out or next((p for p, h in hands.items() if not h), None)
+    out = _who_went_out(state)
+    if out is not None:
+        return _went_out(state, out)
+    layout, hands, rules = state.table, state.hands, state.rules
+    can_play = tuple(p for p, h in hands.items() if has_legal_play(layout, h))
+    drawable = drawable_tiles(rules, state.yard_count, state.player_count)
+    if rules.empty_yard_ends_round and drawable == 0 and _to_move_is_stuck(state, can_play):
+        return RoundStatus(
+            over=True,
+            reason="NO_DRAW",
+            went_out=None,
+            scores=_scores(hands, rules, layout.center),
+            can_play=can_play,
+            message=f"{state.to_move or 'The player to move'} cannot play and there is nothing "
+            "to draw: under 'No Draw' the round ends at once.",
+            rule="5.5",
+        )
+    if can_play or drawable > 0:
+        return _not_over(can_play, drawable)
+    left = (
+        "only the reserve is left in the chicken yard"
+        if state.yard_count
+        else "the chicken yard is empty"
+    )
+    return RoundStatus(
+        over=True,
+        reason="BLOCKED",
+        went_out=None,
+        scores=_scores(hands, rules, layout.center),
+        can_play=(),
+        message=f"Blocked: nobody can play and {left}, so everyone counts their hand.",
+        rule="6",
+    )
+
+
+def _who_went_out(state: RoundState) -> str | None:
+    """The player who went out (from the event, else the one empty hand), or None.
+
+    Raises EngineError(``SEVERAL_WENT_OUT``) when more than one hand is empty (§11.6)."""
+    hands = state.hands
+    out = state.went_out or next((p for p, h in hands.items() if not h), None)
     emptied = sorted({p for p, h in hands.items() if not h} | ({out} if out else set()))
     if len(emptied) > 1:
         # The round ends the moment the first hand empties (§6), so only one player goes out.
@@ -68,78 +103,49 @@ def round_status(state: RoundState) -> RoundStatus:
             "input.hands",
             params={"players": ", ".join(emptied[:-1]), "last": emptied[-1]},
         )
-    if out is not None:
-        scores = _scores(hands, rules, round_double, out, last_tile_was_double)
-        penalty = scores[out].penalty if out in scores else 0
-        extra = (
-            " They went out on a double, which costs 50 under this house rule." if penalty else ""
-        )
-        return RoundStatus(
-            over=True,
-            reason="OUT",
-            went_out=out,
-            scores=scores,
-            can_play=(),
-            message=f"{out} laid their last tile, so the "
-            f"round is over, even if a chicken foot is unfinished.{extra}",
-            rule="6",
-        )
-    can_play = tuple(p for p, h in hands.items() if has_legal_play(layout, h))
-    drawable = drawable_tiles(rules, yard_count, count)
-    if (
-        rules.empty_yard_ends_round
-        and drawable == 0
-        and (
-            (to_move is not None and to_move in hands and to_move not in can_play)
-            or (to_move is None and not can_play)
-        )
-    ):
-        who = to_move or "The player to move"
-        return RoundStatus(
-            over=True,
-            reason="NO_DRAW",
-            went_out=None,
-            scores=_scores(hands, rules, round_double),
-            can_play=can_play,
-            message=f"{who} cannot play and there is nothing to draw: under 'No Draw' "
-            "the round ends at once.",
-            rule="5.5",
-        )
-    if can_play:
-        names = ", ".join(can_play)
-        return RoundStatus(
-            over=False,
-            reason="SOMEONE_CAN_PLAY",
-            went_out=None,
-            scores={},
-            can_play=can_play,
-            message=f"Not over: {names} can still play.",
-            rule="6",
-        )
-    if drawable > 0:
-        return RoundStatus(
-            over=False,
-            reason="YARD_NOT_EXHAUSTED",
-            went_out=None,
-            scores={},
-            can_play=(),
-            message=f"Not over: nobody can play, but {drawable} tile"
-            f"{'s' if drawable != 1 else ''} can still be drawn from the chicken "
-            "yard.",
-            rule="6",
-        )
-    left = (
-        "only the reserve is left in the chicken yard"
-        if yard_count
-        else "the chicken yard is empty"
-    )
+    return out
+
+
+def _went_out(state: RoundState, out: str) -> RoundStatus:
+    """``OUT``: the round is over even with a chicken foot unfinished (§6)."""
+    scores = _scores(state.hands, state.rules, state.table.center, out, state.last_tile_was_double)
+    penalty = scores[out].penalty if out in scores else 0
+    extra = " They went out on a double, which costs 50 under this house rule." if penalty else ""
     return RoundStatus(
         over=True,
-        reason="BLOCKED",
-        went_out=None,
-        scores=_scores(hands, rules, round_double),
+        reason="OUT",
+        went_out=out,
+        scores=scores,
         can_play=(),
-        message=f"Blocked: nobody can play and {left}, so everyone counts their hand.",
+        message=f"{out} laid their last tile, so the "
+        f"round is over, even if a chicken foot is unfinished.{extra}",
+        rule="6",
+    )
+
+
+def _to_move_is_stuck(state: RoundState, can_play: tuple[str, ...]) -> bool:
+    """The player to move cannot play (with nobody named to move: nobody can), §5.5."""
+    if state.to_move is None:
+        return not can_play
+    return state.to_move in state.hands and state.to_move not in can_play
+
+
+def _not_over(can_play: tuple[str, ...], drawable: int) -> RoundStatus:
+    """Not over: someone can play, or nobody can but tiles can still be drawn (§6)."""
+    if can_play:
+        message = f"Not over: {', '.join(can_play)} can still play."
+    else:
+        message = (
+            f"Not over: nobody can play, but {drawable} tile"
+            f"{'s' if drawable != 1 else ''} can still be drawn from the chicken yard."
+        )
+    return RoundStatus(
+        over=False,
+        reason="SOMEONE_CAN_PLAY" if can_play else "YARD_NOT_EXHAUSTED",
+        went_out=None,
+        scores={},
+        can_play=can_play,
+        message=message,
         rule="6",
     )
 

@@ -6,11 +6,13 @@ N - r + 1; the house rule ``missing_start_double`` decides what a missing double
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from .errors import RuleError
 from .rules import MissingStartDouble, RuleSet, StartDoubleSource
+from .state import RoundState
 from .tiles import DominoSet
 
 SKIP_RULES = (
@@ -127,79 +129,104 @@ def _candidates(
     return unused, []
 
 
-def next_round(
-    rules: RuleSet,
-    set_size: int,
-    played: Sequence[int] = (),
-    holders: Mapping[int, str | None] | None = None,
-) -> NextRound:
+class _Step(Enum):
+    """What ``missing_start_double`` does with one double that nobody holds (§3.5)."""
+
+    DRAW = "draw"  # players draw for it and it starts the round
+    REDEAL = "redeal"  # reshuffle and deal again, then look for it again
+    BURN = "burn"  # skip it for good and look at the next lower double
+    PASS_OVER = "pass_over"  # skip it this round only and look at the next lower double
+
+
+def _step(rule: MissingStartDouble, double: int, only_missing_left: bool) -> _Step:
+    """The house rule's answer for ``double`` when nobody holds it; ``only_missing_left``: every
+    candidate from it down is missing too."""
+    match rule:
+        case MissingStartDouble.DRAW_UNTIL_FOUND:
+            return _Step.DRAW
+        case MissingStartDouble.RESHUFFLE_REDEAL:
+            return _Step.REDEAL
+        case MissingStartDouble.SKIP_TO_NEXT_LOWER:
+            return _Step.BURN
+        case MissingStartDouble.SKIP_TO_NEXT_LOWER_EXCEPT_BLANK:
+            return _Step.DRAW if double == 0 else _Step.BURN  # the double-blank is drawn for
+        case MissingStartDouble.RETRY_NEXT_ROUND:
+            # the last doubles left are drawn for: no later round is left to retry them in
+            return _Step.DRAW if only_missing_left else _Step.PASS_OVER
+
+
+def missing_doubles(state: RoundState) -> frozenset[int]:
+    """Doubles known to be held by nobody after the deal (none when the double is pulled before
+    the deal: it is then always found first, §3.4)."""
+    if state.rules.start_double_source != StartDoubleSource.HELD_IN_HAND:
+        return frozenset()
+    return frozenset(d for d, who in state.holders.items() if who is None)
+
+
+def next_round(state: RoundState) -> NextRound:
     """The coming round's double under ``rules.missing_start_double`` (RULES.md §3.5, §4).
 
     Args:
-        played: start doubles used so far, in order.
-        holders: double -> holding player, or None when known that nobody holds it. Doubles not
-            in the mapping are assumed to be found normally. Ignored when the double is pulled
-            before the deal (it is then always found first, §3.4).
+        state: the game before the coming round (:class:`~companion.engine.state.RoundState`):
+            ``rules``, ``set_size`` (N), ``played`` (start doubles used so far, in order) and
+            ``holders`` (double -> holding player, or None when known that nobody holds it;
+            doubles not listed are assumed to be found normally; ignored when the double is
+            pulled before the deal, §3.4).
     Raises RuleError for an invalid ``played`` list.
     """
-    check_played(set_size, played)
-    candidates, burned = _candidates(rules, set_size, played)
-    holders = holders or {}
-    rule = rules.missing_start_double
-
-    def missing(d: int) -> bool:
-        return (
-            rules.start_double_source == StartDoubleSource.HELD_IN_HAND
-            and d in holders
-            and holders[d] is None
-        )
-
+    rules, n = state.rules, state.n
+    played = check_played(n, state.played)
+    candidates, burned = _candidates(rules, n, played)
+    missing = missing_doubles(state)
     passed: list[int] = []
-    drawn_for = redeal = False
-    procedure = ""
+    step: _Step | None = None
     start: int | None = None
     for i, d in enumerate(candidates):
-        if not missing(d):
+        if d not in missing:
             start = d
             break
-        if not procedure:
-            procedure = PROCEDURES[rule].format(d=d)
-        if rule == MissingStartDouble.DRAW_UNTIL_FOUND or (
-            rule == MissingStartDouble.SKIP_TO_NEXT_LOWER_EXCEPT_BLANK and d == 0
-        ):
-            start, drawn_for = d, True
-            break
-        if rule == MissingStartDouble.RESHUFFLE_REDEAL:
-            start, redeal = d, True
-            break
-        if rule == MissingStartDouble.RETRY_NEXT_ROUND:
-            if all(missing(x) for x in candidates[i:]):
-                start, drawn_for = d, True  # the last doubles left are drawn for
-                break
+        only_missing_left = missing.issuperset(candidates[i:])
+        step = _step(rules.missing_start_double, d, only_missing_left)
+        if step is _Step.BURN:
+            burned.append(d)
+        elif step is _Step.PASS_OVER:
             passed.append(d)
-            continue
-        burned.append(d)
-    if start is None:
-        remaining: list[int] = []
-    elif rule in SKIP_RULES:
-        remaining = [d for d in candidates if d < start]
-    else:
-        remaining = [d for d in candidates if d != start]
-    following = remaining[0] if remaining else None
-    if not procedure:
-        procedure = (
-            "The game is over: every double has started its round."
-            if start is None
-            else f"Whoever holds {start}-{start} places it in the centre."
-        )
+        else:
+            start = d
+            break
+    # the first double met that nobody holds names the procedure (one was met if step is set)
+    first_missing = next((d for d in candidates if d in missing), None)
+    remaining = _remaining(rules, candidates, start)
+    # a missing double that starts the round was reached by its own step (draw or redeal)
+    drawn_for = start in missing and step is _Step.DRAW
+    redeal = start in missing and step is _Step.REDEAL
     return NextRound(
         start_double=start,
-        following=following,
+        following=remaining[0] if remaining else None,
         burned=tuple(sorted(burned, reverse=True)),
         passed_over=tuple(passed),
         drawn_for=drawn_for,
         redeal=redeal,
         rounds_left=(len(remaining) + 1) if start is not None else 0,
-        procedure=procedure,
+        procedure=_procedure(rules, first_missing if step is not None else None, start),
         rule="3.5" if (burned or passed or drawn_for or redeal) else "4",
     )
+
+
+def _remaining(rules: RuleSet, candidates: Sequence[int], start: int | None) -> list[int]:
+    """The doubles still to start rounds after the coming one (§3.5, §4)."""
+    if start is None:
+        return []
+    if rules.missing_start_double in SKIP_RULES:
+        return [d for d in candidates if d < start]
+    return [d for d in candidates if d != start]
+
+
+def _procedure(rules: RuleSet, first_missing: int | None, start: int | None) -> str:
+    """What the table does, in one or two sentences: the house rule for the first missing
+    double met, else the ordinary start (or the end of the game)."""
+    if first_missing is not None:
+        return PROCEDURES[rules.missing_start_double].format(d=first_missing)
+    if start is None:
+        return "The game is over: every double has started its round."
+    return f"Whoever holds {start}-{start} places it in the centre."

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from .deal import check_table, deal
@@ -37,7 +37,7 @@ from .layout import Layout
 from .moves import legal_moves
 from .round_end import round_status
 from .rules import GameLength, RuleSet, StartDoubleSource, Starter, TilesPerTurn, spokes_required
-from .sequence import next_round
+from .sequence import NextRound, next_round
 from .starters import StartInfo, start_of_round
 from .state import RoundState
 from .tiebreak import Decision, Standing, decide, records, standings
@@ -187,17 +187,34 @@ def _rng(seed: int | random.Random) -> random.Random:
 # --- setting up a round -------------------------------------------------------------------------
 @dataclass(slots=True)
 class _Table:
-    """The mutable state of one round while it is simulated (never leaves this module)."""
+    """One round while it is simulated: the public :class:`~.state.RoundState` it was dealt
+    from (rules, seats, round number, double, holders: their one home) and the lists that
+    change on every turn, kept mutable here because a frozen state per turn would cost more
+    than the turn. :meth:`now` is the public state at this moment, for the engine's verbs."""
 
-    seats: tuple[str, ...]
+    start: RoundState
     hands: list[list[Tile]]
     yard: list[Tile]
     layout: Layout
     on_event: Observer | None
-    round_number: int
     turns: int = 0
     plays: int = 0
     draws: int = 0
+
+    def now(
+        self, *, to_move: str | None = None, went_out: str | None = None, on_double: bool = False
+    ) -> RoundState:
+        """The round as a public state now, with what is known of the turn (§6)."""
+        return replace(
+            self.start,
+            layout=self.layout,
+            hands=dict(zip(self.start.seats, self.hands, strict=True)),
+            yard_count=len(self.yard),
+            players=len(self.start.seats),
+            to_move=to_move,
+            went_out=went_out,
+            last_tile_was_double=on_double,
+        )
 
 
 def _shuffled(tiles: Sequence[Tile], rng: random.Random) -> list[Tile]:
@@ -216,52 +233,44 @@ def _search(tiles: Sequence[Tile], target: Tile, first: int, players: int) -> in
     return (first + list(tiles).index(target)) % players
 
 
-def _highest_draw(
-    rules: RuleSet, double: int, seats: tuple[str, ...], rng: random.Random
-) -> StartInfo:
+def _highest_draw(state: RoundState, rng: random.Random) -> StartInfo:
     """Round 1 under ``draw_highest_tile``: tied players draw again until one is highest; the
     drawn tiles go back (§3.6)."""
     pool: list[Tile] = []
-    drawing = seats
+    drawing = tuple(state.seats)
     while True:
         if len(pool) < len(drawing):
-            pool = _shuffled(DominoSet(n=rules.set_size).tiles, rng)
+            pool = _shuffled(DominoSet(n=state.rules.set_size).tiles, rng)
         draws = {p: pool.pop() for p in drawing}
-        info = start_of_round(rules, double, 1, seats=seats, draws=draws)
+        info = start_of_round(replace(state, number=1, draws=draws))
         if info.starter is not None:
             return info
         drawing = info.tied
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class _Setup:
+    """A dealt round: the hands and the chicken yard, the state it starts from (its double,
+    who holds or found it) and the engine's word on that double (§3.4, §3.5)."""
+
     hands: list[list[Tile]]
     yard: list[Tile]
-    double: int
-    burned: tuple[int, ...]
-    passed_over: tuple[int, ...]
-    drawn_for: bool
-    redeals: int
-    holder: str | None
-    found_by: str | None
+    state: RoundState
+    double: NextRound
+    redeals: int = 0
 
 
-def _setup_held(
-    rules: RuleSet,
-    n: int,
-    seats: tuple[str, ...],
-    size: int,
-    played: Sequence[int],
-    first: int,
-    rng: random.Random,
-) -> _Setup | None:
+def _setup_held(state: RoundState, size: int, first: int, rng: random.Random) -> _Setup | None:
     """``held_in_hand``: deal from the whole set, then find the double (§3.4, §3.5)."""
+    n, seats = state.n, state.seats
     dominoes = DominoSet(n=n)
     for redeals in range(MAX_REDEALS):
         hands, yard = _deal_hands(_shuffled(dominoes.tiles, rng), len(seats), size)
         where = {t.high: seats[i] for i, h in enumerate(hands) for t in h if t.is_double}
-        holders = {d: where.get(d) for d in range(n + 1) if d not in played}
-        nxt = next_round(rules, n, played, holders)
+        dealt = replace(
+            state, holders={d: where.get(d) for d in range(n + 1) if d not in state.played}
+        )
+        nxt = next_round(dealt)
         if nxt.game_over:
             return None
         if nxt.redeal:
@@ -272,21 +281,17 @@ def _setup_held(
         if nxt.drawn_for:
             found_by = _draw_for_double(hands, yard, Tile(double, double), first, seats)
         return _Setup(
-            hands,
-            yard,
-            double,
-            nxt.burned,
-            nxt.passed_over,
-            nxt.drawn_for,
-            redeals,
-            holders[double],
-            found_by,
+            hands=hands,
+            yard=yard,
+            state=replace(dealt, start_double=double, found_by=found_by),
+            double=nxt,
+            redeals=redeals,
         )
     raise SimulationError(f"Nobody held the double after {MAX_REDEALS} redeals.")
 
 
 def _draw_for_double(
-    hands: list[list[Tile]], yard: list[Tile], target: Tile, first: int, seats: tuple[str, ...]
+    hands: list[list[Tile]], yard: list[Tile], target: Tile, first: int, seats: Sequence[str]
 ) -> str:
     """Players draw in turn until ``target`` appears; drawn tiles stay in hand (§3.4)."""
     seat = first
@@ -299,27 +304,21 @@ def _draw_for_double(
     raise SimulationError(f"{target} is in no hand and not in the chicken yard.")
 
 
-def _setup_pulled(
-    rules: RuleSet,
-    n: int,
-    seats: tuple[str, ...],
-    size: int,
-    played: Sequence[int],
-    first: int,
-    rng: random.Random,
-) -> _Setup | None:
+def _setup_pulled(state: RoundState, size: int, first: int, rng: random.Random) -> _Setup | None:
     """``pulled_before_deal``: find the double first, set it aside, deal the rest (§3.4)."""
-    nxt = next_round(rules, n, played)
+    nxt = next_round(state)
     if nxt.game_over:
         return None
     double = nxt.start_double
     assert double is not None
     target = Tile(double, double)
-    searched = _shuffled(DominoSet(n=n).tiles, rng)
+    seats = state.seats
+    searched = _shuffled(DominoSet(n=state.n).tiles, rng)
     found_by = seats[_search(searched, target, first, len(seats))]
     rest = _shuffled([t for t in searched if t != target], rng)  # "the rest are reshuffled"
     hands, yard = _deal_hands(rest, len(seats), size)
-    return _Setup(hands, yard, double, nxt.burned, (), False, 0, None, found_by)
+    start = replace(state, start_double=double, found_by=found_by)
+    return _Setup(hands=hands, yard=yard, state=start, double=nxt)
 
 
 # --- playing a round ----------------------------------------------------------------------------
@@ -355,31 +354,34 @@ def simulate_round(
         raise SimulationError("; ".join(p.message for p in table_check.problems))
     size = deal(rules, n, len(seats)).hand_size
     first = (round_number - 1) % len(seats)
+    before = RoundState(
+        rules=rules, number=round_number, seats=seats, played=played, round1_starter=round1_starter
+    )
     pulled = rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL
-    setup = (_setup_pulled if pulled else _setup_held)(rules, n, seats, size, played, first, rng)
+    setup = (_setup_pulled if pulled else _setup_held)(before, size, first, rng)
     if setup is None:
         return None
-    starter, first_to_play = _starters(rules, setup, seats, round_number, round1_starter, rng)
-    centre = Tile(setup.double, setup.double)
+    starter, first_to_play = _starters(setup.state, rng)
+    double = setup.state.double
+    centre = Tile(double, double)
     for hand in setup.hands:
         if centre in hand:
             hand.remove(centre)  # whoever holds the double lays it in the centre
     k = spokes_required(rules, n, len(seats))
     table = _Table(
-        seats,
-        setup.hands,
-        setup.yard,
-        Layout.start(centre, k, rules.foot_toes_required),
-        on_event,
-        round_number,
+        start=setup.state,
+        hands=setup.hands,
+        yard=setup.yard,
+        layout=Layout.start(centre, k, rules.foot_toes_required),
+        on_event=on_event,
     )
     reason, went_out, on_double, scores = _play(rules, table, seats.index(first_to_play), rng)
     return RoundRecord(
         number=round_number,
-        start_double=setup.double,
-        burned=setup.burned,
-        passed_over=setup.passed_over,
-        drawn_for=setup.drawn_for,
+        start_double=double,
+        burned=setup.double.burned,
+        passed_over=setup.double.passed_over,
+        drawn_for=setup.double.drawn_for,
         redeals=setup.redeals,
         starter=starter,
         first_to_play=first_to_play,
@@ -397,38 +399,24 @@ def simulate_round(
     )
 
 
-def _starters(
-    rules: RuleSet,
-    setup: _Setup,
-    seats: tuple[str, ...],
-    round_number: int,
-    round1_starter: str | None,
-    rng: random.Random,
-) -> tuple[str, str]:
+def _starters(state: RoundState, rng: random.Random) -> tuple[str, str]:
     """The starter and the player who lays the first spoke, from the engine (§3.6)."""
-    rule = rules.first_round_starter if round_number == 1 else rules.later_round_starter
+    rules = state.rules
+    rule = rules.first_round_starter if state.number == 1 else rules.later_round_starter
     if rule == Starter.DRAW_HIGHEST_TILE:
-        info = _highest_draw(rules, setup.double, seats, rng)
+        info = _highest_draw(state, rng)
     else:
         # A set-aside double has no holder; the engine rotates from round 1's starter, and in
         # round 1 the player who turned it up in the search starts.
-        found_by = setup.found_by
         if (
             rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL
             and rule != Starter.PRE_DEAL_SEARCH
+            and state.round1_starter is not None
         ):
-            found_by = found_by if round1_starter is None else None
-        info = start_of_round(
-            rules,
-            setup.double,
-            round_number,
-            seats=seats,
-            holder=setup.holder,
-            found_by=found_by,
-            round1_starter=round1_starter,
-        )
+            state = replace(state, found_by=None)
+        info = start_of_round(state)
     if info.starter is None or info.first_spoke_by is None:
-        raise SimulationError(f"The engine named no starter for round {round_number}: {info}")
+        raise SimulationError(f"The engine named no starter for round {state.number}: {info}")
     return info.starter, info.first_spoke_by
 
 
@@ -437,8 +425,8 @@ def _emit(table: _Table, kind: str, seat: int, **extra: object) -> None:
         table.on_event(
             Event(
                 kind,
-                table.round_number,
-                table.seats[seat],
+                table.start.number,
+                table.start.seats[seat],
                 table.layout,
                 tuple(table.hands[seat]),
                 len(table.yard),
@@ -457,7 +445,7 @@ def _lay(table: _Table, seat: int, tile: Tile, on: str, streak: int, drawn: bool
 def _turn(rules: RuleSet, table: _Table, seat: int, rng: random.Random) -> str:
     """One player's turn. Returns ``"played"``, ``"drew"`` or ``"passed"`` (§5.1, §5.5)."""
     hand = table.hands[seat]
-    players = len(table.seats)
+    players = len(table.hands)
     advice = advise_turn(table.layout, hand, len(table.yard), rules, players=players)
     if advice.legal_plays and advice.may_draw and rng.random() < 0.5:
         # must_play_if_able = false: this player draws one tile instead of playing (§5.1).
@@ -500,7 +488,7 @@ def _play(
     rules: RuleSet, table: _Table, seat: int, rng: random.Random
 ) -> tuple[str, str | None, bool, tuple[int, ...]]:
     """Play turns from ``seat`` until the engine says the round is over (§6)."""
-    players = len(table.seats)
+    players, seats = len(table.hands), table.start.seats
     dead_passes = 0  # consecutive passes with nothing drawable on an unchanged layout
     while table.turns < MAX_TURNS_PER_ROUND:
         table.turns += 1
@@ -510,28 +498,25 @@ def _play(
             and drawable_tiles(rules, len(table.yard), players) == 0
             and not legal_moves(table.layout, hand)
         ):
-            return _finish(rules, table, "NO_DRAW", to_move=table.seats[seat])
+            return _finish(table, "NO_DRAW", to_move=seats[seat])
         outcome = _turn(rules, table, seat, rng)
         if outcome == "played":
             dead_passes = 0
             if not hand:
                 last = table.layout.last
                 assert last is not None  # a tile was just laid
-                return _finish(
-                    rules, table, "OUT", went_out=table.seats[seat], on_double=last.is_double
-                )
+                return _finish(table, "OUT", went_out=seats[seat], on_double=last.is_double)
         elif outcome == "drew":
             dead_passes = 0
         elif drawable_tiles(rules, len(table.yard), players) == 0:
             dead_passes += 1
             if dead_passes >= players:
-                return _finish(rules, table, "BLOCKED")
+                return _finish(table, "BLOCKED")
         seat = (seat + 1) % players
-    raise SimulationError(f"Round {table.round_number} did not end in {MAX_TURNS_PER_ROUND} turns.")
+    raise SimulationError(f"Round {table.start.number} did not end in {MAX_TURNS_PER_ROUND} turns.")
 
 
 def _finish(
-    rules: RuleSet,
     table: _Table,
     expected: str,
     *,
@@ -540,24 +525,12 @@ def _finish(
     on_double: bool = False,
 ) -> tuple[str, str | None, bool, tuple[int, ...]]:
     """Ask the engine whether the round is over and score it (§6, §7)."""
-    hands = {p: tuple(h) for p, h in zip(table.seats, table.hands, strict=True)}
-    status = round_status(
-        RoundState(
-            layout=table.layout,
-            hands=hands,
-            yard_count=len(table.yard),
-            rules=rules,
-            players=len(table.seats),
-            to_move=to_move,
-            went_out=went_out,
-            last_tile_was_double=on_double,
-        )
-    )
+    status = round_status(table.now(to_move=to_move, went_out=went_out, on_double=on_double))
     if not status.over or status.reason != expected:
         raise SimulationError(
             f"The simulator saw {expected} but the engine says {status.reason}: {status.message}"
         )
-    scores = tuple(status.scores[p].points for p in table.seats)
+    scores = tuple(status.scores[p].points for p in table.start.seats)
     return status.reason, status.went_out, on_double, scores
 
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .errors import RuleError
-from .rules import RuleSet, StartDoubleSource, Starter
+from .rules import StartDoubleSource, Starter
+from .state import RoundState
 from .tiles import Tile
 
 
@@ -74,81 +75,110 @@ def highest_draw(draws: Mapping[str, Tile]) -> tuple[str, ...]:
     return tuple(p for p, t in draws.items() if t.pips == best)
 
 
-def start_of_round(
-    rules: RuleSet,
-    double: int,
-    round_number: int,
-    *,
-    seats: Sequence[str] = (),
-    holder: str | None = None,
-    draws: Mapping[str, Tile] | None = None,
-    found_by: str | None = None,
-    round1_starter: str | None = None,
-) -> StartInfo:
-    """Who starts round ``round_number`` (1-based) with centre double ``double`` (§3.6).
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Pick:
+    """Who the round's starter rule names and what they do (before the first spoke)."""
+
+    starter: str | None
+    how: StartAction
+    action: str
+    tied: tuple[str, ...] = ()
+    returned: bool = False
+
+
+def start_of_round(state: RoundState) -> StartInfo:
+    """Who starts round ``state.number`` (1-based) with centre double ``state.double`` (§3.6).
 
     Args:
-        holder: who holds the double (``holder_of_start_double``).
-        draws: player -> tile drawn to pick the first starter (``draw_highest_tile``).
-        found_by: who found the double in a pre-deal search or by drawing for it.
-        round1_starter: who started round 1 (``rotate_left``).
+        state: the round at its start (:class:`~companion.engine.state.RoundState`): ``rules``,
+            ``number``, ``start_double``, ``seats`` (clockwise), and what is known of
+            ``holders`` (who holds the double: ``holder_of_start_double``), ``draws`` (player ->
+            tile drawn to pick the first starter: ``draw_highest_tile``), ``found_by`` (who
+            found the double in a pre-deal search or by drawing for it) and
+            ``round1_starter`` (``rotate_left``).
     """
-    rule_name = "first_round_starter" if round_number == 1 else "later_round_starter"
-    rule = getattr(rules, rule_name)
-    pulled = rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL
-    returned = False
-    tied: tuple[str, ...] = ()
-    name = f"{double}-{double}"
-    starter: str | None
-    if rule == Starter.DRAW_HIGHEST_TILE:
-        returned = True
-        best = highest_draw(draws or {})
-        starter = best[0] if len(best) == 1 else None
-        tied = best if len(best) > 1 else ()
-        how = StartAction.DREW_HIGHEST if starter else StartAction.EVERYONE_DRAWS
-        action = (
-            f"drew the highest tile, places {name} in the centre"
-            if starter
-            else "everyone draws a tile; the highest pip total starts"
-        )
-    elif rule == Starter.ROTATE_LEFT:
-        starter = (
-            next_clockwise(seats, round1_starter, round_number - 1)
-            if seats and round1_starter
-            else None
-        )
-        how = StartAction.ROTATE
-        action = f"starts, to the left of the last round's starter, with {name} in the centre"
-    elif rule == Starter.PRE_DEAL_SEARCH:
-        returned = True
-        starter = found_by
-        how = StartAction.PRE_DEAL_SEARCH
-        action = f"found {name} in the pre-deal search and places it in the centre"
-    else:
-        starter = holder or found_by
-        how = StartAction.PLACES
-        action = f"places {name} in the centre"
-        if pulled and starter is None and seats and round1_starter:
-            # The double was set aside before the deal, so nobody "holds" it: rotate (§3.6).
-            starter = next_clockwise(seats, round1_starter, round_number - 1)
-            how = StartAction.SET_ASIDE
-            action = f"starts with {name}, set aside before the deal"
-        elif holder is None and found_by:
-            how = StartAction.DREW_FROM_YARD
-            action = f"drew {name} from the chicken yard and places it in the centre"
+    rules = state.rules
+    rule_name = "first_round_starter" if state.number == 1 else "later_round_starter"
+    rule: Starter = getattr(rules, rule_name)
+    name = f"{state.double}-{state.double}"
+    match rule:
+        case Starter.DRAW_HIGHEST_TILE:
+            pick = _by_highest_draw(state, name)
+        case Starter.ROTATE_LEFT:
+            pick = _by_rotation(state, name)
+        case Starter.PRE_DEAL_SEARCH:
+            pick = _Pick(
+                starter=state.found_by,
+                how=StartAction.PRE_DEAL_SEARCH,
+                action=f"found {name} in the pre-deal search and places it in the centre",
+                returned=True,
+            )
+        case Starter.HOLDER_OF_START_DOUBLE:
+            pick = _by_holder(state, name)
+    action, first = pick.action, pick.starter
     if rules.starter_plays_first_spoke:
         action += " and lays the first spoke"
-        first = starter
+    elif state.seats and pick.starter:
+        first = next_clockwise(state.seats, pick.starter)
     else:
-        first = next_clockwise(seats, starter) if (seats and starter) else None
+        first = None
     return StartInfo(
-        starter=starter,
+        starter=pick.starter,
         first_spoke_by=first,
-        tied=tied,
-        draw_tiles_returned=returned,
-        set_aside_before_deal=pulled or rule == Starter.PRE_DEAL_SEARCH,
+        tied=pick.tied,
+        draw_tiles_returned=pick.returned,
+        set_aside_before_deal=(
+            rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL
+            or rule == Starter.PRE_DEAL_SEARCH
+        ),
         action=action,
         rule_name=rule_name,
-        how=how,
+        how=pick.how,
         lays_first_spoke=rules.starter_plays_first_spoke,
     )
+
+
+def _by_highest_draw(state: RoundState, name: str) -> _Pick:
+    """``draw_highest_tile``: the highest pip total starts; players tied on it draw again."""
+    best = highest_draw(state.draws)
+    if len(best) == 1:
+        action = f"drew the highest tile, places {name} in the centre"
+        return _Pick(starter=best[0], how=StartAction.DREW_HIGHEST, action=action, returned=True)
+    return _Pick(
+        starter=None,
+        how=StartAction.EVERYONE_DRAWS,
+        action="everyone draws a tile; the highest pip total starts",
+        tied=best if len(best) > 1 else (),
+        returned=True,
+    )
+
+
+def _rotated(state: RoundState) -> str | None:
+    """The player ``number - 1`` seats left of round 1's starter, when both are known."""
+    if not (state.seats and state.round1_starter):
+        return None
+    return next_clockwise(state.seats, state.round1_starter, state.number - 1)
+
+
+def _by_rotation(state: RoundState, name: str) -> _Pick:
+    """``rotate_left``: the starter moves one seat to the left each round."""
+    return _Pick(
+        starter=_rotated(state),
+        how=StartAction.ROTATE,
+        action=f"starts, to the left of the last round's starter, with {name} in the centre",
+    )
+
+
+def _by_holder(state: RoundState, name: str) -> _Pick:
+    """``holder_of_start_double``: whoever holds (or drew, or found) the double places it."""
+    holder = state.holders.get(state.double)
+    starter = holder or state.found_by
+    pulled = state.rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL
+    if pulled and starter is None and (rotated := _rotated(state)) is not None:
+        # The double was set aside before the deal, so nobody "holds" it: rotate (§3.6).
+        action = f"starts with {name}, set aside before the deal"
+        return _Pick(starter=rotated, how=StartAction.SET_ASIDE, action=action)
+    if holder is None and state.found_by:
+        action = f"drew {name} from the chicken yard and places it in the centre"
+        return _Pick(starter=starter, how=StartAction.DREW_FROM_YARD, action=action)
+    return _Pick(starter=starter, how=StartAction.PLACES, action=f"places {name} in the centre")

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import selectinload
 
-from ..engine import NextRound, StartInfo, start_of_round
+from ..engine import NextRound, RoundState, StartInfo, start_of_round
 from ..engine.rules import GameLength, MissingStartDouble
 from ..extensions import db
 from ..mapping import coming_round, round_scores, rules_of, scored_rounds
@@ -144,7 +144,14 @@ def starter_info(game: Game, double: int, ordinal: int) -> StartInfo:
     scored = scored_rounds(game)
     # rotate_left counts from whoever actually started the first round, when recorded.
     round1 = str(scored[0].starter_seat_id) if scored and scored[0].starter_seat_id else None
-    return start_of_round(rules_of(game), double, ordinal, seats=seats, round1_starter=round1)
+    state = RoundState(
+        rules=rules_of(game),
+        number=ordinal,
+        start_double=double,
+        seats=seats,
+        round1_starter=round1,
+    )
+    return start_of_round(state)
 
 
 def allowed_doubles(game: Game) -> set[int]:

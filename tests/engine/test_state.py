@@ -1,4 +1,5 @@
-"""The public round state (issue 9, finding 7): one frozen value that ``round_status`` takes."""
+"""The public round state (issue 9, finding 7): one frozen value that ``next_round``,
+``start_of_round`` and ``round_status`` take."""
 
 from __future__ import annotations
 
@@ -6,7 +7,16 @@ import dataclasses
 
 import pytest
 
-from companion.engine import Layout, RoundState, RuleSet, Tile, parse_tile, round_status
+from companion.engine import (
+    Layout,
+    RoundState,
+    RuleSet,
+    Tile,
+    next_round,
+    parse_tile,
+    round_status,
+    start_of_round,
+)
 
 
 def _state(hands: dict[str, list[Tile]]) -> RoundState:
@@ -29,3 +39,37 @@ def test_round_status_takes_the_state() -> None:
     status = round_status(_state({"Ann": [], "Bob": [parse_tile("5-6")]}))
     assert status.over and status.reason == "OUT" and status.went_out == "Ann"
     assert status.scores["Bob"].points == 11
+
+
+def test_next_round_and_start_of_round_take_the_state() -> None:
+    """The same value answers before the deal, at the start and in play (issue 9, item 7)."""
+    rules = RuleSet().with_overrides({"missing_start_double": "skip_to_next_lower"})
+    before = RoundState(rules=rules, number=2, seats=("P1", "P2", "P3"), played=[9])
+    dealt = dataclasses.replace(before, holders={8: None, 7: "P3"})
+    nxt = next_round(dealt)
+    assert (nxt.start_double, nxt.burned) == (7, (8,))  # 8-8 held by nobody: burned
+    info = start_of_round(dataclasses.replace(dealt, start_double=nxt.start_double))
+    assert (info.starter, info.first_spoke_by) == ("P3", "P1")  # the holder of 7-7, then left
+
+
+def test_the_double_defaults_to_the_layout_then_to_the_round_number() -> None:
+    assert RoundState(rules=RuleSet(), number=3).double == 7  # double-9, round 3: 7-7
+    assert RoundState(rules=RuleSet(), number=3, set_size=12).double == 10
+    on_table = RoundState(rules=RuleSet(), number=3, layout=Layout.start(Tile(5, 5)))
+    assert on_table.double == 5
+    assert RoundState(rules=RuleSet(), number=3, start_double=4, layout=on_table.layout).double == 4
+
+
+def test_the_state_freezes_every_part_it_is_given() -> None:
+    played, holders, seats = [9], {8: "P1"}, ["P1", "P2"]
+    state = RoundState(rules=RuleSet(), played=played, holders=holders, seats=seats)
+    played.append(8)
+    holders[7] = None
+    seats.append("P3")
+    assert (state.played, dict(state.holders), state.seats) == ((9,), {8: "P1"}, ("P1", "P2"))
+    assert state.player_count == 2
+
+
+def test_round_status_needs_the_layout() -> None:
+    with pytest.raises(ValueError, match="layout"):
+        round_status(RoundState(rules=RuleSet(), hands={"Ann": [parse_tile("1-2")]}))

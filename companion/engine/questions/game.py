@@ -16,6 +16,7 @@ from ..limits import (
 from ..rules import check_players
 from ..sequence import next_round, round_double, round_doubles
 from ..starters import start_of_round
+from ..state import RoundState
 from ..tiles import Tile, ensure_distinct
 from .reading import SEATED, Answer, Question
 
@@ -61,7 +62,7 @@ def sequence(q: Question) -> Answer:
     if not isinstance(raw_played, list):
         raise EngineError("BAD_VALUE", "rounds_played is a list of doubles.", "input.rounds_played")
     played = [double_value(q, d, f"input.rounds_played[{i}]") for i, d in enumerate(raw_played)]
-    nxt = next_round(q.rules, n, played, _holders(q))
+    nxt = next_round(RoundState(rules=q.rules, set_size=n, played=played, holders=_holders(q)))
     answer: Answer = {
         "tiles": q.dominoes.tile_count,
         "total_pips": q.dominoes.total_pips,
@@ -186,14 +187,17 @@ def start_player(q: Question) -> Answer:
     ensure_distinct(draws.values(), "input.draws")
     found_by = q.text("found_by") or _search(q, double)
     info = start_of_round(
-        q.rules,
-        double,
-        rnd,
-        seats=seats,
-        holder=holders.get(double),
-        draws=draws,
-        found_by=found_by,
-        round1_starter=q.text("round1_starter"),
+        RoundState(
+            rules=q.rules,
+            set_size=n,
+            number=rnd,
+            start_double=double,
+            seats=seats,
+            holders=holders,
+            draws=draws,
+            found_by=found_by,
+            round1_starter=q.text("round1_starter"),
+        )
     )
     answer: Answer = {
         "starter": info.starter,
