@@ -27,6 +27,13 @@ NATHANLONG = {
     15: {6: 12, 7: 10, 8: 9, 9: 8, 10: 7, 11: 7, 12: 6},
 }
 D9_TILES = 55
+#: The hand-size rules that read a table: rule -> set size -> (players -> tiles each); a set or
+#: player count a table does not list has no hand size under that rule (§3.2).
+HAND_SIZE_TABLES: dict[HandSizeRule, dict[int, dict[int, int]]] = {
+    HandSizeRule.GAMERULES_TABLE: {9: GAMERULES_D9},
+    HandSizeRule.FUNDEX_TABLE: {9: FUNDEX_D9},
+    HandSizeRule.NATHANLONG_TABLE: NATHANLONG,
+}
 
 
 def _round_half_up(x: float) -> int:
@@ -64,23 +71,17 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
             )
         return chosen
     rule = rules.hand_size_rule
-    if rule == HandSizeRule.SEVEN_EACH:
-        return 7
-    if rule == HandSizeRule.HASTINGS_10:
-        return 10
-    if rule == HandSizeRule.DOCSLIB_42_OVER_P:
-        return _scaled(42, dominoes, players)
-    if rule == HandSizeRule.PUREMCO_20_TO_6:
-        return _scaled(40 + (players - 2) * 8 / 6, dominoes, players)
-    if rule == HandSizeRule.CUSTOM:
-        if rules.hand_size_custom > 0:
-            return rules.hand_size_custom
-        raise HandSizeUndefined(
-            "HAND_SIZE_UNDEFINED",
-            "The hand-size rule is 'custom': choose how many tiles each.",
-            "ruleset.hand_size_custom",
+    by_formula = _by_formula(rules, dominoes, players)
+    if by_formula is not None:
+        return by_formula
+    if rule not in HAND_SIZE_TABLES:
+        raise RuleError(
+            "BAD_SWITCH_VALUE",
+            "Unknown hand-size rule %(rule)s.",
+            "ruleset.hand_size_rule",
+            params={"rule": repr(rule)},
         )
-    table = _table(rule, set_size)
+    table = HAND_SIZE_TABLES[rule].get(set_size, {})
     if players not in table:
         listed = ", ".join(str(p) for p in sorted(table)) or "none"
         raise HandSizeUndefined(
@@ -92,19 +93,28 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
     return table[players]
 
 
-def _table(rule: str, set_size: int) -> dict[int, int]:
-    if rule == HandSizeRule.GAMERULES_TABLE:
-        return GAMERULES_D9 if set_size == 9 else {}
-    if rule == HandSizeRule.FUNDEX_TABLE:
-        return FUNDEX_D9 if set_size == 9 else {}
-    if rule == HandSizeRule.NATHANLONG_TABLE:
-        return NATHANLONG.get(set_size, {})
-    raise RuleError(
-        "BAD_SWITCH_VALUE",
-        "Unknown hand-size rule %(rule)s.",
-        "ruleset.hand_size_rule",
-        params={"rule": repr(rule)},
-    )
+def _by_formula(rules: RuleSet, dominoes: DominoSet, players: int) -> int | None:
+    """Tiles each under a hand-size rule that is a number or a formula; None for the rules
+    that read a table (:data:`HAND_SIZE_TABLES`)."""
+    match rules.hand_size_rule:
+        case HandSizeRule.SEVEN_EACH:
+            return 7
+        case HandSizeRule.HASTINGS_10:
+            return 10
+        case HandSizeRule.DOCSLIB_42_OVER_P:
+            return _scaled(42, dominoes, players)
+        case HandSizeRule.PUREMCO_20_TO_6:
+            return _scaled(40 + (players - 2) * 8 / 6, dominoes, players)
+        case HandSizeRule.CUSTOM:
+            if rules.hand_size_custom > 0:
+                return rules.hand_size_custom
+            raise HandSizeUndefined(
+                "HAND_SIZE_UNDEFINED",
+                "The hand-size rule is 'custom': choose how many tiles each.",
+                "ruleset.hand_size_custom",
+            )
+        case _:
+            return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -589,11 +589,11 @@ class Phrase(StrEnum):
 
 def _where(layout: Layout, on: str) -> Place:
     if on == CENTER:
-        return Place(PlaceKind.CENTRE, tile=str(layout.center))
+        return Place(kind=PlaceKind.CENTRE, tile=str(layout.center))
     placement = layout.get(on)
     if placement.is_double:
-        return Place(PlaceKind.FOOT, tile=str(placement.tile), id=on)
-    return Place(PlaceKind.END, tile=placement.text(), number=placement.outer, id=on)
+        return Place(kind=PlaceKind.FOOT, tile=str(placement.tile), id=on)
+    return Place(kind=PlaceKind.END, tile=placement.text(), number=placement.outer, id=on)
 
 
 def describe_target(layout: Layout, on: str) -> str:
@@ -605,8 +605,8 @@ def place_of(layout: Layout, tile: Tile) -> Place:
     """Where ``tile`` lies, as a :class:`Place` (the centre double or its id)."""
     where = layout.find(tile)
     if where == CENTER:
-        return Place(PlaceKind.CENTRE_DOUBLE)
-    return Place(PlaceKind.TILE_ID, id=str(where))
+        return Place(kind=PlaceKind.CENTRE_DOUBLE)
+    return Place(kind=PlaceKind.TILE_ID, id=str(where))
 
 
 def replay(

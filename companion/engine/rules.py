@@ -194,7 +194,7 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _c(value: Any, meaning: str, sources: str = "") -> Choice:
-    return Choice(value, meaning, sources)
+    return Choice(value=value, meaning=meaning, sources=sources)
 
 
 SWITCHES: tuple[Switch, ...] = (

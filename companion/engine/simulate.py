@@ -424,12 +424,12 @@ def _emit(table: _Table, kind: str, seat: int, **extra: object) -> None:
     if table.on_event is not None:
         table.on_event(
             Event(
-                kind,
-                table.start.number,
-                table.start.seats[seat],
-                table.layout,
-                tuple(table.hands[seat]),
-                len(table.yard),
+                kind=kind,
+                round_number=table.start.number,
+                player=table.start.seats[seat],
+                layout=table.layout,
+                hand=tuple(table.hands[seat]),
+                yard_count=len(table.yard),
                 **extra,  # type: ignore[arg-type]
             )
         )

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import RuleSet, check_table, deal, hand_size, preset
-from companion.engine.deal import HandSizeUndefined
+from companion.engine.deal import HAND_SIZE_TABLES, HandSizeUndefined
 from companion.engine.errors import RuleError
+from companion.engine.rules import HandSizeRule
 
 
 def rule(name: str) -> RuleSet:
@@ -134,3 +135,12 @@ def test_check_table_reports_an_undefined_hand_size() -> None:
     check = check_table(preset("fundex_chicken_coop"), 9, 8)
     assert not check.ok and check.deal is None
     assert any("custom" in p.message for p in check.problems)
+
+
+@pytest.mark.parametrize("size_rule", list(HandSizeRule))
+def test_every_hand_size_rule_is_dispatched(size_rule: HandSizeRule) -> None:
+    """Each rule is a number, a formula (match) or a table (HAND_SIZE_TABLES), never unknown."""
+    rules = RuleSet().with_overrides({"hand_size_rule": size_rule, "hand_size_custom": 9})
+    size = hand_size(rules, 9, 4)
+    assert 1 <= size <= 20
+    assert (size_rule in HAND_SIZE_TABLES) == size_rule.endswith("_table")

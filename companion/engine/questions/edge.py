@@ -81,21 +81,21 @@ class ImpliedBy:
 #: the kind of a question without ``kind``, first match wins (else :attr:`EdgeKind.SET_FACTS`)
 IMPLIED_KINDS: tuple[ImpliedBy, ...] = (
     ImpliedBy(
-        EdgeKind.ANNOUNCEMENT,
+        kind=EdgeKind.ANNOUNCEMENT,
         any_of=frozenset(("announced", "tiles_left", "next_player_has_played")),
     ),
-    ImpliedBy(EdgeKind.PLACEMENT, any_of=frozenset(("move", "turn"))),
-    ImpliedBy(EdgeKind.ROUND_END, any_of=frozenset(("event", "hands"))),
-    ImpliedBy(EdgeKind.DRAW, all_of=frozenset(("layout", "hand"))),
-    ImpliedBy(EdgeKind.SCORES_AND_TIE, any_of=frozenset(("round_scores",))),
-    ImpliedBy(EdgeKind.SCORING, any_of=frozenset(("hand", "round_end", "round_start_double"))),
+    ImpliedBy(kind=EdgeKind.PLACEMENT, any_of=frozenset(("move", "turn"))),
+    ImpliedBy(kind=EdgeKind.ROUND_END, any_of=frozenset(("event", "hands"))),
+    ImpliedBy(kind=EdgeKind.DRAW, all_of=frozenset(("layout", "hand"))),
+    ImpliedBy(kind=EdgeKind.SCORES_AND_TIE, any_of=frozenset(("round_scores",))),
+    ImpliedBy(kind=EdgeKind.SCORING, any_of=frozenset(("hand", "round_end", "round_start_double"))),
     ImpliedBy(
-        EdgeKind.START_PLAYER,
+        kind=EdgeKind.START_PLAYER,
         any_of=frozenset(("seats_clockwise", "round", "draws", "found_by", "round1_starter")),
     ),
-    ImpliedBy(EdgeKind.SEQUENCE, any_of=frozenset(("rounds_played", "holders"))),
-    ImpliedBy(EdgeKind.SETUP, any_of=frozenset(("players", "players_list"))),
-    ImpliedBy(EdgeKind.CENTRE, any_of=frozenset(("requested_center_spokes",))),
+    ImpliedBy(kind=EdgeKind.SEQUENCE, any_of=frozenset(("rounds_played", "holders"))),
+    ImpliedBy(kind=EdgeKind.SETUP, any_of=frozenset(("players", "players_list"))),
+    ImpliedBy(kind=EdgeKind.CENTRE, any_of=frozenset(("requested_center_spokes",))),
 )
 
 
