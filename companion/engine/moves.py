@@ -6,7 +6,7 @@ Reason codes, in order of precedence: ``SPOKES_INCOMPLETE``, ``FOOT_INCOMPLETE``
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -265,19 +265,18 @@ def legal_moves(layout: Layout, hand: Iterable[Tile]) -> list[tuple[Tile, str]]:
             for tile in hand
             if (tile.high == number or tile.low == number) and tile not in used
         ]
-    index = layout.ends_by_number
+    ends_of = layout.ends_by_number.get  # bound once: this runs on every simulated turn
     moves: list[tuple[Tile, str]] = []
+    add = moves.append
     for tile in hand:
-        if tile in used:
+        high = ends_of(tile.high, ())
+        low = ends_of(tile.low, ()) if tile.low != tile.high else ()
+        # two lookups in the index before the tile's own hash (a Python call): a tile that
+        # matches no open end is skipped without it
+        if not (high or low) or tile in used:
             continue
-        high = index.get(tile.high, ())
-        ends: Sequence[tuple[int, str]] = high
-        if tile.low != tile.high:
-            low = index.get(tile.low)
-            if low:
-                ends = sorted(high + low) if high else low
-        for _, on in ends:
-            moves.append((tile, on))
+        for _, on in sorted(high + low) if high and low else high or low:
+            add((tile, on))
     return moves
 
 
