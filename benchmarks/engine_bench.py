@@ -7,7 +7,8 @@
   (number -> target ids, prebuilt) measured in the same run on the same hands;
 * replay of each whole layout, per tile (attach costs the same whatever the layout's size);
 * whole simulated games per second per preset, for double-9 with 4 players and double-18 with
-  8 players (presets that cannot seat that table are listed as such).
+  8 players, and each game's CPU time (this process only, so other load does not count):
+  median and range over the games (presets that cannot seat that table are listed as such).
 
 Run: ``.venv/bin/python benchmarks/engine_bench.py`` (``--games N`` to change the sample).
 """
@@ -145,7 +146,8 @@ def bench_phase(phase: str, layout: Layout, samples: int) -> None:
 def bench_games(games: int) -> None:
     print(f"\nwhole simulated games ({games} per line; all rounds, random players):")
     print(
-        f"{'preset':<22} {'table':<22} {'games/s':>8} {'median ms':>10} {'p95 ms':>8} {'CPU ms':>7}"
+        f"{'preset':<22} {'table':<22} {'games/s':>8} {'median ms':>10} {'p95 ms':>8} "
+        f"{'CPU ms median (min-max)':>24}"
     )
     for n, players in ((9, 4), (18, 8)):
         for name in PRESETS:
@@ -154,18 +156,20 @@ def bench_games(games: int) -> None:
             if not feasible(rules, players):
                 print(f"{name:<22} {table:<22} (this table cannot play these rules)")
                 continue
-            times = []
-            cpu = time.process_time()
+            times, cpu = [], []
             for seed in range(games):
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 simulate_game(rules, players, seed)
+                cpu.append(time.process_time() - start_cpu)  # this process only: not the load
                 times.append(time.perf_counter() - start)
-            cpu_ms = (time.process_time() - cpu) / games * 1e3  # unaffected by other load
             med, p95 = percentiles(times)
             rate = len(times) / sum(times)
+            spread = (
+                f"{statistics.median(cpu) * 1e3:.0f} ({min(cpu) * 1e3:.0f}-{max(cpu) * 1e3:.0f})"
+            )
             print(
                 f"{name:<22} {table:<22} {rate:>8.1f} {med * 1e3:>10.0f} {p95 * 1e3:>8.0f} "
-                f"{cpu_ms:>7.0f}"
+                f"{spread:>24}"
             )
 
 

@@ -422,22 +422,24 @@ class Layout:
                 new_id,
                 params={"new_id": new_id},
             )
-        placement = Placement(id=new_id, on=on, touching=number, outer=tile.other(number))
+        outer = tile.low if tile.high == number else tile.high  # it shows number (checked)
+        is_double = outer == number
+        placement = Placement(id=new_id, on=on, touching=number, outer=outer)
         count = self._count + 1
         by_id = self._by_id.set(new_id, placement)
         children = self._children.set(on, capacity - free + 1)
-        if placement.is_double:
+        if is_double:
             children = children.set(new_id, 0)
         open_feet = self._open_feet
         if free == 1 and on in open_feet:  # that toe completed the foot
             open_feet = tuple(f for f in open_feet if f != on)
-        if placement.is_double and self.toes_required > 0:
+        if is_double and self.toes_required > 0:
             open_feet = (*open_feet, new_id)
         by_number = self._by_number
         if free == 1:  # the parent is full now: it leaves the index
             by_number = _without(by_number, number, on)
         entry = (count, new_id)
-        by_number = by_number.set(placement.outer, (*by_number.get(placement.outer, ()), entry))
+        by_number = by_number.set(outer, (*by_number.get(outer, ()), entry))
         return Layout._make(
             self.center,
             self.spokes_required,

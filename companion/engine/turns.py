@@ -110,7 +110,8 @@ def _advice(
 
 def drawable_tiles(rules: RuleSet, yard_count: int, players: int | None) -> int:
     """Yard tiles that may still be drawn, after the S001 reserve (RULES.md §5.5)."""
-    return max(0, yard_count - reserve_size(rules, players))
+    drawable = yard_count - reserve_size(rules, players)
+    return drawable if drawable > 0 else 0
 
 
 def advise_turn(
