@@ -164,7 +164,8 @@ def hand(share_token: str) -> Any:
 
 def _double_number(text: Any) -> int:
     value = str(text or "").strip()
-    return int(value) if value.isdigit() and len(value) <= 2 else -1
+    # ASCII digits only: "²".isdigit() is true but int("²") raises, and "６" would read as 6
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
 
 
 def _post(game: Game, seat: Seat, share_token: str) -> Any:
@@ -443,9 +444,11 @@ def handover(token: str) -> Any:
     """The scorekeeper answers a phone's request: hand over (this phone stops keeping score),
     add it as a second scorekeeper, or refuse."""
     game = scorekeeper_game(token)
-    text = str(request.form.get("request", "")).strip()
-    row_id = int(text) if text.isdigit() and len(text) < 12 else -1
+    row_id = parse_id(str(request.form.get("request", "")).strip())  # the one id bound
     choice = request.form.get("choice", "")
+    if row_id is None:
+        flash(_("That request is no longer there; nothing changed."), "error")
+        return redirect(url_for("games.play", token=token), 303)
     if choice == "refuse":
         access.refuse_asking(game, row_id)
         db.session.commit()

@@ -538,3 +538,33 @@ def test_a_saved_round_brings_the_next_rounds_hand_form_to_the_phone(client, tab
     assert "centre 5-5" in page and "Post my hand" in page
     live = re.search(r'hx-get="(/p/[^"]+/live\?[^"]+)"', page).group(1).replace("&amp;", "&")
     assert "HX-Refresh" not in bob.get(live).headers
+
+
+# --- odd numbers from a phone ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "６", "99999999999", "-1", ""])
+def test_an_odd_double_in_a_posted_hand_is_refused_in_words(table, number):
+    """The round's double and the seen revision come back from hidden fields; a digit of another
+    script ("²".isdigit() is true, int("²") is not a number) is refused like any junk."""
+    game, phone = table
+    r = post(phone("Bob"), game, double=number, total="12")
+    assert r.status_code == 422, r.text
+    assert hand_post(game, "Bob") is None
+    r = phone("Bob").post(
+        f"/p/{game.share_token}/photo/confirm?double={number}&seen={number}",
+        data={"tile": ["5-4"]},
+    )
+    assert r.status_code == 422, r.text
+    assert hand_post(game, "Bob") is None
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "99999999999", str(2**31), "-1", ""])
+def test_an_odd_request_id_in_a_handover_changes_nothing(client, table, number):
+    game, _phone = table
+    r = client.post(
+        f"/g/{game.edit_token}/handover",
+        data={"request": number, "choice": "move"},
+        follow_redirects=True,
+    )
+    assert r.status_code == 200 and "That request is no longer there" in r.text
