@@ -1,7 +1,7 @@
 """Chicken Foot Companion: the Flask app factory.
 
 ``create_app(config)`` loads configuration, binds the extensions, registers one blueprint per
-area (games, checker, api, history), error pages, security headers and CLI commands.
+area (games, table, checker, api, history), error pages, security headers and CLI commands.
 """
 
 from __future__ import annotations
@@ -111,8 +111,10 @@ def _register_blueprints(app: Flask) -> None:
     from .checker import bp as checker_bp
     from .games import bp as games_bp
     from .history import bp as history_bp
+    from .table import bp as table_bp
 
     app.register_blueprint(games_bp)
+    app.register_blueprint(table_bp)
     app.register_blueprint(checker_bp, url_prefix="/checker")
     app.register_blueprint(history_bp, url_prefix="/history")
     app.register_blueprint(api_bp, url_prefix="/api/v1")

@@ -41,12 +41,12 @@ PAGE_HEADER = "X-Offline-Page"
 #: the response header listing the games whose pages this phone may keep (comma-separated ids)
 GAMES_HEADER = "X-Offline-Games"
 #: the pages the service worker handles, which carry :data:`GAMES_HEADER`
-LISTING_PAGES = ("games.index", "games.play", "games.hand")
+LISTING_PAGES = ("games.index", "games.play", "table.hand")
 #: the endpoints whose pages may be kept offline: the view argument naming the game, the
 #: game's column it matches and the right the phone must hold
 KEPT_PAGES: dict[str, tuple[str, str, Grant]] = {
     "games.play": ("token", "edit_token", Grant.SCOREKEEPER),
-    "games.hand": ("share_token", "share_token", Grant.PLAYER),
+    "table.hand": ("share_token", "share_token", Grant.PLAYER),
 }
 #: the theme colours of static/css/app.css (the top bar's background), light and dark
 THEME_LIGHT = "#ffffff"

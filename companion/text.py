@@ -39,6 +39,12 @@ def _forbidden(ch: str) -> bool:
     return category == "Cs" or (category == "Cc" and ch not in _WHITESPACE_CONTROLS)
 
 
+def stripped(value: Any) -> Any:
+    """A form filter: text without surrounding spaces and blank lines (other values as they
+    are), so a length limit counts what is kept."""
+    return value.strip() if isinstance(value, str) else value
+
+
 def forbidden_characters(text: str) -> list[str]:
     """The forbidden characters in ``text`` (control characters other than whitespace, and
     lone surrogates), in order of appearance, each once."""

@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "companion"
 #: the blueprint packages: each may use everything below it, never another blueprint
-BLUEPRINTS = ("games", "checker", "history", "api")
+BLUEPRINTS = ("games", "table", "checker", "history", "api")
 
 
 def module_name(path: Path, package: Path = PACKAGE) -> str:

@@ -25,7 +25,6 @@ from wtforms import (
     SelectField,
     StringField,
     SubmitField,
-    TextAreaField,
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
@@ -34,18 +33,15 @@ from wtforms.widgets import HiddenInput
 from ..engine import PRESET_TITLES, PRESETS, SWITCH_BY_NAME, SWITCHES
 from ..engine.rules import PLAYERS_MAX, Switch
 from ..ids import ID_DIGITS, ID_MAX
-from ..models import NAME_MAX, NOTES_MAX, PLACE_MAX
-from ..text import PlainText
+from ..models import NAME_MAX
+from ..night_fields import notes_field, place_field
+from ..text import PlainText, stripped
 from .engine_strings import translated
 
 #: switches the new-game page does not show as house rules (the set has its own field)
 HIDDEN_SWITCHES = frozenset({"set_size"})
 #: blank rows for new names on a fresh page, and how many "more names" adds
 NEW_NAME_ROWS, MORE_NAME_ROWS = 4, 4
-
-
-def _strip(value: Any) -> Any:
-    return value.strip() if isinstance(value, str) else value
 
 
 class WholeNumberField(IntegerField):
@@ -89,24 +85,8 @@ class NightForm(FlaskForm):
         default=date.today,
         validators=[InputRequired(_l("Choose the date of the game night."))],
     )
-    place = StringField(
-        _l("Place (optional)"),
-        filters=[_strip],
-        validators=[
-            Optional(),
-            Length(max=PLACE_MAX, message=_l("The place has at most %(max)d characters.")),
-            PlainText(),
-        ],
-    )
-    notes = TextAreaField(
-        _l("Notes (optional)"),
-        filters=[_strip],
-        validators=[
-            Optional(),
-            Length(max=NOTES_MAX, message=_l("Notes have at most %(max)d characters.")),
-            PlainText(),
-        ],
-    )
+    place = place_field(_l("Place (optional)"))
+    notes = notes_field(_l("Notes (optional)"))
     submit = SubmitField(_l("Start the game night"))
 
 
@@ -154,11 +134,12 @@ class NewPlayerRow(Form):
 
     name = StringField(
         _l("Name"),
-        filters=[_strip],
+        filters=[stripped],
         validators=[
             Length(max=NAME_MAX, message=_l("A name has at most %(max)d characters.")),
             PlainText(_l("A player's name cannot contain invisible characters.")),
         ],
+        render_kw={"maxlength": NAME_MAX},
     )
     seat = WholeNumberField(_l("Seat"), validators=[Optional(), _SEAT_RANGE])
 

@@ -52,7 +52,7 @@ def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str,
         **hand_photo.page_context(game.set_size),
         **extra,
     }
-    return render_template("games/photo.html", **context), status
+    return render_template("pips/photo.html", **context), status
 
 
 @bp.post("/g/<token>/photo")

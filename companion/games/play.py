@@ -35,8 +35,15 @@ from ..services import table as posts
 from ..services.audit import audit_page, changes
 from ..services.deleted_games import deleted_game, shared_game
 from ..services.game_lookup import game_for_view
-from ..services.round_check import EntryErrors, check_round, tiles_field
-from ..services.round_plan import RoundPlan, clean_missing, double_name, load_game, plan_round
+from ..services.round_check import EntryErrors, tiles_field
+from ..services.round_plan import (
+    RoundPlan,
+    clean_missing,
+    double_name,
+    load_game,
+    picker_tiles,
+    plan_round,
+)
 from ..services.round_store import Conflict, burn_double, check_version, edit_round, save_round
 from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
@@ -47,9 +54,7 @@ from .round_forms import (
     RoundForm,
     VersionForm,
     data_from_round,
-    entry_from,
     parse_double,
-    picker_tiles,
     round_form,
 )
 from .undo import (
@@ -159,7 +164,7 @@ def _join_box(game: Game) -> dict[str, str]:
     """The join link and its QR code for the game page ("Players: join on your phone")."""
     from .views import qr_svg
 
-    link = public_url(with_language(url_for("games.join", share_token=game.share_token)))
+    link = public_url(with_language(url_for("table.join", share_token=game.share_token)))
     return {"join_link": link, "join_qr": qr_svg(link, _("QR code to join the game"))}
 
 
@@ -273,31 +278,6 @@ def save(token: str) -> Any:
     except Conflict:
         return _conflict(game, double)
     return _saved(token, _("Round saved."), ROUND_ADDED)
-
-
-def save_posted_round(game: Game) -> bool:
-    """Save the coming round from the posted hands alone (the game's auto-save setting): only
-    when every seat has posted, exactly one player went out and the checks pass. True if saved;
-    anything else leaves the round to the scorekeeper."""
-    plan = plan_round(game)
-    if plan is None:
-        return False
-    open_posts = posts.open_posts(game, plan.double)
-    if set(open_posts) != {s.id for s in game.seats}:
-        return False
-    data = posts.form_data(open_posts)
-    form = round_form(game, **{"double": str(plan.double), **data})
-    scored, _errors = check_round(game, entry_from(form, game, plan.double))
-    if scored is None:
-        return False
-    seen = {seat_id: post.revision for seat_id, post in open_posts.items()}
-    try:
-        save_round(
-            game, scored, game.version, also=lambda rnd: posts.take_posts(game, rnd, scored, seen)
-        )
-    except Conflict:
-        return False
-    return True
 
 
 def _posts_changed(

@@ -18,8 +18,6 @@ from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, HiddenField, SelectField, SelectMultipleField, StringField
 from wtforms.validators import Optional
 
-from ..engine import DominoSet, tile_points
-from ..mapping import rules_of
 from ..models import Game, Round
 from ..services.round_check import (
     EntryErrors,
@@ -167,15 +165,3 @@ def parse_double(text: Any, set_size: int) -> int | None:
     if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) <= set_size:
         return int(text)
     return None
-
-
-def picker_tiles(game: Game, double: int) -> list[dict[str, Any]]:
-    """The tile picker of a hand in the round with ``double``: every tile of the set but that
-    centre double, with its points under the house rules (RULES.md §6)."""
-    rules = rules_of(game)
-    centre = (double, double)
-    return [
-        {"text": str(t), "high": t.high, "low": t.low, "points": tile_points(t, rules)}
-        for t in DominoSet(game.set_size)
-        if (t.high, t.low) != centre
-    ]

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import DateField, Form, SelectField, StringField, TextAreaField
+from wtforms import DateField, Form, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
 
 from ..engine import SUPPORTED_SETS
 from ..ids import parse_id
-from ..models import NAME_MAX, NOTES_MAX
+from ..models import NAME_MAX
+from ..night_fields import notes_field
 from ..text import PlainText
 
 SEARCH_MAX = 100
@@ -48,6 +49,7 @@ class NightFilterForm(_DateRange):
         _l("Search"),
         validators=[Optional(), Length(max=SEARCH_MAX)],
         description=_l("Place, notes or a player's name"),
+        render_kw={"maxlength": SEARCH_MAX},
     )
     player = SelectField(_l("Player"), coerce=_optional_int, validate_choice=False)
 
@@ -65,15 +67,9 @@ class LeaderboardForm(_DateRange):
 
 
 class NotesForm(FlaskForm):
-    """Edit a game night's notes."""
+    """Edit a game night's notes (the field the games blueprint's night page uses too)."""
 
-    notes = TextAreaField(
-        _l("Notes"),
-        validators=[
-            Length(max=NOTES_MAX, message=_l("Notes have at most %(max)d characters.")),
-            PlainText(),
-        ],
-    )
+    notes = notes_field(_l("Notes"))
 
 
 class RenameForm(FlaskForm):
@@ -86,6 +82,7 @@ class RenameForm(FlaskForm):
             Length(max=NAME_MAX, message=_l("A name has at most %(max)d characters.")),
             PlainText(_l("A player's name cannot contain invisible characters.")),
         ],
+        render_kw={"maxlength": NAME_MAX},
     )
 
 

@@ -1,20 +1,28 @@
 """Finding a game by its link: the edit link ``/g/<edit_token>`` and the read-only link
 ``/s/<share_token>``, in words when there is no such game, and a deleted game's edit link sent to
-its "undo delete" page. Used by the score keeper's pages and the rules checker, so it lives below
-the blueprints (who may use a link is :mod:`companion.access`).
+its "undo delete" page, and the game of the phone that keeps its score
+(:func:`scorekeeper_game`). Used by the score keeper's pages, the table's and the rules checker,
+so it lives below the blueprints (who may use a link is :mod:`companion.access`).
 """
 
 from __future__ import annotations
 
 from typing import NoReturn
 
-from flask import abort, redirect, url_for
+from flask import Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import InstrumentedAttribute
 
+from ..access import (
+    Grant,
+    NotScorekeeper,
+    claim_or_check_scorekeeper,
+    current_device,
+    holds,
+)
 from ..extensions import db
-from ..htmx import is_htmx, navigate
+from ..htmx import is_htmx, navigate, reload_page
 from ..models import Game
 from .deleted_games import recently_deleted
 
@@ -73,3 +81,46 @@ def game_for_view(share_token: str) -> Game:
         werkzeug.exceptions.NotFound: (404) for an unknown token or a deleted game.
     """
     return _live_game(Game.share_token, share_token)
+
+
+def scorekeeper_game(token: str) -> Game:
+    """The live game whose edit token is ``token``, when this phone keeps its score (or nobody
+    does yet: then this phone becomes its scorekeeper).
+
+    Raises:
+        werkzeug.exceptions.HTTPException: as :func:`game_for_edit`; 403 with a page that says
+            another phone keeps score (or that scorekeeping moved away from this phone) and
+            offers to ask for it. For htmx the page is asked to reload instead.
+    """
+    game = game_for_edit(token)
+    try:
+        claim_or_check_scorekeeper(game)
+    except NotScorekeeper as exc:
+        if is_htmx() and request.method == "GET":
+            abort(reload_page())
+        device = current_device()
+        body = render_template(
+            "games/not_scorekeeper.html",
+            game=game,
+            was=exc.was,
+            asked=holds(device, game, Grant.ASKING),
+            typed=_typed_values(game),
+        )
+        abort(Response(body, status=403))
+    return game
+
+
+def _typed_values(game: Game) -> list[tuple[str, str]]:
+    """What a refused round form carried, per player (so the old scorekeeper's phone loses
+    nothing it typed): "Bob (points)", "12"."""
+    if request.method != "POST":
+        return []
+    kinds = {"total": _("points"), "tiles": _("tiles"), "out": _("went out")}
+    names = {str(s.id): s.player.name for s in game.seats}
+    typed = []
+    for key in request.form:
+        kind, _sep, seat = key.partition("_")
+        values = [v[:20] for v in request.form.getlist(key) if v][:60]
+        if kind in kinds and seat in names and values:
+            typed.append((f"{names[seat]} ({kinds[kind]})", ", ".join(values)))
+    return typed

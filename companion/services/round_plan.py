@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import selectinload
 
-from ..engine import NextRound, RoundState, StartInfo, start_of_round
+from ..engine import DominoSet, NextRound, RoundState, StartInfo, start_of_round, tile_points
 from ..engine.rules import GameLength, MissingStartDouble
 from ..extensions import db
 from ..mapping import coming_round, round_scores, rules_of, scored_rounds
@@ -169,3 +169,15 @@ def allowed_doubles(game: Game) -> set[int]:
             if coming_round(game, above).start_double == d:
                 allowed.add(d)
     return allowed
+
+
+def picker_tiles(game: Game, double: int) -> list[dict[str, Any]]:
+    """The tile picker of a hand in the round with ``double``: every tile of the set but that
+    centre double, with its points under the house rules (RULES.md §6)."""
+    rules = rules_of(game)
+    centre = (double, double)
+    return [
+        {"text": str(t), "high": t.high, "low": t.low, "points": tile_points(t, rules)}
+        for t in DominoSet(game.set_size)
+        if (t.high, t.low) != centre
+    ]

@@ -15,8 +15,9 @@ Saving a round (:func:`take_posts`, called inside the round's transaction) marks
 row ``taken``; a hand the scorekeeper typed gets a row too, so a phone posting at the same
 moment collides with it in the database (unique row per hand) and is told the round was
 saved. A post changed after the scorekeeper's form was filled refuses the save
-(:class:`PostsChanged`) rather than dropping it. Scores come from the engine through
-:mod:`.round_check` (RULES.md §6, §7).
+(:class:`PostsChanged`) rather than dropping it. With the game's auto-save on, the round saves
+itself once every seat has posted (:func:`save_posted_round`). Scores come from the engine
+through :mod:`.round_check` (RULES.md §6, §7).
 """
 
 from __future__ import annotations
@@ -35,9 +36,17 @@ from ..extensions import db
 from ..mapping import dominoes_of, rules_of
 from ..models import Device, Game, GameAccess, HandPost, Round, Seat, utcnow
 from ..vocab import PostStatus, RoundStatus
-from .round_check import ScoredRound, parse_tiles, parse_total, score_bound
+from .round_check import (
+    HandEntry,
+    RoundEntry,
+    ScoredRound,
+    check_round,
+    parse_tiles,
+    parse_total,
+    score_bound,
+)
 from .round_plan import double_name, plan_round
-from .round_store import Conflict, EnteredBy
+from .round_store import Conflict, EnteredBy, save_round
 
 
 class PostState(StrEnum):
@@ -484,3 +493,48 @@ def _refuse(game: Game, double: int, seat_id: int) -> None:
     if post is None:
         raise Conflict()
     raise PostsChanged({seat_id: post})
+
+
+# --- the round saving itself (the game's auto-save setting) --------------------------------------
+
+
+def posted_entry(game: Game, double: int, posts: dict[int, HandPost]) -> RoundEntry:
+    """The round with ``double`` as its posted hands say it, read as the scorekeeper's form
+    filled from them (:func:`form_data`) would be: a hand that went out carries no points,
+    tapped tiles win over a typed total, nobody blocked and the starter not recorded."""
+    hands = []
+    for seat in game.seats:
+        post = posts.get(seat.id)
+        value = HandValue.of(post) if post is not None else HandValue(None, None, False)
+        typed = value.total is not None and not value.went_out and not value.tiles
+        hands.append(
+            HandEntry(
+                seat=seat,
+                total=str(value.total) if typed else "",
+                tiles=[] if value.went_out else list(value.tiles or ()),
+                went_out=value.went_out,
+            )
+        )
+    return RoundEntry(double=double, hands=hands)
+
+
+def save_posted_round(game: Game) -> bool:
+    """Save the coming round from the posted hands alone (the game's auto-save setting): only
+    when every seat has posted, exactly one player went out and the checks pass (the same
+    :func:`~.round_check.check_round` as the scorekeeper's Save). True if saved; anything else
+    leaves the round to the scorekeeper."""
+    plan = plan_round(game)
+    if plan is None:
+        return False
+    posted = open_posts(game, plan.double)
+    if set(posted) != {s.id for s in game.seats}:
+        return False
+    scored, _errors = check_round(game, posted_entry(game, plan.double, posted))
+    if scored is None:
+        return False
+    seen = {seat_id: post.revision for seat_id, post in posted.items()}
+    try:
+        save_round(game, scored, game.version, also=lambda rnd: take_posts(game, rnd, scored, seen))
+    except Conflict:
+        return False
+    return True

@@ -4,14 +4,17 @@ limit (models.NOTES_MAX, also the import's) and one cleaning for both (issue 9, 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
 from companion.extensions import db
 from companion.history import exchange, exchange_import
-from companion.models import NOTES_MAX, GameNight
+from companion.models import NOTES_MAX, PLACE_MAX, GameNight
 from tests.web.setup_helpers import start_night
 
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 TYPED = "  Ann won twice  \r\n\r\n\r\n\r\n  cake\t  "
 
 
@@ -49,3 +52,32 @@ def test_the_import_has_the_same_limit(client):
         doc["nights"][0]["notes"] = notes
         report = exchange_import.import_document(db.session(), json.dumps(doc))
         assert report.ok is ok, report.problems
+
+
+@pytest.mark.parametrize("page", ["night", "history"])
+def test_both_pages_count_the_limit_on_the_kept_text(client, page):
+    """Blank lines around notes of exactly the limit are not part of them, on either page (the
+    history page's own field used to count them and refuse the notes)."""
+    night_id = start_night(client)
+    assert _post(client, page, night_id, "\r\n " + "n" * NOTES_MAX + " \r\n\r\n").status_code == 303
+    assert db.session.get(GameNight, night_id).notes == "n" * NOTES_MAX
+
+
+@pytest.mark.parametrize("page", ["/nights/{id}", "/history/nights/{id}"])
+def test_both_pages_tell_the_phone_the_column_limits(client, page):
+    night_id = start_night(client)
+    html = client.get(page.format(id=night_id)).text
+    assert re.search(rf'<textarea[^>]*maxlength="{NOTES_MAX}"[^>]*name="notes"', html)
+    if page == "/nights/{id}":
+        assert re.search(rf'<input[^>]*maxlength="{PLACE_MAX}"[^>]*name="place"', html)
+
+
+def test_no_template_spells_a_column_limit():
+    """The inputs' maxlength comes from the form fields (models.NAME_MAX, PLACE_MAX, NOTES_MAX
+    and the search box's SEARCH_MAX), never a number typed into a template."""
+    found = [
+        f"{path.relative_to(TEMPLATES)}: {match.group(0)}"
+        for path in sorted(TEMPLATES.rglob("*.html"))
+        for match in re.finditer(r"maxlength\s*=\s*\d+", path.read_text(encoding="utf-8"))
+    ]
+    assert found == []

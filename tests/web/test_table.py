@@ -335,6 +335,47 @@ def test_auto_save_waits_when_the_posts_conflict(client, table):
     assert rounds(game) == []
 
 
+def test_auto_save_scores_tapped_tiles_posted_from_the_phones(client, table):
+    """The round saved by itself reads the posted tiles as the scorekeeper's form would: the
+    points come from the tiles (5-4 and 2-1: 12 points), and the tiles are kept."""
+    game, phone = table
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    post(phone("Ann"), game, went_out="y")
+    post(phone("Bob"), game, total="3")
+    post(phone("Cy"), game, tiles=["5-4", "2-1"])
+    (saved,) = rounds(game)
+    ids = seat_ids(game)
+    hands = {h.seat_id: h for h in saved.hands}
+    assert (hands[ids["Ann"]].points, hands[ids["Ann"]].went_out) == (0, True)
+    assert hands[ids["Bob"]].points == 3
+    assert (hands[ids["Cy"]].points, sorted(hands[ids["Cy"]].tiles)) == (12, ["2-1", "5-4"])
+    assert {h.entered_by for h in saved.hands} == {"phone"}
+
+
+def test_the_posted_round_reads_as_the_form_filled_from_the_posts(app, table):
+    """Auto-save (companion.services.table.posted_entry) and the scorekeeper's form filled from
+    the same posts (form_data -> round form -> entry) give the same round entry."""
+    from companion.games.round_forms import entry_from, round_form
+    from companion.services import table as posts
+
+    game, phone = table
+    post(phone("Ann"), game, went_out="y")
+    post(phone("Bob"), game, total="9")
+    post(phone("Cy"), game, tiles=["5-4", "2-1"])
+    db.session.expire_all()
+    game = db.session.get(Game, game.id)
+    posted = posts.open_posts(game, 6)
+    with app.test_request_context():
+        form = round_form(game, **{"double": "6", **posts.form_data(posted)})
+        via_form = entry_from(form, game, 6)
+    assert posts.posted_entry(game, 6, posted) == via_form
+    assert [(h.total, h.tiles, h.went_out) for h in via_form.hands] == [
+        ("", [], True),
+        ("9", [], False),
+        ("", ["2-1", "5-4"], False),
+    ]
+
+
 # --- live ---------------------------------------------------------------------------------------
 
 
@@ -497,3 +538,33 @@ def test_a_saved_round_brings_the_next_rounds_hand_form_to_the_phone(client, tab
     assert "centre 5-5" in page and "Post my hand" in page
     live = re.search(r'hx-get="(/p/[^"]+/live\?[^"]+)"', page).group(1).replace("&amp;", "&")
     assert "HX-Refresh" not in bob.get(live).headers
+
+
+# --- odd numbers from a phone ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "６", "99999999999", "-1", ""])
+def test_an_odd_double_in_a_posted_hand_is_refused_in_words(table, number):
+    """The round's double and the seen revision come back from hidden fields; a digit of another
+    script ("²".isdigit() is true, int("²") is not a number) is refused like any junk."""
+    game, phone = table
+    r = post(phone("Bob"), game, double=number, total="12")
+    assert r.status_code == 422, r.text
+    assert hand_post(game, "Bob") is None
+    r = phone("Bob").post(
+        f"/p/{game.share_token}/photo/confirm?double={number}&seen={number}",
+        data={"tile": ["5-4"]},
+    )
+    assert r.status_code == 422, r.text
+    assert hand_post(game, "Bob") is None
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "99999999999", str(2**31), "-1", ""])
+def test_an_odd_request_id_in_a_handover_changes_nothing(client, table, number):
+    game, _phone = table
+    r = client.post(
+        f"/g/{game.edit_token}/handover",
+        data={"request": number, "choice": "move"},
+        follow_redirects=True,
+    )
+    assert r.status_code == 200 and "That request is no longer there" in r.text

@@ -1,5 +1,5 @@
-"""Thin views for the whole table: players join a seat on their phone and post their own hand;
-the scorekeeper sees the posts fill the round form, frees seats, hands scorekeeping over.
+"""Thin views of the table blueprint: players join a seat on their phone and post their own
+hand; the scorekeeper sees the posts fill the round form, frees seats, hands scorekeeping over.
 
 * ``/j/<share>``: the join page (the seats; tap your name). ``/p/<share>``: a joined phone's
   page (live scoreboard, this seat's hand for the coming round). ``/p/<share>/live?v=``: its
@@ -7,8 +7,10 @@ the scorekeeper sees the posts fill the round form, frees seats, hands scorekeep
 * ``/g/<edit>/posts?v=``: the scorekeeper's poll (204, or the posted hands as JSON).
 * ``/g/<edit>/ask``, ``/g/<edit>/handover``: asking for and handing over scorekeeping.
 
-The work is done by :mod:`companion.services.table` (posts) and :mod:`companion.access`
-(devices, seats, scorekeepers).
+The work is done by :mod:`companion.services.table` (posts, the auto-save),
+:mod:`companion.services.game_lookup` (the scorekeeper's game) and :mod:`companion.access`
+(devices, seats, scorekeepers). The round form these posts fill is the games blueprint's: it is
+reached by URL (``games.play``), never imported.
 """
 
 from __future__ import annotations
@@ -28,18 +30,12 @@ from ..pips import PhotoError
 from ..services import hand_photo
 from ..services import table as posts
 from ..services.deleted_games import shared_game
-from ..services.game_lookup import game_for_edit, game_for_view
-from ..services.round_plan import double_name, load_game, plan_round
+from ..services.game_lookup import game_for_edit, game_for_view, scorekeeper_game
+from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.round_store import commit_change
 from ..services.scoreboard import build_board
 from ..vocab import GameStatus, PostStatus
 from . import bp
-from .access import scorekeeper_game
-from .round_forms import picker_tiles
-
-
-def _picker(game: Game, double: int) -> list[dict[str, Any]]:
-    return picker_tiles(game, double)
 
 
 def _seat_of(game: Game, text: Any) -> Seat | None:
@@ -77,7 +73,7 @@ def join(share_token: str) -> Any:
         seat = _seat_of(game, request.form.get("seat"))
         if seat is None:
             flash(_("That seat is not at this game. Tap your name in the list."), "error")
-            return redirect(url_for("games.join", share_token=share_token), 303)
+            return redirect(url_for("table.join", share_token=share_token), 303)
         try:
             access.join_seat(game, seat)
         except access.SeatTaken:
@@ -89,10 +85,10 @@ def join(share_token: str) -> Any:
                 ),
                 "error",
             )
-            return redirect(url_for("games.join", share_token=share_token), 303)
-        return redirect(url_for("games.hand", share_token=share_token), 303)
+            return redirect(url_for("table.join", share_token=share_token), 303)
+        return redirect(url_for("table.hand", share_token=share_token), 303)
     return render_template(
-        "games/join.html",
+        "table/join.html",
         game=game,
         phones=access.seat_phones(game),
         mine=access.joined_seat(game, device),
@@ -115,7 +111,7 @@ def _hand_context(game: Game, seat: Seat, **extra: Any) -> dict[str, Any]:
         "double": double,
         "post": post,
         "value": posts.HandValue.of(post) if post else None,
-        "picker": _picker(game, double) if double is not None else [],
+        "picker": picker_tiles(game, double) if double is not None else [],
         "board": build_board(game),
         "live_key": posts.live_key(game),
         "poll_seconds": 2,
@@ -160,15 +156,16 @@ def hand(share_token: str) -> Any:
     game, seat = _joined(share_token)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
-        return redirect(url_for("games.join", share_token=share_token), 303)
+        return redirect(url_for("table.join", share_token=share_token), 303)
     if request.method == "GET":
-        return render_template("games/hand.html", **_hand_context(game, seat))
+        return render_template("table/hand.html", **_hand_context(game, seat))
     return _post(game, seat, share_token)
 
 
 def _double_number(text: Any) -> int:
     value = str(text or "").strip()
-    return int(value) if value.isdigit() and len(value) <= 2 else -1
+    # ASCII digits only: "²".isdigit() is true but int("²") raises, and "６" would read as 6
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
 
 
 def _post(game: Game, seat: Seat, share_token: str) -> Any:
@@ -214,19 +211,19 @@ def _post_typed(
         )
     except posts.PostRefused as exc:
         ctx = _hand_context(game, seat, problem=exc.message, typed=typed)
-        return render_template("games/hand.html", **ctx), 422
+        return render_template("table/hand.html", **ctx), 422
     except posts.PostClash as exc:
         ctx = _hand_context(
             load_game(game), seat, clash=posts.HandValue.of(exc.theirs), typed=typed
         )
-        return render_template("games/hand.html", **ctx), 409
+        return render_template("table/hand.html", **ctx), 409
     except posts.RoundClosed as exc:
         game = load_game(game)
         ctx = _hand_context(game, seat, closed=exc.round, typed=typed)
-        return render_template("games/hand.html", **ctx), 409
+        return render_template("table/hand.html", **ctx), 409
     _auto_save(load_game(game))
     flash(_("Hand posted. You can change it until the round is saved."), "success")
-    return redirect(url_for("games.hand", share_token=share_token), 303)
+    return redirect(url_for("table.hand", share_token=share_token), 303)
 
 
 def _auto_save(game: Game) -> None:
@@ -234,9 +231,7 @@ def _auto_save(game: Game) -> None:
     conflicts (the same checks as the scorekeeper's Save). Otherwise nothing happens."""
     if not game.auto_save:
         return
-    from .play import save_posted_round
-
-    save_posted_round(game)
+    posts.save_posted_round(game)
 
 
 # --- a player's own hand from a photo ----------------------------------------------------------
@@ -247,11 +242,11 @@ def _photo_seat(share_token: str) -> tuple[Game, Seat, int] | Any:
     game, seat = _joined(share_token)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
-        return redirect(url_for("games.join", share_token=share_token), 303)
+        return redirect(url_for("table.join", share_token=share_token), 303)
     plan = plan_round(game)
     if plan is None or game.status == GameStatus.FINISHED:
         flash(_("No round is being played now: there is no hand to count."), "info")
-        return redirect(url_for("games.hand", share_token=share_token), 303)
+        return redirect(url_for("table.hand", share_token=share_token), 303)
     return game, seat, plan.double
 
 
@@ -261,19 +256,19 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
     context = {
         "game": game,
         "seat": seat,
-        "upload_url": url_for("games.hand_photo_read", share_token=share),
+        "upload_url": url_for("table.hand_photo_read", share_token=share),
         "confirm_url": url_for(
-            "games.hand_photo_confirm",
+            "table.hand_photo_confirm",
             share_token=share,
             double=double,
             seen=post.revision if post else 0,
         ),
-        "back_url": url_for("games.hand", share_token=share),
+        "back_url": url_for("table.hand", share_token=share),
         "back_text": _("Back to my hand: type the points instead"),
         **hand_photo.page_context(game.set_size),
         **extra,
     }
-    return render_template("games/photo.html", **context), status
+    return render_template("pips/photo.html", **context), status
 
 
 @bp.get("/p/<share_token>/photo")
@@ -318,7 +313,7 @@ def hand_photo_confirm(share_token: str) -> Any:
             else _("No tile was confirmed; nothing was posted. Type the points instead."),
             "error",
         )
-        return redirect(url_for("games.hand_photo_page", share_token=share_token), 303)
+        return redirect(url_for("table.hand_photo_page", share_token=share_token), 303)
     typed = {"total": "", "tiles": tiles, "went_out": False}
     return _post_typed(
         game,
@@ -343,7 +338,7 @@ def hand_live(share_token: str) -> Any:
     game = load_game(game)
     seat = access.joined_seat(game)
     if seat is None:  # the seat was freed: back to the join page
-        target = url_for("games.join", share_token=share_token)
+        target = url_for("table.join", share_token=share_token)
         return navigate(target)
     context = _hand_context(game, seat)
     shown = request.args.get("d")
@@ -352,7 +347,7 @@ def hand_live(share_token: str) -> Any:
         # The round of the page's hand form was saved (or the game ended): reload the page
         # for the next round's form instead of leaving one whose post can only be refused.
         return reload_page()
-    return render_template("games/_hand_live.html", **context)
+    return render_template("table/_hand_live.html", **context)
 
 
 # --- the scorekeeper's side ----------------------------------------------------------------------
@@ -449,9 +444,11 @@ def handover(token: str) -> Any:
     """The scorekeeper answers a phone's request: hand over (this phone stops keeping score),
     add it as a second scorekeeper, or refuse."""
     game = scorekeeper_game(token)
-    text = str(request.form.get("request", "")).strip()
-    row_id = int(text) if text.isdigit() and len(text) < 12 else -1
+    row_id = parse_id(str(request.form.get("request", "")).strip())  # the one id bound
     choice = request.form.get("choice", "")
+    if row_id is None:
+        flash(_("That request is no longer there; nothing changed."), "error")
+        return redirect(url_for("games.play", token=token), 303)
     if choice == "refuse":
         access.refuse_asking(game, row_id)
         db.session.commit()
