@@ -293,7 +293,28 @@ class FinalStanding(Model):
     decided_by: Mapped[str] = mapped_column(String(40), default="")
 
 
-class PlayerSummary(Model):
+class PlayerRecordColumns:
+    """The eight record columns of a player's bucket (:class:`PlayerSummary`, one month) and
+    total (:class:`PlayerTotal`, all time): one home, so the two tables cannot drift apart
+    (:func:`companion.services.summaries.bucket_sums` adds the first up into the second).
+
+    ``games``, ``wins`` (alone first), ``shared_wins`` (first together), ``rounds``,
+    ``zero_rounds`` are counts; ``points``, ``best_total`` (lowest game total) and
+    ``worst_total`` (highest) are in points. Declared after each table's own columns, in
+    this order (the order the migrations created them in).
+    """
+
+    games: Mapped[int] = mapped_column(sort_order=10)
+    wins: Mapped[int] = mapped_column(sort_order=10)
+    shared_wins: Mapped[int] = mapped_column(sort_order=10)
+    rounds: Mapped[int] = mapped_column(sort_order=10)
+    points: Mapped[int] = mapped_column(sort_order=10)
+    zero_rounds: Mapped[int] = mapped_column(sort_order=10)
+    best_total: Mapped[int] = mapped_column(sort_order=10)
+    worst_total: Mapped[int] = mapped_column(sort_order=10)
+
+
+class PlayerSummary(PlayerRecordColumns, Model):
     """One player's record over the live finished games of one set size in one calendar month
     (RULES.md §8; definitions in :mod:`companion.history.stats`), kept by
     :mod:`companion.services.summaries` whenever a game's standings, seats or night change, so
@@ -314,14 +335,6 @@ class PlayerSummary(Model):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     set_size: Mapped[int]
     month: Mapped[date]
-    games: Mapped[int]
-    wins: Mapped[int]
-    shared_wins: Mapped[int]
-    rounds: Mapped[int]
-    points: Mapped[int]
-    zero_rounds: Mapped[int]
-    best_total: Mapped[int]
-    worst_total: Mapped[int]
 
 
 class PairSummary(Model):
@@ -349,7 +362,7 @@ class PairSummary(Model):
     level: Mapped[int]
 
 
-class PlayerTotal(Model):
+class PlayerTotal(PlayerRecordColumns, Model):
     """One player's all-time record over the live finished games of one set size: the sum of
     their :class:`PlayerSummary` months of that set (best the lowest, worst the highest), kept
     by :mod:`companion.services.summaries` in the same transaction as the months, so the
@@ -363,14 +376,6 @@ class PlayerTotal(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     set_size: Mapped[int]
-    games: Mapped[int]
-    wins: Mapped[int]
-    shared_wins: Mapped[int]
-    rounds: Mapped[int]
-    points: Mapped[int]
-    zero_rounds: Mapped[int]
-    best_total: Mapped[int]
-    worst_total: Mapped[int]
 
 
 class PairTotal(Model):
