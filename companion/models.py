@@ -52,6 +52,10 @@ SUMMARY_MAX = 300
 #: the condition of partial unique indexes that hold only among rows still in use
 _LIVE_PLAYER = text("merged_into_id IS NULL")
 _LIVE_GAME = text("deleted_at IS NULL")
+#: the condition of the partial indexes of deleted rows: a plain index on ``deleted_at`` held
+#: every live row under one key (NULL), and SQLite's planner took ``deleted_at IS NULL`` for a
+#: selective search, reading every live game and sorting them for the newest ten
+_DELETED = text("deleted_at IS NOT NULL")
 
 
 class Player(Model):
@@ -89,13 +93,31 @@ class GameNight(Model):
     """An evening of games: a date, an optional place and notes."""
 
     __tablename__ = "game_nights"
+    __table_args__ = (
+        # The nights list and a player's latest games walk the live nights newest first (in
+        # this index's order, read backwards) and stop after a page: no sort of every night.
+        Index(
+            "ix_game_nights_live_by_date",
+            "played_on",
+            "id",
+            sqlite_where=_LIVE_GAME,
+            postgresql_where=_LIVE_GAME,
+        ),
+        # The recently deleted nights (the restore window) only.
+        Index(
+            "ix_game_nights_deleted",
+            "deleted_at",
+            sqlite_where=_DELETED,
+            postgresql_where=_DELETED,
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     played_on: Mapped[date] = mapped_column(index=True)
     place: Mapped[str] = mapped_column(String(PLACE_MAX), default="")
     notes: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
 
     games: Mapped[list[Game]] = relationship(back_populates="night", order_by="Game.id")
 
@@ -119,6 +141,13 @@ class Game(Model):
             sqlite_where=_LIVE_GAME,
             postgresql_where=_LIVE_GAME,
         ),
+        # The recently deleted games (the restore window) only; see _DELETED.
+        Index(
+            "ix_games_deleted",
+            "deleted_at",
+            sqlite_where=_DELETED,
+            postgresql_where=_DELETED,
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -135,7 +164,7 @@ class Game(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
-    deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
     rematch_of_id: Mapped[int | None] = mapped_column(
         ForeignKey("games.id", ondelete="SET NULL"), default=None
     )
@@ -329,6 +358,11 @@ class PlayerSummary(PlayerRecordColumns, Model):
     __table_args__ = (
         UniqueConstraint("player_id", "set_size", "month"),
         Index("ix_player_summaries_month", "month"),
+        # A player's newest months with games (whatever the set): where their latest games are.
+        Index("ix_player_summaries_player_month", "player_id", "month"),
+        # The newest month holding a player's best (lowest) and worst game total: one seek.
+        Index("ix_player_summaries_player_best", "player_id", "best_total", "month"),
+        Index("ix_player_summaries_player_worst", "player_id", "worst_total", "month"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
