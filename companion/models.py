@@ -52,6 +52,10 @@ SUMMARY_MAX = 300
 #: the condition of partial unique indexes that hold only among rows still in use
 _LIVE_PLAYER = text("merged_into_id IS NULL")
 _LIVE_GAME = text("deleted_at IS NULL")
+#: the condition of the partial indexes of deleted rows: a plain index on ``deleted_at`` held
+#: every live row under one key (NULL), and SQLite's planner took ``deleted_at IS NULL`` for a
+#: selective search, reading every live game and sorting them for the newest ten
+_DELETED = text("deleted_at IS NOT NULL")
 
 
 class Player(Model):
@@ -89,13 +93,31 @@ class GameNight(Model):
     """An evening of games: a date, an optional place and notes."""
 
     __tablename__ = "game_nights"
+    __table_args__ = (
+        # The nights list and a player's latest games walk the live nights newest first (in
+        # this index's order, read backwards) and stop after a page: no sort of every night.
+        Index(
+            "ix_game_nights_live_by_date",
+            "played_on",
+            "id",
+            sqlite_where=_LIVE_GAME,
+            postgresql_where=_LIVE_GAME,
+        ),
+        # The recently deleted nights (the restore window) only.
+        Index(
+            "ix_game_nights_deleted",
+            "deleted_at",
+            sqlite_where=_DELETED,
+            postgresql_where=_DELETED,
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     played_on: Mapped[date] = mapped_column(index=True)
     place: Mapped[str] = mapped_column(String(PLACE_MAX), default="")
     notes: Mapped[str] = mapped_column(Text, default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
 
     games: Mapped[list[Game]] = relationship(back_populates="night", order_by="Game.id")
 
@@ -119,6 +141,13 @@ class Game(Model):
             sqlite_where=_LIVE_GAME,
             postgresql_where=_LIVE_GAME,
         ),
+        # The recently deleted games (the restore window) only; see _DELETED.
+        Index(
+            "ix_games_deleted",
+            "deleted_at",
+            sqlite_where=_DELETED,
+            postgresql_where=_DELETED,
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -135,7 +164,7 @@ class Game(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
-    deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
     rematch_of_id: Mapped[int | None] = mapped_column(
         ForeignKey("games.id", ondelete="SET NULL"), default=None
     )
@@ -293,7 +322,28 @@ class FinalStanding(Model):
     decided_by: Mapped[str] = mapped_column(String(40), default="")
 
 
-class PlayerSummary(Model):
+class PlayerRecordColumns:
+    """The eight record columns of a player's bucket (:class:`PlayerSummary`, one month) and
+    total (:class:`PlayerTotal`, all time): one home, so the two tables cannot drift apart
+    (:func:`companion.services.summaries.bucket_sums` adds the first up into the second).
+
+    ``games``, ``wins`` (alone first), ``shared_wins`` (first together), ``rounds``,
+    ``zero_rounds`` are counts; ``points``, ``best_total`` (lowest game total) and
+    ``worst_total`` (highest) are in points. Declared after each table's own columns, in
+    this order (the order the migrations created them in).
+    """
+
+    games: Mapped[int] = mapped_column(sort_order=10)
+    wins: Mapped[int] = mapped_column(sort_order=10)
+    shared_wins: Mapped[int] = mapped_column(sort_order=10)
+    rounds: Mapped[int] = mapped_column(sort_order=10)
+    points: Mapped[int] = mapped_column(sort_order=10)
+    zero_rounds: Mapped[int] = mapped_column(sort_order=10)
+    best_total: Mapped[int] = mapped_column(sort_order=10)
+    worst_total: Mapped[int] = mapped_column(sort_order=10)
+
+
+class PlayerSummary(PlayerRecordColumns, Model):
     """One player's record over the live finished games of one set size in one calendar month
     (RULES.md §8; definitions in :mod:`companion.history.stats`), kept by
     :mod:`companion.services.summaries` whenever a game's standings, seats or night change, so
@@ -308,20 +358,17 @@ class PlayerSummary(Model):
     __table_args__ = (
         UniqueConstraint("player_id", "set_size", "month"),
         Index("ix_player_summaries_month", "month"),
+        # A player's newest months with games (whatever the set): where their latest games are.
+        Index("ix_player_summaries_player_month", "player_id", "month"),
+        # The newest month holding a player's best (lowest) and worst game total: one seek.
+        Index("ix_player_summaries_player_best", "player_id", "best_total", "month"),
+        Index("ix_player_summaries_player_worst", "player_id", "worst_total", "month"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     set_size: Mapped[int]
     month: Mapped[date]
-    games: Mapped[int]
-    wins: Mapped[int]
-    shared_wins: Mapped[int]
-    rounds: Mapped[int]
-    points: Mapped[int]
-    zero_rounds: Mapped[int]
-    best_total: Mapped[int]
-    worst_total: Mapped[int]
 
 
 class PairSummary(Model):
@@ -349,7 +396,7 @@ class PairSummary(Model):
     level: Mapped[int]
 
 
-class PlayerTotal(Model):
+class PlayerTotal(PlayerRecordColumns, Model):
     """One player's all-time record over the live finished games of one set size: the sum of
     their :class:`PlayerSummary` months of that set (best the lowest, worst the highest), kept
     by :mod:`companion.services.summaries` in the same transaction as the months, so the
@@ -363,14 +410,6 @@ class PlayerTotal(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     set_size: Mapped[int]
-    games: Mapped[int]
-    wins: Mapped[int]
-    shared_wins: Mapped[int]
-    rounds: Mapped[int]
-    points: Mapped[int]
-    zero_rounds: Mapped[int]
-    best_total: Mapped[int]
-    worst_total: Mapped[int]
 
 
 class PairTotal(Model):

@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
 
-from sqlalchemy import Select, and_, case, func, or_, select
+from sqlalchemy import Select, func, select
 
 from ..extensions import db
 from ..models import (
@@ -161,39 +161,45 @@ def player_record(player_id: int) -> PlayerStats:
     """``player_id``'s record over every live finished game, with the games of the best and
     worst totals (on equal totals the most recent game, as :mod:`.stats` does): the player's
     all-time totals per set, the newest month holding each extreme total among the player's
-    buckets of the sets holding it (an index search on ``(player_id, set_size)``), and that
-    month's lines (three queries)."""
+    buckets (an index seek on ``(player_id, best_total, month)``, and on the worst), and
+    the lines of that month's games (three queries)."""
     per_size = _total_rows(Filters(player_id=player_id))
     stats = _combine(part for _, part in per_size).get(player_id) or PlayerStats(player_id)
     if not stats.games:
         return stats
-    sizes = {
-        size
-        for size, part in per_size
-        if part.best_total == stats.best_total or part.worst_total == stats.worst_total
-    }
+
+    # The newest month holding each extreme (any set: a bucket whose best or worst equals the
+    # player's holds such a game): one index seek each, on (player_id, best_total, month) and
+    # (player_id, worst_total, month), however many months the history spans.
+    def newest_month(column: Any, total: int | None) -> Any:
+        return (
+            select(func.max(PlayerSummary.month))
+            .where(PlayerSummary.player_id == player_id, column == total)
+            .scalar_subquery()
+        )
+
     best_month, worst_month = db.session.execute(
         select(
-            func.max(case((PlayerSummary.best_total == stats.best_total, PlayerSummary.month))),
-            func.max(case((PlayerSummary.worst_total == stats.worst_total, PlayerSummary.month))),
-        ).where(PlayerSummary.player_id == player_id, PlayerSummary.set_size.in_(sizes))
-    ).one()
-    wanted = {(best_month, stats.best_total), (worst_month, stats.worst_total)}
-    in_months = or_(
-        *(
-            and_(
-                GameNight.played_on >= month,
-                GameNight.played_on < next_month(month),
-                FinalStanding.total == total,
-            )
-            for month, total in wanted
+            newest_month(PlayerSummary.best_total, stats.best_total),
+            newest_month(PlayerSummary.worst_total, stats.worst_total),
         )
-    )
-    newest_first = db.session.execute(
-        _lines(Filters(player_id), Game.id, GameNight.played_on, FinalStanding.total)
-        .where(Seat.player_id == player_id, in_months)
+    ).one()
+    # Those months' nights by the live nights' date index (Filters.months), then the lines of
+    # the player's games there with either total: a few nights' games, however long the
+    # history. The player's own line is picked here, not in SQL: with ``seats.player_id = ?``
+    # the planner would start from every seat the player ever had.
+    lines = db.session.execute(
+        _lines(
+            Filters(player_id, months=tuple({best_month, worst_month})),
+            Game.id,
+            GameNight.played_on,
+            FinalStanding.total,
+            Seat.player_id,
+        )
+        .where(FinalStanding.total.in_({stats.best_total, stats.worst_total}))
         .order_by(GameNight.played_on.desc(), Game.id.desc())
     ).all()
+    newest_first = [(gid, day, total) for gid, day, total, pid in lines if pid == player_id]
 
     def newest(month: date, total: int | None) -> int | None:
         return next(

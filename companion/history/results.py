@@ -11,15 +11,16 @@ merges move results with them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, NamedTuple
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, and_, false, func, or_, select
 
 from ..engine.reasons import DecidedAt
 from ..extensions import db
-from ..models import FinalStanding, Game, GameNight, Seat
+from ..models import FinalStanding, Game, GameNight, PlayerSummary, Seat
+from ..services.summaries import next_month
 from ..vocab import GameStatus
 
 
@@ -96,6 +97,8 @@ class Filters:
         date_from, date_to: only nights played on these dates or between them (inclusive).
         set_size: only games with this set (6, 9, 12, 15, 18).
         game_ids: only these games (used by the nights list for one page).
+        months: only nights played in these calendar months (their first days): a player's
+            newest months, read from their monthly buckets, where their latest games are.
     """
 
     player_id: int | None = None
@@ -103,6 +106,7 @@ class Filters:
     date_to: date | None = None
     set_size: int | None = None
     game_ids: tuple[int, ...] | None = None
+    months: tuple[date, ...] | None = None
 
     def apply(self, stmt: Select[Any]) -> Select[Any]:
         """``stmt`` (a select over games joined to their nights) narrowed to these filters."""
@@ -116,7 +120,46 @@ class Filters:
             stmt = stmt.where(Game.set_size == self.set_size)
         if self.game_ids is not None:
             stmt = stmt.where(Game.id.in_(self.game_ids))
+        if self.months is not None:
+            # As a list of night ids (the live nights of those months, found by the live
+            # nights' date index): the planner then reads those nights' games only.
+            stmt = stmt.where(Game.night_id.in_(nights_in(self.months)))
         return stmt
+
+
+def nights_in(months: Sequence[date]) -> Select[Any]:
+    """``SELECT game_nights.id`` of the live nights played in these calendar months."""
+    return select(GameNight.id).where(
+        GameNight.deleted_at.is_(None),
+        or_(
+            false(),  # no months: no nights
+            *(
+                and_(GameNight.played_on >= month, GameNight.played_on < next_month(month))
+                for month in months
+            ),
+        ),
+    )
+
+
+def newest_months(player_id: int, games: int) -> tuple[date, ...]:
+    """The fewest newest calendar months holding ``player_id``'s ``games`` latest live finished
+    games (all of them when they have fewer): their monthly buckets of every set, newest
+    first (an index search on ``(player_id, month)``; at most ``games`` months, as each bucket
+    holds at least one game)."""
+    months: list[date] = []
+    found = 0
+    for month, count in db.session.execute(
+        select(PlayerSummary.month, func.sum(PlayerSummary.games))
+        .where(PlayerSummary.player_id == player_id)
+        .group_by(PlayerSummary.month)
+        .order_by(PlayerSummary.month.desc())
+        .limit(games)
+    ):
+        months.append(month)
+        found += int(count)
+        if found >= games:
+            break
+    return tuple(months)
 
 
 def finished_results(
@@ -131,16 +174,21 @@ def finished_results(
     """Results of live finished games, newest night first, narrowed by :class:`Filters`
     (``limit``: only the newest that many games).
 
-    Returns: one :class:`GameResult` per game with stored standings; one SQL query (two with
-    ``limit``).
+    Returns: one :class:`GameResult` per game with stored standings; one SQL query (the
+    ``limit`` newest games' ids are its subquery), two with ``limit`` and ``player_id``: a
+    player's latest games are looked for only in the newest months of their monthly buckets
+    that hold that many, so the search reads those months' nights, not the whole history.
     """
     filters = Filters(
         player_id, date_from, date_to, set_size, tuple(game_ids) if game_ids is not None else None
     )
     order = (GameNight.played_on.desc(), Game.id.desc())
-    if limit is not None:
+    if limit is not None and player_id is not None and not (date_from or date_to or set_size):
+        filters = replace(filters, months=newest_months(player_id, limit))
+    newest: Select[Any] | None = None
+    if limit is not None:  # the newest games' ids, as a subquery of the same statement
         newest = filters.apply(live_finished_games()).order_by(*order).limit(limit)
-        filters = Filters(game_ids=tuple(db.session.scalars(newest)))
+        filters = Filters()
     stmt = filters.apply(
         live_finished(
             Game.id,
@@ -157,6 +205,8 @@ def finished_results(
         .join(FinalStanding, FinalStanding.game_id == Game.id)
         .join(Seat, Seat.id == FinalStanding.seat_id)
     ).order_by(*order, FinalStanding.line)
+    if newest is not None:
+        stmt = stmt.where(Game.id.in_(newest))
     out: list[GameResult] = []
     lines: list[SeatResult] = []
     current: tuple[int, date, int] | None = None

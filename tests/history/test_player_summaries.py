@@ -256,7 +256,7 @@ def test_the_default_leaderboard_reads_only_the_totals(app, client):
         assert not seen.reading(table), table
 
 
-def test_the_player_page_reads_totals_and_one_indexed_lookup(app, client):
+def test_the_player_page_reads_totals_and_indexed_lookups(app, client):
     many_months()
     pid = db.session.scalars(
         select(PlayerTotal.player_id).order_by(PlayerTotal.games.desc())
@@ -267,14 +267,31 @@ def test_the_player_page_reads_totals_and_one_indexed_lookup(app, client):
     assert seen.reading("player_totals") and seen.reading("pair_totals")
     assert not seen.reading("pair_summaries")
     lookups = seen.reading("player_summaries")
-    assert len(lookups) == 1  # the month of the best and worst game; nothing summed there
-    sql, params = lookups[0]
-    if db.engine.dialect.name == "sqlite":
-        cursor = db.session.connection().connection.dbapi_connection.cursor()
-        plan = " ".join(str(row[-1]) for row in cursor.execute("EXPLAIN QUERY PLAN " + sql, params))
-        # an index whose leading columns are (player_id, set_size): the player's months only
+    # Two index searches of this player's buckets, none read whole: the newest months holding
+    # the ten latest games (in (player_id, month) order, stopping after ten months at most),
+    # and one seek each for the month of the best and of the worst game.
+    assert len(lookups) == 2
+    plans = []
+    for sql, params in lookups:
+        assert "LIMIT" in sql or "max(" in sql, sql  # never an unbounded read of the months
+        if db.engine.dialect.name == "sqlite":
+            cursor = db.session.connection().connection.dbapi_connection.cursor()
+            plans.append(
+                " ".join(
+                    str(row[-1]) for row in cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
+                )
+            )
+    if plans:
+        months, extremes = plans
         assert re.search(
-            r"SEARCH player_summaries USING (COVERING )?INDEX \S+ "
-            r"\(player_id=\? AND set_size=\?\)",
-            plan,
-        ), plan
+            r"SEARCH player_summaries USING (COVERING )?INDEX ix_player_summaries_player_month "
+            r"\(player_id=\?\)",
+            months,
+        ), months
+        assert "TEMP B-TREE" not in months, months  # read in index order: no sort of them all
+        for column in ("best_total", "worst_total"):
+            assert re.search(
+                r"SEARCH player_summaries USING (COVERING )?INDEX \S+ "
+                rf"\(player_id=\? AND {column}=\?\)",
+                extremes,
+            ), extremes
