@@ -256,8 +256,9 @@ class HandScore(Model):
 
 
 class AuditEntry(Model):
-    """One change to a game: what, the values before and after (JSON), when; ``undone`` marks
-    an entry reverted by undo."""
+    """One change to a game: what (``action``; ``code`` and ``params`` word it, see
+    :class:`companion.vocab.AuditCode`), the values before and after (JSON), when; ``undone``
+    marks an entry reverted by undo."""
 
     __tablename__ = "audit_entries"
 
@@ -265,7 +266,12 @@ class AuditEntry(Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow)
     action: Mapped[str] = mapped_column(String(TOKEN_MAX))
+    # The line as the writing phone worded it: what entries from before codes carry alone, and
+    # the fallback for a code this version does not know (a backup from a newer one).
     summary: Mapped[str] = mapped_column(String(SUMMARY_MAX), default="")
+    # What the line says (an AuditCode) and its parameters: worded in the reader's language.
+    code: Mapped[str | None] = mapped_column(String(TOKEN_MAX), default=None)
+    params: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     before: Mapped[Any | None] = mapped_column(JSON, default=None)
     after: Mapped[Any | None] = mapped_column(JSON, default=None)
     undone: Mapped[bool] = mapped_column(default=False)

@@ -39,3 +39,33 @@ class PostStatus(StrEnum):
 
     OPEN = "open"  # waiting for the round to be saved
     TAKEN = "taken"  # saved into the round
+
+
+class EnteredBy(StrEnum):
+    """Who entered a saved hand (:attr:`HandScore.entered_by`)."""
+
+    PHONE = "phone"  # taken from the hand the player posted from their phone
+    SCOREKEEPER = "scorekeeper"
+    OVERRULED = "overruled"  # the scorekeeper entered another value than the phone posted
+
+
+class AuditCode(StrEnum):
+    """What an audit entry says (``AuditEntry.code``): the line is worded from the code and its
+    parameters (``AuditEntry.params``, JSON) when a page shows it, in the reader's language
+    (:func:`companion.services.audit.entry_words`). The comment names each code's parameters;
+    ``hands`` is a list of ``{"name", "points", "went_out", "by"}`` (``by``: who entered the
+    hand, :class:`EnteredBy`, "" before phones could post)."""
+
+    GAME_STARTED = "game_started"  # players: [names], set: N of the double-N set
+    REMATCH = "rematch"  # players: [names], set
+    ROUND_SAVED = "round_saved"  # number: scored rounds so far, double: N of N-N, hands
+    ROUND_CORRECTED = "round_corrected"  # double, hands
+    DOUBLE_BURNED = "double_burned"  # double
+    UNDONE = "undone"  # what: {"code", "params"} of the undone entry, or {"summary"} for an old one
+    GAME_DELETED = "game_deleted"  # (none)
+    GAME_RESTORED = "game_restored"  # (none)
+    AUTO_SAVE_ON = "auto_save_on"  # (none)
+    AUTO_SAVE_OFF = "auto_save_off"  # (none)
+    SCOREKEEPER_MOVED = "scorekeeper_moved"  # (none)
+    SCOREKEEPER_ADDED = "scorekeeper_added"  # (none)
+    PLAYER_MERGED = "player_merged"  # gone: the merged name, kept: the name kept

@@ -32,7 +32,7 @@ from ..models import Game, Round
 from ..public_url import public_url
 from ..services import hand_photo
 from ..services import table as posts
-from ..services.audit import audit_page, changes
+from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
 from ..services.game_lookup import game_for_view
 from ..services.round_check import EntryErrors, tiles_field
@@ -457,7 +457,7 @@ def undo(token: str) -> Any:
             # Markup survives the session (Flask's tagged JSON); the link is escaped-safe.
             flash(
                 Markup('{} <a href="{}">{}</a>').format(
-                    _("Undone: %(what)s", what=entry.summary),
+                    _("Undone: %(what)s", what=entry_words(entry)),
                     url_for("games.audit", token=token),
                     _("See it in the audit trail"),
                 ),

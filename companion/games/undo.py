@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..models import SUMMARY_MAX, AuditEntry, Game, Round, Seat, utcnow
-from ..services.audit import latest_entry
+from ..models import AuditEntry, Game, Round, Seat, utcnow
+from ..services.audit import latest_entry, new_entry, undone_params
 from ..services.round_store import Conflict, apply_snapshot, check_version, commit_change
+from ..vocab import AuditCode
 
 #: Changes that "undo the last change" can revert.
 UNDOABLE = ("round_saved", "round_edited", "double_burned")
@@ -61,8 +61,7 @@ def undo_last(game: Game, version: Any) -> AuditEntry:
     else:
         game.rounds.remove(rnd)  # delete-orphan: the round and its hands are deleted
     entry.undone = True
-    summary = _("Undone: %(what)s", what=entry.summary)
-    commit_change(game, "undo", summary, entry.after, entry.before)
+    commit_change(game, "undo", AuditCode.UNDONE, undone_params(entry), entry.after, entry.before)
     return entry
 
 
@@ -76,7 +75,7 @@ def delete_game(game: Game, version: Any) -> None:
     Raises :class:`.rounds.Conflict` for a stale ``version``."""
     check_version(game, version)
     game.deleted_at = utcnow()
-    commit_change(game, "game_deleted", _("Game deleted."), None, None)
+    commit_change(game, "game_deleted", AuditCode.GAME_DELETED, None, None, None)
 
 
 def restore_game(game: Game) -> None:
@@ -86,7 +85,7 @@ def restore_game(game: Game) -> None:
     if original is not None and existing_rematch(original) is not None:
         game.rematch_of_id = None
     game.deleted_at = None
-    commit_change(game, "game_restored", _("Game restored."), None, None)
+    commit_change(game, "game_restored", AuditCode.GAME_RESTORED, None, None, None)
 
 
 # --- rematch ----------------------------------------------------------------------------------
@@ -125,11 +124,10 @@ def rematch(game: Game) -> tuple[Game, bool]:
     names = [seat.player.name for seat in game.seats]
     # The same kind of entry as a game made on the new-game page (companion.services.game_setup).
     new.audit.append(
-        AuditEntry(
-            action="create_game",
-            summary=_(
-                "Rematch: %(players)s, double-%(set)s.", players=", ".join(names), set=game.set_size
-            )[:SUMMARY_MAX],
+        new_entry(
+            "create_game",
+            AuditCode.REMATCH,
+            {"players": names, "set": game.set_size},
             before=None,  # stored as JSON null: the column is NOT NULL
             after={
                 "set_size": new.set_size,

@@ -16,10 +16,15 @@ share one implementation.
                                         "starter": position | null, "created_at", "updated_at",
                                         "hands": [{"seat": position, "points", "went_out",
                                                    "out_on_double", "tiles": [...] | null}]}],
-                            "audit": [{"at", "action", "summary", "before", "after", "undone"}],
+                            "audit": [{"at", "action", "summary", "before", "after", "undone",
+                                       "code"?, "params"?}],
                             "rulings": [{"created_at", "category", "question", "answer",
                                          "rules", "summary"}]}]}],
      "rulings": [rulings not tied to a game (only in "all")]}
+
+An audit entry's optional ``code`` and ``params`` say what its line says
+(:class:`companion.vocab.AuditCode`), worded in the reader's language; ``summary`` is the
+sentence as written (all that entries from before codes, and older backups, carry).
 
 Audit snapshots refer to seats by database id; the document writes those as
 ``{"$seat": position}`` (:func:`seat_refs`) and the import maps them to the new seats' ids.
@@ -306,19 +311,26 @@ def _game_json(game: Any, refs: dict[int, str]) -> dict[str, Any]:
         "finished_at": iso(game.finished_at),
         "seats": [{"position": s.position, "player": refs[s.player_id]} for s in game.seats],
         "rounds": [_round_json(r, position) for r in game.rounds],
-        "audit": [
-            {
-                "at": iso(a.at),
-                "action": a.action,
-                "summary": a.summary,
-                "before": seat_refs(a.before, position),
-                "after": seat_refs(a.after, position),
-                "undone": a.undone,
-            }
-            for a in game.audit
-        ],
+        "audit": [_audit_json(a, position) for a in game.audit],
         "rulings": [_ruling_json(r) for r in game.rulings],
     }
+
+
+def _audit_json(entry: Any, position: dict[int, int]) -> dict[str, Any]:
+    """One audit entry; ``code`` and ``params`` (what the line says, worded by the reader) only
+    when it has them, so an entry from before codes is written as it always was."""
+    out = {
+        "at": iso(entry.at),
+        "action": entry.action,
+        "summary": entry.summary,
+        "before": seat_refs(entry.before, position),
+        "after": seat_refs(entry.after, position),
+        "undone": entry.undone,
+    }
+    if entry.code is not None:
+        out["code"] = entry.code
+        out["params"] = entry.params if entry.params is not None else {}
+    return out
 
 
 def seat_refs(value: Any, position: dict[int, int]) -> Any:

@@ -518,6 +518,7 @@ def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) ->
         for where, seat in _seat_markers(entry.get(name), f"{path}.{name}"):
             if not _is_int(seat) or seat not in positions:
                 check.add(where, _("there is no seat %(seat)s.", seat=repr(seat)))
+    for name in ("before", "after", "params"):
         if _has_forbidden_text(entry.get(name)):
             check.add(f"{path}.{name}", _("must not contain control characters."))
 
@@ -918,6 +919,8 @@ def _audit_row(game_id: int, data: dict, seats: dict[int, int]) -> dict[str, Any
         "at": to_datetime(data["at"]),
         "action": data["action"],
         "summary": data["summary"],
+        "code": data.get("code"),
+        "params": data.get("params"),
         "before": seat_ids(data["before"], seats),
         "after": seat_ids(data["after"], seats),
         "undone": data["undone"],

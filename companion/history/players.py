@@ -17,8 +17,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from ..extensions import db
-from ..models import SUMMARY_MAX, AuditEntry, Game, Player, PlayerTotal, Seat
+from ..models import Game, Player, PlayerTotal, Seat
+from ..services.audit import new_entry
 from ..services.game_setup import SetupError, clean_name, stored_key
+from ..vocab import AuditCode
 
 
 def listed_players() -> list[Player]:
@@ -142,14 +144,14 @@ def merge(gone: Player, kept: Player) -> int:
     per player per game, so the commit would fail otherwise and nothing would change).
     """
     seats = db.session.scalars(select(Seat).where(Seat.player_id == gone.id)).all()
-    summary = _("%(gone)s merged into %(kept)s (same person).", gone=gone.name, kept=kept.name)
     for seat in seats:
         seat.player_id = kept.id
         db.session.add(
-            AuditEntry(
+            new_entry(
+                "player_merged",
+                AuditCode.PLAYER_MERGED,
+                {"gone": gone.name, "kept": kept.name},
                 game_id=seat.game_id,
-                action="player_merged",
-                summary=summary[:SUMMARY_MAX],
                 before={"seat_id": seat.id, "player_id": gone.id, "name": gone.name},
                 after={"seat_id": seat.id, "player_id": kept.id, "name": kept.name},
             )

@@ -1,19 +1,176 @@
-"""A game's audit trail read a page at a time (issue 11): a long game's trail is never loaded
-whole, so the game page and the audit pages cost the same at 10 entries or 1,000. Each entry
-is told in words (:func:`changes`) for the score keeper's and the history's pages."""
+"""A game's audit trail: written as codes plus parameters, read a page at a time, told in words.
+
+Each entry says what happened as an :class:`~companion.vocab.AuditCode` plus parameters (JSON),
+made by :func:`new_entry`; a page words it with :func:`entry_words` in the READER's language, so
+a Lithuanian phone reads in Lithuanian a trail written from an English one (issue 13). Entries
+written before codes carry only their stored sentence and keep showing it.
+
+The trail is read a page at a time (issue 11): a long game's trail is never loaded whole, so the
+game page and the audit pages cost the same at 10 entries or 1,000. What an entry changed, per
+player, is :func:`changes`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 
 from ..extensions import db
-from ..models import AuditEntry, Game
+from ..models import SUMMARY_MAX, AuditEntry, Game
 from ..stored import read_or
-from ..vocab import RoundOutcome, RoundStatus
+from ..vocab import AuditCode, EnteredBy, RoundOutcome, RoundStatus
+
+# --- writing and wording the line ------------------------------------------------------------
+
+
+def new_entry(
+    action: str, code: AuditCode, params: Mapping[str, Any] | None = None, **columns: Any
+) -> AuditEntry:
+    """An audit entry (not added to a session) that says ``code`` with ``params``; ``columns``
+    are the other columns (``game``, ``game_id``, ``before``, ``after``). The sentence in the
+    writing phone's language is kept in ``summary`` too: a fallback for readers that do not know
+    the code (an older version of the app after a downgrade)."""
+    stored = dict(params or {})
+    return AuditEntry(
+        action=action,
+        code=str(code),
+        params=stored,
+        summary=line_words(code, stored)[:SUMMARY_MAX],
+        **columns,
+    )
+
+
+def undone_params(entry: AuditEntry) -> dict[str, Any]:
+    """The parameters of :attr:`AuditCode.UNDONE` for undoing ``entry``: its own line, so the
+    undo is worded in the reader's language too (an entry from before codes: its sentence)."""
+    if entry.code:
+        return {"what": {"code": entry.code, "params": entry.params or {}}}
+    return {"what": {"summary": entry.summary}}
+
+
+def hands_params(game: Game, snapshot: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The ``hands`` parameter of a round's line from its snapshot
+    (:func:`companion.services.round_store.round_snapshot`): names as they are now, so a later
+    rename or merge does not rewrite what the line said."""
+    names = {s.id: s.player.name for s in game.seats}
+    return [
+        {
+            "name": names.get(h["seat_id"], "?"),
+            "points": h["points"],
+            "went_out": bool(h["went_out"]),
+            "by": h.get("entered_by") or "",
+        }
+        for h in snapshot["hands"]
+    ]
+
+
+def entered_words(seat_name: str, entered_by: str | None) -> str:
+    """Who entered a saved hand, for the audit trail: "posted from Bob's phone" or "entered
+    by the scorekeeper" ("" for hands saved before phones could post)."""
+    if entered_by == EnteredBy.PHONE:
+        return _("posted from %(who)s's phone", who=seat_name)
+    if entered_by == EnteredBy.SCOREKEEPER:
+        return _("entered by the scorekeeper")
+    if entered_by == EnteredBy.OVERRULED:
+        return _("entered by the scorekeeper, overruling %(who)s's phone", who=seat_name)
+    return ""
+
+
+def _hands_words(hands: Sequence[Mapping[str, Any]]) -> str:
+    # Who entered each hand is said once phones post hands; a round typed entirely by the
+    # scorekeeper reads as before.
+    phones = any(h.get("by") in (EnteredBy.PHONE, EnteredBy.OVERRULED) for h in hands)
+    parts = []
+    for h in hands:
+        name = str(h["name"])
+        text = f"{name} {int(h['points'])}"
+        if h.get("went_out"):
+            text += " " + _("(went out)")
+        by = entered_words(name, h.get("by")) if phones else ""
+        if by:
+            text += f" ({by})"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def _double(value: Any) -> str:
+    # as round_plan.double_name, checked: the value may come from an imported file
+    return f"{int(value)}-{int(value)}"
+
+
+def _players(value: Any) -> str:
+    return ", ".join(str(name) for name in value)
+
+
+#: the lines that need no parameters
+_WITHOUT_PARAMS = {
+    AuditCode.GAME_DELETED: _l("Game deleted."),
+    AuditCode.GAME_RESTORED: _l("Game restored."),
+    AuditCode.AUTO_SAVE_ON: _l("Rounds save themselves when every hand is posted."),
+    AuditCode.AUTO_SAVE_OFF: _l("Rounds are saved by the scorekeeper."),
+    AuditCode.SCOREKEEPER_MOVED: _l("Scorekeeping handed over to another phone."),
+    AuditCode.SCOREKEEPER_ADDED: _l("A second phone keeps score too."),
+}
+
+
+def line_words(code: str, params: Mapping[str, Any]) -> str:
+    """The line ``code`` says with ``params``, in the current request's language.
+
+    Raises ``KeyError``/``TypeError``/``ValueError`` for params of another shape and
+    ``LookupError`` for a code this version does not know (:func:`entry_words` falls back)."""
+    p = params
+    fixed = _WITHOUT_PARAMS.get(AuditCode(code))
+    if fixed is not None:
+        return str(fixed)
+    match AuditCode(code):
+        case AuditCode.GAME_STARTED | AuditCode.REMATCH:
+            players, size = _players(p["players"]), int(p["set"])
+            if code == AuditCode.REMATCH:
+                return _("Rematch: %(players)s, double-%(set)s.", players=players, set=size)
+            return _("Game started: %(players)s, double-%(set)d.", players=players, set=size)
+        case AuditCode.ROUND_SAVED | AuditCode.ROUND_CORRECTED:
+            double, hands = _double(p["double"]), _hands_words(p["hands"])
+            if code == AuditCode.ROUND_CORRECTED:
+                return _("Round with %(d)s corrected: %(hands)s", d=double, hands=hands)
+            k = int(p["number"])
+            return _("Round %(k)s (%(d)s) saved: %(hands)s", k=k, d=double, hands=hands)
+        case AuditCode.DOUBLE_BURNED:
+            return _("Nobody held %(d)s: burned for this game.", d=_double(p["double"]))
+        case AuditCode.UNDONE:
+            what = p["what"]
+            said = line_words(what["code"], what["params"]) if "code" in what else what["summary"]
+            return _("Undone: %(what)s", what=str(said))
+        case AuditCode.PLAYER_MERGED:
+            return _(
+                "%(gone)s merged into %(kept)s (same person).",
+                gone=str(p["gone"]),
+                kept=str(p["kept"]),
+            )
+    raise LookupError(code)  # pragma: no cover - the match covers every AuditCode
+
+
+@read_or(lambda: None)
+def _read_line(code: str, params: Any) -> str | None:
+    return line_words(code, params if isinstance(params, Mapping) else {})
+
+
+def entry_words(entry: AuditEntry) -> str:
+    """An audit entry's line in the reader's language: worded from its code and parameters;
+    an entry from before codes (or with a code or parameters this version cannot read) shows
+    the sentence it was stored with, and one without any says that the game changed (never a
+    raw code)."""
+    if entry.code:
+        said = _read_line(entry.code, entry.params)
+        if said is not None:
+            return said
+    return entry.summary or _("A change to the game.")
+
+
+# --- reading the trail a page at a time -------------------------------------------------------
 
 #: entries per audit page (and on a game's history page: the latest ones)
 AUDIT_PAGE = 20

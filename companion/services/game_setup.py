@@ -26,15 +26,15 @@ from ..models import (
     NAME_MAX,
     NOTES_MAX,
     PLACE_MAX,
-    SUMMARY_MAX,
-    AuditEntry,
     Game,
     GameNight,
     Player,
     Seat,
 )
 from ..text import clean_text, forbidden_characters
+from ..vocab import AuditCode
 from ..words import error_words
+from .audit import new_entry
 
 
 class SetupError(ValueError):
@@ -383,13 +383,11 @@ def _create_game(
     )
     game.seats = [Seat(player=p, position=i) for i, p in enumerate(players)]
     game.audit.append(
-        AuditEntry(
-            action="create_game",
+        new_entry(
+            "create_game",
+            AuditCode.GAME_STARTED,
+            {"players": [p.name for p in players], "set": set_size},
             before=None,  # explicit: stored as JSON null (the column is NOT NULL)
-            summary=(
-                _("Game started: %(players)s, double-%(set)d.")
-                % {"players": ", ".join(p.name for p in players), "set": set_size}
-            )[:SUMMARY_MAX],
             after={
                 "set_size": set_size,
                 "preset": preset_name,

@@ -11,39 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from enum import StrEnum
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..extensions import db
 from ..mapping import scored_rounds
-from ..models import SUMMARY_MAX, AuditEntry, Game, HandScore, Round, utcnow
-from ..vocab import GameStatus, RoundStatus
+from ..models import Game, HandScore, Round, utcnow
+from ..vocab import AuditCode, EnteredBy, GameStatus, RoundStatus
+from .audit import hands_params, new_entry
 from .round_check import ScoredHand, ScoredRound
-from .round_plan import allowed_doubles, double_name, game_over, plan_round
-
-
-class EnteredBy(StrEnum):
-    """Who entered a saved hand (:attr:`HandScore.entered_by`)."""
-
-    PHONE = "phone"  # taken from the hand the player posted from their phone
-    SCOREKEEPER = "scorekeeper"
-    OVERRULED = "overruled"  # the scorekeeper entered another value than the phone posted
-
-
-def entered_words(seat_name: str, entered_by: str | None) -> str:
-    """Who entered a saved hand, for the audit trail: "posted from Bob's phone" or "entered
-    by the scorekeeper" ("" for hands saved before phones could post)."""
-    if entered_by == EnteredBy.PHONE:
-        return _("posted from %(who)s's phone", who=seat_name)
-    if entered_by == EnteredBy.SCOREKEEPER:
-        return _("entered by the scorekeeper")
-    if entered_by == EnteredBy.OVERRULED:
-        return _("entered by the scorekeeper, overruling %(who)s's phone", who=seat_name)
-    return ""
+from .round_plan import allowed_doubles, game_over, plan_round
 
 
 class Conflict(Exception):
@@ -97,26 +76,6 @@ def apply_snapshot(rnd: Round, snap: Mapping[str, Any]) -> None:
         hand.entered_by = data.get("entered_by") or ""
 
 
-def _hands_summary(game: Game, snap: Mapping[str, Any]) -> str:
-    names = {s.id: s.player.name for s in game.seats}
-    # Who entered each hand is said once phones post hands; a round typed entirely by the
-    # scorekeeper reads as before.
-    phones = any(
-        h.get("entered_by") in (EnteredBy.PHONE, EnteredBy.OVERRULED) for h in snap["hands"]
-    )
-    parts = []
-    for h in snap["hands"]:
-        name = names.get(h["seat_id"], "?")
-        text = f"{name} {h['points']}"
-        if h["went_out"]:
-            text += " " + _("(went out)")
-        by = entered_words(name, h.get("entered_by")) if phones else ""
-        if by:
-            text += f" ({by})"
-        parts.append(text)
-    return ", ".join(parts)
-
-
 def check_version(game: Game, version: Any) -> None:
     """Raise :class:`Conflict` unless ``version`` (from the form) is the game's version."""
     if str(version).strip() != str(game.version):
@@ -147,8 +106,17 @@ def conflict_guard() -> Iterator[None]:
         raise Conflict() from exc
 
 
-def commit_change(game: Game, action: str, summary: str, before: Any, after: Any) -> None:
-    """Record an audit entry, bump the game's version and commit everything in one transaction.
+def commit_change(
+    game: Game,
+    action: str,
+    code: AuditCode,
+    params: Mapping[str, Any] | None,
+    before: Any,
+    after: Any,
+) -> None:
+    """Record an audit entry that says ``code`` with ``params``
+    (:func:`companion.services.audit.new_entry`), bump the game's version and commit
+    everything in one transaction.
 
     Raises :class:`Conflict` when another request saved first (the unique round number or
     double, or the game's optimistic version); nothing is stored then.
@@ -156,11 +124,7 @@ def commit_change(game: Game, action: str, summary: str, before: Any, after: Any
     with conflict_guard():
         game.updated_at = utcnow()
         refresh_status(game)
-        db.session.add(
-            AuditEntry(
-                game=game, action=action, summary=summary[:SUMMARY_MAX], before=before, after=after
-            )
-        )
+        db.session.add(new_entry(action, code, params, game=game, before=before, after=after))
         db.session.commit()
 
 
@@ -203,13 +167,12 @@ def save_round(
         with conflict_guard():
             also(rnd)
     snap = round_snapshot(rnd)
-    summary = _(
-        "Round %(k)s (%(d)s) saved: %(hands)s",
-        k=len(scored_rounds(game)),
-        d=double_name(scored.double),
-        hands=_hands_summary(game, snap),
-    )
-    commit_change(game, "round_saved", summary, None, snap)
+    line = {
+        "number": len(scored_rounds(game)),
+        "double": scored.double,
+        "hands": hands_params(game, snap),
+    }
+    commit_change(game, "round_saved", AuditCode.ROUND_SAVED, line, None, snap)
     return rnd
 
 
@@ -246,12 +209,8 @@ def edit_round(game: Game, rnd: Round, scored: ScoredRound, version: Any) -> Rou
         ],
     }
     apply_snapshot(rnd, after)
-    summary = _(
-        "Round with %(d)s corrected: %(hands)s",
-        d=double_name(rnd.start_double),
-        hands=_hands_summary(game, after),
-    )
-    commit_change(game, "round_edited", summary, before, after)
+    line = {"double": rnd.start_double, "hands": hands_params(game, after)}
+    commit_change(game, "round_edited", AuditCode.ROUND_CORRECTED, line, before, after)
     return rnd
 
 
@@ -267,6 +226,6 @@ def burn_double(game: Game, double: int, version: Any) -> Round:
         raise Conflict()
     rnd = Round(game=game, number=plan.number, start_double=double, status=RoundStatus.BURNED)
     db.session.add(rnd)
-    summary = _("Nobody held %(d)s: burned for this game.", d=double_name(double))
-    commit_change(game, "double_burned", summary, None, round_snapshot(rnd))
+    line = {"double": double}
+    commit_change(game, "double_burned", AuditCode.DOUBLE_BURNED, line, None, round_snapshot(rnd))
     return rnd

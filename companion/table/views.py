@@ -25,16 +25,17 @@ from ..access import Role, requires
 from ..extensions import csrf, db
 from ..htmx import navigate, reload_page
 from ..ids import parse_id
-from ..models import AuditEntry, Game, HandPost, Seat
+from ..models import Game, HandPost, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
 from ..services import table as posts
+from ..services.audit import new_entry
 from ..services.deleted_games import shared_game
 from ..services.game_lookup import game_for_edit, game_for_view, scorekeeper_game
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.round_store import commit_change
 from ..services.scoreboard import build_board
-from ..vocab import GameStatus, PostStatus
+from ..vocab import AuditCode, GameStatus, PostStatus
 from . import bp
 
 
@@ -393,12 +394,10 @@ def auto_save(token: str) -> Any:
     game = scorekeeper_game(token)
     game.auto_save = request.form.get("on") == "1"
     db.session.add(
-        AuditEntry(
+        new_entry(
+            "setting",
+            AuditCode.AUTO_SAVE_ON if game.auto_save else AuditCode.AUTO_SAVE_OFF,
             game=game,
-            action="setting",
-            summary=_("Rounds save themselves when every hand is posted.")
-            if game.auto_save
-            else _("Rounds are saved by the scorekeeper."),
         )
     )
     db.session.commit()
@@ -468,15 +467,12 @@ def handover(token: str) -> Any:
 def _record_handover(game: Game, done: access.Handover | None) -> None:
     if done is None:
         return
-    if done.from_devices:
-        summary = _("Scorekeeping handed over to another phone.")
-    else:
-        summary = _("A second phone keeps score too.")
     game = db.session.get(Game, game.id) or game
     commit_change(
         game,
         "scorekeeper_moved" if done.from_devices else "scorekeeper_added",
-        summary,
+        AuditCode.SCOREKEEPER_MOVED if done.from_devices else AuditCode.SCOREKEEPER_ADDED,
+        None,
         {"devices": list(done.from_devices)} if done.from_devices else None,
         {"device": done.to_device},
     )

@@ -2,7 +2,8 @@
 
 Night 1 (2026-11-20, "Kitchen"): game A on a double-6 set, seats Anna (0), Bob (1), Chloé (2);
 round 1 (6-6): Anna out, Bob holds 5-4 2-1 (12), Chloé 7; round 2 (5-5) burned; round 3 (4-4):
-Anna 3, Bob out, Chloé 10. Two audit entries, one ruling.
+Anna 3, Bob out, Chloé 10. Two audit entries (one from before codes, one with a code and its
+parameters), one ruling.
 Night 2 (2026-11-27, "=Club" - a formula-looking place): game B on a double-9 set, seats Anna,
 Bobby (merged into Bob): one round (9-9): Anna 20 with 8-8 3-1, Bobby out on a double (50 points
 under the penalty house rule). A ruling without a game.
@@ -113,6 +114,12 @@ def _build(session) -> dict[str, object]:
             at=_at(12),
             action="round_corrected",
             summary="Chloé 8 → 7",
+            # written since audit lines are codes (issue 13): the reader's language words it
+            code="round_corrected",
+            params={
+                "double": 6,
+                "hands": [{"name": "Chloé", "points": 7, "went_out": False, "by": "scorekeeper"}],
+            },
             before={"points": 8},
             after={"points": 7},
             undone=True,
