@@ -421,6 +421,8 @@ def _starters(state: RoundState, rng: random.Random) -> tuple[str, str]:
 
 
 def _emit(table: _Table, kind: str, seat: int, **extra: object) -> None:
+    """Tell the observer, if any. Callers test ``table.on_event`` first: building the keyword
+    arguments costs more than a whole turn's bookkeeping when nobody listens."""
     if table.on_event is not None:
         table.on_event(
             Event(
@@ -436,7 +438,8 @@ def _emit(table: _Table, kind: str, seat: int, **extra: object) -> None:
 
 
 def _lay(table: _Table, seat: int, tile: Tile, on: str, streak: int, drawn: bool) -> None:
-    _emit(table, "play", seat, tile=tile, on=on, played_this_turn=streak, drawn=drawn)
+    if table.on_event is not None:
+        _emit(table, "play", seat, tile=tile, on=on, played_this_turn=streak, drawn=drawn)
     table.layout = table.layout.attach(tile, on)
     table.hands[seat].remove(tile)
     table.plays += 1
@@ -450,7 +453,8 @@ def _turn(rules: RuleSet, table: _Table, seat: int, rng: random.Random) -> str:
     if advice.legal_plays and advice.may_draw and rng.random() < 0.5:
         # must_play_if_able = false: this player draws one tile instead of playing (§5.1).
         tile = table.yard.pop()
-        _emit(table, "draw", seat, tile=tile)
+        if table.on_event is not None:
+            _emit(table, "draw", seat, tile=tile)
         table.draws += 1
         hand.append(tile)
         return "drew"
@@ -466,11 +470,13 @@ def _turn(rules: RuleSet, table: _Table, seat: int, rng: random.Random) -> str:
             moves = tuple(legal_moves(table.layout, hand))
         return "played"
     if advice.result == "PASS" or (not advice.must_draw and rng.random() < 0.5):
-        _emit(table, "pass", seat)
+        if table.on_event is not None:
+            _emit(table, "pass", seat)
         return "passed"
     while True:
         tile = table.yard.pop()
-        _emit(table, "draw", seat, tile=tile)
+        if table.on_event is not None:
+            _emit(table, "draw", seat, tile=tile)
         table.draws += 1
         after = advise_turn(
             table.layout, hand, len(table.yard) + 1, rules, players=players, tile_drawn=tile

@@ -69,3 +69,24 @@ def test_playing_to_a_target_total_stops_when_someone_reaches_it() -> None:
 def test_a_double_6_game_has_seven_rounds_highest_first() -> None:
     game = simulate_game(replace(RuleSet(), set_size=6), 3, 8)
     assert [r.start_double for r in game.rounds] == [6, 5, 4, 3, 2, 1, 0]
+
+
+@pytest.mark.parametrize(
+    ("name", "totals", "winner", "plays", "draws"),
+    [
+        ("standard", (1161, 1453, 1163, 1235, 1131, 1391, 1247, 1267), "P5", 2265, 865),
+        ("wikipedia", (1177, 954, 1386, 1111, 1142, 1073, 1012, 960), "P2", 1369, 767),
+        ("spruce_seed002_003", (1215, 921, 1211, 950, 1247, 1141, 1054, 1291), "P2", 2043, 986),
+        ("hcherndon_app", (1042, 1135, 1186, 814, 1107, 1074, 1119, 984), "P4", 1655, 851),
+    ],
+)
+def test_a_seed_replays_the_same_double_18_game_as_before_the_speed_work(
+    name: str, totals: tuple[int, ...], winner: str, plays: int, draws: int
+) -> None:
+    """Seed 7, 8 players, double-18: the figures the engine gave before the open-end list, the
+    slot setters and the RoundState refactor (issue 11, issue 9 item 7), so a change that
+    speeds the engine up cannot quietly change a game."""
+    game = simulate_game(replace(preset(name), set_size=18), 8, 7)
+    assert game.totals == totals and game.winners == (winner,)
+    assert sum(r.plays for r in game.rounds) == plays
+    assert sum(r.draws for r in game.rounds) == draws

@@ -27,7 +27,7 @@ def _announcement(q: Question) -> Answer:
     if not applies:
         msg = (
             "No penalty: these house rules do not require announcing the last tile."
-            if q.rules.last_tile_announcement == "off"
+            if q.rules.last_tile_announcement == LastTileAnnouncement.OFF
             else "No penalty: the last tile was announced in time, or it is not the last tile."
         )
         return {"penalty": None, "penalty_applies": False, "message": msg, "rule": "5.5"}
