@@ -337,6 +337,63 @@ def tiebreak_reason(answer: Mapping[str, Any]) -> str:
     )
 
 
+def _leaders(answer: Mapping[str, Any]) -> str:
+    """The leaders after the last round of a running-totals answer, joined ("Ann and Bob");
+    "" when the answer has none."""
+    leaders = answer.get("leader_after_each_round") or []
+    last = leaders[-1] if leaders else None
+    return str(last) if isinstance(last, str) else _(" and ").join(str(n) for n in last or [])
+
+
+def totals_reason(answer: Mapping[str, Any]) -> str:
+    """Who leads after the last round (RULES.md §7), from a running-totals answer
+    (``totals_after_each_round``: name -> running totals in points, one per round); "" for
+    any other answer."""
+    totals = answer.get("totals_after_each_round")
+    names = _leaders(answer)
+    if not isinstance(totals, Mapping) or not totals or not names:
+        return ""
+    rounds = max(len(points) for points in totals.values())
+    return _("After round %(n)s the leader is %(names)s.", n=rounds, names=names)
+
+
+def totals_headline(answer: Mapping[str, Any]) -> str:
+    """The headline of a running-totals answer: who leads ("" when nobody can be named)."""
+    names = _leaders(answer)
+    return _("Leading: %(names)s.", names=names) if names else ""
+
+
+def double_blank_round_reason(answer: Mapping[str, Any], centre: str, value: int) -> str:
+    """What the double-blank costs in the round started by ``centre`` (RULES.md §4), from a
+    scoring answer's ``double_blank_penalty_possible``; ``value`` is the house rule's points
+    for the double-blank. "" for any other answer."""
+    possible = answer.get("double_blank_penalty_possible")
+    if not isinstance(possible, bool):
+        return ""
+    if centre == "0-0":
+        return _(
+            "In the %(centre)s round the double-blank is the centre tile, so nobody can be "
+            "caught with it.",
+            centre=centre,
+        )
+    if possible:
+        return _("Whoever is caught with 0-0 this round scores %(n)s.", n=value)
+    return _("The double-blank costs nothing extra under these house rules.")
+
+
+def double_blank_round_headline(answer: Mapping[str, Any], centre: str, value: int) -> str:
+    """The headline of the double-blank question for the round started by ``centre``."""
+    if centre == "0-0":
+        return _("Nobody can be caught with the double-blank this round.")
+    if answer.get("double_blank_penalty_possible"):
+        return ngettext(
+            "The double-blank costs %(num)s point this round.",
+            "The double-blank costs %(num)s points this round.",
+            value,
+        )
+    return _("The double-blank costs nothing extra.")
+
+
 def play_list(layout: Layout, plays: Sequence[Sequence[str]]) -> str:
     """Legal plays ``[[tile, on], ...]`` in words: "6-4 on the open 4 on the second spoke"."""
     return "; ".join(

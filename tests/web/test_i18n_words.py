@@ -225,3 +225,48 @@ def test_places_and_phrases_inside_engine_errors_are_worded_too(machine_app):
         said = error_words(caught.value)
     assert "the open" not in said and "touching end" not in said, said
     assert "9-5" in said and "S1" in said
+
+
+#: scoring questions that are not about a hand: running totals and a round's double-blank
+NOT_A_HAND = [
+    ({}, {"round_scores": {"Ann": [10, 0], "Bob": [5, 3]}}),
+    ({}, {"round_scores": {"Ann": [5, 5], "Bob": [10, 0], "Cy": [0, 30]}}),  # two leaders
+    ({}, {"round_start_double": "0-0"}),
+    ({}, {"round_start_double": "6-6"}),
+    ({"double_blank_value": 0}, {"round_start_double": "6-6"}),
+]
+
+
+def _not_a_hand(overrides, data):
+    from companion.engine import RuleSet
+    from companion.engine.questions import answer
+
+    rules = RuleSet.from_dict({**preset("standard").to_dict(), **overrides})
+    question = {
+        "category": "scoring",
+        "ruleset": {"preset": "standard", "overrides": overrides},
+        "input": data,
+    }
+    return rules, question, answer(question)
+
+
+@pytest.mark.parametrize(("overrides", "data"), NOT_A_HAND)
+def test_running_totals_and_the_double_blank_round_are_worded_as_the_engine_says_them(
+    app, machine_app, overrides, data
+):
+    """These showed the engine's English sentence (and the headline "0 points.") in every
+    language: the checker words them itself, in English exactly as the engine does, and in
+    another language from its catalog."""
+    from companion.checker.explaining import explain
+
+    rules, question, ans = _not_a_hand(overrides, data)
+    assert "score" not in ans and ans["message"]
+    with app.test_request_context("/"):
+        english = explain("scoring", ans, rules, question)
+    assert english.message == ans["message"]
+    assert english.headline not in ("", "0 points.")
+    with machine_app.test_request_context("/", headers={"Accept-Language": "ru"}):
+        other = explain("scoring", ans, rules, question)
+    assert other.message != ans["message"] and other.headline != english.headline
+    for name in ("Ann", "Bob"):
+        assert (name in other.message) == (name in ans["message"])
