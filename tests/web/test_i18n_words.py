@@ -270,3 +270,68 @@ def test_running_totals_and_the_double_blank_round_are_worded_as_the_engine_says
     assert other.message != ans["message"] and other.headline != english.headline
     for name in ("Ann", "Bob"):
         assert (name in other.message) == (name in ans["message"])
+
+
+#: parameters of each audit code, as its writer stores them (companion.services.audit)
+_HANDS = [
+    {"name": "Ann", "points": 0, "went_out": True, "by": "phone"},
+    {"name": "Bob", "points": 12, "went_out": False, "by": "overruled"},
+    {"name": "Cy", "points": 5, "went_out": False, "by": "scorekeeper"},
+]
+AUDIT_PARAMS: dict[str, dict] = {
+    "game_started": {"players": ["Ann", "Bob"], "set": 9},
+    "rematch": {"players": ["Ann", "Bob"], "set": 9},
+    "round_saved": {"number": 3, "double": 7, "hands": _HANDS},
+    "round_corrected": {"double": 7, "hands": _HANDS},
+    "double_burned": {"double": 7},
+    "undone": {"what": {"code": "double_burned", "params": {"double": 7}}},
+    "game_deleted": {},
+    "game_restored": {},
+    "auto_save_on": {},
+    "auto_save_off": {},
+    "scorekeeper_moved": {},
+    "scorekeeper_added": {},
+    "player_merged": {"gone": "Annie", "kept": "Ann"},
+}
+
+
+def test_every_audit_code_has_a_worded_message_from_the_catalog(app, machine_app):
+    from companion.services.audit import line_words
+    from companion.vocab import AuditCode
+
+    assert set(AUDIT_PARAMS) == {str(c) for c in AuditCode}, "a new audit code needs a sample"
+    for code in AuditCode:
+        with app.test_request_context("/"):
+            english = line_words(code, AUDIT_PARAMS[code])
+        with machine_app.test_request_context("/", headers={"Accept-Language": "ru"}):
+            other = line_words(code, AUDIT_PARAMS[code])
+        assert _no_code(english, str(code)) and _no_code(other, str(code)), code
+        assert other != english, code
+
+
+def test_audit_pages_in_another_language_show_no_raw_code(machine_app):
+    """The audit trail of a game with an entry of every code, read in a machine-filled
+    language: every line is worded, none shows a code or its English."""
+    from companion.models import AuditEntry
+    from companion.services.audit import line_words
+    from tests.web.playkit import make_game
+    from tests.web.test_checker_words import visible_text
+
+    with machine_app.app_context():
+        game = make_game()
+        written = []
+        for code, params in AUDIT_PARAMS.items():
+            with machine_app.test_request_context("/"):
+                summary = line_words(code, params)  # the English a writer would have stored
+            written.append(summary)
+            db.session.add(
+                AuditEntry(game=game, action=code, code=code, params=params, summary=summary)
+            )
+        db.session.commit()
+        token = game.edit_token
+    page = machine_app.test_client().get(f"/g/{token}/audit", headers={"Accept-Language": "ru"})
+    seen = visible_text(page.text)
+    for code in AUDIT_PARAMS:
+        assert not re.search(rf"\b{code}\b", seen), code
+    assert not [line for line in written if line in seen]
+    assert "Ann" in seen and "Annie" in seen
