@@ -1,5 +1,6 @@
-"""The running-totals chart's numbers (its axis, legend and text alternative) are formatted for
-the page's language (issue 13: "dates and numbers formatted per locale")."""
+"""The running-totals chart's numbers (its axis, legend and text alternative) and the
+scoreboard's totals are formatted for the page's language (issue 13: "dates and numbers
+formatted per locale")."""
 
 from __future__ import annotations
 
@@ -27,3 +28,11 @@ def test_the_charts_totals_are_numbers_in_the_pages_language(client):
     assert ">1.400</span>" in german  # the legend
     assert "1400" not in german
     assert "Bob 1,400." in chart(client, game.id, "en")
+
+
+def test_the_scoreboards_totals_are_numbers_in_the_pages_language(client):
+    game = make_game(("Ann", "Bob"), set_size=6)
+    add_scored_rounds(game, [{"Ann": 0, "Bob": 250}] * 6)  # still on: Bob on 1,500 points
+    refresh()
+    page = client.get(f"/g/{game.edit_token}", headers={"Accept-Language": "de"}).text
+    assert re.search(r'<td class="tot"[^>]*>1\.500</td>', page)
