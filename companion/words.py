@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from babel.lists import format_list
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 
 from .engine import CENTER, DecidedAt, EngineError, Layout, Reason, TurnResult
 from .engine.deal import DEAL_SHORT, TOO_MANY_TOES
@@ -39,6 +40,12 @@ _ORDINALS = (
     _l("eleventh"),
     _l("twelfth"),
 )
+
+
+def names_list(names: Sequence[str]) -> str:
+    """Players' names as the page's language lists them (CLDR): "Ann, Bob, and Cy"; in Russian
+    «Ann, Bob и Cy», not «Ann и Bob и Cy» (a translated " and " between every two names)."""
+    return format_list(list(names), locale=str(get_locale() or "en")) if names else ""
 
 
 def ordinal(n: int) -> str:
@@ -236,7 +243,7 @@ def round_end_reason(status: RoundStatus, yard_count: int) -> str:
             "yard: the player to move draws.",
             max(1, yard_count),
         )
-    names = _(" and ").join(status.can_play)
+    names = names_list(status.can_play)
     return _("%(names)s can still play, so the round goes on.", names=names)
 
 
@@ -293,7 +300,7 @@ SHORT_REASON: dict[str, Any] = {
 def tiebreak_reason(answer: Mapping[str, Any]) -> str:
     """Why the winners won (RULES.md §8), from a tie-break answer's figures."""
     winners: Sequence[str] = answer.get("winners") or []
-    names = _(" and ").join(winners)
+    names = names_list(winners)
     first = winners[0] if winners else ""
     total = (answer.get("totals") or {}).get(first)
     zeros = (answer.get("zero_rounds") or {}).get(first)
@@ -342,7 +349,7 @@ def _leaders(answer: Mapping[str, Any]) -> str:
     "" when the answer has none."""
     leaders = answer.get("leader_after_each_round") or []
     last = leaders[-1] if leaders else None
-    return str(last) if isinstance(last, str) else _(" and ").join(str(n) for n in last or [])
+    return str(last) if isinstance(last, str) else names_list([str(n) for n in last or []])
 
 
 def totals_reason(answer: Mapping[str, Any]) -> str:

@@ -335,3 +335,18 @@ def test_audit_pages_in_another_language_show_no_raw_code(machine_app):
         assert not re.search(rf"\b{code}\b", seen), code
     assert not [line for line in written if line in seen]
     assert "Ann" in seen and "Annie" in seen
+
+
+def test_names_are_listed_as_the_language_lists_them(app):
+    """A shared win of four read «A и B и C и D» in Russian (" and " between every two)."""
+    from flask_babel import refresh
+
+    answer = {"winners": ["A", "B", "C", "D"], "decided_at": "unresolved_shared"}
+    for language, listed in (
+        ("ru", "A, B, C и D"),
+        ("de", "A, B, C und D"),
+        ("en", "A, B, C, and D"),
+    ):
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            refresh()
+            assert listed in tiebreak_reason(answer), language
