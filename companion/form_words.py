@@ -48,16 +48,19 @@ _WTFORMS_LOCALE = {"cs": "cs_CZ"}
 class _FormTranslations:
     """gettext for WTForms: the app's catalog, then WTForms' own; loaded on first use."""
 
-    def __init__(self, code: str, folders: list[str]) -> None:
-        self._code = code
+    def __init__(self, folders: list[str]) -> None:
         self._folders = folders
         self._loaded: Any = None
 
     def _translations(self) -> Any:
         if self._loaded is None:
-            own = support.Translations.load(self._folders[0], [self._code])
+            # The language is asked for here, not before the request: a response that shows
+            # no words (a static file, a redirect) is then in no language and does not say
+            # ``Vary: Accept-Language`` (companion.languages.vary_by_language).
+            code = str(get_locale() or "en")
+            own = support.Translations.load(self._folders[0], [code])
             theirs = support.Translations.load(
-                messages_path(), [_WTFORMS_LOCALE.get(self._code, self._code)], domain="wtforms"
+                messages_path(), [_WTFORMS_LOCALE.get(code, code)], domain="wtforms"
             )
             if isinstance(own, support.Translations):
                 own.add_fallback(theirs)
@@ -75,9 +78,7 @@ class _FormTranslations:
 
 def _set_form_translations() -> None:
     folders = list(get_babel().translation_directories)
-    request.wtforms_translations = _FormTranslations(  # type: ignore[attr-defined]
-        str(get_locale() or "en"), folders
-    )
+    request.wtforms_translations = _FormTranslations(folders)  # type: ignore[attr-defined]
 
 
 def install_form_translations(app: Flask) -> None:

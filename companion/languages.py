@@ -10,7 +10,10 @@ The locale of a request is, in order:
    scorekeeper's join link stays Russian);
 4. English.
 
-Only codes of ``LANGUAGES`` (:mod:`companion.config`) are ever used. Below the blueprints:
+Only codes of ``LANGUAGES`` (:mod:`companion.config`) are ever used. A response whose language
+was chosen this way says ``Vary: Accept-Language, Cookie`` (the session is a cookie), added to
+the other ``Vary`` headers (``HX-Request``, ``Accept-Encoding``), so a browser or proxy cache never
+serves a page in the language of another phone. Below the blueprints:
 the picker's route lives in its own small blueprint, registered by the app factory.
 """
 
@@ -25,7 +28,9 @@ from babel import Locale
 from babel.dates import format_date, match_skeleton
 from flask import (
     Blueprint,
+    Response,
     current_app,
+    g,
     has_request_context,
     redirect,
     request,
@@ -45,6 +50,10 @@ CHOICE_KEY = "lang"
 LINK_KEY = "lang_link"
 #: the query parameter a share/join link carries the sharer's language in
 LINK_PARAM = "lang"
+#: the request headers a negotiated language depends on (the session travels in a cookie)
+NEGOTIATED_FROM = ("Accept-Language", "Cookie")
+
+_NEGOTIATED = "_language_negotiated"  # flask.g flag: this request's locale was chosen
 
 bp = Blueprint("languages", __name__)
 
@@ -69,6 +78,7 @@ def select_locale() -> str:
     default = str(current_app.config.get("BABEL_DEFAULT_LOCALE", "en"))
     if not has_request_context():
         return default
+    setattr(g, _NEGOTIATED, True)
     return (
         _offered(session.get(CHOICE_KEY))
         or request.accept_languages.best_match(available())
@@ -76,6 +86,14 @@ def select_locale() -> str:
         or _offered(session.get(LINK_KEY))
         or default
     )
+
+
+def vary_by_language(response: Response) -> Response:
+    """Add ``Vary: Accept-Language, Cookie`` to a response whose language was negotiated
+    (``after_request``); ``Vary`` is a set, so the headers already there stay."""
+    if g.get(_NEGOTIATED):
+        response.vary.update(NEGOTIATED_FROM)
+    return response
 
 
 def remember_link_language() -> None:
@@ -150,6 +168,7 @@ def init_languages(app: object) -> None:
     assert isinstance(app, Flask)
     app.register_blueprint(bp)
     app.before_request(remember_link_language)
+    app.after_request(vary_by_language)
     from .form_words import install_form_translations
 
     install_form_translations(app)  # after the link's language is remembered

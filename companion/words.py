@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from babel.lists import format_list
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 
 from .engine import CENTER, DecidedAt, EngineError, Layout, Reason, TurnResult
 from .engine.deal import DEAL_SHORT, TOO_MANY_TOES
@@ -39,6 +40,12 @@ _ORDINALS = (
     _l("eleventh"),
     _l("twelfth"),
 )
+
+
+def names_list(names: Sequence[str]) -> str:
+    """Players' names as the page's language lists them (CLDR): "Ann, Bob, and Cy"; in Russian
+    «Ann, Bob и Cy», not «Ann и Bob и Cy» (a translated " and " between every two names)."""
+    return format_list(list(names), locale=str(get_locale() or "en")) if names else ""
 
 
 def ordinal(n: int) -> str:
@@ -236,7 +243,7 @@ def round_end_reason(status: RoundStatus, yard_count: int) -> str:
             "yard: the player to move draws.",
             max(1, yard_count),
         )
-    names = _(" and ").join(status.can_play)
+    names = names_list(status.can_play)
     return _("%(names)s can still play, so the round goes on.", names=names)
 
 
@@ -293,7 +300,7 @@ SHORT_REASON: dict[str, Any] = {
 def tiebreak_reason(answer: Mapping[str, Any]) -> str:
     """Why the winners won (RULES.md §8), from a tie-break answer's figures."""
     winners: Sequence[str] = answer.get("winners") or []
-    names = _(" and ").join(winners)
+    names = names_list(winners)
     first = winners[0] if winners else ""
     total = (answer.get("totals") or {}).get(first)
     zeros = (answer.get("zero_rounds") or {}).get(first)
@@ -335,6 +342,63 @@ def tiebreak_reason(answer: Mapping[str, Any]) -> str:
         "Total, zero rounds and best non-zero round are all equal: %(names)s share the win.",
         names=names,
     )
+
+
+def _leaders(answer: Mapping[str, Any]) -> str:
+    """The leaders after the last round of a running-totals answer, joined ("Ann and Bob");
+    "" when the answer has none."""
+    leaders = answer.get("leader_after_each_round") or []
+    last = leaders[-1] if leaders else None
+    return str(last) if isinstance(last, str) else names_list([str(n) for n in last or []])
+
+
+def totals_reason(answer: Mapping[str, Any]) -> str:
+    """Who leads after the last round (RULES.md §7), from a running-totals answer
+    (``totals_after_each_round``: name -> running totals in points, one per round); "" for
+    any other answer."""
+    totals = answer.get("totals_after_each_round")
+    names = _leaders(answer)
+    if not isinstance(totals, Mapping) or not totals or not names:
+        return ""
+    rounds = max(len(points) for points in totals.values())
+    return _("After round %(n)s the leader is %(names)s.", n=rounds, names=names)
+
+
+def totals_headline(answer: Mapping[str, Any]) -> str:
+    """The headline of a running-totals answer: who leads ("" when nobody can be named)."""
+    names = _leaders(answer)
+    return _("Leading: %(names)s.", names=names) if names else ""
+
+
+def double_blank_round_reason(answer: Mapping[str, Any], centre: str, value: int) -> str:
+    """What the double-blank costs in the round started by ``centre`` (RULES.md §4), from a
+    scoring answer's ``double_blank_penalty_possible``; ``value`` is the house rule's points
+    for the double-blank. "" for any other answer."""
+    possible = answer.get("double_blank_penalty_possible")
+    if not isinstance(possible, bool):
+        return ""
+    if centre == "0-0":
+        return _(
+            "In the %(centre)s round the double-blank is the centre tile, so nobody can be "
+            "caught with it.",
+            centre=centre,
+        )
+    if possible:
+        return _("Whoever is caught with 0-0 this round scores %(n)s.", n=value)
+    return _("The double-blank costs nothing extra under these house rules.")
+
+
+def double_blank_round_headline(answer: Mapping[str, Any], centre: str, value: int) -> str:
+    """The headline of the double-blank question for the round started by ``centre``."""
+    if centre == "0-0":
+        return _("Nobody can be caught with the double-blank this round.")
+    if answer.get("double_blank_penalty_possible"):
+        return ngettext(
+            "The double-blank costs %(num)s point this round.",
+            "The double-blank costs %(num)s points this round.",
+            value,
+        )
+    return _("The double-blank costs nothing extra.")
 
 
 def play_list(layout: Layout, plays: Sequence[Sequence[str]]) -> str:

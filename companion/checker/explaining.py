@@ -15,8 +15,9 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from .. import words
-from ..engine import SWITCH_BY_NAME, Reason
+from ..engine import SWITCH_BY_NAME, EngineError, Reason
 from ..engine.explain import placement_verdict, position_of, round_end_status
+from ..engine.tiles import parse_tile
 from ..models import SUMMARY_MAX
 from ..rulebook import anchor_for_code, anchor_for_rule, section_for
 
@@ -219,6 +220,8 @@ def explain(
             engine_message=err.get("message", ""),
         )
     headline, good, reason = _headline(category, ans)
+    if category == "scoring":  # running totals or a round's double-blank: not "0 points."
+        headline = _not_a_hand(ans, question or {}, rules)[0] or headline
     section = str(ans.get("rule", ""))
     facts = [*question_facts(question or {}), *_facts(category, ans, question or {})]
     said, move_words = _reason_in_words(category, ans, question or {}, reason, rules)
@@ -267,12 +270,39 @@ def _reason_in_words(
     elif category in ("scoring", "edge"):  # edge: the blocked double-blank hand is a score
         said = (
             _hand_score_reason(ans, question, rules)
+            or _not_a_hand(ans, question, rules)[1]
             or _announcement_reason(ans, question, rules)
             or _capacity_reason(ans, question)
         )
         if said:
             return said, ""
     return str(ans.get("message") or words.reason_words(reason)), ""
+
+
+def _blank_round(question: Mapping[str, Any], rules: Any) -> tuple[str, int] | None:
+    """(the round's centre double as "a-b", the double-blank's points under ``rules``) of a
+    scoring question about a round's double-blank; None when it names no readable double."""
+    centre = (question.get("input") or {}).get("round_start_double")
+    try:
+        return str(parse_tile(centre)), int(rules.double_blank_value)
+    except (EngineError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _not_a_hand(ans: Mapping[str, Any], question: Mapping[str, Any], rules: Any) -> tuple[str, str]:
+    """(headline, reason) of a scoring answer that is not about a hand, in the player's language
+    (the engine's own sentence is English): who leads after the running totals (RULES.md §7),
+    or what the double-blank costs in a round (RULES.md §4). ("", "") for a hand's answer."""
+    if isinstance(ans.get("score"), int):
+        return "", ""
+    if "totals_after_each_round" in ans:
+        return words.totals_headline(ans), words.totals_reason(ans)
+    blank = _blank_round(question, rules)
+    if blank is None:
+        return "", ""
+    return words.double_blank_round_headline(ans, *blank), words.double_blank_round_reason(
+        ans, *blank
+    )
 
 
 def _capacity_reason(ans: Mapping[str, Any], question: Mapping[str, Any]) -> str:

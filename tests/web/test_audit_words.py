@@ -123,3 +123,20 @@ def test_every_writer_stores_a_code_the_reader_words(client):
         with client.application.test_request_context(headers=RU):
             refresh()
             assert entry_words(entry) != english, entry.code
+
+
+def test_undoing_an_entry_from_before_codes_keeps_its_sentence(client):
+    game = make_game()
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 3, "Cy": 4}, out="Ann"),
+    )
+    (saved,) = entries(game)
+    saved.code, saved.params, saved.summary = None, None, "Old words for round 1"
+    db.session.commit()
+    r = client.post(f"/g/{game.edit_token}/undo", data={"version": str(game.version)})
+    assert r.status_code == 303
+    undo = entries(game)[-1]
+    assert undo.params == {"what": {"summary": "Old words for round 1"}}
+    get(client, f"/g/{game.edit_token}", EN)  # clears the flash
+    assert "Отменено: Old words for round 1" in audit_text(client, game, RU)

@@ -225,3 +225,128 @@ def test_places_and_phrases_inside_engine_errors_are_worded_too(machine_app):
         said = error_words(caught.value)
     assert "the open" not in said and "touching end" not in said, said
     assert "9-5" in said and "S1" in said
+
+
+#: scoring questions that are not about a hand: running totals and a round's double-blank
+NOT_A_HAND = [
+    ({}, {"round_scores": {"Ann": [10, 0], "Bob": [5, 3]}}),
+    ({}, {"round_scores": {"Ann": [5, 5], "Bob": [10, 0], "Cy": [0, 30]}}),  # two leaders
+    ({}, {"round_start_double": "0-0"}),
+    ({}, {"round_start_double": "6-6"}),
+    ({"double_blank_value": 0}, {"round_start_double": "6-6"}),
+]
+
+
+def _not_a_hand(overrides, data):
+    from companion.engine import RuleSet
+    from companion.engine.questions import answer
+
+    rules = RuleSet.from_dict({**preset("standard").to_dict(), **overrides})
+    question = {
+        "category": "scoring",
+        "ruleset": {"preset": "standard", "overrides": overrides},
+        "input": data,
+    }
+    return rules, question, answer(question)
+
+
+@pytest.mark.parametrize(("overrides", "data"), NOT_A_HAND)
+def test_running_totals_and_the_double_blank_round_are_worded_as_the_engine_says_them(
+    app, machine_app, overrides, data
+):
+    """These showed the engine's English sentence (and the headline "0 points.") in every
+    language: the checker words them itself, in English exactly as the engine does, and in
+    another language from its catalog."""
+    from companion.checker.explaining import explain
+
+    rules, question, ans = _not_a_hand(overrides, data)
+    assert "score" not in ans and ans["message"]
+    with app.test_request_context("/"):
+        english = explain("scoring", ans, rules, question)
+    assert english.message == ans["message"]
+    assert english.headline not in ("", "0 points.")
+    with machine_app.test_request_context("/", headers={"Accept-Language": "ru"}):
+        other = explain("scoring", ans, rules, question)
+    assert other.message != ans["message"] and other.headline != english.headline
+    for name in ("Ann", "Bob"):
+        assert (name in other.message) == (name in ans["message"])
+
+
+#: parameters of each audit code, as its writer stores them (companion.services.audit)
+_HANDS = [
+    {"name": "Ann", "points": 0, "went_out": True, "by": "phone"},
+    {"name": "Bob", "points": 12, "went_out": False, "by": "overruled"},
+    {"name": "Cy", "points": 5, "went_out": False, "by": "scorekeeper"},
+]
+AUDIT_PARAMS: dict[str, dict] = {
+    "game_started": {"players": ["Ann", "Bob"], "set": 9},
+    "rematch": {"players": ["Ann", "Bob"], "set": 9},
+    "round_saved": {"number": 3, "double": 7, "hands": _HANDS},
+    "round_corrected": {"double": 7, "hands": _HANDS},
+    "double_burned": {"double": 7},
+    "undone": {"what": {"code": "double_burned", "params": {"double": 7}}},
+    "game_deleted": {},
+    "game_restored": {},
+    "auto_save_on": {},
+    "auto_save_off": {},
+    "scorekeeper_moved": {},
+    "scorekeeper_added": {},
+    "player_merged": {"gone": "Annie", "kept": "Ann"},
+}
+
+
+def test_every_audit_code_has_a_worded_message_from_the_catalog(app, machine_app):
+    from companion.services.audit import line_words
+    from companion.vocab import AuditCode
+
+    assert set(AUDIT_PARAMS) == {str(c) for c in AuditCode}, "a new audit code needs a sample"
+    for code in AuditCode:
+        with app.test_request_context("/"):
+            english = line_words(code, AUDIT_PARAMS[code])
+        with machine_app.test_request_context("/", headers={"Accept-Language": "ru"}):
+            other = line_words(code, AUDIT_PARAMS[code])
+        assert _no_code(english, str(code)) and _no_code(other, str(code)), code
+        assert other != english, code
+
+
+def test_audit_pages_in_another_language_show_no_raw_code(machine_app):
+    """The audit trail of a game with an entry of every code, read in a machine-filled
+    language: every line is worded, none shows a code or its English."""
+    from companion.models import AuditEntry
+    from companion.services.audit import line_words
+    from tests.web.playkit import make_game
+    from tests.web.test_checker_words import visible_text
+
+    with machine_app.app_context():
+        game = make_game()
+        written = []
+        for code, params in AUDIT_PARAMS.items():
+            with machine_app.test_request_context("/"):
+                summary = line_words(code, params)  # the English a writer would have stored
+            written.append(summary)
+            db.session.add(
+                AuditEntry(game=game, action=code, code=code, params=params, summary=summary)
+            )
+        db.session.commit()
+        token = game.edit_token
+    page = machine_app.test_client().get(f"/g/{token}/audit", headers={"Accept-Language": "ru"})
+    seen = visible_text(page.text)
+    for code in AUDIT_PARAMS:
+        assert not re.search(rf"\b{code}\b", seen), code
+    assert not [line for line in written if line in seen]
+    assert "Ann" in seen and "Annie" in seen
+
+
+def test_names_are_listed_as_the_language_lists_them(app):
+    """A shared win of four read «A и B и C и D» in Russian (" and " between every two)."""
+    from flask_babel import refresh
+
+    answer = {"winners": ["A", "B", "C", "D"], "decided_at": "unresolved_shared"}
+    for language, listed in (
+        ("ru", "A, B, C и D"),
+        ("de", "A, B, C und D"),
+        ("en", "A, B, C, and D"),
+    ):
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            refresh()
+            assert listed in tiebreak_reason(answer), language
