@@ -10,7 +10,7 @@ import gc
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, has_app_context
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -189,9 +189,10 @@ def _warm_pages(app: Flask) -> None:
     client = app.test_client()
     for url in urls:
         client.get(url)
-        # Each page from an empty session, as a request of its own (under an app context
-        # pushed already the pages would share one, and find rows loaded by the one before).
-        db.session.remove()
+        if has_app_context():
+            # Each page from an empty session, as a request of its own (under an app context
+            # pushed already the pages would share one, and find rows loaded by the one before).
+            db.session.remove()
 
 
 def _load_locale_data(languages: list[str]) -> None:

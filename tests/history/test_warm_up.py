@@ -85,3 +85,20 @@ def test_warm_up_of_an_empty_history_and_of_a_database_without_tables(app, unfre
     bare = create_app(TestConfig)  # in-memory SQLite with no tables: not migrated yet
     with bare.app_context():
         assert served_during(bare, lambda: warm_up(bare)) == []
+
+
+def test_warm_up_outside_an_app_context_as_wsgi_runs_it(tmp_path, unfreeze):
+    url = f"sqlite:///{tmp_path / 'served.db'}"
+    served_app = create_app(type("ServedConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
+    with served_app.app_context():
+        db.create_all()
+        generate(db.session, games=12, players=10, seed=1)
+        db.session.remove()
+    try:
+        served = served_during(served_app, lambda: warm_up(served_app))  # no context pushed
+        assert len(served) >= 6 and all(status == 200 for _, status in served), served
+    finally:
+        with served_app.app_context():
+            db.session.remove()
+            db.drop_all()
+            db.engine.dispose()
