@@ -127,8 +127,16 @@ class Filters:
         return stmt
 
 
+#: ranges in the statement of :func:`nights_in` (the last month repeated up to this many): one
+#: statement whatever the number of months, compiled once per process (at warm-up), not once
+#: per number of months by the first player page needing it
+MONTH_SLOTS = 10
+
+
 def nights_in(months: Sequence[date]) -> Select[Any]:
     """``SELECT game_nights.id`` of the live nights played in these calendar months."""
+    months = sorted(months, reverse=True)
+    months += months[-1:] * (MONTH_SLOTS - len(months))
     return select(GameNight.id).where(
         GameNight.deleted_at.is_(None),
         or_(
