@@ -1,8 +1,9 @@
 """Installable and offline-tolerant, in Chromium at phone size (issue 14).
 
-A scorekeeper's phone loses the Wi-Fi (``context.set_offline``) and saves a round: the round
-waits on the phone, survives a reload made while still offline (the page comes from the service
-worker's copy, marked offline with its time), and is saved once when the connection returns.
+A scorekeeper's phone loses the Wi-Fi (``context.set_offline``, and the live server's Wi-Fi
+cut too: see ``tests.browser.conftest.Wifi``) and saves a round: the round waits on the phone,
+survives a reload made while still offline (the page comes from the service worker's copy,
+marked offline with its time), and is saved once when the connection returns.
 The same for a player's posted hand. A round another phone saved meanwhile is shown beside
 this phone's values. Chromium reports the app installable; the handed-over game's copy is
 deleted. Screenshots: test-artifacts/offline-*.png.
@@ -101,6 +102,62 @@ def new_game(server: LiveServer) -> dict[str, Any]:
         }
 
 
+@pytest.fixture(autouse=True)
+def wifi_back(live_server: LiveServer) -> Iterator[None]:
+    """Each test starts and ends with the server in reach, whatever happened in between."""
+    live_server.wifi.cut = False
+    yield
+    live_server.wifi.cut = False
+
+
+def offline(context: BrowserContext, server: LiveServer, lost: bool) -> None:
+    """The phone's Wi-Fi lost (``lost``) or back: Chromium's offline mode, and the server out
+    of reach for what that mode lets through (see ``tests.browser.conftest.Wifi``)."""
+    server.wifi.cut = lost
+    context.set_offline(lost)
+
+
+def test_a_cut_wifi_reaches_nothing_and_the_page_sees_a_lost_connection(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The test's Wi-Fi (tests.browser.conftest.Wifi) cut, without Chromium's offline mode: a
+    round posted from a page the service worker controls never reaches the app, and the page
+    sees a network failure (fetch rejects, XMLHttpRequest status 0), not an answer."""
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+    fill_round(page)
+    post = """(how) => {
+      const form = document.querySelector("form.round-form");
+      const body = new URLSearchParams(new FormData(form));
+      if (how === "xhr") {
+        return new Promise((done) => {
+          const xhr = new XMLHttpRequest();
+          xhr.open("POST", form.action);
+          xhr.onload = () => done("answered " + xhr.status);
+          xhr.onerror = () => done("failed, status " + xhr.status);
+          xhr.send(body);
+        });
+      }
+      return fetch(form.action, { method: "POST", body: body, redirect: "manual" })
+        .then((r) => "answered " + (r.status || r.type), (e) => "failed: " + e.name);
+    }"""
+    live_server.wifi.cut = True
+    assert page.evaluate(post, "fetch") == "failed: TypeError"
+    assert page.evaluate(post, "xhr") == "failed, status 0"
+    assert [d for d in live_server.wifi.dropped if d.startswith("POST ")][-2:] == [
+        f"POST /g/{game['edit']}/round"
+    ] * 2
+    assert rounds(live_server, game["id"]) == 0
+
+    live_server.wifi.cut = False  # back: the same post is saved
+    assert page.evaluate(post, "fetch") == "answered opaqueredirect"
+    assert rounds(live_server, game["id"]) == 1
+
+    live_server.wifi.cut = True  # last: the failed page leaves the tab on Chromium's error page
+    with pytest.raises(PlaywrightError, match="ERR_CONNECTION_RESET"):
+        page.goto("/history/")  # a page the worker does not keep: straight to the network
+
+
 def kept_offline(page: Page, path: str) -> None:
     """Open ``path`` until the service worker controls it and keeps a copy of it."""
     page.goto(path)
@@ -130,10 +187,14 @@ def audit(server: LiveServer, game_id: int, action: str) -> int:
         )
 
 
-def type_round(page: Page) -> None:
+def fill_round(page: Page) -> None:
     page.get_by_label("Points for Bob").fill("12")
     page.get_by_label("Points for Cy").fill("3")
     page.locator("fieldset.hand").filter(has_text="Ann").get_by_label("Went out").check()
+
+
+def type_round(page: Page) -> None:
+    fill_round(page)
     page.get_by_role("button", name="Save round", exact=True).click()
 
 
@@ -144,7 +205,7 @@ def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
     game = new_game(live_server)
     kept_offline(page, f"/g/{game['edit']}")
 
-    context.set_offline(True)
+    offline(context, live_server, True)
     type_round(page)
     entry = page.locator("#outbox .outbox-entry")
     expect(entry).to_have_attribute("data-state", "waiting")
@@ -168,16 +229,16 @@ def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
     expect(entry).to_have_attribute("data-state", "waiting")
     context = phone_app.context
 
-    context.set_offline(False)  # the "online" event sends it; the page reloads fresh
+    offline(context, live_server, False)  # the "online" event sends it; the page reloads fresh
     expect(page.locator("#outbox")).to_have_count(0)
     expect(page.locator(".flash.offline-copy")).to_have_count(0)
     expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
     assert rounds(live_server, game["id"]) == 1
-    context.set_offline(True)  # the kept copy is now the saved game
+    offline(context, live_server, True)  # the kept copy is now the saved game
     page.reload()
     expect(page.locator(".flash.offline-copy")).to_be_visible()
     expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
-    context.set_offline(False)
+    offline(context, live_server, False)
     page.goto(f"/g/{game['edit']}/audit")
     expect(page.locator("ol.audit > li")).to_have_count(1)
     assert audit(live_server, game["id"], "round_saved") == 1
@@ -192,7 +253,7 @@ def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     page.wait_for_url(re.compile(r"/p/[\w-]+$"))
     kept_offline(page, f"/p/{game['share']}")
 
-    context.set_offline(True)
+    offline(context, live_server, True)
     page.get_by_label("Points left in my hand").fill("12")
     page.get_by_role("button", name="Post my hand").click()
     entry = page.locator("#outbox .outbox-entry")
@@ -204,7 +265,7 @@ def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     expect(entry).to_contain_text("12")
     shot(page, "offline-hand-waiting")
 
-    context.set_offline(False)
+    offline(context, live_server, False)
     expect(page.locator("#outbox")).to_have_count(0)
     expect(page.locator(".post-state")).to_contain_text("Posted: 12 point")
     with live_server.app.app_context():
@@ -222,7 +283,7 @@ def test_a_waiting_hand_says_what_was_typed_in_the_players_words(
     page.wait_for_url(re.compile(r"/p/[\w-]+$"))
     page.wait_for_function("() => !!document.querySelector('form[data-outbox]')")
 
-    context.set_offline(True)
+    offline(context, live_server, True)
     page.get_by_label("Points left in my hand").fill("12")
     page.get_by_role("button", name="Post my hand").click()
     own = page.locator("#outbox .outbox-entry .outbox-own")
@@ -250,7 +311,7 @@ def test_a_round_another_phone_saved_meanwhile_is_shown_beside_this_phones(
     kept_offline(page, f"/g/{game['edit']}")
     other = second_scorekeeper(live_server, game)
 
-    context.set_offline(True)
+    offline(context, live_server, True)
     type_round(page)
     entry = page.locator("#outbox .outbox-entry")
     expect(entry).to_have_attribute("data-state", "waiting")
@@ -260,7 +321,7 @@ def test_a_round_another_phone_saved_meanwhile_is_shown_beside_this_phones(
     data = {**game["round"], "csrf_token": token.group(1) if token else ""}
     assert other.post(f"/g/{game['edit']}/round", data=data).status_code == 303
 
-    context.set_offline(False)
+    offline(context, live_server, False)
     expect(entry).to_have_attribute("data-state", "conflict")
     expect(entry).to_contain_text("Not saved: the game changed on another phone")
     expect(entry.locator(".outbox-answer")).to_contain_text("Bob: 20")
@@ -317,7 +378,7 @@ def test_a_handed_over_games_copy_is_deleted(
         arg=game["id"],
         polling=200,
     )
-    context.set_offline(True)
+    offline(context, live_server, True)
     with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
         page.goto(f"/g/{game['edit']}")  # no copy left to show
 
