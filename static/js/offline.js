@@ -11,8 +11,10 @@
 //   "waiting to be sent" on its page, and is sent again with the same key when the connection
 //   returns (on "online", at load, every RETRY_MS, or "Send now"). The server applies a key
 //   once (companion/services/idempotency.py). An entry the server refuses because the game
-//   changed meanwhile (409) is shown with the server's answer (what is saved) beside this
-//   phone's values; it leaves the phone only when the player removes it.
+//   changed meanwhile (409), or does not accept, is shown with the server's answer (what is
+//   saved, or why) beside this phone's values; it leaves the phone only when the player
+//   removes it. The outbox has a heading per kind: "Not saved: check these" over refused
+//   entries, "Not sent yet" over those still waiting, never one heading over both.
 (function () {
   "use strict";
 
@@ -44,29 +46,84 @@
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
-  // What the form holds, in the player's words: one line per hand ("Ann: 12, Went out").
-  function describe(form) {
-    var groups = Array.prototype.slice.call(form.querySelectorAll("fieldset.hand"));
-    if (!groups.length) { groups = [form]; }
-    return groups.map(function (scope) {
-      // Only a hand's own legend names the player: the tile picker's inner legend ("Tiles
-      // left in …") would make a typed total read as a number of tiles.
-      var legend = scope.tagName === "FIELDSET" ? scope.querySelector(":scope > legend") : null;
-      var parts = [];
-      scope.querySelectorAll("input").forEach(function (input) {
-        if (!input.name || input.type === "hidden" || input.type === "submit") { return; }
-        if (input.type === "checkbox") {
-          if (!input.checked) { return; }
-          var label = input.getAttribute("aria-label") || (input.labels && input.labels[0] ? input.labels[0].textContent : "");
-          parts.push(label.trim());
-        } else if (input.value.trim()) {
-          // Without a player's legend (a posted hand), the box's own label says what it is.
-          var named = !legend && input.labels && input.labels[0] ? input.labels[0].textContent.trim() : "";
-          parts.push((named ? named + ": " : "") + input.value.trim());
+  // What the form holds, in the player's words, as lines: one per hand ("Ann: Went out",
+  // "Bob: 12", "Cy: 6-4 3-2 (2 tiles: 15 points)"), one per other group of the form under its
+  // legend ("How the round ended: Nobody went out: the round was blocked, Who started this
+  // round? Cy"), one per other box under its label ("Points left in my hand: 12"). Everything
+  // the player set is said: a typed box, a ticked box, tapped tiles, a chosen option. Not said:
+  // hidden fields, buttons, empty boxes, unticked boxes, a list left at its empty first choice
+  // ("Not recorded"), a disabled box (not sent either).
+  function textOf(node) { return node ? node.textContent.replace(/\s+/g, " ").trim() : ""; }
+  function labelOf(control) {
+    return (control.getAttribute("aria-label") || (control.labels && control.labels[0] ? textOf(control.labels[0]) : "")).trim();
+  }
+  function legendOf(fieldset) { return textOf(fieldset.querySelector(":scope > legend")); }
+  function named(label, value) {
+    if (!label) { return value; }
+    return label + (/[?:]$/.test(label) ? " " : ": ") + value;
+  }
+
+  // The parts ``scope`` holds, leaving out the controls ``skip`` says. In a hand a typed box
+  // is its bare value (the hand's legend names the player; a tile picker's inner legend,
+  // "Tiles left in …", must not make a typed total read as tiles); elsewhere its label says
+  // what it is.
+  function said(scope, inHand, skip) {
+    var parts = [];
+    var pickers = [];
+    scope.querySelectorAll("input, select, textarea").forEach(function (control) {
+      var type = (control.type || "").toLowerCase();
+      if (!control.name || control.disabled || skip(control) ||
+          ["hidden", "submit", "button", "reset", "image", "file"].indexOf(type) !== -1) { return; }
+      var picker = control.closest("fieldset.picker");
+      if (picker && scope.contains(picker)) {
+        if (!control.checked) { return; }
+        var seen = pickers.filter(function (p) { return p.node === picker; })[0];
+        if (!seen) {
+          seen = { node: picker, tiles: [], at: parts.length };
+          pickers.push(seen);
+          parts.push("");
         }
-      });
-      return (legend ? legend.textContent.trim() + ": " : "") + (parts.join(", ") || "–");
+        seen.tiles.push(control.value);
+        return;
+      }
+      if (type === "checkbox" || type === "radio") {
+        if (control.checked) { parts.push(labelOf(control)); }
+      } else if (control.tagName === "SELECT") {
+        var chosen = Array.prototype.filter.call(control.options, function (o) { return o.selected && o.value !== ""; });
+        if (chosen.length) { parts.push(named(labelOf(control), chosen.map(textOf).join(", "))); }
+      } else if (control.value.trim()) {
+        parts.push(inHand ? control.value.trim() : named(labelOf(control), control.value.trim()));
+      }
     });
+    pickers.forEach(function (p) {
+      var box = p.node.closest("details");
+      var sum = textOf(box ? box.querySelector("output.picked-sum") : null);
+      var tiles = p.tiles.join(" ") + (sum ? " (" + sum + ")" : "");
+      parts[p.at] = inHand ? tiles : named(legendOf(p.node), tiles);
+    });
+    return parts;
+  }
+
+  function describe(form) {
+    var hands = Array.prototype.slice.call(form.querySelectorAll("fieldset.hand"));
+    var within = function (nodes) {
+      return function (control) { return nodes.some(function (n) { return n.contains(control); }); };
+    };
+    var lines = hands.map(function (hand) {
+      return named(legendOf(hand), said(hand, true, function () { return false; }).join(", ") || "–");
+    });
+    // The form's other groups: its own fieldsets outside the hands (a tile picker is said
+    // with the box it belongs to).
+    var groups = Array.prototype.filter.call(form.querySelectorAll("fieldset"), function (f) {
+      var outer = f.parentElement && f.parentElement.closest("fieldset");
+      return !f.classList.contains("hand") && !f.classList.contains("picker") &&
+        !within(hands)(f) && !(outer && form.contains(outer));
+    });
+    groups.forEach(function (group) {
+      var parts = said(group, false, function () { return false; });
+      if (parts.length) { lines.push(named(legendOf(group), parts.join(", "))); }
+    });
+    return lines.concat(said(form, false, within(hands.concat(groups))));
   }
 
   function entryFor(form, key) {
@@ -130,7 +187,7 @@
   // The part of the server's page that says what happened (its messages, what is saved).
   function answerOf(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
-    var parts = doc.querySelectorAll("#round-area > .flash, #round-area > .card.saved, main > .flash.error, main > .card.clash, main > .card.closed, main > h1 + p");
+    var parts = doc.querySelectorAll("#flashes > .flash, #round-area > .flash, #round-area > .card.saved, main > .flash.error, main > .card.clash, main > .card.closed, main > h1 + p");
     return Array.prototype.map.call(parts, function (node) {
       node.querySelectorAll("form").forEach(function (f) { f.remove(); });
       return node.outerHTML;
@@ -187,51 +244,68 @@
     if (!box) {
       box = el("section", "card outbox");
       box.id = "outbox";
-      box.setAttribute("aria-labelledby", "outbox-title");
       var flashes = document.getElementById("flashes");
       main.insertBefore(box, flashes ? flashes.nextSibling : main.firstChild);
     }
     box.textContent = "";
-    var title = el("h2", "", words.title);
-    title.id = "outbox-title";
-    box.appendChild(title);
-    mine.forEach(function (entry) {
-      var item = el("div", "outbox-entry " + entry.state);
-      item.setAttribute("data-state", entry.state);
-      item.appendChild(el("h3", "", entry.label));
-      var status = el("p", "outbox-state", stateWords(entry));
-      status.setAttribute("role", entry.state === "conflict" || entry.state === "refused" ? "alert" : "status");
-      item.appendChild(status);
-      var sides = el("div", "side-by-side");
-      if (entry.answer) {
-        var theirs = el("div", "outbox-answer");
-        theirs.innerHTML = entry.answer; // the app's own page, parsed, its forms removed
-        sides.appendChild(theirs);
-      }
-      var own = el("div", "outbox-own");
-      own.appendChild(el("p", "", words.mine));
-      var list = el("ul");
-      entry.own.forEach(function (line) { list.appendChild(el("li", "", line)); });
-      own.appendChild(list);
-      sides.appendChild(own);
-      item.appendChild(sides);
-      var actions = el("div", "actions");
-      if (entry.state === "waiting" || entry.state === "sending") {
-        var now = el("button", "secondary", words.sendNow);
-        now.type = "button";
-        now.addEventListener("click", flush);
-        actions.appendChild(now);
-      } else {
-        var remove = el("button", "secondary", words.dismiss);
-        remove.type = "button";
-        remove.addEventListener("click", function () {
-          if (window.confirm(words.dismissConfirm)) { drop(entry.key); render(); }
-        });
-        actions.appendChild(remove);
-      }
-      item.appendChild(actions);
-      box.appendChild(item);
+    // Two groups, each under a heading that says what it holds: the entries the server refused
+    // (the game changed meanwhile, or not accepted), which need the player, first; then those
+    // still waiting to be sent. Never one heading over both.
+    var heads = [];
+    [
+      { name: "attention", title: words.attention, holds: function (e) { return e.state === "conflict" || e.state === "refused"; } },
+      { name: "waiting", title: words.title, holds: function (e) { return e.state !== "conflict" && e.state !== "refused"; } }
+    ].forEach(function (group) {
+      var entries = mine.filter(group.holds);
+      if (!entries.length) { return; }
+      var part = el("div", "outbox-group " + group.name);
+      part.setAttribute("data-group", group.name);
+      var title = el("h2", "", group.title);
+      title.id = "outbox-" + group.name + "-title";
+      heads.push(title.id);
+      part.appendChild(title);
+      entries.forEach(function (entry) { part.appendChild(entryItem(entry)); });
+      box.appendChild(part);
     });
+    box.setAttribute("aria-labelledby", heads.join(" "));
+  }
+
+  function entryItem(entry) {
+    var item = el("div", "outbox-entry " + entry.state);
+    item.setAttribute("data-state", entry.state);
+    item.appendChild(el("h3", "", entry.label));
+    var status = el("p", "outbox-state", stateWords(entry));
+    status.setAttribute("role", entry.state === "conflict" || entry.state === "refused" ? "alert" : "status");
+    item.appendChild(status);
+    var sides = el("div", "side-by-side");
+    if (entry.answer) {
+      var theirs = el("div", "outbox-answer");
+      theirs.innerHTML = entry.answer; // the app's own page, parsed, its forms removed
+      sides.appendChild(theirs);
+    }
+    var own = el("div", "outbox-own");
+    own.appendChild(el("p", "", words.mine));
+    var list = el("ul");
+    entry.own.forEach(function (line) { list.appendChild(el("li", "", line)); });
+    own.appendChild(list);
+    sides.appendChild(own);
+    item.appendChild(sides);
+    var actions = el("div", "actions");
+    if (entry.state === "waiting" || entry.state === "sending") {
+      var now = el("button", "secondary", words.sendNow);
+      now.type = "button";
+      now.addEventListener("click", flush);
+      actions.appendChild(now);
+    } else {
+      var remove = el("button", "secondary", words.dismiss);
+      remove.type = "button";
+      remove.addEventListener("click", function () {
+        if (window.confirm(words.dismissConfirm)) { drop(entry.key); render(); }
+      });
+      actions.appendChild(remove);
+    }
+    item.appendChild(actions);
+    return item;
   }
 
   // Say next to the form that the entry is kept.

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
+import struct
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -32,7 +34,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion import create_app
 from companion.config import TestConfig
@@ -74,12 +76,57 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return args
 
 
+class Wifi:
+    """The Wi-Fi between the phones and the live server. Cut (``cut = True``), the server
+    answers no request: each one is dropped as soon as it arrives, before the app sees it (no
+    status, no headers: the connection is reset), and listed in ``dropped`` ("POST /g/…").
+
+    Why, beside Playwright's ``context.set_offline``: Chromium's offline emulation does not
+    cover a request that a page's service worker lets through to the network (Playwright issue
+    #2311), so now and then, on a loaded machine, a save made "offline" reached the server. A
+    phone without Wi-Fi reaches nothing; with the Wi-Fi cut, neither does the emulated one.
+
+    The check is made per request, not per connection: a connection Chromium opened before the
+    cut (a preconnect) carries nothing through it either. The page sees what it sees when the
+    Wi-Fi is lost: ``fetch`` rejects, an XMLHttpRequest ends with status 0, a navigation fails
+    (tests/browser/test_offline_browser.py checks it). Test clients (``app.test_client()``, a
+    second phone in a test) call the app directly and are never cut."""
+
+    def __init__(self) -> None:
+        self.cut = False
+        self.dropped: list[str] = []
+
+    def handler(self) -> type[WSGIRequestHandler]:
+        """werkzeug's request handler, with this Wi-Fi between the phone and the app."""
+        wifi = self
+
+        class ThroughTheWifi(WSGIRequestHandler):
+            def run_wsgi(self) -> None:
+                if not wifi.cut:
+                    super().run_wsgi()
+                    return
+                wifi.dropped.append(f"{self.command} {self.path}")
+                # Nothing written and nothing more read (an unread body would be taken for the
+                # next request): the connection is reset at once (SO_LINGER 0, then closed; the
+                # handler's own closing that follows finds it closed, without a word).
+                self.close_connection = True
+                self.connection.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                )
+                self.rfile.close()  # the socket's last file: its close() below is the real one
+                self.connection.close()
+
+        return ThroughTheWifi
+
+
 @dataclass
 class LiveServer:
-    """A running app: ``url`` like ``http://127.0.0.1:54321`` and the ``app`` itself."""
+    """A running app: ``url`` like ``http://127.0.0.1:54321``, the ``app`` itself and the
+    ``wifi`` between it and the phones (``wifi.cut = True`` drops every request)."""
 
     url: str
     app: Flask
+    wifi: Wifi
 
 
 @contextmanager
@@ -94,11 +141,12 @@ def serve_app() -> Iterator[LiveServer]:
     app = create_app(BrowserConfig)
     with app.app_context():
         db.create_all()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    wifi = Wifi()
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=wifi.handler())
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield LiveServer(f"http://127.0.0.1:{server.server_port}", app)
+        yield LiveServer(f"http://127.0.0.1:{server.server_port}", app, wifi)
     finally:
         server.shutdown()
         thread.join(timeout=5)

@@ -1,8 +1,9 @@
 """Installable and offline-tolerant, in Chromium at phone size (issue 14).
 
-A scorekeeper's phone loses the Wi-Fi (``context.set_offline``) and saves a round: the round
-waits on the phone, survives a reload made while still offline (the page comes from the service
-worker's copy, marked offline with its time), and is saved once when the connection returns.
+A scorekeeper's phone loses the Wi-Fi (``context.set_offline``, and the live server's Wi-Fi
+cut too: see ``tests.browser.conftest.Wifi``) and saves a round: the round waits on the phone,
+survives a reload made while still offline (the page comes from the service worker's copy,
+marked offline with its time), and is saved once when the connection returns.
 The same for a player's posted hand. A round another phone saved meanwhile is shown beside
 this phone's values. Chromium reports the app installable; the handed-over game's copy is
 deleted. Screenshots: test-artifacts/offline-*.png.
@@ -20,7 +21,7 @@ from playwright.sync_api import Error as PlaywrightError
 from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.models import AuditEntry, Device, GameAccess, HandPost, Round
+from companion.models import AuditEntry, Device, Game, GameAccess, HandPost, Round
 from tests.browser.conftest import PHONE, LiveServer, serve_app
 from tests.web.playkit import make_game, round_post
 
@@ -101,16 +102,79 @@ def new_game(server: LiveServer) -> dict[str, Any]:
         }
 
 
+@pytest.fixture(autouse=True)
+def wifi_back(live_server: LiveServer) -> Iterator[None]:
+    """Each test starts and ends with the server in reach, whatever happened in between."""
+    live_server.wifi.cut = False
+    yield
+    live_server.wifi.cut = False
+
+
+def offline(context: BrowserContext, server: LiveServer, lost: bool) -> None:
+    """The phone's Wi-Fi lost (``lost``) or back: Chromium's offline mode, and the server out
+    of reach for what that mode lets through (see ``tests.browser.conftest.Wifi``)."""
+    server.wifi.cut = lost
+    context.set_offline(lost)
+
+
+def test_a_cut_wifi_reaches_nothing_and_the_page_sees_a_lost_connection(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The test's Wi-Fi (tests.browser.conftest.Wifi) cut, without Chromium's offline mode: a
+    round posted from a page the service worker controls never reaches the app, and the page
+    sees a network failure (fetch rejects, XMLHttpRequest status 0), not an answer."""
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+    fill_round(page)
+    post = """(how) => {
+      const form = document.querySelector("form.round-form");
+      const body = new URLSearchParams(new FormData(form));
+      if (how === "xhr") {
+        return new Promise((done) => {
+          const xhr = new XMLHttpRequest();
+          xhr.open("POST", form.action);
+          xhr.onload = () => done("answered " + xhr.status);
+          xhr.onerror = () => done("failed, status " + xhr.status);
+          xhr.send(body);
+        });
+      }
+      return fetch(form.action, { method: "POST", body: body, redirect: "manual" })
+        .then((r) => "answered " + (r.status || r.type), (e) => "failed: " + e.name);
+    }"""
+    live_server.wifi.cut = True
+    assert page.evaluate(post, "fetch") == "failed: TypeError"
+    assert page.evaluate(post, "xhr") == "failed, status 0"
+    assert [d for d in live_server.wifi.dropped if d.startswith("POST ")][-2:] == [
+        f"POST /g/{game['edit']}/round"
+    ] * 2
+    assert rounds(live_server, game["id"]) == 0
+
+    live_server.wifi.cut = False  # back: the same post is saved
+    assert page.evaluate(post, "fetch") == "answered opaqueredirect"
+    assert rounds(live_server, game["id"]) == 1
+
+    live_server.wifi.cut = True  # last: the failed page leaves the tab on Chromium's error page
+    with pytest.raises(PlaywrightError, match="ERR_CONNECTION_RESET"):
+        page.goto("/history/")  # a page the worker does not keep: straight to the network
+
+
 def kept_offline(page: Page, path: str) -> None:
     """Open ``path`` until the service worker controls it and keeps a copy of it."""
     page.goto(path)
     page.wait_for_function(
         "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
     )
-    page.reload()  # now through the worker, which keeps the page
-    page.wait_for_function(
-        "async (p) => !!(await caches.match(location.origin + p))", arg=path, polling=200
-    )
+    kept = "async (p) => !!(await caches.match(location.origin + p))"
+    # Through the worker now, which keeps the page. Rarely (about 1 in 40 under load, cause not
+    # found) no copy shows up after one load: a page online again is kept again, so reload.
+    for _ in range(3):
+        page.reload()
+        try:
+            page.wait_for_function(kept, arg=path, polling=200, timeout=7_000)
+            return
+        except PlaywrightError:
+            continue
+    page.wait_for_function(kept, arg=path, polling=200)
 
 
 def rounds(server: LiveServer, game_id: int) -> int:
@@ -130,10 +194,14 @@ def audit(server: LiveServer, game_id: int, action: str) -> int:
         )
 
 
-def type_round(page: Page) -> None:
+def fill_round(page: Page) -> None:
     page.get_by_label("Points for Bob").fill("12")
     page.get_by_label("Points for Cy").fill("3")
     page.locator("fieldset.hand").filter(has_text="Ann").get_by_label("Went out").check()
+
+
+def type_round(page: Page) -> None:
+    fill_round(page)
     page.get_by_role("button", name="Save round", exact=True).click()
 
 
@@ -144,7 +212,7 @@ def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
     game = new_game(live_server)
     kept_offline(page, f"/g/{game['edit']}")
 
-    context.set_offline(True)
+    offline(context, live_server, True)
     type_round(page)
     entry = page.locator("#outbox .outbox-entry")
     expect(entry).to_have_attribute("data-state", "waiting")
@@ -168,16 +236,16 @@ def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
     expect(entry).to_have_attribute("data-state", "waiting")
     context = phone_app.context
 
-    context.set_offline(False)  # the "online" event sends it; the page reloads fresh
+    offline(context, live_server, False)  # the "online" event sends it; the page reloads fresh
     expect(page.locator("#outbox")).to_have_count(0)
     expect(page.locator(".flash.offline-copy")).to_have_count(0)
     expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
     assert rounds(live_server, game["id"]) == 1
-    context.set_offline(True)  # the kept copy is now the saved game
+    offline(context, live_server, True)  # the kept copy is now the saved game
     page.reload()
     expect(page.locator(".flash.offline-copy")).to_be_visible()
     expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
-    context.set_offline(False)
+    offline(context, live_server, False)
     page.goto(f"/g/{game['edit']}/audit")
     expect(page.locator("ol.audit > li")).to_have_count(1)
     assert audit(live_server, game["id"], "round_saved") == 1
@@ -192,7 +260,7 @@ def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     page.wait_for_url(re.compile(r"/p/[\w-]+$"))
     kept_offline(page, f"/p/{game['share']}")
 
-    context.set_offline(True)
+    offline(context, live_server, True)
     page.get_by_label("Points left in my hand").fill("12")
     page.get_by_role("button", name="Post my hand").click()
     entry = page.locator("#outbox .outbox-entry")
@@ -204,7 +272,7 @@ def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     expect(entry).to_contain_text("12")
     shot(page, "offline-hand-waiting")
 
-    context.set_offline(False)
+    offline(context, live_server, False)
     expect(page.locator("#outbox")).to_have_count(0)
     expect(page.locator(".post-state")).to_contain_text("Posted: 12 point")
     with live_server.app.app_context():
@@ -222,7 +290,7 @@ def test_a_waiting_hand_says_what_was_typed_in_the_players_words(
     page.wait_for_url(re.compile(r"/p/[\w-]+$"))
     page.wait_for_function("() => !!document.querySelector('form[data-outbox]')")
 
-    context.set_offline(True)
+    offline(context, live_server, True)
     page.get_by_label("Points left in my hand").fill("12")
     page.get_by_role("button", name="Post my hand").click()
     own = page.locator("#outbox .outbox-entry .outbox-own")
@@ -243,6 +311,15 @@ def second_scorekeeper(server: LiveServer, game: dict[str, Any]) -> Any:
     return other
 
 
+def other_posts(other: Any, game: dict[str, Any], path: str, data: dict[str, Any]) -> int:
+    """The other phone posts ``data`` to ``path`` (CSRF: its own page's token): the status."""
+    form_page = other.get(f"/g/{game['edit']}").get_data(as_text=True)
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', form_page)
+    return int(
+        other.post(path, data={**data, "csrf_token": token.group(1) if token else ""}).status_code
+    )
+
+
 def test_a_round_another_phone_saved_meanwhile_is_shown_beside_this_phones(
     context: BrowserContext, page: Page, live_server: LiveServer, shot
 ) -> None:
@@ -250,28 +327,184 @@ def test_a_round_another_phone_saved_meanwhile_is_shown_beside_this_phones(
     kept_offline(page, f"/g/{game['edit']}")
     other = second_scorekeeper(live_server, game)
 
-    context.set_offline(True)
+    offline(context, live_server, True)
     type_round(page)
     entry = page.locator("#outbox .outbox-entry")
     expect(entry).to_have_attribute("data-state", "waiting")
-    # Meanwhile the other phone saves that round differently (CSRF: its own page's token).
-    form_page = other.get(f"/g/{game['edit']}").get_data(as_text=True)
-    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', form_page)
-    data = {**game["round"], "csrf_token": token.group(1) if token else ""}
-    assert other.post(f"/g/{game['edit']}/round", data=data).status_code == 303
+    expect(page.locator("#outbox .outbox-group > h2")).to_have_text(["Not sent yet"])
+    # Meanwhile the other phone saves that round differently.
+    assert other_posts(other, game, f"/g/{game['edit']}/round", game["round"]) == 303
 
-    context.set_offline(False)
+    offline(context, live_server, False)
     expect(entry).to_have_attribute("data-state", "conflict")
     expect(entry).to_contain_text("Not saved: the game changed on another phone")
     expect(entry.locator(".outbox-answer")).to_contain_text("Bob: 20")
     expect(entry.locator(".outbox-own")).to_contain_text("Bob: 12")
     shot(page, "offline-conflict")
     assert rounds(live_server, game["id"]) == 1
+    # A refused entry is not "not sent yet": it is under a heading of its own.
+    expect(page.locator("#outbox .outbox-group > h2")).to_have_text(["Not saved: check these"])
     page.reload()  # never dropped silently: it stays until the player removes it
     expect(entry).to_have_attribute("data-state", "conflict")
+
+    offline(context, live_server, True)  # the next round, typed offline, waits beside it
+    type_round(page)
+    expect(page.locator("#outbox .outbox-group > h2")).to_have_text(
+        ["Not saved: check these", "Not sent yet"]
+    )
+    expect(page.locator("#outbox .outbox-group.attention .outbox-entry")).to_have_attribute(
+        "data-state", "conflict"
+    )
+    expect(page.locator("#outbox .outbox-group.waiting .outbox-entry")).to_have_attribute(
+        "data-state", "waiting"
+    )
     page.once("dialog", lambda d: d.accept())
-    entry.get_by_role("button", name="Remove from this phone").click()
+    page.locator(".outbox-entry.conflict").get_by_role(
+        "button", name="Remove from this phone"
+    ).click()
+    expect(page.locator("#outbox .outbox-group > h2")).to_have_text(["Not sent yet"])
+    offline(context, live_server, False)
     expect(page.locator("#outbox")).to_have_count(0)
+    assert rounds(live_server, game["id"]) == 2
+
+
+def test_a_waiting_round_says_everything_the_phone_typed(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """The outbox's summary of a round: every hand (typed points, tapped tiles with their sum,
+    went out) and how the round ended (blocked, who started), then exactly that is saved."""
+    game = new_game(live_server)
+    page.goto(f"/g/{game['edit']}")
+    page.wait_for_function("() => !!window.htmx")
+    cy = page.locator("fieldset.hand").filter(has_text="Cy")
+    cy.get_by_role("button", name="Tap the tiles").click()  # the picker comes from the server
+    expect(cy.get_by_label("6-4", exact=True)).to_be_visible()
+
+    offline(context, live_server, True)
+    page.get_by_label("Points for Ann").fill("7")
+    page.get_by_label("Points for Bob").fill("12")
+    cy.get_by_label("6-4", exact=True).check()
+    cy.get_by_label("3-2", exact=True).check()
+    page.get_by_label("Nobody went out: the round was blocked").check()
+    page.get_by_label("Who started this round?").select_option(label="Cy")
+    page.get_by_role("button", name="Save round", exact=True).click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    expect(entry.locator(".outbox-own li")).to_have_text(
+        [
+            "Ann: 7",
+            "Bob: 12",
+            "Cy: 6-4 3-2 (2 tiles: 15 points)",
+            "How the round ended: Nobody went out: the round was blocked, "
+            "Who started this round? Cy",
+        ]
+    )
+
+    offline(context, live_server, False)
+    expect(page.locator("#outbox")).to_have_count(0)
+    with live_server.app.app_context():
+        (saved,) = db.session.scalars(select(Round).where(Round.game_id == game["id"]))
+        names = {h.seat_id: h.seat.player.name for h in saved.hands}
+        assert saved.outcome == "blocked"
+        assert names[saved.starter_seat_id] == "Cy"
+        assert {names[h.seat_id]: (h.points, h.tiles) for h in saved.hands} == {
+            "Ann": (7, None),
+            "Bob": (12, None),
+            "Cy": (15, ["6-4", "3-2"]),
+        }
+
+
+def test_a_correction_another_phone_saved_meanwhile_is_shown_beside_this_phones(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+    other = second_scorekeeper(live_server, game)
+    assert other_posts(other, game, f"/g/{game['edit']}/round", game["round"]) == 303
+    page.goto(f"/g/{game['edit']}/round/1")  # opened while online
+    page.wait_for_function("() => !!window.htmx")
+
+    offline(context, live_server, True)
+    page.get_by_label("Points for Bob").fill("12")
+    page.get_by_role("button", name="Save the correction", exact=True).click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    expect(entry.locator("h3")).to_contain_text("Correction of the round with")
+    # Meanwhile the other phone corrects that round too.
+    with live_server.app.app_context():
+        current = db.session.get(Game, game["id"])
+        theirs = round_post(current, 6, totals={"Bob": 30, "Cy": 5}, out="Ann")
+    assert other_posts(other, game, f"/g/{game['edit']}/round/1", theirs) == 303
+
+    offline(context, live_server, False)
+    expect(entry).to_have_attribute("data-state", "conflict")
+    expect(entry).to_contain_text("Not saved: the game changed on another phone")
+    expect(entry.locator(".outbox-answer")).to_contain_text("Bob: 30")
+    expect(entry.locator(".outbox-own")).to_contain_text("Bob: 12")
+    with live_server.app.app_context():
+        (saved,) = db.session.scalars(select(Round).where(Round.game_id == game["id"]))
+        assert sorted(h.points for h in saved.hands) == [0, 5, 30]
+    page.goto(f"/g/{game['edit']}")  # the game page shows it too, until the player removes it
+    expect(entry).to_have_attribute("data-state", "conflict")
+
+
+def test_a_hand_posted_offline_after_the_round_was_saved_shows_the_saved_score(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    game = new_game(live_server)
+    other = live_server.app.test_client()  # the scorekeeper's phone: the first to open the game
+    assert other.get(f"/g/{game['edit']}").status_code == 200
+    page.goto(f"/j/{game['share']}")
+    page.get_by_role("button", name="Bob", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    kept_offline(page, f"/p/{game['share']}")
+
+    offline(context, live_server, True)
+    page.get_by_label("Points left in my hand").fill("12")
+    page.get_by_role("button", name="Post my hand").click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    # Meanwhile the scorekeeper saves the round with Bob's 20.
+    assert other_posts(other, game, f"/g/{game['edit']}/round", game["round"]) == 303
+
+    offline(context, live_server, False)
+    expect(entry).to_have_attribute("data-state", "conflict")
+    expect(page.locator("#outbox .outbox-group.attention > h2")).to_have_text(
+        "Not saved: check these"
+    )
+    expect(entry.locator(".outbox-answer")).to_contain_text("That round was already saved")
+    expect(entry.locator(".outbox-answer")).to_contain_text("Saved: 20")
+    expect(entry.locator(".outbox-own")).to_contain_text("Points left in my hand: 12")
+    with live_server.app.app_context():
+        posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
+    assert 12 not in [p.total for p in posts]  # the saved round stands, nothing overwritten
+
+
+def test_without_service_workers_the_outbox_still_keeps_and_sends_a_round(
+    browser, playwright, live_server: LiveServer
+) -> None:
+    """A plain-HTTP LAN address has no service worker (not a secure context): no page is kept
+    offline, but a round saved without a connection still waits and is saved once."""
+    options: dict[str, Any] = {**playwright.devices[PHONE], "base_url": live_server.url}
+    ctx = browser.new_context(**options, service_workers="block")
+    try:
+        page = ctx.new_page()
+        game = new_game(live_server)
+        page.goto(f"/g/{game['edit']}")
+        page.wait_for_function("() => !!window.htmx")
+        offline(ctx, live_server, True)
+        type_round(page)
+        entry = page.locator("#outbox .outbox-entry")
+        expect(entry).to_have_attribute("data-state", "waiting")
+        expect(page.locator("#outbox .outbox-group > h2")).to_have_text("Not sent yet")
+        assert rounds(live_server, game["id"]) == 0
+        offline(ctx, live_server, False)
+        expect(page.locator("#outbox")).to_have_count(0)
+        expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
+        assert rounds(live_server, game["id"]) == 1
+        assert audit(live_server, game["id"], "round_saved") == 1
+    finally:
+        ctx.close()
 
 
 def test_chromium_reports_the_app_installable(context: BrowserContext, page: Page, shot) -> None:
@@ -317,7 +550,7 @@ def test_a_handed_over_games_copy_is_deleted(
         arg=game["id"],
         polling=200,
     )
-    context.set_offline(True)
+    offline(context, live_server, True)
     with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
         page.goto(f"/g/{game['edit']}")  # no copy left to show
 

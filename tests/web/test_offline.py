@@ -115,3 +115,41 @@ def test_the_worker_script_never_writes_the_session_cookie(app, client):
     assert client.get(f"/g/{game.edit_token}").status_code == 200  # a device in the session
     assert "Set-Cookie" in client.get(f"/g/{game.edit_token}").headers  # pages refresh it
     assert "Set-Cookie" not in client.get("/sw.js").headers
+
+
+def test_a_conflict_shows_all_that_was_saved_for_the_round(app, client):
+    """What is saved, shown beside a phone's own values after a conflict (the outbox of
+    static/js/offline.js lists each hand's points or tiles, went out, blocked, who started),
+    says the same things: a blocked round and its starter, tapped tiles."""
+    from companion.extensions import db
+    from companion.models import Game
+    from tests.web.playkit import round_post, text
+
+    game = make_game()
+    ids = seat_ids(game)
+    stale = game.version
+    saved = client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(
+            game,
+            6,
+            totals={"Ann": 7, "Bob": 12},
+            tiles={"Cy": ["6-4", "3-2"]},
+            blocked=True,
+            starter=str(ids["Cy"]),
+        ),
+    )
+    assert saved.status_code == 303
+    db.session.expire_all()
+    game = db.session.get(Game, game.id)
+    again = client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(
+            game, 6, totals={"Ann": 9, "Bob": 12, "Cy": 15}, blocked=True, version=stale
+        ),
+    )
+    assert again.status_code == 409
+    words = text(again)
+    assert "Cy: 15 (6-4 3-2)" in words
+    assert "Nobody went out: the round was blocked" in words
+    assert "Who started this round? Cy" in words
