@@ -1,11 +1,35 @@
-"""Error pages: every error gets a clear page (or JSON under /api), never a bare 500."""
+"""Error pages: every error gets a clear page (or JSON under /api), never a bare 500; and
+:class:`Problem`, the one shape of "what is wrong with what was sent", from a service's check
+to the form field or page that shows it.
+
+Below the blueprints: any layer may import it.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with what a player sent, in the player's words.
+
+    ``message`` is a lazy gettext string (``_l(template, **params)``: the template is the
+    msgid, the parameters are kept beside it), so it is worded in the language of whoever
+    reads it, when it is shown; ``field`` names what it is about (a form field's name, or a
+    part of one: ``"total"``, ``"tiles"``), None for the whole form or request.
+    """
+
+    message: object
+    field: str | None = None
+
+    def __str__(self) -> str:
+        return str(self.message)
 
 
 def _wants_json() -> bool:
