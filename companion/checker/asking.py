@@ -18,7 +18,7 @@ from werkzeug.datastructures import MultiDict
 from wtforms.validators import AnyOf
 
 from ..engine import Layout, answer
-from ..errors import Problem
+from ..errors import Problem, Refused
 from ..words import error_words
 from .context import Table
 from .forms import QUESTIONS, QuestionForm
@@ -26,19 +26,11 @@ from .forms import QUESTIONS, QuestionForm
 __all__ = ["QUESTIONS", "build_question"]
 
 
-class _Refused(Exception):
-    """The first field of a question that cannot be read (its Problem), to stop reading."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(str(problem))
-        self.problem = problem
-
-
 def _read(form: Any, field: Any, *extra: Any) -> Any:
     """``field``'s value once WTForms validated it (with ``extra`` validators too). A question
-    is refused at its first problem, as the page shows one: raises _Refused."""
+    is refused at its first problem, as the page shows one: raises Refused with it."""
     if not field.validate(form, extra):
-        raise _Refused(Problem(field.errors[0], field.name))
+        raise Refused(Problem(field.errors[0], field.name))
     return field.data
 
 
@@ -65,8 +57,8 @@ def build_question(
     form.q.data = tab
     try:
         return _question(form, tab, table, layout)
-    except _Refused as refused:
-        return refused.problem
+    except Refused as refused:
+        return refused.problems[0]
 
 
 def _question(form: QuestionForm, tab: str, table: Table, layout: Layout | None) -> dict[str, Any]:
@@ -76,14 +68,14 @@ def _question(form: QuestionForm, tab: str, table: Table, layout: Layout | None)
     needs_layout = tab in ("move", "draw", "end")
     if needs_layout:
         if layout is None:
-            raise _Refused(Problem(_("Fix the position first."), "pos"))
+            raise Refused(Problem(_("Fix the position first."), "pos"))
         data["layout"] = layout.to_json()
     if tab == "move":
         data["move"] = {"tile": _read(form, form.tile), "on": _read(form, form.on)}
     elif tab == "draw":
         data["hand"] = _tiles(form, form.hand)
         if not data["hand"]:
-            raise _Refused(Problem(_("Enter your hand: tick its tiles or type them."), "hand"))
+            raise Refused(Problem(_("Enter your hand: tick its tiles or type them."), "hand"))
         data["yard_count"] = _count(form, form.yard_count, 0)
         drawn = form.tile_drawn.data or ""
         if drawn:
@@ -119,7 +111,7 @@ def _all_scores(form: QuestionForm, players: tuple[str, ...]) -> dict[str, list[
             "differ (%(each)s).",
             each=each,
         )
-        raise _Refused(Problem(message, form.players[0].form.scores.name))
+        raise Refused(Problem(message, form.players[0].form.scores.name))
     return scores
 
 
@@ -201,7 +193,7 @@ def _edge_input(form: QuestionForm, table: Table) -> dict[str, Any]:
         }
     if case == EdgeCase.BLANK_ROUND:
         return {"kind": "scoring", "round_end": "BLOCKED", "hand": ["0-0"]}
-    raise _Refused(Problem(_("Choose a special case."), "edge"))
+    raise Refused(Problem(_("Choose a special case."), "edge"))
 
 
 def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:

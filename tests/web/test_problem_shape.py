@@ -63,3 +63,15 @@ def test_the_api_still_answers_its_own_error_object(client):
     assert answer.status_code == 400
     error = answer.get_json()["error"]
     assert error["code"] == "BAD_JSON" and error["message"].startswith("The body is not valid JSON")
+
+
+def test_the_import_reports_problems_are_the_one_shape_located_by_json_path(app):
+    from companion.history import exchange_import
+
+    with app.test_request_context():
+        problems = exchange_import.validate({"format": "chickenfoot-companion/v1"})
+    assert problems
+    for problem in problems:
+        assert isinstance(problem, Problem)
+        assert problem.field == problem.path and problem.path.startswith("$")
+        assert str(problem) == f"{problem.path}: {problem.message}"
