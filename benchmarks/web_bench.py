@@ -57,9 +57,9 @@ from sqlalchemy import event  # noqa: E402
 from companion import create_app  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.extensions import db  # noqa: E402
+from companion.games.round_forms import HandEntry, RoundEntry, check_round  # noqa: E402
 from companion.models import Game  # noqa: E402
 from companion.services import game_setup as setup  # noqa: E402
-from companion.services.round_check import HandEntry, RoundEntry, check_round  # noqa: E402
 from companion.services.round_plan import load_game, plan_round  # noqa: E402
 from companion.services.round_store import save_round  # noqa: E402
 
@@ -120,7 +120,7 @@ def build_game(app, players: int, rounds: int, set_size: int = SET_SIZE) -> tupl
             load_game(game)
             scored, errors = check_round(game, round_entry(game, k))
             if scored is None:
-                raise RuntimeError(f"round {k + 1} refused: {errors.all()}")
+                raise RuntimeError(f"round {k + 1} refused: {errors}")
             save_round(game, scored, str(game.version))
         tokens = game.edit_token, game.share_token
         db.session.remove()

@@ -1,11 +1,64 @@
-"""Error pages: every error gets a clear page (or JSON under /api), never a bare 500."""
+"""Error pages: every error gets a clear page (or JSON under /api), never a bare 500; and
+:class:`Problem`, the one shape of "what is wrong with what was sent", from a service's check
+to the form field or page that shows it.
+
+Below the blueprints: any layer may import it.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with what a player (or a program) sent, in their words: the one shape
+    of a refusal from a service's check to the form field, page or JSON that shows it.
+
+    ``message`` is a lazy gettext string (``_l(template, **params)``: the template is the
+    msgid, the parameters are kept beside it), so it is worded in the language of whoever
+    reads it, when it is shown (or a string already worded: the API's English, an engine
+    error worded by :func:`companion.words.error_words`); ``field`` names what it is about (a
+    form field's name, a part of one such as ``"total"``, or the API's ``where``), None for
+    the whole form or request; ``code`` is the API's error code (``"BAD_JSON"``).
+    """
+
+    message: object
+    field: str | None = None
+    code: str = ""
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+    def to_json(self) -> dict[str, str]:
+        """The API's error object: ``{"code", "message", "where"}``."""
+        return {"code": self.code, "message": str(self), "where": self.field or ""}
+
+
+class Refused(ValueError):
+    """A request refused for what was sent: its problems, in order, and the HTTP status to
+    answer with (422 unless said). A view that can show the form again catches it and puts
+    the problems on the form; one that does not is answered by :func:`init_error_pages` (the
+    problems on an error page, or the API's JSON error), never a 500.
+
+    A problem may be given as a string already worded (it is about the whole request). A
+    ``ValueError``, as the services' refusals (``SetupError``) always were.
+    """
+
+    def __init__(self, *problems: Problem | str, status: int = 422) -> None:
+        self.problems = tuple(p if isinstance(p, Problem) else Problem(p) for p in problems)
+        self.status = status
+        super().__init__(" ".join(self.messages))
+
+    @property
+    def messages(self) -> list[str]:
+        """Every problem's words, in order."""
+        return [str(p) for p in self.problems]
 
 
 def _wants_json() -> bool:
@@ -44,6 +97,23 @@ def init_error_pages(app: Flask) -> None:
     from .stale_forms import init_stale_forms
 
     init_stale_forms(app)
+
+    @app.errorhandler(Refused)
+    def _refused(exc: Refused):  # noqa: ANN202 - Flask view return
+        if _wants_json():
+            first = (
+                exc.problems[0]
+                if exc.problems
+                else Problem(_("That did not work; nothing was changed."))
+            )
+            return jsonify({"error": first.to_json()}), exc.status
+        page = render_template(
+            "error.html",
+            code=exc.status,
+            title=_("That did not work"),
+            description=" ".join(exc.messages),
+        )
+        return page, exc.status
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):  # noqa: ANN202 - Flask view return

@@ -14,7 +14,7 @@ from ..access import Role, requires
 from ..pips import MAX_HALF, PhotoError, PhotoProblem, count_pips
 from ..services import hand_photo
 from . import bp
-from .views import ApiError
+from .views import refusal
 
 STATUS = {PhotoProblem.EMPTY: 400, PhotoProblem.TOO_MANY_BYTES: 413}
 
@@ -27,7 +27,7 @@ def pips() -> tuple[Response, int]:
     try:
         data = hand_photo.uploaded_photo(check_csrf=False)  # the API is exempt from CSRF
         if data is None:
-            raise ApiError(
+            raise refusal(
                 400,
                 "NO_PHOTO",
                 "Send the photo as multipart/form-data in the field 'photo'.",
@@ -36,10 +36,10 @@ def pips() -> tuple[Response, int]:
         given = request.form.get("max_pips", str(MAX_HALF)).strip()
         max_pips = int(given) if given.isascii() and given.isdigit() and len(given) < 3 else 0
         if not 1 <= max_pips <= MAX_HALF:
-            raise ApiError(400, "BAD_MAX_PIPS", "max_pips must be a whole number 1-18.", "max_pips")
+            raise refusal(400, "BAD_MAX_PIPS", "max_pips must be a whole number 1-18.", "max_pips")
         reading = count_pips(data, max_pips)
     except PhotoError as error:
-        raise ApiError(
+        raise refusal(
             STATUS.get(error.problem, 422),
             error.problem.value,
             hand_photo.problem_message(error),

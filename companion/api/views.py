@@ -26,26 +26,15 @@ from ..access import Role, requires
 from ..engine import answer, answer_document
 from ..engine.errors import TOO_LARGE
 from ..engine.limits import count_values, read_json
+from ..errors import Problem, Refused
 from . import bp
 from .openapi import MAX_BATCH_VALUES, MAX_CASES, MAX_QUESTION_BYTES, openapi_document
 
 
-class ApiError(Exception):
-    """A request the API refuses; rendered as the JSON error object with ``status``."""
-
-    def __init__(self, status: int, code: str, message: str, where: str = "") -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.where = status, code, message, where
-
-
-@bp.errorhandler(ApiError)
-def _api_error(exc: ApiError) -> tuple[Response, int]:
-    return error_response(exc.code, exc.message, exc.where, exc.status)
-
-
-def error_response(code: str, message: str, where: str, status: int) -> tuple[Response, int]:
-    """The JSON error body ``{"error": {"code", "message", "where"}}`` with ``status``."""
-    return jsonify({"error": {"code": code, "message": message, "where": where}}), status
+def refusal(status: int, code: str, message: str, where: str = "") -> Refused:
+    """A request the API refuses: answered as ``{"error": {"code", "message", "where"}}`` with
+    ``status`` by the app's handler of :class:`companion.errors.Refused`."""
+    return Refused(Problem(message, where, code), status=status)
 
 
 def _reject_constant(name: str) -> Any:
@@ -53,12 +42,12 @@ def _reject_constant(name: str) -> Any:
 
 
 def read_json_object(max_bytes: int | None = None) -> Mapping[str, Any]:
-    """The request body as a JSON object. Raises ApiError(400) for a wrong content type,
+    """The request body as a JSON object. Raises a refusal (400) for a wrong content type,
     undecodable or malformed JSON (NaN and Infinity included), or a body that is not an object;
-    ApiError(413) for a body over ``max_bytes`` (checked before it is parsed); werkzeug raises
+    a refusal (413) for a body over ``max_bytes`` (checked before it is parsed); werkzeug raises
     413 for a body over MAX_CONTENT_LENGTH."""
     if not request.is_json:
-        raise ApiError(
+        raise refusal(
             400,
             "BAD_CONTENT_TYPE",
             f"Send the question as application/json, not {request.mimetype or 'no type'}.",
@@ -73,17 +62,17 @@ def read_json_object(max_bytes: int | None = None) -> Mapping[str, Any]:
     try:
         body = read_json(raw.decode("utf-8"), parse_constant=_reject_constant)
     except UnicodeDecodeError:
-        raise ApiError(400, "BAD_JSON", "The body is not UTF-8 text.") from None
+        raise refusal(400, "BAD_JSON", "The body is not UTF-8 text.") from None
     except json.JSONDecodeError as exc:
-        raise ApiError(
+        raise refusal(
             400,
             "BAD_JSON",
             f"The body is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
         ) from None
     except (ValueError, RecursionError) as exc:
-        raise ApiError(400, "BAD_JSON", f"The body is not valid JSON: {exc}.") from None
+        raise refusal(400, "BAD_JSON", f"The body is not valid JSON: {exc}.") from None
     if not isinstance(body, Mapping):
-        raise ApiError(
+        raise refusal(
             400,
             "BAD_QUESTION",
             f"The body must be a JSON object, not {_json_kind(body)}.",
@@ -102,8 +91,8 @@ def _json_kind(value: object) -> str:
     return "a string" if isinstance(value, str) else "an array"
 
 
-def _body_too_large(max_bytes: int) -> ApiError:
-    return ApiError(
+def _body_too_large(max_bytes: int) -> Refused:
+    return refusal(
         413,
         TOO_LARGE,
         f"One question is at most {max_bytes // 1024} KiB of JSON; this body is larger.",
@@ -128,9 +117,9 @@ def rules_answer_batch() -> tuple[Response, int]:
     body = read_json_object()
     cases = body.get("cases")
     if not isinstance(cases, list):
-        raise ApiError(400, "BAD_DOCUMENT", "The body needs a list of cases.", "cases")
+        raise refusal(400, "BAD_DOCUMENT", "The body needs a list of cases.", "cases")
     if len(cases) > MAX_CASES:
-        raise ApiError(
+        raise refusal(
             413,
             "TOO_MANY_CASES",
             f"A batch holds at most {MAX_CASES} cases, not {len(cases)}; split it.",
@@ -140,7 +129,7 @@ def rules_answer_batch() -> tuple[Response, int]:
     for case in cases:
         values += count_values(case, MAX_BATCH_VALUES - values)
         if values > MAX_BATCH_VALUES:
-            raise ApiError(
+            raise refusal(
                 413,
                 "BATCH_TOO_LARGE",
                 f"A batch holds at most {MAX_BATCH_VALUES:,} values in all its questions "

@@ -8,7 +8,6 @@ including what the table knows when it asks whether the round is over, without e
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
@@ -16,165 +15,104 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
+from wtforms.validators import AnyOf
 
 from ..engine import Layout, answer
-from ..engine.tiles import TILE_SEPARATOR, TILE_TEXT
+from ..errors import Problem, Refused
 from ..words import error_words
 from .context import Table
+from .forms import QUESTIONS, QuestionForm
 
-#: question tab -> (QUESTIONS.md category, title)
-QUESTIONS: dict[str, tuple[str, Any]] = {
-    "move": ("placement", _l("Can this tile go here?")),
-    "draw": ("draw", _l("What must I do?")),
-    "end": ("round_end", _l("Is the round over?")),
-    "score": ("scoring", _l("What does this hand score?")),
-    "tie": ("tiebreak", _l("Who wins this tie?")),
-    "edge": ("edge", _l("Special cases")),
-}
-
-_TILE_TOKEN = re.compile(TILE_TEXT)
-_SEPARATOR_SPACES = re.compile(rf"\s*({TILE_SEPARATOR})\s*")
+__all__ = ["QUESTIONS", "build_question"]
 
 
-class FormProblem(Exception):
-    """A form field that cannot be turned into a question; ``field`` names it."""
-
-    def __init__(self, field_name: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field_name
-        self.message = message
-
-
-def typed_tiles(text: str, field_name: str) -> list[str]:
-    """The tiles typed in ``text`` (``"9-5 5-4, 0-0"``; ``-``, ``|``, ``:`` or ``/`` between
-    the numbers), each written ``a-b``.
-
-    Raises FormProblem naming the first word that is not a tile: a typo must refuse the
-    question, never be dropped (dropping it would judge another hand).
-    """
-    joined = _SEPARATOR_SPACES.sub(r"\1", text.strip())
-    out = []
-    for token in (t for t in re.split(r"[\s,;]+", joined) if t):
-        match = _TILE_TOKEN.fullmatch(token)
-        if match is None:
-            raise FormProblem(
-                field_name,
-                _("Could not read '%(token)s' as a tile; write tiles like 5-0.", token=token),
-            )
-        out.append(f"{match.group(1)}-{match.group(2)}")
-    return out
+def _read(form: Any, field: Any, *extra: Any) -> Any:
+    """``field``'s value once WTForms validated it (with ``extra`` validators too). A question
+    is refused at its first problem, as the page shows one: raises Refused with it."""
+    if not field.validate(form, extra):
+        raise Refused(Problem(field.errors[0], field.name))
+    return field.data
 
 
-def tiles_from_form(form: Mapping[str, Any], name: str) -> list[str]:
-    """The tiles ticked in picker ``name`` plus those typed in ``name_text``, in order.
-
-    Raises FormProblem (field ``name``) for an unreadable typed word or for a tile given twice
-    (ticked and typed, or typed twice, in either order: 4-3 and 3-4 are one tile). Whether
-    each tile is in the set is the engine's check.
-    """
-    picked = list(form.getlist(name)) if hasattr(form, "getlist") else list(form.get(name, []))
-    typed = typed_tiles(str(form.get(f"{name}_text", "")), name)
-    out: list[str] = []
-    seen: set[tuple[str, ...]] = set()
-    for text in [*picked, *typed]:
-        key = tuple(sorted(text.split("-")))
-        if key in seen:
-            raise FormProblem(name, _("%(tile)s is in the hand twice.", tile=text))
-        seen.add(key)
-        out.append(text)
-    return out
+def _count(form: QuestionForm, field: Any, default: int) -> int:
+    """A whole number typed in ``field``, ``default`` when left blank."""
+    value = _read(form, field)
+    return default if value is None else int(value)
 
 
-def _whole(form: Mapping[str, Any], name: str, default: int | None = None) -> int:
-    raw = str(form.get(name, "") or "").strip()
-    if not raw:
-        if default is None:
-            raise FormProblem(name, _("Enter a number."))
-        return default
-    if not raw.isdigit():
-        raise FormProblem(name, _('"%(raw)s" is not a whole number.', raw=raw))
-    return int(raw)
-
-
-def _scores(text: str, field_name: str) -> list[int]:
-    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
-    if not parts:
-        raise FormProblem(field_name, _("Enter this player's round scores, e.g. 12, 0, 30."))
-    out = []
-    for part in parts:
-        if not re.fullmatch(r"-?\d{1,6}", part):
-            raise FormProblem(field_name, _('"%(part)s" is not a score in points.', part=part))
-        out.append(int(part))
-    return out
-
-
-def _all_scores(form: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, list[int]]:
-    """Each player's round scores; raises FormProblem when they played different numbers of
-    rounds (a tie-break compares whole games, RULES.md §8: a round is missing somewhere)."""
-    scores = {
-        name: _scores(str(form.get(f"scores_{i}", "")), f"scores_{i}")
-        for i, name in enumerate(players)
-    }
-    counts = {len(points) for points in scores.values()}
-    if len(counts) > 1:
-        each = ", ".join(f"{name}: {len(points)}" for name, points in scores.items())
-        raise FormProblem(
-            "scores_0",
-            _(
-                "Every player needs a score for each round, but the numbers of rounds "
-                "differ (%(each)s).",
-                each=each,
-            ),
-        )
-    return scores
+def _tiles(form: Any, field: Any) -> list[str]:
+    """The tiles of a hand's picker and the text typed beside it (validator HandTiles)."""
+    _read(form, field)
+    return list(field.tiles)
 
 
 def build_question(
-    tab: str, form: Mapping[str, Any], table: Table, layout: Layout | None
-) -> dict[str, Any]:
-    """The QUESTIONS.md question for question tab ``tab`` from the posted ``form``.
-
-    Raises FormProblem for a missing or unreadable field, or when the question needs a
-    position and there is none.
+    tab: str, formdata: MultiDict, table: Table, layout: Layout | None
+) -> dict[str, Any] | Problem:
+    """The QUESTIONS.md question for question tab ``tab`` from the posted ``formdata``, read by
+    :class:`companion.checker.forms.QuestionForm`; or the Problem with the first missing or
+    unreadable field, or when the question needs a position and there is none.
     """
-    if tab not in QUESTIONS:
-        raise FormProblem("q", _("Choose a question."))
+    form = QuestionForm.read(formdata, len(table.players))
+    form.q.data = tab
+    try:
+        return _question(form, tab, table, layout)
+    except Refused as refused:
+        return refused.problems[0]
+
+
+def _question(form: QuestionForm, tab: str, table: Table, layout: Layout | None) -> dict[str, Any]:
+    _read(form, form.q)
     category = QUESTIONS[tab][0]
     data: dict[str, Any] = dict(table.base_input())
     needs_layout = tab in ("move", "draw", "end")
     if needs_layout:
         if layout is None:
-            raise FormProblem("pos", _("Fix the position first."))
+            raise Refused(Problem(_("Fix the position first."), "pos"))
         data["layout"] = layout.to_json()
     if tab == "move":
-        tile, on = str(form.get("tile") or ""), str(form.get("on") or "")
-        if not tile:
-            raise FormProblem("tile", _("Tap the tile to play."))
-        if not on:
-            raise FormProblem("on", _("Tap the end to play it on."))
-        data["move"] = {"tile": tile, "on": on}
+        data["move"] = {"tile": _read(form, form.tile), "on": _read(form, form.on)}
     elif tab == "draw":
-        data["hand"] = tiles_from_form(form, "hand")
+        data["hand"] = _tiles(form, form.hand)
         if not data["hand"]:
-            raise FormProblem("hand", _("Enter your hand: tick its tiles or type them."))
-        data["yard_count"] = _whole(form, "yard_count", 0)
-        drawn = str(form.get("tile_drawn") or "").strip()
+            raise Refused(Problem(_("Enter your hand: tick its tiles or type them."), "hand"))
+        data["yard_count"] = _count(form, form.yard_count, 0)
+        drawn = form.tile_drawn.data or ""
         if drawn:
             data["tile_drawn"] = drawn
     elif tab == "end":
         data.update(_round_end_input(form, table))
     elif tab == "score":
-        data["hand"] = tiles_from_form(form, "hand")
-        data["went_out"] = bool(form.get("went_out"))
-        data["last_tile_was_double"] = bool(form.get("last_double"))
+        data["hand"] = _tiles(form, form.hand)
+        data["went_out"] = bool(form.went_out.data)
+        data["last_tile_was_double"] = bool(form.last_double.data)
         data["round_start_double"] = table.centre
-        if form.get("round_end") in ("OUT", "BLOCKED"):
-            data["round_end"] = form.get("round_end")
+        if form.round_end.data in ("OUT", "BLOCKED"):
+            data["round_end"] = form.round_end.data
     elif tab == "edge":
         data.update(_edge_input(form, table))
     else:
         data["round_scores"] = _all_scores(form, table.players)
     return {"category": category, "ruleset": table.ruleset_spec(), "input": data}
+
+
+def _all_scores(form: QuestionForm, players: tuple[str, ...]) -> dict[str, list[int]]:
+    """Each player's round scores; refused when they played different numbers of rounds (a
+    tie-break compares whole games, RULES.md §8: a round is missing somewhere)."""
+    scores: dict[str, list[int]] = {}
+    for name, entry in zip(players, form.players, strict=True):
+        _read(entry.form, entry.form.scores)
+        scores[name] = list(entry.form.scores.points)
+    counts = {len(points) for points in scores.values()}
+    if len(counts) > 1:
+        each = ", ".join(f"{name}: {len(points)}" for name, points in scores.items())
+        message = _(
+            "Every player needs a score for each round, but the numbers of rounds "
+            "differ (%(each)s).",
+            each=each,
+        )
+        raise Refused(Problem(message, form.players[0].form.scores.name))
+    return scores
 
 
 class Situation(StrEnum):
@@ -195,29 +133,26 @@ SITUATIONS: dict[str, Any] = {
 }
 
 
-def _round_end_input(form: Mapping[str, Any], table: Table) -> dict[str, Any]:
+def _round_end_input(form: QuestionForm, table: Table) -> dict[str, Any]:
     """The round-end input for what the table knows: no hands when the situation says enough
     (nobody can play: hands that cannot play add nothing; someone went out: their empty
     hand), every hand when the table is not sure."""
     # a "<name> went out" button sends only ``who``
-    situation = str(form.get("situation") or (Situation.OUT if form.get("who") else "hands"))
+    situation = str(form.situation.data or (Situation.OUT if form.who.data else "hands"))
     if situation == Situation.BLOCKED:
         return {"hands": {}, "yard_count": 0}
     if situation == Situation.PASSED:
-        yard = _whole(form, "yard_left", 1)
-        if yard < 1:
-            raise FormProblem("yard_left", _("Enter how many tiles are in the chicken yard."))
-        return {"hands": {}, "yard_count": yard}
+        return {"hands": {}, "yard_count": _count(form, form.yard_left, 1)}
     if situation == Situation.OUT:
-        who = str(form.get("who") or "")
-        if who not in table.players:
-            raise FormProblem("who", _("Tap the player who went out."))
-        return {"hands": {who: []}, "yard_count": _whole(form, "yard_count", 0)}
-    data: dict[str, Any] = {
-        "hands": {name: tiles_from_form(form, f"hand_{i}") for i, name in enumerate(table.players)},
-        "yard_count": _whole(form, "yard_count", 0),
+        went_out = AnyOf(table.players, message=_l("Tap the player who went out."))
+        who = str(_read(form, form.who, went_out))
+        return {"hands": {who: []}, "yard_count": _count(form, form.yard_count, 0)}
+    hands = {
+        name: _tiles(entry.form, entry.form.picked)
+        for name, entry in zip(table.players, form.players, strict=True)
     }
-    to_move = str(form.get("to_move") or "")
+    data: dict[str, Any] = {"hands": hands, "yard_count": _count(form, form.yard_count, 0)}
+    to_move = str(form.to_move.data or "")
     if to_move in table.players:
         data["to_move"] = to_move
     return data
@@ -239,26 +174,26 @@ EDGE_CASES: dict[str, Any] = {
 }
 
 
-def _edge_input(form: Mapping[str, Any], table: Table) -> dict[str, Any]:
+def _edge_input(form: QuestionForm, table: Table) -> dict[str, Any]:
     """The input of a special case (QUESTIONS.md "edge") from the form."""
-    case = str(form.get("edge") or "")
+    case = str(form.edge.data or "")
     if case == EdgeCase.ANNOUNCE:
         return {
             "kind": "announcement",
             "player": table.players[0],
             "tiles_left": 1,
-            "announced": bool(form.get("announced")),
-            "next_player_has_played": bool(form.get("next_played")),
-            "yard_count": _whole(form, "yard_count", 0),
+            "announced": bool(form.announced.data),
+            "next_player_has_played": bool(form.next_played.data),
+            "yard_count": _count(form, form.yard_count, 0),
         }
     if case == EdgeCase.CAPACITY:
         return {
             "kind": "centre_capacity",
-            "requested_center_spokes": _whole(form, "spokes", table.spokes) or table.spokes,
+            "requested_center_spokes": _count(form, form.spokes, table.spokes) or table.spokes,
         }
     if case == EdgeCase.BLANK_ROUND:
         return {"kind": "scoring", "round_end": "BLOCKED", "hand": ["0-0"]}
-    raise FormProblem("edge", _("Choose a special case."))
+    raise Refused(Problem(_("Choose a special case."), "edge"))
 
 
 def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:

@@ -22,6 +22,7 @@ from ..engine import (
     SWITCHES,
     EngineError,
 )
+from ..errors import Problem
 from ..htmx import is_htmx, keep_url, push_url
 from ..mapping import coming_round, rules_of
 from ..models import Game
@@ -37,19 +38,19 @@ from ..words import reason_words
 from . import bp
 from .asking import (
     QUESTIONS,
-    FormProblem,
     ask,
     build_question,
 )
 from .context import Table, table_for_game, table_from_args
 from .explaining import explain, summary
+from .forms import TableArgs
 from .page import page_context, pasted_move_of, ruling_essentials, ruling_link, ruling_summary
 from .position import PositionView
 
 
 def table_of(args: MultiDict) -> Table:
     """The table from ``?game=<edit token>`` (404 when unknown) or preset/set/players."""
-    token = args.get("game")
+    token = TableArgs.read(args).game.data
     if token:
         game = game_for_edit(token)
         rules = rules_of(game)
@@ -90,28 +91,24 @@ def ask_question() -> ResponseReturnValue:
     table = table_of(form)
     tab = form.get("q", "")
     position = PositionView(table, form.get("pos", ""))
-    try:
-        question = build_question(tab, form, table, position.layout)
-    except FormProblem as exc:
-        return _render(page_context(table, form, form, exc.message, exc.field), 422)
+    question = build_question(tab, form, table, position.layout)
+    if isinstance(question, Problem):
+        return _refused(table, form, question)
     answer = ask(question)
     if "error" in answer:
-        return _render(
-            page_context(
-                table,
-                form,
-                form,
-                answer["error"]["message"],
-                answer["error"].get("where", ""),
-            ),
-            422,
-        )
+        error = answer["error"]
+        return _refused(table, form, Problem(error["message"], error.get("where", "")))
     explained = explain(question["category"], answer, table.rules, question)
     ruling = save_ruling(
         table.game, question, answer, table.rules.to_dict(), summary(question, explained)
     )
     params = {**table.params(), "q": tab, "pos": position.text or None, "ruling": ruling.id}
     return redirect(url_for("checker.index", **{k: v for k, v in params.items() if v}), 303)
+
+
+def _refused(table: Table, form: MultiDict, problem: Problem) -> ResponseReturnValue:
+    """The question's form again, everything typed kept, with what is wrong (HTTP 422)."""
+    return _render(page_context(table, form, form, str(problem), problem.field or ""), 422)
 
 
 @bp.post("/position")

@@ -22,10 +22,11 @@ from ..htmx import is_htmx, navigate
 from ..models import Game, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
-from ..services.round_check import tiles_field, total_field
+from ..services.round_check import HandPart
 from ..services.round_plan import load_game
 from . import bp
 from .access import scorekeeper_game
+from .round_forms import hand_field
 
 #: Round-form fields not kept in the draft (the CSRF token is renewed; the button is spent).
 NOT_KEPT = frozenset({"csrf_token", "photo_seat"})
@@ -106,7 +107,12 @@ def photo_confirm(token: str, seat_id: int) -> Any:
             "error",
         )
         return redirect(url_for("games.photo", token=token, seat_id=seat.id), 303)
-    hand_photo.put_tiles_in_draft(game.edit_token, tiles_field(seat), total_field(seat), tiles)
+    hand_photo.put_tiles_in_draft(
+        game.edit_token,
+        hand_field(HandPart.TILES, seat.id),
+        hand_field(HandPart.TOTAL, seat.id),
+        tiles,
+    )
     flash(
         _(
             "%(who)s: %(n)d tiles from the photo, %(p)d pips. Check the round and save it.",

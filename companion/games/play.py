@@ -8,6 +8,7 @@ The logic lives in :mod:`.rounds` (rounds), :mod:`.undo` (corrections) and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from flask import (
@@ -35,7 +36,7 @@ from ..services import table as posts
 from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
 from ..services.game_lookup import game_for_view
-from ..services.round_check import EntryErrors, tiles_field
+from ..services.round_check import HandPart
 from ..services.round_plan import (
     RoundPlan,
     clean_missing,
@@ -54,6 +55,7 @@ from .round_forms import (
     RoundForm,
     VersionForm,
     data_from_round,
+    hand_field,
     parse_double,
     round_form,
 )
@@ -83,7 +85,7 @@ def _open_pickers(game: Game, form: RoundForm | None, opened: int | None) -> set
     seats = {s.id for s in game.seats}
     found = {opened} & seats if opened is not None else set()
     if form is not None:
-        found |= {s.id for s in game.seats if form[tiles_field(s)].data}
+        found |= {h.seat.id for h in form.hand_forms() if h.tiles.data}
     return found
 
 
@@ -92,7 +94,7 @@ def _game_context(
     *,
     form: RoundForm | None = None,
     plan: RoundPlan | None = None,
-    errors: EntryErrors | None = None,
+    errors: Sequence[str] = (),
     conflict: Round | None = None,
     editing: Round | None = None,
     notice: str = "",
@@ -127,7 +129,7 @@ def _game_context(
         "rules": rules_of(game),
         "plan": plan,
         "form": form,
-        "errors": errors.general if errors else [],
+        "errors": list(errors),
         "notice": notice,
         "conflict": conflict,
         "editing": editing,
@@ -144,7 +146,6 @@ def _game_context(
         "last_change": latest_change(game),
         "rulings": rulings_for(game, limit=3),
         "seats": game.seats,
-        "tiles_field": tiles_field,
         "double_name": double_name,
         "game_number": game_number(game),
         # an htmx answer is only the #game fragment: messages flashed while making it (e.g.
@@ -172,7 +173,7 @@ def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, str]:
     """Seat id -> posted / changed / missing for the round form."""
     if double is None:
         return {}
-    seen = {s.id: posts.revision_number(str(form[f"seen_{s.id}"].data or "")) for s in game.seats}
+    seen = {h.seat.id: posts.revision_number(str(h.seen.data or "")) for h in form.hand_forms()}
     return {k: str(v) for k, v in posts.marks(game, double, seen).items()}
 
 
@@ -255,13 +256,13 @@ def save(token: str) -> Any:
     missing = clean_missing(game, request.args.getlist("missing"))
     plan = plan_round(game, missing)
     if double is None:
-        errors = EntryErrors()
-        errors.add(None, _("This form does not say which round it is for; reload the page."))
+        errors = [_("This form does not say which round it is for; reload the page.")]
         return _render_game(422, game=game, plan=plan, errors=errors, changed=False)
     if plan is None:
         return _conflict(game, double)
-    scored, errors = form.validate_round(game, double)
+    scored = form.validate_round(game, double)
     if scored is None:
+        errors = form.form_errors
         return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
     seen = posts.seen_revisions(request.form, game.seats)
     try:
@@ -285,21 +286,18 @@ def _posts_changed(
 ) -> Any:
     """Hands were posted again after the form was filled: show each new post beside what the
     form holds (nothing typed is dropped); saving again keeps the form's values."""
-    errors = EntryErrors()
-    names = {s.id: s.player.name for s in game.seats}
     for seat_id, post in exc.changed.items():
-        form[f"seen_{seat_id}"].data = str(post.revision)
-        errors.add(
-            f"total_{seat_id}",
+        hand = form.hand(seat_id)
+        hand.seen.data = str(post.revision)
+        hand.total.errors.append(
             _(
                 "%(who)s posted %(posted)s from their phone after this form was filled. "
                 "Check the form, then save again: the form's values will stand.",
-                who=names.get(seat_id, "?"),
+                who=hand.who,
                 posted=posts.HandValue.of(post).words(),
-            ),
+            )
         )
-    errors.add(None, _("Some hands changed on the players' phones; nothing was saved yet."))
-    form.add_errors(errors)
+    errors = [_("Some hands changed on the players' phones; nothing was saved yet.")]
     return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)
 
 
@@ -324,21 +322,17 @@ def _conflict(game: Game, double: int | None) -> Any:
     """Someone saved first: say so and show what is stored now (HTTP 409)."""
     game = load_game(scorekeeper_game(game.edit_token))
     saved = next((r for r in game.rounds if r.start_double == double), None)
-    errors = EntryErrors()
     if saved is not None:
-        errors.add(
-            None, _("This round was already saved on another phone; here is what was saved.")
-        )
+        errors = [_("This round was already saved on another phone; here is what was saved.")]
     else:
         # Nothing was saved for this round: the game moved on (another round saved, a change
         # undone, a double burned) since the form was shown.
-        errors.add(
-            None,
+        errors = [
             _(
                 "This form is out of date: the game changed on another phone. "
                 "Here is what is saved now."
-            ),
-        )
+            )
+        ]
         saved = game.rounds[-1] if game.rounds else None
     return _render_game(409, game=game, plan=plan_round(game), errors=errors, conflict=saved)
 
@@ -379,7 +373,7 @@ def picker(token: str) -> Any:
         abort(404)
     return render_template(
         "games/_picker.html",
-        field_name=tiles_field(seat),
+        field_name=hand_field(HandPart.TILES, seat.id),
         who=seat.player.name,
         picker=picker_tiles(game, double),
         with_defs=request.args.get("defs") != "0",
@@ -423,15 +417,15 @@ def edit(token: str, number: int) -> Any:
     if "open_picker" in request.form:
         return _pick_page(game, rnd)
     form = round_form(game, request.form)
-    scored, errors = form.validate_round(game, rnd.start_double)
+    scored = form.validate_round(game, rnd.start_double)
     if scored is None:
+        errors = form.form_errors
         return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
     try:
         edit_round(game, rnd, scored, form.version.data)
     except Conflict:
         game = load_game(scorekeeper_game(token))
-        errors = EntryErrors()
-        errors.add(None, _("This round was changed on another phone; here is what is saved now."))
+        errors = [_("This round was changed on another phone; here is what is saved now.")]
         saved = next((r for r in game.rounds if r.number == number), None)
         return _render_game(
             409, game=game, editing=saved, errors=errors, conflict=saved, plan=plan_round(game)

@@ -22,6 +22,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError
 
+from ..errors import Problem as RefusalProblem
+
 #: the file of the schema, inside this package
 SCHEMA_FILE = "v1.json"
 #: the order in which failures at one path are told: only the first is shown (a value of the
@@ -38,12 +40,19 @@ _TYPE_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class Problem:
-    """Something wrong in a document: where (a JSON path from ``$``) and what, in one sentence."""
+@dataclass(frozen=True, init=False)
+class Problem(RefusalProblem):
+    """Something wrong in a document: the app's one refusal shape
+    (:class:`companion.errors.Problem`) whose field is where, a JSON path from ``$``, and whose
+    words are told after it in the import report."""
 
-    path: str
-    message: str
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message, path)
+
+    @property
+    def path(self) -> str:
+        """Where in the document, a JSON path from ``$`` (``$.nights[0].place``)."""
+        return self.field or "$"
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from ..engine import PRESETS, RuleError, RuleSet, TableCheck, check_table, preset
 from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN, CenterSpokes
+from ..errors import Refused
 from ..models import (
     NAME_MAX,
     NOTES_MAX,
@@ -36,17 +37,10 @@ from ..vocab import AuditCode
 from ..words import error_words
 from .audit import new_entry
 
-
-class SetupError(ValueError):
-    """A night or game that cannot be created as asked.
-
-    Attributes:
-        messages: one or more sentences for the user, in order.
-    """
-
-    def __init__(self, *messages: str) -> None:
-        super().__init__(" ".join(messages))
-        self.messages = list(messages)
+#: A night or game that cannot be created as asked: its ``messages``, one or more sentences
+#: for the user, in order. The one refusal shape (companion.errors.Refused), by the name its
+#: callers catch.
+SetupError = Refused
 
 
 # --- names -------------------------------------------------------------------------------

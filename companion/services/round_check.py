@@ -1,19 +1,21 @@
 """Checking a round as the scorekeeper entered it, and scoring it with the engine (RULES.md §6
 hand points, §7 going out, §8 the double-blank).
 
-The second job of a round (:mod:`.round_plan`, check, :mod:`.round_store`). Messages for the
-scorekeeper are collected as :class:`EntryErrors` (form field name -> messages, plus messages
-about the round as a whole): the one error shape from the engine's refusals to the page, so
-that the form is shown again with everything that was typed.
+The second job of a round (:mod:`.round_plan`, check, :mod:`.round_store`). These are the
+checks the round form's validators call (:mod:`companion.games.round_forms`): each says what is
+wrong as a :class:`companion.errors.Problem` whose ``field`` is the :class:`HandPart` it is
+about (None: the round as a whole), so that the form shows it beside what was typed.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from enum import StrEnum
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from ..engine import (
     DominoSet,
@@ -27,8 +29,9 @@ from ..engine import (
     score_hand,
     tile_points,
 )
+from ..errors import Problem
 from ..mapping import dominoes_of, rules_of
-from ..models import Game, Seat
+from ..models import Game
 from ..vocab import RoundOutcome
 from ..words import error_words
 
@@ -37,48 +40,14 @@ MAX_SCORE_DIGITS = 6
 _DIGITS = re.compile(r"[0-9]+")
 
 
-@dataclass
-class EntryErrors:
-    """Messages for the scorekeeper: ``fields`` maps a form field name to its messages,
-    ``general`` holds those about the round as a whole."""
+class HandPart(StrEnum):
+    """The entries of one hand on the round form: a typed total, tapped tiles, "went out" and
+    the revision of the hand posted from the player's phone that filled it."""
 
-    fields: dict[str, list[str]] = field(default_factory=dict)
-    general: list[str] = field(default_factory=list)
-
-    def add(self, name: str | None, message: str) -> None:
-        """Add ``message`` to field ``name`` (or to the round when ``name`` is None)."""
-        if name is None:
-            self.general.append(message)
-        else:
-            self.fields.setdefault(name, []).append(message)
-
-    def __bool__(self) -> bool:
-        return bool(self.fields or self.general)
-
-    def all(self) -> list[str]:
-        """Every message, round-level first."""
-        return [*self.general, *(m for ms in self.fields.values() for m in ms)]
-
-
-@dataclass
-class HandEntry:
-    """What was entered for one seat: a typed total (raw text) and/or tapped tiles (raw texts)."""
-
-    seat: Seat
-    total: str = ""
-    tiles: list[str] = field(default_factory=list)
-    went_out: bool = False
-
-
-@dataclass
-class RoundEntry:
-    """A round as entered: its double, the hands, who went out / blocked, who started."""
-
-    double: int
-    hands: list[HandEntry]
-    blocked: bool = False
-    out_on_double: bool = False
-    starter_seat_id: int | None = None
+    TOTAL = "total"
+    TILES = "tiles"
+    OUT = "out"
+    SEEN = "seen"
 
 
 @dataclass(frozen=True)
@@ -100,21 +69,6 @@ class ScoredRound:
     outcome: RoundOutcome
     starter_seat_id: int | None
     hands: tuple[ScoredHand, ...]
-
-
-def total_field(seat: Seat) -> str:
-    """The form field holding a seat's typed total."""
-    return f"total_{seat.id}"
-
-
-def tiles_field(seat: Seat) -> str:
-    """The form field holding a seat's tapped tiles."""
-    return f"tiles_{seat.id}"
-
-
-def out_field(seat: Seat) -> str:
-    """The form field marking that a seat went out."""
-    return f"out_{seat.id}"
 
 
 def score_bound(game: Game, double: int) -> int:
@@ -174,118 +128,92 @@ def parse_tiles(
     return tiles, problems
 
 
-def check_round(game: Game, entry: RoundEntry) -> tuple[ScoredRound | None, EntryErrors]:
-    """Check a round as entered and score it with the engine (RULES.md §6, §7).
-
-    Returns the scored round, or None with the messages that say what to fix: unknown tiles or
-    tiles outside the set, a tile in two hands, the centre double in a hand, a negative or
-    impossible score, more than one player out, a player out who still has tiles or points,
-    nobody out in a round that was not blocked, a typed total that disagrees with the tapped
-    tiles.
-    """
-    errors = EntryErrors()
-    rules = rules_of(game)
-    dominoes = dominoes_of(game)
-    centre = Tile(entry.double, entry.double)
-    bound = score_bound(game, entry.double)
-    outs = [h for h in entry.hands if h.went_out]
-    if len(outs) > 1:
-        errors.add(None, _("Only one player can go out in a round; %(n)s are marked.", n=len(outs)))
-    if entry.blocked and outs:
-        errors.add(None, _("A blocked round has nobody going out: untick one of them."))
-    if not entry.blocked and not outs:
-        errors.add(None, _("Mark who went out, or that the round was blocked."))
-    seen: dict[Tile, str] = {}
-    scored: list[ScoredHand] = []
-    for hand in entry.hands:
-        result = _check_hand(hand, entry, rules, dominoes, centre, bound, seen, errors)
-        if result is not None:
-            scored.append(result)
-    if errors:
-        return None, errors
-    outcome = RoundOutcome.BLOCKED if entry.blocked else RoundOutcome.OUT
-    return ScoredRound(entry.double, outcome, entry.starter_seat_id, tuple(scored)), errors
+def round_end_problems(outs: int, blocked: bool) -> list[Problem]:
+    """What is wrong with how the round ended (RULES.md §7): ``outs`` players marked as gone
+    out, and whether the round was marked as blocked."""
+    problems = []
+    if outs > 1:
+        problems.append(
+            Problem(_l("Only one player can go out in a round; %(n)s are marked.", n=outs))
+        )
+    if blocked and outs:
+        problems.append(Problem(_l("A blocked round has nobody going out: untick one of them.")))
+    if not blocked and not outs:
+        problems.append(Problem(_l("Mark who went out, or that the round was blocked.")))
+    return problems
 
 
-def _check_hand(
-    hand: HandEntry,
-    entry: RoundEntry,
-    rules: RuleSet,
-    dominoes: DominoSet,
-    centre: Tile,
-    bound: int,
-    seen: dict[Tile, str],
-    errors: EntryErrors,
-) -> ScoredHand | None:
-    """Check and score one seat; messages go to ``errors``."""
-    who = hand.seat.player.name
-    typed, problem = parse_total(hand.total, who, bound)
-    if problem:
-        errors.add(total_field(hand.seat), problem)
-    tiles, tile_problems = parse_tiles(dominoes, hand.tiles, who)
-    for message in tile_problems:
-        errors.add(tiles_field(hand.seat), message)
-    ok = not problem and not tile_problems
+def placement_problems(
+    tiles: Sequence[Tile], centre: Tile, seen: dict[Tile, str], who: str
+) -> list[Problem]:
+    """Tapped tiles that cannot be in ``who``'s hand: the round's centre double, or a tile
+    already in another hand (``seen``: tile -> whose hand, filled in seat order)."""
+    problems = []
     for tile in tiles:
         if tile == centre:
-            errors.add(
-                tiles_field(hand.seat),
-                _(
-                    "%(who)s: %(tile)s is this round's centre double, so it can't be in a hand.",
-                    who=who,
-                    tile=str(tile),
-                ),
+            message = _l(
+                "%(who)s: %(tile)s is this round's centre double, so it can't be in a hand.",
+                who=who,
+                tile=str(tile),
             )
-            ok = False
+            problems.append(Problem(message, HandPart.TILES))
         elif tile in seen:
-            errors.add(
-                tiles_field(hand.seat),
-                _(
-                    "%(tile)s can't be in both %(a)s's and %(b)s's hands.",
-                    tile=str(tile),
-                    a=seen[tile],
-                    b=who,
-                ),
+            message = _l(
+                "%(tile)s can't be in both %(a)s's and %(b)s's hands.",
+                tile=str(tile),
+                a=seen[tile],
+                b=who,
             )
-            ok = False
+            problems.append(Problem(message, HandPart.TILES))
         else:
             seen[tile] = who
-    if not ok:
-        return None
+    return problems
+
+
+@dataclass(frozen=True)
+class HandCheck:
+    """One hand as read from the form, ready for scoring: whose seat (id, name), the typed
+    total (points, None when nothing was typed), the tapped tiles, and whether they went out."""
+
+    seat_id: int
+    who: str
+    typed: int | None
+    tiles: list[Tile]
+    went_out: bool
+
+
+def score_entry(
+    hand: HandCheck, rules: RuleSet, centre: Tile, out_on_double: bool
+) -> ScoredHand | Problem:
+    """Score one hand with the engine (RULES.md §6), or say why it cannot be scored: a typed
+    total that disagrees with the tapped tiles, nothing entered, an impossible 0, tiles left
+    in the hand of the player who went out."""
+    who = hand.who
     if hand.went_out:
-        return _went_out(hand, entry, rules, typed, tiles, who, errors)
-    if tiles:
-        points = score_hand(tiles, rules, round_double=centre).points
-        if typed is not None and typed != points:
-            errors.add(
-                total_field(hand.seat),
-                _(
-                    "%(who)s: the tapped tiles add up to %(points)s points, but %(typed)s was "
-                    "typed. Clear one of them.",
-                    who=who,
-                    points=points,
-                    typed=typed,
-                ),
-            )
-            return None
-        return ScoredHand(hand.seat.id, points, False, False, [str(t) for t in tiles])
-    if typed is None:
-        errors.add(
-            total_field(hand.seat),
-            _("%(who)s: type the points left in hand, or tap the tiles.", who=who),
-        )
-        return None
-    if typed == 0 and not _zero_hand_possible(rules, centre):
-        errors.add(
-            total_field(hand.seat),
-            _(
-                "%(who)s: 0 points means no tiles left; tick “went out” for %(who)s, or type the "
-                "points left in hand.",
+        return _went_out(hand, rules, centre, out_on_double)
+    if hand.tiles:
+        points = score_hand(hand.tiles, rules, round_double=centre).points
+        if hand.typed is not None and hand.typed != points:
+            message = _l(
+                "%(who)s: the tapped tiles add up to %(points)s points, but %(typed)s was "
+                "typed. Clear one of them.",
                 who=who,
-            ),
+                points=points,
+                typed=hand.typed,
+            )
+            return Problem(message, HandPart.TOTAL)
+        return ScoredHand(hand.seat_id, points, False, False, [str(t) for t in hand.tiles])
+    if hand.typed is None:
+        message = _l("%(who)s: type the points left in hand, or tap the tiles.", who=who)
+        return Problem(message, HandPart.TOTAL)
+    if hand.typed == 0 and not _zero_hand_possible(rules, centre):
+        message = _l(
+            "%(who)s: 0 points means no tiles left; tick “went out” for %(who)s, or type the "
+            "points left in hand.",
+            who=who,
         )
-        return None
-    return ScoredHand(hand.seat.id, typed, False, False, None)
+        return Problem(message, HandPart.TOTAL)
+    return ScoredHand(hand.seat_id, hand.typed, False, False, None)
 
 
 def _zero_hand_possible(rules: RuleSet, centre: Tile) -> bool:
@@ -295,39 +223,29 @@ def _zero_hand_possible(rules: RuleSet, centre: Tile) -> bool:
 
 
 def _went_out(
-    hand: HandEntry,
-    entry: RoundEntry,
-    rules: RuleSet,
-    typed: int | None,
-    tiles: list[Tile],
-    who: str,
-    errors: EntryErrors,
-) -> ScoredHand | None:
+    hand: HandCheck, rules: RuleSet, centre: Tile, out_on_double: bool
+) -> ScoredHand | Problem:
     """Score the player who went out: 0, or the going-out-on-a-double penalty (RULES.md §6)."""
+    who = hand.who
     try:
         result = score_hand(
-            tiles,
+            hand.tiles,
             rules,
             went_out=True,
-            last_tile_was_double=entry.out_on_double,
-            round_double=Tile(entry.double, entry.double),
+            last_tile_was_double=out_on_double,
+            round_double=centre,
         )
     except EngineError:
-        errors.add(
-            tiles_field(hand.seat),
-            _("%(who)s went out, so %(who)s has no tiles left: clear the tapped tiles.", who=who),
+        message = _l(
+            "%(who)s went out, so %(who)s has no tiles left: clear the tapped tiles.", who=who
         )
-        return None
-    if typed is not None and typed != result.points:
-        errors.add(
-            total_field(hand.seat),
-            _(
-                "%(who)s went out, so %(who)s scores %(points)s points, not %(typed)s.",
-                who=who,
-                points=result.points,
-                typed=typed,
-            ),
+        return Problem(message, HandPart.TILES)
+    if hand.typed is not None and hand.typed != result.points:
+        message = _l(
+            "%(who)s went out, so %(who)s scores %(points)s points, not %(typed)s.",
+            who=who,
+            points=result.points,
+            typed=hand.typed,
         )
-        return None
-    on_double = entry.out_on_double
-    return ScoredHand(hand.seat.id, result.points, True, on_double, [])
+        return Problem(message, HandPart.TOTAL)
+    return ScoredHand(hand.seat_id, result.points, True, out_on_double, [])

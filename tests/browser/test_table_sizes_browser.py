@@ -13,9 +13,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from companion.extensions import db
+from companion.games.round_forms import HandEntry, RoundEntry, check_round
 from companion.models import Game
 from companion.services import game_setup as setup
-from companion.services.round_check import HandEntry, RoundEntry, check_round
 from companion.services.round_plan import load_game
 from companion.services.round_store import save_round
 
@@ -104,7 +104,7 @@ def seed_game(app, names: list[str], set_size: int, rounds: int) -> tuple[str, s
                 for i, s in enumerate(game.seats)
             ]
             scored, errors = check_round(game, RoundEntry(double=set_size - k, hands=hands))
-            assert scored is not None, errors.all()
+            assert scored is not None, errors
             save_round(game, scored, str(game.version))
         found = game.edit_token, game.share_token, night.id
         db.session.remove()
