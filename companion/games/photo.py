@@ -23,10 +23,10 @@ from ..models import Game, Seat
 from ..pips import PhotoError
 from ..services import hand_photo
 from ..services.round_check import HandPart
+from ..services.round_form import hand_field
 from ..services.round_plan import load_game
 from . import bp
 from .access import scorekeeper_game
-from .round_forms import hand_field
 
 #: Round-form fields not kept in the draft (the CSRF token is renewed; the button is spent).
 NOT_KEPT = frozenset({"csrf_token", "photo_seat"})

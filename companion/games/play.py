@@ -37,6 +37,15 @@ from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
 from ..services.game_lookup import game_for_view
 from ..services.round_check import HandPart
+from ..services.round_form import (
+    BurnForm,
+    RoundForm,
+    VersionForm,
+    data_from_round,
+    hand_field,
+    parse_double,
+    round_form,
+)
 from ..services.round_plan import (
     RoundPlan,
     clean_missing,
@@ -50,15 +59,6 @@ from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
 from . import bp
 from .access import scorekeeper_game
-from .round_forms import (
-    BurnForm,
-    RoundForm,
-    VersionForm,
-    data_from_round,
-    hand_field,
-    parse_double,
-    round_form,
-)
 from .undo import (
     NothingToUndo,
     delete_game,

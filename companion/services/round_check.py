@@ -2,7 +2,7 @@
 hand points, §7 going out, §8 the double-blank).
 
 The second job of a round (:mod:`.round_plan`, check, :mod:`.round_store`). These are the
-checks the round form's validators call (:mod:`companion.games.round_forms`): each says what is
+checks the round form's validators call (:mod:`companion.services.round_form`): each says what is
 wrong as a :class:`companion.errors.Problem` whose ``field`` is the :class:`HandPart` it is
 about (None: the round as a whole), so that the form shows it beside what was typed.
 """

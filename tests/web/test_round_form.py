@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from werkzeug.datastructures import MultiDict
 
-from companion.games.round_forms import (
+from companion.services.round_form import (
     HandEntry,
     HandForm,
     RoundEntry,

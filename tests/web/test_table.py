@@ -353,10 +353,11 @@ def test_auto_save_scores_tapped_tiles_posted_from_the_phones(client, table):
 
 
 def test_the_posted_round_reads_as_the_form_filled_from_the_posts(app, table):
-    """Auto-save (companion.services.table.posted_entry) and the scorekeeper's form filled from
-    the same posts (form_data -> round form -> entry) give the same round entry."""
-    from companion.games.round_forms import entry_from, round_form
+    """Auto-save (companion.services.table.posted_entry, checked by check_round) and the
+    scorekeeper's form filled from the same posts (form_data -> round form) score the same
+    round."""
     from companion.services import table as posts
+    from companion.services.round_form import check_round, round_form
 
     game, phone = table
     post(phone("Ann"), game, went_out="y")
@@ -365,15 +366,20 @@ def test_the_posted_round_reads_as_the_form_filled_from_the_posts(app, table):
     db.session.expire_all()
     game = db.session.get(Game, game.id)
     posted = posts.open_posts(game, 6)
-    with app.test_request_context():
-        form = round_form(game, **{"double": "6", **posts.form_data(posted)})
-        via_form = entry_from(form, game, 6)
-    assert posts.posted_entry(game, 6, posted) == via_form
-    assert [(h.total, h.tiles, h.went_out) for h in via_form.hands] == [
+    entry = posts.posted_entry(game, 6, posted)
+    assert [(h.total, h.tiles, h.went_out) for h in entry.hands] == [
         ("", [], True),
         ("9", [], False),
         ("", ["2-1", "5-4"], False),
     ]
+    with app.test_request_context():
+        via_entry, messages = check_round(game, entry)
+        form = round_form(game, csrf=False, **{"double": "6", **posts.form_data(posted)})
+        via_form = form.validate_round(game, 6)
+    assert messages == []
+    assert via_entry is not None
+    assert via_entry == via_form
+    assert [h.points for h in via_entry.hands] == [0, 9, 12]
 
 
 # --- live ---------------------------------------------------------------------------------------

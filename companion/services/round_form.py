@@ -35,12 +35,14 @@ from wtforms import (
 from wtforms.fields import Label
 from wtforms.validators import ValidationError
 
-from ..engine import DominoSet, RuleSet, Tile, tile_points
+from ..engine import DominoSet, RuleSet, Tile
 from ..errors import Problem
 from ..form_fields import EntryList, EntryNames
 from ..mapping import dominoes_of, rules_of
 from ..models import Game, Round, Seat
-from ..services.round_check import (
+from ..stale_forms import stale_form
+from ..vocab import RoundOutcome
+from .round_check import (
     HandCheck,
     HandPart,
     ScoredHand,
@@ -52,8 +54,6 @@ from ..services.round_check import (
     score_bound,
     score_entry,
 )
-from ..stale_forms import stale_form
-from ..vocab import RoundOutcome
 
 NOT_RECORDED = ""
 
