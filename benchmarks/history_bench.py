@@ -7,15 +7,16 @@ standings stored as the app stores them), then:
 
 1. counts the SQL statements of each page in-process (Flask test client, first and second
    request);
-2. for each page starts a fresh gunicorn (``-w 2``) and times its first request (cold) and
-   the median of N more (warm) from one client over HTTP;
+2. for each page starts ``--servers`` fresh gunicorns (``-w 2``) in turn and times each one's
+   first request (cold: their median) and N more (warm: the median of all) from one client
+   over HTTP;
 3. times the stylesheet (a static file) on the same kind of server in the same run, the
    reference every figure is divided by.
 
 Usage::
 
     .venv/bin/python benchmarks/history_bench.py [--sizes 500,5000,50000] [--requests 30]
-        [--dir /tmp] [--rebuild]
+        [--servers 3] [--dir /tmp] [--rebuild]
 """
 
 from __future__ import annotations
@@ -203,20 +204,28 @@ def static_url(app) -> str:
         return url_for("static", filename="css/app.css")
 
 
-def cold_and_warm(path: Path, url: str, n: int) -> tuple[float | None, float | None]:
-    """A fresh gunicorn (-w 2) per page: its first request (cold: nothing in any worker's
-    memory, the OS file cache aside) and the median of ``n`` more (warm), in ms."""
-    port = serving.free_port()
-    server = serve(path, port)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        status, first = timed(base + url)
-        if status != 200:
-            return None, None
-        times = sorted(timed(base + url)[1] for _ in range(n))
-        return first, statistics.median(times)
-    finally:
-        stop(server)
+def cold_and_warm(
+    path: Path, url: str, n: int, servers: int = 1
+) -> tuple[float | None, float | None]:
+    """``servers`` fresh gunicorns (-w 2) for the page, one after the other: the median of
+    their first requests (cold: nothing in any worker's memory but what its warm-up loaded,
+    the OS file cache aside) and the median of ``n`` more on each (warm), in ms. One cold
+    request is a single sample; on a shared machine several are needed to say anything."""
+    firsts: list[float] = []
+    times: list[float] = []
+    for _ in range(servers):
+        port = serving.free_port()
+        server = serve(path, port)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            status, first = timed(base + url)
+            if status != 200:
+                return None, None
+            firsts.append(first)
+            times += [timed(base + url)[1] for _ in range(n)]
+        finally:
+            stop(server)
+    return statistics.median(firsts), statistics.median(times)
 
 
 def static_ms(path: Path, url: str, n: int) -> float:
@@ -237,6 +246,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="500,5000,50000", help="games per database")
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--requests", type=int, default=30)
+    parser.add_argument(
+        "--servers", type=int, default=3, help="fresh servers per page (cold samples)"
+    )
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--rebuild", action="store_true")
     args = parser.parse_args()
@@ -255,14 +267,15 @@ def main() -> None:
             generic = label.split(" (")[0]
             if generic not in labels:
                 labels.append(generic)
-            cold, warm = cold_and_warm(path, url, args.requests)
+            cold, warm = cold_and_warm(path, url, args.requests, args.servers)
             row[generic] = (cold, warm, reference, *queries[url][:2])
         results[games] = row
         print(f"{games} games: static file {reference:.1f} ms", flush=True)
     print(
-        f"\ngunicorn -w 2 on {os.cpu_count()} cores, SQLite; cold = the first request of a "
-        f"fresh server, warm = median of {args.requests} more; x = ratio to a static file "
-        "(the stylesheet) served by the same server in the same run\n"
+        f"\ngunicorn -w 2 on {os.cpu_count()} cores, SQLite; cold = median of the first "
+        f"requests of {args.servers} fresh servers, warm = median of {args.requests} more on "
+        "each; x = ratio to a static file (the stylesheet) served by the same server in the "
+        f"same run; load average at the end {os.getloadavg()[0]:.1f}\n"
     )
     header = ["page"]
     for games in sizes:
