@@ -11,7 +11,7 @@ buckets (``player_id, month``) tell which months hold their latest games, and
 holding their best and worst game. No data changes.
 
 Revision ID: e5c1a7d3b9f2
-Revises: d4e9b7a1c2f3
+Revises: e5a1c7d3b920
 Create Date: 2026-12-03 07:50:00
 
 """
@@ -21,7 +21,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "e5c1a7d3b9f2"
-down_revision = "d4e9b7a1c2f3"  # after the idempotency keys
+down_revision = "e5a1c7d3b920"  # after the audit lines as codes (which follows the idempotency keys)
 branch_labels = None
 depends_on = None
 
