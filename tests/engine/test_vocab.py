@@ -109,9 +109,9 @@ def test_the_import_format_allows_exactly_the_stored_statuses():
 
 def test_the_tile_notation_has_one_home():
     from companion.api.openapi import openapi_document as doc
-    from companion.checker import asking, notation
+    from companion.checker import forms, notation
     from companion.engine.tiles import TILE_PATTERN, TILE_TEXT
 
-    assert notation._TILE == TILE_TEXT and asking._TILE_TOKEN.pattern == TILE_TEXT
+    assert notation._TILE == TILE_TEXT and forms._TILE_TOKEN.pattern == TILE_TEXT
     assert TILE_TEXT in TILE_PATTERN
     assert doc()["components"]["schemas"]["Tile"]["pattern"] == TILE_PATTERN
