@@ -25,6 +25,20 @@ def fresh_app(config_class: type) -> Iterator[Flask]:
         db.drop_all()
 
 
+def contextless_app(config_class: type) -> Iterator[Flask]:
+    """An app built from ``config_class`` with empty tables and no app context held across its
+    requests, as in production: each request gets its own ``g``, where Flask-Babel caches the
+    locale (and the app notes that a language was negotiated), so one request's language does
+    not carry into the next. The tables are dropped afterwards."""
+    application = create_app(config_class)
+    with application.app_context():
+        db.create_all()
+    yield application
+    with application.app_context():
+        db.session.remove()
+        db.drop_all()
+
+
 @pytest.fixture()
 def app() -> Iterator[Flask]:
     """A fresh app with empty tables (in-memory SQLite unless DATABASE_URL_TEST is set)."""

@@ -10,10 +10,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from companion import config, create_app
+from companion import config
 from companion.config import ROOT
-from companion.extensions import db
 from companion.games.engine_strings import engine_texts
+from tests.conftest import contextless_app
 from tests.web.setup_helpers import start_night
 
 CATALOG = ROOT / "companion" / "translations" / "en" / "LC_MESSAGES" / "messages.po"
@@ -59,15 +59,7 @@ def french(tmp_path):
         LANGUAGES = ["en", "fr"]
         BABEL_TRANSLATION_DIRECTORIES = str(tmp_path)
 
-    application = create_app(French)
-    # No app context is held across requests here: Flask-Babel caches the locale in ``g``,
-    # which would otherwise carry one request's language into the next.
-    with application.app_context():
-        db.create_all()
-    yield application
-    with application.app_context():
-        db.session.remove()
-        db.drop_all()
+    yield from contextless_app(French)
 
 
 def test_another_language_needs_only_a_catalog(french):

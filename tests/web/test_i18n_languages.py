@@ -19,6 +19,7 @@ from babel.messages.mofile import write_mo
 from companion import config, create_app, public_url
 from companion.config import LANGUAGES
 from companion.extensions import db
+from tests.conftest import contextless_app
 from tests.web.setup_helpers import start_game, start_night
 
 #: a few messages per language, enough to tell the page's language from its text
@@ -83,13 +84,7 @@ def app(tmp_path):
     class Small(config.TestConfig):
         BABEL_TRANSLATION_DIRECTORIES = str(tmp_path)
 
-    application = create_app(Small)
-    with application.app_context():
-        db.create_all()
-    yield application
-    with application.app_context():
-        db.session.remove()
-        db.drop_all()
+    yield from contextless_app(Small)
 
 
 @pytest.fixture()

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion import config, create_app
-from companion.extensions import db
+from companion import config
+from tests.conftest import contextless_app
 from tests.web.playkit import make_game
 
 HTMX = {"HX-Request": "true"}
@@ -18,13 +18,7 @@ HTMX = {"HX-Request": "true"}
 def app():
     """An app without an app context pushed around its requests: each request gets its own
     ``g``, as in production (the flag that a language was negotiated lives there)."""
-    application = create_app(config.TestConfig)
-    with application.app_context():
-        db.create_all()
-    yield application
-    with application.app_context():
-        db.session.remove()
-        db.drop_all()
+    yield from contextless_app(config.TestConfig)
 
 
 def vary(response) -> set[str]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import config, create_app
+from companion import config
 from companion.config import ROOT
 from companion.engine import DecidedAt, EngineError, Reason, TurnResult, check_table, preset
 from companion.engine.deal import DEAL_SHORT, TOO_MANY_TOES
@@ -25,6 +25,7 @@ from companion.engine.round_end import RoundStatus
 from companion.extensions import db
 from companion.extract import error_templates
 from companion.words import REASON_WORDS, error_words, round_end_reason, tiebreak_reason
+from tests.conftest import contextless_app
 
 ENGINE = ROOT / "companion" / "engine"
 CODES = [*Reason, *TurnResult, *DecidedAt]
@@ -62,13 +63,7 @@ def machine_app(machine_dir):
     class Machine(config.TestConfig):
         BABEL_TRANSLATION_DIRECTORIES = str(machine_dir)
 
-    application = create_app(Machine)
-    with application.app_context():
-        db.create_all()
-    yield application
-    with application.app_context():
-        db.session.remove()
-        db.drop_all()
+    yield from contextless_app(Machine)
 
 
 def _no_code(text: str, code: str) -> bool:
