@@ -32,6 +32,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Tile, score_hand
+from ..errors import Problem, Refused
 from ..extensions import db
 from ..mapping import dominoes_of, rules_of
 from ..models import Device, Game, GameAccess, HandPost, Round, Seat, utcnow
@@ -51,12 +52,17 @@ class PostState(StrEnum):
     TAKEN = "taken"  # saved into the round
 
 
-class PostRefused(Exception):
-    """The post cannot be taken as it is; ``message`` says why, in the player's words."""
+class PostRefused(Refused):
+    """The post cannot be taken as it is: the one refusal shape (:class:`~companion.errors.Refused`,
+    422) with one problem about the hand; ``message`` says why, in the player's words."""
 
     def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+        super().__init__(Problem(message, field="hand"))
+
+    @property
+    def message(self) -> str:
+        """The problem's words."""
+        return self.messages[0]
 
 
 class PostClash(Exception):

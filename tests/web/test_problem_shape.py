@@ -75,3 +75,12 @@ def test_the_import_reports_problems_are_the_one_shape_located_by_json_path(app)
         assert isinstance(problem, Problem)
         assert problem.field == problem.path and problem.path.startswith("$")
         assert str(problem) == f"{problem.path}: {problem.message}"
+
+
+def test_a_refused_hand_post_is_the_one_shape():
+    from companion.services.table import PostRefused
+
+    refused = PostRefused("Type the points left in your hand, or tap your tiles.")
+    assert isinstance(refused, Refused) and refused.status == 422
+    assert refused.message == "Type the points left in your hand, or tap your tiles."
+    assert [(str(p), p.field) for p in refused.problems] == [(refused.message, "hand")]
