@@ -188,7 +188,10 @@ def _warm_pages(app: Flask) -> None:
         with app.test_request_context():
             urls = warm_urls()
     except SQLAlchemyError:
-        app.logger.warning("warm_up: no history to read yet; its pages were not rendered")
+        # Not a problem: `make run` imports the app to migrate a new database, and the
+        # workers it then starts warm up on the migrated one. Said at info level so that a
+        # first start prints no warning.
+        app.logger.info("warm_up: no history to read yet; its pages were not rendered")
         return
     client = app.test_client()
     for url in urls:
