@@ -10,6 +10,7 @@ import re
 
 import pytest
 from flask import render_template_string
+from flask_babel import refresh
 from sqlalchemy import func, select
 
 from companion.extensions import db
@@ -270,7 +271,8 @@ def test_importing_the_backup_of_a_deleted_night_brings_it_back(client, app):
 def test_import_messages_read_well(client, app):
     """Plural forms, no doubled "at", a CSV export named as such, paths "in the file at"."""
     page = _upload(client, b'{"format": "x').get_data(as_text=True)
-    assert "at at" not in page and "Unterminated string starting at" in page
+    assert "at at" not in page and "Unterminated string" not in page
+    assert "it ends in the middle (is it cut short?); line 1, column 12." in page
     build(db.session)
     csv_text = "".join(exchange.iter_csv(db.session)).encode()
     page = _upload(client, csv_text).get_data(as_text=True)
@@ -279,3 +281,33 @@ def test_import_messages_read_well(client, app):
     doc["nights"][1]["played_on"] = "yesterday"
     page = _upload(client, json.dumps(doc).encode()).get_data(as_text=True)
     assert re.search(r"\(in the file at <code>\$\.nights\[1\]\.played_on</code>\)", page)
+
+
+@pytest.mark.parametrize(
+    ("data", "reason", "python_words"),
+    [
+        (b'{"format": "chickenfoot', "ends in the middle", "Unterminated string"),
+        (
+            b"Datum;Misto;Hra\r\n2026-12-03;x;1\r\n",
+            "not a JSON backup (is it a CSV export?); line 1, column 1.",
+            "Expecting value",
+        ),
+        (b'{"format": 1} x', "something follows the end of the backup", "Extra data"),
+        (b'{"format" 1}', "something is missing or out of place", "delimiter"),
+    ],
+)
+def test_json_errors_are_worded_in_the_players_language(
+    client, app, fresh_translations, data, reason, python_words
+):
+    """The parser's English is never shown; the reason is a translated sentence with the place."""
+    page = _upload(client, data).get_data(as_text=True)
+    assert reason in page and python_words not in page
+    refresh()  # the test's app context keeps the first request's locale
+    response = client.post(
+        "/history/import",
+        data={"file": (io.BytesIO(b'{"format": "x'), "b.json")},
+        content_type="multipart/form-data",
+        headers={"Accept-Language": "cs"},
+    )
+    cs_page = response.get_data(as_text=True)
+    assert "Unterminated" not in cs_page and "řádek 1, sloupec 12" in cs_page
