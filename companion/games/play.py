@@ -422,7 +422,7 @@ def edit(token: str, number: int) -> Any:
         errors = form.form_errors
         return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
     try:
-        edit_round(game, rnd, scored, form.version.data)
+        changed = edit_round(game, rnd, scored, form.version.data)
     except Conflict:
         game = load_game(scorekeeper_game(token))
         errors = [_("This round was changed on another phone; here is what is saved now.")]
@@ -430,6 +430,9 @@ def edit(token: str, number: int) -> Any:
         return _render_game(
             409, game=game, editing=saved, errors=errors, conflict=saved, plan=plan_round(game)
         )
+    if not changed:
+        notice = _("Nothing changed in the round with %(d)s.", d=double_name(rnd.start_double))
+        return _saved(token, notice, ROUND_CORRECTED)
     return _saved(
         token,
         _("Round with %(d)s corrected.", d=double_name(rnd.start_double)),
