@@ -617,3 +617,24 @@ def test_leaderboard_reads_the_short_filter_names(client, h):
     page = text(client.get("/history/leaderboard?set=9"))
     assert names_in_order(page, ["Ann", "Bob", "Cy", "Dee", "Eve"]) == ["Cy", "Ann", "Bob", "Dee"]
     assert "ignored" not in page
+
+
+def test_a_refused_merge_names_each_shared_game_as_the_pages_do(client, raw):
+    """Not bare dates: the night's date and "Game N" (its number among the night's games),
+    a link to the game's page when it is not deleted."""
+    p = raw.players
+    body = client.get(f"/history/players/{p['Cy']}/merge?into={p['Dee']}").get_data(as_text=True)
+    shared = db.session.scalars(
+        select(Game)
+        .where(
+            Game.seats.any(Seat.player_id == p["Cy"]), Game.seats.any(Seat.player_id == p["Dee"])
+        )
+        .order_by(Game.id)
+    ).all()
+    assert len(shared) >= 2
+    items = re.findall(r"<li>(.*?)</li>", body[body.find('class="card problem"') :], flags=re.S)
+    for game, item in zip(shared, items, strict=False):
+        live = [g.id for g in game.night.games if g.deleted_at is None or g.id == game.id]
+        assert f"· Game {live.index(game.id) + 1}" in item
+        if game.deleted_at is None and game.night.deleted_at is None:
+            assert f'href="/history/games/{game.id}"' in item
