@@ -222,8 +222,11 @@ def test_upload_needs_the_csrf_token_and_respects_the_size_bound(csrf_app):
     assert accepted.status_code == 200 and games() == 2
     huge = b" " * (70 * 1024) + text
     too_large = _upload(client, huge, csrf_token=token)
-    assert too_large.status_code == 413
-    assert "larger than" in too_large.get_data(as_text=True)
+    assert too_large.status_code == 413 and games() == 2
+    words = too_large.get_data(as_text=True)
+    assert (
+        "The file is larger than 0.06 MB, the most a backup may be; nothing was imported." in words
+    )
 
 
 def test_import_asks_for_the_passcode_when_one_is_set(app):
@@ -311,3 +314,25 @@ def test_json_errors_are_worded_in_the_players_language(
     )
     cs_page = response.get_data(as_text=True)
     assert "Unterminated" not in cs_page and "řádek 1, sloupec 12" in cs_page
+
+
+def test_a_file_with_many_problems_lists_the_first_ones_and_counts_the_rest(client, app):
+    from companion.history.export_views import PROBLEMS_LISTED
+
+    build(db.session)
+    doc = exchange.export_document(db.session)
+    fresh_database()
+    doc["nights"] = [{**doc["nights"][0], "surprise": n} for n in range(80)]
+    page = _upload(client, json.dumps(doc).encode()).get_data(as_text=True)
+    total = int(re.search(r"The file has (\d+) problems:", page).group(1))
+    assert total > PROBLEMS_LISTED == 50
+    listed = page[page.find('<ul class="errors">') :]
+    listed = listed[: listed.find("</ul>")]
+    assert listed.count("<li>") == PROBLEMS_LISTED + 1
+    assert f"…and {total - PROBLEMS_LISTED} more." in listed
+
+
+def test_the_import_page_says_the_size_limit_in_mb(client, app):
+    assert app.config["HISTORY_IMPORT_MAX_BYTES"] == 64 * 1024 * 1024
+    page = client.get("/history/import").get_data(as_text=True)
+    assert "A backup may be at most 64 MB." in page
