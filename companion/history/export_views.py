@@ -69,7 +69,11 @@ def export_csv() -> Response:
     try:
         headings = [str(exchange.CSV_HEADINGS[c]) for c in exchange.CSV_COLUMNS]
         chunks = exchange.iter_csv(
-            db.session(), game_id=game_id, night_id=night_id, headings=headings
+            db.session(),
+            game_id=game_id,
+            night_id=night_id,
+            headings=headings,
+            set_name=lambda n: _("double-%(n)s", n=n),  # as the pages word a set
         )
     except exchange.NotFound:
         abort(404)

@@ -108,7 +108,7 @@ def test_csv_download_is_an_attachment(client, app):
     text = response.get_data(as_text=True)
     game_id = rows["game_a"].id
     assert text.splitlines()[2] == (
-        f"2026-11-20,Kitchen,{game_id},share-game-a,double-6,1,6-6,Bob,2,12,0,0,12,5-4 2-1"
+        f"2026-11-20,Kitchen,{game_id},1,share-game-a,double-6,1,6-6,Bob,2,12,0,0,12,5-4 2-1"
     )
 
 
@@ -336,3 +336,50 @@ def test_the_import_page_says_the_size_limit_in_mb(client, app):
     assert app.config["HISTORY_IMPORT_MAX_BYTES"] == 64 * 1024 * 1024
     page = client.get("/history/import").get_data(as_text=True)
     assert "A backup may be at most 64 MB." in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "lt", "cs", "es", "de"])
+def test_csv_headings_are_distinct_and_the_set_is_worded_in_each_language(
+    client, app, fresh_translations, lang
+):
+    """No two columns share a heading (Russian had "Место" twice, Czech called the place
+    "Pořadí"); the set reads as the pages word it; each game has its number in the night."""
+    rows = build(db.session)
+    refresh()
+    response = client.get("/history/export.csv", headers={"Accept-Language": lang})
+    header, *lines = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert len(set(header)) == len(header) == len(exchange.CSV_COLUMNS)
+    refresh()
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        from flask_babel import gettext
+
+        worded = gettext("double-%(n)s", n=6)
+        expected = [str(exchange.CSV_HEADINGS[c]) for c in exchange.CSV_COLUMNS]
+    assert header == expected
+    if lang != "en":
+        assert worded != "double-6"
+    column = dict(zip(exchange.CSV_COLUMNS, zip(*lines, strict=True), strict=True))
+    assert set(column["set"]) <= {worded, worded.replace("6", "9")}
+    numbers = {(gid, n) for gid, n in zip(column["game_id"], column["game_number"], strict=True)}
+    assert (str(rows["game_a"].id), "1") in numbers
+
+
+def test_csv_game_number_counts_the_nights_live_games(app):
+    """The number the pages show ("Game 2"), in the CSV of that one game too; a deleted game
+    before it no longer counts."""
+    from companion.models import utcnow
+
+    rows = build(db.session)
+    game_a, game_b = rows["game_a"], rows["game_b"]
+    game_b.night = game_a.night
+    db.session.commit()
+    assert game_b.id > game_a.id
+
+    def numbers() -> set[str]:
+        text = "".join(exchange.iter_csv(db.session, game_id=game_b.id))
+        return {r["game_number"] for r in csv.DictReader(io.StringIO(text))}
+
+    assert numbers() == {"2"} == {str(game_b.number_in_night)}
+    game_a.deleted_at = utcnow()
+    db.session.commit()
+    assert numbers() == {"1"}
