@@ -198,21 +198,20 @@ def _json_reason(msg: str, pos: int, text: str, where: str) -> str:
     """Why ``text`` is not JSON, in the player's words: the parser's English (``msg``, from
     :class:`json.JSONDecodeError`; ``pos`` is the character offset) is only matched, never
     shown. ``where`` is the line and column, kept in every reason."""
-    if msg == "Expecting value" and not text[:pos].strip():
+    kind = msg.split(" ", 1)[0]  # the parser's first word: "Unterminated", "Expecting", ...
+    if kind == "Expecting" and msg.endswith("value") and not text[:pos].strip():
         return _("This is not a JSON backup (is it a CSV export?); %(where)s.", where=where)
-    if msg.startswith("Unterminated string") or (
-        msg.startswith("Expecting") and not text[pos:].strip()
-    ):
+    if kind == "Unterminated" or (kind == "Expecting" and not text[pos:].strip()):
         return _(
             "The file is not valid JSON: it ends in the middle (is it cut short?); %(where)s.",
             where=where,
         )
-    if msg.startswith(("Invalid control character", "Invalid \\escape", "Invalid \\u")):
+    if kind == "Invalid":  # a control character or a bad escape inside a text
         return _(
             "The file is not valid JSON: a text holds a character JSON does not allow; %(where)s.",
             where=where,
         )
-    if msg.startswith("Extra data"):
+    if kind == "Extra":  # data after the document
         return _(
             "The file is not valid JSON: something follows the end of the backup; %(where)s.",
             where=where,
