@@ -82,6 +82,10 @@ class Config:
     SESSION_COOKIE_SECURE = os.environ.get("SESSION_COOKIE_SECURE", "").lower() in ("1", "true")
     REMEMBER_COOKIE_HTTPONLY = True
     MAX_CONTENT_LENGTH = 1024 * 1024
+    # The largest backup the import page takes, in bytes (refused before it is read or parsed;
+    # the command line has no limit). A history of 5,000 games over 500 nights (flask
+    # demo-data --games 5000, ten years of a weekly club) exports to 34 MB: it fits with room.
+    HISTORY_IMPORT_MAX_BYTES = 64 * 1024 * 1024
     BABEL_DEFAULT_LOCALE = "en"
     BABEL_DEFAULT_TIMEZONE = "UTC"
     # The locales offered (companion.languages picks one per request): all of LANGUAGES.

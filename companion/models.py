@@ -185,6 +185,14 @@ class Game(Model):
 
     __mapper_args__ = {"version_id_col": version}
 
+    @property
+    def number_in_night(self) -> int:
+        """Which game of its night this is, as the pages call it ("Game 2"; 1 = the first):
+        its place among the night's games not deleted, itself counted even when deleted (a
+        game not saved yet comes after them). The CSV export counts the same way in SQL."""
+        live = [g.id for g in self.night.games if g.deleted_at is None or g.id == self.id]
+        return live.index(self.id) + 1 if self.id in live else len(live) + 1
+
 
 class Seat(Model):
     """A player's place at a game; ``position`` 0.. runs clockwise."""

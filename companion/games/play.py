@@ -147,7 +147,7 @@ def _game_context(
         "rulings": rulings_for(game, limit=3),
         "seats": game.seats,
         "double_name": double_name,
-        "game_number": game_number(game),
+        "game_number": game.number_in_night,
         # an htmx answer is only the #game fragment: messages flashed while making it (e.g.
         # companion.stale_forms) are shown in it, as base.html shows them on a whole page
         "flashes": get_flashed_messages(with_categories=True) if is_htmx() else [],
@@ -175,12 +175,6 @@ def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, str]:
         return {}
     seen = {h.seat.id: posts.revision_number(str(h.seen.data or "")) for h in form.hand_forms()}
     return {k: str(v) for k, v in posts.marks(game, double, seen).items()}
-
-
-def game_number(game: Game) -> int:
-    """Which game of its night ``game`` is (1 = the first), counting games not deleted."""
-    live = [g.id for g in game.night.games if g.deleted_at is None or g.id == game.id]
-    return live.index(game.id) + 1 if game.id in live else len(live) + 1
 
 
 def _render_game(status: int = 200, /, **kwargs: Any) -> tuple[str, int]:
@@ -422,7 +416,7 @@ def edit(token: str, number: int) -> Any:
         errors = form.form_errors
         return _render_game(422, game=game, editing=rnd, form=form, errors=errors, changed=False)
     try:
-        edit_round(game, rnd, scored, form.version.data)
+        changed = edit_round(game, rnd, scored, form.version.data)
     except Conflict:
         game = load_game(scorekeeper_game(token))
         errors = [_("This round was changed on another phone; here is what is saved now.")]
@@ -430,6 +424,9 @@ def edit(token: str, number: int) -> Any:
         return _render_game(
             409, game=game, editing=saved, errors=errors, conflict=saved, plan=plan_round(game)
         )
+    if not changed:
+        notice = _("Nothing changed in the round with %(d)s.", d=double_name(rnd.start_double))
+        return _saved(token, notice, ROUND_CORRECTED)
     return _saved(
         token,
         _("Round with %(d)s corrected.", d=double_name(rnd.start_double)),

@@ -46,15 +46,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date, datetime
 from types import SimpleNamespace
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from sqlalchemy import Select, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
+from ..engine import SUPPORTED_SETS
 from ..models import AuditEntry, Game, GameNight, HandScore, Player, Round, Ruling, Seat
 from .exchange_import import (
     FORMAT,
@@ -84,6 +85,7 @@ CSV_COLUMNS = (
     "night_date",
     "night_place",
     "game_id",
+    "game_number",
     "game_key",
     "set",
     "round_number",
@@ -98,17 +100,19 @@ CSV_COLUMNS = (
 )
 
 #: the CSV header as a person reads it (the web export, in the player's language): column ->
-#: heading. The command line keeps the column ids, which scripts read.
+#: heading, each one distinct (the night's place is not a place in the ranking, nor a seat).
+#: The command line keeps the column ids, which scripts read.
 CSV_HEADINGS = {
     "night_date": _l("Date"),
-    "night_place": _l("Place"),
-    "game_id": _l("Game"),
+    "night_place": _l("Where played"),
+    "game_id": _l("Game id"),
+    "game_number": _l("Game number in the night"),
     "game_key": _l("Game key"),
     "set": _l("Set"),
     "round_number": _l("Round"),
     "round_double": _l("Round double"),
     "player": _l("Player"),
-    "seat": _l("Seat"),
+    "seat": _l("Seat at the table"),
     "score": _l("Score"),
     "went_out": _l("Went out"),
     "out_on_double": _l("Went out on a double"),
@@ -433,23 +437,38 @@ def iter_csv(
     game_id: int | None = None,
     night_id: int | None = None,
     headings: Sequence[str] = CSV_COLUMNS,
+    set_name: Callable[[int], str] = lambda n: f"double-{n}",
 ) -> Iterator[str]:
     """CSV text in chunks: the header, then one row per player per scored round (burned rounds
     have no hands and no rows), in night, game, round and seat order. ``seat`` counts from 1,
     ``total`` is the running total in points, ``went_out``/``out_on_double`` are 1 or 0,
     ``tiles`` lists the tiles left in hand when they were entered (space-separated), ``player``
-    is the name after merges (their history joins).
+    is the name after merges (their history joins). ``game_id`` is the database id (what joins
+    CSV files), ``game_number`` the game's number in its night as the pages say it ("Game 2":
+    counted among the night's games not deleted, as :attr:`Game.number_in_night`). ``set`` is
+    ``set_name(set size)`` (the web export words it in the player's language).
 
     ``headings`` is the header row (the column ids unless given, e.g. :data:`CSV_HEADINGS`
     translated). Checks the scope before yielding anything (raises :class:`NotFound`); then
     streams one query's rows, so everything costs little memory.
     """
     _game_ids(session, game_id, night_id)
+    # Numbered over the night's live games before the scope narrows the rows (one game's CSV
+    # still says "Game 3").
+    numbers = (
+        select(
+            Game.id.label("game_id"),
+            func.row_number().over(partition_by=Game.night_id, order_by=Game.id).label("number"),
+        )
+        .where(Game.deleted_at.is_(None))
+        .subquery()
+    )
     query = (
         select(
             GameNight.played_on,
             GameNight.place,
             Game.id,
+            numbers.c.number,
             Game.share_token,
             Game.set_size,
             Round.number,
@@ -465,6 +484,7 @@ def iter_csv(
         .join(Seat, HandScore.seat_id == Seat.id)
         .join(Game, Round.game_id == Game.id)
         .join(GameNight, Game.night_id == GameNight.id)
+        .join(numbers, numbers.c.game_id == Game.id)
         .where(Game.deleted_at.is_(None), GameNight.deleted_at.is_(None))
         .order_by(GameNight.played_on, GameNight.created_at, GameNight.id, Game.id, Round.number)
         .order_by(Seat.position)
@@ -475,19 +495,21 @@ def iter_csv(
         query = query.where(Game.night_id == night_id)
     players = _players_by_id(session)
     names = {pid: _canonical_name(players, pid) for pid in players}
-    return _csv_chunks(session.execute(query.execution_options(yield_per=2000)), names, headings)
+    rows = session.execute(query.execution_options(yield_per=2000))
+    sets = {n: set_name(n) for n in SUPPORTED_SETS}
+    return _csv_chunks(rows, names, headings, sets)
 
 
 def _csv_chunks(
-    rows: Iterable[Any], names: dict[int, str], headings: Sequence[str]
+    rows: Iterable[Any], names: dict[int, str], headings: Sequence[str], sets: dict[int, str]
 ) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(_csv_row(headings))
     totals: dict[tuple[int, int], int] = {}
     for count, row in enumerate(rows, start=1):
-        (played_on, place, gid, key, set_size, number, double, player_id, position) = row[:9]
-        points, went_out, on_double, tiles = row[9:]
+        (played_on, place, gid, game_number, key, set_size, number, double) = row[:8]
+        player_id, position, points, went_out, on_double, tiles = row[8:]
         total = totals[gid, position] = totals.get((gid, position), 0) + points
         writer.writerow(
             _csv_row(
@@ -495,8 +517,9 @@ def _csv_chunks(
                     iso(played_on),
                     place,
                     gid,
+                    game_number,
                     key,
-                    f"double-{set_size}",
+                    sets.get(set_size) or f"double-{set_size}",
                     number,
                     f"{double}-{double}",
                     names[player_id],

@@ -190,13 +190,35 @@ def _decode(source: str | bytes) -> tuple[Any, list[Problem]]:
         if _looks_like_csv(text):
             message = _("Only JSON backups can be imported; this looks like a CSV export.")
             return None, [Problem("$", message)]
-        # exc.msg may end in "at" ("Unterminated string starting at"): keep the place apart.
         where = _("line %(line)s, column %(column)s", line=exc.lineno, column=exc.colno)
-        return None, [
-            Problem(
-                "$", _("The file is not valid JSON: %(msg)s; %(where)s.", msg=exc.msg, where=where)
-            )
-        ]
+        return None, [Problem("$", _json_reason(exc.msg, exc.pos, text, where))]
+
+
+def _json_reason(msg: str, pos: int, text: str, where: str) -> str:
+    """Why ``text`` is not JSON, in the player's words: the parser's English (``msg``, from
+    :class:`json.JSONDecodeError`; ``pos`` is the character offset) is only matched, never
+    shown. ``where`` is the line and column, kept in every reason."""
+    kind = msg.split(" ", 1)[0]  # the parser's first word: "Unterminated", "Expecting", ...
+    if kind == "Expecting" and msg.endswith("value") and not text[:pos].strip():
+        return _("This is not a JSON backup (is it a CSV export?); %(where)s.", where=where)
+    if kind == "Unterminated" or (kind == "Expecting" and not text[pos:].strip()):
+        return _(
+            "The file is not valid JSON: it ends in the middle (is it cut short?); %(where)s.",
+            where=where,
+        )
+    if kind == "Invalid":  # a control character or a bad escape inside a text
+        return _(
+            "The file is not valid JSON: a text holds a character JSON does not allow; %(where)s.",
+            where=where,
+        )
+    if kind == "Extra":  # data after the document
+        return _(
+            "The file is not valid JSON: something follows the end of the backup; %(where)s.",
+            where=where,
+        )
+    return _(
+        "The file is not valid JSON: something is missing or out of place; %(where)s.", where=where
+    )
 
 
 def _looks_like_csv(text: str) -> bool:

@@ -5,8 +5,8 @@
 * ``GET /history/schema/v1.json``: the declared format of the JSON export (JSON Schema,
   :mod:`companion.history.exchange_schema`), published next to its description.
 * ``GET|POST /history/import``: upload a JSON export (CSRF, passcode when configured, at most
-  ``HISTORY_IMPORT_MAX_BYTES``, 64 MB by default) and see the report; a refused file imports
-  nothing.
+  ``HISTORY_IMPORT_MAX_BYTES``, see :class:`companion.config.Config`) and see the report; a
+  refused file imports nothing and lists its first :data:`PROBLEMS_LISTED` problems.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 from datetime import UTC, datetime
 
 from flask import Response, abort, current_app, render_template, request, stream_with_context
+from flask_babel import format_decimal
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -30,8 +31,9 @@ from ..models import Game
 from ..vocab import GameStatus
 from . import bp, exchange, exchange_schema
 
-#: default upper bound of an uploaded export, in bytes (the app-wide limit is 1 MB)
-IMPORT_MAX_BYTES = 64 * 1024 * 1024
+#: problems of a refused file listed on the page (the rest are counted): a junk file can have
+#: hundreds of thousands, and the first ones tell what is wrong
+PROBLEMS_LISTED = 50
 
 
 def _scope() -> tuple[int | None, int | None]:
@@ -67,7 +69,11 @@ def export_csv() -> Response:
     try:
         headings = [str(exchange.CSV_HEADINGS[c]) for c in exchange.CSV_COLUMNS]
         chunks = exchange.iter_csv(
-            db.session(), game_id=game_id, night_id=night_id, headings=headings
+            db.session(),
+            game_id=game_id,
+            night_id=night_id,
+            headings=headings,
+            set_name=lambda n: _("double-%(n)s", n=n),  # as the pages word a set
         )
     except exchange.NotFound:
         abort(404)
@@ -131,20 +137,30 @@ class ImportForm(FlaskForm):
 @requires(Role.HOST)
 def import_page() -> str | tuple[str, int]:
     """Upload form; on POST validates the whole file, imports it or shows what is wrong."""
-    limit = current_app.config.get("HISTORY_IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
-    request.max_content_length = limit
+    limit = current_app.config["HISTORY_IMPORT_MAX_BYTES"]
+    request.max_content_length = limit  # refused on its Content-Length, before reading it
+    megabytes = format_decimal(limit / (1024 * 1024), "#,##0.##")
     try:
         form = ImportForm()
         submitted = form.validate_on_submit()
     except RequestEntityTooLarge:
-        message = _("The file is larger than %(mb)d MB.", mb=limit // (1024 * 1024))
-        return render_template("history/import.html", form=None, too_large=message), 413
+        message = _(
+            "The file is larger than %(mb)s MB, the most a backup may be; nothing was imported.",
+            mb=megabytes,
+        )
+        page = render_template("history/import.html", form=None, too_large=message, mb=megabytes)
+        return page, 413
     if not submitted:
         status = 400 if request.method == "POST" else 200
-        return render_template("history/import.html", form=form, report=None), status
+        page = render_template("history/import.html", form=form, report=None, mb=megabytes)
+        return page, status
     report = exchange.import_document(db.session(), form.file.data.read())
     _remember_unfinished(report.new_games)
     status = 200 if report.ok else 422
     return render_template(
-        "history/import.html", form=ImportForm(formdata=None), report=report
+        "history/import.html",
+        form=ImportForm(formdata=None),
+        report=report,
+        listed=PROBLEMS_LISTED,
+        mb=megabytes,
     ), status

@@ -3,8 +3,13 @@ every form that changes something is a FlaskForm with CSRF."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
 from wtforms import DateField, Form, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional, ValidationError
@@ -28,6 +33,24 @@ def _optional_int(value: object) -> int | None:
     """Coerce a select value (an id or a set size) to int; empty, junk or a number no row
     could have (:func:`companion.ids.parse_id`) means "any" (None)."""
     return parse_id(value)
+
+
+class FilterDate(DateField):
+    """A filter's date (year-month-day); what cannot be read as one is named in the message,
+    which also says the filter was ignored (the views then leave it out)."""
+
+    def process_formdata(self, valuelist: Sequence[Any]) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            typed = " ".join(str(v) for v in valuelist)
+            raise ValueError(
+                _(
+                    "“%(value)s” is not a date (write it as year-month-day, e.g. 2026-12-03); "
+                    "this filter was ignored.",
+                    value=typed,
+                )
+            ) from None
 
 
 class _DateRange(Form):
@@ -55,7 +78,11 @@ class NightFilterForm(_DateRange):
 
 
 class LeaderboardForm(_DateRange):
-    """Choose the leaderboard's period and set."""
+    """Choose the leaderboard's period and set; a filter not understood is named in words and
+    ignored (a typed address, e.g. ``?from=2026-13-45&set=77``)."""
+
+    date_from = FilterDate(_l("From"), validators=[Optional()])
+    date_to = FilterDate(_l("To"), validators=[Optional()])
 
     set_size = SelectField(
         _l("Set"),
@@ -64,6 +91,38 @@ class LeaderboardForm(_DateRange):
         + [SelectChoice(str(n), _l("Double-%(n)s", n=n)) for n in sorted(SUPPORTED_SETS)],
         validate_choice=False,
     )
+
+    #: short names a typed address may use for the fields (``?from=&to=&set=``)
+    ALIASES = {"from": "date_from", "to": "date_to", "set": "set_size"}
+
+    def __init__(self, args: MultiDict[str, str]) -> None:
+        """The form from a query string; names it does not know are kept in :attr:`ignored`
+        (shown as "not understood, ignored"), short names (:attr:`ALIASES`) are read as
+        their fields."""
+        data: MultiDict[str, str] = MultiDict()
+        self.ignored: list[str] = []
+        for name, value in args.items(multi=True):
+            field = self.ALIASES.get(name, name)
+            if field in ("date_from", "date_to", "set_size"):
+                if field not in data:
+                    data.add(field, value)
+            elif name not in self.ignored:
+                self.ignored.append(name)
+        super().__init__(data)
+
+    def validate_set_size(self, field: SelectField) -> None:
+        """A set this app does not have is named and ignored (the view leaves it out)."""
+        typed = (field.raw_data or [""])[0].strip()
+        if typed and field.data not in SUPPORTED_SETS:
+            raise ValidationError(
+                _(
+                    "“%(value)s” is not a set here (double-%(low)s to double-%(high)s); "
+                    "this filter was ignored.",
+                    value=typed,
+                    low=min(SUPPORTED_SETS),
+                    high=max(SUPPORTED_SETS),
+                )
+            )
 
 
 class NotesForm(FlaskForm):

@@ -55,12 +55,11 @@ def audit_trail(game: Game, number: int = 1) -> tuple[AuditPage, list[tuple[Any,
 
 def context(game: Game) -> dict[str, Any]:
     """Everything templates/history/game.html needs."""
-    live = [g.id for g in game.night.games if g.deleted_at is None]
     trail = audit_trail(game)
     return {
         "game": game,
         "night": game.night,
-        "number": live.index(game.id) + 1 if game.id in live else 1,
+        "number": game.number_in_night,
         "preset_title": PRESET_TITLES.get(game.preset, game.preset),
         "board": build_board(game),
         "chart": chart_of(game),

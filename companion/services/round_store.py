@@ -187,9 +187,10 @@ def _entered_after_edit(before: Mapping[str, Any], hand: ScoredHand) -> str:
     return (old.get("entered_by") or "") if same and old else str(EnteredBy.SCOREKEEPER)
 
 
-def edit_round(game: Game, rnd: Round, scored: ScoredRound, version: Any) -> Round:
+def edit_round(game: Game, rnd: Round, scored: ScoredRound, version: Any) -> bool:
     """Replace a saved round's hands (same checks as a new round), audited with old and new
-    values. Raises :class:`Conflict` for a stale ``version``."""
+    values. Returns False (and writes nothing: no audit entry, no new game version) when the
+    correction changes nothing. Raises :class:`Conflict` for a stale ``version``."""
     check_version(game, version)
     before = round_snapshot(rnd)
     after = {
@@ -208,10 +209,30 @@ def edit_round(game: Game, rnd: Round, scored: ScoredRound, version: Any) -> Rou
             for h in sorted(scored.hands, key=lambda h: h.seat_id)
         ],
     }
+    if _same_play(before, after):
+        return False
     apply_snapshot(rnd, after)
     line = {"double": rnd.start_double, "hands": hands_params(game, after)}
     commit_change(game, "round_edited", AuditCode.ROUND_CORRECTED, line, before, after)
-    return rnd
+    return True
+
+
+def _same_play(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """True when two round snapshots record the same play: outcome, starter and each seat's
+    points, going out and tiles (who entered a hand is bookkeeping, not a change)."""
+
+    def play(snap: Mapping[str, Any]) -> tuple[Any, ...]:
+        hands = tuple(
+            (h["seat_id"], h["points"], h["went_out"], h["out_on_double"], _tiles(h["tiles"]))
+            for h in snap["hands"]
+        )
+        return (snap["outcome"], snap["starter_seat_id"], hands)
+
+    return play(before) == play(after)
+
+
+def _tiles(tiles: Any) -> tuple[str, ...] | None:
+    return tuple(tiles) if tiles is not None else None
 
 
 def burn_double(game: Game, double: int, version: Any) -> Round:

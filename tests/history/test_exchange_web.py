@@ -10,6 +10,7 @@ import re
 
 import pytest
 from flask import render_template_string
+from flask_babel import refresh
 from sqlalchemy import func, select
 
 from companion.extensions import db
@@ -107,7 +108,7 @@ def test_csv_download_is_an_attachment(client, app):
     text = response.get_data(as_text=True)
     game_id = rows["game_a"].id
     assert text.splitlines()[2] == (
-        f"2026-11-20,Kitchen,{game_id},share-game-a,double-6,1,6-6,Bob,2,12,0,0,12,5-4 2-1"
+        f"2026-11-20,Kitchen,{game_id},1,share-game-a,double-6,1,6-6,Bob,2,12,0,0,12,5-4 2-1"
     )
 
 
@@ -221,8 +222,11 @@ def test_upload_needs_the_csrf_token_and_respects_the_size_bound(csrf_app):
     assert accepted.status_code == 200 and games() == 2
     huge = b" " * (70 * 1024) + text
     too_large = _upload(client, huge, csrf_token=token)
-    assert too_large.status_code == 413
-    assert "larger than" in too_large.get_data(as_text=True)
+    assert too_large.status_code == 413 and games() == 2
+    words = too_large.get_data(as_text=True)
+    assert (
+        "The file is larger than 0.06 MB, the most a backup may be; nothing was imported." in words
+    )
 
 
 def test_import_asks_for_the_passcode_when_one_is_set(app):
@@ -270,7 +274,8 @@ def test_importing_the_backup_of_a_deleted_night_brings_it_back(client, app):
 def test_import_messages_read_well(client, app):
     """Plural forms, no doubled "at", a CSV export named as such, paths "in the file at"."""
     page = _upload(client, b'{"format": "x').get_data(as_text=True)
-    assert "at at" not in page and "Unterminated string starting at" in page
+    assert "at at" not in page and "Unterminated string" not in page
+    assert "it ends in the middle (is it cut short?); line 1, column 12." in page
     build(db.session)
     csv_text = "".join(exchange.iter_csv(db.session)).encode()
     page = _upload(client, csv_text).get_data(as_text=True)
@@ -279,3 +284,102 @@ def test_import_messages_read_well(client, app):
     doc["nights"][1]["played_on"] = "yesterday"
     page = _upload(client, json.dumps(doc).encode()).get_data(as_text=True)
     assert re.search(r"\(in the file at <code>\$\.nights\[1\]\.played_on</code>\)", page)
+
+
+@pytest.mark.parametrize(
+    ("data", "reason", "python_words"),
+    [
+        (b'{"format": "chickenfoot', "ends in the middle", "Unterminated string"),
+        (
+            b"Datum;Misto;Hra\r\n2026-12-03;x;1\r\n",
+            "not a JSON backup (is it a CSV export?); line 1, column 1.",
+            "Expecting value",
+        ),
+        (b'{"format": 1} x', "something follows the end of the backup", "Extra data"),
+        (b'{"format" 1}', "something is missing or out of place", "delimiter"),
+    ],
+)
+def test_json_errors_are_worded_in_the_players_language(
+    client, app, fresh_translations, data, reason, python_words
+):
+    """The parser's English is never shown; the reason is a translated sentence with the place."""
+    page = _upload(client, data).get_data(as_text=True)
+    assert reason in page and python_words not in page
+    refresh()  # the test's app context keeps the first request's locale
+    response = client.post(
+        "/history/import",
+        data={"file": (io.BytesIO(b'{"format": "x'), "b.json")},
+        content_type="multipart/form-data",
+        headers={"Accept-Language": "cs"},
+    )
+    cs_page = response.get_data(as_text=True)
+    assert "Unterminated" not in cs_page and "řádek 1, sloupec 12" in cs_page
+
+
+def test_a_file_with_many_problems_lists_the_first_ones_and_counts_the_rest(client, app):
+    from companion.history.export_views import PROBLEMS_LISTED
+
+    build(db.session)
+    doc = exchange.export_document(db.session)
+    fresh_database()
+    doc["nights"] = [{**doc["nights"][0], "surprise": n} for n in range(80)]
+    page = _upload(client, json.dumps(doc).encode()).get_data(as_text=True)
+    total = int(re.search(r"The file has (\d+) problems:", page).group(1))
+    assert total > PROBLEMS_LISTED == 50
+    listed = page[page.find('<ul class="errors">') :]
+    listed = listed[: listed.find("</ul>")]
+    assert listed.count("<li>") == PROBLEMS_LISTED + 1
+    assert f"…and {total - PROBLEMS_LISTED} more." in listed
+
+
+def test_the_import_page_says_the_size_limit_in_mb(client, app):
+    assert app.config["HISTORY_IMPORT_MAX_BYTES"] == 64 * 1024 * 1024
+    page = client.get("/history/import").get_data(as_text=True)
+    assert "A backup may be at most 64 MB." in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "lt", "cs", "es", "de"])
+def test_csv_headings_are_distinct_and_the_set_is_worded_in_each_language(
+    client, app, fresh_translations, lang
+):
+    """No two columns share a heading (Russian had "Место" twice, Czech called the place
+    "Pořadí"); the set reads as the pages word it; each game has its number in the night."""
+    rows = build(db.session)
+    refresh()
+    response = client.get("/history/export.csv", headers={"Accept-Language": lang})
+    header, *lines = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    assert len(set(header)) == len(header) == len(exchange.CSV_COLUMNS)
+    refresh()
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        from flask_babel import gettext
+
+        worded = gettext("double-%(n)s", n=6)
+        expected = [str(exchange.CSV_HEADINGS[c]) for c in exchange.CSV_COLUMNS]
+    assert header == expected
+    if lang != "en":
+        assert worded != "double-6"
+    column = dict(zip(exchange.CSV_COLUMNS, zip(*lines, strict=True), strict=True))
+    assert set(column["set"]) <= {worded, worded.replace("6", "9")}
+    numbers = {(gid, n) for gid, n in zip(column["game_id"], column["game_number"], strict=True)}
+    assert (str(rows["game_a"].id), "1") in numbers
+
+
+def test_csv_game_number_counts_the_nights_live_games(app):
+    """The number the pages show ("Game 2"), in the CSV of that one game too; a deleted game
+    before it no longer counts."""
+    from companion.models import utcnow
+
+    rows = build(db.session)
+    game_a, game_b = rows["game_a"], rows["game_b"]
+    game_b.night = game_a.night
+    db.session.commit()
+    assert game_b.id > game_a.id
+
+    def numbers() -> set[str]:
+        text = "".join(exchange.iter_csv(db.session, game_id=game_b.id))
+        return {r["game_number"] for r in csv.DictReader(io.StringIO(text))}
+
+    assert numbers() == {"2"} == {str(game_b.number_in_night)}
+    game_a.deleted_at = utcnow()
+    db.session.commit()
+    assert numbers() == {"1"}

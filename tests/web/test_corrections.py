@@ -108,6 +108,24 @@ def test_editing_a_round_shows_its_values_and_saves_the_correction(client):
     assert "Round with 6-6 corrected." in text(follow)
 
 
+def test_saving_a_correction_with_nothing_changed_says_so_and_writes_nothing(client):
+    """The same hands posted again (typed totals, tapped tiles, who went out): no audit entry,
+    no new game version, and the notice says nothing changed (not "corrected")."""
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12}, tiles={"Cy": ["2-1"]}, out="Ann")
+    entries = len(fresh(game).audit)
+    before = version(game)
+    r = client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(fresh(game), 6, totals={"Bob": 12}, tiles={"Cy": ["2-1"]}, out="Ann"),
+    )
+    assert r.status_code == 303
+    assert len(fresh(game).audit) == entries and version(game) == before
+    words = text(client.get(r.headers["Location"]))
+    assert "Nothing changed in the round with 6-6." in words
+    assert "corrected" not in words
+
+
 def test_editing_uses_the_same_checks(client):
     game = make_game()
     save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")

@@ -596,3 +596,45 @@ def test_leaderboard_has_a_visible_key_to_its_abbreviations(client, h):
     key = body[body.index('<dl class="legend"') : body.index("</dl>")]
     for short, meaning in (("SW", "shared wins"), ("Pts/R", "points per round"), ("G", "games")):
         assert f"<dt>{short}</dt><dd>{meaning}" in key
+
+
+def test_leaderboard_names_the_filters_it_did_not_understand(client, h):
+    """Each filter that was not understood is named (what was typed) and said to be ignored;
+    the dates stay as typed in the form; the results are those of no filter."""
+    response = client.get("/history/leaderboard?from=2026-13-45&to=abc&set=77&colour=red")
+    assert response.status_code == 200
+    page = text(response)
+    assert "“2026-13-45” is not a date (write it as year-month-day, e.g. 2026-12-03); " in page
+    assert "“abc” is not a date" in page and page.count("this filter was ignored.") == 3
+    assert "“77” is not a set here (double-6 to double-18); this filter was ignored." in page
+    assert "“colour” is not a filter of this page; it was ignored." in page
+    body = response.get_data(as_text=True)
+    assert 'type="text" value="2026-13-45"' in body and 'value="abc"' in body
+    assert "Eve 2 1 0 50% 3.1 2" in page
+
+
+def test_leaderboard_reads_the_short_filter_names(client, h):
+    page = text(client.get("/history/leaderboard?set=9"))
+    assert names_in_order(page, ["Ann", "Bob", "Cy", "Dee", "Eve"]) == ["Cy", "Ann", "Bob", "Dee"]
+    assert "ignored" not in page
+
+
+def test_a_refused_merge_names_each_shared_game_as_the_pages_do(client, raw):
+    """Not bare dates: the night's date and "Game N" (its number among the night's games),
+    a link to the game's page when it is not deleted."""
+    p = raw.players
+    body = client.get(f"/history/players/{p['Cy']}/merge?into={p['Dee']}").get_data(as_text=True)
+    shared = db.session.scalars(
+        select(Game)
+        .where(
+            Game.seats.any(Seat.player_id == p["Cy"]), Game.seats.any(Seat.player_id == p["Dee"])
+        )
+        .order_by(Game.id)
+    ).all()
+    assert len(shared) >= 2
+    items = re.findall(r"<li>(.*?)</li>", body[body.find('class="card problem"') :], flags=re.S)
+    for game, item in zip(shared, items, strict=False):
+        live = [g.id for g in game.night.games if g.deleted_at is None or g.id == game.id]
+        assert f"· Game {live.index(game.id) + 1}" in item
+        if game.deleted_at is None and game.night.deleted_at is None:
+            assert f'href="/history/games/{game.id}"' in item
