@@ -310,6 +310,34 @@ def test_an_illegal_move_is_refused_in_red_and_saved(client, app):
     assert ruling.summary.startswith("6-4 on the open 4 on the second spoke: No")
 
 
+def test_the_same_question_posted_twice_is_one_ruling(client):
+    # a double tap (or tap-to-ask followed by the button) posts the same form twice
+    form = {"q": "move", "pos": "9-9 centre; 9-5 on C", "tile": "9-3", "on": "C"}
+    first, second = ask(client, **form), ask(client, **form)
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert db.session.query(Ruling).count() == 1
+
+
+def test_the_same_question_is_a_new_ruling_once_the_moment_has_passed(client, monkeypatch):
+    from companion.services import rulings
+
+    form = {"q": "move", "pos": "9-9 centre; 9-5 on C", "tile": "9-3", "on": "C"}
+    follow(client, ask(client, **form))
+    monkeypatch.setattr(rulings, "REPEAT_WINDOW", rulings.timedelta(0))
+    follow(client, ask(client, **form))
+    follow(client, ask(client, **{**form, "tile": "9-4"}))
+    assert db.session.query(Ruling).count() == 3
+
+
+def test_a_repeated_question_of_a_game_is_not_another_games_ruling(client):
+    one, two = make_game(), make_game()
+    form = {"q": "move", "pos": "9-9 centre; 9-5 on C", "tile": "9-3", "on": "C"}
+    ask(client, game=one.edit_token, **form)
+    ask(client, game=two.edit_token, **form)
+    assert len(rulings_for(one)) == len(rulings_for(two)) == 1
+
+
 def test_a_legal_move_is_green_and_the_other_places_are_highlighted(client):
     html = follow(client, ask(client, q="move", pos=SPOKES, tile="5-4", on="S2"))
     assert "Yes, it can go there." in html and "RULES.md §5.3" in html
