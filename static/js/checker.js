@@ -63,14 +63,17 @@
   }
 
   // A refused answer (422: a position that cannot be read or played, a question missing
-  // something) is swapped in without scrolling (the fragment's "show:none"): its message may
-  // be far above the button just tapped, so it is brought into view (and focused, so it is
-  // read out) or the tap would look as if nothing happened.
+  // something) is swapped in where the swap's "show:" puts the page (nowhere for the position
+  // form, the top of the checker for a question): its message may be far from the button
+  // just tapped, so it is brought into view (and focused, so it is read out) or the tap would
+  // look as if nothing happened. After a timeout: htmx applies "show:" after afterSettle.
   document.addEventListener("htmx:afterSettle", function (event) {
     var xhr = event.detail && event.detail.xhr;
     if (!xhr || xhr.status !== 422) { return; }
-    var message = document.querySelector("#checker .refusal, #checker .problem[role=alert]");
-    if (message) { bringIntoView(message); }
+    setTimeout(function () {
+      var message = document.querySelector("#checker .refusal, #checker .problem[role=alert]");
+      if (message) { bringIntoView(message); }
+    }, 0);
   });
 
   // A deep layout is drawn at its own scale and scrolls inside its box: bring the tile that

@@ -340,3 +340,14 @@ def test_a_refused_position_is_brought_into_view(phone: Page) -> None:
     refusal = phone.locator(".refusal")
     expect(refusal).to_contain_text("could not have been played")
     expect(refusal).to_be_in_viewport()
+
+
+def test_a_refused_question_is_brought_into_view(phone: Page) -> None:
+    # the question's form comes back (422) with what is missing: the page must show it, not
+    # jump to the top of the checker far above it
+    phone.set_viewport_size({"width": 360, "height": 740})
+    phone.goto(f"/checker/?q=draw&pos={OPEN_FOOT}")
+    phone.get_by_role("button", name="What must I do?").click()
+    problem = phone.locator("#ask-form .problem[role=alert]")
+    expect(problem).to_be_visible()
+    expect(problem).to_be_in_viewport()
