@@ -249,6 +249,20 @@ def test_a_pasted_tile_without_an_id_is_worded_in_german(client):
     assert "None" not in refusal and "has no id" not in refusal
 
 
+@pytest.mark.parametrize(
+    ("pos", "where"),
+    [
+        ('{"center":"9-9","tiles":[{"id":"S1","on":"C"}]}', "input.layout.tiles[0]"),
+        ('{"center":null,"tiles":[]}', "input.layout.center"),
+    ],
+)
+def test_a_pasted_tile_left_out_is_said_to_be_missing_not_none(client, pos, where):
+    html = page(client, pos=pos)
+    refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
+    assert "A tile is missing here: write it like &#34;9-5&#34;." in refusal and where in refusal
+    assert "None" not in refusal
+
+
 @pytest.mark.parametrize("key", ["center", "centre"])
 def test_a_pasted_layout_may_spell_the_centre_either_way(client, key):
     html = page(
