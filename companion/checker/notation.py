@@ -14,8 +14,8 @@ Pure functions, no Flask. The text is a list of items separated by ``;``, ``,`` 
   ``D1, D2, ...`` for other doubles (chicken feet), ``T1, T2, ...`` for the rest. An item may
   name its own id first: ``S4: 9-1 on C`` or ``X=5-4 on S1``.
 
-Pasted JSON is also accepted: a layout ``{"center", "tiles"}`` or a whole QUESTIONS.md
-question (its ``input.layout`` is the position).
+Pasted JSON is also accepted: a layout ``{"center", "tiles"}`` (``"centre"`` is read as
+``"center"``) or a whole QUESTIONS.md question (its ``input.layout`` is the position).
 
 Every problem raises :class:`NotationError` with the engine's code where the engine decides
 (``TILE_OUTSIDE_SET``, ``DUPLICATE_TILE``, ``UNKNOWN_ID``, ``SPOKES_INCOMPLETE`` ...: the
@@ -217,6 +217,15 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _with_center_key(layout: Mapping[str, Any]) -> dict[str, Any]:
+    """The layout with the centre under RULES.md's key ``center``: "centre", the game's own
+    spelling (the typing help writes "9-9 centre"), is read as the same key."""
+    spec = dict(layout)
+    if "center" not in spec and "centre" in spec:
+        spec["center"] = spec.pop("centre")
+    return spec
+
+
 def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Read pasted JSON: a layout, or a question whose ``input.layout`` is the position.
 
@@ -237,12 +246,13 @@ def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
         ) from None
     except (ValueError, RecursionError) as exc:
         raise NotationError("BAD_JSON", _("The pasted text is not valid JSON."), str(exc)) from None
-    if isinstance(data, Mapping) and "center" in data:
-        return dict(data), None
+    if isinstance(data, Mapping) and ("center" in data or "centre" in data):
+        return _with_center_key(data), None
     if isinstance(data, Mapping) and isinstance(data.get("input"), Mapping):
         layout = data["input"].get("layout")
         if isinstance(layout, Mapping):
-            return dict(layout), dict(data)
+            layout = _with_center_key(layout)
+            return layout, {**data, "input": {**data["input"], "layout": layout}}
     raise NotationError(
         "BAD_JSON",
         _(

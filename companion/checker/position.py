@@ -97,6 +97,12 @@ class PositionView:
         return prefix, refused
 
     @property
+    def unreadable(self) -> bool:
+        """True when the text could not be read at all (pasted text that is not JSON, or JSON
+        that is not a position): a typing problem, not a position that cannot be played."""
+        return self.error is not None and self.error.code == "BAD_JSON"
+
+    @property
     def refusal_words(self) -> str:
         """Why the refused placement could not have been played, in players' words (the same
         move check a question gets); ``""`` when the refusal is not about a move (a typo, a
@@ -114,7 +120,10 @@ class PositionView:
             return ""
         _id, on, text = refused
         try:
-            verdict = check_move(prefix, Tile.of(*(int(v) for v in text.split("-"))), on)
+            # a tile outside the set is refused for that (the reader's own message), before
+            # any move check: check_move knows the layout, not the set
+            tile = self.table.dominoes.check(Tile.of(*(int(v) for v in text.split("-"))))
+            verdict = check_move(prefix, tile, on)
         except EngineError:
             return ""
         if verdict.legal:

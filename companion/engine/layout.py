@@ -663,6 +663,18 @@ def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> L
         raise LayoutError("BAD_LAYOUT", 'Each layout tile is {"id", "on", "tile"}.', where)
     tile_id, on = item.get("id"), item.get("on")
     label = f"{where} ({tile_id})"
+    if tile_id is None:
+        # a missing id is named by the tile it belongs to, not by Python's "None"
+        tile_text = item.get("tile")
+        raise LayoutError(
+            "MISSING_ID",
+            'The tile %(tile)s placed on "%(on)s" has no id: give each tile one, like S1.',
+            where,
+            params={
+                "tile": tile_text if isinstance(tile_text, str) else "?",
+                "on": on if isinstance(on, str) else "?",
+            },
+        )
     if not isinstance(tile_id, str) or not _ID.match(tile_id) or tile_id == CENTER:
         raise LayoutError(
             "BAD_ID",

@@ -101,6 +101,8 @@ def parse_ends(text: object, where: str = "") -> tuple[int, int]:
     Accepts ``-``, ``|``, ``:`` or ``/`` between the numbers and optional brackets.
     Raises TileError(``BAD_TILE``) for anything else.
     """
+    if text is None:  # a key left out of pasted JSON: say so, not "not None"
+        raise TileError("BAD_TILE", 'A tile is missing here: write it like "9-5".', where)
     if not isinstance(text, str):
         raise TileError(
             "BAD_TILE",

@@ -42,6 +42,40 @@
     note(form, "on");
   }, true);
 
+  // The tile and end of the ruling just shown stay preselected in the form. A tap on "Can it
+  // go there?" right after a tap-to-ask (tile, then end: asked at once, above) would ask the
+  // same question again and save the ruling twice, Back then landing on the copy. Untouched,
+  // the form has nothing new to ask: the answer on the page is brought into view instead.
+  document.addEventListener("submit", function (event) {
+    var form = askForm();
+    var verdict = document.getElementById("verdict");
+    var seen = form && tapped.get(form);
+    if (!form || event.target !== form || !verdict || seen && (seen.tile || seen.on)) { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    bringIntoView(verdict);
+  }, true);
+
+  function bringIntoView(element) {
+    if (!element.hasAttribute("tabindex")) { element.setAttribute("tabindex", "-1"); }
+    element.focus({ preventScroll: true });
+    element.scrollIntoView({ block: "center" });
+  }
+
+  // A refused answer (422: a position that cannot be read or played, a question missing
+  // something) is swapped in where the swap's "show:" puts the page (nowhere for the position
+  // form, the top of the checker for a question): its message may be far from the button
+  // just tapped, so it is brought into view (and focused, so it is read out) or the tap would
+  // look as if nothing happened. After a timeout: htmx applies "show:" after afterSettle.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (!xhr || xhr.status !== 422) { return; }
+    setTimeout(function () {
+      var message = document.querySelector("#checker .refusal, #checker .problem[role=alert]");
+      if (message) { bringIntoView(message); }
+    }, 0);
+  });
+
   // A deep layout is drawn at its own scale and scrolls inside its box: bring the tile that
   // matters into view (the move asked about, the refused placement, else the centre double).
   function centreThePicture() {

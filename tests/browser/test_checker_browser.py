@@ -283,3 +283,71 @@ def test_a_ruling_is_deleted_only_after_confirming(phone: Page) -> None:
     phone.get_by_role("button", name="Delete the ruling").click()
     expect(phone.locator("h1")).to_have_text("Rulings")
     expect(phone.get_by_text("Hand: 8-7, 8-6")).to_have_count(0)
+
+
+def _rulings_without_a_game(live_server) -> int:
+    from companion.extensions import db
+    from companion.models import Ruling
+
+    with live_server.app.app_context():
+        return db.session.query(Ruling).filter(Ruling.game_id.is_(None)).count()
+
+
+@pytest.mark.parametrize(
+    ("answered_first", "tile"), [(True, "9-3"), (False, "9-4")], ids=["answered", "in-flight"]
+)
+def test_tap_to_ask_then_the_button_is_one_question_and_one_ruling(
+    phone: Page, live_server, answered_first: bool, tile: str
+) -> None:
+    # the tester's steps: a tile and an end tapped (which asks at once), then the button,
+    # tapped when the answer is already shown or while it is still on its way
+    before = _rulings_without_a_game(live_server)
+    posts: list[str] = []
+    phone.on(
+        "request",
+        lambda r: posts.append(r.url) if r.method == "POST" and "/checker/ask" in r.url else None,
+    )
+    if not answered_first:
+
+        def slow(route) -> None:  # a phone on the table's Wi-Fi: the answer takes a moment
+            phone.wait_for_timeout(400)
+            route.continue_()
+
+        phone.route("**/checker/ask", slow)
+    phone.goto("/checker/?set=9&players=4&q=move&pos=9-9+centre;+9-5+on+C")
+    phone.wait_for_timeout(500)
+    phone.locator(f"label.chip:has(input[value='{tile}'])").click()
+    phone.locator("label.end-option:has(input[value='C'])").click()
+    if answered_first:
+        expect(phone.locator("#verdict")).to_contain_text("Yes, it can go there.")
+    phone.get_by_role("button", name="Can it go there?").click()
+    expect(phone.locator("#verdict")).to_contain_text("Yes, it can go there.")
+    expect(phone.locator("#verdict")).to_be_in_viewport()
+    phone.wait_for_timeout(800)
+    assert len(posts) == 1, posts
+    assert _rulings_without_a_game(live_server) == before + 1
+    phone.go_back()
+    expect(phone.locator("#verdict")).to_have_count(0)
+
+
+def test_a_refused_position_is_brought_into_view(phone: Page) -> None:
+    phone.set_viewport_size({"width": 360, "height": 740})
+    phone.goto("/checker/?q=move")
+    phone.locator("details.typed summary").click()
+    phone.locator("#pos").fill("9-5 on C; 5-5 on S1")
+    phone.locator("#pos").scroll_into_view_if_needed()
+    phone.get_by_role("button", name="Show", exact=True).click()
+    refusal = phone.locator(".refusal")
+    expect(refusal).to_contain_text("could not have been played")
+    expect(refusal).to_be_in_viewport()
+
+
+def test_a_refused_question_is_brought_into_view(phone: Page) -> None:
+    # the question's form comes back (422) with what is missing: the page must show it, not
+    # jump to the top of the checker far above it
+    phone.set_viewport_size({"width": 360, "height": 740})
+    phone.goto(f"/checker/?q=draw&pos={OPEN_FOOT}")
+    phone.get_by_role("button", name="What must I do?").click()
+    problem = phone.locator("#ask-form .problem[role=alert]")
+    expect(problem).to_be_visible()
+    expect(problem).to_be_in_viewport()

@@ -107,6 +107,7 @@ def test_replay_tile_errors(code: str, tiles: list, n: int) -> None:
         ({"center": "9-9", "tiles": ["9-5"]}, "BAD_LAYOUT"),
         ({"center": "9-9", "tiles": [{"id": "C", "on": "C", "tile": "9-5"}]}, "BAD_ID"),
         ({"center": "9-9", "tiles": [{"id": "1x", "on": "C", "tile": "9-5"}]}, "BAD_ID"),
+        ({"center": "9-9", "tiles": [{"on": "C", "tile": "9-5"}]}, "MISSING_ID"),
         ({"center": "9-5", "tiles": []}, "BAD_CENTER"),
     ],
 )

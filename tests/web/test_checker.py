@@ -206,13 +206,93 @@ def test_an_impossible_position_is_refused_with_the_placement_marked(client):
         ("9-5 on C; 9-12 on C", "TILE_OUTSIDE_SET", "not in a double-9 set"),
         ("9-5 on C; 5-9 on C", "DUPLICATE_TILE", "already on the table"),
         ("9-5 on C; 5-4 on S8", "UNKNOWN_ID", "no tile S8"),
-        ('{"center": ', "BAD_JSON", "not valid JSON"),
     ],
 )
 def test_unreadable_positions_get_their_message(client, pos, code, words):
     html = page(client, pos=pos)
     assert code in html and words in html
     assert "could not have been played" in html
+
+
+@pytest.mark.parametrize(
+    ("pos", "words"),
+    [
+        ('{"center": ', "The pasted text is not valid JSON: it breaks near character 11."),
+        ('{"tiles": []}', "This JSON is not a position"),
+    ],
+)
+def test_pasted_text_that_is_not_a_position_is_a_reading_problem(client, pos, words):
+    # not JSON (or not a layout) is a typing problem: the headline says the text was unreadable
+    html = page(client, pos=pos)
+    refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
+    assert "BAD_JSON" in refusal and words in refusal
+    assert "The pasted text could not be read." in refusal
+    assert "could not have been played" not in refusal
+
+
+def test_a_pasted_tile_without_an_id_is_named_not_none(client):
+    html = page(client, pos='{"center":"9-9","tiles":[{"tile":"9-5","on":"C"}]}')
+    refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
+    assert "MISSING_ID" in refusal
+    assert "The tile 9-5 placed on &#34;C&#34; has no id: give each tile one, like S1." in refusal
+    assert "None" not in refusal
+
+
+def test_a_pasted_tile_without_an_id_is_worded_in_german(client):
+    html = client.get(
+        "/checker/",
+        query_string={"pos": '{"center":"9-9","tiles":[{"tile":"9-5","on":"C"}]}'},
+        headers={"Accept-Language": "de"},
+    ).get_data(as_text=True)
+    refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
+    assert "9-5" in refusal and "S1" in refusal
+    assert "None" not in refusal and "has no id" not in refusal
+
+
+@pytest.mark.parametrize(
+    ("pos", "where"),
+    [
+        ('{"center":"9-9","tiles":[{"id":"S1","on":"C"}]}', "input.layout.tiles[0]"),
+        ('{"center":null,"tiles":[]}', "input.layout.center"),
+    ],
+)
+def test_a_pasted_tile_left_out_is_said_to_be_missing_not_none(client, pos, where):
+    html = page(client, pos=pos)
+    refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
+    assert "A tile is missing here: write it like &#34;9-5&#34;." in refusal and where in refusal
+    assert "None" not in refusal
+
+
+@pytest.mark.parametrize("key", ["center", "centre"])
+def test_a_pasted_layout_may_spell_the_centre_either_way(client, key):
+    html = page(
+        client, pos=json.dumps({key: "9-9", "tiles": [{"id": "S1", "on": "C", "tile": "9-5"}]})
+    )
+    assert 'class="refusal"' not in html
+    assert "9-9 centre; 9-5 on C" in html
+
+
+def test_a_pasted_question_may_spell_the_centre_either_way(client):
+    question = {
+        "category": "placement",
+        "input": {"layout": {"centre": "9-9", "tiles": []}, "move": {"tile": "9-5", "on": "C"}},
+    }
+    html = page(client, pos=json.dumps(question))
+    assert 'class="refusal"' not in html
+
+
+@pytest.mark.parametrize(
+    ("params", "words"),
+    [
+        ({"set": "6", "pos": "6-6 centre; 9-9 on C"}, "9-9 is not in a double-6 set"),
+        ({"pos": "12-3 on C"}, "12-3 is not in a double-9 set"),
+    ],
+)
+def test_a_tile_outside_the_set_is_refused_for_that_not_for_its_numbers(client, params, words):
+    html = page(client, **params)
+    refusal = re.search(r'<div class="refusal".*?</div>', html, re.S).group(0)
+    assert "TILE_OUTSIDE_SET" in refusal and words in refusal
+    assert "has no" not in refusal  # not the move check's "9-9 has no 6"
 
 
 # --- asking --------------------------------------------------------------------------------
@@ -242,6 +322,34 @@ def test_an_illegal_move_is_refused_in_red_and_saved(client, app):
     assert ruling.answer["reason"] == "FOOT_INCOMPLETE"
     assert ruling.rules["foot_toes_required"] == 3
     assert ruling.summary.startswith("6-4 on the open 4 on the second spoke: No")
+
+
+def test_the_same_question_posted_twice_is_one_ruling(client):
+    # a double tap (or tap-to-ask followed by the button) posts the same form twice
+    form = {"q": "move", "pos": "9-9 centre; 9-5 on C", "tile": "9-3", "on": "C"}
+    first, second = ask(client, **form), ask(client, **form)
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    assert db.session.query(Ruling).count() == 1
+
+
+def test_the_same_question_is_a_new_ruling_once_the_moment_has_passed(client, monkeypatch):
+    from companion.services import rulings
+
+    form = {"q": "move", "pos": "9-9 centre; 9-5 on C", "tile": "9-3", "on": "C"}
+    follow(client, ask(client, **form))
+    monkeypatch.setattr(rulings, "REPEAT_WINDOW", rulings.timedelta(0))
+    follow(client, ask(client, **form))
+    follow(client, ask(client, **{**form, "tile": "9-4"}))
+    assert db.session.query(Ruling).count() == 3
+
+
+def test_a_repeated_question_of_a_game_is_not_another_games_ruling(client):
+    one, two = make_game(), make_game()
+    form = {"q": "move", "pos": "9-9 centre; 9-5 on C", "tile": "9-3", "on": "C"}
+    ask(client, game=one.edit_token, **form)
+    ask(client, game=two.edit_token, **form)
+    assert len(rulings_for(one)) == len(rulings_for(two)) == 1
 
 
 def test_a_legal_move_is_green_and_the_other_places_are_highlighted(client):
