@@ -4,13 +4,18 @@ Content-Security-Policy rule."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import watch_csp
-from tests.browser.test_table_sizes_browser import SMALL_PHONE, remember_game, seed_game
+from tests.browser.test_table_sizes_browser import (
+    SMALL_PHONE,
+    remember_game,
+    seed_game,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -130,3 +135,22 @@ def test_an_htmx_round_save_breaks_no_content_security_rule(phone_in: Page, live
     expect(page.locator("ol.player-rounds")).to_be_visible()
     page.wait_for_timeout(300)
     assert refusals == []
+
+
+@pytest.mark.parametrize("phone_in", ["en"], indirect=True)
+def test_a_hand_typed_as_letters_is_refused_in_the_servers_words(
+    phone_in: Page, live_server
+) -> None:
+    """The hand page's pattern attribute stopped the post with the browser's own bubble
+    ("Please match the requested format.", no reason, the browser's language)."""
+    page = phone_in
+    _token, share, _night = seed_game(live_server.app, ["Ann", "Bob", "Cy"], 6, 1)
+    page.goto(f"/j/{share}")
+    page.get_by_role("button", name="Ann", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    total = page.get_by_label("Points left in my hand")
+    expect(total).to_have_attribute("inputmode", "numeric")
+    total.fill("abc")
+    page.get_by_role("button", name="Post my hand").click()
+    expect(page.locator("main")).to_contain_text("type the points as a whole number (digits only)")
+    expect(page.get_by_label("Points left in my hand")).to_have_value("abc")
