@@ -70,3 +70,14 @@ class PlainText:
     def __call__(self, _form: Any, field: Field) -> None:
         if isinstance(field.data, str) and forbidden_characters(field.data):
             raise ValidationError(str(self.message))
+
+
+#: characters of a typed value that a message quotes back (the rest becomes "…")
+ECHO_MAX = 60
+
+
+def shortened(text: str, limit: int = ECHO_MAX) -> str:
+    """``text`` as a message quotes it back: whole up to ``limit`` characters, else its first
+    ``limit`` characters and an ellipsis, so that a pasted screenful never buries the reason
+    it was refused."""
+    return text if len(text) <= limit else text[:limit].rstrip() + "…"

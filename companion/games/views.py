@@ -45,6 +45,7 @@ from ..models import Game, GameNight, Player, Seat
 from ..public_url import init_public_url, public_base, public_url
 from ..services import game_setup as setup
 from ..services.scoreboard import board_window, build_board
+from ..text import shortened
 from ..vocab import GameStatus
 from . import bp
 from .access import safe_next, scorekeeper_game
@@ -275,7 +276,7 @@ def _who_is_chosen(form: NewGameForm) -> str:
         "Chosen for this game (%(num)d): %(names)s.",
         "Chosen for this game (%(num)d): %(names)s.",
         len(names),
-        names=", ".join(names),
+        names=", ".join(shortened(name) for name in names),
     )
 
 
@@ -369,7 +370,9 @@ def new_game(night_id: int) -> ResponseReturnValue:
     if not form.create.data:
         return _render_new_game(the_night, form)
     if not form.validate():
-        return _render_new_game(the_night, form, [_("Please correct the marked fields.")])
+        # the reasons first (a too-long name, ...), then who is chosen
+        reasons = dict.fromkeys(str(e) for row in form.new for e in row.form.name.errors)
+        return _render_new_game(the_night, form, [_("Please correct the marked fields."), *reasons])
     try:
         game = setup.create_game(
             db.session(),

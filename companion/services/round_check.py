@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 
 from ..engine import (
     DominoSet,
@@ -32,6 +33,7 @@ from ..engine import (
 from ..errors import Problem
 from ..mapping import dominoes_of, rules_of
 from ..models import Game
+from ..text import shortened
 from ..vocab import RoundOutcome
 from ..words import error_words
 
@@ -100,12 +102,14 @@ def parse_total(text: str, who: str, bound: int) -> tuple[int | None, str | None
     if not _DIGITS.fullmatch(text):
         return None, _("%(who)s: type the points as a whole number (digits only).", who=who)
     if len(text) > MAX_SCORE_DIGITS or int(text) > bound:
-        return None, _(
-            "%(who)s: %(text)s points is more than any hand could hold in this game "
-            "(at most %(bound)s).",
+        return None, ngettext(
+            "%(who)s: %(text)s is more than any hand could hold in this game (at most "
+            "%(num)s point).",
+            "%(who)s: %(text)s is more than any hand could hold in this game (at most "
+            "%(num)s points).",
+            bound,
             who=who,
-            text=text[:12],
-            bound=bound,
+            text=shortened(text, 12),
         )
     return int(text), None
 

@@ -98,6 +98,12 @@ class Board:
         """The deciding step in plain words."""
         return step_words(self.decided_by)
 
+    @property
+    def total_digits(self) -> int:
+        """Digits of the longest total in points (1 on an empty board): the page widens the
+        total column for four or more, so that "1,035" stays on one line at 360 px."""
+        return max((len(str(abs(r.total))) for r in self.rows), default=1)
+
 
 def build_board(game: Game) -> Board:
     """The scoreboard of ``game`` (one query-free pass over its loaded rounds and seats)."""

@@ -552,3 +552,20 @@ def test_duplicate_names_do_not_get_a_green_deal(client):
     assert "is in this game twice" in body
     assert "This deal works." not in body
     assert "The deal fits once the problems above are fixed." in body
+
+
+def test_a_pasted_screenful_name_is_quoted_shortened_after_the_reason(client, night_id):
+    """A 10,000-character name (maxlength bypassed) was echoed whole in the error box
+    ("Chosen for this game (3): NNNN…" for screens) and the reason was far below."""
+    refused = _post(client, night_id, game_data(["N" * 10_000, "Bob", "Cy"]))
+    assert refused.status_code == 200 and _games() == 0
+    problems = re.search(r'<div class="problems" role="alert">(.*?)</div>', refused.text, re.S)
+    items = [
+        " ".join(re.sub(r"<[^>]+>", " ", li).split())
+        for li in re.findall(r"<li>(.*?)</li>", problems.group(1), re.S)
+    ]
+    assert items == [
+        "Please correct the marked fields.",
+        "A name has at most 60 characters.",
+        f"Chosen for this game (3): {'N' * 60}…, Bob, Cy.",
+    ]

@@ -1,0 +1,170 @@
+"""The scorekeeper's page on a 360 px phone in every language: what a save scrolls to is not
+under the top bar, totals of 1,000 or more stay on one line, and an htmx update breaks no
+Content-Security-Policy rule."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import watch_csp
+from tests.browser.test_table_sizes_browser import (
+    SMALL_PHONE,
+    remember_game,
+    seed_game,
+)
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = ("en", "ru", "lt", "cs", "es", "de")
+
+
+@pytest.fixture(params=LANGUAGES)
+def phone_in(request, browser, live_server) -> Iterator[Page]:
+    """A 360 px phone whose browser asks for one of the app's languages."""
+    context = browser.new_context(**SMALL_PHONE, base_url=live_server.url, locale=request.param)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+#: where ``selector``'s element is against the viewport and the top bar: [top, bottom,
+#: the top bar's bottom (0 when it does not stay on screen), the viewport's height]
+PLACE = """(selector) => {
+  const el = document.querySelector(selector);
+  const box = el.getBoundingClientRect();
+  const bar = document.querySelector("header.topbar");
+  const sticks = ["sticky", "fixed"].includes(getComputedStyle(bar).position);
+  const barBottom = sticks ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  return [box.top, box.bottom, barBottom, window.innerHeight];
+}"""
+
+
+def assert_in_view_below_the_bar(page: Page, selector: str) -> None:
+    top, bottom, bar, height = page.evaluate(PLACE, selector)
+    assert top >= bar - 0.5 and bottom <= height + 0.5, (selector, top, bottom, bar, height)
+
+
+def fill_hands(page: Page, out: int, points: list[int]) -> None:
+    """Type ``points`` for each hand but the one that went out (index ``out``)."""
+    hands = page.locator("#round-area fieldset.hand")
+    for i in range(hands.count()):
+        if i == out:
+            hands.nth(i).locator("input[type=checkbox]").first.check()
+        else:
+            hands.nth(i).locator("input[inputmode=numeric]").fill(str(points[i]))
+
+
+def test_a_save_shows_the_notice_and_the_next_round_below_the_top_bar(
+    phone_in: Page, live_server
+) -> None:
+    page = phone_in
+    token, _share, _night = seed_game(live_server.app, ["Ann", "Bob", "Cy"], 6, 5)
+    remember_game(page, token)
+    page.wait_for_function("() => window.htmx !== undefined")
+    fill_hands(page, 0, [0, 12, 7])
+    page.locator(".round-form .actions button[type=submit]").first.click()
+    expect(page.locator("#round-area > .flash.success")).to_be_visible()
+    page.wait_for_timeout(300)  # htmx's show: scroll comes after the settle
+    assert_in_view_below_the_bar(page, "#round-area > .flash.success")
+    assert_in_view_below_the_bar(page, "#round-title")
+    # the last round: "Game over" lands below the bar the same way
+    fill_hands(page, 1, [3, 0, 7])
+    page.locator(".round-form .actions button[type=submit]").first.click()
+    expect(page.locator("#finish-title")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert_in_view_below_the_bar(page, "#finish-title")
+
+
+def test_the_top_bar_is_one_line_at_360_px(phone_in: Page) -> None:
+    page = phone_in
+    for url in ("/", "/checker/", "/history/"):
+        page.goto(url)
+        height = page.locator("header.topbar").evaluate("e => e.getBoundingClientRect().height")
+        assert height <= 62, (url, height)
+
+
+#: every figure of the scoreboard that breaks onto a second line or is clipped, and the
+#: running totals as shown
+BROKEN_FIGURES = """() => {
+  const lines = el => { const r = document.createRange(); r.selectNodeContents(el);
+                        return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; };
+  const figures = [...document.querySelectorAll(
+    '#scoreboard td.tot, #scoreboard tbody.player > tr:nth-child(2) > td small')];
+  return [figures.filter(el => lines(el) > 1 || el.scrollWidth > el.clientWidth + 0.5)
+                 .map(el => el.className + ': ' + el.textContent),
+          [...document.querySelectorAll('#scoreboard small')].map(el => el.textContent)];
+}"""
+#: a thousand as each language writes it (Babel's grouping: NBSP in ru, lt and cs)
+THOUSANDS = {"en": "1,", "ru": "1\xa0", "lt": "1\xa0", "cs": "1\xa0", "es": "1.", "de": "1."}
+
+
+def test_totals_of_a_thousand_or_more_stay_on_one_line(phone_in: Page, live_server) -> None:
+    page = phone_in
+    lang = page.evaluate("navigator.language")[:2]
+    names = [f"Player {i + 1}" for i in range(12)]
+    token, share, _night = seed_game(live_server.app, names, 18, 18)
+    remember_game(page, token)
+    for url in (f"/g/{token}", f"/s/{share}"):
+        page.goto(url)
+        broken, running = page.evaluate(BROKEN_FIGURES)
+        assert broken == [], (url, broken)
+        totals = page.locator("#scoreboard td.tot").all_inner_texts()
+        assert any(t.startswith(THOUSANDS[lang]) and len(t) == 5 for t in totals), totals
+        assert any(r.startswith(THOUSANDS[lang]) for r in running), running
+        assert not any(len(r) >= 4 and r.isdigit() for r in running), running
+
+
+def test_an_htmx_round_save_breaks_no_content_security_rule(phone_in: Page, live_server) -> None:
+    page = phone_in
+    refusals = watch_csp(page)
+    # every other console error too, but the unreachable CDN copy of htmx (no network here):
+    # the tile picker's fetch inherited the form's hx-indicator ("find .saving" matched nothing)
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and not m.text.startswith("Failed to load resource")
+            else None
+        ),
+    )
+    token, _share, _night = seed_game(live_server.app, ["Ann", "Bob", "Cy"], 6, 2)
+    remember_game(page, token)
+    page.wait_for_function("() => window.htmx !== undefined")
+    page.locator("#round-area fieldset.hand").nth(1).locator("button.picker-open").click()
+    expect(page.locator("label.pick").first).to_be_visible()
+    fill_hands(page, 0, [0, 12, 7])
+    page.locator(".round-form .actions button[type=submit]").first.click()
+    expect(page.locator("#round-area > .flash.success")).to_be_visible()
+    # the scoreboard's links swap it too (hx-boost)
+    page.locator("#scoreboard a.name").first.click()
+    expect(page.locator("ol.player-rounds")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert refusals == []
+    assert errors == []
+
+
+@pytest.mark.parametrize("phone_in", ["en"], indirect=True)
+def test_a_hand_typed_as_letters_is_refused_in_the_servers_words(
+    phone_in: Page, live_server
+) -> None:
+    """The hand page's pattern attribute stopped the post with the browser's own bubble
+    ("Please match the requested format.", no reason, the browser's language)."""
+    page = phone_in
+    _token, share, _night = seed_game(live_server.app, ["Ann", "Bob", "Cy"], 6, 1)
+    page.goto(f"/j/{share}")
+    page.get_by_role("button", name="Ann", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    total = page.get_by_label("Points left in my hand")
+    expect(total).to_have_attribute("inputmode", "numeric")
+    total.fill("abc")
+    page.get_by_role("button", name="Post my hand").click()
+    expect(page.locator("main")).to_contain_text("type the points as a whole number (digits only)")
+    expect(page.get_by_label("Points left in my hand")).to_have_value("abc")
