@@ -425,10 +425,21 @@ def edit(token: str, number: int) -> Any:
         edit_round(game, rnd, scored, form.version.data)
     except Conflict:
         game = load_game(scorekeeper_game(token))
-        errors = [_("This round was changed on another phone; here is what is saved now.")]
+        errors = [
+            _("This round was changed on another phone; here is what is saved now."),
+            _("Nothing was replaced: your values are still in the form. Save again to use them."),
+        ]
         saved = next((r for r in game.rounds if r.number == number), None)
+        # the typed form stays (nothing a phone typed is silently replaced); _game_context
+        # gives it the new version, so saving again keeps this phone's values
         return _render_game(
-            409, game=game, editing=saved, errors=errors, conflict=saved, plan=plan_round(game)
+            409,
+            game=game,
+            editing=saved,
+            form=form if saved is not None else None,
+            errors=errors,
+            conflict=saved,
+            plan=plan_round(game),
         )
     return _saved(
         token,
