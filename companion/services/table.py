@@ -249,11 +249,29 @@ def _value_from(
     """Check one posted hand on its own and against the other posted hands (no tile twice,
     not the centre double, total and tiles agree) -- RULES.md §6, §7."""
     who = seat.player.name
-    if went_out:
-        return HandValue(None, None, True)
     total, problem = parse_total(total_text or "", who, score_bound(game, double))
     if problem:
         raise PostRefused(problem)
+    if went_out:
+        # a total or tiles beside the tick is refused, never silently dropped: the player
+        # may have meant the total (a "went out" post left ticked on a reload)
+        if tiles:
+            raise PostRefused(
+                _(
+                    "%(who)s went out, so %(who)s has no tiles left: clear the tapped tiles.",
+                    who=who,
+                )
+            )
+        if total:
+            raise PostRefused(
+                _(
+                    "%(who)s went out, so %(who)s scores %(points)s points, not %(typed)s.",
+                    who=who,
+                    points=0,
+                    typed=total,
+                )
+            )
+        return HandValue(None, None, True)
     parsed, problems = parse_tiles(dominoes_of(game), tiles, who)
     if problems:
         raise PostRefused(problems[0])

@@ -220,6 +220,9 @@ def test_a_phone_can_change_its_post_until_the_round_is_saved(client, table):
         ({"total": "99999"}, "more than any hand could hold"),
         ({}, "Type the points left in your hand, or tap your tiles."),
         ({"total": "3", "tiles": ["5-4"]}, "Your tapped tiles add up to 9 points, but you typed 3"),
+        # a typed total beside a ticked "I went out" is refused, never silently dropped
+        ({"total": "12", "went_out": "y"}, "Bob went out, so Bob scores 0 points, not 12."),
+        ({"tiles": ["5-4"], "went_out": "y"}, "Bob went out, so Bob has no tiles left"),
     ],
 )
 def test_a_bad_post_is_refused_in_words_and_keeps_what_was_typed(table, fields, message):
@@ -230,6 +233,20 @@ def test_a_bad_post_is_refused_in_words_and_keeps_what_was_typed(table, fields, 
     assert hand_post(game, "Bob") is None
     if fields.get("total"):
         assert f'value="{fields["total"]}"' in r.text
+
+
+def test_changing_a_went_out_post_to_a_total_with_the_tick_left_on_is_refused(table):
+    """Dmitri posted "I went out"; the page comes back with it ticked; he types 3: refused in
+    words, the post stays "went out" and the 3 is still in the form."""
+    game, phone = table
+    assert post(phone("Bob"), game, went_out="y").status_code == 303
+    r = post(phone("Bob"), game, total="3", went_out="y", seen=hand_post(game, "Bob").revision)
+    assert r.status_code == 422
+    assert "Bob went out, so Bob scores 0 points, not 3." in text(r)
+    assert 'value="3"' in r.text
+    assert hand_post(game, "Bob").went_out and hand_post(game, "Bob").total is None
+    # a 0 beside the tick says the same as the tick: taken
+    assert post(phone("Cy"), game, total="0", went_out="y").status_code == 303
 
 
 def test_a_tile_already_in_another_posted_hand_is_refused(table):
