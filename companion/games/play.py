@@ -25,7 +25,16 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
-from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
+from ..access import (
+    Role,
+    asker_names,
+    asking,
+    keeps_score,
+    remember,
+    requires,
+    scorekeepers,
+    seat_phones,
+)
 from ..htmx import is_htmx, push_url, targets
 from ..languages import with_language
 from ..mapping import rules_of, scored_rounds
@@ -154,6 +163,7 @@ def _game_context(
         "marks": _marks(game, form, double) if form is not None and not editing else {},
         "phones": seat_phones(game),
         "asking": asking(game),
+        "asker_names": asker_names(game),
         "keepers": len(scorekeepers(game)),
         "live_key": posts.live_key(game),
         "poll_seconds": POLL_SECONDS,

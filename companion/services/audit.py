@@ -123,6 +123,8 @@ def line_words(code: str, params: Mapping[str, Any]) -> str:
     Raises ``KeyError``/``TypeError``/``ValueError`` for params of another shape and
     ``LookupError`` for a code this version does not know (:func:`entry_words` falls back)."""
     p = params
+    if code == AuditCode.SCOREKEEPER_MOVED and p and p.get("to"):
+        return _("Scorekeeping handed over to %(name)s's phone.", name=str(p["to"]))
     fixed = _WITHOUT_PARAMS.get(AuditCode(code))
     if fixed is not None:
         return str(fixed)

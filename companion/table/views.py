@@ -468,11 +468,13 @@ def _record_handover(game: Game, done: access.Handover | None) -> None:
     if done is None:
         return
     game = db.session.get(Game, game.id) or game
+    # a phone that joined a seat is named in the trail ("handed over to Dmitri's phone")
+    name = access.seated_name(game, done.to_device)
     commit_change(
         game,
         "scorekeeper_moved" if done.from_devices else "scorekeeper_added",
         AuditCode.SCOREKEEPER_MOVED if done.from_devices else AuditCode.SCOREKEEPER_ADDED,
-        None,
+        {"to": name} if name and done.from_devices else None,
         {"devices": list(done.from_devices)} if done.from_devices else None,
         {"device": done.to_device},
     )

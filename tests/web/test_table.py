@@ -463,6 +463,22 @@ def test_handover_moves_scorekeeping_and_the_old_phone_is_told(app, client, tabl
     assert "scorekeeper_moved" in actions
 
 
+def test_a_request_from_a_seated_phone_names_the_player_here_and_in_the_trail(client, table):
+    game, phone = table
+    bob = phone("Bob")
+    assert bob.post(f"/g/{game.edit_token}/ask").status_code == 303
+    page = client.get(f"/g/{game.edit_token}").text
+    assert "Bob asks to keep score from their phone." in page
+    assert "Another phone asks to keep score." not in page
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    r = client.post(
+        f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"}
+    )
+    assert r.status_code == 303
+    trail = bob.get(f"/g/{game.edit_token}/audit")
+    assert "Scorekeeping handed over to Bob's phone." in text(trail)
+
+
 def test_a_second_scorekeeper_only_when_added_on_purpose(app, client, table):
     game, _phone = table
     second = app.test_client()
