@@ -418,6 +418,24 @@ def _insert(game: Game, seat: Seat, device: Device, double: int, value: HandValu
 # --- saving the round ------------------------------------------------------------------------
 
 
+def saved_as_typed(rnd: Round, seat_id: int, typed: dict[str, Any]) -> bool:
+    """True when the saved round ``rnd`` already holds this seat's hand as the phone typed it
+    (``typed``: total, tiles, went_out as the hand form sends them): a post that arrives after
+    the round was saved is then no conflict (e.g. both came back from offline with 6)."""
+    hand = next((h for h in rnd.hands if h.seat_id == seat_id), None)
+    if hand is None:
+        return False
+    total = str(typed.get("total") or "").strip()
+    tiles = sorted(str(t) for t in typed.get("tiles") or ())
+    if typed.get("went_out") or hand.went_out:
+        return (
+            bool(typed.get("went_out")) == bool(hand.went_out) and not tiles and total in ("", "0")
+        )
+    if tiles:
+        return tiles == sorted(hand.tiles or ())
+    return total.isascii() and total.isdigit() and int(total) == hand.points
+
+
 def matches(post: HandPost, hand: Any) -> bool:
     """True when a saved hand (engine-scored) is what the phone posted."""
     value = HandValue.of(post)

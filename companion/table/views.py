@@ -219,6 +219,10 @@ def _post_typed(
         )
         return render_template("table/hand.html", **ctx), 409
     except posts.RoundClosed as exc:
+        if exc.round is not None and posts.saved_as_typed(exc.round, seat.id, typed):
+            # the saved value is what this phone typed: no conflict to show
+            flash(_("That round was already saved, with your hand as you typed it."), "success")
+            return redirect(url_for("table.hand", share_token=share_token), 303)
         game = load_game(game)
         ctx = _hand_context(game, seat, closed=exc.round, typed=typed)
         return render_template("table/hand.html", **ctx), 409

@@ -249,6 +249,20 @@ def test_changing_a_went_out_post_to_a_total_with_the_tick_left_on_is_refused(ta
     assert post(phone("Cy"), game, total="0", went_out="y").status_code == 303
 
 
+def test_a_post_equal_to_what_the_saved_round_holds_is_no_conflict(client, table):
+    """Bob posts 6 (offline); the scorekeeper's round (offline too) also has 6 for him; both
+    come back: Bob is told it was saved as typed, not shown a conflict. A 7 still is one."""
+    game, phone = table
+    data = round_post(game, 6, totals={"Bob": 6, "Cy": 3}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    r = post(phone("Bob"), game, total="6")
+    assert r.status_code == 303
+    page = phone("Bob").get(r.location)
+    assert "That round was already saved, with your hand as you typed it." in text(page)
+    assert "That round was already saved" in text(page) and "What you typed" not in text(page)
+    assert post(phone("Cy"), game, total="7").status_code == 409
+
+
 def test_a_tile_already_in_another_posted_hand_is_refused(table):
     game, phone = table
     post(phone("Ann"), game, tiles=["5-4"])
