@@ -226,17 +226,27 @@ def _post_typed(
         game = load_game(game)
         ctx = _hand_context(game, seat, closed=exc.round, typed=typed)
         return render_template("table/hand.html", **ctx), 409
-    _auto_save(load_game(game))
-    flash(_("Hand posted. You can change it until the round is saved."), "success")
+    if _auto_save(load_game(game)):
+        # this post completed the round: "you can change it" would no longer be true
+        flash(
+            _(
+                "Hand posted: every hand was in, so the round with %(d)s saved itself.",
+                d=double_name(double),
+            ),
+            "success",
+        )
+    else:
+        flash(_("Hand posted. You can change it until the round is saved."), "success")
     return redirect(url_for("table.hand", share_token=share_token), 303)
 
 
-def _auto_save(game: Game) -> None:
+def _auto_save(game: Game) -> bool:
     """With the game's auto-save on: save the round once every seat has posted and nothing
-    conflicts (the same checks as the scorekeeper's Save). Otherwise nothing happens."""
+    conflicts (the same checks as the scorekeeper's Save). True if it saved the round;
+    otherwise nothing happens."""
     if not game.auto_save:
-        return
-    posts.save_posted_round(game)
+        return False
+    return posts.save_posted_round(game)
 
 
 # --- a player's own hand from a photo ----------------------------------------------------------

@@ -352,9 +352,13 @@ def test_auto_save_saves_the_round_when_every_hand_is_posted(client, table):
     post(phone("Ann"), game, went_out="y")
     post(phone("Bob"), game, total="12")
     assert rounds(game) == []
-    post(phone("Cy"), game, total="7")
+    r = post(phone("Cy"), game, total="7")
     (saved,) = rounds(game)
     assert sorted(h.points for h in saved.hands) == [0, 7, 12]
+    # the last phone is told the round saved itself, not "you can change it until it is saved"
+    page = text(phone("Cy").get(r.location))
+    assert "every hand was in, so the round with 6-6 saved itself" in page
+    assert "You can change it until the round is saved." not in page
 
 
 def test_auto_save_waits_when_the_posts_conflict(client, table):
