@@ -569,7 +569,13 @@ def save_posted_round(game: Game) -> bool:
         return False
     seen = {seat_id: post.revision for seat_id, post in posted.items()}
     try:
-        save_round(game, scored, game.version, also=lambda rnd: take_posts(game, rnd, scored, seen))
+        save_round(
+            game,
+            scored,
+            game.version,
+            also=lambda rnd: take_posts(game, rnd, scored, seen),
+            by_itself=True,
+        )
     except Conflict:
         return False
     return True

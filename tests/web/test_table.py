@@ -359,6 +359,8 @@ def test_auto_save_saves_the_round_when_every_hand_is_posted(client, table):
     page = text(phone("Cy").get(r.location))
     assert "every hand was in, so the round with 6-6 saved itself" in page
     assert "You can change it until the round is saved." not in page
+    trail = text(client.get(f"/g/{game.edit_token}/audit"))
+    assert "Round 1 (6-6) saved by itself from the posted hands:" in trail
 
 
 def test_auto_save_waits_when_the_posts_conflict(client, table):
