@@ -316,6 +316,23 @@ def asking(game: Game) -> list[GameAccess]:
     return _rows(game, Grant.ASKING)
 
 
+def seated_name(game: Game, device_id: int) -> str | None:
+    """The name of the player whose seat the phone ``device_id`` joined, if any: a request
+    to keep score (and its handover) then names the player, not "another phone"."""
+    names = {seat.id: seat.player.name for seat in game.seats}
+    for row in _rows(game, Grant.PLAYER):
+        if row.device_id == device_id and row.seat_id in names:
+            return names[row.seat_id]
+    return None
+
+
+def asker_names(game: Game) -> dict[int, str]:
+    """Request row id -> the player's name, for the phones asking to keep score that joined
+    a seat (:func:`seated_name`)."""
+    named = {row.id: seated_name(game, row.device_id) for row in asking(game)}
+    return {row_id: name for row_id, name in named.items() if name}
+
+
 @dataclass(frozen=True)
 class Handover:
     """A finished handover: the phones that lost and gained the scorekeeper's right."""

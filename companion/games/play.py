@@ -25,7 +25,16 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
-from ..access import Role, asking, keeps_score, remember, requires, scorekeepers, seat_phones
+from ..access import (
+    Role,
+    asker_names,
+    asking,
+    keeps_score,
+    remember,
+    requires,
+    scorekeepers,
+    seat_phones,
+)
 from ..htmx import is_htmx, push_url, targets
 from ..languages import with_language
 from ..mapping import rules_of, scored_rounds
@@ -154,6 +163,7 @@ def _game_context(
         "marks": _marks(game, form, double) if form is not None and not editing else {},
         "phones": seat_phones(game),
         "asking": asking(game),
+        "asker_names": asker_names(game),
         "keepers": len(scorekeepers(game)),
         "live_key": posts.live_key(game),
         "poll_seconds": POLL_SECONDS,
@@ -419,10 +429,21 @@ def edit(token: str, number: int) -> Any:
         changed = edit_round(game, rnd, scored, form.version.data)
     except Conflict:
         game = load_game(scorekeeper_game(token))
-        errors = [_("This round was changed on another phone; here is what is saved now.")]
+        errors = [
+            _("This round was changed on another phone; here is what is saved now."),
+            _("Nothing was replaced: your values are still in the form. Save again to use them."),
+        ]
         saved = next((r for r in game.rounds if r.number == number), None)
+        # the typed form stays (nothing a phone typed is silently replaced); _game_context
+        # gives it the new version, so saving again keeps this phone's values
         return _render_game(
-            409, game=game, editing=saved, errors=errors, conflict=saved, plan=plan_round(game)
+            409,
+            game=game,
+            editing=saved,
+            form=form if saved is not None else None,
+            errors=errors,
+            conflict=saved,
+            plan=plan_round(game),
         )
     if not changed:
         notice = _("Nothing changed in the round with %(d)s.", d=double_name(rnd.start_double))

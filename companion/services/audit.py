@@ -123,6 +123,8 @@ def line_words(code: str, params: Mapping[str, Any]) -> str:
     Raises ``KeyError``/``TypeError``/``ValueError`` for params of another shape and
     ``LookupError`` for a code this version does not know (:func:`entry_words` falls back)."""
     p = params
+    if code == AuditCode.SCOREKEEPER_MOVED and p and p.get("to"):
+        return _("Scorekeeping handed over to %(name)s's phone.", name=str(p["to"]))
     fixed = _WITHOUT_PARAMS.get(AuditCode(code))
     if fixed is not None:
         return str(fixed)
@@ -137,6 +139,13 @@ def line_words(code: str, params: Mapping[str, Any]) -> str:
             if code == AuditCode.ROUND_CORRECTED:
                 return _("Round with %(d)s corrected: %(hands)s", d=double, hands=hands)
             k = int(p["number"])
+            if p.get("auto"):
+                return _(
+                    "Round %(k)s (%(d)s) saved by itself from the posted hands: %(hands)s",
+                    k=k,
+                    d=double,
+                    hands=hands,
+                )
             return _("Round %(k)s (%(d)s) saved: %(hands)s", k=k, d=double, hands=hands)
         case AuditCode.DOUBLE_BURNED:
             return _("Nobody held %(d)s: burned for this game.", d=_double(p["double"]))

@@ -133,9 +133,12 @@ def save_round(
     scored: ScoredRound,
     version: Any,
     also: Callable[[Round], None] | None = None,
+    *,
+    by_itself: bool = False,
 ) -> Round:
     """Store a new round with all its hand scores in one transaction and audit it; ``also``
     runs inside that transaction before the commit (the posted hands are marked taken).
+    ``by_itself``: saved by the game's auto-save from the posted hands (the trail says so).
 
     Raises :class:`Conflict` when the form's ``version`` is stale, the round was saved
     meanwhile (a double tap or another phone), or ``scored.double`` may not start the coming
@@ -172,6 +175,8 @@ def save_round(
         "double": scored.double,
         "hands": hands_params(game, snap),
     }
+    if by_itself:
+        line["auto"] = True
     commit_change(game, "round_saved", AuditCode.ROUND_SAVED, line, None, snap)
     return rnd
 

@@ -249,11 +249,29 @@ def _value_from(
     """Check one posted hand on its own and against the other posted hands (no tile twice,
     not the centre double, total and tiles agree) -- RULES.md §6, §7."""
     who = seat.player.name
-    if went_out:
-        return HandValue(None, None, True)
     total, problem = parse_total(total_text or "", who, score_bound(game, double))
     if problem:
         raise PostRefused(problem)
+    if went_out:
+        # a total or tiles beside the tick is refused, never silently dropped: the player
+        # may have meant the total (a "went out" post left ticked on a reload)
+        if tiles:
+            raise PostRefused(
+                _(
+                    "%(who)s went out, so %(who)s has no tiles left: clear the tapped tiles.",
+                    who=who,
+                )
+            )
+        if total:
+            raise PostRefused(
+                _(
+                    "%(who)s went out, so %(who)s scores %(points)s points, not %(typed)s.",
+                    who=who,
+                    points=0,
+                    typed=total,
+                )
+            )
+        return HandValue(None, None, True)
     parsed, problems = parse_tiles(dominoes_of(game), tiles, who)
     if problems:
         raise PostRefused(problems[0])
@@ -400,6 +418,24 @@ def _insert(game: Game, seat: Seat, device: Device, double: int, value: HandValu
 # --- saving the round ------------------------------------------------------------------------
 
 
+def saved_as_typed(rnd: Round, seat_id: int, typed: dict[str, Any]) -> bool:
+    """True when the saved round ``rnd`` already holds this seat's hand as the phone typed it
+    (``typed``: total, tiles, went_out as the hand form sends them): a post that arrives after
+    the round was saved is then no conflict (e.g. both came back from offline with 6)."""
+    hand = next((h for h in rnd.hands if h.seat_id == seat_id), None)
+    if hand is None:
+        return False
+    total = str(typed.get("total") or "").strip()
+    tiles = sorted(str(t) for t in typed.get("tiles") or ())
+    if typed.get("went_out") or hand.went_out:
+        return (
+            bool(typed.get("went_out")) == bool(hand.went_out) and not tiles and total in ("", "0")
+        )
+    if tiles:
+        return tiles == sorted(hand.tiles or ())
+    return total.isascii() and total.isdigit() and int(total) == hand.points
+
+
 def matches(post: HandPost, hand: Any) -> bool:
     """True when a saved hand (engine-scored) is what the phone posted."""
     value = HandValue.of(post)
@@ -533,7 +569,13 @@ def save_posted_round(game: Game) -> bool:
         return False
     seen = {seat_id: post.revision for seat_id, post in posted.items()}
     try:
-        save_round(game, scored, game.version, also=lambda rnd: take_posts(game, rnd, scored, seen))
+        save_round(
+            game,
+            scored,
+            game.version,
+            also=lambda rnd: take_posts(game, rnd, scored, seen),
+            by_itself=True,
+        )
     except Conflict:
         return False
     return True

@@ -219,20 +219,34 @@ def _post_typed(
         )
         return render_template("table/hand.html", **ctx), 409
     except posts.RoundClosed as exc:
+        if exc.round is not None and posts.saved_as_typed(exc.round, seat.id, typed):
+            # the saved value is what this phone typed: no conflict to show
+            flash(_("That round was already saved, with your hand as you typed it."), "success")
+            return redirect(url_for("table.hand", share_token=share_token), 303)
         game = load_game(game)
         ctx = _hand_context(game, seat, closed=exc.round, typed=typed)
         return render_template("table/hand.html", **ctx), 409
-    _auto_save(load_game(game))
-    flash(_("Hand posted. You can change it until the round is saved."), "success")
+    if _auto_save(load_game(game)):
+        # this post completed the round: "you can change it" would no longer be true
+        flash(
+            _(
+                "Hand posted: every hand was in, so the round with %(d)s saved itself.",
+                d=double_name(double),
+            ),
+            "success",
+        )
+    else:
+        flash(_("Hand posted. You can change it until the round is saved."), "success")
     return redirect(url_for("table.hand", share_token=share_token), 303)
 
 
-def _auto_save(game: Game) -> None:
+def _auto_save(game: Game) -> bool:
     """With the game's auto-save on: save the round once every seat has posted and nothing
-    conflicts (the same checks as the scorekeeper's Save). Otherwise nothing happens."""
+    conflicts (the same checks as the scorekeeper's Save). True if it saved the round;
+    otherwise nothing happens."""
     if not game.auto_save:
-        return
-    posts.save_posted_round(game)
+        return False
+    return posts.save_posted_round(game)
 
 
 # --- a player's own hand from a photo ----------------------------------------------------------
@@ -468,11 +482,13 @@ def _record_handover(game: Game, done: access.Handover | None) -> None:
     if done is None:
         return
     game = db.session.get(Game, game.id) or game
+    # a phone that joined a seat is named in the trail ("handed over to Dmitri's phone")
+    name = access.seated_name(game, done.to_device)
     commit_change(
         game,
         "scorekeeper_moved" if done.from_devices else "scorekeeper_added",
         AuditCode.SCOREKEEPER_MOVED if done.from_devices else AuditCode.SCOREKEEPER_ADDED,
-        None,
+        {"to": name} if name and done.from_devices else None,
         {"devices": list(done.from_devices)} if done.from_devices else None,
         {"device": done.to_device},
     )

@@ -52,7 +52,10 @@
     var main = doc.querySelector("main") || doc.body;
     if (!main) { return ""; }
     var title = main.querySelector("h1");
-    var para = main.querySelector("p:not(.flash)");
+    // the page's own alert (e.g. "Scorekeeping was handed over…"), else its first shown
+    // paragraph: never the hidden install hint that every page carries above its content
+    var para = main.querySelector("[role=alert]") ||
+      main.querySelector("p:not(.flash):not([hidden]):not(.install-hint)");
     var parts = [];
     if (title && title.textContent.trim()) { parts.push(title.textContent.trim()); }
     if (para && para.textContent.trim()) { parts.push(para.textContent.trim()); }
@@ -64,15 +67,12 @@
     region.textContent = "";
     var box = document.createElement("div");
     box.className = "flash error";
+    // A refusal in the server's words (a 4xx page) is the whole message: "check the
+    // connection" would be wrong, the connection worked.
     var main = document.createElement("p");
-    main.textContent = messageText(region, verb);
+    main.textContent = detailText || messageText(region, verb);
+    if (detailText) { main.className = "server-message"; }
     box.appendChild(main);
-    if (detailText) {
-      var extra = document.createElement("p");
-      extra.className = "server-message";
-      extra.textContent = detailText;
-      box.appendChild(extra);
-    }
     region.appendChild(box);
     if (region.scrollIntoView) { region.scrollIntoView({ block: "nearest" }); }
   }

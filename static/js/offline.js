@@ -157,14 +157,22 @@
 
   // Post ``entry`` once. Resolves to "sent", "waiting" (no connection, try later) or the
   // server's refusal ("conflict"/"refused", kept with its answer).
+  // A server that never answers (weak Wi-Fi) is given up on after SEND_TIMEOUT_MS, as htmx
+  // gives up (its "timeout" in base.html's htmx-config): the entry then waits; should the
+  // first request arrive late after all, its key makes the retry a no-op on the server.
+  var SEND_TIMEOUT_MS = 12000;
   function send(entry) {
+    var abort = window.AbortController ? new AbortController() : null;
+    var timer = abort ? setTimeout(function () { abort.abort(); }, SEND_TIMEOUT_MS) : null;
     return fetch(entry.url, {
       method: "POST",
       body: new URLSearchParams(entry.fields),
       headers: { "Idempotency-Key": entry.key },
       credentials: "same-origin",
-      redirect: "manual"
+      redirect: "manual",
+      signal: abort ? abort.signal : undefined
     }).then(function (response) {
+      clearTimeout(timer);
       if (response.type === "opaqueredirect" || (response.status >= 200 && response.status < 300)) {
         drop(entry.key);
         return "sent";
@@ -179,6 +187,7 @@
         return state;
       });
     }, function () {
+      clearTimeout(timer);
       update(entry.key, { state: "waiting" });
       return "waiting";
     });
@@ -317,7 +326,9 @@
       region.setAttribute("aria-live", "polite");
       form.appendChild(region);
     }
-    // Beside app.js's "Not saved" (tapping Save again is still fine: it replaces the entry).
+    // The outbox keeps the entry, so app.js's "Not saved — tap Save again" would contradict
+    // it: only the outbox's word stays (tapping Save again is still fine: it replaces the entry).
+    region.querySelectorAll(".flash.error").forEach(function (node) { node.remove(); });
     var note = region.querySelector(".outbox-kept") || el("p", "outbox-kept");
     note.textContent = words.kept;
     region.appendChild(note);

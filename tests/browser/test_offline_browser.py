@@ -11,6 +11,7 @@ deleted. Screenshots: test-artifacts/offline-*.png.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -218,6 +219,8 @@ def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
     expect(entry).to_have_attribute("data-state", "waiting")
     expect(entry).to_contain_text("Waiting to be sent")
     expect(page.locator(".save-status")).to_contain_text("Kept on this phone as well")
+    # only the outbox's word: not also app.js's contradicting "Not saved — tap Save again"
+    expect(page.locator(".save-status")).not_to_contain_text("Not saved")
 
     page.reload()  # still offline: the worker's copy, and the entry is still there
     expect(page.locator(".flash.offline-copy")).to_contain_text(
@@ -501,6 +504,39 @@ def test_without_service_workers_the_outbox_still_keeps_and_sends_a_round(
         offline(ctx, live_server, False)
         expect(page.locator("#outbox")).to_have_count(0)
         expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
+        assert rounds(live_server, game["id"]) == 1
+        assert audit(live_server, game["id"], "round_saved") == 1
+    finally:
+        ctx.close()
+
+
+def test_a_save_the_server_never_answers_waits_in_the_outbox_and_is_saved_once(
+    browser, playwright, live_server: LiveServer
+) -> None:
+    """Weak Wi-Fi: the phone is online but the server never answers. After htmx's timeout the
+    round waits in the outbox (not "Saving…" for ever); when the held first request arrives
+    late after all and the outbox sends it again, the round is saved exactly once (its key)."""
+    options: dict[str, Any] = {**playwright.devices[PHONE], "base_url": live_server.url}
+    ctx = browser.new_context(**options, service_workers="block")
+    try:
+        page = ctx.new_page()
+        game = new_game(live_server)
+        page.goto(f"/g/{game['edit']}")
+        page.wait_for_function("() => !!window.htmx")
+        held: list[Any] = []
+        page.route("**/round*", lambda route: held.append(route))  # never answered
+        type_round(page)
+        entry = page.locator("#outbox .outbox-entry")
+        expect(entry).to_have_attribute("data-state", "waiting", timeout=25_000)
+        expect(entry).to_contain_text("Waiting to be sent")
+        expect(page.locator(".save-status")).not_to_contain_text("Not saved")
+        assert rounds(live_server, game["id"]) == 0
+        page.unroute("**/round*")
+        for route in held:  # the first request arrives late (if Chromium still sends it)
+            with contextlib.suppress(PlaywrightError):
+                route.continue_()
+        page.get_by_role("button", name="Send now").first.click()
+        expect(page.locator("#outbox")).to_have_count(0, timeout=20_000)
         assert rounds(live_server, game["id"]) == 1
         assert audit(live_server, game["id"], "round_saved") == 1
     finally:

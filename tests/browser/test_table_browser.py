@@ -150,7 +150,12 @@ def test_the_table_posts_its_own_hands_and_hands_scorekeeping_over(
 
     # 6. the old phone can no longer save: its stale form is refused and says why
     stale.get_by_role("button", name="Save round").click()
-    expect(stale.locator(".save-status")).to_contain_text("This phone no longer keeps score")
+    refusal = stale.locator(".save-status")
+    expect(refusal).to_contain_text("This phone no longer keeps score")
+    # only the refusal, in its words: not "check the connection", not the page's install hint
+    expect(refusal).to_contain_text("Scorekeeping was handed over to another phone.")
+    expect(refusal).not_to_contain_text("check the connection")
+    expect(refusal).not_to_contain_text("Install the app")
     shot(stale, "table-7-old-phone-refused")
     expect(bo.locator("#scoreboard thead th.rd")).to_have_count(2)
 

@@ -157,6 +157,34 @@ def test_editing_with_a_stale_version_shows_what_is_saved(client):
     assert points(game)[0]["Bob"] == 13
 
 
+def test_a_refused_correction_keeps_what_was_typed_beside_what_is_saved(client):
+    """Two phones correct the same round: the second is refused, but nothing it typed is
+    dropped: its values stay in the form (saving again keeps them), the saved ones beside."""
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 16, "Cy": 5}, out="Ann")
+    stale = int(version(game))
+    ids = seat_ids(game)
+    client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(game, 6, totals={"Bob": 16, "Cy": 50}, out="Ann"),
+    )
+    r = client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=round_post(game, 6, totals={"Bob": 77, "Cy": 5}, out="Ann", version=stale),
+    )
+    assert r.status_code == 409
+    body = r.get_data(as_text=True)
+    assert re.search(rf'name="total_{ids["Bob"]}"[^>]*value="77"', body)
+    assert "Cy: <strong>50</strong>" in body  # the saved values, beside
+    assert "your values are still in the form" in text(r)
+    assert points(game)[0] == {"Ann": 0, "Bob": 16, "Cy": 50}
+    # saving again (the form now carries the new version) keeps what this phone typed
+    again = re.search(r'name="version"[^>]*value="(\d+)"', body) or re.search(
+        r'value="(\d+)"[^>]*name="version"', body
+    )
+    assert again and again.group(1) == version(game)
+
+
 def test_a_burned_round_cannot_be_edited(client):
     game = make_game(missing_start_double="skip_to_next_lower")
     client.post(f"/g/{game.edit_token}/burn", data={"version": version(game), "double": "6"})

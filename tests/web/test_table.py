@@ -220,6 +220,9 @@ def test_a_phone_can_change_its_post_until_the_round_is_saved(client, table):
         ({"total": "99999"}, "more than any hand could hold"),
         ({}, "Type the points left in your hand, or tap your tiles."),
         ({"total": "3", "tiles": ["5-4"]}, "Your tapped tiles add up to 9 points, but you typed 3"),
+        # a typed total beside a ticked "I went out" is refused, never silently dropped
+        ({"total": "12", "went_out": "y"}, "Bob went out, so Bob scores 0 points, not 12."),
+        ({"tiles": ["5-4"], "went_out": "y"}, "Bob went out, so Bob has no tiles left"),
     ],
 )
 def test_a_bad_post_is_refused_in_words_and_keeps_what_was_typed(table, fields, message):
@@ -230,6 +233,34 @@ def test_a_bad_post_is_refused_in_words_and_keeps_what_was_typed(table, fields, 
     assert hand_post(game, "Bob") is None
     if fields.get("total"):
         assert f'value="{fields["total"]}"' in r.text
+
+
+def test_changing_a_went_out_post_to_a_total_with_the_tick_left_on_is_refused(table):
+    """Dmitri posted "I went out"; the page comes back with it ticked; he types 3: refused in
+    words, the post stays "went out" and the 3 is still in the form."""
+    game, phone = table
+    assert post(phone("Bob"), game, went_out="y").status_code == 303
+    r = post(phone("Bob"), game, total="3", went_out="y", seen=hand_post(game, "Bob").revision)
+    assert r.status_code == 422
+    assert "Bob went out, so Bob scores 0 points, not 3." in text(r)
+    assert 'value="3"' in r.text
+    assert hand_post(game, "Bob").went_out and hand_post(game, "Bob").total is None
+    # a 0 beside the tick says the same as the tick: taken
+    assert post(phone("Cy"), game, total="0", went_out="y").status_code == 303
+
+
+def test_a_post_equal_to_what_the_saved_round_holds_is_no_conflict(client, table):
+    """Bob posts 6 (offline); the scorekeeper's round (offline too) also has 6 for him; both
+    come back: Bob is told it was saved as typed, not shown a conflict. A 7 still is one."""
+    game, phone = table
+    data = round_post(game, 6, totals={"Bob": 6, "Cy": 3}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    r = post(phone("Bob"), game, total="6")
+    assert r.status_code == 303
+    page = phone("Bob").get(r.location)
+    assert "That round was already saved, with your hand as you typed it." in text(page)
+    assert "That round was already saved" in text(page) and "What you typed" not in text(page)
+    assert post(phone("Cy"), game, total="7").status_code == 409
 
 
 def test_a_tile_already_in_another_posted_hand_is_refused(table):
@@ -321,9 +352,15 @@ def test_auto_save_saves_the_round_when_every_hand_is_posted(client, table):
     post(phone("Ann"), game, went_out="y")
     post(phone("Bob"), game, total="12")
     assert rounds(game) == []
-    post(phone("Cy"), game, total="7")
+    r = post(phone("Cy"), game, total="7")
     (saved,) = rounds(game)
     assert sorted(h.points for h in saved.hands) == [0, 7, 12]
+    # the last phone is told the round saved itself, not "you can change it until it is saved"
+    page = text(phone("Cy").get(r.location))
+    assert "every hand was in, so the round with 6-6 saved itself" in page
+    assert "You can change it until the round is saved." not in page
+    trail = text(client.get(f"/g/{game.edit_token}/audit"))
+    assert "Round 1 (6-6) saved by itself from the posted hands:" in trail
 
 
 def test_auto_save_waits_when_the_posts_conflict(client, table):
@@ -444,6 +481,22 @@ def test_handover_moves_scorekeeping_and_the_old_phone_is_told(app, client, tabl
         for e in db.session.scalars(select(AuditEntry).where(AuditEntry.game_id == game.id))
     ]
     assert "scorekeeper_moved" in actions
+
+
+def test_a_request_from_a_seated_phone_names_the_player_here_and_in_the_trail(client, table):
+    game, phone = table
+    bob = phone("Bob")
+    assert bob.post(f"/g/{game.edit_token}/ask").status_code == 303
+    page = client.get(f"/g/{game.edit_token}").text
+    assert "Bob asks to keep score from their phone." in page
+    assert "Another phone asks to keep score." not in page
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    r = client.post(
+        f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"}
+    )
+    assert r.status_code == 303
+    trail = bob.get(f"/g/{game.edit_token}/audit")
+    assert "Scorekeeping handed over to Bob's phone." in text(trail)
 
 
 def test_a_second_scorekeeper_only_when_added_on_purpose(app, client, table):
