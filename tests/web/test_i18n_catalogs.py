@@ -66,3 +66,24 @@ def test_the_catalog_is_complete_and_consistent(code):
 def _template():
     with Path(TRANSLATIONS / "messages.pot").open("rb") as handle:
         return read_po(handle)
+
+
+# A count of points written with an abbreviation ("5 очк.") dodges the language's plural forms
+# ("1 очко / 2 очка / 5 очков"): a message says it with ngettext, or puts the count after the
+# word ("Очков: 5", "in all 12") so that no noun has to agree with it.
+ABBREVIATED_POINTS = {"ru": "очк.", "lt": "tšk.", "cs": " b."}
+
+
+@pytest.mark.parametrize("code", sorted(ABBREVIATED_POINTS))
+def test_no_count_of_points_is_abbreviated(code):
+    abbreviated = ABBREVIATED_POINTS[code]
+    found = [
+        message.id
+        for message in _catalog(code)
+        if message.id and any(abbreviated in text for text in _texts(message.string))
+    ]
+    assert found == []
+
+
+def _texts(string: str | tuple[str, ...]) -> tuple[str, ...]:
+    return string if isinstance(string, tuple) else (string,)
