@@ -28,8 +28,13 @@ _WORD = re.compile(r"[A-Za-z]{3,}")
 OPEN_FOOT = "9-5 on C; 9-4 on C; 9-3 on C; 9-2 on C; 5-5 on S1"
 
 
+# A link shown as text (the join link under the QR code) holds a random token, which now and
+# then spells an English word ("/j/For72ok..."): addresses are not words of the page.
+_ADDRESS = re.compile(r"\bhttps?://\S+")
+
+
 def _words(texts) -> set[str]:
-    return {w.lower() for text in texts for w in _WORD.findall(text)}
+    return {w.lower() for text in texts for w in _WORD.findall(_ADDRESS.sub(" ", text))}
 
 
 def _messages(code: str) -> list:
