@@ -164,16 +164,24 @@ def live_server() -> Iterator[LiveServer]:
         yield server
 
 
+@contextmanager
+def phone_page(browser, server: LiveServer, timeout_ms: int, **options) -> Iterator:
+    """A page in a fresh browser context (``options``: the device, locale, JavaScript ...)
+    whose base URL is ``server``, waiting at most ``timeout_ms`` for each step; the context is
+    closed afterwards."""
+    context = browser.new_context(**options, base_url=server.url)
+    context.set_default_timeout(timeout_ms)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 @pytest.fixture()
 def phone(browser, playwright, live_server: LiveServer) -> Iterator:
     """A page in a fresh phone-sized (Pixel 7) context whose base URL is the live server."""
-    context = browser.new_context(**playwright.devices[PHONE], base_url=live_server.url)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    try:
+    with phone_page(browser, live_server, 10_000, **playwright.devices[PHONE]) as page:
         yield page
-    finally:
-        context.close()
 
 
 @pytest.fixture()

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import watch_csp
+from tests.browser.conftest import phone_page, watch_csp
 from tests.browser.test_table_sizes_browser import (
     SMALL_PHONE,
     remember_game,
@@ -25,13 +25,8 @@ LANGUAGES = ("en", "ru", "lt", "cs", "es", "de")
 @pytest.fixture(params=LANGUAGES)
 def phone_in(request, browser, live_server) -> Iterator[Page]:
     """A 360 px phone whose browser asks for one of the app's languages."""
-    context = browser.new_context(**SMALL_PHONE, base_url=live_server.url, locale=request.param)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    try:
+    with phone_page(browser, live_server, 15_000, **SMALL_PHONE, locale=request.param) as page:
         yield page
-    finally:
-        context.close()
 
 
 #: where ``selector``'s element is against the viewport and the top bar: [top, bottom,

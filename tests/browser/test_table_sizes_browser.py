@@ -18,6 +18,7 @@ from companion.services import game_setup as setup
 from companion.services.round_form import HandEntry, RoundEntry, check_round
 from companion.services.round_plan import load_game
 from companion.services.round_store import save_round
+from tests.browser.conftest import phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -60,27 +61,15 @@ WIDER_THAN_VIEWPORT = (
 @pytest.fixture()
 def small_phone(browser, live_server) -> Iterator[Page]:
     """A 360 px wide phone page whose base URL is the live server."""
-    context = browser.new_context(**SMALL_PHONE, base_url=live_server.url)
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    try:
+    with phone_page(browser, live_server, 15_000, **SMALL_PHONE) as page:
         yield page
-    finally:
-        context.close()
 
 
 @pytest.fixture()
 def small_phone_without_js(browser, live_server) -> Iterator[Page]:
     """The same phone with JavaScript switched off (every form a plain post)."""
-    context = browser.new_context(
-        **SMALL_PHONE, base_url=live_server.url, java_script_enabled=False
-    )
-    context.set_default_timeout(15_000)
-    page = context.new_page()
-    try:
+    with phone_page(browser, live_server, 15_000, **SMALL_PHONE, java_script_enabled=False) as page:
         yield page
-    finally:
-        context.close()
 
 
 def typed(seat_index: int, round_index: int) -> int:
