@@ -16,7 +16,7 @@ The public API, by the game's nouns (RULES.md section in brackets):
 """
 
 from .deal import Deal, TableCheck, check_table, deal, hand_size
-from .errors import EngineError, LayoutError, RuleError, TileError
+from .errors import EngineError, ErrorCode, LayoutError, RuleError, TileError
 from .layout import CENTER, Layout, OpenEnd, Placement, replay
 from .moves import Verdict, check_move, has_legal_play, legal_moves, play
 from .questions import CATEGORIES, answer, answer_document
@@ -60,6 +60,7 @@ __all__ = [
     "Decision",
     "DominoSet",
     "EngineError",
+    "ErrorCode",
     "HandResult",
     "Layout",
     "LayoutError",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import EngineError, RuleError
+from .errors import EngineError, ErrorCode, RuleError
 from .rules import (
     HandSizeRule,
     RuleSet,
@@ -64,7 +64,7 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
     if chosen is not None:
         if not isinstance(chosen, int) or isinstance(chosen, bool) or chosen < 1:
             raise RuleError(
-                "BAD_HAND_SIZE",
+                ErrorCode.BAD_HAND_SIZE,
                 "%(chosen)s is not a hand size.",
                 "input.hand_size_chosen",
                 params={"chosen": repr(chosen)},
@@ -76,7 +76,7 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
         return by_formula
     if rule not in HAND_SIZE_TABLES:
         raise RuleError(
-            "BAD_SWITCH_VALUE",
+            ErrorCode.BAD_SWITCH_VALUE,
             "Unknown hand-size rule %(rule)s.",
             "ruleset.hand_size_rule",
             params={"rule": repr(rule)},
@@ -85,7 +85,7 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
     if players not in table:
         listed = ", ".join(str(p) for p in sorted(table)) or "none"
         raise HandSizeUndefined(
-            "HAND_SIZE_UNDEFINED",
+            ErrorCode.HAND_SIZE_UNDEFINED,
             f"The {rule} hand sizes do not cover {players} players on double-{set_size} "
             f"(listed player counts: {listed}); choose a custom hand size.",
             "ruleset.hand_size_rule",
@@ -109,7 +109,7 @@ def _by_formula(rules: RuleSet, dominoes: DominoSet, players: int) -> int | None
             if rules.hand_size_custom > 0:
                 return rules.hand_size_custom
             raise HandSizeUndefined(
-                "HAND_SIZE_UNDEFINED",
+                ErrorCode.HAND_SIZE_UNDEFINED,
                 "The hand-size rule is 'custom': choose how many tiles each.",
                 "ruleset.hand_size_custom",
             )
@@ -172,10 +172,10 @@ def deal(rules: RuleSet, set_size: int, players: int, chosen: int | None = None)
 
 #: The code of a deal that needs more tiles than the set holds (params: players, hand_size,
 #: needed, available, set_size; counts of players and of tiles).
-DEAL_SHORT = "DEAL_SHORT"
+DEAL_SHORT = ErrorCode.DEAL_SHORT
 #: The code of a chicken foot needing more toes than its suit can give (params: toes,
 #: set_size; counts of tiles).
-TOO_MANY_TOES = "TOO_MANY_TOES"
+TOO_MANY_TOES = ErrorCode.TOO_MANY_TOES
 
 
 @dataclass(frozen=True, slots=True)

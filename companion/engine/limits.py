@@ -15,7 +15,7 @@ Two kinds of check:
 * :func:`check_count` is the per-field bound the parser applies once it knows the question's
   set (a hand no longer than the set, no more rounds than the set has doubles, ...).
 
-Both refuse with :class:`EngineError` code :data:`TOO_LARGE` (the API answers 413) or
+Both refuse with :class:`EngineError` code ``ErrorCode.TOO_LARGE`` (the API answers 413) or
 ``BAD_TEXT`` (422), naming where.
 """
 
@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import TOO_LARGE, EngineError
+from .errors import EngineError, ErrorCode
 from .rules import PLAYERS_MAX, PLAYERS_MIN
 from .tiles import MAX_TILE_TEXT, SUPPORTED_SETS, DominoSet
 
@@ -95,7 +95,7 @@ def read_json(text: str | bytes, **options: Any) -> Any:
 
 def too_large(message: str, where: str) -> EngineError:
     """The error for an input over one of these bounds."""
-    return EngineError(TOO_LARGE, message, where)
+    return EngineError(ErrorCode.TOO_LARGE, message, where)
 
 
 def check_count(items: Any, most: int, where: str, what: str) -> None:
@@ -123,7 +123,7 @@ def check_text(value: str, where: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise EngineError(
-            "BAD_TEXT",
+            ErrorCode.BAD_TEXT,
             "%(value)s is not valid text (it holds a lone surrogate).",
             where,
             params={"value": repr(label(value))},
@@ -168,7 +168,7 @@ def check_shape(question: Mapping[str, Any]) -> None:
                 children = []
                 for key, item in value.items():
                     if not isinstance(key, str):
-                        raise EngineError("BAD_VALUE", "Object keys must be text.", where)
+                        raise EngineError(ErrorCode.BAD_VALUE, "Object keys must be text.", where)
                     check_text(key, where)
                     children.append((item, f"{where}.{key}", depth + 1))
             else:

@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import LayoutError
+from .errors import ErrorCode, LayoutError
 from .layout import CENTER, Layout, describe_target, full_code, full_message, place_of
 from .reasons import MOVE_REASONS, SECTION, Reason
 from .tiles import Tile
@@ -42,7 +42,7 @@ class Verdict:
     """
 
     legal: bool
-    reason: str
+    reason: Reason
     message: str
     rule: str
     tile: Tile
@@ -123,11 +123,13 @@ def check_move(
     """
     if on not in layout:
         raise LayoutError(
-            "UNKNOWN_ID", "There is no tile '%(on)s' in the layout to play on.", params={"on": on}
+            ErrorCode.UNKNOWN_ID,
+            "There is no tile '%(on)s' in the layout to play on.",
+            params={"on": on},
         )
     if tile in layout.used:
         raise LayoutError(
-            "DUPLICATE_TILE",
+            ErrorCode.DUPLICATE_TILE,
             "%(tile)s is already on the table as %(place)s.",
             params={"tile": tile, "place": place_of(layout, tile)},
         )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import EngineError
+from .errors import EngineError, ErrorCode
 from .moves import has_legal_play
+from .reasons import Reason
 from .rules import RuleSet
 from .scoring import HandResult, score_hand
 from .state import RoundState
@@ -29,7 +30,7 @@ class RoundStatus:
     """
 
     over: bool
-    reason: str
+    reason: Reason
     went_out: str | None
     scores: Mapping[str, HandResult]
     can_play: tuple[str, ...]
@@ -60,7 +61,7 @@ def round_status(state: RoundState) -> RoundStatus:
     if rules.empty_yard_ends_round and drawable == 0 and _to_move_is_stuck(state, can_play):
         return RoundStatus(
             over=True,
-            reason="NO_DRAW",
+            reason=Reason.NO_DRAW,
             went_out=None,
             scores=_scores(hands, rules, layout.center),
             can_play=can_play,
@@ -77,7 +78,7 @@ def round_status(state: RoundState) -> RoundStatus:
     )
     return RoundStatus(
         over=True,
-        reason="BLOCKED",
+        reason=Reason.BLOCKED,
         went_out=None,
         scores=_scores(hands, rules, layout.center),
         can_play=(),
@@ -96,7 +97,7 @@ def _who_went_out(state: RoundState) -> str | None:
     if len(emptied) > 1:
         # The round ends the moment the first hand empties (§6), so only one player goes out.
         raise EngineError(
-            "SEVERAL_WENT_OUT",
+            ErrorCode.SEVERAL_WENT_OUT,
             "Only one player can go out, but %(players)s and %(last)s all have "
             "empty hands: the round ends as soon as one player lays their last "
             "tile.",
@@ -113,7 +114,7 @@ def _went_out(state: RoundState, out: str) -> RoundStatus:
     extra = " They went out on a double, which costs 50 under this house rule." if penalty else ""
     return RoundStatus(
         over=True,
-        reason="OUT",
+        reason=Reason.OUT,
         went_out=out,
         scores=scores,
         can_play=(),
@@ -141,7 +142,7 @@ def _not_over(can_play: tuple[str, ...], drawable: int) -> RoundStatus:
         )
     return RoundStatus(
         over=False,
-        reason="SOMEONE_CAN_PLAY" if can_play else "YARD_NOT_EXHAUSTED",
+        reason=Reason.SOMEONE_CAN_PLAY if can_play else Reason.YARD_NOT_EXHAUSTED,
         went_out=None,
         scores={},
         can_play=can_play,

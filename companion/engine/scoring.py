@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import EngineError
+from .errors import EngineError, ErrorCode
 from .rules import GoingOutOnDouble, RuleSet
 from .tiles import Tile
 
@@ -93,14 +93,14 @@ def score_hand(
     """
     if round_double is not None and round_double in hand:
         raise EngineError(
-            "CENTRE_DOUBLE_IN_HAND",
+            ErrorCode.CENTRE_DOUBLE_IN_HAND,
             "%(round_double)s is the centre double of this round, so it cannot be in a hand.",
             "input.hand",
             params={"round_double": round_double},
         )
     if went_out and hand:
         raise EngineError(
-            "WENT_OUT_WITH_TILES", "A player who went out has no tiles left.", "input.hand"
+            ErrorCode.WENT_OUT_WITH_TILES, "A player who went out has no tiles left.", "input.hand"
         )
     if went_out or not hand:
         if last_tile_was_double and rules.going_out_on_double == GoingOutOnDouble.PENALTY_50:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import RuleError
+from .errors import ErrorCode, RuleError
 from .rules import MissingStartDouble, RuleSet, StartDoubleSource
 from .state import RoundState
 from .tiles import DominoSet
@@ -56,7 +56,7 @@ def round_double(set_size: int, round_number: int) -> int:
     """
     if not 1 <= round_number <= set_size + 1:
         raise RuleError(
-            "BAD_ROUND",
+            ErrorCode.BAD_ROUND,
             "A double-%(set_size)s game has rounds 1 to %(last)s, not %(round_number)s.",
             "input.round",
             params={"set_size": set_size, "last": set_size + 1, "round_number": round_number},
@@ -102,14 +102,14 @@ def check_played(set_size: int, played: Sequence[int]) -> tuple[int, ...]:
     for i, d in enumerate(played):
         if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= set_size:
             raise RuleError(
-                "BAD_DOUBLE",
+                ErrorCode.BAD_DOUBLE,
                 "%(d)s is not a double of a double-%(set_size)s set.",
                 f"input.rounds_played[{i}]",
                 params={"d": repr(d), "set_size": set_size},
             )
         if d in seen:
             raise RuleError(
-                "DUPLICATE_ROUND",
+                ErrorCode.DUPLICATE_ROUND,
                 "%(d)s-%(d)s started two rounds; each double starts one round at most.",
                 f"input.rounds_played[{i}]",
                 params={"d": d},

@@ -35,6 +35,7 @@ from types import MappingProxyType
 from .deal import check_table, deal
 from .layout import Layout
 from .moves import legal_moves
+from .reasons import Reason
 from .round_end import round_status
 from .rules import GameLength, RuleSet, StartDoubleSource, Starter, TilesPerTurn, spokes_required
 from .sequence import NextRound, next_round
@@ -504,20 +505,20 @@ def _play(
             and drawable_tiles(rules, len(table.yard), players) == 0
             and not legal_moves(table.layout, hand)
         ):
-            return _finish(table, "NO_DRAW", to_move=seats[seat])
+            return _finish(table, Reason.NO_DRAW, to_move=seats[seat])
         outcome = _turn(rules, table, seat, rng)
         if outcome == "played":
             dead_passes = 0
             if not hand:
                 last = table.layout.last
                 assert last is not None  # a tile was just laid
-                return _finish(table, "OUT", went_out=seats[seat], on_double=last.is_double)
+                return _finish(table, Reason.OUT, went_out=seats[seat], on_double=last.is_double)
         elif outcome == "drew":
             dead_passes = 0
         elif drawable_tiles(rules, len(table.yard), players) == 0:
             dead_passes += 1
             if dead_passes >= players:
-                return _finish(table, "BLOCKED")
+                return _finish(table, Reason.BLOCKED)
         seat = (seat + 1) % players
     raise SimulationError(f"Round {table.start.number} did not end in {MAX_TURNS_PER_ROUND} turns.")
 

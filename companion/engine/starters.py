@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import RuleError
+from .errors import ErrorCode, RuleError
 from .rules import StartDoubleSource, Starter
 from .state import RoundState
 from .tiles import Tile
@@ -59,7 +59,7 @@ def next_clockwise(seats: Sequence[str], player: str, steps: int = 1) -> str:
     """
     if player not in seats:
         raise RuleError(
-            "UNKNOWN_PLAYER",
+            ErrorCode.UNKNOWN_PLAYER,
             "%(player)s is not in the seating order.",
             "input.seats_clockwise",
             params={"player": player},

@@ -10,7 +10,7 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import EngineError
+from .errors import EngineError, ErrorCode
 from .reasons import DecidedAt
 from .rules import RuleSet, TiebreakExhausted
 
@@ -54,7 +54,7 @@ def records(round_scores: Mapping[str, Sequence[int]]) -> list[PlayerRecord]:
     for player, scores in round_scores.items():
         if not isinstance(scores, list | tuple):
             raise EngineError(
-                "BAD_SCORE",
+                ErrorCode.BAD_SCORE,
                 "%(player)s's round scores must be a list of points.",
                 f"input.round_scores.{player}",
                 params={"player": player},
@@ -62,7 +62,7 @@ def records(round_scores: Mapping[str, Sequence[int]]) -> list[PlayerRecord]:
         for i, s in enumerate(scores):
             if not isinstance(s, int) or isinstance(s, bool) or s < 0:
                 raise EngineError(
-                    "BAD_SCORE",
+                    ErrorCode.BAD_SCORE,
                     "%(s)s is not a round score (whole points, 0 or more).",
                     f"input.round_scores.{player}[{i}]",
                     params={"s": repr(s)},
@@ -116,7 +116,9 @@ def decide(recs: Sequence[PlayerRecord], rules: RuleSet) -> Decision:
     was no tie at all. Raises EngineError(``NO_PLAYERS``) for an empty list.
     """
     if not recs:
-        raise EngineError("NO_PLAYERS", "There are no players to compare.", "input.round_scores")
+        raise EngineError(
+            ErrorCode.NO_PLAYERS, "There are no players to compare.", "input.round_scores"
+        )
     alive = list(recs)
     for step in rules.tiebreak:
         best = min(_step_key(step, r) for r in alive)

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
-from ..errors import EngineError
+from ..errors import EngineError, ErrorCode
 from ..limits import (
     check_shape,
     check_text,
@@ -93,13 +93,13 @@ def read_question(question: Any) -> tuple[Callable[[Question], Answer], Question
     """
     if not isinstance(question, Mapping):
         raise EngineError(
-            "BAD_QUESTION", "A question is an object with category, ruleset and input.", ""
+            ErrorCode.BAD_QUESTION, "A question is an object with category, ruleset and input.", ""
         )
     check_shape(question)
     category = question.get("category")
     if not isinstance(category, str) or category not in HANDLERS:
         raise EngineError(
-            "UNKNOWN_CATEGORY",
+            ErrorCode.UNKNOWN_CATEGORY,
             "%(category)s is not a question category; use one of %(categories)s.",
             "category",
             params={"category": repr(category), "categories": ", ".join(CATEGORIES)},
