@@ -42,7 +42,7 @@ from .scoring import (
 )
 from .sequence import NextRound, next_round, round_double, round_doubles
 from .starters import StartInfo, next_clockwise, start_of_round
-from .state import RoundState
+from .state import RoundInPlay, RoundStart, RoundState
 from .tiebreak import DECIDED_LABELS, Decision, PlayerRecord, Standing, decide, records, standings
 from .tiles import SUPPORTED_SETS, DominoSet, Tile, parse_tile
 from .turns import TurnAdvice, advise_turn
@@ -68,6 +68,8 @@ __all__ = [
     "OpenEnd",
     "Placement",
     "PlayerRecord",
+    "RoundInPlay",
+    "RoundStart",
     "RoundState",
     "RoundStatus",
     "RuleError",

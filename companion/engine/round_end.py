@@ -10,7 +10,7 @@ from .moves import has_legal_play
 from .reasons import Reason
 from .rules import RuleSet
 from .scoring import HandResult, score_hand
-from .state import RoundState
+from .state import RoundInPlay
 from .tiles import Tile
 from .turns import drawable_tiles
 
@@ -38,7 +38,7 @@ class RoundStatus:
     rule: str
 
 
-def round_status(state: RoundState) -> RoundStatus:
+def round_status(state: RoundInPlay) -> RoundStatus:
     """Decide whether the round is over (RULES.md §6; §11.7).
 
     Over when a hand is empty (``OUT``, even with a foot unfinished), when nobody can play and
@@ -47,7 +47,7 @@ def round_status(state: RoundState) -> RoundStatus:
     (``NO_DRAW``). Otherwise ``SOMEONE_CAN_PLAY`` or ``YARD_NOT_EXHAUSTED``.
 
     Args:
-        state: the round at this moment (:class:`~companion.engine.state.RoundState`: the
+        state: the round at this moment (:class:`~companion.engine.state.RoundInPlay`: the
             layout, the hands, the yard's count, the rules and what is known of the turn).
     Raises EngineError(``SEVERAL_WENT_OUT``) when more than one player has an empty hand (§11.6)
     and EngineError(``CENTRE_DOUBLE_IN_HAND``) from scoring.
@@ -55,7 +55,7 @@ def round_status(state: RoundState) -> RoundStatus:
     out = _who_went_out(state)
     if out is not None:
         return _went_out(state, out)
-    layout, hands, rules = state.table, state.hands, state.rules
+    layout, hands, rules = state.layout, state.hands, state.rules
     can_play = tuple(p for p, h in hands.items() if has_legal_play(layout, h))
     drawable = drawable_tiles(rules, state.yard_count, state.player_count)
     if rules.empty_yard_ends_round and drawable == 0 and _to_move_is_stuck(state, can_play):
@@ -87,7 +87,7 @@ def round_status(state: RoundState) -> RoundStatus:
     )
 
 
-def _who_went_out(state: RoundState) -> str | None:
+def _who_went_out(state: RoundInPlay) -> str | None:
     """The player who went out (from the event, else the one empty hand), or None.
 
     Raises EngineError(``SEVERAL_WENT_OUT``) when more than one hand is empty (§11.6)."""
@@ -107,9 +107,9 @@ def _who_went_out(state: RoundState) -> str | None:
     return out
 
 
-def _went_out(state: RoundState, out: str) -> RoundStatus:
+def _went_out(state: RoundInPlay, out: str) -> RoundStatus:
     """``OUT``: the round is over even with a chicken foot unfinished (§6)."""
-    scores = _scores(state.hands, state.rules, state.table.center, out, state.last_tile_was_double)
+    scores = _scores(state.hands, state.rules, state.layout.center, out, state.last_tile_was_double)
     penalty = scores[out].penalty if out in scores else 0
     extra = " They went out on a double, which costs 50 under this house rule." if penalty else ""
     return RoundStatus(
@@ -124,7 +124,7 @@ def _went_out(state: RoundState, out: str) -> RoundStatus:
     )
 
 
-def _to_move_is_stuck(state: RoundState, can_play: tuple[str, ...]) -> bool:
+def _to_move_is_stuck(state: RoundInPlay, can_play: tuple[str, ...]) -> bool:
     """The player to move cannot play (with nobody named to move: nobody can), §5.5."""
     if state.to_move is None:
         return not can_play

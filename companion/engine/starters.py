@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from .errors import ErrorCode, RuleError
 from .rules import StartDoubleSource, Starter
-from .state import RoundState
+from .state import RoundStart
 from .tiles import Tile
 
 
@@ -86,11 +86,11 @@ class _Pick:
     returned: bool = False
 
 
-def start_of_round(state: RoundState) -> StartInfo:
+def start_of_round(state: RoundStart) -> StartInfo:
     """Who starts round ``state.number`` (1-based) with centre double ``state.double`` (§3.6).
 
     Args:
-        state: the round at its start (:class:`~companion.engine.state.RoundState`): ``rules``,
+        state: the round at its start (:class:`~companion.engine.state.RoundStart`): ``rules``,
             ``number``, ``start_double``, ``seats`` (clockwise), and what is known of
             ``holders`` (who holds the double: ``holder_of_start_double``), ``draws`` (player ->
             tile drawn to pick the first starter: ``draw_highest_tile``), ``found_by`` (who
@@ -138,7 +138,7 @@ def start_of_round(state: RoundState) -> StartInfo:
     )
 
 
-def _by_highest_draw(state: RoundState, name: str) -> _Pick:
+def _by_highest_draw(state: RoundStart, name: str) -> _Pick:
     """``draw_highest_tile``: the highest pip total starts; players tied on it draw again."""
     best = highest_draw(state.draws)
     if len(best) == 1:
@@ -153,14 +153,14 @@ def _by_highest_draw(state: RoundState, name: str) -> _Pick:
     )
 
 
-def _rotated(state: RoundState) -> str | None:
+def _rotated(state: RoundStart) -> str | None:
     """The player ``number - 1`` seats left of round 1's starter, when both are known."""
     if not (state.seats and state.round1_starter):
         return None
     return next_clockwise(state.seats, state.round1_starter, state.number - 1)
 
 
-def _by_rotation(state: RoundState, name: str) -> _Pick:
+def _by_rotation(state: RoundStart, name: str) -> _Pick:
     """``rotate_left``: the starter moves one seat to the left each round."""
     return _Pick(
         starter=_rotated(state),
@@ -169,7 +169,7 @@ def _by_rotation(state: RoundState, name: str) -> _Pick:
     )
 
 
-def _by_holder(state: RoundState, name: str) -> _Pick:
+def _by_holder(state: RoundStart, name: str) -> _Pick:
     """``holder_of_start_double``: whoever holds (or drew, or found) the double places it."""
     holder = state.holders.get(state.double)
     starter = holder or state.found_by

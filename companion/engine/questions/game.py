@@ -16,7 +16,7 @@ from ..limits import (
 from ..rules import check_players
 from ..sequence import next_round, round_double, round_doubles
 from ..starters import start_of_round
-from ..state import RoundState
+from ..state import RoundStart, RoundState
 from ..tiles import Tile, ensure_distinct
 from .reading import SEATED, Answer, Question
 
@@ -195,7 +195,7 @@ def start_player(q: Question) -> Answer:
     ensure_distinct(draws.values(), "input.draws")
     found_by = q.text("found_by") or _search(q, double)
     info = start_of_round(
-        RoundState(
+        RoundStart(
             rules=q.rules,
             set_size=n,
             number=rnd,

@@ -13,7 +13,7 @@ from ..limits import (
 )
 from ..moves import check_move
 from ..round_end import RoundStatus, round_status
-from ..state import RoundState
+from ..state import RoundInPlay
 from ..tiles import Tile, ensure_distinct
 from ..turns import advise_turn
 from .reading import Answer, Question
@@ -112,7 +112,7 @@ def judge_round(q: Question) -> tuple[Layout, RoundStatus]:
         layout, went_out, last_double = _apply_event(q, layout, hands, event)
     all_tiles = [t for h in hands.values() for t in h]
     ensure_distinct(all_tiles, "input.hands")
-    state = RoundState(
+    state = RoundInPlay(
         layout=layout,
         hands=hands,
         yard_count=q.integer("yard_count", 0),
