@@ -58,6 +58,10 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
     ``puremco_20_to_6`` interpolates the dealt total between its two sourced anchors (2 players
     20 each, 8 players 6 each on double-9) and scales other sets proportionately, as the source
     says; ``docslib_42_over_p`` is 42 / players on double-9, scaled likewise.
+
+    >>> from companion.engine import RuleSet, hand_size
+    >>> hand_size(RuleSet(), 9, 4)  # double-9, 4 players
+    7
     """
     check_players(players)
     dominoes = DominoSet(n=set_size)
@@ -154,6 +158,10 @@ def deal(rules: RuleSet, set_size: int, players: int, chosen: int | None = None)
     """The deal for ``players`` on a double-``set_size`` set (RULES.md §3.2, §3.4).
 
     Raises RuleError for a bad player count and HandSizeUndefined when the rule has no entry.
+
+    >>> from companion.engine import RuleSet, deal
+    >>> deal(RuleSet(), 9, 4).yard_after_deal
+    27
     """
     size = hand_size(rules, set_size, players, chosen)
     set_aside = 1 if rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL else 0
@@ -205,6 +213,10 @@ def check_table(
     (``DEAL_SHORT``), more spokes than the centre's suit has tiles, a foot needing more toes
     than its suit can give (``TOO_MANY_TOES``), an undefined hand size. Never raises for
     those; raises RuleError only for a bad player count.
+
+    >>> from companion.engine import RuleSet, check_table
+    >>> [p.message for p in check_table(RuleSet(), 6, 8).problems]
+    ['8 players x 7 tiles = 56 tiles, but the double-6 set has only 28 to deal.']
     """
     check_players(players)
     problems: list[EngineError] = []

@@ -630,6 +630,11 @@ def replay(
     has its K spokes, at most one chicken foot open, nothing played beyond an unfinished foot.
     Raises TileError for bad tiles and LayoutError naming the first impossible placement, or
     ``TOO_LARGE`` (before any tile is read) for more tiles than the set holds.
+
+    >>> from companion.engine import DominoSet, replay
+    >>> spec = {"center": "9-9", "tiles": [{"id": "S1", "on": "C", "tile": "9-5"}]}
+    >>> list(replay(spec, DominoSet(9), 4))
+    [Placement(id='S1', on='C', touching=9, outer=5)]
     """
     if not isinstance(spec, Mapping):
         raise LayoutError(

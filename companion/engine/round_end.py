@@ -51,6 +51,14 @@ def round_status(state: RoundInPlay) -> RoundStatus:
             layout, the hands, the yard's count, the rules and what is known of the turn).
     Raises EngineError(``SEVERAL_WENT_OUT``) when more than one player has an empty hand (§11.6)
     and EngineError(``CENTRE_DOUBLE_IN_HAND``) from scoring.
+
+    >>> from companion.engine import Layout, RoundInPlay, RuleSet, Tile, parse_tile, round_status
+    >>> hands = {"Ann": [], "Bob": [parse_tile("6-5")]}
+    >>> table = Layout.start(Tile(9, 9), 4, 3)
+    >>> state = RoundInPlay(rules=RuleSet(), layout=table, hands=hands, yard_count=10)
+    >>> status = round_status(state)
+    >>> status.reason, status.went_out, status.scores["Bob"].points
+    (<Reason.OUT: 'OUT'>, 'Ann', 11)
     """
     out = _who_went_out(state)
     if out is not None:

@@ -779,7 +779,12 @@ PRESET_TITLES: dict[str, str] = {
 
 
 def preset(name: str) -> RuleSet:
-    """The RuleSet of a named preset. Raises RuleError(``UNKNOWN_PRESET``)."""
+    """The RuleSet of a named preset. Raises RuleError(``UNKNOWN_PRESET``).
+
+    >>> from companion.engine import preset
+    >>> preset("standard").set_size
+    9
+    """
     if name not in PRESETS:
         raise RuleError(
             ErrorCode.UNKNOWN_PRESET,
@@ -796,6 +801,10 @@ def ruleset_from_spec(spec: Any) -> RuleSet:
     ``spec`` is ``{"preset": name, "overrides": {...}}``; switches given at the top level next to
     the preset count as overrides, and ``None`` means the standard rules.
     Raises RuleError for an unknown preset, switch or value.
+
+    >>> from companion.engine import ruleset_from_spec
+    >>> ruleset_from_spec({"preset": "standard", "overrides": {"set_size": 12}}).set_size
+    12
     """
     if spec is None:
         return RuleSet()
@@ -859,6 +868,10 @@ def spokes_required(
     For ``players_to_8`` (S001) the table's ``chosen`` K is used, else one spoke per player, else
     4. Raises RuleError(``TOO_MANY_SPOKES``) when K exceeds the N tiles of the centre's suit, or
     when a chosen K lies outside players..8.
+
+    >>> from companion.engine import RuleSet, spokes_required
+    >>> spokes_required(RuleSet(), 9)
+    4
     """
     value = rules.center_spokes_required
     if value == CenterSpokes.PLAYERS_TO_8:

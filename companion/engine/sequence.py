@@ -45,7 +45,12 @@ PROCEDURES = {
 
 
 def round_doubles(set_size: int) -> tuple[int, ...]:
-    """The start doubles in order: N, N-1, ..., 0 (RULES.md §4)."""
+    """The start doubles in order: N, N-1, ..., 0 (RULES.md §4).
+
+    >>> from companion.engine import round_doubles
+    >>> round_doubles(6)
+    (6, 5, 4, 3, 2, 1, 0)
+    """
     return tuple(range(DominoSet(n=set_size).n, -1, -1))
 
 
@@ -53,6 +58,10 @@ def round_double(set_size: int, round_number: int) -> int:
     """The double that normally starts round ``round_number`` (1-based): N - r + 1 (§4).
 
     Raises RuleError when the round number is outside 1..N+1.
+
+    >>> from companion.engine import round_double
+    >>> round_double(9, 3)  # double-9, round 3
+    7
     """
     if not 1 <= round_number <= set_size + 1:
         raise RuleError(
@@ -173,6 +182,10 @@ def next_round(state: RoundState) -> NextRound:
             doubles not listed are assumed to be found normally; ignored when the double is
             pulled before the deal, §3.4).
     Raises RuleError for an invalid ``played`` list.
+
+    >>> from companion.engine import RoundState, RuleSet, next_round
+    >>> next_round(RoundState(rules=RuleSet(), played=[9])).procedure
+    'Whoever holds 8-8 places it in the centre.'
     """
     rules, n = state.rules, state.n
     played = check_played(n, state.played)

@@ -56,6 +56,10 @@ def next_clockwise(seats: Sequence[str], player: str, steps: int = 1) -> str:
     """The player ``steps`` seats to the left (clockwise) of ``player``.
 
     Raises RuleError when ``player`` is not seated.
+
+    >>> from companion.engine import next_clockwise
+    >>> next_clockwise(["Ann", "Bob", "Cy"], "Cy")
+    'Ann'
     """
     if player not in seats:
         raise RuleError(
@@ -96,6 +100,12 @@ def start_of_round(state: RoundStart) -> StartInfo:
             tile drawn to pick the first starter: ``draw_highest_tile``), ``found_by`` (who
             found the double in a pre-deal search or by drawing for it) and
             ``round1_starter`` (``rotate_left``).
+
+    >>> from companion.engine import RoundStart, RuleSet, start_of_round
+    >>> start = RoundStart(rules=RuleSet(), number=1, seats=["Ann", "Bob"], holders={9: "Bob"})
+    >>> info = start_of_round(start)
+    >>> info.starter, info.action, info.first_spoke_by
+    ('Bob', 'places 9-9 in the centre', 'Ann')
     """
     rules = state.rules
     rule_name = "first_round_starter" if state.number == 1 else "later_round_starter"

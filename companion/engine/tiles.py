@@ -125,7 +125,12 @@ def parse_ends(text: object, where: str = "") -> tuple[int, int]:
 
 
 def parse_tile(text: object, where: str = "") -> Tile:
-    """Parse ``"a-b"`` (either order) into a Tile. Raises TileError(``BAD_TILE``)."""
+    """Parse ``"a-b"`` (either order) into a Tile. Raises TileError(``BAD_TILE``).
+
+    >>> from companion.engine import parse_tile
+    >>> parse_tile("5-9")
+    Tile(high=9, low=5)
+    """
     a, b = parse_ends(text, where)
     return Tile.of(a, b)
 
