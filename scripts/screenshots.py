@@ -88,6 +88,27 @@ class Studio:
             db.session.remove()
         return edit, share or ""
 
+    def seed_played_game(
+        self, names: tuple[str, ...], set_size: int, rounds: int
+    ) -> tuple[str, str]:
+        """A game of ``names`` on a double-``set_size`` set with ``rounds`` rounds already
+        scored through the score keeper's own services (``seed_game`` of
+        tests/browser/test_table_sizes_browser.py): (edit token, share token). For a picture
+        of a table of some size, e.g.::
+
+            @picture("scorekeeper-12")
+            def scorekeeper_12(studio: Studio) -> None:
+                names = tuple(f"Player {i + 1}" for i in range(12))
+                edit, _ = studio.seed_played_game(names, 18, 6)
+                with studio.phone() as page:
+                    open_game(page, edit)
+                    studio.save(page)
+        """
+        from tests.browser.test_table_sizes_browser import seed_game as seed_played
+
+        edit, share, _night = seed_played(self.server.app, list(names), set_size, rounds)
+        return edit, share
+
     def save(self, page: Page, *, parts: tuple[Locator, ...] = ()) -> Path:
         """Save what ``page`` shows as docs/img/<this picture's name>.png: the screen, or the
         band of the whole page from the first of ``parts`` to the last (full width)."""
