@@ -1,4 +1,4 @@
-"""Pips-from-a-photo accuracy: prints figures for the README, asserts nothing.
+"""Pips-from-a-photo accuracy: prints figures for docs/PIPS.md, asserts nothing.
 
 * real photos: tests/data/photos (labels.json), and ../shared/photos when it is there;
 * generated photos: ``--scenes N`` random scenes from companion/pips/synth.py (seeds from

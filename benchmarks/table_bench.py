@@ -141,8 +141,8 @@ def sizes(app, base: str) -> list[tuple[int, int, int, int, int]]:
         form = re.search(r'<section class="card round".*?</section>', page, re.S)
         post = urllib.parse.urlencode({"double": "18", "seen": "0", "total": "123"})
         body = page.encode()
-        # the gzipped size the README gives beside the page's (the header said it, the tuple
-        # lacked it, so printing the table failed after the load run)
+        # the gzipped size docs/PERFORMANCE.md gives beside the page's (the header said it, the
+        # tuple lacked it, so printing the table failed after the load run)
         form_bytes = len(form.group(0).encode()) if form else 0
         out.append((players, len(body), len(gzip.compress(body)), form_bytes, len(post)))
     return out

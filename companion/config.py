@@ -80,7 +80,6 @@ class Config:
     PERMANENT_SESSION_LIFETIME = timedelta(days=180)  # remembered games outlive a closed browser
     # Behind HTTPS, cookies should never travel over plain HTTP; a home LAN has no TLS.
     SESSION_COOKIE_SECURE = os.environ.get("SESSION_COOKIE_SECURE", "").lower() in ("1", "true")
-    REMEMBER_COOKIE_HTTPONLY = True
     MAX_CONTENT_LENGTH = 1024 * 1024
     # The largest backup the import page takes, in bytes (refused before it is read or parsed;
     # the command line has no limit). A history of 5,000 games over 500 nights (flask
@@ -90,7 +89,6 @@ class Config:
     BABEL_DEFAULT_TIMEZONE = "UTC"
     # The locales offered (companion.languages picks one per request): all of LANGUAGES.
     LANGUAGES = list(LANGUAGES)
-    HTMX_VERSION = HTMX_VERSION
     HTMX_SRI = HTMX_SRI
     HTMX_CDN = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
     # The app's address as phones reach it (e.g. behind a reverse proxy): the share page's

@@ -89,15 +89,26 @@ def postgres_url():
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def race_app(request, tmp_path) -> Iterator[Any]:
+def backend(request):
+    """The database backend a test runs on: "sqlite" or "postgresql"."""
+    return request.param
+
+
+@pytest.fixture()
+def backend_url(request, backend, tmp_path) -> str:
+    """The one place a test database's URL is written, per backend: a SQLite file in the
+    test's own directory (several connections can share it, unlike memory), or the
+    ``postgres_url`` in scope (a module may bring its own server). Empty: no tables yet."""
+    if backend == "postgresql":
+        return str(request.getfixturevalue("postgres_url"))
+    return f"sqlite:///{tmp_path / 'app.db'}"
+
+
+@pytest.fixture()
+def race_app(backend_url: str) -> Iterator[Any]:
     """An app on a database file or server that several connections share at once (races
-    between phones, replayed outbox entries), on SQLite and on PostgreSQL (the ``postgres_url``
-    in scope: a module may bring its own server)."""
-    if request.param == "postgresql":
-        url = request.getfixturevalue("postgres_url")
-    else:
-        url = f"sqlite:///{tmp_path / 'race.db'}"
-    app = create_app(type("RaceConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
+    between phones, replayed outbox entries), on SQLite and on PostgreSQL."""
+    app = create_app(type("RaceConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": backend_url}))
     with app.app_context():
         db.create_all()
         yield app
@@ -106,23 +117,11 @@ def race_app(request, tmp_path) -> Iterator[Any]:
         db.engine.dispose()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def backend(request):
-    """The database backend a test runs on: "sqlite" (in memory) or "postgresql"."""
-    return request.param
-
-
 @pytest.fixture()
-def db_app(request, backend):
+def db_app(backend_url: str):
     """A fresh app with empty tables on ``backend``, its app context pushed; tables dropped
     afterwards (the session is removed first, or PostgreSQL waits on a lock)."""
-    from companion import create_app
-    from companion.config import TestConfig
-    from companion.extensions import db
-
-    settings: dict = {}
-    if backend == "postgresql":
-        settings["SQLALCHEMY_DATABASE_URI"] = request.getfixturevalue("postgres_url")
+    settings = {"SQLALCHEMY_DATABASE_URI": backend_url}
     application = create_app(type("BackendConfig", (TestConfig,), settings))
     with application.app_context():
         db.create_all()

@@ -25,7 +25,7 @@ from flask import Response, jsonify, request
 from ..access import Role, requires
 from ..engine import answer, answer_document
 from ..engine.errors import TOO_LARGE
-from ..engine.limits import count_values, read_json
+from ..engine.limits import HugeNumber, NotANumber, count_values, read_json
 from ..errors import Problem, Refused
 from . import bp
 from .openapi import MAX_BATCH_VALUES, MAX_CASES, MAX_QUESTION_BYTES, openapi_document
@@ -37,13 +37,10 @@ def refusal(status: int, code: str, message: str, where: str = "") -> Refused:
     return Refused(Problem(message, where, code), status=status)
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
 def read_json_object(max_bytes: int | None = None) -> Mapping[str, Any]:
     """The request body as a JSON object. Raises a refusal (400) for a wrong content type,
-    undecodable or malformed JSON (NaN and Infinity included), or a body that is not an object;
+    undecodable or malformed JSON, or a body that is not an object (NaN and Infinity are read
+    as markers the engine refuses where they stand, as on the command line);
     a refusal (413) for a body over ``max_bytes`` (checked before it is parsed); werkzeug raises
     413 for a body over MAX_CONTENT_LENGTH."""
     if not request.is_json:
@@ -60,7 +57,7 @@ def read_json_object(max_bytes: int | None = None) -> Mapping[str, Any]:
     if max_bytes is not None and len(raw) > max_bytes:
         raise _body_too_large(max_bytes)
     try:
-        body = read_json(raw.decode("utf-8"), parse_constant=_reject_constant)
+        body = read_json(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise refusal(400, "BAD_JSON", "The body is not UTF-8 text.") from None
     except json.JSONDecodeError as exc:
@@ -86,7 +83,7 @@ def _json_kind(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int | float | HugeNumber | NotANumber):
         return "a number"
     return "a string" if isinstance(value, str) else "an array"
 

@@ -29,11 +29,13 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from flask_babel import gettext as _
 
 from ..engine import CENTER, DominoSet, EngineError, Layout, Tile, replay
+from ..engine.errors import ErrorCode
 from ..engine.tiles import TILE_TEXT, parse_ends
 from ..words import error_words
 
@@ -52,6 +54,17 @@ _PREVIOUS = {"that", "it", "prev", "previous", "last"}
 MAX_ITEMS = 200
 
 
+class NotationCode(StrEnum):
+    """The codes of typed or pasted positions the checker cannot read (besides the engine's
+    own :class:`~companion.engine.errors.ErrorCode`, e.g. ``UNKNOWN_ID``)."""
+
+    NOTHING_BEFORE = "NOTHING_BEFORE"  # "that" with no earlier tile
+    TOO_LONG = "TOO_LONG"  # more than MAX_ITEMS items
+    BAD_NOTATION = "BAD_NOTATION"  # an item that is neither a centre nor a placement
+    NO_CENTRE = "NO_CENTRE"  # no centre double named
+    BAD_JSON = "BAD_JSON"  # pasted text that is not JSON
+
+
 class NotationError(EngineError):
     """Typed text (or JSON) that cannot be read as a position.
 
@@ -62,7 +75,7 @@ class NotationError(EngineError):
 
     def __init__(
         self,
-        code: str,
+        code: StrEnum,
         message: str,
         where: str = "",
         item: int | None = None,
@@ -135,7 +148,7 @@ class _Builder:
         if on.lower() in _PREVIOUS:
             if not self.tiles:
                 raise NotationError(
-                    "NOTHING_BEFORE",
+                    NotationCode.NOTHING_BEFORE,
                     _(
                         '"%(item)s": there is no earlier tile for "%(on)s" to mean.',
                         item=item,
@@ -149,7 +162,7 @@ class _Builder:
             on = CENTER
         elif on not in self.outer:
             raise NotationError(
-                "UNKNOWN_ID",
+                ErrorCode.UNKNOWN_ID,
                 _(
                     '"%(item)s": there is no tile %(on)s on the table before it; use C for '
                     'the centre, an earlier id, or "that".',
@@ -178,7 +191,8 @@ def parse_text(text: str, default_center: str | None = None) -> tuple[dict[str, 
     items = split_items(text)
     if len(items) > MAX_ITEMS:
         raise NotationError(
-            "TOO_LONG", _("A position has at most %(max_items)s items.", max_items=MAX_ITEMS)
+            NotationCode.TOO_LONG,
+            _("A position has at most %(max_items)s items.", max_items=MAX_ITEMS),
         )
     builder = _Builder(default_center)
     for index, item in enumerate(items):
@@ -188,7 +202,7 @@ def parse_text(text: str, default_center: str | None = None) -> tuple[dict[str, 
             builder.center = centre.group("tile").strip("[] ")
         elif centre:
             raise NotationError(
-                "BAD_NOTATION",
+                NotationCode.BAD_NOTATION,
                 _('"%(item)s": name the centre double first, before any tile is laid.', item=item),
                 f"item {index + 1}",
                 index,
@@ -197,7 +211,7 @@ def parse_text(text: str, default_center: str | None = None) -> tuple[dict[str, 
             builder.place(index, item, placement)
         else:
             raise NotationError(
-                "BAD_NOTATION",
+                NotationCode.BAD_NOTATION,
                 _(
                     'Could not read "%(item)s": write a placement like "9-5 on C" or "5-5 '
                     'on that", or the centre like "9-9 centre".',
@@ -208,7 +222,9 @@ def parse_text(text: str, default_center: str | None = None) -> tuple[dict[str, 
             )
     if builder.center is None:
         raise NotationError(
-            "NO_CENTRE", _('Say which double is in the centre, e.g. "9-9 centre".'), "centre"
+            NotationCode.NO_CENTRE,
+            _('Say which double is in the centre, e.g. "9-9 centre".'),
+            "centre",
         )
     return builder.spec(), items
 
@@ -237,7 +253,7 @@ def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     except json.JSONDecodeError as exc:
         # the parser's own words ("Expecting ',' delimiter ...") go to the details only
         raise NotationError(
-            "BAD_JSON",
+            NotationCode.BAD_JSON,
             _(
                 "The pasted text is not valid JSON: it breaks near character %(value)s.",
                 value=exc.pos + 1,
@@ -245,7 +261,9 @@ def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
             str(exc),
         ) from None
     except (ValueError, RecursionError) as exc:
-        raise NotationError("BAD_JSON", _("The pasted text is not valid JSON."), str(exc)) from None
+        raise NotationError(
+            NotationCode.BAD_JSON, _("The pasted text is not valid JSON."), str(exc)
+        ) from None
     if isinstance(data, Mapping) and ("center" in data or "centre" in data):
         return _with_center_key(data), None
     if isinstance(data, Mapping) and isinstance(data.get("input"), Mapping):
@@ -254,7 +272,7 @@ def parse_json(text: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
             layout = _with_center_key(layout)
             return layout, {**data, "input": {**data["input"], "layout": layout}}
     raise NotationError(
-        "BAD_JSON",
+        NotationCode.BAD_JSON,
         _(
             'This JSON is not a position: paste a layout {"center": "9-9", "tiles":'
             " [...]} or a question that holds one."

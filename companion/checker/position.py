@@ -13,11 +13,13 @@ from ..engine import (
     Tile,
     check_move,
 )
+from ..engine.errors import ErrorCode
 from ..engine.tiles import parse_ends
 from ..words import end_name, move_reason
 from .context import Table
 from .drawing import draw_layout
 from .notation import (
+    NotationCode,
     NotationError,
     format_layout,
     layout_prefix,
@@ -100,7 +102,7 @@ class PositionView:
     def unreadable(self) -> bool:
         """True when the text could not be read at all (pasted text that is not JSON, or JSON
         that is not a position): a typing problem, not a position that cannot be played."""
-        return self.error is not None and self.error.code == "BAD_JSON"
+        return self.error is not None and self.error.code == NotationCode.BAD_JSON
 
     @property
     def refusal_words(self) -> str:
@@ -110,7 +112,7 @@ class PositionView:
         if self.error is None:
             return ""
         prefix, refused = self._refused_parts()
-        if refused is not None and self.error.code == "DUPLICATE_TILE":
+        if refused is not None and self.error.code == ErrorCode.DUPLICATE_TILE:
             # the engine's message names tile ids ("S2 9-5 is already on the table as S1")
             return _(
                 "%(tile)s is already on the table: a set has only one of each tile.",

@@ -16,7 +16,7 @@ The public API, by the game's nouns (RULES.md section in brackets):
 """
 
 from .deal import Deal, TableCheck, check_table, deal, hand_size
-from .errors import EngineError, LayoutError, RuleError, TileError
+from .errors import EngineError, ErrorCode, LayoutError, RuleError, TileError
 from .layout import CENTER, Layout, OpenEnd, Placement, replay
 from .moves import Verdict, check_move, has_legal_play, legal_moves, play
 from .questions import CATEGORIES, answer, answer_document
@@ -42,7 +42,7 @@ from .scoring import (
 )
 from .sequence import NextRound, next_round, round_double, round_doubles
 from .starters import StartInfo, next_clockwise, start_of_round
-from .state import RoundState
+from .state import RoundInPlay, RoundStart, RoundState
 from .tiebreak import DECIDED_LABELS, Decision, PlayerRecord, Standing, decide, records, standings
 from .tiles import SUPPORTED_SETS, DominoSet, Tile, parse_tile
 from .turns import TurnAdvice, advise_turn
@@ -60,6 +60,7 @@ __all__ = [
     "Decision",
     "DominoSet",
     "EngineError",
+    "ErrorCode",
     "HandResult",
     "Layout",
     "LayoutError",
@@ -67,6 +68,8 @@ __all__ = [
     "OpenEnd",
     "Placement",
     "PlayerRecord",
+    "RoundInPlay",
+    "RoundStart",
     "RoundState",
     "RoundStatus",
     "RuleError",

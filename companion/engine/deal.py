@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import EngineError, RuleError
+from .errors import EngineError, ErrorCode, RuleError
 from .rules import (
     HandSizeRule,
     RuleSet,
@@ -58,13 +58,17 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
     ``puremco_20_to_6`` interpolates the dealt total between its two sourced anchors (2 players
     20 each, 8 players 6 each on double-9) and scales other sets proportionately, as the source
     says; ``docslib_42_over_p`` is 42 / players on double-9, scaled likewise.
+
+    >>> from companion.engine import RuleSet, hand_size
+    >>> hand_size(RuleSet(), 9, 4)  # double-9, 4 players
+    7
     """
     check_players(players)
     dominoes = DominoSet(n=set_size)
     if chosen is not None:
         if not isinstance(chosen, int) or isinstance(chosen, bool) or chosen < 1:
             raise RuleError(
-                "BAD_HAND_SIZE",
+                ErrorCode.BAD_HAND_SIZE,
                 "%(chosen)s is not a hand size.",
                 "input.hand_size_chosen",
                 params={"chosen": repr(chosen)},
@@ -76,7 +80,7 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
         return by_formula
     if rule not in HAND_SIZE_TABLES:
         raise RuleError(
-            "BAD_SWITCH_VALUE",
+            ErrorCode.BAD_SWITCH_VALUE,
             "Unknown hand-size rule %(rule)s.",
             "ruleset.hand_size_rule",
             params={"rule": repr(rule)},
@@ -85,7 +89,7 @@ def hand_size(rules: RuleSet, set_size: int, players: int, chosen: int | None = 
     if players not in table:
         listed = ", ".join(str(p) for p in sorted(table)) or "none"
         raise HandSizeUndefined(
-            "HAND_SIZE_UNDEFINED",
+            ErrorCode.HAND_SIZE_UNDEFINED,
             f"The {rule} hand sizes do not cover {players} players on double-{set_size} "
             f"(listed player counts: {listed}); choose a custom hand size.",
             "ruleset.hand_size_rule",
@@ -109,7 +113,7 @@ def _by_formula(rules: RuleSet, dominoes: DominoSet, players: int) -> int | None
             if rules.hand_size_custom > 0:
                 return rules.hand_size_custom
             raise HandSizeUndefined(
-                "HAND_SIZE_UNDEFINED",
+                ErrorCode.HAND_SIZE_UNDEFINED,
                 "The hand-size rule is 'custom': choose how many tiles each.",
                 "ruleset.hand_size_custom",
             )
@@ -154,6 +158,10 @@ def deal(rules: RuleSet, set_size: int, players: int, chosen: int | None = None)
     """The deal for ``players`` on a double-``set_size`` set (RULES.md §3.2, §3.4).
 
     Raises RuleError for a bad player count and HandSizeUndefined when the rule has no entry.
+
+    >>> from companion.engine import RuleSet, deal
+    >>> deal(RuleSet(), 9, 4).yard_after_deal
+    27
     """
     size = hand_size(rules, set_size, players, chosen)
     set_aside = 1 if rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL else 0
@@ -172,10 +180,10 @@ def deal(rules: RuleSet, set_size: int, players: int, chosen: int | None = None)
 
 #: The code of a deal that needs more tiles than the set holds (params: players, hand_size,
 #: needed, available, set_size; counts of players and of tiles).
-DEAL_SHORT = "DEAL_SHORT"
+DEAL_SHORT = ErrorCode.DEAL_SHORT
 #: The code of a chicken foot needing more toes than its suit can give (params: toes,
 #: set_size; counts of tiles).
-TOO_MANY_TOES = "TOO_MANY_TOES"
+TOO_MANY_TOES = ErrorCode.TOO_MANY_TOES
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +213,10 @@ def check_table(
     (``DEAL_SHORT``), more spokes than the centre's suit has tiles, a foot needing more toes
     than its suit can give (``TOO_MANY_TOES``), an undefined hand size. Never raises for
     those; raises RuleError only for a bad player count.
+
+    >>> from companion.engine import RuleSet, check_table
+    >>> [p.message for p in check_table(RuleSet(), 6, 8).problems]
+    ['8 players x 7 tiles = 56 tiles, but the double-6 set has only 28 to deal.']
     """
     check_players(players)
     problems: list[EngineError] = []

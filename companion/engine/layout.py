@@ -15,7 +15,8 @@ from typing import Any
 
 from immutables import Map
 
-from .errors import TOO_LARGE, LayoutError, TileError
+from .errors import ErrorCode, LayoutError, TileError
+from .reasons import Reason
 from .tiles import DominoSet, Tile, parse_ends
 
 CENTER = "C"
@@ -165,7 +166,7 @@ class Layout:
         """A layout holding only the centre double. Raises LayoutError if it is not a double."""
         if not center.is_double:
             raise LayoutError(
-                "BAD_CENTER",
+                ErrorCode.BAD_CENTER,
                 "The centre must be a double, not %(center)s.",
                 "input.layout.center",
                 params={"center": center},
@@ -285,7 +286,7 @@ class Layout:
         placement = self._by_id.get(tile_id)
         if placement is None:
             raise LayoutError(
-                "UNKNOWN_ID",
+                ErrorCode.UNKNOWN_ID,
                 "There is no tile '%(tile_id)s' in the layout.",
                 tile_id,
                 params={"tile_id": tile_id},
@@ -393,20 +394,23 @@ class Layout:
             parent = self._by_id.get(on)
             if parent is None:
                 raise LayoutError(
-                    "UNKNOWN_ID", "There is no tile '%(on)s' to play on.", on, params={"on": on}
+                    ErrorCode.UNKNOWN_ID,
+                    "There is no tile '%(on)s' to play on.",
+                    on,
+                    params={"on": on},
                 )
             number = parent.outer
             capacity = self.toes_required if parent.touching == parent.outer else 1
         if tile in self._used:
             raise LayoutError(
-                "DUPLICATE_TILE",
+                ErrorCode.DUPLICATE_TILE,
                 "%(tile)s is already on the table.",
                 str(tile),
                 params={"tile": tile},
             )
         if tile.high != number and tile.low != number:
             raise LayoutError(
-                "NO_MATCH",
+                Reason.NO_MATCH,
                 "%(tile)s has no %(number)s, so it cannot go on %(end)s.",
                 on,
                 params={"tile": tile, "number": number, "end": _where(self, on)},
@@ -417,7 +421,7 @@ class Layout:
         new_id = tile_id or self.next_id(tile)  # a generated id is well formed and new
         if tile_id is not None and (new_id in self or not _ID.match(new_id)):
             raise LayoutError(
-                "DUPLICATE_ID" if new_id in self else "BAD_ID",
+                ErrorCode.DUPLICATE_ID if new_id in self else ErrorCode.BAD_ID,
                 "'%(new_id)s' cannot be used as a tile id here.",
                 new_id,
                 params={"new_id": new_id},
@@ -525,9 +529,9 @@ def _rebuild(
     return layout
 
 
-def full_code(kind: str) -> str:
+def full_code(kind: str) -> Reason:
     """The reason code for a target with no free slot: CENTER_FULL, FOOT_FULL or END_COVERED."""
-    return {"hub": "CENTER_FULL", "foot": "FOOT_FULL"}.get(kind, "END_COVERED")
+    return {"hub": Reason.CENTER_FULL, "foot": Reason.FOOT_FULL}.get(kind, Reason.END_COVERED)
 
 
 def full_message(layout: Layout, on: str) -> str:
@@ -626,19 +630,24 @@ def replay(
     has its K spokes, at most one chicken foot open, nothing played beyond an unfinished foot.
     Raises TileError for bad tiles and LayoutError naming the first impossible placement, or
     ``TOO_LARGE`` (before any tile is read) for more tiles than the set holds.
+
+    >>> from companion.engine import DominoSet, replay
+    >>> spec = {"center": "9-9", "tiles": [{"id": "S1", "on": "C", "tile": "9-5"}]}
+    >>> list(replay(spec, DominoSet(9), 4))
+    [Placement(id='S1', on='C', touching=9, outer=5)]
     """
     if not isinstance(spec, Mapping):
         raise LayoutError(
-            "BAD_LAYOUT", 'A layout is an object {"center": "9-9", "tiles": [...]}.', where
+            ErrorCode.BAD_LAYOUT, 'A layout is an object {"center": "9-9", "tiles": [...]}.', where
         )
     center = dominoes.parse(spec.get("center"), f"{where}.center")
     layout = Layout.start(center, spokes_required, toes_required)
     tiles = spec.get("tiles", [])
     if not isinstance(tiles, list):
-        raise LayoutError("BAD_LAYOUT", "layout.tiles must be a list.", f"{where}.tiles")
+        raise LayoutError(ErrorCode.BAD_LAYOUT, "layout.tiles must be a list.", f"{where}.tiles")
     if len(tiles) >= dominoes.tile_count:  # the centre double is one of the set's tiles
         raise LayoutError(
-            TOO_LARGE,
+            ErrorCode.TOO_LARGE,
             "The layout lists %(count)s tiles besides the centre; a double-%(n)s "
             "set has only %(tile_count)s tiles in all.",
             f"{where}.tiles",
@@ -650,7 +659,7 @@ def replay(
     for tile in extra_used:
         if tile in layout.used:
             raise TileError(
-                "DUPLICATE_TILE",
+                ErrorCode.DUPLICATE_TILE,
                 "%(tile)s is both on the table and elsewhere.",
                 where,
                 params={"tile": tile},
@@ -660,14 +669,14 @@ def replay(
 
 def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> Layout:
     if not isinstance(item, Mapping):
-        raise LayoutError("BAD_LAYOUT", 'Each layout tile is {"id", "on", "tile"}.', where)
+        raise LayoutError(ErrorCode.BAD_LAYOUT, 'Each layout tile is {"id", "on", "tile"}.', where)
     tile_id, on = item.get("id"), item.get("on")
     label = f"{where} ({tile_id})"
     if tile_id is None:
         # a missing id is named by the tile it belongs to, not by Python's "None"
         tile_text = item.get("tile")
         raise LayoutError(
-            "MISSING_ID",
+            ErrorCode.MISSING_ID,
             'The tile %(tile)s placed on "%(on)s" has no id: give each tile one, like S1.',
             where,
             params={
@@ -677,21 +686,21 @@ def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> L
         )
     if not isinstance(tile_id, str) or not _ID.match(tile_id) or tile_id == CENTER:
         raise LayoutError(
-            "BAD_ID",
+            ErrorCode.BAD_ID,
             "%(tile_id)s is not a usable tile id.",
             where,
             params={"tile_id": repr(tile_id)},
         )
     if tile_id in layout:
         raise LayoutError(
-            "DUPLICATE_ID",
+            ErrorCode.DUPLICATE_ID,
             "The id '%(tile_id)s' is used twice.",
             label,
             params={"tile_id": tile_id},
         )
     if not isinstance(on, str) or on not in layout:
         raise LayoutError(
-            "UNKNOWN_ID",
+            ErrorCode.UNKNOWN_ID,
             "%(tile_id)s is placed on '%(on)s', which is not an earlier tile of the layout.",
             label,
             params={"tile_id": tile_id, "on": on},
@@ -700,7 +709,7 @@ def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> L
     tile = dominoes.check(Tile.of(touching, outer), label)
     if tile in layout.used:
         raise TileError(
-            "DUPLICATE_TILE",
+            ErrorCode.DUPLICATE_TILE,
             "%(tile_id)s %(tile)s is already on the table as %(place)s.",
             label,
             params={"tile_id": tile_id, "tile": tile, "place": place_of(layout, tile)},
@@ -709,7 +718,7 @@ def _replay_one(layout: Layout, item: Any, dominoes: DominoSet, where: str) -> L
     if touching != number:
         hint = Phrase.TOUCHING_END_FIRST if tile.has(number) else Phrase.NONE
         raise LayoutError(
-            "NO_MATCH",
+            Reason.NO_MATCH,
             "%(tile_id)s %(touching)s-%(outer)s does not match %(end)s%(hint)s.",
             label,
             params={
@@ -731,7 +740,7 @@ def _check_phases(layout: Layout, where: str) -> None:
         for i, p in enumerate(layout.placements):
             if p.on != CENTER:
                 raise LayoutError(
-                    "SPOKES_INCOMPLETE",
+                    Reason.SPOKES_INCOMPLETE,
                     "%(id)s could not have been played: the centre has only %(spokes)s of "
                     "%(spokes_required)s spokes, and nothing else may be played before.",
                     f"{where}.tiles[{i}] ({p.id})",
@@ -746,7 +755,7 @@ def _check_phases(layout: Layout, where: str) -> None:
     if len(feet) > 1:
         second = feet[1]
         raise LayoutError(
-            "FOOT_INCOMPLETE",
+            Reason.FOOT_INCOMPLETE,
             "%(second)s could not have been played: the chicken foot %(feet)s was "
             "still missing toes, and only one foot can be open at a time.",
             f"{where}.tiles[{index[second]}] ({second})",
@@ -757,7 +766,7 @@ def _check_phases(layout: Layout, where: str) -> None:
         for i, p in enumerate(layout.placements):
             if layout.foot_of(p.on) == foot:
                 raise LayoutError(
-                    "FOOT_INCOMPLETE",
+                    Reason.FOOT_INCOMPLETE,
                     "%(id)s could not have been played: it extends a toe of the chicken "
                     "foot %(foot)s, which is still missing toes.",
                     f"{where}.tiles[{i}] ({p.id})",

@@ -15,7 +15,7 @@ Two kinds of check:
 * :func:`check_count` is the per-field bound the parser applies once it knows the question's
   set (a hand no longer than the set, no more rounds than the set has doubles, ...).
 
-Both refuse with :class:`EngineError` code :data:`TOO_LARGE` (the API answers 413) or
+Both refuse with :class:`EngineError` code ``ErrorCode.TOO_LARGE`` (the API answers 413) or
 ``BAD_TEXT`` (422), naming where.
 """
 
@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import TOO_LARGE, EngineError
+from .errors import EngineError, ErrorCode
 from .rules import PLAYERS_MAX, PLAYERS_MIN
 from .tiles import MAX_TILE_TEXT, SUPPORTED_SETS, DominoSet
 
@@ -42,6 +42,26 @@ MAX_TILES = _LARGEST_SET.tile_count
 #: Characters of any text in a question: a name, a case or tile id, a tile, a preset or switch
 #: value. 60 is also the longest player name the score keeper stores (models.NAME_MAX).
 MAX_TEXT = 60
+#: Characters of text the engine never reads: an input field outside :data:`INPUT_FIELDS` (a
+#: ``note`` beside the question, say). Generous, so an honest remark is never refused; with
+#: :data:`MAX_VALUES` it still bounds what a question may hold.
+MAX_FREE_TEXT = 2_000
+#: The input fields the engine reads (QUESTIONS.md, every category). Text under them is a name,
+#: id, tile or switch value (:data:`MAX_TEXT`); any other input field is only carried along.
+INPUT_FIELDS = frozenset(
+    {
+        "announced", "center_spokes_required", "draws", "event", "found_by", "hand",
+        "hand_size_chosen", "hands", "holders", "kind", "last_tile_was_double", "layout",
+        "move", "next_player_has_played", "player", "players", "players_list",
+        "requested_center_spokes", "round", "round1_starter", "round_end", "round_scores",
+        "round_start_double", "rounds_played", "search_order", "seats_clockwise", "set",
+        "start_double", "tile_drawn", "tiles_left", "to_move", "turn", "went_out", "yard_count",
+    }
+)  # fmt: skip
+#: Input fields whose entries are rounds, and the nesting at which those entries are listed
+#: (``input.rounds_played`` is 2 deep, ``input.round_scores.<player>`` 3): at most
+#: :data:`MAX_ROUNDS` of them, said in rounds rather than tiles.
+ROUND_FIELDS = {"rounds_played": 2, "holders": 2, "round_scores": 3}
 #: Nesting of a question: ``input.layout.tiles[i].tile`` is 5 levels deep; 8 leaves room.
 MAX_DEPTH = 8
 #: The largest number anywhere in a question: far above any score or count of the game (a
@@ -72,6 +92,22 @@ class HugeNumber:
         return f"a {self.digits}-digit number"
 
 
+@dataclass(frozen=True, slots=True)
+class NotANumber:
+    """``NaN``, ``Infinity`` or ``-Infinity`` in JSON text, kept as written.
+
+    JSON has no such numbers, but Python's reader accepts them; :func:`read_json` keeps each as
+    this marker so that :func:`check_shape` refuses it where it stands (``BAD_VALUE``), and the
+    command line and the API answer such a question alike: that case refused, the others of
+    its file or batch answered.
+    """
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+
 def _parse_int(text: str) -> int | HugeNumber:
     digits = len(text.lstrip("-"))
     return HugeNumber(digits) if digits > _MAX_DIGITS else int(text)
@@ -81,10 +117,16 @@ def read_json(text: str | bytes, **options: Any) -> Any:
     """``json.loads`` that never fails on a long integer (see :class:`HugeNumber`): text that
     Python refuses to convert for its length is parsed again, keeping such numbers as markers.
 
-    Raises ``json.JSONDecodeError``/``ValueError`` for text that is not JSON and
-    ``RecursionError`` for nesting deeper than the parser can follow; ``options`` go to
-    ``json.loads`` (e.g. ``parse_constant``).
+    ``NaN`` and ``Infinity`` are read as :class:`NotANumber` markers. Raises
+    ``json.JSONDecodeError``/``ValueError`` for text that is not JSON and ``RecursionError`` for
+    nesting deeper than the parser can follow; ``options`` go to ``json.loads``.
+
+    >>> read_json('{"yard_count": NaN}')
+    {'yard_count': NaN}
+    >>> read_json('[1' + '0' * 5000 + ']')
+    [a 5001-digit number]
     """
+    options.setdefault("parse_constant", NotANumber)
     try:
         return json.loads(text, **options)  # the fast path: no Python call per number
     except ValueError as exc:
@@ -95,7 +137,7 @@ def read_json(text: str | bytes, **options: Any) -> Any:
 
 def too_large(message: str, where: str) -> EngineError:
     """The error for an input over one of these bounds."""
-    return EngineError(TOO_LARGE, message, where)
+    return EngineError(ErrorCode.TOO_LARGE, message, where)
 
 
 def check_count(items: Any, most: int, where: str, what: str) -> None:
@@ -113,20 +155,27 @@ def label(key: Any) -> str:
     return str(key).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def check_text(value: str, where: str) -> None:
-    """Refuse text longer than :data:`MAX_TEXT` or holding a lone surrogate (not Unicode)."""
-    if len(value) > MAX_TEXT:
-        raise too_large(
-            f"Text here is at most {MAX_TEXT} characters, not {len(value)}.", where or "id"
-        )
+def check_text(value: str, where: str, most: int = MAX_TEXT) -> None:
+    """Refuse text longer than ``most`` characters or holding a lone surrogate (not Unicode).
+
+    >>> check_text("Ann", "input.player")
+    >>> check_text("N" * 61, "input.player")
+    Traceback (most recent call last):
+    ...
+    companion.engine.errors.EngineError: Text here is at most 60 characters, not 61.
+    >>> check_text("a remark of 69 characters" + "." * 44, "input.note", MAX_FREE_TEXT)
+    """
+    if len(value) > most:
+        raise too_large(f"Text here is at most {most} characters, not {len(value)}.", where or "id")
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise EngineError(
-            "BAD_TEXT",
+            ErrorCode.BAD_TEXT,
             "%(value)s is not valid text (it holds a lone surrogate).",
             where,
-            params={"value": repr(label(value))},
+            # quoted by hand: repr() would write the backslash of "\\ud800" twice
+            params={"value": f"'{label(value)}'"},
         ) from None
 
 
@@ -136,21 +185,39 @@ QUESTION_KEYS = ("id", "category", "ruleset", "input")
 def check_shape(question: Mapping[str, Any]) -> None:
     """Bound the parts of a question the engine reads (``id``, ``category``, ``ruleset``,
     ``input``) before any work: at most :data:`MAX_DEPTH` deep, no list or object over
-    :data:`MAX_TILES` entries, no text over :data:`MAX_TEXT` characters or with a lone
-    surrogate, no number beyond :data:`MAX_NUMBER`. Other fields (``expected``, ``notes``) are
-    not read, so not bounded. Costs one step per value, at most :data:`MAX_VALUES`; raises
-    EngineError."""
-    stack: list[tuple[Any, str, int]] = [
-        (question[k], k, 1) for k in reversed(QUESTION_KEYS) if k in question
+    :data:`MAX_TILES` entries (:data:`MAX_ROUNDS` where the entries are rounds), no text over
+    :data:`MAX_TEXT` characters or with a lone surrogate, no number beyond :data:`MAX_NUMBER`.
+    Input fields the engine does not read (outside :data:`INPUT_FIELDS`) are held only to
+    :data:`MAX_FREE_TEXT` characters a text; other fields of the question (``expected``,
+    ``notes``) are not read, so not bounded. Costs one step per value, at most
+    :data:`MAX_VALUES`; raises EngineError.
+
+    >>> check_shape({"category": "scoring", "input": {"hand": ["6-4"], "note": "x" * 69}})
+    >>> check_shape({"category": "scoring", "input": {"round_scores": {"Ann": [0] * 200}}})
+    Traceback (most recent call last):
+    ...
+    companion.engine.errors.EngineError: This gives 200 rounds: the longest game (double-18) has 19; at most 19 can be.
+    """  # noqa: E501
+    # (value, where, depth, the input field it is under or "" above the input fields)
+    stack: list[tuple[Any, str, int, str]] = [
+        (question[k], k, 1, "") for k in reversed(QUESTION_KEYS) if k in question
     ]
     seen = 0
     while stack:
-        value, where, depth = stack.pop()
+        value, where, depth, field = stack.pop()
         seen += 1
         if seen > MAX_VALUES:
             raise too_large(f"A question holds at most {MAX_VALUES:,} values.", where)
+        text_most = MAX_TEXT if field == "" or field in INPUT_FIELDS else MAX_FREE_TEXT
         if isinstance(value, str):
-            check_text(value, where)
+            check_text(value, where, text_most)
+        elif isinstance(value, NotANumber):
+            raise EngineError(
+                ErrorCode.BAD_VALUE,
+                "%(value)s is not a number: JSON has no NaN or Infinity.",
+                where,
+                params={"value": value.text},
+            )
         elif isinstance(value, bool) or value is None or isinstance(value, float):
             continue  # a float where a whole number belongs is refused where it is read
         elif isinstance(value, int | HugeNumber):
@@ -163,17 +230,36 @@ def check_shape(question: Mapping[str, Any]) -> None:
         elif isinstance(value, Mapping | list | tuple):
             if depth >= MAX_DEPTH:
                 raise too_large(f"A question is nested at most {MAX_DEPTH} levels deep.", where)
-            check_count(value, MAX_TILES, where, f"entries (the largest set has {MAX_TILES} tiles)")
-            if isinstance(value, Mapping):
-                children = []
-                for key, item in value.items():
-                    if not isinstance(key, str):
-                        raise EngineError("BAD_VALUE", "Object keys must be text.", where)
-                    check_text(key, where)
-                    children.append((item, f"{where}.{key}", depth + 1))
-            else:
-                children = [(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value)]
-            stack.extend(reversed(children))
+            if ROUND_FIELDS.get(field) == depth:
+                check_count(value, MAX_ROUNDS, where, _ROUNDS)
+            elif field == "" or field in INPUT_FIELDS:
+                check_count(value, MAX_TILES, where, _ENTRIES)
+            stack.extend(reversed(_children(value, where, depth, field, text_most)))
+
+
+_ROUNDS = f"rounds: the longest game (double-{max(SUPPORTED_SETS)}) has {MAX_ROUNDS}"
+_ENTRIES = f"entries: no list in a question is longer than the largest set ({MAX_TILES} tiles)"
+
+
+def _children(
+    value: Mapping[str, Any] | list[Any] | tuple[Any, ...],
+    where: str,
+    depth: int,
+    field: str,
+    text_most: int,
+) -> list[tuple[Any, str, int, str]]:
+    """The entries of a list or object for :func:`check_shape`'s walk; an object's keys are
+    checked as text here (a key of ``input`` names the field its entries are under)."""
+    if not isinstance(value, Mapping):
+        return [(item, f"{where}[{i}]", depth + 1, field) for i, item in enumerate(value)]
+    children = []
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise EngineError(ErrorCode.BAD_VALUE, "Object keys must be text.", where)
+        under = key if where == "input" else field
+        check_text(key, where, MAX_TEXT if where == "input" else text_most)
+        children.append((item, f"{where}.{key}", depth + 1, under))
+    return children
 
 
 def count_values(question: Any, most: int) -> int:

@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import LayoutError
+from .errors import ErrorCode, LayoutError
 from .layout import CENTER, Layout, describe_target, full_code, full_message, place_of
 from .reasons import MOVE_REASONS, SECTION, Reason
 from .tiles import Tile
@@ -42,7 +42,7 @@ class Verdict:
     """
 
     legal: bool
-    reason: str
+    reason: Reason
     message: str
     rule: str
     tile: Tile
@@ -120,14 +120,23 @@ def check_move(
     Raises LayoutError(``UNKNOWN_ID``) for a target not in the layout and
     LayoutError(``DUPLICATE_TILE``) for a tile already on the table: those are bad questions,
     not illegal moves.
+
+    >>> from companion.engine import Layout, Tile, check_move, parse_tile
+    >>> table = Layout.start(Tile(9, 9), 4, 3)
+    >>> check_move(table, parse_tile("9-5"), "C").message
+    'Yes: 9-5 is a spoke on the centre 9-9, leaving a 5 open; 3 more spokes to go.'
+    >>> check_move(table, parse_tile("6-5"), "C").reason
+    <Reason.NO_MATCH: 'NO_MATCH'>
     """
     if on not in layout:
         raise LayoutError(
-            "UNKNOWN_ID", "There is no tile '%(on)s' in the layout to play on.", params={"on": on}
+            ErrorCode.UNKNOWN_ID,
+            "There is no tile '%(on)s' in the layout to play on.",
+            params={"on": on},
         )
     if tile in layout.used:
         raise LayoutError(
-            "DUPLICATE_TILE",
+            ErrorCode.DUPLICATE_TILE,
             "%(tile)s is already on the table as %(place)s.",
             params={"tile": tile, "place": place_of(layout, tile)},
         )
@@ -253,6 +262,10 @@ def legal_moves(layout: Layout, hand: Iterable[Tile]) -> list[tuple[Tile, str]]:
     In open play each tile looks its two numbers up in the layout's open-end index, so the cost
     is the hand times the ends that match, not the size of the layout; in the spoke and foot
     phases only one target is open (§5.2, §5.4).
+
+    >>> from companion.engine import Layout, Tile, legal_moves, parse_tile
+    >>> legal_moves(Layout.start(Tile(9, 9), 4, 3), [parse_tile("9-5"), parse_tile("6-5")])
+    [(Tile(high=9, low=5), 'C')]
     """
     used = layout.used
     if not layout.in_open_play:
@@ -281,7 +294,12 @@ def legal_moves(layout: Layout, hand: Iterable[Tile]) -> list[tuple[Tile, str]]:
 
 
 def has_legal_play(layout: Layout, hand: Iterable[Tile]) -> bool:
-    """True if any tile of ``hand`` can be played now (§5.1)."""
+    """True if any tile of ``hand`` can be played now (§5.1).
+
+    >>> from companion.engine import Layout, Tile, has_legal_play, parse_tile
+    >>> has_legal_play(Layout.start(Tile(9, 9), 4, 3), [parse_tile("6-5")])
+    False
+    """
     used = layout.used
     if layout.in_open_play:
         numbers: Collection[int] = layout.ends_by_number
@@ -295,6 +313,11 @@ def play(layout: Layout, tile: Tile, on: str, tile_id: str | None = None) -> Lay
     """Lay ``tile`` on ``on`` after checking it is legal; returns the new layout.
 
     Raises LayoutError with the reason code when the move is illegal.
+
+    >>> from companion.engine import Layout, Tile, parse_tile, play
+    >>> later = play(Layout.start(Tile(9, 9), 4, 3), parse_tile("9-5"), "C")
+    >>> [(p.on, p.outer) for p in later]
+    [('C', 5)]
     """
     verdict = check_move(layout, tile, on)
     if not verdict.legal:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import EngineError
+from .errors import EngineError, ErrorCode
 from .moves import has_legal_play
+from .reasons import Reason
 from .rules import RuleSet
 from .scoring import HandResult, score_hand
-from .state import RoundState
+from .state import RoundInPlay
 from .tiles import Tile
 from .turns import drawable_tiles
 
@@ -29,7 +30,7 @@ class RoundStatus:
     """
 
     over: bool
-    reason: str
+    reason: Reason
     went_out: str | None
     scores: Mapping[str, HandResult]
     can_play: tuple[str, ...]
@@ -37,7 +38,7 @@ class RoundStatus:
     rule: str
 
 
-def round_status(state: RoundState) -> RoundStatus:
+def round_status(state: RoundInPlay) -> RoundStatus:
     """Decide whether the round is over (RULES.md §6; §11.7).
 
     Over when a hand is empty (``OUT``, even with a foot unfinished), when nobody can play and
@@ -46,21 +47,29 @@ def round_status(state: RoundState) -> RoundStatus:
     (``NO_DRAW``). Otherwise ``SOMEONE_CAN_PLAY`` or ``YARD_NOT_EXHAUSTED``.
 
     Args:
-        state: the round at this moment (:class:`~companion.engine.state.RoundState`: the
+        state: the round at this moment (:class:`~companion.engine.state.RoundInPlay`: the
             layout, the hands, the yard's count, the rules and what is known of the turn).
     Raises EngineError(``SEVERAL_WENT_OUT``) when more than one player has an empty hand (§11.6)
     and EngineError(``CENTRE_DOUBLE_IN_HAND``) from scoring.
+
+    >>> from companion.engine import Layout, RoundInPlay, RuleSet, Tile, parse_tile, round_status
+    >>> hands = {"Ann": [], "Bob": [parse_tile("6-5")]}
+    >>> table = Layout.start(Tile(9, 9), 4, 3)
+    >>> state = RoundInPlay(rules=RuleSet(), layout=table, hands=hands, yard_count=10)
+    >>> status = round_status(state)
+    >>> status.reason, status.went_out, status.scores["Bob"].points
+    (<Reason.OUT: 'OUT'>, 'Ann', 11)
     """
     out = _who_went_out(state)
     if out is not None:
         return _went_out(state, out)
-    layout, hands, rules = state.table, state.hands, state.rules
+    layout, hands, rules = state.layout, state.hands, state.rules
     can_play = tuple(p for p, h in hands.items() if has_legal_play(layout, h))
     drawable = drawable_tiles(rules, state.yard_count, state.player_count)
     if rules.empty_yard_ends_round and drawable == 0 and _to_move_is_stuck(state, can_play):
         return RoundStatus(
             over=True,
-            reason="NO_DRAW",
+            reason=Reason.NO_DRAW,
             went_out=None,
             scores=_scores(hands, rules, layout.center),
             can_play=can_play,
@@ -77,7 +86,7 @@ def round_status(state: RoundState) -> RoundStatus:
     )
     return RoundStatus(
         over=True,
-        reason="BLOCKED",
+        reason=Reason.BLOCKED,
         went_out=None,
         scores=_scores(hands, rules, layout.center),
         can_play=(),
@@ -86,7 +95,7 @@ def round_status(state: RoundState) -> RoundStatus:
     )
 
 
-def _who_went_out(state: RoundState) -> str | None:
+def _who_went_out(state: RoundInPlay) -> str | None:
     """The player who went out (from the event, else the one empty hand), or None.
 
     Raises EngineError(``SEVERAL_WENT_OUT``) when more than one hand is empty (§11.6)."""
@@ -96,7 +105,7 @@ def _who_went_out(state: RoundState) -> str | None:
     if len(emptied) > 1:
         # The round ends the moment the first hand empties (§6), so only one player goes out.
         raise EngineError(
-            "SEVERAL_WENT_OUT",
+            ErrorCode.SEVERAL_WENT_OUT,
             "Only one player can go out, but %(players)s and %(last)s all have "
             "empty hands: the round ends as soon as one player lays their last "
             "tile.",
@@ -106,14 +115,14 @@ def _who_went_out(state: RoundState) -> str | None:
     return out
 
 
-def _went_out(state: RoundState, out: str) -> RoundStatus:
+def _went_out(state: RoundInPlay, out: str) -> RoundStatus:
     """``OUT``: the round is over even with a chicken foot unfinished (§6)."""
-    scores = _scores(state.hands, state.rules, state.table.center, out, state.last_tile_was_double)
+    scores = _scores(state.hands, state.rules, state.layout.center, out, state.last_tile_was_double)
     penalty = scores[out].penalty if out in scores else 0
     extra = " They went out on a double, which costs 50 under this house rule." if penalty else ""
     return RoundStatus(
         over=True,
-        reason="OUT",
+        reason=Reason.OUT,
         went_out=out,
         scores=scores,
         can_play=(),
@@ -123,7 +132,7 @@ def _went_out(state: RoundState, out: str) -> RoundStatus:
     )
 
 
-def _to_move_is_stuck(state: RoundState, can_play: tuple[str, ...]) -> bool:
+def _to_move_is_stuck(state: RoundInPlay, can_play: tuple[str, ...]) -> bool:
     """The player to move cannot play (with nobody named to move: nobody can), §5.5."""
     if state.to_move is None:
         return not can_play
@@ -141,7 +150,7 @@ def _not_over(can_play: tuple[str, ...], drawable: int) -> RoundStatus:
         )
     return RoundStatus(
         over=False,
-        reason="SOMEONE_CAN_PLAY" if can_play else "YARD_NOT_EXHAUSTED",
+        reason=Reason.SOMEONE_CAN_PLAY if can_play else Reason.YARD_NOT_EXHAUSTED,
         went_out=None,
         scores={},
         can_play=can_play,

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any, TypeGuard
 
-from .errors import RuleError
+from .errors import ErrorCode, RuleError
 from .reasons import DecidedAt
 from .tiles import SUPPORTED_SETS
 
@@ -633,13 +633,15 @@ class RuleSet:
     def with_overrides(self, overrides: Mapping[str, Any], where: str = "overrides") -> RuleSet:
         """A new validated RuleSet with ``overrides`` applied. Raises RuleError (§9)."""
         if not isinstance(overrides, Mapping):
-            raise RuleError("BAD_RULESET", "Overrides must be an object of switch: value.", where)
+            raise RuleError(
+                ErrorCode.BAD_RULESET, "Overrides must be an object of switch: value.", where
+            )
         known = {f.name for f in fields(RuleSet)}
         clean: dict[str, Any] = {}
         for name, value in overrides.items():
             if name not in known:
                 raise RuleError(
-                    "UNKNOWN_SWITCH",
+                    ErrorCode.UNKNOWN_SWITCH,
                     "'%(name)s' is not a house-rule switch.",
                     f"{where}.{name}",
                     params={"name": name},
@@ -654,14 +656,14 @@ class RuleSet:
                 self.start_double_source != StartDoubleSource.PULLED_BEFORE_DEAL
             ):
                 raise RuleError(
-                    "CONFLICTING_RULES",
+                    ErrorCode.CONFLICTING_RULES,
                     "A pre-deal search sets the double aside before the deal, so "
                     "start_double_source must be 'pulled_before_deal'.",
                     f"{where}.{starter}",
                 )
         if self.game_length == GameLength.TARGET_TOTAL and self.target_total <= 0:
             raise RuleError(
-                "CONFLICTING_RULES",
+                ErrorCode.CONFLICTING_RULES,
                 "Playing to a target total needs a target above 0 points.",
                 f"{where}.target_total",
             )
@@ -694,7 +696,7 @@ def _check_value(name: str, value: Any, where: str) -> Any:
         else:
             allowed_text = "one of " + ", ".join(_json_repr(v) for v in allowed)
         raise RuleError(
-            "BAD_SWITCH_VALUE",
+            ErrorCode.BAD_SWITCH_VALUE,
             "%(value)s is not a value of '%(name)s'; use %(allowed_text)s.",
             where,
             params={"value": _json_repr(value), "name": name, "allowed_text": allowed_text},
@@ -704,17 +706,19 @@ def _check_value(name: str, value: Any, where: str) -> Any:
 
 def _check_tiebreak(value: Any, where: str) -> tuple[DecidedAt, ...]:
     if not isinstance(value, list | tuple) or not value:
-        raise RuleError("BAD_SWITCH_VALUE", "tiebreak must be a list of steps.", where)
+        raise RuleError(ErrorCode.BAD_SWITCH_VALUE, "tiebreak must be a list of steps.", where)
     known = all(isinstance(s, str) and s in TIEBREAK_STEPS for s in value)
     steps = tuple(DecidedAt(s) for s in value) if known else ()
     if not known or len(set(steps)) != len(steps):
         raise RuleError(
-            "BAD_SWITCH_VALUE",
+            ErrorCode.BAD_SWITCH_VALUE,
             "tiebreak steps are " + ", ".join(TIEBREAK_STEPS) + ", each at most once.",
             where,
         )
     if steps[0] != DecidedAt.LOWEST_TOTAL:
-        raise RuleError("BAD_SWITCH_VALUE", "The lowest total always decides first (§8).", where)
+        raise RuleError(
+            ErrorCode.BAD_SWITCH_VALUE, "The lowest total always decides first (§8).", where
+        )
     return steps
 
 
@@ -775,10 +779,15 @@ PRESET_TITLES: dict[str, str] = {
 
 
 def preset(name: str) -> RuleSet:
-    """The RuleSet of a named preset. Raises RuleError(``UNKNOWN_PRESET``)."""
+    """The RuleSet of a named preset. Raises RuleError(``UNKNOWN_PRESET``).
+
+    >>> from companion.engine import preset
+    >>> preset("standard").set_size
+    9
+    """
     if name not in PRESETS:
         raise RuleError(
-            "UNKNOWN_PRESET",
+            ErrorCode.UNKNOWN_PRESET,
             "'%(name)s' is not a preset; use one of %(presets)s.",
             "ruleset.preset",
             params={"name": name, "presets": ", ".join(PRESETS)},
@@ -792,24 +801,30 @@ def ruleset_from_spec(spec: Any) -> RuleSet:
     ``spec`` is ``{"preset": name, "overrides": {...}}``; switches given at the top level next to
     the preset count as overrides, and ``None`` means the standard rules.
     Raises RuleError for an unknown preset, switch or value.
+
+    >>> from companion.engine import ruleset_from_spec
+    >>> ruleset_from_spec({"preset": "standard", "overrides": {"set_size": 12}}).set_size
+    12
     """
     if spec is None:
         return RuleSet()
     if not isinstance(spec, Mapping):
         raise RuleError(
-            "BAD_RULESET",
+            ErrorCode.BAD_RULESET,
             'ruleset must be an object like {"preset": "standard", "overrides": {}}.',
             "ruleset",
         )
     name = spec.get("preset", "standard")
     if not isinstance(name, str):
-        raise RuleError("UNKNOWN_PRESET", "preset must be a preset name.", "ruleset.preset")
+        raise RuleError(ErrorCode.UNKNOWN_PRESET, "preset must be a preset name.", "ruleset.preset")
     rules = preset(name)
     loose = {k: v for k, v in spec.items() if k not in ("preset", "overrides")}
     overrides = spec.get("overrides") or {}
     if not isinstance(overrides, Mapping):
         raise RuleError(
-            "BAD_RULESET", "overrides must be an object of switch: value.", "ruleset.overrides"
+            ErrorCode.BAD_RULESET,
+            "overrides must be an object of switch: value.",
+            "ruleset.overrides",
         )
     if loose:
         rules = rules.with_overrides(loose, where="ruleset")
@@ -820,7 +835,7 @@ def check_players(players: Any, where: str = "input.players") -> int:
     """Return ``players`` if it is a supported count (2..12, §3.1), else raise RuleError."""
     if not _is_int(players) or not PLAYERS_MIN <= players <= PLAYERS_MAX:
         raise RuleError(
-            "BAD_PLAYERS",
+            ErrorCode.BAD_PLAYERS,
             "Chicken Foot is for %(players_min)s to %(players_max)s players; "
             "%(players)s is not a player count.",
             where,
@@ -837,7 +852,7 @@ def check_set_size(n: Any, where: str = "input.set") -> int:
     """Return ``n`` if it is a supported set (6, 9, 12, 15, 18), else raise RuleError."""
     if not _is_int(n) or n not in SUPPORTED_SETS:
         raise RuleError(
-            "BAD_SET",
+            ErrorCode.BAD_SET,
             "Sets are double-6, 9, 12, 15 or 18; %(n)s is not one.",
             where,
             params={"n": repr(n)},
@@ -853,13 +868,17 @@ def spokes_required(
     For ``players_to_8`` (S001) the table's ``chosen`` K is used, else one spoke per player, else
     4. Raises RuleError(``TOO_MANY_SPOKES``) when K exceeds the N tiles of the centre's suit, or
     when a chosen K lies outside players..8.
+
+    >>> from companion.engine import RuleSet, spokes_required
+    >>> spokes_required(RuleSet(), 9)
+    4
     """
     value = rules.center_spokes_required
     if value == CenterSpokes.PLAYERS_TO_8:
         if chosen is not None:
             if not _is_int(chosen) or chosen < 2:
                 raise RuleError(
-                    "BAD_SPOKES",
+                    ErrorCode.BAD_SPOKES,
                     "%(chosen)s is not a number of spokes.",
                     "input.center_spokes_required",
                     params={"chosen": repr(chosen)},
@@ -867,7 +886,7 @@ def spokes_required(
             low = players if players is not None else 2
             if not low <= chosen <= max(8, low):
                 raise RuleError(
-                    "BAD_SPOKES",
+                    ErrorCode.BAD_SPOKES,
                     "With one train per player up to eight, %(players)s players need "
                     "%(low)s to %(most)s spokes, not %(chosen)s.",
                     "input.center_spokes_required",
@@ -878,14 +897,14 @@ def spokes_required(
             value = players if players is not None else 4
     elif chosen is not None and chosen != value:
         raise RuleError(
-            "BAD_SPOKES",
+            ErrorCode.BAD_SPOKES,
             "These house rules fix the centre at %(value)s spokes, not %(chosen)s.",
             "input.center_spokes_required",
             params={"value": value, "chosen": chosen},
         )
     if value > set_size:
         raise RuleError(
-            "TOO_MANY_SPOKES",
+            ErrorCode.TOO_MANY_SPOKES,
             "A double-%(set_size)s set has only %(set_size)s tiles carrying the "
             "centre number, so the centre double cannot take %(value)s spokes.",
             "ruleset.center_spokes_required",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import EngineError
+from .errors import EngineError, ErrorCode
 from .rules import GoingOutOnDouble, RuleSet
 from .tiles import Tile
 
@@ -19,6 +19,10 @@ def tile_points(tile: Tile, rules: RuleSet) -> int:
     25 (RUSSELLR, FUNDEX: "each blank counts 25") every blank half of another tile counts 25
     and the other half its pips, so 0-5 = 30; the sources leave per-half vs per-tile open (§7)
     and this engine reads "each blank" as each blank half.
+
+    >>> from companion.engine import RuleSet, parse_tile, tile_points
+    >>> tile_points(parse_tile("0-0"), RuleSet())  # the double-blank
+    50
     """
     if tile == Tile(0, 0):
         return rules.double_blank_value
@@ -27,7 +31,12 @@ def tile_points(tile: Tile, rules: RuleSet) -> int:
 
 
 def hand_points(hand: Iterable[Tile], rules: RuleSet) -> int:
-    """Points for the tiles left in a hand: the sum of :func:`tile_points` (§7)."""
+    """Points for the tiles left in a hand: the sum of :func:`tile_points` (§7).
+
+    >>> from companion.engine import RuleSet, hand_points, parse_tile
+    >>> hand_points([parse_tile("6-4"), parse_tile("0-0")], RuleSet())
+    60
+    """
     return sum(tile_points(t, rules) for t in hand)
 
 
@@ -37,6 +46,10 @@ def max_hand_points(
     """The most points ``tile_count`` tiles of a double-``set_size`` set could score.
 
     Used to refuse a typed score that no hand of that size could reach.
+
+    >>> from companion.engine import RuleSet, max_hand_points
+    >>> max_hand_points(55, 9, RuleSet())  # a whole double-9 set
+    545
     """
     from .tiles import DominoSet
 
@@ -90,17 +103,21 @@ def score_hand(
         round_double: the round's centre double, which can never be in a hand (§4, §11.4).
     Raises EngineError(``CENTRE_DOUBLE_IN_HAND``) if the hand holds the centre double, and
     EngineError(``WENT_OUT_WITH_TILES``) if a player who went out still holds tiles.
+
+    >>> from companion.engine import RuleSet, parse_tile, score_hand
+    >>> score_hand([parse_tile("6-4")], RuleSet()).explanation
+    '1 tile left in hand: 10 points.'
     """
     if round_double is not None and round_double in hand:
         raise EngineError(
-            "CENTRE_DOUBLE_IN_HAND",
+            ErrorCode.CENTRE_DOUBLE_IN_HAND,
             "%(round_double)s is the centre double of this round, so it cannot be in a hand.",
             "input.hand",
             params={"round_double": round_double},
         )
     if went_out and hand:
         raise EngineError(
-            "WENT_OUT_WITH_TILES", "A player who went out has no tiles left.", "input.hand"
+            ErrorCode.WENT_OUT_WITH_TILES, "A player who went out has no tiles left.", "input.hand"
         )
     if went_out or not hand:
         if last_tile_was_double and rules.going_out_on_double == GoingOutOnDouble.PENALTY_50:
@@ -132,7 +149,12 @@ def score_hand(
 
 
 def running_totals(round_scores: Mapping[str, Sequence[int]]) -> dict[str, list[int]]:
-    """Player -> running total after each round (points), in round order (§7)."""
+    """Player -> running total after each round (points), in round order (§7).
+
+    >>> from companion.engine import running_totals
+    >>> running_totals({"Ann": [5, 0, 12], "Bob": [3, 7, 0]})
+    {'Ann': [5, 5, 17], 'Bob': [3, 10, 10]}
+    """
     out: dict[str, list[int]] = {}
     for player, scores in round_scores.items():
         total, totals = 0, []

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import RuleError
+from .errors import ErrorCode, RuleError
 from .rules import MissingStartDouble, RuleSet, StartDoubleSource
 from .state import RoundState
 from .tiles import DominoSet
@@ -45,7 +45,12 @@ PROCEDURES = {
 
 
 def round_doubles(set_size: int) -> tuple[int, ...]:
-    """The start doubles in order: N, N-1, ..., 0 (RULES.md §4)."""
+    """The start doubles in order: N, N-1, ..., 0 (RULES.md §4).
+
+    >>> from companion.engine import round_doubles
+    >>> round_doubles(6)
+    (6, 5, 4, 3, 2, 1, 0)
+    """
     return tuple(range(DominoSet(n=set_size).n, -1, -1))
 
 
@@ -53,10 +58,14 @@ def round_double(set_size: int, round_number: int) -> int:
     """The double that normally starts round ``round_number`` (1-based): N - r + 1 (§4).
 
     Raises RuleError when the round number is outside 1..N+1.
+
+    >>> from companion.engine import round_double
+    >>> round_double(9, 3)  # double-9, round 3
+    7
     """
     if not 1 <= round_number <= set_size + 1:
         raise RuleError(
-            "BAD_ROUND",
+            ErrorCode.BAD_ROUND,
             "A double-%(set_size)s game has rounds 1 to %(last)s, not %(round_number)s.",
             "input.round",
             params={"set_size": set_size, "last": set_size + 1, "round_number": round_number},
@@ -102,14 +111,14 @@ def check_played(set_size: int, played: Sequence[int]) -> tuple[int, ...]:
     for i, d in enumerate(played):
         if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= set_size:
             raise RuleError(
-                "BAD_DOUBLE",
+                ErrorCode.BAD_DOUBLE,
                 "%(d)s is not a double of a double-%(set_size)s set.",
                 f"input.rounds_played[{i}]",
                 params={"d": repr(d), "set_size": set_size},
             )
         if d in seen:
             raise RuleError(
-                "DUPLICATE_ROUND",
+                ErrorCode.DUPLICATE_ROUND,
                 "%(d)s-%(d)s started two rounds; each double starts one round at most.",
                 f"input.rounds_played[{i}]",
                 params={"d": d},
@@ -173,6 +182,10 @@ def next_round(state: RoundState) -> NextRound:
             doubles not listed are assumed to be found normally; ignored when the double is
             pulled before the deal, §3.4).
     Raises RuleError for an invalid ``played`` list.
+
+    >>> from companion.engine import RoundState, RuleSet, next_round
+    >>> next_round(RoundState(rules=RuleSet(), played=[9])).procedure
+    'Whoever holds 8-8 places it in the centre.'
     """
     rules, n = state.rules, state.n
     played = check_played(n, state.played)

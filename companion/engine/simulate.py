@@ -35,11 +35,12 @@ from types import MappingProxyType
 from .deal import check_table, deal
 from .layout import Layout
 from .moves import legal_moves
+from .reasons import Reason
 from .round_end import round_status
 from .rules import GameLength, RuleSet, StartDoubleSource, Starter, TilesPerTurn, spokes_required
 from .sequence import NextRound, next_round
 from .starters import StartInfo, start_of_round
-from .state import RoundState
+from .state import RoundInPlay, RoundStart
 from .tiebreak import Decision, Standing, decide, records, standings
 from .tiles import DominoSet, Tile
 from .turns import advise_turn, drawable_tiles
@@ -187,12 +188,12 @@ def _rng(seed: int | random.Random) -> random.Random:
 # --- setting up a round -------------------------------------------------------------------------
 @dataclass(slots=True)
 class _Table:
-    """One round while it is simulated: the public :class:`~.state.RoundState` it was dealt
+    """One round while it is simulated: the public :class:`~.state.RoundStart` it was dealt
     from (rules, seats, round number, double, holders: their one home) and the lists that
     change on every turn, kept mutable here because a frozen state per turn would cost more
     than the turn. :meth:`now` is the public state at this moment, for the engine's verbs."""
 
-    start: RoundState
+    start: RoundStart
     hands: list[list[Tile]]
     yard: list[Tile]
     layout: Layout
@@ -203,10 +204,9 @@ class _Table:
 
     def now(
         self, *, to_move: str | None = None, went_out: str | None = None, on_double: bool = False
-    ) -> RoundState:
+    ) -> RoundInPlay:
         """The round as a public state now, with what is known of the turn (§6)."""
-        return replace(
-            self.start,
+        return self.start.in_play(
             layout=self.layout,
             hands=dict(zip(self.start.seats, self.hands, strict=True)),
             yard_count=len(self.yard),
@@ -233,7 +233,7 @@ def _search(tiles: Sequence[Tile], target: Tile, first: int, players: int) -> in
     return (first + list(tiles).index(target)) % players
 
 
-def _highest_draw(state: RoundState, rng: random.Random) -> StartInfo:
+def _highest_draw(state: RoundStart, rng: random.Random) -> StartInfo:
     """Round 1 under ``draw_highest_tile``: tied players draw again until one is highest; the
     drawn tiles go back (§3.6)."""
     pool: list[Tile] = []
@@ -255,12 +255,12 @@ class _Setup:
 
     hands: list[list[Tile]]
     yard: list[Tile]
-    state: RoundState
+    state: RoundStart
     double: NextRound
     redeals: int = 0
 
 
-def _setup_held(state: RoundState, size: int, first: int, rng: random.Random) -> _Setup | None:
+def _setup_held(state: RoundStart, size: int, first: int, rng: random.Random) -> _Setup | None:
     """``held_in_hand``: deal from the whole set, then find the double (§3.4, §3.5)."""
     n, seats = state.n, state.seats
     dominoes = DominoSet(n=n)
@@ -304,7 +304,7 @@ def _draw_for_double(
     raise SimulationError(f"{target} is in no hand and not in the chicken yard.")
 
 
-def _setup_pulled(state: RoundState, size: int, first: int, rng: random.Random) -> _Setup | None:
+def _setup_pulled(state: RoundStart, size: int, first: int, rng: random.Random) -> _Setup | None:
     """``pulled_before_deal``: find the double first, set it aside, deal the rest (§3.4)."""
     nxt = next_round(state)
     if nxt.game_over:
@@ -354,7 +354,7 @@ def simulate_round(
         raise SimulationError("; ".join(p.message for p in table_check.problems))
     size = deal(rules, n, len(seats)).hand_size
     first = (round_number - 1) % len(seats)
-    before = RoundState(
+    before = RoundStart(
         rules=rules, number=round_number, seats=seats, played=played, round1_starter=round1_starter
     )
     pulled = rules.start_double_source == StartDoubleSource.PULLED_BEFORE_DEAL
@@ -399,7 +399,7 @@ def simulate_round(
     )
 
 
-def _starters(state: RoundState, rng: random.Random) -> tuple[str, str]:
+def _starters(state: RoundStart, rng: random.Random) -> tuple[str, str]:
     """The starter and the player who lays the first spoke, from the engine (§3.6)."""
     rules = state.rules
     rule = rules.first_round_starter if state.number == 1 else rules.later_round_starter
@@ -504,20 +504,20 @@ def _play(
             and drawable_tiles(rules, len(table.yard), players) == 0
             and not legal_moves(table.layout, hand)
         ):
-            return _finish(table, "NO_DRAW", to_move=seats[seat])
+            return _finish(table, Reason.NO_DRAW, to_move=seats[seat])
         outcome = _turn(rules, table, seat, rng)
         if outcome == "played":
             dead_passes = 0
             if not hand:
                 last = table.layout.last
                 assert last is not None  # a tile was just laid
-                return _finish(table, "OUT", went_out=seats[seat], on_double=last.is_double)
+                return _finish(table, Reason.OUT, went_out=seats[seat], on_double=last.is_double)
         elif outcome == "drew":
             dead_passes = 0
         elif drawable_tiles(rules, len(table.yard), players) == 0:
             dead_passes += 1
             if dead_passes >= players:
-                return _finish(table, "BLOCKED")
+                return _finish(table, Reason.BLOCKED)
         seat = (seat + 1) % players
     raise SimulationError(f"Round {table.start.number} did not end in {MAX_TURNS_PER_ROUND} turns.")
 

@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import RuleError
+from .errors import ErrorCode, RuleError
 from .rules import StartDoubleSource, Starter
-from .state import RoundState
+from .state import RoundStart
 from .tiles import Tile
 
 
@@ -56,10 +56,14 @@ def next_clockwise(seats: Sequence[str], player: str, steps: int = 1) -> str:
     """The player ``steps`` seats to the left (clockwise) of ``player``.
 
     Raises RuleError when ``player`` is not seated.
+
+    >>> from companion.engine import next_clockwise
+    >>> next_clockwise(["Ann", "Bob", "Cy"], "Cy")
+    'Ann'
     """
     if player not in seats:
         raise RuleError(
-            "UNKNOWN_PLAYER",
+            ErrorCode.UNKNOWN_PLAYER,
             "%(player)s is not in the seating order.",
             "input.seats_clockwise",
             params={"player": player},
@@ -86,16 +90,22 @@ class _Pick:
     returned: bool = False
 
 
-def start_of_round(state: RoundState) -> StartInfo:
+def start_of_round(state: RoundStart) -> StartInfo:
     """Who starts round ``state.number`` (1-based) with centre double ``state.double`` (§3.6).
 
     Args:
-        state: the round at its start (:class:`~companion.engine.state.RoundState`): ``rules``,
+        state: the round at its start (:class:`~companion.engine.state.RoundStart`): ``rules``,
             ``number``, ``start_double``, ``seats`` (clockwise), and what is known of
             ``holders`` (who holds the double: ``holder_of_start_double``), ``draws`` (player ->
             tile drawn to pick the first starter: ``draw_highest_tile``), ``found_by`` (who
             found the double in a pre-deal search or by drawing for it) and
             ``round1_starter`` (``rotate_left``).
+
+    >>> from companion.engine import RoundStart, RuleSet, start_of_round
+    >>> start = RoundStart(rules=RuleSet(), number=1, seats=["Ann", "Bob"], holders={9: "Bob"})
+    >>> info = start_of_round(start)
+    >>> info.starter, info.action, info.first_spoke_by
+    ('Bob', 'places 9-9 in the centre', 'Ann')
     """
     rules = state.rules
     rule_name = "first_round_starter" if state.number == 1 else "later_round_starter"
@@ -138,7 +148,7 @@ def start_of_round(state: RoundState) -> StartInfo:
     )
 
 
-def _by_highest_draw(state: RoundState, name: str) -> _Pick:
+def _by_highest_draw(state: RoundStart, name: str) -> _Pick:
     """``draw_highest_tile``: the highest pip total starts; players tied on it draw again."""
     best = highest_draw(state.draws)
     if len(best) == 1:
@@ -153,14 +163,14 @@ def _by_highest_draw(state: RoundState, name: str) -> _Pick:
     )
 
 
-def _rotated(state: RoundState) -> str | None:
+def _rotated(state: RoundStart) -> str | None:
     """The player ``number - 1`` seats left of round 1's starter, when both are known."""
     if not (state.seats and state.round1_starter):
         return None
     return next_clockwise(state.seats, state.round1_starter, state.number - 1)
 
 
-def _by_rotation(state: RoundState, name: str) -> _Pick:
+def _by_rotation(state: RoundStart, name: str) -> _Pick:
     """``rotate_left``: the starter moves one seat to the left each round."""
     return _Pick(
         starter=_rotated(state),
@@ -169,7 +179,7 @@ def _by_rotation(state: RoundState, name: str) -> _Pick:
     )
 
 
-def _by_holder(state: RoundState, name: str) -> _Pick:
+def _by_holder(state: RoundStart, name: str) -> _Pick:
     """``holder_of_start_double``: whoever holds (or drew, or found) the double places it."""
     holder = state.holders.get(state.double)
     starter = holder or state.found_by

@@ -10,7 +10,7 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .errors import EngineError
+from .errors import EngineError, ErrorCode
 from .reasons import DecidedAt
 from .rules import RuleSet, TiebreakExhausted
 
@@ -49,12 +49,16 @@ def records(round_scores: Mapping[str, Sequence[int]]) -> list[PlayerRecord]:
     """Tie-break figures per player, in input order.
 
     Raises EngineError(``BAD_SCORE``) for a score that is not a whole number of points >= 0.
+
+    >>> from companion.engine import records
+    >>> records({"Ann": [5, 0, 12]})
+    [PlayerRecord(player='Ann', total=17, zero_rounds=1, nonzero=(5, 12))]
     """
     out = []
     for player, scores in round_scores.items():
         if not isinstance(scores, list | tuple):
             raise EngineError(
-                "BAD_SCORE",
+                ErrorCode.BAD_SCORE,
                 "%(player)s's round scores must be a list of points.",
                 f"input.round_scores.{player}",
                 params={"player": player},
@@ -62,7 +66,7 @@ def records(round_scores: Mapping[str, Sequence[int]]) -> list[PlayerRecord]:
         for i, s in enumerate(scores):
             if not isinstance(s, int) or isinstance(s, bool) or s < 0:
                 raise EngineError(
-                    "BAD_SCORE",
+                    ErrorCode.BAD_SCORE,
                     "%(s)s is not a round score (whole points, 0 or more).",
                     f"input.round_scores.{player}[{i}]",
                     params={"s": repr(s)},
@@ -114,9 +118,16 @@ def decide(recs: Sequence[PlayerRecord], rules: RuleSet) -> Decision:
 
     ``decided_at`` names the step that left a single winner; ``lowest_total`` also when there
     was no tie at all. Raises EngineError(``NO_PLAYERS``) for an empty list.
+
+    >>> from companion.engine import RuleSet, decide, records
+    >>> decision = decide(records({"Ann": [5, 0, 12], "Bob": [3, 7, 7]}), RuleSet())
+    >>> decision.winners, decision.decided_at  # both on 17: Ann has the zero round
+    (('Ann',), <DecidedAt.MOST_ZERO_ROUNDS: 'most_zero_rounds'>)
     """
     if not recs:
-        raise EngineError("NO_PLAYERS", "There are no players to compare.", "input.round_scores")
+        raise EngineError(
+            ErrorCode.NO_PLAYERS, "There are no players to compare.", "input.round_scores"
+        )
     alive = list(recs)
     for step in rules.tiebreak:
         best = min(_step_key(step, r) for r in alive)
@@ -199,6 +210,11 @@ def standings(round_scores: Mapping[str, Sequence[int]], rules: RuleSet) -> list
 
     Players are ordered by repeatedly taking the winner(s) of :func:`decide` among those left,
     so the same steps decide every place, not just the first.
+
+    >>> from companion.engine import RuleSet, standings
+    >>> board = standings({"Ann": [5, 0, 12], "Bob": [3, 7, 7]}, RuleSet())
+    >>> [(s.rank, s.record.player, s.record.total) for s in board]
+    [(1, 'Ann', 17), (2, 'Bob', 17)]
     """
     left = records(round_scores)
     out: list[Standing] = []

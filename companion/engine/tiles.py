@@ -11,7 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from .errors import TOO_LARGE, TileError
+from .errors import ErrorCode, TileError
+from .reasons import Reason
 
 #: Set sizes the companion supports: double-6, 9, 12, 15 and 18 (RULES.md §2).
 SUPPORTED_SETS: tuple[int, ...] = (6, 9, 12, 15, 18)
@@ -44,7 +45,7 @@ class Tile:
     def __post_init__(self) -> None:
         if not (0 <= self.low <= self.high):
             raise TileError(
-                "BAD_TILE",
+                ErrorCode.BAD_TILE,
                 "%(high)s-%(low)s is not a domino (use Tile.of).",
                 params={"high": self.high, "low": self.low},
             )
@@ -53,7 +54,9 @@ class Tile:
     def of(cls, a: int, b: int) -> Tile:
         """The tile with ends ``a`` and ``b`` in either order. Raises TileError if negative."""
         if a < 0 or b < 0:
-            raise TileError("BAD_TILE", "%(a)s-%(b)s has a negative end.", params={"a": a, "b": b})
+            raise TileError(
+                ErrorCode.BAD_TILE, "%(a)s-%(b)s has a negative end.", params={"a": a, "b": b}
+            )
         return cls(max(a, b), min(a, b))
 
     @property
@@ -77,7 +80,7 @@ class Tile:
         if self.low == value:
             return self.high
         raise TileError(
-            "NO_MATCH", "%(tile)s has no %(value)s end.", params={"tile": self, "value": value}
+            Reason.NO_MATCH, "%(tile)s has no %(value)s end.", params={"tile": self, "value": value}
         )
 
     def __str__(self) -> str:
@@ -102,10 +105,10 @@ def parse_ends(text: object, where: str = "") -> tuple[int, int]:
     Raises TileError(``BAD_TILE``) for anything else.
     """
     if text is None:  # a key left out of pasted JSON: say so, not "not None"
-        raise TileError("BAD_TILE", 'A tile is missing here: write it like "9-5".', where)
+        raise TileError(ErrorCode.BAD_TILE, 'A tile is missing here: write it like "9-5".', where)
     if not isinstance(text, str):
         raise TileError(
-            "BAD_TILE",
+            ErrorCode.BAD_TILE,
             'A tile must be written as text like "9-5", not %(text)s.',
             where,
             params={"text": repr(text)},
@@ -113,7 +116,7 @@ def parse_ends(text: object, where: str = "") -> tuple[int, int]:
     match = _TILE_TEXT.match(text) if len(text) <= MAX_TILE_TEXT else None
     if not match:
         raise TileError(
-            "BAD_TILE",
+            ErrorCode.BAD_TILE,
             '"%(text)s" is not a tile; write tiles like "9-5".',
             where,
             params={"text": text},
@@ -122,7 +125,12 @@ def parse_ends(text: object, where: str = "") -> tuple[int, int]:
 
 
 def parse_tile(text: object, where: str = "") -> Tile:
-    """Parse ``"a-b"`` (either order) into a Tile. Raises TileError(``BAD_TILE``)."""
+    """Parse ``"a-b"`` (either order) into a Tile. Raises TileError(``BAD_TILE``).
+
+    >>> from companion.engine import parse_tile
+    >>> parse_tile("5-9")
+    Tile(high=9, low=5)
+    """
     a, b = parse_ends(text, where)
     return Tile.of(a, b)
 
@@ -140,7 +148,7 @@ class DominoSet:
     def __post_init__(self) -> None:
         if not isinstance(self.n, int) or isinstance(self.n, bool) or self.n not in SUPPORTED_SETS:
             raise TileError(
-                "BAD_SET",
+                ErrorCode.BAD_SET,
                 "Sets are double-6, 9, 12, 15 or 18; %(n)s is not one of them.",
                 params={"n": repr(self.n)},
             )
@@ -190,7 +198,7 @@ class DominoSet:
         """Return ``tile`` if it belongs to this set, else raise TileError(``TILE_OUTSIDE_SET``)."""
         if tile.high > self.n:
             raise TileError(
-                "TILE_OUTSIDE_SET",
+                ErrorCode.TILE_OUTSIDE_SET,
                 "%(tile)s is not in a double-%(n)s set (its highest number is %(n)s).",
                 where,
                 params={"tile": tile, "n": self.n},
@@ -206,11 +214,11 @@ class DominoSet:
         (``TOO_LARGE``, checked before any tile is read). Raises TileError."""
         if not isinstance(texts, list | tuple):
             raise TileError(
-                "BAD_HAND", 'A hand must be a list of tiles like ["9-5", "2-2"].', where
+                ErrorCode.BAD_HAND, 'A hand must be a list of tiles like ["9-5", "2-2"].', where
             )
         if len(texts) > self.tile_count:
             raise TileError(
-                TOO_LARGE,
+                ErrorCode.TOO_LARGE,
                 "This lists %(count)s tiles; a double-%(n)s set has only %(tile_count)s.",
                 where,
                 params={"count": len(texts), "n": self.n, "tile_count": self.tile_count},
@@ -231,7 +239,7 @@ def ensure_distinct(tiles: Iterable[Tile], where: str = "") -> None:
     for tile in tiles:
         if tile in seen:
             raise TileError(
-                "DUPLICATE_TILE",
+                ErrorCode.DUPLICATE_TILE,
                 "%(tile)s appears twice; a set has only one.",
                 where,
                 params={"tile": tile},

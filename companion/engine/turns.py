@@ -130,6 +130,11 @@ def advise_turn(
         yard_count: tiles in the chicken yard, reserve included.
         players: player count (needed for the S001 reserve).
         tile_drawn: the tile just drawn, to answer whether it can / must be played.
+
+    >>> from companion.engine import Layout, RuleSet, Tile, advise_turn, parse_tile
+    >>> advice = advise_turn(Layout.start(Tile(9, 9), 4, 3), [parse_tile("6-5")], 10, RuleSet())
+    >>> advice.must_draw, advice.message
+    (True, 'No legal play: you must draw one tile from the chicken yard.')
     """
     plays = tuple(legal_moves(layout, hand))
     drawable = drawable_tiles(rules, yard_count, players)

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import selectinload
 
-from ..engine import DominoSet, NextRound, RoundState, StartInfo, start_of_round, tile_points
+from ..engine import DominoSet, NextRound, RoundStart, StartInfo, start_of_round, tile_points
 from ..engine.rules import GameLength, MissingStartDouble
 from ..extensions import db
 from ..mapping import coming_round, round_scores, rules_of, scored_rounds
@@ -144,7 +144,7 @@ def starter_info(game: Game, double: int, ordinal: int) -> StartInfo:
     scored = scored_rounds(game)
     # rotate_left counts from whoever actually started the first round, when recorded.
     round1 = str(scored[0].starter_seat_id) if scored and scored[0].starter_seat_id else None
-    state = RoundState(
+    state = RoundStart(
         rules=rules_of(game),
         number=ordinal,
         start_double=double,

@@ -307,23 +307,29 @@ def test_tap_to_ask_then_the_button_is_one_question_and_one_ruling(
         "request",
         lambda r: posts.append(r.url) if r.method == "POST" and "/checker/ask" in r.url else None,
     )
+    held: list = []  # a phone on the table's Wi-Fi: the answer is on its way until released
     if not answered_first:
-
-        def slow(route) -> None:  # a phone on the table's Wi-Fi: the answer takes a moment
-            phone.wait_for_timeout(400)
-            route.continue_()
-
-        phone.route("**/checker/ask", slow)
+        phone.route("**/checker/ask", lambda route: held.append(route))
     phone.goto("/checker/?set=9&players=4&q=move&pos=9-9+centre;+9-5+on+C")
-    phone.wait_for_timeout(500)
+    phone.wait_for_function("() => window.htmx !== undefined")
     phone.locator(f"label.chip:has(input[value='{tile}'])").click()
-    phone.locator("label.end-option:has(input[value='C'])").click()
+    end = phone.locator("label.end-option:has(input[value='C'])")
     if answered_first:
+        end.click()
         expect(phone.locator("#verdict")).to_contain_text("Yes, it can go there.")
+    else:
+        with phone.expect_request("**/checker/ask"):
+            end.click()
     phone.get_by_role("button", name="Can it go there?").click()
+    assert len(held) == (0 if answered_first else 1), held
+    for route in held:  # the first answer arrives only now, after the tap on the button
+        route.continue_()
     expect(phone.locator("#verdict")).to_contain_text("Yes, it can go there.")
     expect(phone.locator("#verdict")).to_be_in_viewport()
-    phone.wait_for_timeout(800)
+    # a second question would be an htmx request still under way (or answered) by now
+    phone.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
     assert len(posts) == 1, posts
     assert _rulings_without_a_game(live_server) == before + 1
     phone.go_back()

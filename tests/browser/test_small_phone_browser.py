@@ -41,8 +41,27 @@ PLACE = """(selector) => {
 }"""
 
 
+#: true once ``selector``'s element is in view and not under the top bar
+BELOW_THE_BAR = f"""(s) => {{
+  const [top, bottom, bar, height] = ({PLACE})(s);
+  return top >= bar - 0.5 && bottom <= height + 0.5;
+}}"""
+#: true once no htmx request, swap or settle is under way on the page
+SETTLED = """() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"""
+
+
+def wait_until_settled(page: Page) -> None:
+    """Wait for htmx to finish its swap and settle (its ``show:`` scroll comes after)."""
+    page.wait_for_function(SETTLED)
+
+
 def assert_in_view_below_the_bar(page: Page, selector: str) -> None:
-    top, bottom, bar, height = page.evaluate(PLACE, selector)
+    """Wait (the step's timeout at most) until ``selector`` is in view below the top bar."""
+    wait_until_settled(page)
+    try:
+        page.wait_for_function(BELOW_THE_BAR, arg=selector)
+    finally:  # the figures for the message, met or not
+        top, bottom, bar, height = page.evaluate(PLACE, selector)
     assert top >= bar - 0.5 and bottom <= height + 0.5, (selector, top, bottom, bar, height)
 
 
@@ -66,14 +85,12 @@ def test_a_save_shows_the_notice_and_the_next_round_below_the_top_bar(
     fill_hands(page, 0, [0, 12, 7])
     page.locator(".round-form .actions button[type=submit]").first.click()
     expect(page.locator("#round-area > .flash.success")).to_be_visible()
-    page.wait_for_timeout(300)  # htmx's show: scroll comes after the settle
     assert_in_view_below_the_bar(page, "#round-area > .flash.success")
     assert_in_view_below_the_bar(page, "#round-title")
     # the last round: "Game over" lands below the bar the same way
     fill_hands(page, 1, [3, 0, 7])
     page.locator(".round-form .actions button[type=submit]").first.click()
     expect(page.locator("#finish-title")).to_be_visible()
-    page.wait_for_timeout(300)
     assert_in_view_below_the_bar(page, "#finish-title")
 
 
@@ -141,7 +158,7 @@ def test_an_htmx_round_save_breaks_no_content_security_rule(phone_in: Page, live
     # the scoreboard's links swap it too (hx-boost)
     page.locator("#scoreboard a.name").first.click()
     expect(page.locator("ol.player-rounds")).to_be_visible()
-    page.wait_for_timeout(300)
+    wait_until_settled(page)  # a refusal or error is logged during the swap and its settle
     assert refusals == []
     assert errors == []
 

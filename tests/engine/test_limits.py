@@ -3,15 +3,20 @@ a question over a bound is refused with TOO_LARGE naming where, before any work.
 
 from __future__ import annotations
 
+import ast
 import json
+from pathlib import Path
 
 import pytest
 
 from companion.engine import answer, parse_tile
 from companion.engine.errors import TileError
 from companion.engine.limits import (
+    INPUT_FIELDS,
     MAX_DEPTH,
+    MAX_FREE_TEXT,
     MAX_NUMBER,
+    MAX_ROUNDS,
     MAX_TEXT,
     MAX_VALUES,
     HugeNumber,
@@ -160,3 +165,92 @@ def test_a_long_tile_text_is_refused_before_the_pattern_runs(monkeypatch) -> Non
     assert matched == []
     assert parse_tile(" [ 9 - 5 ] ") == parse_tile("5-9")
     assert matched == [" [ 9 - 5 ] ", "5-9"]
+
+
+# --- issue 23: unread fields, rounds in words, the escape written once, NaN -------------------
+def test_an_input_field_the_engine_does_not_read_is_not_held_to_a_names_length() -> None:
+    """A 69-character note beside the input fields is carried, not refused; only a remark
+    beyond MAX_FREE_TEXT is, while a field the engine reads keeps the 60-character bound."""
+    note = "The table argued about this one for ten minutes; Bob says it is fine."
+    assert len(note) == 69
+    got = ask("placement", layout={"center": "9-9"}, move={"tile": "9-5", "on": "C"}, note=note)
+    assert got["legal"] is True
+    refused(ask("scoring", hand=["1-2"], note="x" * (MAX_FREE_TEXT + 1)), "TOO_LARGE", "input.note")
+    refused(ask("start_player", set=9, found_by="N" * 69), "TOO_LARGE", "input.found_by")
+
+
+def test_every_field_the_engine_reads_is_listed_as_read() -> None:
+    """INPUT_FIELDS is what the engine reads: answering every worked case through an input
+    that records its reads reads nothing else."""
+
+    class Recording(dict):
+        read: set[str] = set()
+
+        def __getitem__(self, key):
+            Recording.read.add(key)
+            return super().__getitem__(key)
+
+        def get(self, key, default=None):
+            Recording.read.add(key)
+            return super().get(key, default)
+
+        def __contains__(self, key):
+            Recording.read.add(key)
+            return super().__contains__(key)
+
+    root = Path(__file__).resolve().parents[2] / "tests" / "data"
+    for name in ("cases.json", "cases_extra.json"):
+        for case in json.loads((root / name).read_text("utf-8"))["cases"]:
+            if isinstance(case.get("input"), dict):
+                answer({**case, "input": Recording(case["input"])})
+    assert Recording.read - INPUT_FIELDS == set()
+    assert len(Recording.read) > 20
+
+
+def test_every_field_an_accessor_names_is_listed_as_read() -> None:
+    """The same from the code: every input key the question modules read by name."""
+    accessors = {"has", "integer", "items", "names", "flag", "text", "hand", "player_tiles", "get"}
+    named = set()
+    folder = Path(__file__).resolve().parents[2] / "companion" / "engine" / "questions"
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Subscript) and ast.unparse(node.value) in ("q.input", "inp"):
+                key = node.slice
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in accessors
+                and ast.unparse(node.func.value) in ("q", "self", "q.input", "self.input", "inp")
+                and node.args
+            ):
+                key = node.args[0]
+            else:
+                continue
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                named.add(key.value)
+    assert named == INPUT_FIELDS
+
+
+def test_200_rounds_are_refused_in_rounds_not_tiles() -> None:
+    err = refused(
+        ask("tiebreak", round_scores={"A": [1] * 200, "B": [1]}),
+        "TOO_LARGE",
+        "input.round_scores.A",
+    )
+    assert "200 rounds" in err["message"] and f"has {MAX_ROUNDS}" in err["message"]
+    assert "tiles" not in err["message"]
+
+
+def test_a_lone_surrogate_is_quoted_with_one_backslash() -> None:
+    err = refused(ask("start_player", set=9, found_by="P\udc80"), "BAD_TEXT", "input.found_by")
+    assert err["message"].startswith("'P\\udc80' is not valid text")
+
+
+def test_nan_and_infinity_are_refused_where_they_stand() -> None:
+    """read_json keeps them as markers (as the command line and the API both read), and the
+    question holding one is refused naming its place, whether the engine reads it or not."""
+    question = read_json('{"category": "draw", "input": {"yard_count": NaN, "note": Infinity}}')
+    err = refused(answer(question), "BAD_VALUE", "input.yard_count")
+    assert "NaN" in err["message"]
+    refused(answer(read_json('{"category": "scoring", "input": {"hand": [], "x": -Infinity}}')),
+            "BAD_VALUE", "input.x")  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine import RoundState, RuleSet, preset, round_status
+from companion.engine import RoundInPlay, RuleSet, preset, round_status
 from tests.engine.util import CROSS, lay, tiles
 
 CROSS_LAYOUT = lay("9-9", *CROSS)
@@ -22,7 +22,7 @@ DOOMED = lay(
 
 def status_of(layout, hands, yard_count, rules, **known):  # noqa: ANN001, ANN003, ANN201
     """round_status of the state these make (the tests' positions as before)."""
-    state = RoundState(layout=layout, hands=hands, yard_count=yard_count, rules=rules, **known)
+    state = RoundInPlay(layout=layout, hands=hands, yard_count=yard_count, rules=rules, **known)
     return round_status(state)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from companion.engine import (
-    RoundState,
+    RoundStart,
     RuleSet,
     StartInfo,
     Tile,
@@ -33,7 +33,7 @@ def start(
     round1_starter: str | None = None,
 ) -> StartInfo:
     """start_of_round of the state these make (the tests' cases as before)."""
-    state = RoundState(
+    state = RoundStart(
         rules=rules,
         number=number,
         start_double=double,

@@ -1,5 +1,6 @@
-"""The public round state (issue 9, finding 7): one frozen value that ``next_round``,
-``start_of_round`` and ``round_status`` take."""
+"""The public round state (issue 9, finding 7; typed per moment in issue 23): frozen values
+that ``next_round`` (RoundState), ``start_of_round`` (RoundStart, its number required) and
+``round_status`` (RoundInPlay, its layout, hands and yard required) take."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 
 from companion.engine import (
     Layout,
+    RoundInPlay,
+    RoundStart,
     RoundState,
     RuleSet,
     Tile,
@@ -19,9 +22,9 @@ from companion.engine import (
 )
 
 
-def _state(hands: dict[str, list[Tile]]) -> RoundState:
+def _state(hands: dict[str, list[Tile]]) -> RoundInPlay:
     layout = Layout.start(Tile(9, 9), 4, RuleSet().foot_toes_required)
-    return RoundState(layout=layout, hands=hands, yard_count=0, rules=RuleSet(), players=2)
+    return RoundInPlay(layout=layout, hands=hands, yard_count=0, rules=RuleSet(), players=2)
 
 
 def test_the_state_is_frozen_and_keeps_its_hands() -> None:
@@ -48,16 +51,17 @@ def test_next_round_and_start_of_round_take_the_state() -> None:
     dealt = dataclasses.replace(before, holders={8: None, 7: "P3"})
     nxt = next_round(dealt)
     assert (nxt.start_double, nxt.burned) == (7, (8,))  # 8-8 held by nobody: burned
-    info = start_of_round(dataclasses.replace(dealt, start_double=nxt.start_double))
+    info = start_of_round(dealt.at_start(start_double=nxt.start_double))
     assert (info.starter, info.first_spoke_by) == ("P3", "P1")  # the holder of 7-7, then left
 
 
 def test_the_double_defaults_to_the_layout_then_to_the_round_number() -> None:
     assert RoundState(rules=RuleSet(), number=3).double == 7  # double-9, round 3: 7-7
     assert RoundState(rules=RuleSet(), number=3, set_size=12).double == 10
-    on_table = RoundState(rules=RuleSet(), number=3, layout=Layout.start(Tile(5, 5)))
+    before = RoundState(rules=RuleSet(), number=3)
+    on_table = before.in_play(layout=Layout.start(Tile(5, 5)), hands={}, yard_count=0)
     assert on_table.double == 5
-    assert RoundState(rules=RuleSet(), number=3, start_double=4, layout=on_table.layout).double == 4
+    assert dataclasses.replace(on_table, start_double=4).double == 4
 
 
 def test_the_state_freezes_every_part_it_is_given() -> None:
@@ -67,9 +71,17 @@ def test_the_state_freezes_every_part_it_is_given() -> None:
     holders[7] = None
     seats.append("P3")
     assert (state.played, dict(state.holders), state.seats) == ((9,), {8: "P1"}, ("P1", "P2"))
-    assert state.player_count == 2
+    assert state.at_start().seats == ("P1", "P2")
 
 
-def test_round_status_needs_the_layout() -> None:
-    with pytest.raises(ValueError, match="layout"):
-        round_status(RoundState(rules=RuleSet(), hands={"Ann": [parse_tile("1-2")]}))
+def test_each_moment_requires_what_its_verb_needs() -> None:
+    """A round in play without its layout, hands or yard, or a round's start without its
+    number, cannot be built (it used to be a ValueError at the question, or a silent round 1)."""
+    hands = {"Ann": [parse_tile("1-2")]}
+    with pytest.raises(TypeError, match="layout"):
+        RoundInPlay(rules=RuleSet(), hands=hands, yard_count=3)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="yard_count"):
+        RoundInPlay(rules=RuleSet(), hands=hands, layout=Layout.start(Tile(9, 9)))  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="number"):
+        RoundStart(rules=RuleSet(), start_double=9)  # type: ignore[call-arg]
+    assert RoundStart(rules=RuleSet(), number=1).double == 9

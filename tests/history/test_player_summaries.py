@@ -183,12 +183,9 @@ def test_an_import_fills_the_buckets(history, tmp_path):
         (25, "c3a8f2e61d70"),  # before the all-time totals: theirs alone, from the months
     ],
 )
-def test_the_migration_backfills_the_buckets(request, backend, tmp_path, games, before):
-    if backend == "postgresql":
-        url = request.getfixturevalue("postgres_url")
-    else:
-        url = f"sqlite:///{tmp_path / 'old.db'}"
-    app = create_app(type("FileConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
+def test_the_migration_backfills_the_buckets(backend_url, games, before):
+    settings = {"SQLALCHEMY_DATABASE_URI": backend_url}
+    app = create_app(type("FileConfig", (TestConfig,), settings))
     with app.app_context():
         try:
             upgrade(directory=MIGRATIONS)

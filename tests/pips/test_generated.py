@@ -66,7 +66,7 @@ def test_generator_is_deterministic():
 
 def test_accuracy_on_random_scenes():
     """Random scenes (40): most photos exact, almost every tile read, few false finds. The
-    README's figures come from benchmarks/pips_accuracy.py on more scenes."""
+    figures of docs/PIPS.md come from benchmarks/pips_accuracy.py on more scenes."""
     exact = right = drawn = false = 0
     for seed in range(40):
         photo = make_photo(seed)

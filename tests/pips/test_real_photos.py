@@ -1,5 +1,5 @@
 """The real photos (tests/data/photos, labels.json): what is read is right, face-down tiles
-count nothing, and the counts match the labels on most photos (the README gives the figures).
+count nothing, and the counts match the labels on most photos (docs/PIPS.md gives the figures).
 """
 
 from __future__ import annotations

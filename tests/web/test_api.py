@@ -193,9 +193,33 @@ def test_malformed_json_is_400(client, validator):
     assert "line 1" in err["message"]
 
 
-def test_nan_is_not_json(client):
+def test_nan_is_refused_where_it_stands(client, validator):
+    """NaN and Infinity are not JSON numbers: the question holding one is refused naming the
+    place (as the command line does), not the whole body."""
     resp = client.post(ANSWER, data='{"category": NaN}', content_type="application/json")
-    assert_error(resp, 400, "BAD_JSON")
+    err = assert_error(resp, 422, "BAD_VALUE", "category", validator=validator)
+    assert "NaN" in err["message"]
+
+
+def test_nan_costs_a_batch_only_its_own_case_as_on_the_command_line(client, tmp_path):
+    text = (
+        '{"cases": [{"id": "nan", "category": "draw", "input": {"yard_count": -Infinity}},'
+        ' {"id": "ok", "category": "scoring", "input": {"hand": ["1-2"]}}]}'
+    )
+    resp = client.post(BATCH, data=text, content_type="application/json")
+    assert resp.status_code == 200
+    over_http = resp.get_json()["answers"]
+    assert over_http["nan"]["error"]["code"] == "BAD_VALUE"
+    assert over_http["ok"]["score"] == 3
+    path = tmp_path / "cases.json"
+    path.write_text(text, "utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "companion.engine", "answer", str(path)],
+        capture_output=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert json.loads(run.stdout)["answers"] == over_http
 
 
 def test_not_an_object_is_400(client):

@@ -168,8 +168,8 @@ def test_the_document_states_every_limit(client) -> None:
 
 # --- hostile questions through the API ----------------------------------------------------------
 def hostile_body(question: Any) -> str:
-    """JSON text of a mutated question: NaN stays NaN (not JSON: 400), a HugeNumber becomes its
-    5,000 digits, a lone surrogate its JSON escape."""
+    """JSON text of a mutated question: NaN stays NaN (refused where it stands: 422), a
+    HugeNumber becomes its 5,000 digits, a lone surrogate its JSON escape."""
 
     def default(value: Any) -> str:
         if isinstance(value, HugeNumber):

@@ -653,8 +653,17 @@ def test_unknown_game_is_404(client):
 # --- house rules, fragments, CSRF ---------------------------------------------------------
 def test_house_rules_page_explains_every_switch_and_the_alternatives(client):
     html = client.get("/checker/house-rules?preset=wikipedia").get_data(as_text=True)
-    assert "Going out by playing a double as the last tile." in html
-    assert "going_out_on_double = &#34;penalty_50&#34;" in html or "penalty_50" in html
+    # the switch's own card says the preset's choice, in words and in its Details
+    card = re.search(
+        r'<li class="card rule-row changed" id="rule-going_out_on_double">(.*?)</li>\s*<li',
+        html,
+        re.S,
+    )
+    assert card, "no card for going_out_on_double among the changed rules"
+    assert "Going out by playing a double as the last tile." in card[1]
+    in_force = re.search(r'<p class="in-force"><strong>(.*?)</strong>', card[1])
+    assert in_force and in_force[1] == "Ends the round but scores 50, and is not a zero round."
+    assert re.search(r"<code>going_out_on_double = (&#34;|\")penalty_50(&#34;|\")</code>", card[1])
     assert "The other choices" in html
     assert html.count('class="card rule-row') >= 25
     assert html.count('class="card rule-row changed"') == len(preset("wikipedia").differences())

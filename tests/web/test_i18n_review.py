@@ -1,6 +1,6 @@
-"""The README's native-quality review note per language (issue 13) agrees with the glossaries
-and the catalogs: each term it names for tile, double, spoke, chicken foot, toe, chicken yard,
-round and going out is the glossary's word, and the catalog uses it."""
+"""The native-quality review note per language (issue 13, docs/TRANSLATING.md) agrees with the
+glossaries and the catalogs: each term it names for tile, double, spoke, chicken foot, toe,
+chicken yard, round and going out is the glossary's word, and the catalog uses it."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ TERMS = ("tile", "double", "spoke", "chicken foot", "toe", "chicken yard", "roun
 
 
 def review_table() -> dict[str, dict[str, str]]:
-    """language code -> term -> the word the README's review table names."""
-    readme = (ROOT / "README.md").read_text("utf-8")
+    """language code -> term -> the word the review table of docs/TRANSLATING.md names."""
+    readme = (ROOT / "docs" / "TRANSLATING.md").read_text("utf-8")
     header = "| Language | Seed | " + " | ".join(TERMS) + " |"
     assert header in readme, "the review table's header changed"
     rows = readme.split(header, 1)[1].splitlines()[2:]

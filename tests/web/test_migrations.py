@@ -20,14 +20,11 @@ BEFORE = "ac6db9264f2c"  # the initial tables
 MIGRATIONS = str(ROOT / "migrations")
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def empty_app(request, tmp_path):
+@pytest.fixture()
+def empty_app(backend_url):
     """An app on an empty database (no tables) of each backend."""
-    if request.param == "postgresql":
-        url = request.getfixturevalue("postgres_url")
-    else:
-        url = f"sqlite:///{tmp_path / 'migrate.db'}"
-    app = create_app(type("MigrateConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
+    settings = {"SQLALCHEMY_DATABASE_URI": backend_url}
+    app = create_app(type("MigrateConfig", (TestConfig,), settings))
     with app.app_context():
         yield app
         db.session.remove()

@@ -47,14 +47,11 @@ def _post(
         return exc.code, exc.headers.get("Location", "")
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def server(request, tmp_path):
+@pytest.fixture()
+def server(backend_url):
     """(base URL, app) of the app served by a threaded werkzeug server on a real database."""
-    if request.param == "postgresql":
-        url = request.getfixturevalue("postgres_url")
-    else:
-        url = f"sqlite:///{tmp_path / 'race.db'}"
-    app = create_app(type("RaceConfig", (TestConfig,), {"SQLALCHEMY_DATABASE_URI": url}))
+    settings = {"SQLALCHEMY_DATABASE_URI": backend_url}
+    app = create_app(type("RaceConfig", (TestConfig,), settings))
     with app.app_context():
         db.create_all()
     httpd = make_server("127.0.0.1", 0, app, threaded=True)

@@ -3,7 +3,7 @@ lives in one process's memory, so a round saved through one server is seen by th
 once and both serve the same history (stored standings, no per-process memo).
 
 Starts a throwaway PostgreSQL (tests/postgres.py) and two gunicorn processes on loopback
-ports with the same DATABASE_URL and SECRET_KEY, as the README's deployment section says.
+ports with the same DATABASE_URL and SECRET_KEY, as docs/DEPLOY.md says.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
-from ..errors import EngineError
+from ..errors import EngineError, ErrorCode
 from ..limits import (
     check_shape,
     check_text,
@@ -61,7 +61,15 @@ def answer(question: Any, *, worded: Callable[[EngineError], str] | None = None)
     The question is read and checked before any rule runs (:func:`read_question`, then the
     handlers' typed accessors), so a bad question is always an :class:`EngineError` naming what
     and where; anything else is an engine bug and is reported as one, never blamed on the
-    question."""
+    question.
+
+    >>> from companion.engine import answer
+    >>> move = {"layout": {"center": "9-9"}, "move": {"tile": "9-5", "on": "C"}}
+    >>> answer({"category": "placement", "input": move})["legal"]
+    True
+    >>> answer({"category": "placement", "input": {}})["error"]["code"]
+    'MISSING_INPUT'
+    """
     try:
         handler, q = read_question(question)
         return handler(q)
@@ -93,13 +101,13 @@ def read_question(question: Any) -> tuple[Callable[[Question], Answer], Question
     """
     if not isinstance(question, Mapping):
         raise EngineError(
-            "BAD_QUESTION", "A question is an object with category, ruleset and input.", ""
+            ErrorCode.BAD_QUESTION, "A question is an object with category, ruleset and input.", ""
         )
     check_shape(question)
     category = question.get("category")
     if not isinstance(category, str) or category not in HANDLERS:
         raise EngineError(
-            "UNKNOWN_CATEGORY",
+            ErrorCode.UNKNOWN_CATEGORY,
             "%(category)s is not a question category; use one of %(categories)s.",
             "category",
             params={"category": repr(category), "categories": ", ".join(CATEGORIES)},
@@ -119,6 +127,12 @@ def answer_document(doc: Any) -> dict[str, Answer]:
     :data:`~companion.engine.limits.MAX_TEXT` characters, or repeating an earlier case's id) is
     keyed ``#<index>``, so every case keeps its answer. ``expected`` and other extra fields are
     ignored.
+
+    >>> from companion.engine import answer_document
+    >>> case = {"id": "a", "category": "scoring", "input": {"hand": ["6-4"]}}
+    >>> answers = answer_document({"cases": [case, {"id": "b", "category": "nonsense"}]})
+    >>> answers["a"]["score"], answers["b"]["error"]["code"]  # a bad case costs no other
+    (10, 'UNKNOWN_CATEGORY')
     """
     cases = doc.get("cases") if isinstance(doc, Mapping) else doc
     if not isinstance(cases, list):

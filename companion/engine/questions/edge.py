@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..errors import EngineError
+from ..errors import EngineError, ErrorCode
 from ..rules import LastTileAnnouncement
 from .game import hub_capacity, sequence, setup, start_player
 from .play import draw, placement, round_end
@@ -110,7 +110,10 @@ def edge_kind(q: Question) -> EdgeKind:
         if named not in EDGE_ANSWERS:
             kinds = ", ".join(EdgeKind)
             raise EngineError(
-                "BAD_VALUE", "kind is one of %(kinds)s.", "input.kind", params={"kinds": kinds}
+                ErrorCode.BAD_VALUE,
+                "kind is one of %(kinds)s.",
+                "input.kind",
+                params={"kinds": kinds},
             )
         return EdgeKind(named)
     keys = {k for k, v in q.input.items() if v is not None}

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..deal import HandSizeUndefined, deal
-from ..errors import EngineError
+from ..errors import EngineError, ErrorCode
 from ..limits import (
     MAX_PLAYER_COUNTS,
     MAX_PLAYERS,
@@ -16,7 +16,7 @@ from ..limits import (
 from ..rules import check_players
 from ..sequence import next_round, round_double, round_doubles
 from ..starters import start_of_round
-from ..state import RoundState
+from ..state import RoundStart, RoundState
 from ..tiles import Tile, ensure_distinct
 from .reading import SEATED, Answer, Question
 
@@ -26,14 +26,16 @@ def double_value(q: Question, value: Any, where: str) -> int:
         if 0 <= value <= q.set_size:
             return value
         raise EngineError(
-            "BAD_DOUBLE",
+            ErrorCode.BAD_DOUBLE,
             "%(value)s is not a double of a double-%(set_size)s set.",
             where,
             params={"value": value, "set_size": q.set_size},
         )
     tile = q.tile(value, where)
     if not tile.is_double:
-        raise EngineError("BAD_DOUBLE", "%(tile)s is not a double.", where, params={"tile": tile})
+        raise EngineError(
+            ErrorCode.BAD_DOUBLE, "%(tile)s is not a double.", where, params={"tile": tile}
+        )
     return tile.high
 
 
@@ -43,13 +45,13 @@ def _holders(q: Question) -> dict[int, str | None]:
     raw = q.items("holders", rounds, what) or {}
     if not isinstance(raw, Mapping):
         raise EngineError(
-            "BAD_VALUE", "holders maps a double to a player (or null).", "input.holders"
+            ErrorCode.BAD_VALUE, "holders maps a double to a player (or null).", "input.holders"
         )
     out: dict[int, str | None] = {}
     for key, who in raw.items():
         if who is not None and not isinstance(who, str):
             raise EngineError(
-                "BAD_VALUE", "A holder is a player name or null.", f"input.holders.{key}"
+                ErrorCode.BAD_VALUE, "A holder is a player name or null.", f"input.holders.{key}"
             )
         out[double_value(q, key, f"input.holders.{key}")] = who
     return out
@@ -60,7 +62,9 @@ def sequence(q: Question) -> Answer:
     what = f"rounds: a double-{n} game has {q.dominoes.rounds}"
     raw_played = q.items("rounds_played", q.dominoes.rounds, what) or []
     if not isinstance(raw_played, list):
-        raise EngineError("BAD_VALUE", "rounds_played is a list of doubles.", "input.rounds_played")
+        raise EngineError(
+            ErrorCode.BAD_VALUE, "rounds_played is a list of doubles.", "input.rounds_played"
+        )
     played = [double_value(q, d, f"input.rounds_played[{i}]") for i, d in enumerate(raw_played)]
     nxt = next_round(RoundState(rules=q.rules, set_size=n, played=played, holders=_holders(q)))
     answer: Answer = {
@@ -96,7 +100,9 @@ def setup(q: Question) -> Answer:
         counts = q.items("players_list", MAX_PLAYER_COUNTS, what)
         if not isinstance(counts, list) or not counts:
             raise EngineError(
-                "BAD_VALUE", "players_list is a list of player counts.", "input.players_list"
+                ErrorCode.BAD_VALUE,
+                "players_list is a list of player counts.",
+                "input.players_list",
             )
         per = {c: _one_setup(q, check_players(c, "input.players_list"), chosen) for c in counts}
         answer: Answer = {
@@ -150,7 +156,7 @@ def hub_capacity(q: Question) -> Answer:
     if requested is not None:
         if not isinstance(requested, int) or isinstance(requested, bool) or requested < 1:
             raise EngineError(
-                "BAD_VALUE",
+                ErrorCode.BAD_VALUE,
                 "requested_center_spokes is a number of spokes.",
                 "input.requested_center_spokes",
             )
@@ -182,12 +188,14 @@ def start_player(q: Question) -> Answer:
     holders = _holders(q)
     draws_raw = q.items("draws", MAX_PLAYERS, SEATED) or {}
     if not isinstance(draws_raw, Mapping):
-        raise EngineError("BAD_VALUE", "draws maps a player to the tile they drew.", "input.draws")
+        raise EngineError(
+            ErrorCode.BAD_VALUE, "draws maps a player to the tile they drew.", "input.draws"
+        )
     draws = {p: q.tile(t, f"input.draws.{p}") for p, t in draws_raw.items()}
     ensure_distinct(draws.values(), "input.draws")
     found_by = q.text("found_by") or _search(q, double)
     info = start_of_round(
-        RoundState(
+        RoundStart(
             rules=q.rules,
             set_size=n,
             number=rnd,
@@ -238,7 +246,9 @@ def _search(q: Question, double: int) -> str | None:
         else:
             continue
         if not isinstance(player, str):
-            raise EngineError("BAD_VALUE", "A draw names its player.", f"input.search_order[{i}]")
+            raise EngineError(
+                ErrorCode.BAD_VALUE, "A draw names its player.", f"input.search_order[{i}]"
+            )
         if q.tile(tile, f"input.search_order[{i}]") == Tile(double, double):
             return player
     return None

@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import EngineError
+from ..errors import EngineError, ErrorCode
 from ..layout import CENTER, Layout, place_of
 from ..limits import (
     check_count,
 )
 from ..moves import check_move
 from ..round_end import RoundStatus, round_status
-from ..state import RoundState
+from ..state import RoundInPlay
 from ..tiles import Tile, ensure_distinct
 from ..turns import advise_turn
 from .reading import Answer, Question
@@ -23,13 +23,13 @@ def placement(q: Question) -> Answer:
     layout = q.layout()
     plays = q.input.get("turn") or []
     if not isinstance(plays, list):
-        raise EngineError("BAD_VALUE", "turn must be a list of plays.", "input.turn")
+        raise EngineError(ErrorCode.BAD_VALUE, "turn must be a list of plays.", "input.turn")
     n, count = q.set_size, q.dominoes.tile_count
     check_count(plays, count, "input.turn", f"plays: a double-{n} set has {count} tiles")
     move = q.input.get("move")
     if move is None and not plays:
         raise EngineError(
-            "MISSING_INPUT", 'The question needs a move {"tile", "on"}.', "input.move"
+            ErrorCode.MISSING_INPUT, 'The question needs a move {"tile", "on"}.', "input.move"
         )
     last_player, streak = "", 0
     steps = [(p, f"input.turn[{i}]") for i, p in enumerate(plays)]
@@ -38,14 +38,14 @@ def placement(q: Question) -> Answer:
     verdict = None
     for i, (play, where) in enumerate(steps):
         if not isinstance(play, Mapping):
-            raise EngineError("BAD_VALUE", 'A play is {"tile", "on"}.', where)
+            raise EngineError(ErrorCode.BAD_VALUE, 'A play is {"tile", "on"}.', where)
         player = play.get("player") or (last_player if where == "input.move" else "")
         streak = streak + 1 if (player and player == last_player) else 0
         tile = q.tile(play.get("tile"), f"{where}.tile")
         on = play.get("on")
         if not isinstance(on, str):
             raise EngineError(
-                "BAD_VALUE", '\'on\' must be a tile id such as "C" or "S1".', f"{where}.on"
+                ErrorCode.BAD_VALUE, '\'on\' must be a tile id such as "C" or "S1".', f"{where}.on"
             )
         try:
             verdict = check_move(
@@ -57,7 +57,7 @@ def placement(q: Question) -> Answer:
                 player=str(player),
             )
         except EngineError as exc:
-            field = "tile" if exc.code == "DUPLICATE_TILE" else "on"
+            field = "tile" if exc.code == ErrorCode.DUPLICATE_TILE else "on"
             raise exc.located(f"{where}.{field}") from None
         if not verdict.legal or i == len(steps) - 1:
             break
@@ -112,7 +112,7 @@ def judge_round(q: Question) -> tuple[Layout, RoundStatus]:
         layout, went_out, last_double = _apply_event(q, layout, hands, event)
     all_tiles = [t for h in hands.values() for t in h]
     ensure_distinct(all_tiles, "input.hands")
-    state = RoundState(
+    state = RoundInPlay(
         layout=layout,
         hands=hands,
         yard_count=q.integer("yard_count", 0),
@@ -146,7 +146,7 @@ def _apply_event(
 ) -> tuple[Layout, str | None, bool]:
     if not isinstance(event, Mapping) or not isinstance(event.get("player"), str):
         raise EngineError(
-            "BAD_VALUE", 'event is {"player", "tile", "on", "hand_after"}.', "input.event"
+            ErrorCode.BAD_VALUE, 'event is {"player", "tile", "on", "hand_after"}.', "input.event"
         )
     player = event["player"]
     tile = q.tile(event.get("tile"), "input.event.tile")
@@ -154,7 +154,7 @@ def _apply_event(
     holder = next((p for p, held in hands.items() if p != player and tile in held), None)
     if holder is not None:
         raise EngineError(
-            "DUPLICATE_TILE",
+            ErrorCode.DUPLICATE_TILE,
             "%(tile)s is in %(holder)s's hand, so %(player)s cannot have played it.",
             "input.event.tile",
             params={"tile": tile, "holder": holder, "player": player},
@@ -163,18 +163,18 @@ def _apply_event(
         placed = layout.find(tile)
         if placed == CENTER or (isinstance(on, str) and layout.get(str(placed)).on != on):
             raise EngineError(
-                "DUPLICATE_TILE",
+                ErrorCode.DUPLICATE_TILE,
                 "%(tile)s is already on the table as %(place)s.",
                 "input.event.tile",
                 params={"tile": tile, "place": place_of(layout, tile)},
             )
     else:
         if not isinstance(on, str):
-            raise EngineError("BAD_VALUE", "event.on must be a tile id.", "input.event.on")
+            raise EngineError(ErrorCode.BAD_VALUE, "event.on must be a tile id.", "input.event.on")
         verdict = check_move(layout, tile, on)
         if not verdict.legal:
             raise EngineError(
-                "ILLEGAL_EVENT",
+                ErrorCode.ILLEGAL_EVENT,
                 "That play could not have happened: %(message)s",
                 "input.event",
                 params={"message": verdict.message},
@@ -184,7 +184,7 @@ def _apply_event(
         after = list(q.dominoes.parse_hand(event["hand_after"], "input.event.hand_after"))
         if tile in after:
             raise EngineError(
-                "DUPLICATE_TILE",
+                ErrorCode.DUPLICATE_TILE,
                 "%(tile)s was just played, so it is not in hand.",
                 "input.event.hand_after",
                 params={"tile": tile},
@@ -192,7 +192,7 @@ def _apply_event(
         for i, held in enumerate(after):
             if held in layout.used:
                 raise EngineError(
-                    "DUPLICATE_TILE",
+                    ErrorCode.DUPLICATE_TILE,
                     "%(held)s is on the table as %(place)s, so it is not in hand.",
                     f"input.event.hand_after[{i}]",
                     params={"held": held, "place": place_of(layout, held)},

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import EngineError
+from ..errors import EngineError, ErrorCode
 from ..layout import Layout, replay
 from ..limits import (
     MAX_PLAYERS,
@@ -41,7 +41,7 @@ class Question:
         self.rules: RuleSet = ruleset_from_spec(raw.get("ruleset"))
         inp = raw.get("input", {})
         if not isinstance(inp, Mapping):
-            raise EngineError("BAD_INPUT", "input must be an object.", "input")
+            raise EngineError(ErrorCode.BAD_INPUT, "input must be an object.", "input")
         self.input: Mapping[str, Any] = inp
         n = inp.get("set", self.rules.set_size)
         self.set_size = check_set_size(n, "input.set" if "set" in inp else "ruleset.set_size")
@@ -65,14 +65,14 @@ class Question:
         most = self.dominoes.tile_count if maximum is None else maximum
         if value is None:
             raise EngineError(
-                "MISSING_INPUT",
+                ErrorCode.MISSING_INPUT,
                 "The question needs '%(key)s'.",
                 f"input.{key}",
                 params={"key": key},
             )
         if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= most:
             raise EngineError(
-                "BAD_VALUE",
+                ErrorCode.BAD_VALUE,
                 "'%(key)s' must be a whole number from %(minimum)s to %(most)s, not %(value)s.",
                 f"input.{key}",
                 params={"key": key, "minimum": minimum, "most": most, "value": repr(value)},
@@ -92,14 +92,14 @@ class Question:
         value = value or []
         if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
             raise EngineError(
-                "BAD_VALUE",
+                ErrorCode.BAD_VALUE,
                 "%(key)s is a list of player names.",
                 f"input.{key}",
                 params={"key": key},
             )
         return value
 
-    def round_scores(self, code: str = "BAD_VALUE") -> Mapping[str, list[int]]:
+    def round_scores(self, code: ErrorCode = ErrorCode.BAD_VALUE) -> Mapping[str, list[int]]:
         """``round_scores``: player -> points per round, at most 12 players, at most the set's
         N+1 rounds (§4) and no score above what the whole set left in hand would cost (§7).
         Raises EngineError (``code`` when it is missing, ``TOO_LARGE``, ``BAD_SCORE``)."""
@@ -119,7 +119,7 @@ class Question:
             for i, value in enumerate(points if isinstance(points, list) else ()):
                 if isinstance(value, int) and not isinstance(value, bool) and value > most:
                     raise EngineError(
-                        "BAD_SCORE",
+                        ErrorCode.BAD_SCORE,
                         "%(value)s is more than a whole double-%(set_size)s set left in hand "
                         "would score (%(most)s).",
                         f"{where}[{i}]",
@@ -133,7 +133,10 @@ class Question:
         value = self.input.get(key, False)
         if not isinstance(value, bool):
             raise EngineError(
-                "BAD_VALUE", "'%(key)s' must be true or false.", f"input.{key}", params={"key": key}
+                ErrorCode.BAD_VALUE,
+                "'%(key)s' must be true or false.",
+                f"input.{key}",
+                params={"key": key},
             )
         return value
 
@@ -142,7 +145,10 @@ class Question:
         value = self.input.get(key)
         if value is not None and not isinstance(value, str):
             raise EngineError(
-                "BAD_VALUE", "'%(key)s' must be a name.", f"input.{key}", params={"key": key}
+                ErrorCode.BAD_VALUE,
+                "'%(key)s' must be a name.",
+                f"input.{key}",
+                params={"key": key},
             )
         return value
 
@@ -174,7 +180,9 @@ class Question:
     def layout(self, extra_used: list[Tile] = ()) -> Layout:  # type: ignore[assignment]
         """The replayed, validated layout (RULES.md §0)."""
         if not self.has("layout"):
-            raise EngineError("MISSING_INPUT", "The question needs a layout.", "input.layout")
+            raise EngineError(
+                ErrorCode.MISSING_INPUT, "The question needs a layout.", "input.layout"
+            )
         return replay(
             self.input["layout"],
             self.dominoes,
@@ -188,7 +196,7 @@ class Question:
         raw = self.input.get(key, {})
         if not isinstance(raw, Mapping):
             raise EngineError(
-                "BAD_VALUE",
+                ErrorCode.BAD_VALUE,
                 "'%(key)s' must map each player to a list of tiles.",
                 f"input.{key}",
                 params={"key": key},

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import EngineError
+from ..errors import EngineError, ErrorCode
+from ..reasons import Reason
 from ..scoring import double_blank_penalty_possible, running_totals, score_hand
 from ..tiebreak import decide, leaders_by_round, records
 from ..tiles import Tile
@@ -21,7 +22,7 @@ def scoring(q: Question) -> Answer:
     )
     if centre is not None and not centre.is_double:
         raise EngineError(
-            "BAD_VALUE",
+            ErrorCode.BAD_VALUE,
             "%(centre)s is not a double.",
             "input.round_start_double",
             params={"centre": centre},
@@ -29,9 +30,11 @@ def scoring(q: Question) -> Answer:
     if q.has("hand"):
         hand, _ = q.hand()
         round_end = q.input.get("round_end")
-        if round_end not in (None, "OUT", "BLOCKED"):
-            raise EngineError("BAD_VALUE", 'round_end is "OUT" or "BLOCKED".', "input.round_end")
-        went_out = q.flag("went_out") or (not hand and round_end != "BLOCKED")
+        if round_end not in (None, Reason.OUT, Reason.BLOCKED):
+            raise EngineError(
+                ErrorCode.BAD_VALUE, 'round_end is "OUT" or "BLOCKED".', "input.round_end"
+            )
+        went_out = q.flag("went_out") or (not hand and round_end != Reason.BLOCKED)
         score = score_hand(
             hand,
             q.rules,
@@ -62,7 +65,7 @@ def scoring(q: Question) -> Answer:
             answer["rule"] = "4"
     if not answer:
         raise EngineError(
-            "MISSING_INPUT",
+            ErrorCode.MISSING_INPUT,
             "A scoring question needs a hand, round_scores or a round_start_double.",
             "input",
         )
@@ -90,7 +93,7 @@ def _totals(q: Question) -> Answer:
 
 
 def tiebreak(q: Question) -> Answer:
-    recs = records(q.round_scores("MISSING_INPUT"))
+    recs = records(q.round_scores(ErrorCode.MISSING_INPUT))
     decision = decide(recs, q.rules)
     winners = list(decision.winners)
     return {
