@@ -1,0 +1,87 @@
+"""The catalogs' wording (issue 26): each translation keeps its message's placeholders and `%`
+escapes, each language speaks to the player in one register, and the draw pile has the word
+the language's players use at the table (the calque of "chicken yard" at most once, in the
+rule book, as the game's nickname).
+
+The register markers are words only one register uses (ru «вы»-imperatives, de «Sie», es
+usted forms, cs vykání, lt «jūs»-imperatives); docs/glossary/<lang>.md names the register.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from babel.messages.catalog import Message
+from babel.messages.pofile import read_po
+
+from companion.config import LANGUAGES, ROOT
+
+TRANSLATIONS = ROOT / "companion" / "translations"
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+
+#: a %-directive as Python's %-formatting reads it, or any other `%` (which it refuses:
+#: "incomplete format" or "unsupported format character" - a 500 on a page)
+_DIRECTIVE = re.compile(r"%(?:\((\w+)\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?([diouxXeEfFgGcrsa%])?")
+
+
+def directives(text: str) -> Counter[str]:
+    """The %-directives of a text: ``%(name)s`` -> "%(name)s", ``%%`` -> "%%", a `%` that
+    formatting refuses -> "% (broken)"."""
+    found: Counter[str] = Counter()
+    for match in _DIRECTIVE.finditer(text):
+        name, kind = match.groups()
+        if kind is None:
+            found["% (broken)"] += 1
+        elif kind == "%":
+            found["%%"] += 1
+        else:
+            found[f"%({name}){kind}" if name else f"%{kind}"] += 1
+    return found
+
+
+def catalog(code: str) -> list[Message]:
+    with (TRANSLATIONS / code / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        return [m for m in read_po(handle, locale=code) if m.id]
+
+
+def texts(value: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    return tuple(value) if isinstance(value, tuple | list) else (value,)
+
+
+def test_directives_are_read_as_python_formatting_reads_them():
+    assert directives("%(name)s has 5%% of %(n)d") == Counter({"%(name)s": 1, "%%": 1, "%(n)d": 1})
+    assert directives("%") == Counter({"% (broken)": 1})
+    assert directives("50 %.") == Counter({"% (broken)": 1})
+    assert directives("50 % de") == Counter({"%d": 1})  # "% d": a space flag, then d
+
+
+def placeholder_problems(message: Message) -> list[str]:
+    """What a translation of one message changed in its placeholders: a plural form may leave
+    its count out ("одно очко"), nothing else may be dropped, added or broken."""
+    ids = texts(message.id)
+    wanted = directives(ids[-1]) | directives(ids[0])
+    problems = []
+    for form in texts(message.string):
+        got = directives(form)
+        if "% (broken)" in got:
+            problems.append(f"a lone %: {form!r}")
+        extra = set(got) - set(wanted) - {"% (broken)"}
+        missing = set(wanted) - set(got)
+        if len(ids) > 1:  # plural forms: the count may be spelled out in a form
+            missing -= {d for d in missing if d.startswith(("%(num)", "%(n)", "%(count)"))}
+        if extra or missing:
+            problems.append(f"{ids[0]!r}: added {sorted(extra)}, dropped {sorted(missing)}")
+    return problems
+
+
+def test_a_lone_percent_sign_is_found():
+    assert placeholder_problems(Message("Rate", "%")) == ["a lone %: '%'"]
+    assert placeholder_problems(Message("Won %(n)s%%", "%(n)s %% ganadas")) == []
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_translation_keeps_its_placeholders(code):
+    problems = [p for message in catalog(code) for p in placeholder_problems(message)]
+    assert problems == [], f"{code}: {problems[:10]}"
