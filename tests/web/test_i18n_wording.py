@@ -85,3 +85,62 @@ def test_a_lone_percent_sign_is_found():
 def test_every_translation_keeps_its_placeholders(code):
     problems = [p for message in catalog(code) for p in placeholder_problems(message)]
     assert problems == [], f"{code}: {problems[:10]}"
+
+
+#: words of the register a language does NOT use (its glossary names the one it does)
+OTHER_REGISTER = {
+    # «вы»: its pronouns and the -йте/-ите imperatives and present forms
+    "ru": r"\b(?:[Вв]ы|[Вв]ас|[Вв]ам|[Вв]аш\w*|\w+(?:йте|йтесь|ите|итесь))\b",
+}
+
+#: the calque of "chicken yard" for the draw pile, allowed once (the rule book's nickname)
+CALQUE = {
+    "ru": r"(?:куриный|куриного|курином|куриным)\s+двор",
+}
+
+
+def said(message: Message) -> str:
+    return " ".join(texts(message.string))
+
+
+@pytest.mark.parametrize("code", sorted(OTHER_REGISTER))
+def test_one_register_per_language(code):
+    marker = re.compile(OTHER_REGISTER[code])
+    mixed = [(m.id, marker.findall(said(m))) for m in catalog(code) if marker.search(said(m))]
+    assert mixed == []
+
+
+@pytest.mark.parametrize("code", sorted(CALQUE))
+def test_the_draw_pile_is_the_tables_word_and_the_calque_at_most_once(code):
+    calque = re.compile(CALQUE[code], re.IGNORECASE)
+    found = [m.id for m in catalog(code) if calque.search(said(m))]
+    assert len(found) <= 1, found
+
+
+@pytest.mark.parametrize("code", sorted(OTHER_REGISTER))
+def test_the_glossary_names_the_register_and_says_no_native_speaker_reviewed(code):
+    glossary = (ROOT / "docs" / "glossary" / f"{code}.md").read_text("utf-8")
+    assert "## Register" in glossary
+    assert "No native speaker has reviewed" in glossary
+
+
+def translation(code: str, msgid: str) -> str:
+    found = [said(m) for m in catalog(code) if texts(m.id)[0] == msgid]
+    assert len(found) == 1, (code, msgid)
+    return found[0]
+
+
+#: (language, msgid, a wording a fluent player would not write, what the message says instead)
+MISREAD = [
+    ("ru", "Count %(who)s's pips from a photo", "Очки %(who)s", ": %(who)s"),  # no case
+    ("ru", "not joined", "не подключён", "телефон не подключён"),  # no gender for the name
+    ("ru", "joined on a phone", "подключён с", "телефон подключён"),
+    ("ru", "Ask the rules checker", "Спросить проверку", "Проверить по правилам"),
+    ("ru", "The pasted text is not valid JSON.", "не правильный", "некорректный JSON"),
+]
+
+
+@pytest.mark.parametrize(("code", "msgid", "wrong", "right"), MISREAD)
+def test_what_read_wrong_is_worded_as_players_say_it(code, msgid, wrong, right):
+    text = translation(code, msgid)
+    assert right in text and wrong not in text.replace(right, ""), text
