@@ -17,6 +17,7 @@ from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 
 from companion.config import LANGUAGES, ROOT
+from tests.web.setup_helpers import start_night
 
 TRANSLATIONS = ROOT / "companion" / "translations"
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
@@ -144,3 +145,16 @@ MISREAD = [
 def test_what_read_wrong_is_worded_as_players_say_it(code, msgid, wrong, right):
     text = translation(code, msgid)
     assert right in text and wrong not in text.replace(right, ""), text
+
+
+@pytest.mark.usefixtures("fresh_translations")
+def test_the_download_line_is_a_whole_sentence_in_german(client):
+    """ "Download %(what)s:" with a fragment put in started the German line in lower case
+    ("diesen Spieleabend herunterladen:"); each case is now a sentence of its own."""
+    night_id = start_night(client)
+    de = {"Accept-Language": "de"}
+    assert (
+        "Diesen Spieleabend herunterladen:"
+        in client.get(f"/history/nights/{night_id}", headers=de).text
+    )
+    assert "Alle Spieleabende herunterladen:" in client.get("/history/", headers=de).text
