@@ -92,11 +92,14 @@ def test_every_translation_keeps_its_placeholders(code):
 OTHER_REGISTER = {
     # «вы»: its pronouns and the -йте/-ите imperatives and present forms
     "ru": r"\b(?:[Вв]ы|[Вв]ас|[Вв]ам|[Вв]аш\w*|\w+(?:йте|йтесь|ите|итесь))\b",
+    # «Sie»: "schreiben Sie", "Ihnen", "Ihre" (a capital "Sie" after a colon is "they")
+    "de": r"\b(?:[a-zäöüß]\w*en Sie|Ihnen|Ihre[mnrs]?)\b",
 }
 
 #: the calque of "chicken yard" for the draw pile, allowed once (the rule book's nickname)
 CALQUE = {
     "ru": r"(?:куриный|куриного|курином|куриным)\s+двор",
+    "de": r"Hühnerh[oö]f",
 }
 
 
@@ -138,6 +141,11 @@ MISREAD = [
     ("ru", "joined on a phone", "подключён с", "телефон подключён"),
     ("ru", "Ask the rules checker", "Спросить проверку", "Проверить по правилам"),
     ("ru", "The pasted text is not valid JSON.", "не правильный", "некорректный JSON"),
+    # "raus" reads as "eliminated"
+    ("de", "Went out", "Raus", "Alle abgelegt"),
+    ("de", "Nobody went out: the round was blocked", "ist raus", "Niemand hat alle Steine"),
+    ("de", "Please correct the marked fields.", "korrigier ", "korrigiere"),  # clipped
+    ("de", "first", "1", "1."),  # the German ordinal's period
 ]
 
 
@@ -158,3 +166,18 @@ def test_the_download_line_is_a_whole_sentence_in_german(client):
         in client.get(f"/history/nights/{night_id}", headers=de).text
     )
     assert "Alle Spieleabende herunterladen:" in client.get("/history/", headers=de).text
+
+
+@pytest.mark.usefixtures("fresh_translations")
+def test_german_ordinals_have_their_period(client):
+    """ "the open 4 on the second spoke" in German is "offene 4 am 2. Arm": an ordinal written
+    with its period needs no case ending, wherever the place is put."""
+    foot = "9-9 centre; 9-5 on C, 9-4 on C, 9-3 on C, 9-8 on C, 5-5 on S1"
+    html = client.get(
+        "/checker/",
+        query_string={"q": "move", "pos": f"{foot}, 5-1 on D1, 3-8 on S3"},
+        headers={"Accept-Language": "de"},
+    ).text
+    assert "offene 1 am 1. Zeh am Hühnerfuß auf 5-5" in html
+    assert "offene 8 am 3. Arm" in html
+    assert "an Arm" not in html
