@@ -94,12 +94,17 @@ OTHER_REGISTER = {
     "ru": r"\b(?:[Вв]ы|[Вв]ас|[Вв]ам|[Вв]аш\w*|\w+(?:йте|йтесь|ите|итесь))\b",
     # «Sie»: "schreiben Sie", "Ihnen", "Ihre" (a capital "Sie" after a colon is "they")
     "de": r"\b(?:[a-zäöüß]\w*en Sie|Ihnen|Ihre[mnrs]?)\b",
+    # usted / vosotros: pronouns and the usted imperatives of the verbs the catalog uses (the
+    # same forms are subjunctives after "que" or "se": "pide que revise", "que se guarde")
+    "es": r"(?i)(?<!que )(?<!se )\b(?:usted(?:es)?|vosotros|vuestr[oa]s?|escr[ií]ba|pulse"
+    r"|introduzca|marque|elija|toque|revise|compruebe|borre|guarde|seleccione|pegue|[uú]nase)(?:l[oa]s?|le|se)?\b",
 }
 
 #: the calque of "chicken yard" for the draw pile, allowed once (the rule book's nickname)
 CALQUE = {
     "ru": r"(?:куриный|куриного|курином|куриным)\s+двор",
     "de": r"Hühnerh[oö]f",
+    "es": r"gallinero",
 }
 
 
@@ -146,6 +151,9 @@ MISREAD = [
     ("de", "Nobody went out: the round was blocked", "ist raus", "Niemand hat alle Steine"),
     ("de", "Please correct the marked fields.", "korrigier ", "korrigiere"),  # clipped
     ("de", "first", "1", "1."),  # the German ordinal's period
+    ("es", "Players: join on your phone", "únete", "Cada jugador se une"),  # plural subject
+    ("es", "'%(name)s' is not a house-rule switch.", "opción de la casa", "reglas de la casa"),
+    ("es", "Rate", "%", "Tasa"),
 ]
 
 
