@@ -98,6 +98,8 @@ OTHER_REGISTER = {
     # same forms are subjunctives after "que" or "se": "pide que revise", "que se guarde")
     "es": r"(?i)(?<!que )(?<!se )\b(?:usted(?:es)?|vosotros|vuestr[oa]s?|escr[ií]ba|pulse"
     r"|introduzca|marque|elija|toque|revise|compruebe|borre|guarde|seleccione|pegue|[uú]nase)(?:l[oa]s?|le|se)?\b",
+    # jūs: its pronouns and the -kite/-ite imperatives ("Išsaugokite", "patikrinkite")
+    "lt": r"(?i)\b(?:jūs|jūsų|jums|\w+kite|\w+kitės)\b",
 }
 
 #: the calque of "chicken yard" for the draw pile, allowed once (the rule book's nickname)
@@ -105,6 +107,7 @@ CALQUE = {
     "ru": r"(?:куриный|куриного|курином|куриным)\s+двор",
     "de": r"Hühnerh[oö]f",
     "es": r"gallinero",
+    "lt": r"viščiukų\s+kiem",
 }
 
 
@@ -154,6 +157,7 @@ MISREAD = [
     ("es", "Players: join on your phone", "únete", "Cada jugador se une"),  # plural subject
     ("es", "'%(name)s' is not a house-rule switch.", "opción de la casa", "reglas de la casa"),
     ("es", "Rate", "%", "Tasa"),
+    ("lt", "Players: join on your phone", "prisijunkite", "Kiekvienas žaidėjas"),
 ]
 
 
