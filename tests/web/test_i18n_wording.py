@@ -100,6 +100,10 @@ OTHER_REGISTER = {
     r"|introduzca|marque|elija|toque|revise|compruebe|borre|guarde|seleccione|pegue|[uú]nase)(?:l[oa]s?|le|se)?\b",
     # jūs: its pronouns and the -kite/-ite imperatives ("Išsaugokite", "patikrinkite")
     "lt": r"(?i)\b(?:jūs|jūsų|jums|\w+kite|\w+kitės)\b",
+    # vykání: its pronouns, "jste" and the -te imperatives ("Uložte", "pište", "zkontrolujte";
+    # "sečte", "přečte" are the third person singular)
+    "cs": r"(?i)\b(?:vy|vás|vám|váš|vaše|vaši|vašeho|vašem|vaší|vašich|jste"
+    r"|\w+(?:ujte|ejte|ijte|ete|ěte|íte|ožte|ište|ňte|ďte|ťte|řte))\b",
 }
 
 #: the calque of "chicken yard" for the draw pile, allowed once (the rule book's nickname)
@@ -108,6 +112,7 @@ CALQUE = {
     "de": r"Hühnerh[oö]f",
     "es": r"gallinero",
     "lt": r"viščiukų\s+kiem",
+    "cs": r"kuřecí\w*\s+dv[ůo]",
 }
 
 
@@ -158,6 +163,7 @@ MISREAD = [
     ("es", "'%(name)s' is not a house-rule switch.", "opción de la casa", "reglas de la casa"),
     ("es", "Rate", "%", "Tasa"),
     ("lt", "Players: join on your phone", "prisijunkite", "Kiekvienas žaidėjas"),
+    ("cs", "Players: join on your phone", "připojte", "Každý hráč"),
 ]
 
 
