@@ -199,3 +199,29 @@ def test_german_ordinals_have_their_period(client):
     assert "offene 1 am 1. Zeh am Hühnerfuß auf 5-5" in html
     assert "offene 8 am 3. Arm" in html
     assert "an Arm" not in html
+
+
+#: placeholders that always hold a player's name (or a list of names)
+NAME_KEYS = r"(?:who|name|names|player|holder|kept|gone|winner|leader)"
+#: words after which a Russian or Czech name would need a case ending it cannot get
+GOVERNING = {
+    "ru": r"\b(?:к|у|с|со|для|от|о|об|про|без|перед|за|между|впереди|позади)",
+    "cs": r"\b(?:k|ke|u|s|se|pro|od|o|bez|před|za|mezi|do)",
+}
+
+
+@pytest.mark.parametrize("code", sorted(GOVERNING))
+def test_a_name_never_follows_a_word_that_needs_its_case(code):
+    """«к %(kept)s», «с %(names)s» would print «к Ольга»: the name stands after «игрок» /
+    «hráč» in the right case («к игроку Ольга») or on its own."""
+    pattern = re.compile(rf"{GOVERNING[code]}\s+%\({NAME_KEYS}\)s")
+    found = [m.id for m in catalog(code) if pattern.search(said(m))]
+    assert found == []
+
+
+@pytest.mark.parametrize("code", sorted(GOVERNING))
+def test_a_name_is_never_the_subject_of_a_verb_with_a_gender_ending(code):
+    """«%(player)s не мог(ла)», «%(who)s poslal(a)»: the verb's subject is «игрок» / «hráč»."""
+    pattern = re.compile(rf"%\({NAME_KEYS}\)s\s+(?:\w+\s+)?\w+\((?:а|ла|a|la)\)")
+    found = [m.id for m in catalog(code) if pattern.search(said(m))]
+    assert found == []
