@@ -225,3 +225,17 @@ def test_a_name_is_never_the_subject_of_a_verb_with_a_gender_ending(code):
     pattern = re.compile(rf"%\({NAME_KEYS}\)s\s+(?:\w+\s+)?\w+\((?:а|ла|a|la)\)")
     found = [m.id for m in catalog(code) if pattern.search(said(m))]
     assert found == []
+
+
+@pytest.mark.usefixtures("fresh_translations")
+def test_a_games_house_rules_are_worded_in_the_players_language(app, client):
+    """The history game page listed each house rule's meaning untranslated ("Four spokes (the
+    Maltese cross).") under a translated summary."""
+    from companion.extensions import db
+    from companion.history.demo import generate
+
+    with app.app_context():
+        generate(db.session, games=1, nights=1, players=4)
+    page = client.get("/history/games/1", headers={"Accept-Language": "de"}).text
+    assert "Vier Arme (das Malteserkreuz)." in page
+    assert "Four spokes" not in page and "One tile per turn." not in page
