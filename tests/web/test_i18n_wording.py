@@ -164,6 +164,9 @@ MISREAD = [
     ("es", "Rate", "%", "Tasa"),
     ("lt", "Players: join on your phone", "prisijunkite", "Kiekvienas žaidėjas"),
     ("cs", "Players: join on your phone", "připojte", "Každý hráč"),
+    ("cs", "not joined", "nepřipojen", "telefon nepřipojen"),  # "Olga: nepřipojen"
+    ("cs", "Ask the rules checker", "Zeptat se kontroly", "Ověřit podle pravidel"),
+    ("es", "joined on a phone", "unido", "se unió"),  # "Olga: unido"
 ]
 
 
