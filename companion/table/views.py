@@ -19,8 +19,9 @@ from typing import Any
 
 from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
-from .. import access
+from .. import access, render_cache
 from ..access import Role, requires
 from ..extensions import csrf, db
 from ..htmx import navigate, reload_page
@@ -34,7 +35,7 @@ from ..services.deleted_games import shared_game
 from ..services.game_lookup import game_for_edit, game_for_view, scorekeeper_game
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.round_store import commit_change
-from ..services.scoreboard import build_board
+from ..services.scoreboard import board_window, build_board
 from ..vocab import AuditCode, GameStatus, PostStatus
 from . import bp
 
@@ -113,13 +114,27 @@ def _hand_context(game: Game, seat: Seat, **extra: Any) -> dict[str, Any]:
         "post": post,
         "value": posts.HandValue.of(post) if post else None,
         "picker": picker_tiles(game, double) if double is not None else [],
-        "board": build_board(game),
+        "board_html": _hand_board(game),
         "live_key": posts.live_key(game),
         "poll_seconds": 2,
         "last_taken": last_taken,
         "double_name": double_name,
         **extra,
     }
+
+
+def _hand_board(game: Game) -> Markup:
+    """The scoreboard of a joined phone's page: one rendering per game version and language,
+    shared by every phone of the game (it holds nothing of any one phone's own)."""
+    upto, who = request.args.get("upto", type=int), request.args.get("who", type=int)
+    key = render_cache.board_key(game, render_cache.BoardVariant.HAND, upto, who)
+
+    def render() -> str:
+        board = build_board(game)
+        window = board_window(board, upto, who)
+        return render_template("games/_scoreboard.html", game=game, board=board, window=window)
+
+    return render_cache.cached_board(key, render)
 
 
 def _last_taken(game: Game, seat: Seat) -> tuple[HandPost, Any] | None:
