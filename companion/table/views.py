@@ -101,7 +101,11 @@ def join(share_token: str) -> Any:
 # --- a player's own hand -----------------------------------------------------------------------
 
 
-def _hand_context(game: Game, seat: Seat, **extra: Any) -> dict[str, Any]:
+def _hand_context(
+    game: Game, seat: Seat, *, live_key: str | None = None, live: bool = False, **extra: Any
+) -> dict[str, Any]:
+    """What a joined phone's page shows; ``live``: only its polled part (no tile picker),
+    ``live_key`` when the caller has it already."""
     plan = plan_round(game)
     double = plan.double if plan else None
     post = posts.posts_for(game, double).get(seat.id) if double is not None else None
@@ -113,9 +117,9 @@ def _hand_context(game: Game, seat: Seat, **extra: Any) -> dict[str, Any]:
         "double": double,
         "post": post,
         "value": posts.HandValue.of(post) if post else None,
-        "picker": picker_tiles(game, double) if double is not None else [],
+        "picker": picker_tiles(game, double) if double is not None and not live else [],
         "board_html": _hand_board(game),
-        "live_key": posts.live_key(game),
+        "live_key": live_key or posts.live_key(game),
         "poll_seconds": 2,
         "last_taken": last_taken,
         "double_name": double_name,
@@ -363,14 +367,15 @@ def hand_live(share_token: str) -> Any:
     game = shared_game(share_token)
     if game.deleted_at is not None:
         return render_template("games/_scoreboard.html", game=game, gone=True), 286
-    if request.args.get("v", "") == posts.live_key(game):
+    key = posts.live_key(game)
+    if request.args.get("v", "") == key:
         return Response(status=204)
-    game = load_game(game)
+    game = load_game(game, audit=False)
     seat = access.joined_seat(game)
     if seat is None:  # the seat was freed: back to the join page
         target = url_for("table.join", share_token=share_token)
         return navigate(target)
-    context = _hand_context(game, seat)
+    context = _hand_context(game, seat, live_key=key, live=True)
     shown = request.args.get("d")
     current = "" if context["double"] is None else str(context["double"])
     if shown is not None and shown != current:
