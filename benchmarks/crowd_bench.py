@@ -69,7 +69,11 @@ from companion import serve as companion_serve  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.models import Game  # noqa: E402
-from companion.render_cache import RENDER_HEADER, VERSION_HEADER  # noqa: E402
+
+try:
+    from companion.render_cache import RENDER_HEADER, VERSION_HEADER
+except ImportError:  # the code before the board cache (a before/after run): no such headers
+    RENDER_HEADER, VERSION_HEADER = "X-Board-Render", "X-Board-Version"
 
 #: seconds a request may take before it counts as dropped
 REQUEST_TIMEOUT = 30.0
@@ -379,9 +383,27 @@ async def crowd(run: Run, phones: int, seed: int) -> float:
 def serve_here(port: int, workers: int, threads: int, keepalive: int) -> None:
     """``--serve``: gunicorn with ``make run``'s options (overridden for a tuning run) in this
     process, the app built in each worker on ``CROWD_BENCH_DB``."""
-    options = companion_serve.gunicorn_options("127.0.0.1", port, workers)
-    options.update(threads=threads, keepalive=keepalive)
-    companion_serve.Gunicorn(options, bench_app).run()
+    if hasattr(companion_serve, "gunicorn_options"):
+        options = companion_serve.gunicorn_options("127.0.0.1", port, workers)
+        options.update(threads=threads, keepalive=keepalive)
+        companion_serve.Gunicorn(options, bench_app).run()
+        return
+    # the code before (a before/after run): make run's options then, gunicorn's defaults else
+
+    class Before(companion_serve._Gunicorn):  # type: ignore[attr-defined]
+        def load(self):
+            return bench_app()
+
+    Before(
+        {
+            "bind": f"127.0.0.1:{port}",
+            "workers": workers,
+            "threads": threads,
+            "accesslog": "-",
+            "logger_class": companion_serve.MaskedLogger,
+            "timeout": 120,
+        }
+    ).run()
 
 
 def start_server(db_path: Path, port: int, args: argparse.Namespace, log: Path):
@@ -409,6 +431,23 @@ def warm_up(port: int, share: str) -> None:
     server's, not its workers' first template compilations."""
     for path in (f"/s/{share}", f"/s/{share}/board?v=", f"/j/{share}", "/api/v1/health") * 6:
         urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60).read()
+
+
+def server_cpu(master: int) -> float:
+    """CPU seconds (user + system) used so far by gunicorn's master and its workers: what the
+    server cost, whatever else the machine runs (a shared machine's load stretches the
+    latencies, not this)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    pids = [master]
+    children = Path(f"/proc/{master}/task/{master}/children")
+    if children.exists():
+        pids += [int(p) for p in children.read_text().split()]
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total / tick
 
 
 def pct(values: list[float], q: float) -> float:
@@ -445,6 +484,8 @@ def report(run: Run, args: argparse.Namespace, wall: float, load: tuple, saved: 
     print("|---|---|---|")
     for version in sorted(stats.served):
         print(f"| {version} | {stats.served[version]} | {stats.renders[version]} |")
+    if not stats.served:
+        print("| (the server does not say: every board sent was rendered for its phone) | | |")
     polls = stats.times["viewer poll"] + stats.times["player poll"]
     posts = stats.times["post a hand"]
     static = stats.times["static file (reference)"]
@@ -467,8 +508,8 @@ def main() -> None:
     parser.add_argument("--round-seconds", type=float, default=8.0)
     parser.add_argument("--poll", type=float, default=2.0, help="seconds between polls")
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "2")))
-    parser.add_argument("--threads", type=int, default=companion_serve.THREADS)
-    parser.add_argument("--keepalive", type=int, default=companion_serve.KEEPALIVE)
+    parser.add_argument("--threads", type=int, default=getattr(companion_serve, "THREADS", 4))
+    parser.add_argument("--keepalive", type=int, default=getattr(companion_serve, "KEEPALIVE", 2))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -493,16 +534,25 @@ def main() -> None:
         from flask import url_for
 
         run.static_url = url_for("static", filename="css/app.css")
+    cpu_start, own_start = server_cpu(server.pid), time.process_time()
     try:
         wall = asyncio.run(crowd(run, args.phones, args.seed))
     finally:
         load_end = os.getloadavg()
+        cpu = server_cpu(server.pid) - cpu_start
+        own = time.process_time() - own_start
         server.terminate()
         server.wait(timeout=30)
     with app.app_context():
         saved = len(db.session.get(Game, game_id).rounds)
     fmt = tuple(f"{a:.2f} / {b:.2f} / {c:.2f}" for a, b, c in (load_start, load_end))
     report(run, args, wall, fmt, saved)
+    answered = sum(len(v) for v in run.stats.times.values())
+    print(
+        f"server CPU: {cpu:.1f} s in {wall:.0f} s ({cpu / wall:.2f} of one core), "
+        f"{cpu / max(answered, 1) * 1000:.2f} ms per request ({answered} requests); "
+        f"load generator CPU: {own:.1f} s ({own / wall:.2f} of one core)"
+    )
     if any("Traceback" in line for line in log.read_text(errors="replace").splitlines()):
         print(f"\nthe server logged tracebacks: {log}")
 
