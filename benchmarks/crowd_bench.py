@@ -380,12 +380,14 @@ async def crowd(run: Run, phones: int, seed: int) -> float:
 # --- serving ------------------------------------------------------------------------------------
 
 
-def serve_here(port: int, workers: int, threads: int, keepalive: int) -> None:
+def serve_here(port: int, workers: int, threads: int, keepalive: int, access_log: bool) -> None:
     """``--serve``: gunicorn with ``make run``'s options (overridden for a tuning run) in this
     process, the app built in each worker on ``CROWD_BENCH_DB``."""
     if hasattr(companion_serve, "gunicorn_options"):
         options = companion_serve.gunicorn_options("127.0.0.1", port, workers)
         options.update(threads=threads, keepalive=keepalive)
+        if not access_log:
+            options["accesslog"] = None
         companion_serve.Gunicorn(options, bench_app).run()
         return
     # the code before (a before/after run): make run's options then, gunicorn's defaults else
@@ -410,6 +412,7 @@ def start_server(db_path: Path, port: int, args: argparse.Namespace, log: Path):
     command = [
         sys.executable, __file__, "--serve", str(port), "--workers", str(args.workers),
         "--threads", str(args.threads), "--keepalive", str(args.keepalive),
+        "--access-log" if args.access_log else "--no-access-log",
     ]  # fmt: skip
     env = {**os.environ, "CROWD_BENCH_DB": str(db_path)}
     process = subprocess.Popen(
@@ -460,7 +463,8 @@ def report(run: Run, args: argparse.Namespace, wall: float, load: tuple, saved: 
     print(
         f"{args.phones} viewer phones + 12 players + scorekeeper, double-18, {saved} rounds saved "
         f"in {wall:.0f} s, polls every {args.poll} s; gunicorn -w {args.workers} "
-        f"--threads {args.threads} --keep-alive {args.keepalive} on {os.cpu_count()} cores, "
+        f"--threads {args.threads} --keep-alive {args.keepalive}"
+        f"{'' if args.access_log else ', no access log'} on {os.cpu_count()} cores, "
         f"SQLite file, the load generator on the same machine"
     )
     print(f"load average (1, 5, 15 min): start {load[0]}, end {load[1]}")
@@ -511,10 +515,16 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=getattr(companion_serve, "THREADS", 4))
     parser.add_argument("--keepalive", type=int, default=getattr(companion_serve, "KEEPALIVE", 2))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="gunicorn's access log, as make run prints it (--no-access-log: a tuning run)",
+    )
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        serve_here(args.serve, args.workers, args.threads, args.keepalive)
+        serve_here(args.serve, args.workers, args.threads, args.keepalive, args.access_log)
         return
     tmp = Path(tempfile.mkdtemp(prefix="crowd-bench-"))
     db_path = tmp / "bench.db"
