@@ -265,14 +265,24 @@ async def viewer(run: Run, rng: random.Random) -> None:
     await pause(run, rng.random() * run.poll)  # the room opens the link over one poll period
     page = await phone.request("open the read-only page", f"/s/{run.share}")
     found = re.search(r"/board\?v=(\d+)", page.text) if page else None
-    version = found.group(1) if found else ""
-    while not run.stop.is_set():
-        await pause(run, run.poll)
-        answer = await phone.request("viewer poll", f"/s/{run.share}/board?v={version}")
-        if answer is not None and answer.status == 200:
-            found = re.search(r'data-version="(\d+)"', answer.text)
-            version = found.group(1) if found else version
+    await pause(run, run.poll)
+    url = f"/s/{run.share}/board?v="
+    await poll_for_key(run, phone, "viewer poll", url, r'data-version="(\d+)"', found and found[1])
     phone.close()
+
+
+async def poll_for_key(
+    run: Run, phone: Phone, kind: str, url: str, pattern: str, key: str | None = ""
+) -> None:
+    """Poll ``url`` + the key last seen every ``run.poll`` seconds until the run stops, as the
+    pages do: an answer with content carries the next key (``pattern``'s group)."""
+    key = key or ""
+    while not run.stop.is_set():
+        answer = await phone.request(kind, url + key)
+        if answer is not None and answer.status == 200:
+            found = re.search(pattern, answer.text)
+            key = found.group(1) if found else key
+        await pause(run, run.poll)
 
 
 async def player(run: Run, seat: int, index: int, start_round: list[asyncio.Event]) -> None:
@@ -280,19 +290,9 @@ async def player(run: Run, seat: int, index: int, start_round: list[asyncio.Even
     joined = await phone.request("join a seat", f"/j/{run.share}", f"seat={seat}")
     if joined is None or joined.status != 303:
         run.stats.errors.append(f"join seat {seat}: {joined.status if joined else 'dropped'}")
-    key = ""
-    round_index = 0
-
-    async def poll_loop() -> None:
-        nonlocal key
-        while not run.stop.is_set():
-            answer = await phone.request("player poll", f"/p/{run.share}/live?v={key}")
-            if answer is not None and answer.status == 200:
-                found = re.search(r"/live\?v=([^\"&]+)", answer.text)
-                key = found.group(1) if found else key
-            await pause(run, run.poll)
-
-    poller = asyncio.create_task(poll_loop())
+    poller = asyncio.create_task(
+        poll_for_key(run, phone, "player poll", f"/p/{run.share}/live?v=", r"/live\?v=([^\"&]+)")
+    )
     post_phone = Phone(run.port, run.stats)  # the post is sent beside the poll, as htmx does
     post_phone.cookies = phone.cookies
     for round_index in range(run.rounds):
@@ -313,13 +313,8 @@ async def player(run: Run, seat: int, index: int, start_round: list[asyncio.Even
 async def scorekeeper(run: Run) -> None:
     phone = Phone(run.port, run.stats)
     await phone.request("scorekeeper page", f"/g/{run.edit}")
-    key = ""
-    while not run.stop.is_set():
-        answer = await phone.request("scorekeeper poll", f"/g/{run.edit}/posts?v={key}")
-        if answer is not None and answer.status == 200:
-            found = re.search(r'"key":\s*"([^"]+)"', answer.text)
-            key = found.group(1) if found else key
-        await pause(run, run.poll)
+    url = f"/g/{run.edit}/posts?v="
+    await poll_for_key(run, phone, "scorekeeper poll", url, r'"key":\s*"([^"]+)"')
     phone.close()
 
 
@@ -418,15 +413,7 @@ def start_server(db_path: Path, port: int, args: argparse.Namespace, log: Path):
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT
     )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and process.poll() is None:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=30).read()
-            return process
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.2)
-    process.terminate()
-    raise RuntimeError("gunicorn did not start")
+    return serving.answering(process, port, "/api/v1/health")
 
 
 def warm_up(port: int, share: str) -> None:
