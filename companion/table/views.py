@@ -164,7 +164,9 @@ def _last_taken(game: Game, seat: Seat) -> tuple[HandPost, Any] | None:
 
 
 def _joined(share_token: str) -> tuple[Game, Seat] | Any:
-    game = load_game(game_for_view(share_token))
+    # no audit trail: a player's page shows none of it, and a post that writes to it loads it
+    # then (it grows with every post and round: half of a post's time went to loading it)
+    game = load_game(game_for_view(share_token), audit=False)
     seat = access.joined_seat(game)
     return game, seat
 
@@ -245,7 +247,7 @@ def _post_typed(
         game = load_game(game)
         ctx = _hand_context(game, seat, closed=exc.round, typed=typed)
         return render_template("table/hand.html", **ctx), 409
-    if _auto_save(load_game(game)):
+    if _auto_save(load_game(game, audit=False)):
         # this post completed the round: "you can change it" would no longer be true
         flash(
             _(
