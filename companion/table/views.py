@@ -119,7 +119,7 @@ def _hand_context(
         "value": posts.HandValue.of(post) if post else None,
         "picker": picker_tiles(game, double) if double is not None and not live else [],
         "board_html": _hand_board(game),
-        "live_key": live_key or posts.live_key(game),
+        "live_key": live_key or posts.seat_live_key(game, seat.id),
         "poll_seconds": 2,
         "last_taken": last_taken,
         "double_name": double_name,
@@ -364,19 +364,20 @@ def hand_photo_confirm(share_token: str) -> Any:
 @bp.get("/p/<share_token>/live")
 @requires(Role.PLAYER)
 def hand_live(share_token: str) -> Any:
-    """The joined phone's poll: 204 while nothing changed (``?v=``), else the live part of its
+    """The joined phone's poll: 204 while nothing it shows changed (``?v=``: the version and
+    this seat's own posts, not another player's), else the live part of its
     page (scoreboard and the state of its posted hand; never the form being typed in)."""
     game = shared_game(share_token)
     if game.deleted_at is not None:
         return render_template("games/_scoreboard.html", game=game, gone=True), 286
-    key = posts.live_key(game)
-    if request.args.get("v", "") == key:
-        return Response(status=204)
-    game = load_game(game, audit=False)
     seat = access.joined_seat(game)
     if seat is None:  # the seat was freed: back to the join page
         target = url_for("table.join", share_token=share_token)
         return navigate(target)
+    key = posts.seat_live_key(game, seat.id)
+    if request.args.get("v", "") == key:
+        return Response(status=204)
+    game = load_game(game, audit=False)
     context = _hand_context(game, seat, live_key=key, live=True)
     shown = request.args.get("d")
     current = "" if context["double"] is None else str(context["double"])

@@ -206,3 +206,18 @@ def test_language_variants_are_not_mixed(table, renders):
     assert ru_again.text == ru.text and en_again.text == en.text
     assert ru.headers.get("ETag") != en.headers.get("ETag")
     assert len(renders) == 2  # once per language
+
+
+def test_another_players_post_leaves_a_phones_live_part_alone(table):
+    """Each post changed every joined phone's ``?v=``, so twelve posts made every phone fetch
+    and render its live part twelve times a round; it shows only its own hand and the board."""
+    ann, bob = table.joined("Ann"), table.joined("Bob")
+    page = ann.get(f"/p/{table.share}").text
+    live = re.search(r'hx-get="(/p/[^"]+/live\?[^"]+)"', page).group(1).replace("&amp;", "&")
+    assert ann.get(live).status_code == 204
+    posted = bob.post(f"/p/{table.share}", data={"double": "6", "total": "12"})
+    assert posted.status_code == 303
+    assert ann.get(live).status_code == 204  # Bob's hand is not on Ann's phone
+    assert ann.post(f"/p/{table.share}", data={"double": "6", "total": "7"}).status_code == 303
+    mine = ann.get(live)
+    assert mine.status_code == 200 and "Posted: 7 points" in mine.text
