@@ -42,8 +42,8 @@ from .config import ROOT
 from .extensions import db
 from .models import Game, Player, Seat
 
-#: boards kept per process (a few games at once, each in a few languages and windows; about
-#: 5-15 KB each, so at most a few MB)
+#: boards kept per process (a few games at once, each in a few languages and windows; a few
+#: KB each: 3 KB for a new 12-player double-18 game, so at most a few MB)
 CACHE_SIZE = 256
 #: response header saying whether this response's board was rendered for it ("fresh") or
 #: served from the cache ("cached"); sent only when ``BOARD_RENDER_HEADER`` is set (benchmarks)
