@@ -37,6 +37,14 @@ def serve(app_spec: str, env: dict[str, str], port: int, probe: str = "/") -> su
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    return answering(process, port, probe)
+
+
+def answering(process: subprocess.Popen, port: int, probe: str = "/") -> subprocess.Popen:
+    """``process`` once it answers ``probe`` on ``port`` (any HTTP status counts).
+
+    Raises RuntimeError (and stops ``process``) when it does not answer within 120 s.
+    """
     deadline = time.monotonic() + 120  # workers compile templates before they answer
     while time.monotonic() < deadline and process.poll() is None:
         try:

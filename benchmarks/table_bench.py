@@ -233,15 +233,7 @@ def serve(path: Path, port: int, log: Path):
         stdout=subprocess.DEVNULL,
         stderr=log.open("w"),
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v1/health", timeout=30).read()
-            return process
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.2)
-    process.terminate()
-    raise RuntimeError("gunicorn did not start")
+    return serving.answering(process, port, "/api/v1/health")
 
 
 def pct(values: list[float], q: float) -> float:

@@ -60,6 +60,9 @@ def create_app(config: Any = None) -> Flask:
     from .security import init_security
 
     init_security(app)
+    from .render_cache import init_render_cache
+
+    init_render_cache(app)
     from .errors import init_error_pages
 
     init_error_pages(app)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from typing import Any
 
 import segno
@@ -25,11 +26,43 @@ class MaskedLogger(Logger):
         mask_logs(self.error_log, self.access_log)
 
 
-class _Gunicorn(BaseApplication):
+#: threads per worker (gunicorn's gthread worker): a thread answers one request at a time;
+#: idle keep-alive connections wait in the worker's poller and hold no thread. 8, not 4: with
+#: 400 phones polling, 8 threads answered the polls at p95 2.7 s and 3.3 s where 4 took 12.5 s
+#: and 5.8 s, in back-to-back runs on the same (heavily shared) machine; 3 or 4 workers did
+#: worse than 2 (docs/PERFORMANCE.md, "A crowd at the table")
+THREADS = 8
+#: seconds an idle keep-alive connection stays open: longer than the live pages' poll (2 s)
+#: plus a slow phone's delay, so a polling phone keeps its connection instead of racing the
+#: server's close (gunicorn's default, 2 s, equals the poll: the close and the next poll cross;
+#: measured: 2,502 connections closed under a polling phone in one 55 s run, none at 20 s)
+KEEPALIVE = 20
+#: connections waiting to be accepted (the listen queue): a whole room of phones opening the
+#: page at once (gunicorn's default, 2048)
+BACKLOG = 2048
+
+
+def gunicorn_options(host: str, port: int, workers: int) -> dict[str, Any]:
+    """The options ``make run`` serves with (the crowd benchmark starts the same)."""
+    return {
+        "bind": f"{host}:{port}",
+        "workers": workers,
+        "worker_class": "gthread",
+        "threads": THREADS,
+        "keepalive": KEEPALIVE,
+        "backlog": BACKLOG,
+        "accesslog": "-",
+        "logger_class": MaskedLogger,
+        "timeout": 120,  # a whole-history JSON export can take seconds on a busy machine
+    }
+
+
+class Gunicorn(BaseApplication):
     """gunicorn run from Python with options set here rather than on a command line."""
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(self, options: dict[str, Any], loader: Callable[[], Any] | None = None) -> None:
         self.options = options
+        self.loader = loader  # builds the app in each worker; None: ``wsgi.app``
         super().__init__()
 
     def load_config(self) -> None:
@@ -38,7 +71,9 @@ class _Gunicorn(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self) -> Any:
-        """The WSGI app, imported in the worker (``wsgi.app``)."""
+        """The WSGI app, built in the worker: ``loader()``, else ``wsgi.app``."""
+        if self.loader is not None:
+            return self.loader()
         from wsgi import app
 
         return app
@@ -77,16 +112,7 @@ def main() -> None:
         print("  Scan to open it on a phone:")
         segno.make(f"http://{addresses[0]}:{args.port}/").terminal(compact=True)
     print()
-    _Gunicorn(
-        {
-            "bind": f"{args.host}:{args.port}",
-            "workers": args.workers,
-            "threads": 4,
-            "accesslog": "-",
-            "logger_class": MaskedLogger,
-            "timeout": 120,  # a whole-history JSON export can take seconds on a busy machine
-        }
-    ).run()
+    Gunicorn(gunicorn_options(args.host, args.port, args.workers)).run()
 
 
 if __name__ == "__main__":

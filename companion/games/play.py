@@ -16,6 +16,7 @@ from flask import (
     abort,
     flash,
     get_flashed_messages,
+    make_response,
     redirect,
     render_template,
     request,
@@ -25,6 +26,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
+from .. import render_cache
 from ..access import (
     Role,
     asker_names,
@@ -66,6 +68,7 @@ from ..services.round_plan import (
 from ..services.round_store import Conflict, burn_double, check_version, edit_round, save_round
 from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
+from ..vocab import GameStatus
 from . import bp
 from .access import scorekeeper_game
 from .undo import (
@@ -576,12 +579,47 @@ def board(token: str) -> str:
 
 @bp.get("/s/<share_token>")
 @requires(Role.VIEWER)
-def shared(share_token: str) -> str:
+def shared(share_token: str) -> Any:
     """The read-only live scoreboard for the other phones at the table (``?upto=``,
-    ``?who=``: the part of the board to show, as on the game page)."""
-    game = load_game(game_for_view(share_token))
-    template = "games/_scoreboard.html" if wants_board() else "games/shared.html"
-    return render_template(template, **_shared_board_context(game))
+    ``?who=``: the part of the board to show, as on the game page). The board is the one
+    rendering every phone shares (:mod:`companion.render_cache`); a repeat view of an
+    unchanged page is ``304 Not Modified``."""
+    game = game_for_view(share_token)
+    if wants_board():
+        return _shared_board_response(game)
+    key = _shared_board_key(game)
+    etag = render_cache.page_etag(key)
+    if etag is not None and render_cache.not_modified(etag):
+        return render_cache.unchanged(etag)
+    board_html = render_cache.cached_board(key, lambda: _render_shared_board(game))
+    winners = build_board(load_game(game)).winners if game.status == GameStatus.FINISHED else []
+    response = make_response(
+        render_template("games/shared.html", game=game, board_html=board_html, winners=winners)
+    )
+    return render_cache.with_etag(response, etag) if etag is not None else response
+
+
+def _shared_board_key(game: Game) -> render_cache.BoardKey:
+    """The cache key of the read-only board this request asks for (its window, language)."""
+    args = _window_args()
+    return render_cache.board_key(
+        game, render_cache.BoardVariant.SHARED, args["board_upto"], args["board_who"]
+    )
+
+
+def _render_shared_board(game: Game) -> str:
+    """The read-only scoreboard fragment, rendered (only on a cache miss)."""
+    return render_template("games/_scoreboard.html", **_shared_board_context(load_game(game)))
+
+
+def _shared_board_response(game: Game) -> Any:
+    """The read-only scoreboard fragment: 304 for a repeat view, else the shared rendering."""
+    key = _shared_board_key(game)
+    etag = render_cache.etag_for(key)
+    if render_cache.not_modified(etag):
+        return render_cache.unchanged(etag)
+    html = render_cache.cached_board(key, lambda: _render_shared_board(game))
+    return render_cache.with_etag(make_response(html), etag)
 
 
 def _shared_board_context(game: Game) -> dict[str, Any]:
@@ -609,12 +647,12 @@ def _shared_board_context(game: Game) -> dict[str, Any]:
 @requires(Role.VIEWER)
 def shared_board(share_token: str) -> Any:
     """The read-only scoreboard fragment, polled by htmx: 204 (nothing to swap) while the
-    game's version is the one the page shows (``?v=``), else the fresh fragment."""
+    game's version is the one the page shows (``?v=``), else the fresh fragment (rendered
+    once per version and shared by every phone that asks)."""
     game = shared_game(share_token)
     if game.deleted_at is not None:
         # 286 tells htmx to stop polling; the fragment says why the board is gone.
         return render_template("games/_scoreboard.html", game=game, gone=True), 286
     if request.args.get("v", "") == str(game.version):
         return Response(status=204)
-    load_game(game)
-    return render_template("games/_scoreboard.html", **_shared_board_context(game))
+    return _shared_board_response(game)

@@ -28,18 +28,21 @@ def double_name(value: int) -> str:
     return f"{value}-{value}"
 
 
-def load_game(game: Game) -> Game:
-    """``game`` with its rounds and their hands, its seats and their players, and its audit
-    trail loaded in a fixed number of queries (pages must not issue one query per round or
-    player). Returns the same, refreshed object."""
+def load_game(game: Game, *, audit: bool = True) -> Game:
+    """``game`` with its rounds and their hands, its seats and their players, and (unless
+    ``audit`` is false: a polled part that shows none of it) its audit trail loaded in a fixed
+    number of queries (pages must not issue one query per round or player). Returns the same,
+    refreshed object."""
+    options = [
+        selectinload(Game.rounds).selectinload(Round.hands),
+        selectinload(Game.seats).selectinload(Seat.player),
+    ]
+    if audit:
+        options.append(selectinload(Game.audit))
     return db.session.scalars(
         db.select(Game)
         .where(Game.id == game.id)
-        .options(
-            selectinload(Game.rounds).selectinload(Round.hands),
-            selectinload(Game.seats).selectinload(Seat.player),
-            selectinload(Game.audit),
-        )
+        .options(*options)
         .execution_options(populate_existing=True)
     ).one()
 

@@ -140,6 +140,20 @@ def live_key(game: Game) -> str:
     return f"{game.version}.{total}.{access_sum}"
 
 
+def seat_live_key(game: Game, seat_id: int) -> str:
+    """The ``?v=`` of one joined phone's live part, which shows the board (the game's
+    version) and only this seat's own posted hand: the version, the sum of this seat's posts'
+    revisions and its newest post's id (a post made anew after one was cleared). Another
+    player's post leaves it alone, so it does not send every phone at the table to fetch its
+    live part again (twelve posts made 144 renders of live parts a round)."""
+    total, newest = db.session.execute(
+        select(
+            func.coalesce(func.sum(HandPost.revision), 0), func.coalesce(func.max(HandPost.id), 0)
+        ).where(HandPost.game_id == game.id, HandPost.seat_id == seat_id)
+    ).one()
+    return f"{game.version}.{total}.{newest}"
+
+
 def saved_round(game: Game, double: int) -> Round | None:
     """The saved (scored) round of ``game`` started by ``double``, if any, as the database
     holds it now (another request may have saved it since ``game`` was loaded)."""

@@ -19,8 +19,9 @@ from typing import Any
 
 from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from markupsafe import Markup
 
-from .. import access
+from .. import access, render_cache
 from ..access import Role, requires
 from ..extensions import csrf, db
 from ..htmx import navigate, reload_page
@@ -34,7 +35,7 @@ from ..services.deleted_games import shared_game
 from ..services.game_lookup import game_for_edit, game_for_view, scorekeeper_game
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.round_store import commit_change
-from ..services.scoreboard import build_board
+from ..services.scoreboard import board_window, build_board
 from ..vocab import AuditCode, GameStatus, PostStatus
 from . import bp
 
@@ -100,7 +101,11 @@ def join(share_token: str) -> Any:
 # --- a player's own hand -----------------------------------------------------------------------
 
 
-def _hand_context(game: Game, seat: Seat, **extra: Any) -> dict[str, Any]:
+def _hand_context(
+    game: Game, seat: Seat, *, live_key: str | None = None, live: bool = False, **extra: Any
+) -> dict[str, Any]:
+    """What a joined phone's page shows; ``live``: only its polled part (no tile picker),
+    ``live_key`` when the caller has it already."""
     plan = plan_round(game)
     double = plan.double if plan else None
     post = posts.posts_for(game, double).get(seat.id) if double is not None else None
@@ -112,14 +117,28 @@ def _hand_context(game: Game, seat: Seat, **extra: Any) -> dict[str, Any]:
         "double": double,
         "post": post,
         "value": posts.HandValue.of(post) if post else None,
-        "picker": picker_tiles(game, double) if double is not None else [],
-        "board": build_board(game),
-        "live_key": posts.live_key(game),
+        "picker": picker_tiles(game, double) if double is not None and not live else [],
+        "board_html": _hand_board(game),
+        "live_key": live_key or posts.seat_live_key(game, seat.id),
         "poll_seconds": 2,
         "last_taken": last_taken,
         "double_name": double_name,
         **extra,
     }
+
+
+def _hand_board(game: Game) -> Markup:
+    """The scoreboard of a joined phone's page: one rendering per game version and language,
+    shared by every phone of the game (it holds nothing of any one phone's own)."""
+    upto, who = request.args.get("upto", type=int), request.args.get("who", type=int)
+    key = render_cache.board_key(game, render_cache.BoardVariant.HAND, upto, who)
+
+    def render() -> str:
+        board = build_board(game)
+        window = board_window(board, upto, who)
+        return render_template("games/_scoreboard.html", game=game, board=board, window=window)
+
+    return render_cache.cached_board(key, render)
 
 
 def _last_taken(game: Game, seat: Seat) -> tuple[HandPost, Any] | None:
@@ -145,7 +164,9 @@ def _last_taken(game: Game, seat: Seat) -> tuple[HandPost, Any] | None:
 
 
 def _joined(share_token: str) -> tuple[Game, Seat] | Any:
-    game = load_game(game_for_view(share_token))
+    # no audit trail: a player's page shows none of it, and a post that writes to it loads it
+    # then (it grows with every post and round: half of a post's time went to loading it)
+    game = load_game(game_for_view(share_token), audit=False)
     seat = access.joined_seat(game)
     return game, seat
 
@@ -226,7 +247,7 @@ def _post_typed(
         game = load_game(game)
         ctx = _hand_context(game, seat, closed=exc.round, typed=typed)
         return render_template("table/hand.html", **ctx), 409
-    if _auto_save(load_game(game)):
+    if _auto_save(load_game(game, audit=False)):
         # this post completed the round: "you can change it" would no longer be true
         flash(
             _(
@@ -343,19 +364,21 @@ def hand_photo_confirm(share_token: str) -> Any:
 @bp.get("/p/<share_token>/live")
 @requires(Role.PLAYER)
 def hand_live(share_token: str) -> Any:
-    """The joined phone's poll: 204 while nothing changed (``?v=``), else the live part of its
+    """The joined phone's poll: 204 while nothing it shows changed (``?v=``: the version and
+    this seat's own posts, not another player's), else the live part of its
     page (scoreboard and the state of its posted hand; never the form being typed in)."""
     game = shared_game(share_token)
     if game.deleted_at is not None:
         return render_template("games/_scoreboard.html", game=game, gone=True), 286
-    if request.args.get("v", "") == posts.live_key(game):
-        return Response(status=204)
-    game = load_game(game)
     seat = access.joined_seat(game)
     if seat is None:  # the seat was freed: back to the join page
         target = url_for("table.join", share_token=share_token)
         return navigate(target)
-    context = _hand_context(game, seat)
+    key = posts.seat_live_key(game, seat.id)
+    if request.args.get("v", "") == key:
+        return Response(status=204)
+    game = load_game(game, audit=False)
+    context = _hand_context(game, seat, live_key=key, live=True)
     shown = request.args.get("d")
     current = "" if context["double"] is None else str(context["double"])
     if shown is not None and shown != current:
