@@ -66,6 +66,7 @@ from ..services.round_plan import (
 from ..services.round_store import Conflict, burn_double, check_version, edit_round, save_round
 from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
+from ..vocab import GameStatus
 from . import bp
 from .access import scorekeeper_game
 from .undo import (
@@ -161,7 +162,8 @@ def _game_context(
         # companion.stale_forms) are shown in it, as base.html shows them on a whole page
         "flashes": get_flashed_messages(with_categories=True) if is_htmx() else [],
         "marks": _marks(game, form, double) if form is not None and not editing else {},
-        "phones": seat_phones(game),
+        "phones": (phones := seat_phones(game)),
+        "join_panel_open": join_panel_open(game, phones),
         "asking": asking(game),
         "asker_names": asker_names(game),
         "keepers": len(scorekeepers(game)),
@@ -169,6 +171,16 @@ def _game_context(
         "poll_seconds": POLL_SECONDS,
         **_join_box(game),
     }
+
+
+def join_panel_open(game: Game, phones: dict[int, Any]) -> bool:
+    """True while the join panel stands at the top of the game page: the game is being played,
+    a seat has not joined yet and the scorekeeper has not closed the panel."""
+    return (
+        game.status != GameStatus.FINISHED
+        and not game.join_closed
+        and any(seat.id not in phones for seat in game.seats)
+    )
 
 
 def _join_box(game: Game) -> dict[str, str]:
@@ -179,12 +191,20 @@ def _join_box(game: Game) -> dict[str, str]:
     return {"join_link": link, "join_qr": qr_svg(link, _("QR code to join the game"))}
 
 
-def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, str]:
-    """Seat id -> posted / changed / missing for the round form."""
+def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, posts.PostMark]:
+    """Seat id -> what the round form says about that hand: not posted / posted (when) /
+    changed on their phone / typed over by the scorekeeper."""
     if double is None:
         return {}
-    seen = {h.seat.id: posts.revision_number(str(h.seen.data or "")) for h in form.hand_forms()}
-    return {k: str(v) for k, v in posts.marks(game, double, seen).items()}
+    hands = form.hand_forms()
+    seen = {h.seat.id: posts.revision_number(str(h.seen.data or "")) for h in hands}
+    held = {
+        h.seat.id: posts.form_value(
+            str(h.total.data or ""), [str(t) for t in h.tiles.data or []], bool(h.out.data)
+        )
+        for h in hands
+    }
+    return posts.marks(game, double, seen, held)
 
 
 def _render_game(status: int = 200, /, **kwargs: Any) -> tuple[str, int]:

@@ -401,6 +401,17 @@ def free_seat(token: str, seat_id: int) -> Any:
     return redirect(url_for("games.play", token=token), 303)
 
 
+@bp.post("/g/<token>/join-panel")
+@requires(Role.SCOREKEEPER)
+def join_panel(token: str) -> Any:
+    """The scorekeeper closes the join panel at the top of the game page (everyone who plays
+    has joined); the QR code and the link stay below the scoreboard."""
+    game = scorekeeper_game(token)
+    game.join_closed = True
+    db.session.commit()
+    return redirect(url_for("games.play", token=token), 303)
+
+
 @bp.post("/g/<token>/auto-save")
 @requires(Role.SCOREKEEPER)
 def auto_save(token: str) -> Any:
