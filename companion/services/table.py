@@ -130,6 +130,7 @@ class PostMark:
     state: PostState
     at: datetime | None = None
     words: str = ""
+    tiles: bool = False  # the post is tapped tiles (its words then carry the sum)
 
     @property
     def iso(self) -> str:
@@ -269,7 +270,7 @@ def marks(
             state = PostState.CHANGED
         elif held is not None and seat.id in held and held[seat.id] != HandValue.of(post):
             state = PostState.TYPED
-        out[seat.id] = PostMark(state, post.updated_at, post_words(game, post))
+        out[seat.id] = PostMark(state, post.updated_at, post_words(game, post), bool(post.tiles))
     return out
 
 

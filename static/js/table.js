@@ -44,7 +44,7 @@
   // A post's time in the phone's own time zone ("20:14"), from the ISO UTC time.
   function clock(iso) {
     var when = iso ? new Date(iso) : null;
-    return when && !isNaN(when) ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+    return when && !isNaN(when) ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) : "";
   }
 
   // The hand's mark: its state in words, when the phone posted, and the post itself (a tile
@@ -53,6 +53,7 @@
     var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]');
     if (!badge) { return; }
     badge.className = "post-mark " + state;
+    if (hand && hand.words) { badge.setAttribute("data-words", hand.words); }
     badge.textContent = form.getAttribute("data-" + state) || state;
     if (hand && hand.at) {
       var time = document.createElement("time");
@@ -61,7 +62,7 @@
       badge.appendChild(document.createTextNode(" "));
       badge.appendChild(time);
     }
-    if (hand && hand.words) {
+    if (hand && hand.words && (state !== "posted" || (hand.tiles && hand.tiles.length))) {
       var words = document.createElement("span");
       words.className = "post-words";
       words.textContent = hand.words;
@@ -102,9 +103,8 @@
     function typedOver(seat) {
       var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]');
       if (!badge || badge.classList.contains("missing") || badge.classList.contains("changed")) { return; }
-      mark(form, seat, "typed", latest[seat] || { at: (badge.querySelector("time") || {}).dateTime, words: textOf(badge.querySelector(".post-words")) });
+      mark(form, seat, "typed", latest[seat] || { at: (badge.querySelector("time") || {}).dateTime, words: badge.getAttribute("data-words") || "" });
     }
-    function textOf(node) { return node ? node.textContent : ""; }
     form.addEventListener("input", function (ev) {
       var m = /^(total|tiles|out)_(\d+)$/.exec(ev.target.name || "");
       if (m) { dirty[m[2]] = true; typedOver(m[2]); }
