@@ -112,6 +112,8 @@ def _game_context(
     changed: bool | str = True,
     board_upto: int | None = None,
     board_who: int | None = None,
+    mine: Sequence[posts.MineBeside] = (),
+    mine_fields: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
@@ -142,6 +144,8 @@ def _game_context(
         "errors": list(errors),
         "notice": notice,
         "conflict": conflict,
+        "mine": list(mine),
+        "mine_fields": list(mine_fields),
         "editing": editing,
         "double": double,
         "picker": picker_tiles(game, double) if double is not None else [],
@@ -191,20 +195,31 @@ def _join_box(game: Game) -> dict[str, str]:
     return {"join_link": link, "join_qr": qr_svg(link, _("QR code to join the game"))}
 
 
+def _form_fields(form: RoundForm) -> list[tuple[str, str]]:
+    """What the round form held, as (field name, value) pairs, to send again into a correction
+    ("Put mine back in the form"): each hand's box, tiles and tick, blocked, who started."""
+    fields: list[tuple[str, str]] = []
+    for hand in form.hand_forms():
+        if hand.total.data:
+            fields.append((hand.total.name, str(hand.total.data)))
+        fields += [(hand.tiles.name, str(t)) for t in hand.tiles.data or []]
+        if hand.out.data:
+            fields.append((hand.out.name, "y"))
+    for box in (form.blocked, form.out_on_double):
+        if box.data:
+            fields.append((box.name, "y"))
+    if form.starter.data:
+        fields.append((form.starter.name, str(form.starter.data)))
+    return fields
+
+
 def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, posts.PostMark]:
     """Seat id -> what the round form says about that hand: not posted / posted (when) /
     changed on their phone / typed over by the scorekeeper."""
     if double is None:
         return {}
-    hands = form.hand_forms()
-    seen = {h.seat.id: posts.revision_number(str(h.seen.data or "")) for h in hands}
-    held = {
-        h.seat.id: posts.form_value(
-            str(h.total.data or ""), [str(t) for t in h.tiles.data or []], bool(h.out.data)
-        )
-        for h in hands
-    }
-    return posts.marks(game, double, seen, held)
+    seen = {h.seat.id: posts.revision_number(str(h.seen.data or "")) for h in form.hand_forms()}
+    return posts.marks(game, double, seen, _held(form))
 
 
 def _render_game(status: int = 200, /, **kwargs: Any) -> tuple[str, int]:
@@ -301,7 +316,7 @@ def save(token: str) -> Any:
     except posts.PostsChanged as exc:
         return _posts_changed(game, plan, form, exc)
     except Conflict:
-        return _conflict(game, double)
+        return _conflict(game, double, form)
     return _saved(token, _("Round saved."), ROUND_ADDED)
 
 
@@ -321,7 +336,14 @@ def _posts_changed(
                 posted=posts.HandValue.of(post).words(),
             )
         )
-    errors = [_("Some hands changed on the players' phones; nothing was saved yet.")]
+    names = [form.hand(seat_id).who for seat_id in sorted(exc.changed)]
+    errors = [
+        _(
+            "These hands changed on the players' phones after the form was filled: %(names)s. "
+            "Nothing was saved yet.",
+            names=", ".join(names),
+        )
+    ]
     return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)
 
 
@@ -342,12 +364,33 @@ def _saved(token: str, notice: str, changed: str) -> Any:
     return body, status, push_url(url_for("games.play", token=token))
 
 
-def _conflict(game: Game, double: int | None) -> Any:
-    """Someone saved first: say so and show what is stored now (HTTP 409)."""
+def _held(form: RoundForm) -> dict[int, posts.HandValue]:
+    """Seat id -> the hand the round form holds (its box, tapped tiles, went out)."""
+    return {
+        h.seat.id: posts.form_value(
+            str(h.total.data or ""), [str(t) for t in h.tiles.data or []], bool(h.out.data)
+        )
+        for h in form.hand_forms()
+    }
+
+
+def _conflict(game: Game, double: int | None, form: RoundForm | None = None) -> Any:
+    """Someone saved first: say so and show what is stored now (HTTP 409), with this phone's
+    own values beside it (``form``: what it sent) and a way to put them into a correction."""
     game = load_game(scorekeeper_game(game.edit_token))
     saved = next((r for r in game.rounds if r.start_double == double), None)
     if saved is not None:
         errors = [_("This round was already saved on another phone; here is what was saved.")]
+        if form is not None:
+            return _render_game(
+                409,
+                game=game,
+                plan=plan_round(game),
+                errors=errors,
+                conflict=saved,
+                mine=posts.mine_beside(saved, game.seats, _held(form)),
+                mine_fields=_form_fields(form),
+            )
     else:
         # Nothing was saved for this round: the game moved on (another round saved, a change
         # undone, a double burned) since the form was shown.

@@ -163,6 +163,42 @@ def form_value(total: str, tiles: list[str], went_out: bool) -> HandValue:
     return HandValue(typed, None, False)
 
 
+@dataclass(frozen=True)
+class MineBeside:
+    """One hand of a round this phone sent but another phone saved first: the player's name,
+    this phone's value and the saved one in words, and whether they differ."""
+
+    name: str
+    mine: str
+    saved: str
+    differs: bool
+
+
+def saved_value(hand: Any) -> HandValue:
+    """A saved hand (:class:`~companion.models.HandScore`) as a :class:`HandValue`."""
+    if hand.went_out:
+        return HandValue(None, None, True)
+    if hand.tiles:
+        return HandValue(None, tuple(sorted(hand.tiles)), False)
+    return HandValue(hand.points, None, False)
+
+
+def mine_beside(rnd: Round, seats: list[Seat], held: dict[int, HandValue]) -> list[MineBeside]:
+    """Each seat's hand as this phone's form held it (``held``) beside the saved round
+    ``rnd``: what the loser of two saves at once, or an offline save, is shown."""
+    saved = {h.seat_id: h for h in rnd.hands}
+    rows = []
+    for seat in seats:
+        mine = held.get(seat.id, HandValue(None, None, False))
+        hand = saved.get(seat.id)
+        theirs = saved_value(hand) if hand is not None else HandValue(None, None, False)
+        same = mine == theirs or (
+            hand is not None and not mine.tiles and not mine.went_out and mine.total == hand.points
+        )
+        rows.append(MineBeside(seat.player.name, mine.words(), theirs.words(), not same))
+    return rows
+
+
 # --- reading ---------------------------------------------------------------------------------
 
 

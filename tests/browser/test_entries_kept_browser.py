@@ -100,3 +100,32 @@ def test_a_hand_changed_as_the_round_is_saved_stays_on_the_phone(player: Page, l
     expect(outbox).to_contain_text("Saved with other values than this phone sent")
     expect(outbox).not_to_contain_text("Not saved")
     player.unroute(re.compile(r"/p/[^/?]+$"))
+
+
+def test_two_scorekeepers_saving_at_once_the_loser_keeps_its_values(
+    phone: Page, live_server
+) -> None:
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    phone.goto(f"/g/{table.edit}")
+    phone.wait_for_function("() => window.htmx !== undefined")
+    phone.get_by_label("Points for Ana").fill("12")
+    phone.get_by_label("Points for Bo").fill("7")
+    phone.get_by_role("group", name="Cy", exact=True).get_by_label("Went out").check()
+    # the other scorekeeper's phone saves first, with another value for Bo
+    keeper_saves(live_server.app, table.id, {"Ana": 12, "Bo": 9, "Cy": None})
+    phone.get_by_role("button", name="Save round").last.click()
+    saved = phone.locator("#round-area .card.saved")
+    expect(saved).to_contain_text("Bo: 9")
+    mine = saved.locator("ul.mine")
+    expect(mine).to_contain_text("Ana: 12 points")
+    expect(mine.locator("li.differs")).to_have_text("Bo: 7 points (saved: 9 points)")
+    expect(saved).to_contain_text("Different from what was saved: Bo.")
+    # its values go back into the form, as a correction of the saved round
+    saved.get_by_role("button", name="Put mine back in the form").click()
+    expect(phone.locator("#round-title")).to_contain_text("Correct the round with 6-6")
+    expect(phone.get_by_label("Points for Bo")).to_have_value("7")
+    expect(
+        phone.get_by_role("group", name="Cy", exact=True).get_by_label("Went out")
+    ).to_be_checked()
+    phone.get_by_role("button", name="Save the correction").last.click()
+    expect(phone.locator("#round-area .flash.success")).to_contain_text("corrected")
