@@ -20,13 +20,13 @@ from flask import Flask
 from playwright.sync_api import Page, Route, expect
 
 from companion.extensions import db
-from companion.models import Game
+from companion.models import Device, Game
 from companion.services import table as posts
 from companion.services.round_form import HandEntry, RoundEntry, check_round
 from companion.services.round_plan import load_game, plan_round
 from companion.services.round_store import save_round
 from tests.browser.conftest import PHONE, phone_page
-from tests.browser.table_screen import seed_table
+from tests.browser.table_screen import phone_posts, seed_table
 
 pytestmark = pytest.mark.browser
 
@@ -129,3 +129,59 @@ def test_two_scorekeepers_saving_at_once_the_loser_keeps_its_values(
     ).to_be_checked()
     phone.get_by_role("button", name="Save the correction").last.click()
     expect(phone.locator("#round-area .flash.success")).to_contain_text("corrected")
+
+
+def repost(app: Flask, game_id: int, name: str, total: int) -> None:
+    """``name`` changes their posted hand to ``total`` from their phone."""
+    with app.test_request_context():
+        game = load_game(db.session.get(Game, game_id))
+        plan = plan_round(game)
+        assert plan is not None
+        seat = next(s for s in game.seats if s.player.name == name)
+        device = Device()
+        db.session.add(device)
+        db.session.commit()
+        posts.post_hand(game, seat, device, plan.double, total=str(total), force=True)
+        db.session.remove()
+
+
+def test_an_offline_save_refused_names_the_hand_and_puts_mine_back(
+    phone: Page, live_server
+) -> None:
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    phone_posts(live_server.app, table.id, {1: 20})
+    phone.goto(f"/g/{table.edit}")
+    phone.wait_for_function("() => window.htmx !== undefined")
+    expect(phone.get_by_label("Points for Bo")).to_have_value("20")
+    try:
+        live_server.wifi.cut = True
+        phone.context.set_offline(True)
+        phone.get_by_label("Points for Ana").fill("12")
+        phone.get_by_label("Points for Bo").fill("18")  # typed over Bo's post
+        expect(
+            phone.get_by_role("group", name="Bo", exact=True).locator(".post-mark")
+        ).to_contain_text("typed over their post")
+        phone.get_by_role("group", name="Cy", exact=True).get_by_label("Went out").check()
+        phone.get_by_role("button", name="Save round").last.click()
+        entry = phone.locator("#outbox .outbox-entry")
+        expect(entry).to_have_attribute("data-state", "waiting")
+        repost(live_server.app, table.id, "Bo", 25)  # meanwhile Bo changes their hand
+    finally:
+        live_server.wifi.cut = False
+        phone.context.set_offline(False)
+    # back online: the save is refused (Bo's hand changed after the form was filled) and the
+    # entry says which hand, with this phone's values beside
+    expect(entry).to_have_attribute("data-state", "conflict")
+    expect(entry.locator(".outbox-answer")).to_contain_text("after the form was filled: Bo")
+    expect(entry.locator(".outbox-own")).to_contain_text("Bo: 18")
+    # the page shows the form again; the phone's values go back into it with one tap
+    entry.get_by_role("button", name="Put mine back in the form").click()
+    expect(phone.get_by_label("Points for Bo")).to_have_value("18")
+    expect(phone.get_by_label("Points for Ana")).to_have_value("12")
+    # the form says it holds the scorekeeper's value over Bo's newer post
+    bo_mark = phone.get_by_role("group", name="Bo", exact=True).locator(".post-mark")
+    expect(bo_mark).to_contain_text("typed over their post")
+    expect(bo_mark).to_contain_text("25 points")
+    phone.get_by_role("button", name="Save round").last.click()
+    expect(phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
+    expect(phone.locator("#outbox")).to_have_count(0)  # saved: the entry leaves the outbox
