@@ -35,7 +35,7 @@ from ..access import (
     scorekeepers,
     seat_phones,
 )
-from ..htmx import is_htmx, push_url, targets
+from ..htmx import is_htmx, navigate, push_url, targets
 from ..languages import with_language
 from ..mapping import rules_of, scored_rounds
 from ..models import Game, Round
@@ -44,7 +44,7 @@ from ..services import hand_photo
 from ..services import table as posts
 from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
-from ..services.game_lookup import game_for_view
+from ..services.game_lookup import game_for_view, live_rematch
 from ..services.round_check import HandPart
 from ..services.round_form import (
     BurnForm,
@@ -677,6 +677,9 @@ def shared_board(share_token: str) -> Any:
     if game.deleted_at is not None:
         # 286 tells htmx to stop polling; the fragment says why the board is gone.
         return render_template("games/_scoreboard.html", game=game, gone=True), 286
+    if game.status == GameStatus.FINISHED and (new := live_rematch(game)) is not None:
+        # the rematch started: the read-only board follows the table to it
+        return navigate(url_for("games.shared", share_token=new.share_token))
     if request.args.get("v", "") == str(game.version):
         return Response(status=204)
     load_game(game)

@@ -31,7 +31,12 @@ from ..services import hand_photo
 from ..services import table as posts
 from ..services.audit import new_entry
 from ..services.deleted_games import shared_game
-from ..services.game_lookup import game_for_edit, game_for_view, scorekeeper_game
+from ..services.game_lookup import (
+    game_for_edit,
+    game_for_view,
+    live_rematch,
+    scorekeeper_game,
+)
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.round_store import commit_change
 from ..services.scoreboard import build_board
@@ -155,12 +160,24 @@ def _joined(share_token: str) -> tuple[Game, Seat] | Any:
 def hand(share_token: str) -> Any:
     """A joined phone: the live scoreboard and, for the coming round, only its own hand."""
     game, seat = _joined(share_token)
+    carried = _carried_to(game)
+    if carried is not None and request.method == "GET":
+        return redirect(url_for("table.hand", share_token=carried.share_token), 303)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", share_token=share_token), 303)
     if request.method == "GET":
         return render_template("table/hand.html", **_hand_context(game, seat))
     return _post(game, seat, share_token)
+
+
+def _carried_to(game: Game) -> Game | None:
+    """The rematch of a finished ``game`` when this phone was carried to a seat of it (a
+    rematch carries the table: :func:`~companion.services.game_lookup.carry_table`)."""
+    if game.status != GameStatus.FINISHED:
+        return None
+    new = live_rematch(game)
+    return new if new is not None and access.joined_seat(new) is not None else None
 
 
 def _double_number(text: Any) -> int:
@@ -348,6 +365,9 @@ def hand_live(share_token: str) -> Any:
     game = shared_game(share_token)
     if game.deleted_at is not None:
         return render_template("games/_scoreboard.html", game=game, gone=True), 286
+    carried = _carried_to(game)
+    if carried is not None:  # the rematch started: this phone's seat is in it
+        return navigate(url_for("table.hand", share_token=carried.share_token))
     if request.args.get("v", "") == posts.live_key(game):
         return Response(status=204)
     game = load_game(game)
