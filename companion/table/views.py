@@ -498,7 +498,9 @@ def handover(token: str) -> Any:
         db.session.commit()
         flash(_("Refused: that phone does not keep score."), "success")
         return redirect(url_for("games.play", token=token), 303)
-    done = access.hand_over(game, row_id, keep_old=choice == "add")
+    done = access.hand_over(
+        game, row_id, keep_old=choice == "add", by=access.current_device(create=False)
+    )
     if done is None:
         flash(_("That request is no longer there; nothing changed."), "error")
         return redirect(url_for("games.play", token=token), 303)
