@@ -88,3 +88,14 @@ def test_the_night_page_numbers_its_games(app, client):
     db.session.commit()
     page = client.get(f"/nights/{first.night_id}").text
     assert page.index("Game 1 · Ann, Bob, Cy, Dee") < page.index("Game 2 · Ann, Bob, Cy, Dee")
+
+
+def test_served_on_loopback_the_join_link_stays_on_it(app, client):
+    from companion.serve import listen_addresses
+
+    game = make_game(("Ann", "Bob"))
+    app.config["LISTEN_HOST"] = "127.0.0.1"
+    page = client.get(f"/g/{game.edit_token}").text
+    assert f'href="http://localhost/j/{game.share_token}' in page  # where the server answers
+    assert listen_addresses("127.0.0.1") == []  # the banner offers no Wi-Fi address either
+    assert listen_addresses("192.168.1.5") == ["192.168.1.5"]
