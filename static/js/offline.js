@@ -555,6 +555,14 @@
   showOfflineCopy();
   render();
   if ("serviceWorker" in navigator && script && script.getAttribute("data-sw")) {
+    // A page loaded before any worker controlled it (a fresh browser's first page) asks the
+    // worker, once it takes over, to keep it for offline too.
+    if (!navigator.serviceWorker.controller) {
+      navigator.serviceWorker.addEventListener("controllerchange", function () {
+        var worker = navigator.serviceWorker.controller;
+        if (worker) { worker.postMessage({ type: "keep-first", path: location.pathname }); }
+      }, { once: true });
+    }
     navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" }).catch(function () {});
   }
   window.addEventListener("online", flush);
