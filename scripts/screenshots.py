@@ -2,7 +2,8 @@
 (so they show the screen as it is): docs/img/scorekeeper-4.png (4 players, double-9) and
 docs/img/scorekeeper-12.png (12 players, double-18), at 360 x 740 CSS px, 2x.
 
-Each shows the first round with some hands posted from the players' phones (one changed after
+It also prints the round form's height (first hand to Save) beside its budget. Each shows
+the first round with some hands posted from the players' phones (one changed after
 the form was filled for 4 players) and the rest not posted. Run from the checkout:
 
     .venv/bin/python scripts/screenshots.py
@@ -20,9 +21,11 @@ sys.path.insert(0, str(ROOT))
 
 from tests.browser.conftest import CHROMIUM_ARGS, phone_page, serve_app  # noqa: E402
 from tests.browser.table_screen import (  # noqa: E402
+    FORM_BUDGET,
     FOUR,
     SMALL_PHONE,
     TWELVE,
+    form_height,
     phone_posts,
     seed_table,
 )
@@ -42,13 +45,12 @@ def shoot(page: Page, names: list[str], path: Path) -> None:
         " const end = b.getBoundingClientRect().bottom + window.scrollY + 8;"
         " window.scrollTo(0, 0); return end; }"
     )
-    page.screenshot(
-        path=str(path),
-        full_page=True,
-        clip={"x": 0, "y": 0, "width": 360, "height": bottom},
-        caret="initial",
-        animations="disabled",
-    )
+    # A viewport as tall as the shot: the sticky Save then stands at its own place under the
+    # form (in a stitched full-page shot it would float over the hands).
+    page.set_viewport_size({"width": 360, "height": int(bottom)})
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(path), caret="initial", animations="disabled")
+    page.set_viewport_size(SMALL_PHONE["viewport"])
 
 
 def main() -> None:
@@ -70,7 +72,11 @@ def main() -> None:
                 page.reload()
                 path = OUT / f"scorekeeper-{len(names)}.png"
                 shoot(page, names, path)
-                print(path.relative_to(ROOT))
+                height = form_height(page)
+                print(
+                    f"{path.relative_to(ROOT)}: round form {height:.0f} px from its first hand"
+                    f" to Save (budget {FORM_BUDGET[len(names)]} px)"
+                )
         browser.close()
 
 
