@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE, phone_page
+from tests.browser.conftest import phone_page
+from tests.browser.table_screen import SMALL_PHONE
 from tests.browser.test_entries_kept_browser import keeper_saves
 from tests.browser.test_table_sizes_browser import seed_game
 
@@ -20,15 +21,14 @@ NAMES = ["Ana", "Bo", "Cy"]
 
 
 @pytest.fixture()
-def phones(browser, playwright, live_server) -> Iterator[dict[str, Page]]:
-    """The scorekeeper's phone, the three players' phones and a viewer's, each its own."""
+def phones(browser, live_server) -> Iterator[dict[str, Page]]:
+    """The scorekeeper's phone, the three players' phones and a viewer's, each its own, at
+    360 x 740."""
     from contextlib import ExitStack
 
     with ExitStack() as stack:
         yield {
-            who: stack.enter_context(
-                phone_page(browser, live_server, 15_000, **playwright.devices[PHONE])
-            )
+            who: stack.enter_context(phone_page(browser, live_server, 15_000, **SMALL_PHONE))
             for who in ["keeper", *NAMES, "viewer"]
         }
 
@@ -67,3 +67,15 @@ def test_a_rematch_carries_three_phones_and_the_board(phones, live_server) -> No
     phones["Bo"].get_by_label("Points left in my hand").fill("7")
     phones["Bo"].get_by_role("button", name="Post my hand").click()
     expect(keeper.get_by_label("Points for Bo")).to_have_value("7")
+    # every hand posted from the phones: the scorekeeper's round takes one tap
+    phones["Ana"].get_by_label("I went out").check()
+    phones["Ana"].get_by_role("button", name="Post my hand").click()
+    phones["Cy"].get_by_label("Points left in my hand").fill("5")
+    phones["Cy"].get_by_role("button", name="Post my hand").click()
+    expect(keeper.get_by_label("Points for Cy")).to_have_value("5")
+    expect(
+        keeper.get_by_role("group", name="Ana", exact=True).get_by_label("Went out")
+    ).to_be_checked()
+    keeper.get_by_role("button", name="Save round").last.click()
+    expect(keeper.locator("#round-area .flash.success")).to_have_text("Round saved.")
+    expect(phones["Cy"].locator("#hand-live .taken")).to_contain_text("5 points (as you posted)")
