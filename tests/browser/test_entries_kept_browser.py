@@ -58,6 +58,15 @@ def keeper_saves(app: Flask, game_id: int, totals: dict[str, int | None]) -> Non
         db.session.remove()
 
 
+def bo_posts(page: Page, share: str, points: int) -> None:
+    """Bo's phone joins Bo's seat and posts ``points``."""
+    page.goto(f"/j/{share}")
+    page.get_by_role("button", name="Bo", exact=True).click()
+    page.get_by_label("Points left in my hand").fill(str(points))
+    page.get_by_role("button", name="Post my hand").click()
+    expect(page.locator(".post-state")).to_contain_text(f"Posted: {points} points")
+
+
 @pytest.fixture()
 def player(browser, playwright, live_server) -> Iterator[Page]:
     """A player's phone, its service worker blocked so that every request it makes can be
@@ -69,11 +78,7 @@ def player(browser, playwright, live_server) -> Iterator[Page]:
 
 def test_a_hand_changed_as_the_round_is_saved_stays_on_the_phone(player: Page, live_server) -> None:
     table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
-    player.goto(f"/j/{table.share}")
-    player.get_by_role("button", name="Bo", exact=True).click()
-    player.get_by_label("Points left in my hand").fill("11")
-    player.get_by_role("button", name="Post my hand").click()
-    expect(player.locator(".post-state")).to_contain_text("Posted: 11 points")
+    bo_posts(player, table.share, 11)
 
     held: list[Route] = []
 
@@ -186,3 +191,12 @@ def test_an_offline_save_refused_names_the_hand_and_puts_mine_back(
     phone.get_by_role("button", name="Save round").last.click()
     expect(phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
     expect(phone.locator("#outbox")).to_have_count(0)  # saved: the entry leaves the outbox
+
+
+def test_an_overruled_hand_shows_the_players_own_value(player: Page, live_server) -> None:
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    bo_posts(player, table.share, 7)
+    keeper_saves(live_server.app, table.id, {"Ana": None, "Bo": 9, "Cy": 5})  # overruled
+    taken = player.locator("#hand-live .taken")
+    expect(taken).to_contain_text("9 points (the scorekeeper entered it)")
+    expect(taken).to_contain_text("You posted: 7.")
