@@ -290,6 +290,26 @@ def forget(game: Game) -> None:
     db.session.commit()
 
 
+def joined_share_tokens() -> list[str]:
+    """The share tokens of the games this phone joined a seat of, newest first (at most
+    :data:`MAX_REMEMBERED`; deleted games left out): the player's home page lists them."""
+    device = current_device(create=False)
+    if device is None:
+        return []
+    rows = db.session.scalars(
+        select(Game.share_token)
+        .join(GameAccess, GameAccess.game_id == Game.id)
+        .where(
+            GameAccess.device_id == device.id,
+            GameAccess.role == str(Grant.PLAYER),
+            Game.deleted_at.is_(None),
+        )
+        .order_by(GameAccess.id.desc())
+        .limit(MAX_REMEMBERED)
+    )
+    return list(rows)
+
+
 def remembered_tokens() -> list[str]:
     """The edit tokens of the games this phone keeps score for, newest first (at most
     :data:`MAX_REMEMBERED`; deleted games included)."""
@@ -341,21 +361,28 @@ class Handover:
     to_device: int
 
 
-def hand_over(game: Game, asking_id: int, *, keep_old: bool = False) -> Handover | None:
+def hand_over(
+    game: Game, asking_id: int, *, keep_old: bool = False, by: Device | None = None
+) -> Handover | None:
     """Give scorekeeping to the phone of ``asking_id`` (a :class:`GameAccess` row asking).
 
-    The old scorekeepers lose the right at once (their next request is refused and says so),
-    unless ``keep_old`` (the scorekeeper adds a second one on purpose). Returns None when the
-    request is no longer there. The caller records it in the audit trail and commits.
+    The old scorekeeper loses the right at once (its next request is refused and says so),
+    unless ``keep_old`` (the scorekeeper adds a second one on purpose). ``by``: the phone that
+    hands over; only it stops keeping score (a second scorekeeper added on purpose keeps its
+    right). Without ``by`` (a take-over with the passcode) every old scorekeeper stops.
+    Returns None when the request is no longer there. The caller records it in the audit
+    trail and commits.
     """
     row = db.session.get(GameAccess, asking_id)
     if row is None or row.game_id != game.id or row.role != str(Grant.ASKING):
         return None
-    old = tuple(k.device_id for k in scorekeepers(game))
+    old = tuple(k.device_id for k in scorekeepers(game) if by is None or k.device_id == by.id)
     if not keep_old:
         db.session.execute(
             delete(GameAccess).where(
-                GameAccess.game_id == game.id, GameAccess.role == str(Grant.SCOREKEEPER)
+                GameAccess.game_id == game.id,
+                GameAccess.role == str(Grant.SCOREKEEPER),
+                GameAccess.device_id.in_(old),
             )
         )
     db.session.execute(

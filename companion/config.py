@@ -99,6 +99,10 @@ class Config:
     TRUSTED_HOSTS = [
         h.strip() for h in os.environ.get("TRUSTED_HOSTS", "").split(",") if h.strip()
     ] or None
+    # The address the server listens on (make run's HOST; companion.serve sets it as
+    # COMPANION_LISTEN_HOST): on a loopback address no other phone can reach it, so links and
+    # QR codes keep that address instead of pointing to a LAN address where nothing listens.
+    LISTEN_HOST = os.environ.get("COMPANION_LISTEN_HOST") or None
     # Optional passcode guarding the creation of games when the app is exposed beyond a home LAN.
     COMPANION_PASSCODE = os.environ.get("COMPANION_PASSCODE") or None
 

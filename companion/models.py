@@ -170,6 +170,8 @@ class Game(Model):
     )
     #: save the coming round by itself once every seat has posted its hand and nothing conflicts
     auto_save: Mapped[bool] = mapped_column(default=False, server_default=false())
+    #: the scorekeeper closed the join panel at the top of the game page (issue 22)
+    join_closed: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     night: Mapped[GameNight] = relationship(back_populates="games")
     seats: Mapped[list[Seat]] = relationship(

@@ -103,7 +103,8 @@ def public_base() -> tuple[str, bool]:
     if configured:
         return configured, False
     hostname = (urlsplit(request.host_url).hostname or "").lower()
-    lan = machine_addresses()
+    # served on a loopback address only (HOST=127.0.0.1): no LAN address answers
+    lan = [] if current_app.config.get("LISTEN_HOST") in LOOPBACK else machine_addresses()
     if hostname in LOOPBACK and lan:
         port = urlsplit(request.host_url).port
         return f"{request.scheme}://{_with_port(lan[0], port)}", False

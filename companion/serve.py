@@ -12,7 +12,7 @@ import segno
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 
-from .public_url import lan_addresses
+from .public_url import LOOPBACK, lan_addresses
 from .redact import mask_logs
 
 
@@ -94,6 +94,19 @@ def upgrade_database() -> None:
         db.engine.dispose()
 
 
+def listen_addresses(host: str) -> list[str]:
+    """The addresses phones on the same Wi-Fi can open when the server listens on ``host``:
+    every LAN address for all interfaces, none for a loopback address, else ``host`` itself."""
+    if host in ("0.0.0.0", "", "::"):
+        return lan_addresses()
+    return [] if host in LOOPBACK else [host]
+
+
+def _shown(host: str) -> str:
+    """The address this machine opens for ``host`` (127.0.0.1 when listening everywhere)."""
+    return "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+
+
 def main() -> None:
     """Parse ``--host``/``--port``/``--workers``, print how to join, and serve."""
     parser = argparse.ArgumentParser(description="Serve Chicken Foot Companion on the LAN.")
@@ -102,9 +115,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "2")))
     args = parser.parse_args()
     upgrade_database()
-    addresses = lan_addresses() if args.host in ("0.0.0.0", "") else [args.host]
+    os.environ["COMPANION_LISTEN_HOST"] = args.host  # Config.LISTEN_HOST: links stay on it
+    addresses = listen_addresses(args.host)
     print("\nChicken Foot Companion is starting.")
-    print(f"  On this machine: http://127.0.0.1:{args.port}/")
+    print(f"  On this machine: http://{_shown(args.host)}:{args.port}/")
+    if not addresses:
+        print("  Only this machine can open it: phones on the Wi-Fi need HOST=0.0.0.0.")
     for address in addresses:
         url = f"http://{address}:{args.port}/"
         print(f"  On the same Wi-Fi: {url}")

@@ -65,10 +65,10 @@ class Studio:
     saved: list[Path] = field(default_factory=list)
 
     @contextmanager
-    def phone(self) -> Iterator[Page]:
+    def phone(self, **overrides: object) -> Iterator[Page]:
         """A page in a fresh phone-sized context (its own cookies: its own device) on the
         server; the htmx CDN is cut so the local copy loads at once (no network here)."""
-        options = {**self.playwright.devices[PHONE], "device_scale_factor": SCALE}
+        options = {**self.playwright.devices[PHONE], "device_scale_factor": SCALE, **overrides}
         context = self.browser.new_context(**options, base_url=self.server.url)
         context.set_default_timeout(STEP_MS)
         context.route("https://cdn.jsdelivr.net/**", lambda route: route.abort())
@@ -161,18 +161,53 @@ def play_round(page: Page, number: int, scores: dict[str, int | None]) -> None:
 TABLE = ("Ann", "Bjørn", "Chen", "Dara")
 
 
-@picture("scorekeeper-round")
-def scorekeeper_round(studio: Studio) -> None:
-    """The scorekeeper's game page after two rounds, the third being typed in."""
-    edit, _ = studio.seed_game(TABLE)
-    with studio.phone() as page:
-        open_game(page, edit)
-        play_round(page, 1, {"Ann": 12, "Bjørn": None, "Chen": 7, "Dara": 21})
-        play_round(page, 2, {"Ann": None, "Bjørn": 9, "Chen": 16, "Dara": 4})
-        page.get_by_label("Points for Ann").fill("8")
-        page.get_by_label("Points for Bjørn").fill("14")
+def shoot_round(studio: Studio, names: list[str], set_size: int, posted: dict) -> None:
+    """The scorekeeper's screen of a game of ``names`` on a double-``set_size`` set, from its
+    top to the round form's Save button, some hands ``posted`` from the players' phones
+    (seat index -> points, None: went out); prints the form's height against its budget."""
+    from tests.browser.table_screen import FORM_BUDGET, SMALL_PHONE, form_height, phone_posts
+    from tests.browser.table_screen import seed_table
+
+    table = seed_table(studio.server.app, names, set_size)
+    with studio.phone(**SMALL_PHONE) as page:
+        page.goto(f"/g/{table.edit}")
+        phone_posts(studio.server.app, table.id, posted)
+        page.reload()
+        expect(page.locator("#round-area form.round-form")).to_be_visible()
+        last = page.get_by_role("group", name=names[-1], exact=True)
+        expect(last.locator(".post-mark")).to_be_visible()
+        height = form_height(page)
+        bottom = page.evaluate(
+            "() => { const b = document.querySelector('#round-area .actions');"
+            " window.scrollTo(0, document.body.scrollHeight);"
+            " const end = b.getBoundingClientRect().bottom + window.scrollY + 8;"
+            " window.scrollTo(0, 0); return end; }"
+        )
+        # A viewport as tall as the shot: the sticky Save then stands at its own place under
+        # the form (in a stitched full-page shot it would float over the hands).
+        page.set_viewport_size({"width": 360, "height": int(bottom)})
         page.evaluate("window.scrollTo(0, 0)")
         studio.save(page)
+        print(
+            f"round form {height:.0f} px from its first hand to Save"
+            f" (budget {FORM_BUDGET[len(names)]} px)"
+        )
+
+
+@picture("scorekeeper-4")
+def scorekeeper_4(studio: Studio) -> None:
+    """The scorekeeper's screen: four players on double-9, two hands posted from phones."""
+    from tests.browser.table_screen import FOUR
+
+    shoot_round(studio, FOUR, 9, {0: 12, 2: None})
+
+
+@picture("scorekeeper-12")
+def scorekeeper_12(studio: Studio) -> None:
+    """The scorekeeper's screen: twelve players on double-18, six hands posted from phones."""
+    from tests.browser.table_screen import TWELVE
+
+    shoot_round(studio, TWELVE, 18, {0: 23, 1: 8, 3: None, 4: 41, 7: 17, 10: 5})
 
 
 @picture("player-phone")

@@ -119,6 +119,16 @@ self.addEventListener("fetch", function (event) {
 
 self.addEventListener("message", function (event) {
   var data = event.data || {};
+  if (data.type === "keep-first" && typeof data.path === "string") {
+    // The first page a fresh browser opened was loaded before this worker controlled it, so
+    // it was not kept: fetch it once now (as the page would) and keep it as any page is kept.
+    var first = new URL(data.path, self.location.origin);
+    if (!isGamePage(first) && !isStart(first)) { return; }
+    event.waitUntil(fetch(new Request(first.href, { credentials: "same-origin" })).then(function (response) {
+      return keepOnly(response.headers.get("X-Offline-Games")).then(function () { return remember(first, response); });
+    }).catch(function () {}));
+    return;
+  }
   if (data.type === "snapshot" && typeof data.path === "string" && typeof data.html === "string") {
     // The page changed while open (a save, the live scoreboard): its copy becomes what the
     // phone shows now. Only a page already kept (marked by the server) is updated; no request

@@ -37,7 +37,7 @@ from ..access import (
     scorekeepers,
     seat_phones,
 )
-from ..htmx import is_htmx, push_url, targets
+from ..htmx import is_htmx, navigate, push_url, targets
 from ..languages import with_language
 from ..mapping import rules_of, scored_rounds
 from ..models import Game, Round
@@ -46,7 +46,7 @@ from ..services import hand_photo
 from ..services import table as posts
 from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
-from ..services.game_lookup import game_for_view
+from ..services.game_lookup import game_for_view, live_rematch
 from ..services.round_check import HandPart
 from ..services.round_form import (
     BurnForm,
@@ -114,6 +114,8 @@ def _game_context(
     changed: bool | str = True,
     board_upto: int | None = None,
     board_who: int | None = None,
+    mine: Sequence[posts.MineBeside] = (),
+    mine_fields: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
@@ -144,6 +146,8 @@ def _game_context(
         "errors": list(errors),
         "notice": notice,
         "conflict": conflict,
+        "mine": list(mine),
+        "mine_fields": list(mine_fields),
         "editing": editing,
         "double": double,
         "picker": picker_tiles(game, double) if double is not None else [],
@@ -164,7 +168,8 @@ def _game_context(
         # companion.stale_forms) are shown in it, as base.html shows them on a whole page
         "flashes": get_flashed_messages(with_categories=True) if is_htmx() else [],
         "marks": _marks(game, form, double) if form is not None and not editing else {},
-        "phones": seat_phones(game),
+        "phones": (phones := seat_phones(game)),
+        "join_panel_open": join_panel_open(game, phones),
         "asking": asking(game),
         "asker_names": asker_names(game),
         "keepers": len(scorekeepers(game)),
@@ -172,6 +177,16 @@ def _game_context(
         "poll_seconds": POLL_SECONDS,
         **_join_box(game),
     }
+
+
+def join_panel_open(game: Game, phones: dict[int, Any]) -> bool:
+    """True while the join panel stands at the top of the game page: the game is being played,
+    a seat has not joined yet and the scorekeeper has not closed the panel."""
+    return (
+        game.status != GameStatus.FINISHED
+        and not game.join_closed
+        and any(seat.id not in phones for seat in game.seats)
+    )
 
 
 def _join_box(game: Game) -> dict[str, str]:
@@ -182,12 +197,31 @@ def _join_box(game: Game) -> dict[str, str]:
     return {"join_link": link, "join_qr": qr_svg(link, _("QR code to join the game"))}
 
 
-def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, str]:
-    """Seat id -> posted / changed / missing for the round form."""
+def _form_fields(form: RoundForm) -> list[tuple[str, str]]:
+    """What the round form held, as (field name, value) pairs, to send again into a correction
+    ("Put mine back in the form"): each hand's box, tiles and tick, blocked, who started."""
+    fields: list[tuple[str, str]] = []
+    for hand in form.hand_forms():
+        if hand.total.data:
+            fields.append((hand.total.name, str(hand.total.data)))
+        fields += [(hand.tiles.name, str(t)) for t in hand.tiles.data or []]
+        if hand.out.data:
+            fields.append((hand.out.name, "y"))
+    for box in (form.blocked, form.out_on_double):
+        if box.data:
+            fields.append((box.name, "y"))
+    if form.starter.data:
+        fields.append((form.starter.name, str(form.starter.data)))
+    return fields
+
+
+def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, posts.PostMark]:
+    """Seat id -> what the round form says about that hand: not posted / posted (when) /
+    changed on their phone / typed over by the scorekeeper."""
     if double is None:
         return {}
     seen = {h.seat.id: posts.revision_number(str(h.seen.data or "")) for h in form.hand_forms()}
-    return {k: str(v) for k, v in posts.marks(game, double, seen).items()}
+    return posts.marks(game, double, seen, _held(form))
 
 
 def _render_game(status: int = 200, /, **kwargs: Any) -> tuple[str, int]:
@@ -284,7 +318,7 @@ def save(token: str) -> Any:
     except posts.PostsChanged as exc:
         return _posts_changed(game, plan, form, exc)
     except Conflict:
-        return _conflict(game, double)
+        return _conflict(game, double, form)
     return _saved(token, _("Round saved."), ROUND_ADDED)
 
 
@@ -304,7 +338,14 @@ def _posts_changed(
                 posted=posts.HandValue.of(post).words(),
             )
         )
-    errors = [_("Some hands changed on the players' phones; nothing was saved yet.")]
+    names = [form.hand(seat_id).who for seat_id in sorted(exc.changed)]
+    errors = [
+        _(
+            "These hands changed on the players' phones after the form was filled: %(names)s. "
+            "Nothing was saved yet.",
+            names=", ".join(names),
+        )
+    ]
     return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)
 
 
@@ -325,12 +366,33 @@ def _saved(token: str, notice: str, changed: str) -> Any:
     return body, status, push_url(url_for("games.play", token=token))
 
 
-def _conflict(game: Game, double: int | None) -> Any:
-    """Someone saved first: say so and show what is stored now (HTTP 409)."""
+def _held(form: RoundForm) -> dict[int, posts.HandValue]:
+    """Seat id -> the hand the round form holds (its box, tapped tiles, went out)."""
+    return {
+        h.seat.id: posts.form_value(
+            str(h.total.data or ""), [str(t) for t in h.tiles.data or []], bool(h.out.data)
+        )
+        for h in form.hand_forms()
+    }
+
+
+def _conflict(game: Game, double: int | None, form: RoundForm | None = None) -> Any:
+    """Someone saved first: say so and show what is stored now (HTTP 409), with this phone's
+    own values beside it (``form``: what it sent) and a way to put them into a correction."""
     game = load_game(scorekeeper_game(game.edit_token))
     saved = next((r for r in game.rounds if r.start_double == double), None)
     if saved is not None:
         errors = [_("This round was already saved on another phone; here is what was saved.")]
+        if form is not None:
+            return _render_game(
+                409,
+                game=game,
+                plan=plan_round(game),
+                errors=errors,
+                conflict=saved,
+                mine=posts.mine_beside(saved, game.seats, _held(form)),
+                mine_fields=_form_fields(form),
+            )
     else:
         # Nothing was saved for this round: the game moved on (another round saved, a change
         # undone, a double burned) since the form was shown.
@@ -653,6 +715,9 @@ def shared_board(share_token: str) -> Any:
     if game.deleted_at is not None:
         # 286 tells htmx to stop polling; the fragment says why the board is gone.
         return render_template("games/_scoreboard.html", game=game, gone=True), 286
+    if game.status == GameStatus.FINISHED and (new := live_rematch(game)) is not None:
+        # the rematch started: the read-only board follows the table to it
+        return navigate(url_for("games.shared", share_token=new.share_token))
     if request.args.get("v", "") == str(game.version):
         return Response(status=204)
     return _shared_board_response(game)

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import AuditEntry, Game, Round, Seat, utcnow
 from ..services.audit import latest_entry, new_entry, undone_params
+from ..services.game_lookup import carry_table, live_rematch
 from ..services.round_store import Conflict, apply_snapshot, check_version, commit_change
 from ..vocab import AuditCode
 
@@ -92,11 +92,8 @@ def restore_game(game: Game) -> None:
 
 
 def existing_rematch(game: Game) -> Game | None:
-    """The live (not deleted) game already started as a rematch of ``game``, or None
-    (``Game.rematch_of_id``; the database keeps at most one live rematch per game)."""
-    return db.session.scalar(
-        select(Game).where(Game.rematch_of_id == game.id, Game.deleted_at.is_(None))
-    )
+    """The live (not deleted) game already started as a rematch of ``game``, or None."""
+    return live_rematch(game)
 
 
 def rematch(game: Game) -> tuple[Game, bool]:
@@ -141,6 +138,8 @@ def rematch(game: Game) -> tuple[Game, bool]:
     )
     db.session.add(new)
     try:
+        db.session.flush()
+        carry_table(game, new)  # every joined phone goes with its seat
         db.session.commit()
     except IntegrityError:
         db.session.rollback()

@@ -29,6 +29,7 @@ from ..access import (
     Role,
     accept_passcode,
     count_wrong_passcode,
+    joined_share_tokens,
     passcode_needed,
     passcode_wait,
     remember,
@@ -120,7 +121,17 @@ def index() -> ResponseReturnValue:
         .order_by(GameNight.played_on.desc(), GameNight.id.desc())
         .limit(20)
     ).all()
-    return render_template("games/index.html", mine=mine, nights=nights)
+    return render_template("games/index.html", mine=mine, joined=_joined_games(), nights=nights)
+
+
+def _joined_games() -> list[Game]:
+    """The games this phone joined a seat of, newest first (its own hand is a tap away)."""
+    shares = joined_share_tokens()
+    if not shares:
+        return []
+    rows = db.session.scalars(_with_players(select(Game).where(Game.share_token.in_(shares))))
+    order = {t: i for i, t in enumerate(shares)}
+    return sorted(rows, key=lambda g: order.get(g.share_token, len(order)))
 
 
 # --- passcode ------------------------------------------------------------------------------

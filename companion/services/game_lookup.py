@@ -23,7 +23,7 @@ from ..access import (
 )
 from ..extensions import db
 from ..htmx import is_htmx, navigate, reload_page
-from ..models import Game
+from ..models import Game, GameAccess
 from .deleted_games import recently_deleted
 
 #: longest token accepted in a URL (tokens are 22 characters; anything longer is junk)
@@ -124,3 +124,27 @@ def _typed_values(game: Game) -> list[tuple[str, str]]:
         if kind in kinds and seat in names and values:
             typed.append((f"{names[seat]} ({kinds[kind]})", ", ".join(values)))
     return typed
+
+
+def live_rematch(game: Game) -> Game | None:
+    """The live (not deleted) game started as a rematch of ``game``, or None
+    (``Game.rematch_of_id``; the database keeps at most one live rematch per game)."""
+    return db.session.scalar(
+        select(Game).where(Game.rematch_of_id == game.id, Game.deleted_at.is_(None))
+    )
+
+
+def carry_table(old: Game, new: Game) -> None:
+    """A rematch carries the table: every phone that joined a seat of ``old`` joins the seat
+    at the same place in ``new`` (no rescan, no new join); the caller commits."""
+    places = {seat.position: seat.id for seat in new.seats}
+    position = {seat.id: seat.position for seat in old.seats}
+    rows = db.session.scalars(
+        select(GameAccess).where(GameAccess.game_id == old.id, GameAccess.role == str(Grant.PLAYER))
+    )
+    for row in list(rows):
+        seat_id = places.get(position.get(row.seat_id or 0, -1))
+        if seat_id is not None:
+            db.session.add(
+                GameAccess(game_id=new.id, device_id=row.device_id, role=row.role, seat_id=seat_id)
+            )

@@ -23,6 +23,7 @@ through :mod:`.round_check` (RULES.md §6, §7).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -49,6 +50,7 @@ class PostState(StrEnum):
     MISSING = "missing"  # nothing posted yet
     POSTED = "posted"  # posted; the form shows it
     CHANGED = "changed"  # posted again after the form was filled
+    TYPED = "typed"  # the scorekeeper's form holds another value than the post (typed over it)
     TAKEN = "taken"  # saved into the round
 
 
@@ -117,6 +119,84 @@ class HandValue:
         if self.total is not None:
             return ngettext("%(num)d point", "%(num)d points", self.total)
         return "—"
+
+
+@dataclass(frozen=True)
+class PostMark:
+    """What the scorekeeper's form says about one hand: its state, when the phone last posted
+    it (UTC, naive as stored; None when nothing was posted) and the post in words, a tile post
+    with its sum ("2 tiles: 5-0 8-7 (20 points)")."""
+
+    state: PostState
+    at: datetime | None = None
+    words: str = ""
+    tiles: bool = False  # the post is tapped tiles (its words then carry the sum)
+
+    @property
+    def iso(self) -> str:
+        """``at`` as an ISO 8601 UTC time for ``<time datetime>`` (the page shows it in the
+        phone's own time zone), "" when nothing was posted."""
+        return self.at.isoformat(timespec="seconds") + "Z" if self.at else ""
+
+
+def post_words(game: Game, post: HandPost) -> str:
+    """The posted hand in words; tapped tiles also say their sum in points under the house
+    rules (the engine's score), so the scorekeeper sees it at once."""
+    value = HandValue.of(post)
+    if not value.tiles or value.went_out:
+        return value.words()
+    parsed, problems = parse_tiles(dominoes_of(game), list(value.tiles), "")
+    if problems:
+        return value.words()
+    points = score_hand(parsed, rules_of(game), round_double=Tile(post.double, post.double)).points
+    return "{} ({})".format(value.words(), ngettext("%(num)d point", "%(num)d points", points))
+
+
+def form_value(total: str, tiles: list[str], went_out: bool) -> HandValue:
+    """A hand as the scorekeeper's form holds it (its total box, tapped tiles, went out)."""
+    text = (total or "").strip()
+    typed = int(text) if text.isascii() and text.isdigit() and len(text) < 9 else None
+    if went_out:
+        return HandValue(None, None, True)
+    if tiles:
+        return HandValue(None, tuple(sorted(tiles)), False)
+    return HandValue(typed, None, False)
+
+
+@dataclass(frozen=True)
+class MineBeside:
+    """One hand of a round this phone sent but another phone saved first: the player's name,
+    this phone's value and the saved one in words, and whether they differ."""
+
+    name: str
+    mine: str
+    saved: str
+    differs: bool
+
+
+def saved_value(hand: Any) -> HandValue:
+    """A saved hand (:class:`~companion.models.HandScore`) as a :class:`HandValue`."""
+    if hand.went_out:
+        return HandValue(None, None, True)
+    if hand.tiles:
+        return HandValue(None, tuple(sorted(hand.tiles)), False)
+    return HandValue(hand.points, None, False)
+
+
+def mine_beside(rnd: Round, seats: list[Seat], held: dict[int, HandValue]) -> list[MineBeside]:
+    """Each seat's hand as this phone's form held it (``held``) beside the saved round
+    ``rnd``: what the loser of two saves at once, or an offline save, is shown."""
+    saved = {h.seat_id: h for h in rnd.hands}
+    rows = []
+    for seat in seats:
+        mine = held.get(seat.id, HandValue(None, None, False))
+        hand = saved.get(seat.id)
+        theirs = saved_value(hand) if hand is not None else HandValue(None, None, False)
+        same = mine == theirs or (
+            hand is not None and not mine.tiles and not mine.went_out and mine.total == hand.points
+        )
+        rows.append(MineBeside(seat.player.name, mine.words(), theirs.words(), not same))
+    return rows
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -222,18 +302,25 @@ def revision_number(text: str) -> int:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else 0
 
 
-def marks(game: Game, double: int, seen: dict[int, int]) -> dict[int, PostState]:
-    """Seat id -> the state the scorekeeper's form shows for that hand."""
+def marks(
+    game: Game, double: int, seen: dict[int, int], held: dict[int, HandValue] | None = None
+) -> dict[int, PostMark]:
+    """Seat id -> what the scorekeeper's form says about that hand: not posted; posted (and
+    when); changed on the phone after the form was filled; or typed over by the scorekeeper
+    (``held``: what the form holds per seat differs from the post it was filled from)."""
     posts = open_posts(game, double)
-    out: dict[int, PostState] = {}
+    out: dict[int, PostMark] = {}
     for seat in game.seats:
         post = posts.get(seat.id)
         if post is None:
-            out[seat.id] = PostState.MISSING
-        elif post.revision > seen.get(seat.id, 0) and seen.get(seat.id, 0) != 0:
-            out[seat.id] = PostState.CHANGED
-        else:
-            out[seat.id] = PostState.POSTED
+            out[seat.id] = PostMark(PostState.MISSING)
+            continue
+        state = PostState.POSTED
+        if post.revision > seen.get(seat.id, 0) and seen.get(seat.id, 0) != 0:
+            state = PostState.CHANGED
+        elif held is not None and seat.id in held and held[seat.id] != HandValue.of(post):
+            state = PostState.TYPED
+        out[seat.id] = PostMark(state, post.updated_at, post_words(game, post), bool(post.tiles))
     return out
 
 
@@ -249,7 +336,8 @@ def posts_json(game: Game, double: int | None) -> dict[str, Any]:
             "total": value.total,
             "tiles": list(value.tiles or ()),
             "went_out": value.went_out,
-            "words": value.words(),
+            "words": post_words(game, post),
+            "at": PostMark(PostState.POSTED, post.updated_at).iso,
         }
     return hands
 

@@ -32,7 +32,12 @@ from ..services import hand_photo
 from ..services import table as posts
 from ..services.audit import new_entry
 from ..services.deleted_games import shared_game
-from ..services.game_lookup import game_for_edit, game_for_view, scorekeeper_game
+from ..services.game_lookup import (
+    game_for_edit,
+    game_for_view,
+    live_rematch,
+    scorekeeper_game,
+)
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
@@ -176,12 +181,24 @@ def _joined(share_token: str) -> tuple[Game, Seat] | Any:
 def hand(share_token: str) -> Any:
     """A joined phone: the live scoreboard and, for the coming round, only its own hand."""
     game, seat = _joined(share_token)
+    carried = _carried_to(game)
+    if carried is not None and request.method == "GET":
+        return redirect(url_for("table.hand", share_token=carried.share_token), 303)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", share_token=share_token), 303)
     if request.method == "GET":
         return render_template("table/hand.html", **_hand_context(game, seat))
     return _post(game, seat, share_token)
+
+
+def _carried_to(game: Game) -> Game | None:
+    """The rematch of a finished ``game`` when this phone was carried to a seat of it (a
+    rematch carries the table: :func:`~companion.services.game_lookup.carry_table`)."""
+    if game.status != GameStatus.FINISHED:
+        return None
+    new = live_rematch(game)
+    return new if new is not None and access.joined_seat(new) is not None else None
 
 
 def _double_number(text: Any) -> int:
@@ -370,6 +387,9 @@ def hand_live(share_token: str) -> Any:
     game = shared_game(share_token)
     if game.deleted_at is not None:
         return render_template("games/_scoreboard.html", game=game, gone=True), 286
+    carried = _carried_to(game)
+    if carried is not None:  # the rematch started: this phone's seat is in it
+        return navigate(url_for("table.hand", share_token=carried.share_token))
     seat = access.joined_seat(game)
     if seat is None:  # the seat was freed: back to the join page
         target = url_for("table.join", share_token=share_token)
@@ -421,6 +441,17 @@ def free_seat(token: str, seat_id: int) -> Any:
     game = scorekeeper_game(token)
     if access.free_seat(game, seat_id):
         flash(_("The seat is free: another phone can join it now."), "success")
+    return redirect(url_for("games.play", token=token), 303)
+
+
+@bp.post("/g/<token>/join-panel")
+@requires(Role.SCOREKEEPER)
+def join_panel(token: str) -> Any:
+    """The scorekeeper closes the join panel at the top of the game page (everyone who plays
+    has joined); the QR code and the link stay below the scoreboard."""
+    game = scorekeeper_game(token)
+    game.join_closed = True
+    db.session.commit()
     return redirect(url_for("games.play", token=token), 303)
 
 
@@ -490,7 +521,9 @@ def handover(token: str) -> Any:
         db.session.commit()
         flash(_("Refused: that phone does not keep score."), "success")
         return redirect(url_for("games.play", token=token), 303)
-    done = access.hand_over(game, row_id, keep_old=choice == "add")
+    done = access.hand_over(
+        game, row_id, keep_old=choice == "add", by=access.current_device(create=False)
+    )
     if done is None:
         flash(_("That request is no longer there; nothing changed."), "error")
         return redirect(url_for("games.play", token=token), 303)

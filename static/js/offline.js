@@ -174,6 +174,7 @@
     }).then(function (response) {
       clearTimeout(timer);
       if (response.type === "opaqueredirect" || (response.status >= 200 && response.status < 300)) {
+        superseded(entry);
         drop(entry.key);
         return "sent";
       }
@@ -183,7 +184,9 @@
       }
       return response.text().then(function (html) {
         var state = response.status === 409 ? "conflict" : "refused";
-        update(entry.key, { state: state, answer: answerOf(html) });
+        var answer = answerOf(html);
+        // the answer shows the round as saved: never say "not saved" about it
+        update(entry.key, { state: state, answer: answer, saved: roundSaved(answer) });
         return state;
       });
     }, function () {
@@ -191,6 +194,24 @@
       update(entry.key, { state: "waiting" });
       return "waiting";
     });
+  }
+
+  // True when the server's answer shows the entry's round as saved (by another phone).
+  function roundSaved(answer) {
+    return /class="card (saved|closed)"/.test(answer || "");
+  }
+
+  // The value of ``name`` among an entry's fields.
+  function fieldOf(entry, name) {
+    return (entry.fields.find(function (f) { return f[0] === name; }) || [])[1];
+  }
+
+  // An entry was saved: the refused entries of the same form and round are answered by it.
+  function superseded(entry) {
+    var double = fieldOf(entry, "double");
+    store(load().filter(function (e) {
+      return e.key === entry.key || e.url !== entry.url || fieldOf(e, "double") !== double;
+    }));
   }
 
   // The part of the server's page that says what happened (its messages, what is saved).
@@ -239,6 +260,7 @@
   }
 
   function stateWords(entry) {
+    if (entry.saved) { return words.savedOther; }
     if (entry.state === "conflict") { return words.conflict; }
     if (entry.state === "refused") { return words.refused; }
     return words.waiting;
@@ -262,7 +284,8 @@
     // still waiting to be sent. Never one heading over both.
     var heads = [];
     [
-      { name: "attention", title: words.attention, holds: function (e) { return e.state === "conflict" || e.state === "refused"; } },
+      { name: "saved", title: words.savedTitle, holds: function (e) { return !!e.saved; } },
+      { name: "attention", title: words.attention, holds: function (e) { return !e.saved && (e.state === "conflict" || e.state === "refused"); } },
       { name: "waiting", title: words.title, holds: function (e) { return e.state !== "conflict" && e.state !== "refused"; } }
     ].forEach(function (group) {
       var entries = mine.filter(group.holds);
@@ -309,12 +332,68 @@
       var remove = el("button", "secondary", words.dismiss);
       remove.type = "button";
       remove.addEventListener("click", function () {
-        if (window.confirm(words.dismissConfirm)) { drop(entry.key); render(); }
+        if (window.confirm(entry.saved ? words.dismissSaved : words.dismissConfirm)) { drop(entry.key); render(); }
       });
+      var form = formFor(entry);
+      if (form) {
+        var back = el("button", "", words.putBack);
+        back.type = "button";
+        back.addEventListener("click", function () { putBack(form, entry); });
+        actions.appendChild(back);
+      }
       actions.appendChild(remove);
     }
     item.appendChild(actions);
     return item;
+  }
+
+  // The form on this page that an entry can go back into: the same address and the same round
+  // (a round saved since has moved the page's form on: nothing to put back into then).
+  function formFor(entry) {
+    var forms = document.querySelectorAll("form[data-outbox]");
+    for (var i = 0; i < forms.length; i++) {
+      var double = forms[i].querySelector('input[name="double"]');
+      if (forms[i].getAttribute("action") === entry.url && (!double || double.value === fieldOf(entry, "double"))) {
+        return forms[i];
+      }
+    }
+    return null;
+  }
+
+  // "Put mine back in the form": every box, tick and choice of the entry back where it was
+  // (tiles of a picker not open travel as hidden fields, as a posted hand's do), each change
+  // announced as typed (input/change events), so the live form keeps it over later posts.
+  function putBack(form, entry) {
+    var values = {};
+    entry.fields.forEach(function (f) { (values[f[0]] = values[f[0]] || []).push(f[1]); });
+    form.querySelectorAll("input, select, textarea").forEach(function (control) {
+      var type = (control.type || "").toLowerCase();
+      var name = control.name;
+      if (!name || ["hidden", "submit", "button", "file"].indexOf(type) !== -1) { return; }
+      var mine = values[name] || [];
+      if (type === "checkbox" || type === "radio") {
+        control.checked = mine.indexOf(control.value) !== -1;
+      } else {
+        control.value = mine.length ? mine[0] : "";
+      }
+      control.dispatchEvent(new Event("input", { bubbles: true }));
+      control.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    Object.keys(values).forEach(function (name) {
+      if (!/^tiles_\d+$/.test(name) || form.querySelector('input[type="checkbox"][name="' + name + '"]')) { return; }
+      var total = form.querySelector('[name="total_' + name.slice(6) + '"]');
+      var box = (total && total.closest("fieldset")) || form;
+      box.querySelectorAll('input.posted-tile[name="' + name + '"]').forEach(function (old) { old.remove(); });
+      values[name].forEach(function (tile) {
+        var input = document.createElement("input");
+        input.type = "hidden";
+        input.name = name;
+        input.value = tile;
+        input.className = "posted-tile";
+        box.appendChild(input);
+      });
+    });
+    form.scrollIntoView({ block: "start" });
   }
 
   // Say next to the form that the entry is kept.
@@ -365,6 +444,7 @@
     var xhr = ev.detail.xhr;
     if (key) { delete inFlight[key]; }
     if (!key || !xhr || xhr.status === 0 || xhr.status === 502 || xhr.status === 503 || xhr.status === 504) { return; }
+    if (xhr.status < 300) { superseded({ key: key, url: form.getAttribute("action"), fields: entryFor(form, key).fields }); }
     drop(key); // the server answered: htmx shows its answer as usual
     form.removeAttribute("data-outbox-key");
     render();
@@ -404,7 +484,12 @@
         sayKept(form);
         render();
       } else {
-        drop(entry.key);
+        // A round saved meanwhile: the entry is kept (with the server's answer) until the
+        // player removes it, so that should the page reload before the native post below
+        // lands (its live poll does, on seeing the round saved), the phone still shows what it
+        // sent beside what was saved. Any other answer is the native page's to show.
+        var kept = load().filter(function (e) { return e.key === entry.key; })[0];
+        if (kept && kept.saved) { render(); } else { drop(entry.key); }
         var field = document.createElement("input");
         field.type = "hidden";
         field.name = "idempotency_key";
@@ -470,6 +555,14 @@
   showOfflineCopy();
   render();
   if ("serviceWorker" in navigator && script && script.getAttribute("data-sw")) {
+    // A page loaded before any worker controlled it (a fresh browser's first page) asks the
+    // worker, once it takes over, to keep it for offline too.
+    if (!navigator.serviceWorker.controller) {
+      navigator.serviceWorker.addEventListener("controllerchange", function () {
+        var worker = navigator.serviceWorker.controller;
+        if (worker) { worker.postMessage({ type: "keep-first", path: location.pathname }); }
+      }, { once: true });
+    }
     navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" }).catch(function () {});
   }
   window.addEventListener("online", flush);

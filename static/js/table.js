@@ -41,12 +41,42 @@
     if (seen) { seen.value = String(hand.revision); }
   }
 
-  function mark(form, seat, state, words) {
+  // A post's time in the phone's own time zone ("20:14"), from the ISO UTC time.
+  function clock(iso) {
+    var when = iso ? new Date(iso) : null;
+    return when && !isNaN(when) ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) : "";
+  }
+
+  // The hand's mark: its state in words, when the phone posted, and the post itself (a tile
+  // post with its sum), the same words the server writes (templates/games/_post_mark.html).
+  function mark(form, seat, state, hand) {
     var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]');
     if (!badge) { return; }
     badge.className = "post-mark " + state;
-    var text = form.getAttribute("data-" + state) || state;
-    badge.textContent = words ? text + ": " + words : text;
+    if (hand && hand.words) { badge.setAttribute("data-words", hand.words); }
+    badge.textContent = form.getAttribute("data-" + state) || state;
+    if (hand && hand.at) {
+      var time = document.createElement("time");
+      time.setAttribute("datetime", hand.at);
+      time.textContent = clock(hand.at);
+      badge.appendChild(document.createTextNode(" "));
+      badge.appendChild(time);
+    }
+    if (hand && hand.words && (state !== "posted" || (hand.tiles && hand.tiles.length))) {
+      var words = document.createElement("span");
+      words.className = "post-words";
+      words.textContent = hand.words;
+      badge.appendChild(document.createTextNode(": "));
+      badge.appendChild(words);
+    }
+  }
+
+  // The server writes UTC times: show each in the phone's own time zone.
+  function localTimes(root) {
+    root.querySelectorAll(".post-mark time[datetime]").forEach(function (node) {
+      var text = clock(node.getAttribute("datetime"));
+      if (text) { node.textContent = text; }
+    });
   }
 
   function banner(form, text) {
@@ -66,15 +96,22 @@
     var version = form.getAttribute("data-version");
     var seconds = parseInt(form.getAttribute("data-poll") || "2", 10);
     var dirty = {};
+    var latest = {}; // seat -> the last posted hand seen by the poll
     var asking = document.querySelectorAll("form.handover").length;
     var joined = null;
+    // A hand typed over its post says so at once ("typed over their post: 12 points").
+    function typedOver(seat) {
+      var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]');
+      if (!badge || badge.classList.contains("missing") || badge.classList.contains("changed")) { return; }
+      mark(form, seat, "typed", latest[seat] || { at: (badge.querySelector("time") || {}).dateTime, words: badge.getAttribute("data-words") || "" });
+    }
     form.addEventListener("input", function (ev) {
       var m = /^(total|tiles|out)_(\d+)$/.exec(ev.target.name || "");
-      if (m) { dirty[m[2]] = true; }
+      if (m) { dirty[m[2]] = true; typedOver(m[2]); }
     });
     form.addEventListener("change", function (ev) {
       var m = /^(total|tiles|out)_(\d+)$/.exec(ev.target.name || "");
-      if (m && ev.isTrusted) { dirty[m[2]] = true; }
+      if (m && ev.isTrusted) { dirty[m[2]] = true; typedOver(m[2]); }
     });
     function anyDirty() { return Object.keys(dirty).length > 0; }
     var stopped = false;
@@ -109,11 +146,12 @@
         Object.keys(data.hands).forEach(function (seat) {
           var hand = data.hands[seat];
           var seen = field(form, "seen_" + seat);
+          latest[seat] = hand;
           if (!dirty[seat]) {
             fill(form, seat, hand);
-            mark(form, seat, "posted", hand.tiles.length ? hand.words : "");
+            mark(form, seat, "posted", hand);
           } else if (seen && seen.value !== String(hand.revision)) {
-            mark(form, seat, "changed", hand.words);
+            mark(form, seat, "changed", hand);
           }
         });
       }).catch(function () { /* offline: try again at the next tick */ });
@@ -122,10 +160,25 @@
   }
 
   function init(root) {
+    if (!root.querySelectorAll) { return; }
+    localTimes(root);
     root.querySelectorAll("form.round-form[data-posts]").forEach(function (form) {
       if (!form.getAttribute("data-live")) { form.setAttribute("data-live", "1"); start(form); }
     });
   }
+  // The tabs over the game: a tap shows the round or the scoreboard alone (#game[data-tab],
+  // app.css); without this file both stay on the page and the tabs are links to them.
+  document.addEventListener("click", function (ev) {
+    var tab = ev.target && ev.target.closest ? ev.target.closest("nav.game-tabs a[data-tab]") : null;
+    var game = tab && tab.closest("#game");
+    if (!tab || !game) { return; }
+    ev.preventDefault();
+    game.setAttribute("data-tab", tab.getAttribute("data-tab"));
+    game.querySelectorAll("nav.game-tabs a[data-tab]").forEach(function (a) {
+      a.setAttribute("aria-current", a === tab ? "true" : "false");
+    });
+    tab.closest("nav").scrollIntoView({ block: "start" });
+  });
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:afterSwap", function (ev) { init(ev.target || document); });
 })();

@@ -340,31 +340,37 @@ def test_a_round_another_phone_saved_meanwhile_is_shown_beside_this_phones(
 
     offline(context, live_server, False)
     expect(entry).to_have_attribute("data-state", "conflict")
-    expect(entry).to_contain_text("Not saved: the game changed on another phone")
+    # the round is saved (by the other phone): never "not saved" about it
+    expect(entry).to_contain_text("Saved meanwhile, with other values")
     expect(entry.locator(".outbox-answer")).to_contain_text("Bob: 20")
     expect(entry.locator(".outbox-own")).to_contain_text("Bob: 12")
     shot(page, "offline-conflict")
     assert rounds(live_server, game["id"]) == 1
     # A refused entry is not "not sent yet": it is under a heading of its own.
-    expect(page.locator("#outbox .outbox-group > h2")).to_have_text(["Not saved: check these"])
+    expect(page.locator("#outbox .outbox-group > h2")).to_have_text(
+        ["Saved with other values than this phone sent"]
+    )
     page.reload()  # never dropped silently: it stays until the player removes it
     expect(entry).to_have_attribute("data-state", "conflict")
 
     offline(context, live_server, True)  # the next round, typed offline, waits beside it
     type_round(page)
     expect(page.locator("#outbox .outbox-group > h2")).to_have_text(
-        ["Not saved: check these", "Not sent yet"]
+        ["Saved with other values than this phone sent", "Not sent yet"]
     )
-    expect(page.locator("#outbox .outbox-group.attention .outbox-entry")).to_have_attribute(
+    expect(page.locator("#outbox .outbox-group.saved .outbox-entry")).to_have_attribute(
         "data-state", "conflict"
     )
     expect(page.locator("#outbox .outbox-group.waiting .outbox-entry")).to_have_attribute(
         "data-state", "waiting"
     )
-    page.once("dialog", lambda d: d.accept())
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.locator(".outbox-entry.conflict").get_by_role(
         "button", name="Remove from this phone"
     ).click()
+    expect(page.locator("#outbox .outbox-group > h2")).to_have_text(["Not sent yet"])
+    assert asked and "not saved" not in asked[0], asked  # the round is saved
     expect(page.locator("#outbox .outbox-group > h2")).to_have_text(["Not sent yet"])
     offline(context, live_server, False)
     expect(page.locator("#outbox")).to_have_count(0)
@@ -441,7 +447,8 @@ def test_a_correction_another_phone_saved_meanwhile_is_shown_beside_this_phones(
 
     offline(context, live_server, False)
     expect(entry).to_have_attribute("data-state", "conflict")
-    expect(entry).to_contain_text("Not saved: the game changed on another phone")
+    # the round is saved (by the other phone): never "not saved" about it
+    expect(entry).to_contain_text("Saved meanwhile, with other values")
     expect(entry.locator(".outbox-answer")).to_contain_text("Bob: 30")
     expect(entry.locator(".outbox-own")).to_contain_text("Bob: 12")
     with live_server.app.app_context():
@@ -472,8 +479,8 @@ def test_a_hand_posted_offline_after_the_round_was_saved_shows_the_saved_score(
 
     offline(context, live_server, False)
     expect(entry).to_have_attribute("data-state", "conflict")
-    expect(page.locator("#outbox .outbox-group.attention > h2")).to_have_text(
-        "Not saved: check these"
+    expect(page.locator("#outbox .outbox-group.saved > h2")).to_have_text(
+        "Saved with other values than this phone sent"
     )
     expect(entry.locator(".outbox-answer")).to_contain_text("That round was already saved")
     expect(entry.locator(".outbox-answer")).to_contain_text("Saved: 20")

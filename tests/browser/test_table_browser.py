@@ -85,6 +85,8 @@ def test_the_table_posts_its_own_hands_and_hands_scorekeeping_over(
         page.wait_for_url(re.compile(r"/p/[\w-]+$"))
         expect(page.get_by_role("heading", name=f"{name}'s hand")).to_be_visible()
     keeper.reload()
+    # every seat joined: the join panel left the top of the page; the list stays below
+    expect(keeper.locator("#join-panel")).to_have_count(0)
     expect(keeper.locator(".table-box .joined")).to_contain_text("Ana: joined on a phone")
     shots(shot, "1-joined", keeper, phones)
 
@@ -96,12 +98,18 @@ def test_the_table_posts_its_own_hands_and_hands_scorekeeping_over(
     expect(keeper.get_by_label("Points for Ana")).to_have_value("12")
     expect(keeper.get_by_label("Points for Cy")).to_have_value("7")
     expect(hand(keeper, "Bo").get_by_label("Went out")).to_be_checked()
-    expect(hand(keeper, "Ana").locator(".post-mark")).to_have_text("posted from their phone")
+    # each hand says it was posted, and when (hh:mm)
+    expect(hand(keeper, "Ana").locator(".post-mark")).to_have_text(
+        re.compile(r"^posted \d\d:\d\d$")
+    )
     assert keeper.evaluate("window.__sameDocument") is True
     shots(shot, "2-round1-posted", keeper, phones)
 
     # 3. the scorekeeper overrules Cy's hand and saves
     keeper.get_by_label("Points for Cy").fill("9")
+    # the form says at once that the scorekeeper typed over Cy's post, and what Cy posted
+    expect(hand(keeper, "Cy").locator(".post-mark")).to_contain_text("typed over their post")
+    expect(hand(keeper, "Cy").locator(".post-mark")).to_contain_text("7 points")
     keeper.get_by_role("button", name="Save round").click()
     expect(keeper.locator("#round-title")).to_have_text(re.compile(r"^Round 2 of"))
     cy = phones["Cy"]
@@ -121,7 +129,7 @@ def test_the_table_posts_its_own_hands_and_hands_scorekeeping_over(
     # hidden fields of the form, and her hand's mark names them.
     expect(ana.locator("input[name^='tiles_'][value='5-4']")).to_have_count(1)
     expect(ana.locator("input[name^='tiles_'][value='3-2']")).to_have_count(1)
-    expect(ana.locator(".post-mark")).to_contain_text("2 tiles: 3-2 5-4")
+    expect(ana.locator(".post-mark")).to_contain_text("2 tiles: 3-2 5-4 (14 points)")
     expect(keeper.get_by_label("Points for Bo")).to_have_value("6")
     # Cy's post must have reached the form too: a save with a post it has not seen is refused
     # (nothing typed is lost), which on a busy machine the poll can still be catching up on.

@@ -169,7 +169,8 @@ def test_night_page_links_edit_only_for_the_scorekeeper(app, client):
 def _actions(page: str, players: str) -> list[tuple[str, str]]:
     """(class, text) of the buttons on the night page's card of the game of ``players``."""
     card = re.search(
-        rf'<li class="card game-item">\s*<p class="game-players">{players}</p>(.*?)</li>',
+        rf'<li class="card game-item">\s*<p class="game-players">Game \d+ · {players}</p>'
+        r"(.*?)</li>",
         page,
         re.S,
     ).group(1)

@@ -1,0 +1,132 @@
+"""The scorekeeper's screen at 360 x 740 (issue 22): one compact row per seat, Save in reach,
+the scoreboard one tap away, the join panel first. Measured here: the round form's height from
+its first hand to Save (at most 740 px for 4 players, 1,110 px for 12 on double-18), the taps
+for a 12-player round typed in (at most 14) and posted from the phones (1), figures >= 14 px,
+44 px touch targets, nothing wider than the phone with a 60-character name."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import phone_page
+from tests.browser.table_screen import (
+    FORM_BUDGET,
+    FOUR,
+    SMALL_PHONE,
+    TWELVE,
+    form_height,
+    phone_posts,
+    seed_table,
+    small_targets,
+)
+from tests.browser.test_table_sizes_browser import (
+    LONG_NAME,
+    WIDER_THAN_VIEWPORT,
+    hand,
+    smallest_font,
+)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture()
+def small_phone(browser, live_server) -> Iterator[Page]:
+    with phone_page(browser, live_server, 15_000, **SMALL_PHONE) as page:
+        yield page
+
+
+def open_game(page: Page, token: str) -> None:
+    page.goto(f"/g/{token}")
+    expect(page.locator("#round-area form.round-form")).to_be_visible()
+    page.wait_for_function("() => window.htmx !== undefined")
+
+
+@pytest.mark.parametrize(("names", "set_size"), [(FOUR, 9), (TWELVE, 18)])
+def test_the_round_form_fits_its_budget(small_phone: Page, live_server, names, set_size) -> None:
+    table = seed_table(live_server.app, names, set_size)
+    open_game(small_phone, table.edit)
+    height = form_height(small_phone)
+    assert height <= FORM_BUDGET[len(names)], height
+    size, where = smallest_font(small_phone, "#round-area")
+    assert size >= 14, where
+    assert small_targets(small_phone) == []
+    # Save stays in reach: at the top of the form, it is on the screen already
+    small_phone.evaluate("window.scrollTo(0, 0)")
+    hand(small_phone, names[0]).scroll_into_view_if_needed()
+    save = small_phone.locator("#round-area .actions button.big")
+    box = save.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 740, box
+
+
+def test_twelve_hands_typed_in_fourteen_taps(small_phone: Page, live_server) -> None:
+    table = seed_table(live_server.app, TWELVE, 18)
+    open_game(small_phone, table.edit)
+    taps = 0
+    for i, name in enumerate(TWELVE):
+        if i == 3:
+            hand(small_phone, name).get_by_label("Went out").check()
+        else:
+            box = small_phone.get_by_label(f"Points for {name}")
+            box.tap()
+            box.press_sequentially(str(10 + i))
+        taps += 1
+    small_phone.get_by_role("button", name="Save round").last.tap()
+    taps += 1
+    expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
+    assert taps <= 14
+    expect(small_phone.locator("#scoreboard tbody.player").first).to_contain_text("0")
+
+
+def test_twelve_hands_posted_from_the_phones_take_one_tap(small_phone: Page, live_server) -> None:
+    table = seed_table(live_server.app, TWELVE, 18)
+    open_game(small_phone, table.edit)
+    phone_posts(live_server.app, table.id, {i: (None if i == 5 else 20 + i) for i in range(12)})
+    # the form fills itself from the posts (no reload), each hand marked with its post
+    lou = hand(small_phone, "Lou").locator(".post-mark")
+    expect(lou).to_have_text(re.compile(r"^posted \d\d:\d\d$"))
+    expect(small_phone.get_by_label("Points for Lou")).to_have_value("31")
+    expect(hand(small_phone, "Finn").get_by_label("Went out")).to_be_checked()
+    small_phone.get_by_role("button", name="Save round").last.tap()  # the one tap
+    expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
+
+
+def test_nothing_is_wider_than_the_phone_with_a_sixty_character_name(
+    small_phone: Page, live_server
+) -> None:
+    table = seed_table(live_server.app, [LONG_NAME, *TWELVE[1:4]], 9)
+    open_game(small_phone, table.edit)
+    width, inner, wide = small_phone.evaluate(WIDER_THAN_VIEWPORT)
+    assert width <= inner and wide == [], wide
+
+
+def test_the_join_panel_comes_first_until_every_seat_joined(small_phone: Page, live_server) -> None:
+    table = seed_table(live_server.app, FOUR, 9)
+    open_game(small_phone, table.edit)
+    panel = small_phone.locator("#join-panel")
+    expect(panel.locator("svg.qr")).to_be_visible()
+    # the QR code is on the first screen, above the round
+    qr = panel.locator("svg.qr").bounding_box()
+    first = hand(small_phone, "Ann").bounding_box()
+    assert qr is not None and first is not None
+    assert qr["y"] + qr["height"] <= 740 and qr["y"] < first["y"], (qr, first)
+    expect(panel.locator(".share-link a")).to_contain_text(f"/j/{table.share}")
+    # every seat joined: the panel leaves the top; the link stays below the scoreboard
+    phone_posts(live_server.app, table.id, {})  # (nothing posted)
+    small_phone.get_by_role("button", name="Close: everyone who plays has joined").click()
+    expect(small_phone.locator("#join-panel")).to_have_count(0)
+    expect(small_phone.locator(".table-box .share-link a")).to_contain_text(f"/j/{table.share}")
+
+
+def test_the_scoreboard_is_one_tap_away(small_phone: Page, live_server) -> None:
+    table = seed_table(live_server.app, FOUR, 9)
+    open_game(small_phone, table.edit)
+    small_phone.locator("nav.game-tabs a[data-tab=board]").tap()
+    expect(small_phone.locator("#scoreboard")).to_be_in_viewport()
+    expect(small_phone.locator("#round-area")).to_be_hidden()
+    small_phone.locator("nav.game-tabs a[data-tab=round]").tap()
+    expect(hand(small_phone, "Ann")).to_be_visible()
+    expect(small_phone.locator("#scoreboard")).to_be_hidden()
