@@ -165,8 +165,13 @@ def shoot_round(studio: Studio, names: list[str], set_size: int, posted: dict) -
     """The scorekeeper's screen of a game of ``names`` on a double-``set_size`` set, from its
     top to the round form's Save button, some hands ``posted`` from the players' phones
     (seat index -> points, None: went out); prints the form's height against its budget."""
-    from tests.browser.table_screen import FORM_BUDGET, SMALL_PHONE, form_height, phone_posts
-    from tests.browser.table_screen import seed_table
+    from tests.browser.table_screen import (
+        FORM_BUDGET,
+        SMALL_PHONE,
+        form_height,
+        phone_posts,
+        seed_table,
+    )
 
     table = seed_table(studio.server.app, names, set_size)
     with studio.phone(**SMALL_PHONE) as page:
