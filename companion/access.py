@@ -384,6 +384,17 @@ class SeatTaken(Exception):
     """Another phone joined that seat."""
 
 
+class SeatsLocked(Exception):
+    """The scorekeeper locked the seats: no phone may join one."""
+
+
+def join_link(game: Game) -> str:
+    """The path of ``game``'s join link (``/j/<join secret>``): the one place it is built. It
+    is shown only on the scorekeeper's screen (link and QR code); the share token, which
+    exports and night pages show, never gives a seat."""
+    return url_for("table.join", join_token=game.join_token)
+
+
 def joined_seat(game: Game, device: Device | None = None) -> Seat | None:
     """The seat of ``game`` this phone joined, or None."""
     device = device or current_device(create=False)
@@ -409,8 +420,10 @@ def join_seat(game: Game, seat: Seat) -> None:
     """This phone takes ``seat`` (leaving any other seat of the game it held).
 
     Raises :class:`SeatTaken` when another phone holds it (also when two phones tap the same
-    seat at once: the database keeps one).
+    seat at once: the database keeps one), :class:`SeatsLocked` when the seats are locked.
     """
+    if game.seats_locked:
+        raise SeatsLocked()
     device = current_device()
     assert device is not None
     holder = seat_phones(game).get(seat.id)
@@ -434,7 +447,9 @@ def join_seat(game: Game, seat: Seat) -> None:
 
 
 def free_seat(game: Game, seat_id: int) -> bool:
-    """The scorekeeper frees a seat (its phone is no longer joined). True if one was freed."""
+    """The scorekeeper removes a phone from a seat (it is no longer joined). True if one was
+    freed. The join secret changes too: the removed phone (or whoever copied the old link)
+    cannot take the seat back first; the scorekeeper's screen shows the new link and QR code."""
     result = db.session.execute(
         delete(GameAccess).where(
             GameAccess.game_id == game.id,
@@ -442,8 +457,26 @@ def free_seat(game: Game, seat_id: int) -> bool:
             GameAccess.role == str(Grant.PLAYER),
         )
     )
+    freed = bool(getattr(result, "rowcount", 0))
+    if freed:
+        _new_join_secret(game)
     db.session.commit()
-    return bool(getattr(result, "rowcount", 0))
+    return freed
+
+
+def lock_seats(game: Game, locked: bool) -> None:
+    """Lock (everyone is in: no phone may join) or unlock the seats; unlocking makes a new
+    join secret, so a link seen before the lock does not open a seat afterwards."""
+    if not locked and game.seats_locked:
+        _new_join_secret(game)
+    db.session.execute(update(Game).where(Game.id == game.id).values(seats_locked=locked))
+    db.session.commit()
+    db.session.refresh(game)
+
+
+def _new_join_secret(game: Game) -> None:
+    # a plain UPDATE: the game's version (optimistic locking of its rounds) stays as it is
+    db.session.execute(update(Game).where(Game.id == game.id).values(join_token=new_token()))
 
 
 # --- the optional instance passcode ------------------------------------------------------------

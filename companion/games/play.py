@@ -29,6 +29,7 @@ from ..access import (
     Role,
     asker_names,
     asking,
+    join_link,
     keeps_score,
     remember,
     requires,
@@ -175,7 +176,7 @@ def _join_box(game: Game) -> dict[str, str]:
     """The join link and its QR code for the game page ("Players: join on your phone")."""
     from .views import qr_svg
 
-    link = public_url(with_language(url_for("table.join", share_token=game.share_token)))
+    link = public_url(with_language(join_link(game)))
     return {"join_link": link, "join_qr": qr_svg(link, _("QR code to join the game"))}
 
 

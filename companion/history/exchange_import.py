@@ -898,6 +898,7 @@ def _game_row(night_id: int, data: dict) -> dict[str, Any]:
         "night_id": night_id,
         "share_token": data["key"],
         "edit_token": new_token(),  # edit links are not exported: the import makes a new one
+        "join_token": new_token(),  # nor join secrets
         "version": 1,  # what the ORM's version counter starts at
         "set_size": data["set_size"],
         "preset": data["preset"],

@@ -83,6 +83,21 @@ def game_for_view(share_token: str) -> Game:
     return _live_game(Game.share_token, share_token)
 
 
+def game_for_join(token: str) -> Game | None:
+    """The live game whose join secret is ``token``, or None when ``token`` is not a join
+    secret (it may be a share token: that one shows the scoreboard, never gives a seat).
+
+    Raises:
+        werkzeug.exceptions.NotFound: (404) for a deleted game.
+    """
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        return None
+    game = db.session.scalar(select(Game).where(Game.join_token == token))
+    if game is not None and game.deleted_at is not None:
+        _gone(game, edit=False)
+    return game
+
+
 def scorekeeper_game(token: str) -> Game:
     """The live game whose edit token is ``token``, when this phone keeps its score (or nobody
     does yet: then this phone becomes its scorekeeper).

@@ -111,7 +111,7 @@ def _clients(app: Flask, game: Game) -> dict[Role, object]:
     keeper = app.test_client()
     assert keeper.get(f"/g/{game.edit_token}").status_code == 200
     player = app.test_client()
-    player.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)["Bob"]})
+    player.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]})
     host = app.test_client()
     host.post("/passcode", data={"passcode": "open sesame"})
     return {
@@ -129,6 +129,7 @@ def _url(rule: str, game: Game, ruling: Ruling, *, links: bool) -> str:
     values = {
         "token": game.edit_token if links else "guessed-edit-link",
         "share_token": game.share_token if links else "guessed-share-link",
+        "join_token": game.join_token if links else "guessed-join-link",
         "night_id": game.night_id,
         "game_id": game.id,
         "player_id": game.seats[0].player_id,
