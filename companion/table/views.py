@@ -82,7 +82,7 @@ def join(join_token: str) -> Any:
     game = _playable(found)
     if request.method == "POST":
         return _take_seat(game, join_token)
-    device = access.current_device()
+    device = access.current_device(create=False)  # a look at the seats makes no device
     return render_template(
         "table/join.html",
         game=game,
