@@ -548,6 +548,12 @@ def passcode_needed() -> bool:
     return not (isinstance(given, str) and hmac.compare_digest(given, _digest(passcode)))
 
 
+def entered_passcode() -> bool:
+    """True when a passcode is configured and this browser entered it: the host proper
+    (without a passcode everybody is host, but nobody is this)."""
+    return bool(_passcode()) and not passcode_needed()
+
+
 def accept_passcode(given: str) -> bool:
     """Compare ``given`` with the configured passcode in constant time; on a match remember it
     for this browser session. Returns False when no passcode is configured or it differs."""
