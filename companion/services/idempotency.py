@@ -105,10 +105,10 @@ def request_key() -> str | None:
     return key
 
 
-def scoped_key(key: str, device_token: str | None) -> str:
+def scoped_key(key: str, device_token: str) -> str:
     """The row's key: a digest (64 hex characters) of the phone's device id and the key it
     sent, so one phone's key never meets another phone's."""
-    return hashlib.sha256(f"{device_token or '-'}\n{key}".encode()).hexdigest()
+    return hashlib.sha256(f"{device_token}\n{key}".encode()).hexdigest()
 
 
 def request_digest() -> str | None:
@@ -307,9 +307,13 @@ def init_idempotency(app: Flask) -> None:
         if sent is None:
             return None
         _forget_old()
-        # the phone's device id from its signed cookie, without making one
+        # the phone's device id from its signed cookie, without making one; a phone without
+        # one has no entry of its own to repeat (an outbox lives on a page that made it one),
+        # and cookieless phones must not share one scope
         device = session.get(DEVICE_KEY)
-        key = scoped_key(sent, device if isinstance(device, str) else None)
+        if not isinstance(device, str):
+            return None
+        key = scoped_key(sent, device)
         answer = claim_or_answer(key, request.path, request_digest())
         if answer is None:
             g.setdefault(_G_KEY, key)

@@ -122,9 +122,7 @@ def test_locked_seats_refuse_new_joins_in_words_and_unlocking_makes_a_new_link(a
     client.post(f"/g/{game.edit_token}/seats/lock", data={"locked": "0"})
     now = fresh(game)
     assert not now.seats_locked and now.join_token != link
-    assert (
-        late.post(f"/j/{link}", data={"seat": seat_ids(game)["Bob"]}).status_code == 404
-    )
+    assert late.post(f"/j/{link}", data={"seat": seat_ids(game)["Bob"]}).status_code == 404
     assert (
         late.post(f"/j/{now.join_token}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
     )
