@@ -85,6 +85,10 @@ def main() -> None:
             "accesslog": "-",
             "logger_class": MaskedLogger,
             "timeout": 120,  # a whole-history JSON export can take seconds on a busy machine
+            # X-Forwarded-* are trusted by the app alone (TRUSTED_PROXIES, werkzeug's
+            # ProxyFix): gunicorn's default trusts them from 127.0.0.1, so a phone on this
+            # machine could claim HTTPS (issue 21)
+            "forwarded_allow_ips": "",
         }
     ).run()
 

@@ -11,9 +11,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select, update
 
-from companion import config, create_app
+from companion import config
 from companion.extensions import db
 from companion.models import Device, RateCounter, utcnow
+from tests.conftest import fresh_app
 from tests.web.playkit import make_game, seat_ids
 from tests.web.test_table_races import at_once
 
@@ -26,13 +27,7 @@ class Passcode(config.TestConfig):
 
 
 def _app(cls: type):
-    application = create_app(cls)
-    with application.app_context():
-        db.create_all()
-        yield application
-        db.session.remove()
-        db.drop_all()
-        db.engine.dispose()
+    yield from fresh_app(cls)
 
 
 @pytest.fixture()
@@ -204,3 +199,20 @@ def test_a_bad_trusted_proxies_value_stops_the_app_at_start():
     for bad in ("yes", "-1", "9"):
         with pytest.raises(ValueError, match="TRUSTED_PROXIES"):
             proxy_count(bad)
+
+
+class FewNewPhonesWithCsrf(FewNewPhones):
+    WTF_CSRF_ENABLED = True
+
+
+def test_cookieless_forms_past_the_new_phone_limit_get_429_not_500():
+    """A form refused for its CSRF token makes a device (companion.stale_forms): past the
+    limit that is a 429 in words, never a server error."""
+    for application in fresh_app(FewNewPhonesWithCsrf):
+        application.config["PROPAGATE_EXCEPTIONS"] = False
+        codes = [
+            application.test_client().post("/nights/new", data={"place": "Attic"}).status_code
+            for _ in range(7)
+        ]
+        assert codes[:5] == [400] * 5 and codes[5:] == [429, 429]
+        assert db.session.scalar(select(func.count(Device.id))) == 5

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from companion import config, create_app
+from companion import config
 from companion.extensions import db
 from companion.models import Game, GameAccess, HandPost
+from tests.conftest import fresh_app
 from tests.web.playkit import make_game, seat_ids, text
 
 
@@ -19,12 +20,7 @@ class Passcode(config.TestConfig):
 
 @pytest.fixture()
 def locked():
-    application = create_app(Passcode)
-    with application.app_context():
-        db.create_all()
-        yield application
-        db.session.remove()
-        db.drop_all()
+    yield from fresh_app(Passcode)
 
 
 def seated() -> int:

@@ -10,10 +10,11 @@ import re
 import pytest
 from sqlalchemy import select
 
-from companion import config, create_app
+from companion import config
 from companion.extensions import db
 from companion.models import Game
 from companion.redact import MaskTokensFilter
+from tests.conftest import fresh_app
 from tests.web.playkit import make_game, seat_ids, text
 
 
@@ -66,13 +67,12 @@ def test_no_page_puts_a_token_in_a_query_string(app, client):
     assert f"/checker/?game={game.id}" in pages[0]
 
 
-def test_a_game_named_by_id_in_the_checker_is_only_this_tables(app):
-    class Passcode(config.TestConfig):
-        COMPANION_PASSCODE = "open sesame"
+class Passcode(config.TestConfig):
+    COMPANION_PASSCODE = "open sesame"
 
-    locked = create_app(Passcode)
-    with locked.app_context():
-        db.create_all()
+
+def test_a_game_named_by_id_in_the_checker_is_only_this_tables():
+    for locked in fresh_app(Passcode):
         game = make_game(("Ann", "Bob"))
         keeper = locked.test_client()
         assert keeper.get(f"/g/{game.edit_token}").status_code == 200
@@ -80,8 +80,6 @@ def test_a_game_named_by_id_in_the_checker_is_only_this_tables(app):
         stranger = locked.test_client()
         assert stranger.get(f"/checker/?game={game.id}").status_code == 404
         assert stranger.get(f"/checker/rulings?game={game.id}").status_code == 404
-        db.session.remove()
-        db.drop_all()
 
 
 def test_a_token_in_a_query_string_is_masked_in_logs():
@@ -114,13 +112,9 @@ def test_hsts_only_when_the_app_knows_it_is_behind_https(app, client):
     class Proxied(config.TestConfig):
         TRUSTED_PROXIES = 1
 
-    proxied = create_app(Proxied)
-    with proxied.app_context():
-        db.create_all()
+    for proxied in fresh_app(Proxied):
         answer = proxied.test_client().get("/", headers={"X-Forwarded-Proto": "https"})
         assert answer.headers["Strict-Transport-Security"] == "max-age=31536000"
-        db.session.remove()
-        db.drop_all()
 
 
 # --- import never undoes a scorekeeper's deletion ---------------------------------------------
@@ -168,12 +162,7 @@ def test_the_games_own_scorekeeper_brings_it_back_by_importing(client, deleted_g
 
 
 def test_the_host_with_the_passcode_brings_it_back_by_importing():
-    class Passcode(config.TestConfig):
-        COMPANION_PASSCODE = "open sesame"
-
-    locked = create_app(Passcode)
-    with locked.app_context():
-        db.create_all()
+    for locked in fresh_app(Passcode):
         game = make_game(("Ann", "Bob"))
         keeper = locked.test_client()
         assert keeper.get(f"/g/{game.edit_token}").status_code == 200
@@ -184,5 +173,3 @@ def test_the_host_with_the_passcode_brings_it_back_by_importing():
         host = locked.test_client()
         host.post("/passcode", data={"passcode": "open sesame"})
         assert _upload(host, backup).status_code == 200 and not _deleted(game)
-        db.session.remove()
-        db.drop_all()
