@@ -65,12 +65,14 @@ def test_many_addresses_together_stay_within_the_strangers_budget(locked):
     assert judged(answers) <= 30
 
 
-@pytest.fixture()
-def locked_file(tmp_path):
-    cls = type(
-        "PasscodeFile", (Passcode,), {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'p.db'}"}
-    )
-    yield from _app(cls)
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def locked_file(request, tmp_path):
+    """A passcode app on a database several connections share: a SQLite file, PostgreSQL."""
+    if request.param == "postgresql":
+        url = request.getfixturevalue("postgres_url")
+    else:
+        url = f"sqlite:///{tmp_path / 'p.db'}"
+    yield from _app(type("PasscodeShared", (Passcode,), {"SQLALCHEMY_DATABASE_URI": url}))
 
 
 def test_forty_tries_at_once_from_one_phone_get_five_judged(locked_file):
