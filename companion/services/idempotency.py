@@ -22,7 +22,9 @@ address it was first posted to: the same key on another page is refused, so a st
 never be shown for another game. Stored answers are small: the status and, for a redirect, where
 to; never a page (which would hold the phone's CSRF token, or a photo). A repeat is answered from
 them: the same redirect, or the same status with words that say the entry was already answered
-(:func:`_replayed`). A repeat whose form differs from the first is not applied and is told that
+(:func:`_replayed`). An answer that applied nothing and is not a redirect (a refused hand, the
+form with what was wrong in it) frees the key: a repeat is judged again and gets that page,
+rendered for it. A repeat whose form differs from the first is not applied and is told that
 the first values were kept (:data:`REQUEST_FIELDS_SKIPPED` are not compared). Rows older than
 :data:`KEEP_FOR` are deleted when new keys are claimed.
 """
@@ -270,15 +272,24 @@ def _mark_applied(session: Session) -> None:
 
 
 def store_answer(key: str, response: Response) -> None:
-    """Keep the winner's answer for every repeat; free the key after a server error."""
+    """Keep the winner's answer for every repeat, small (a status, where a redirect goes).
+    Free the key instead when nothing was applied (the claim is still ``pending``) and the
+    answer is not a redirect: a server error, or a refusal or a page (the hand form with what
+    was wrong in it) that changed nothing. A repeat is then judged again and answered with the
+    page itself, rendered for it; no page is ever kept."""
     db.session.rollback()
-    if response.status_code >= 500:
-        db.session.execute(
-            delete(IdempotencyKey).where(
-                IdempotencyKey.key == key, IdempotencyKey.state == str(KeyState.PENDING)
-            )
+    freed = 0
+    if response.status_code >= 500 or not 300 <= response.status_code < 400:
+        freed = getattr(
+            db.session.execute(
+                delete(IdempotencyKey).where(
+                    IdempotencyKey.key == key, IdempotencyKey.state == str(KeyState.PENDING)
+                )
+            ),
+            "rowcount",
+            0,
         )
-    else:
+    if response.status_code < 500 and not freed:
         # Small: the status and where a redirect goes. Never the page itself: it holds this
         # phone's CSRF token (or a photo), and a repeat is answered in words instead.
         headers = {h: response.headers[h] for h in KEPT_HEADERS if h in response.headers}

@@ -67,22 +67,23 @@ def test_a_viewer_replaying_a_key_gets_nothing_of_the_first_phone(app, client, g
 
 
 def test_stored_answers_hold_no_page(app, client, game):
-    ann = joined(app, game, "Ann")
-    ann.post(f"/p/{game.share_token}", data={"double": "6", "total": "x"}, headers={HEADER: KEY})
-    client.post(f"/g/{game.edit_token}/round", data={"double": "6"}, headers={HEADER: KEY + "2"})
+    ann, bob = joined(app, game, "Ann"), joined(app, game, "Bob")
+    share = game.share_token
+    ann.post(f"/p/{share}", data={"double": "6", "total": "12"}, headers={HEADER: KEY})
+    refused = {"double": "6", "total": "x"}
+    first = bob.post(f"/p/{share}", data=refused, headers={HEADER: KEY})
+    assert first.status_code == 422
     db.session.expire_all()
     rows = list(db.session.scalars(select(IdempotencyKey)))
-    assert len(rows) == 2 and {r.state for r in rows} == {"done"}
-    for row in rows:
-        assert not row.body
-        assert set(row.headers or {}) <= {"Location", "HX-Push-Url", "HX-Redirect", "HX-Trigger"}
-        assert KEY not in row.key  # a digest of the phone's device and the key
-    # the refused entry's repeat: the same status, in words, no page of the first answer
-    again = ann.post(
-        f"/p/{game.share_token}", data={"double": "6", "total": "x"}, headers={HEADER: KEY}
-    )
-    assert again.status_code == 422 and again.headers[REPLAY_HEADER] == "true"
-    assert "already sent from this phone and was refused" in text(again)
+    # the saved hand keeps a small answer; the refusal, which changed nothing, keeps none
+    assert len(rows) == 1 and rows[0].state == "done" and rows[0].status_code == 303
+    assert not rows[0].body and set(rows[0].headers or {}) == {"Location"}
+    assert KEY not in rows[0].key  # a digest of the phone's device and the key
+    # the refused entry sent again is judged again: the form, with what was wrong, for it
+    again = bob.post(f"/p/{share}", data=refused, headers={HEADER: KEY})
+    assert again.status_code == 422 and REPLAY_HEADER not in again.headers
+    assert text(again) == text(first)
+    assert hands(game) == {seat_ids(game)["Ann"]: 12}
 
 
 def test_a_replay_with_other_values_says_the_first_were_kept(app, game):
