@@ -3,8 +3,10 @@
 Roles (:class:`Role`), from the weakest:
 
 * ``anyone`` on the network: the home page, the rules checker's questions, history pages;
-* ``viewer``: holds a game's share link (``/s/<share>``, ``/j/<share>``): its live scoreboard,
-  and the join page;
+* ``viewer``: holds a game's link: the share link (``/s/<share>``) shows its live scoreboard;
+  the join link (``/j/<join secret>``, shown only on the scorekeeper's screen:
+  :func:`join_link`) its seats. The share token is public (exports, night pages) and never
+  gives a seat;
 * ``player``: a phone that joined a seat of one game (``/p/<share>``): posts that seat's hand;
 * ``scorekeeper`` of one game: the phone that keeps its score (``/g/<edit>``). The edit link
   alone is not enough once a phone keeps score: another phone opening it may only *ask* to
@@ -17,9 +19,12 @@ a declaration). Phones are known by a random id in their session cookie (:class:
 games a phone keeps score for and the seat it joined live in the database
 (:class:`GameAccess`), never in the cookie.
 
-Wrong passcodes are rate-limited in the database (:class:`RateCounter`), so the limit holds
-across worker processes and app servers: per phone, and per address for phones not seen before,
-so that an attacker's failures never lock out a phone of the table that knows the passcode.
+Passcode tries are counted in the database before they are judged (:class:`RateCounter`, one
+``UPDATE ... RETURNING``), so the limit holds across worker processes and app servers and under
+concurrency: per phone, and for phones that are not the table's (:func:`is_table_phone`) per
+address and for all of them together. New device ids are limited per address. A phone of the
+table that an attacker's tries lock out is let in by a scorekeeper's or the host's phone
+(:func:`admit_phone`).
 """
 
 from __future__ import annotations
