@@ -98,12 +98,14 @@ def _init_extensions(app: Flask) -> None:
 def _init_templates(app: Flask) -> None:
     """The stored vocabularies and the scored-rounds helper for every template, so that pages
     compare with ``GameStatus.FINISHED`` instead of repeating the stored strings."""
+    from .access import join_link
     from .mapping import scored_rounds
     from .services.audit import entry_words
     from .vocab import GameStatus, PostStatus, RoundOutcome, RoundStatus
 
     app.jinja_env.globals.update(
         audit_line=entry_words,  # an audit entry's line in the reader's language
+        join_link=join_link,  # a game's join link: built in one place (companion.access)
         scored_rounds=scored_rounds,
         GameStatus=GameStatus,
         RoundStatus=RoundStatus,

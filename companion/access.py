@@ -3,8 +3,10 @@
 Roles (:class:`Role`), from the weakest:
 
 * ``anyone`` on the network: the home page, the rules checker's questions, history pages;
-* ``viewer``: holds a game's share link (``/s/<share>``, ``/j/<share>``): its live scoreboard,
-  and the join page;
+* ``viewer``: holds a game's link: the share link (``/s/<share>``) shows its live scoreboard;
+  the join link (``/j/<join secret>``, shown only on the scorekeeper's screen:
+  :func:`join_link`) its seats. The share token is public (exports, night pages) and never
+  gives a seat;
 * ``player``: a phone that joined a seat of one game (``/p/<share>``): posts that seat's hand;
 * ``scorekeeper`` of one game: the phone that keeps its score (``/g/<edit>``). The edit link
   alone is not enough once a phone keeps score: another phone opening it may only *ask* to
@@ -17,9 +19,12 @@ a declaration). Phones are known by a random id in their session cookie (:class:
 games a phone keeps score for and the seat it joined live in the database
 (:class:`GameAccess`), never in the cookie.
 
-Wrong passcodes are rate-limited in the database (:class:`RateCounter`), so the limit holds
-across worker processes and app servers: per phone, and per address for phones not seen before,
-so that an attacker's failures never lock out a phone of the table that knows the passcode.
+Passcode tries are counted in the database before they are judged (:class:`RateCounter`, one
+``UPDATE ... RETURNING``), so the limit holds across worker processes and app servers and under
+concurrency: per phone, and for phones that are not the table's (:func:`is_table_phone`) per
+address and for all of them together. New device ids are limited per address. A phone of the
+table that an attacker's tries lock out is let in by a scorekeeper's or the host's phone
+(:func:`admit_phone`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -150,6 +156,7 @@ def current_device(*, create: bool = True) -> Device | None:
     if isinstance(token, str) and 0 < len(token) <= MAX_DEVICE_TOKEN:
         device = db.session.scalar(select(Device).where(Device.token == token))
     if device is None and create:
+        _count_new_device()
         device = Device(token=new_token() + new_token())
         db.session.add(device)
         db.session.commit()
@@ -161,6 +168,28 @@ def current_device(*, create: bool = True) -> Device | None:
         request.environ[_CACHE] = device
         _adopt_legacy_tokens(device)
     return device
+
+
+def _count_new_device() -> None:
+    """Count a new phone against its address (``NEW_DEVICES_PER_ADDRESS`` per
+    :data:`NEW_DEVICES_WINDOW`; unset: no limit) before it is made: a device id costs
+    something, so cookies cannot be minted by the hundred. Past the limit: 429."""
+    limit = current_app.config.get("NEW_DEVICES_PER_ADDRESS")
+    if not limit:
+        return
+    hits, left = _count(f"device:new:{client_address()}", NEW_DEVICES_WINDOW)
+    db.session.commit()
+    if hits > int(limit):
+        body = render_template(
+            "error.html",
+            code=429,
+            title=_("Too many tries"),
+            description=_(
+                "Too many new phones from this network address in the last few minutes. "
+                "Wait a few minutes, then open the page again."
+            ),
+        )
+        abort(Response(body, status=429, headers={"Retry-After": str(max(math.ceil(left), 1))}))
 
 
 def _adopt_legacy_tokens(device: Device) -> None:
@@ -411,6 +440,17 @@ class SeatTaken(Exception):
     """Another phone joined that seat."""
 
 
+class SeatsLocked(Exception):
+    """The scorekeeper locked the seats: no phone may join one."""
+
+
+def join_link(game: Game) -> str:
+    """The path of ``game``'s join link (``/j/<join secret>``): the one place it is built. It
+    is shown only on the scorekeeper's screen (link and QR code); the share token, which
+    exports and night pages show, never gives a seat."""
+    return url_for("table.join", join_token=game.join_token)
+
+
 def joined_seat(game: Game, device: Device | None = None) -> Seat | None:
     """The seat of ``game`` this phone joined, or None."""
     device = device or current_device(create=False)
@@ -436,8 +476,10 @@ def join_seat(game: Game, seat: Seat) -> None:
     """This phone takes ``seat`` (leaving any other seat of the game it held).
 
     Raises :class:`SeatTaken` when another phone holds it (also when two phones tap the same
-    seat at once: the database keeps one).
+    seat at once: the database keeps one), :class:`SeatsLocked` when the seats are locked.
     """
+    if game.seats_locked:
+        raise SeatsLocked()
     device = current_device()
     assert device is not None
     holder = seat_phones(game).get(seat.id)
@@ -461,7 +503,9 @@ def join_seat(game: Game, seat: Seat) -> None:
 
 
 def free_seat(game: Game, seat_id: int) -> bool:
-    """The scorekeeper frees a seat (its phone is no longer joined). True if one was freed."""
+    """The scorekeeper removes a phone from a seat (it is no longer joined). True if one was
+    freed. The join secret changes too: the removed phone (or whoever copied the old link)
+    cannot take the seat back first; the scorekeeper's screen shows the new link and QR code."""
     result = db.session.execute(
         delete(GameAccess).where(
             GameAccess.game_id == game.id,
@@ -469,22 +513,47 @@ def free_seat(game: Game, seat_id: int) -> bool:
             GameAccess.role == str(Grant.PLAYER),
         )
     )
+    freed = bool(getattr(result, "rowcount", 0))
+    if freed:
+        _new_join_secret(game)
     db.session.commit()
-    return bool(getattr(result, "rowcount", 0))
+    return freed
+
+
+def lock_seats(game: Game, locked: bool) -> None:
+    """Lock (everyone is in: no phone may join) or unlock the seats; unlocking makes a new
+    join secret, so a link seen before the lock does not open a seat afterwards."""
+    if not locked and game.seats_locked:
+        _new_join_secret(game)
+    db.session.execute(update(Game).where(Game.id == game.id).values(seats_locked=locked))
+    db.session.commit()
+    db.session.refresh(game)
+
+
+def _new_join_secret(game: Game) -> None:
+    # a plain UPDATE: the game's version (optimistic locking of its rounds) stays as it is
+    db.session.execute(update(Game).where(Game.id == game.id).values(join_token=new_token()))
 
 
 # --- the optional instance passcode ------------------------------------------------------------
 
 #: session key holding a digest of the passcode this browser entered (not the passcode itself)
 PASSCODE_KEY = "passcode_digest"
-#: wrong passcodes one phone may try per window
+#: passcode tries one phone may make per window
 PHONE_LIMIT = 5
-#: wrong passcodes all new phones from one address may try per window together
-NEW_PHONES_LIMIT = 10
-#: the rate-limit window
+#: passcode tries all phones of one address that are not the table's may make per window
+ADDRESS_LIMIT = 10
+#: passcode tries all phones that are not the table's may make per window, every address
+#: together (an attacker with many addresses still gets this many, not 10 per address)
+STRANGERS_LIMIT = 30
+#: the rate-limit window of passcode tries
 WINDOW = timedelta(minutes=1)
-#: a phone older than this is "known": only its own failures count against it
-KNOWN_AFTER = timedelta(minutes=10)
+#: the window of new phones (device ids) per address (config ``NEW_DEVICES_PER_ADDRESS``)
+NEW_DEVICES_WINDOW = timedelta(minutes=10)
+#: letters of the code a limited phone shows to be let in (no 0/O, 1/I/L to misread)
+ADMIT_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+#: characters of that code
+ADMIT_CODE_LENGTH = 8
 
 
 def _passcode() -> str:
@@ -511,6 +580,12 @@ def passcode_needed() -> bool:
     return not (isinstance(given, str) and hmac.compare_digest(given, _digest(passcode)))
 
 
+def entered_passcode() -> bool:
+    """True when a passcode is configured and this browser entered it: the host proper
+    (without a passcode everybody is host, but nobody is this)."""
+    return bool(_passcode()) and not passcode_needed()
+
+
 def accept_passcode(given: str) -> bool:
     """Compare ``given`` with the configured passcode in constant time; on a match remember it
     for this browser session. Returns False when no passcode is configured or it differs."""
@@ -526,61 +601,129 @@ def passcode_required(view: Callable[..., Any]) -> Callable[..., Any]:
     return requires(Role.HOST)(view)
 
 
+def client_address() -> str:
+    """The phone's network address (the proxy's client address when ``TRUSTED_PROXIES`` is
+    set: werkzeug's ProxyFix rewrote ``remote_addr``), bounded for a bucket's key."""
+    return (request.remote_addr or "?")[:60]
+
+
+def _count(key: str, window: timedelta) -> tuple[int, float]:
+    """Count one hit in bucket ``key`` and return (hits in the window, seconds until the
+    window ends): one UPDATE ... RETURNING (or the first INSERT), so concurrent requests on
+    any number of workers each get their own count: no check-then-count race."""
+    now = utcnow()
+    for _attempt in range(3):
+        stale = RateCounter.window_start <= now - window
+        row = db.session.execute(
+            update(RateCounter)
+            .where(RateCounter.key == key)
+            .values(
+                hits=case((stale, 1), else_=RateCounter.hits + 1),
+                window_start=case((stale, now), else_=RateCounter.window_start),
+            )
+            .returning(RateCounter.hits, RateCounter.window_start)
+            .execution_options(synchronize_session=False)
+        ).one_or_none()
+        if row is not None:
+            return row.hits, (row.window_start + window - now).total_seconds()
+        try:
+            with db.session.begin_nested():
+                db.session.add(RateCounter(key=key, window_start=now, hits=1))
+            return 1, window.total_seconds()
+        except IntegrityError:
+            continue
+    return 1, window.total_seconds()  # (never: the row exists after a failed INSERT)
+
+
+def is_table_phone(device: Device) -> bool:
+    """True for a phone of the table: it keeps score of or joined a seat of a game not
+    deleted (which takes an edit link or the join secret shown on the scorekeeper's screen),
+    or a scorekeeper's or the host's phone let it in (:func:`admit_phone`)."""
+    if device.admitted_at is not None:
+        return True
+    return (
+        db.session.scalar(
+            select(GameAccess.id)
+            .join(Game, Game.id == GameAccess.game_id)
+            .where(
+                GameAccess.device_id == device.id,
+                GameAccess.role.in_([str(Grant.SCOREKEEPER), str(Grant.PLAYER)]),
+                Game.deleted_at.is_(None),
+            )
+            .limit(1)
+        )
+        is not None
+    )
+
+
 def _buckets(device: Device) -> list[tuple[str, int]]:
+    """The buckets a passcode try from ``device`` counts in, with their limits: its own, and
+    for a phone that is not the table's its address's and all strangers' together (however
+    many cookies an attacker makes, or however old they are)."""
     buckets = [(f"passcode:phone:{device.id}", PHONE_LIMIT)]
-    if device.created_at > utcnow() - KNOWN_AFTER:
-        address = (request.remote_addr or "?")[:60]
-        buckets.append((f"passcode:new:{address}", NEW_PHONES_LIMIT))
+    if not is_table_phone(device):
+        buckets.append((f"passcode:address:{client_address()}", ADDRESS_LIMIT))
+        buckets.append(("passcode:strangers", STRANGERS_LIMIT))
     return buckets
 
 
-def passcode_wait() -> int:
-    """Seconds this phone must wait before it may try a passcode again (0: it may now)."""
+def count_passcode_try() -> int:
+    """Count this try against every bucket of this phone *before* the passcode is compared,
+    and return the seconds to wait when one is past its limit (0: judge the passcode).
+    Counted first and atomically (:func:`_count`): 40 tries at once from one phone get 5
+    judged, not whatever passed a check before any was counted."""
     device = current_device()
     assert device is not None
-    now = utcnow()
     wait = 0.0
     for key, limit in _buckets(device):
-        row = db.session.get(RateCounter, key)
-        if row is not None and row.window_start > now - WINDOW and row.hits >= limit:
-            wait = max(wait, (row.window_start + WINDOW - now).total_seconds())
-    return math.ceil(wait)
+        hits, left = _count(key, WINDOW)
+        if hits > limit:
+            wait = max(wait, left)
+    db.session.commit()
+    return math.ceil(wait) if wait else 0
 
 
-def count_wrong_passcode() -> None:
-    """Count one wrong passcode against this phone (and its address while it is new): one
-    atomic UPDATE per bucket, so concurrent workers never lose a count."""
-    device = current_device()
-    assert device is not None
-    now = utcnow()
-    for key, _limit in _buckets(device):
-        for _attempt in range(3):
-            stale = RateCounter.window_start <= now - WINDOW
-            result = db.session.execute(
-                update(RateCounter)
-                .where(RateCounter.key == key)
-                .values(
-                    hits=case((stale, 1), else_=RateCounter.hits + 1),
-                    window_start=case((stale, now), else_=RateCounter.window_start),
-                )
-            )
-            if getattr(result, "rowcount", 0):
-                break
+def admit_code(device: Device) -> str:
+    """The code ``device`` shows when it is limited (made once, kept): a scorekeeper's or the
+    host's phone types it to let this phone in, shown grouped as ``ABCD-EFGH``."""
+    if device.admit_code is None:
+        for _attempt in range(5):
+            code = "".join(secrets.choice(ADMIT_ALPHABET) for _ in range(ADMIT_CODE_LENGTH))
             try:
                 with db.session.begin_nested():
-                    db.session.add(RateCounter(key=key, window_start=now, hits=1))
+                    device.admit_code = code
                 break
             except IntegrityError:
                 continue
+        db.session.commit()
+    code = device.admit_code or ""
+    return f"{code[:4]}-{code[4:]}"
+
+
+def admit_phone(typed: str) -> bool:
+    """Let in the phone showing the code ``typed`` (dashes, spaces and case ignored): from
+    now on only its own passcode limit counts (it still has to know the passcode). True when
+    a phone shows that code."""
+    code = "".join(ch for ch in typed.upper() if ch.isalnum())[:ADMIT_CODE_LENGTH]
+    if len(code) != ADMIT_CODE_LENGTH:
+        return False
+    result = db.session.execute(
+        update(Device)
+        .where(Device.admit_code == code)
+        .values(admitted_at=utcnow(), admit_code=None)
+        .execution_options(synchronize_session=False)
+    )
     db.session.commit()
+    return bool(getattr(result, "rowcount", 0))
 
 
 def too_many_passcodes(wait: int) -> NoReturn:
-    """Abort with 429 and ``Retry-After`` in seconds."""
+    """Abort with 429 and ``Retry-After`` in seconds; the page shows the code with which a
+    scorekeeper's or the host's phone lets this phone in (when it is not the table's yet)."""
+    device = current_device()
+    assert device is not None
     body = render_template(
-        "error.html",
-        code=429,
-        title=_("Too many tries"),
-        description=_("Too many wrong passcodes. Wait a minute and try again."),
+        "games/passcode_limited.html",
+        code=None if is_table_phone(device) else admit_code(device),
     )
     abort(Response(body, status=429, headers={"Retry-After": str(max(wait, 1))}))

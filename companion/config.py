@@ -66,6 +66,18 @@ def secret_key(instance: Path = INSTANCE) -> str:
         return key
 
 
+def proxy_count(text: str) -> int:
+    """``TRUSTED_PROXIES``: a count of proxy hops (``1``); empty is 0.
+
+    Raises:
+        ValueError: (at start) for anything but a whole number from 0 to 5.
+    """
+    value = text.strip() or "0"
+    if not value.isdigit() or int(value) > 5:
+        raise ValueError(f"TRUSTED_PROXIES must be a number of proxies, 0 to 5, not {text!r}")
+    return int(value)
+
+
 class Config:
     """Production defaults. Every value can be overridden by ``create_app(config)``."""
 
@@ -105,6 +117,15 @@ class Config:
     LISTEN_HOST = os.environ.get("COMPANION_LISTEN_HOST") or None
     # Optional passcode guarding the creation of games when the app is exposed beyond a home LAN.
     COMPANION_PASSCODE = os.environ.get("COMPANION_PASSCODE") or None
+    # How many reverse proxies (nginx, Caddy) stand in front of the app: their
+    # X-Forwarded-For/-Proto are trusted that many hops deep (werkzeug's ProxyFix), so the
+    # passcode limit sees each phone's address and the app knows it is served over HTTPS.
+    # 0 (the default): the headers are ignored (anyone could send them).
+    TRUSTED_PROXIES = proxy_count(os.environ.get("TRUSTED_PROXIES", ""))
+    # New phones (device ids in a session cookie) one address may make per 10 minutes: past
+    # it, 429 (companion.access). A table of 12 with a few watchers fits many times over; a
+    # load test from one machine raises it (0: no limit).
+    NEW_DEVICES_PER_ADDRESS = int(os.environ.get("NEW_DEVICES_PER_ADDRESS", "").strip() or 60)
 
     def __init__(self) -> None:
         # Read lazily so that importing this module never writes to instance/.
@@ -119,6 +140,8 @@ class TestConfig(Config):
     SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL_TEST", "sqlite://")
     SQLALCHEMY_ENGINE_OPTIONS: dict = {}
     WTF_CSRF_ENABLED = False
+    # every test client is a new phone from 127.0.0.1 (tests of the limit set their own)
+    NEW_DEVICES_PER_ADDRESS = 100_000
 
     def __init__(self) -> None:
         self.SECRET_KEY = "test-secret"

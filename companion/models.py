@@ -160,6 +160,11 @@ class Game(Model):
     status: Mapped[str] = mapped_column(String(12), default=GameStatus.ACTIVE.value)
     edit_token: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True, default=new_token)
     share_token: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True, default=new_token)
+    #: the secret of the join link shown only on the scorekeeper's screen: the share token is
+    #: public (exports, night pages), so a seat is given by this one, never by the share token
+    join_token: Mapped[str] = mapped_column(String(TOKEN_MAX), unique=True, default=new_token)
+    #: the scorekeeper locked the seats (everyone is in): no phone may join a seat
+    seats_locked: Mapped[bool] = mapped_column(default=False, server_default=false())
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -457,6 +462,11 @@ class Device(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: the short code this phone shows when its address is past the passcode limit; a
+    #: scorekeeper's or the host's phone types it to let this phone try the passcode
+    admit_code: Mapped[str | None] = mapped_column(String(16), unique=True, default=None)
+    #: when a scorekeeper's or the host's phone let this phone in (only its own limit counts)
+    admitted_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class GameAccess(Model):
@@ -545,4 +555,7 @@ class IdempotencyKey(Model):
     status_code: Mapped[int | None] = mapped_column(default=None)
     headers: Mapped[dict[str, str] | None] = mapped_column(JSON, default=None)
     body: Mapped[str | None] = mapped_column(Text, default=None)
+    #: a digest of the first request's form (without its CSRF token and key): a repeat whose
+    #: form differs is told that the first one was kept
+    request_digest: Mapped[str | None] = mapped_column(String(64), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -6,7 +6,8 @@ link ``/s/<share_token>`` shows the live scoreboard: the token *is* the permissi
 line, a proxy cache or a browser cache holding the full path holds the permission too. Every
 log that can show a path (gunicorn's access and error logs under ``make run``, the dev server's
 request log, the app's own log) goes through :func:`mask_tokens`, and pages under
-:data:`EDIT_PREFIX` are sent ``Cache-Control: no-store``.
+:data:`SECRET_PREFIXES` are sent ``Cache-Control: no-store``. A link with a token in its query
+string (an old ``/checker/?game=<edit token>``) is masked too: :data:`SECRET_PARAMS`.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from __future__ import annotations
 import logging
 import re
 
-#: the path prefix of every page reached by an edit link
-EDIT_PREFIX = "/g/"
+#: the path prefixes of every page that carries a secret: reached by an edit link (``/g/``),
+#: a joined phone's page and the join page (``/p/``, ``/j/``: the seat's hand, the join
+#: secret), and the passcode pages (a CSRF token, a phone's admit code)
+SECRET_PREFIXES = ("/g/", "/p/", "/j/", "/passcode")
 #: the one-letter path segments followed by a capability token (edit ``g``, share ``s``, and the
 #: share token again in a player's join ``j`` and hand ``p`` pages)
 TOKEN_SEGMENTS = ("g", "s", "j", "p")
@@ -30,15 +33,24 @@ _TOKEN_IN_PATH = re.compile(
 )
 
 
+#: query parameters whose value may be a token (old links put the edit token in ``game=``;
+#: a game's id there is a number and is kept)
+SECRET_PARAMS = ("game", "token")
+_TOKEN_IN_QUERY = re.compile(
+    rf"(?P<lead>[?&](?:{'|'.join(SECRET_PARAMS)})=)(?![0-9]+(?:[&#\s\"']|$))[^&#\s\"';]+"
+)
+
+
 def mask_tokens(text: str) -> str:
-    """``text`` with every capability token in a path replaced by :data:`MASK`
+    """``text`` with every capability token in a path or a query replaced by :data:`MASK`
     (``GET /g/AbC.../round`` -> ``GET /g/***/round``); the rest is kept for debugging."""
-    return _TOKEN_IN_PATH.sub(lambda m: m.group("lead") + MASK, text)
+    masked = _TOKEN_IN_PATH.sub(lambda m: m.group("lead") + MASK, text)
+    return _TOKEN_IN_QUERY.sub(lambda m: m.group("lead") + MASK, masked)
 
 
-def is_edit_path(path: str) -> bool:
-    """True for a page reached by an edit link (``/g/<token>...``)."""
-    return path.startswith(EDIT_PREFIX)
+def carries_secret(path: str) -> bool:
+    """True for a page that carries a secret (:data:`SECRET_PREFIXES`): sent ``no-store``."""
+    return path.startswith(SECRET_PREFIXES)
 
 
 class MaskTokensFilter(logging.Filter):

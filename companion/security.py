@@ -1,12 +1,19 @@
 """Security headers: a Content-Security-Policy that allows the app's own scripts and the pinned
 htmx CDN script (no inline script at all: the local fallback loader is static/js), plus the
-usual hardening headers and ``Cache-Control: no-store`` on pages reached by an edit link."""
+usual hardening headers, ``Cache-Control: no-store`` on every page that carries a secret
+(:func:`companion.redact.carries_secret`), and ``Strict-Transport-Security`` when the app knows
+it is served over HTTPS. Behind reverse proxies (``TRUSTED_PROXIES``), werkzeug's ProxyFix
+takes the phone's address and the scheme from the proxies' headers."""
 
 from __future__ import annotations
 
 from flask import Flask, Response, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .redact import is_edit_path, mask_logs
+from .redact import carries_secret, mask_logs
+
+#: HSTS over HTTPS: a year, as browsers' preload lists expect (subdomains are not the app's)
+HSTS = "max-age=31536000"
 
 
 def init_security(app: Flask) -> None:
@@ -27,13 +34,22 @@ def init_security(app: Flask) -> None:
     )
 
     mask_logs(app.logger)
+    hops = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if hops:
+        # Only the proxies' own X-Forwarded-For/-Proto (the last ``hops`` entries); never
+        # X-Forwarded-Host: a proxy that passes the phone's header on would let it choose the
+        # host the share page's links are built from (PUBLIC_URL / TRUSTED_HOSTS decide that).
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
+    https_url = str(app.config.get("PUBLIC_URL") or "").startswith("https://")
 
     @app.after_request
     def _headers(response: Response) -> Response:
-        if is_edit_path(request.path):
-            # An edit link is a permission: no browser, proxy or shared-computer cache may
-            # keep a page (or fragment) reached by one.
+        if carries_secret(request.path):
+            # An edit link, a joined seat, a join secret is a permission: no browser, proxy or
+            # shared-computer cache may keep a page (or fragment) that carries one.
             response.headers["Cache-Control"] = "no-store"
+        if request.is_secure or https_url:
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
         response.headers.setdefault("Content-Security-Policy", csp)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")

@@ -54,6 +54,10 @@ def gunicorn_options(host: str, port: int, workers: int) -> dict[str, Any]:
         "accesslog": "-",
         "logger_class": MaskedLogger,
         "timeout": 120,  # a whole-history JSON export can take seconds on a busy machine
+        # X-Forwarded-* are trusted by the app alone (TRUSTED_PROXIES, werkzeug's ProxyFix):
+        # gunicorn's default trusts them from 127.0.0.1, so a phone on this machine could
+        # claim HTTPS (issue 21)
+        "forwarded_allow_ips": "",
     }
 
 

@@ -85,7 +85,10 @@ def _replay(app: Flask) -> Any:
     # may not commit), so the view can tell it that it no longer keeps score, with what it typed.
     from .access import current_device
 
-    current_device()
+    try:
+        current_device()
+    except HTTPException as refused:  # 429: too many new phones from this address
+        return refused.get_response()
     fields = request.form.copy()
     fields.pop("csrf_token", None)
     request.form = ImmutableMultiDict(fields)  # werkzeug allows it

@@ -1,7 +1,7 @@
 """Which table the checker rules for: a running game (its house rules, set and players) or a
 preset, set and player count chosen on the page.
 
-All of it comes from the URL (``?game=<edit token>`` or ``?preset=&set=&players=``), so every
+All of it comes from the URL (``?game=<id>`` or ``?preset=&set=&players=``), so every
 checker page can be bookmarked and works without JavaScript.
 """
 
@@ -86,7 +86,7 @@ class Table:
     def params(self) -> dict[str, Any]:
         """The URL parameters that bring the checker back to this table."""
         if self.game is not None:
-            return {"game": self.game.edit_token}
+            return {"game": self.game.id}  # never a token in a query string
         return {"preset": self.preset, "set": self.set_size, "players": len(self.players)}
 
 

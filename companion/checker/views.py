@@ -27,7 +27,7 @@ from ..htmx import is_htmx, keep_url, push_url
 from ..mapping import coming_round, rules_of
 from ..models import Game
 from ..rulebook import SECTIONS, section_for, source_names, switch_anchor
-from ..services.game_lookup import game_for_edit
+from ..services.game_lookup import game_of_this_phone
 from ..services.rulings import (
     delete_ruling,
     ruling_by_id,
@@ -49,10 +49,11 @@ from .position import PositionView
 
 
 def table_of(args: MultiDict) -> Table:
-    """The table from ``?game=<edit token>`` (404 when unknown) or preset/set/players."""
-    token = TableArgs.read(args).game.data
-    if token:
-        game = game_for_edit(token)
+    """The table from ``?game=<id>`` (404 when unknown or not this phone's table) or
+    preset/set/players."""
+    named = TableArgs.read(args).game.data
+    if named:
+        game = game_of_this_phone(str(named))
         rules = rules_of(game)
         try:
             centre = coming_round(game).start_double
@@ -137,7 +138,7 @@ def show_position() -> ResponseReturnValue:
 @bp.get("/rulings")
 @requires(Role.ANYONE)
 def rulings() -> ResponseReturnValue:
-    """The rulings made for a game (``?game=<edit token>``), or without one, newest first."""
+    """The rulings made for a game (``?game=<id>``), or without one, newest first."""
     table = table_of(request.args)
     return render_template(
         "checker/rulings.html",
@@ -231,7 +232,7 @@ def rule_part(rule: str) -> Any:
 def rule_book_url(game: Game | None = None, anchor: str = "", **params: Any) -> str:
     """A link to the rule book (at ``anchor``), for ``game`` when given, for other pages."""
     if game is not None:
-        params["game"] = game.edit_token
+        params["game"] = game.id  # never a token in a query string
     return str(url_for("checker.rule_book", **params)) + (f"#{anchor}" if anchor else "")
 
 
@@ -239,7 +240,7 @@ def rule_book_url(game: Game | None = None, anchor: str = "", **params: Any) -> 
 def checker_url(game: Game | None = None, **params: Any) -> str:
     """A link to the checker for ``game`` (or on its own), for other pages."""
     if game is not None:
-        params["game"] = game.edit_token
+        params["game"] = game.id  # never a token in a query string
     return url_for("checker.index", **params)
 
 

@@ -112,6 +112,20 @@ class PasscodeForm(FlaskForm):
     submit = SubmitField(_l("Continue"))
 
 
+class AdmitForm(FlaskForm):
+    """The code a phone past the passcode limit shows, typed on a scorekeeper's or the
+    host's phone to let it in (companion.access.admit_phone)."""
+
+    code = StringField(
+        _l("The code on that phone"),
+        validators=[
+            InputRequired(_l("Type the code that phone shows.")),
+            Length(max=20, message=_l("Type the code that phone shows.")),
+        ],
+    )
+    submit = SubmitField(_l("Let this phone in"))
+
+
 # --- new game ------------------------------------------------------------------------------
 
 _SEAT_RANGE = NumberRange(

@@ -31,6 +31,7 @@ from ..access import (
     Role,
     asker_names,
     asking,
+    join_link,
     keeps_score,
     remember,
     requires,
@@ -181,10 +182,12 @@ def _game_context(
 
 def join_panel_open(game: Game, phones: dict[int, Any]) -> bool:
     """True while the join panel stands at the top of the game page: the game is being played,
-    a seat has not joined yet and the scorekeeper has not closed the panel."""
+    a seat has not joined yet and the scorekeeper has neither closed the panel nor locked the
+    seats."""
     return (
         game.status != GameStatus.FINISHED
         and not game.join_closed
+        and not game.seats_locked
         and any(seat.id not in phones for seat in game.seats)
     )
 
@@ -193,7 +196,7 @@ def _join_box(game: Game) -> dict[str, str]:
     """The join link and its QR code for the game page ("Players: join on your phone")."""
     from .views import qr_svg
 
-    link = public_url(with_language(url_for("table.join", share_token=game.share_token)))
+    link = public_url(with_language(join_link(game)))
     return {"join_link": link, "join_qr": qr_svg(link, _("QR code to join the game"))}
 
 

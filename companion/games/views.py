@@ -28,10 +28,10 @@ from sqlalchemy.orm import selectinload
 from ..access import (
     Role,
     accept_passcode,
-    count_wrong_passcode,
+    admit_phone,
+    count_passcode_try,
     joined_share_tokens,
     passcode_needed,
-    passcode_wait,
     remember,
     remembered_tokens,
     requires,
@@ -50,7 +50,14 @@ from ..text import shortened
 from ..vocab import GameStatus
 from . import bp
 from .access import safe_next, scorekeeper_game
-from .forms import MORE_NAME_ROWS, NewGameForm, NightForm, NotesForm, PasscodeForm
+from .forms import (
+    MORE_NAME_ROWS,
+    AdmitForm,
+    NewGameForm,
+    NightForm,
+    NotesForm,
+    PasscodeForm,
+)
 
 #: a night counts as active on its day and the day after (games often run past midnight)
 ACTIVE_DAYS = 1
@@ -142,23 +149,55 @@ def _joined_games() -> list[Game]:
 def passcode() -> ResponseReturnValue:
     """Ask for the instance passcode once per browser session (when one is configured).
 
-    Wrong tries are counted in the database (:func:`companion.access.count_wrong_passcode`):
-    past the limit the answer is 429 with ``Retry-After``, before the passcode is compared.
+    Every try is counted in the database first (:func:`companion.access.count_passcode_try`):
+    past the limit the answer is 429 with ``Retry-After`` and the passcode is not compared.
     """
     form = PasscodeForm()
     target = safe_next(request.args.get("next") or form.next.data)
     if not passcode_needed():
         return redirect(target, code=303)
     if form.validate_on_submit():
-        wait = passcode_wait()
+        wait = count_passcode_try()
         if wait:
             too_many_passcodes(wait)
         if accept_passcode(form.passcode.data or ""):
             return redirect(target, code=303)
-        count_wrong_passcode()
         form.passcode.errors = [_("That is not the passcode.")]
     form.next.data = target
     return render_template("games/passcode.html", form=form)
+
+
+@bp.route("/passcode/admit", methods=["GET", "POST"])
+@requires(Role.HOST)
+def admit_host() -> ResponseReturnValue:
+    """The host's phone lets in a phone of the table whose address is past the passcode
+    limit (it types the code that phone shows)."""
+    return admit_page(url_for("games.admit_host"), url_for("games.index"))
+
+
+@bp.route("/g/<token>/admit", methods=["GET", "POST"])
+@requires(Role.SCOREKEEPER)
+def admit_keeper(token: str) -> ResponseReturnValue:
+    """The scorekeeper's phone lets in a phone of the table whose address is past the
+    passcode limit (it types the code that phone shows)."""
+    scorekeeper_game(token)
+    return admit_page(
+        url_for("games.admit_keeper", token=token), url_for("games.play", token=token)
+    )
+
+
+def admit_page(action: str, back: str) -> ResponseReturnValue:
+    """The "Let a phone in" form and its answer (the host's page and the scorekeeper's)."""
+    form = AdmitForm()
+    if form.validate_on_submit():
+        if admit_phone(form.code.data or ""):
+            flash(
+                _("That phone may try the passcode now: only its own tries count."),
+                "success",
+            )
+            return redirect(back, code=303)
+        form.code.errors = [_("No phone shows that code. Check it on the phone and type it again.")]
+    return render_template("games/admit.html", form=form, action=action, back=back)
 
 
 # --- nights --------------------------------------------------------------------------------

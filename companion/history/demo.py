@@ -205,6 +205,7 @@ def _game(
         "status": GameStatus.FINISHED.value,
         "edit_token": new_token(),
         "share_token": new_token(),
+        "join_token": new_token(),
         "version": 1,
         "created_at": began,
         "updated_at": moment,

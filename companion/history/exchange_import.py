@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -75,7 +76,8 @@ class ImportReport:
         added: kind ("players", "nights", "games", "rounds", "rulings") -> rows added.
         kept: kind -> items of the file that were already in the database (left as they were).
         restored: kind ("nights", "games") -> deleted items the file brought back (their
-            ``deleted_at`` cleared): a backup undoes a deletion.
+            ``deleted_at`` cleared): a backup undoes a deletion, when the importer may
+            (``may_restore`` of :func:`import_document`).
         new_games: the keys (share tokens) of the games added.
     """
 
@@ -83,6 +85,8 @@ class ImportReport:
     added: Counter[str] = field(default_factory=Counter)
     kept: Counter[str] = field(default_factory=Counter)
     restored: Counter[str] = field(default_factory=Counter)
+    #: kind -> deleted items of the file left deleted: the importer may not undo the deletion
+    not_restored: Counter[str] = field(default_factory=Counter)
     new_games: list[str] = field(default_factory=list)
     cleaned: int = 0
 
@@ -105,6 +109,9 @@ class ImportReport:
         if self.restored:
             back = ", ".join(f"{self.restored[k]} {k}" for k in ("nights", "games"))
             lines.append(f"Restored (they had been deleted): {back}.")
+        if self.not_restored:
+            left = ", ".join(f"{self.not_restored[k]} {k}" for k in ("nights", "games"))
+            lines.append(f"Left deleted (deleted here; not restored by this import): {left}.")
         return lines
 
 
@@ -696,9 +703,23 @@ def clean_free_text(doc: Any) -> int:
 # --- writing -------------------------------------------------------------------------------------
 
 
-def import_document(session: Session, source: str | bytes | dict[str, Any]) -> ImportReport:
+#: who may undo a deletion by importing: called with a deleted night or game of the file
+MayRestore = Callable[[GameNight | Game], bool]
+
+
+def _restore_all(_row: GameNight | Game) -> bool:
+    return True  # the command line: whoever runs it owns the database
+
+
+def import_document(
+    session: Session,
+    source: str | bytes | dict[str, Any],
+    may_restore: MayRestore = _restore_all,
+) -> ImportReport:
     """Validate ``source`` (JSON text or a decoded document) and add what is new, in one
-    transaction committed at the end.
+    transaction committed at the end. A night or game of the file that was deleted here comes
+    back only when ``may_restore`` says so (the web import: the host, or the game's own
+    scorekeeper; an export anyone downloaded must not undo a scorekeeper's deletion).
 
     Returns an :class:`ImportReport`; when it has problems nothing was written (the session was
     rolled back). Never raises for bad input.
@@ -711,7 +732,7 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
     if report.problems:
         return report
     try:
-        _Writer(session, report).write(doc)
+        _Writer(session, report, may_restore).write(doc)
         session.commit()
     except (SQLAlchemyError, LookupError, TypeError, ValueError) as exc:
         # Validation should leave nothing for the database to refuse; if it still does, the
@@ -720,6 +741,7 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
         report.added.clear()
         report.kept.clear()
         report.restored.clear()
+        report.not_restored.clear()
         report.new_games.clear()
         orig = getattr(exc, "orig", None)  # the driver's own message, for a database error
         detail = str(orig) if orig else str(exc)
@@ -732,9 +754,10 @@ def import_document(session: Session, source: str | bytes | dict[str, Any]) -> I
 class _Writer:
     """Adds a validated document's new items to the session (no commit)."""
 
-    def __init__(self, session: Session, report: ImportReport) -> None:
+    def __init__(self, session: Session, report: ImportReport, may_restore: MayRestore) -> None:
         self.session = session
         self.report = report
+        self.may_restore = may_restore
         self.players: dict[str, Player] = {}
         self.claimed: set[int] = set()
 
@@ -829,12 +852,15 @@ class _Writer:
 
     def _keep_or_restore(self, row: GameNight | Game, kind: str) -> None:
         """Count a night or game of the file that is already here; a deleted one comes back
-        (importing a backup is how a deletion is undone after the restore window)."""
+        when the importer may undo its deletion (importing a backup is how a deletion is
+        undone after the restore window)."""
         if row.deleted_at is None:
             self.report.kept[kind] += 1
-        else:
+        elif self.may_restore(row):
             row.deleted_at = None
             self.report.restored[kind] += 1
+        else:
+            self.report.not_restored[kind] += 1
 
     def _games(self, batch: list[tuple[int, dict]]) -> None:
         """Insert new games with their seats, rounds, hands, audit and rulings: a few bulk
@@ -898,6 +924,7 @@ def _game_row(night_id: int, data: dict) -> dict[str, Any]:
         "night_id": night_id,
         "share_token": data["key"],
         "edit_token": new_token(),  # edit links are not exported: the import makes a new one
+        "join_token": new_token(),  # nor join secrets
         "version": 1,  # what the ORM's version counter starts at
         "set_size": data["set_size"],
         "preset": data["preset"],

@@ -24,10 +24,18 @@ from sqlalchemy import select
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
 
-from ..access import MAX_REMEMBERED, Role, remember, requires
+from ..access import (
+    MAX_REMEMBERED,
+    Role,
+    entered_passcode,
+    is_host,
+    keeps_score,
+    remember,
+    requires,
+)
 from ..extensions import csrf, db
 from ..ids import parse_id
-from ..models import Game
+from ..models import Game, GameNight
 from ..vocab import GameStatus
 from . import bp, exchange, exchange_schema
 
@@ -100,6 +108,16 @@ def export_json() -> Response:
     )
 
 
+def _may_restore(row: GameNight | Game) -> bool:
+    """Whether this import may bring back a night or game deleted here. A night: whoever may
+    delete one (the host). A game: the host who entered the passcode, or the game's own
+    scorekeeper (who deleted it), nobody else: an export is public, and importing it must not
+    undo a scorekeeper's deletion (even where, without a passcode, everybody is host)."""
+    if isinstance(row, GameNight):
+        return is_host()
+    return entered_passcode() or keeps_score(row)
+
+
 def _remember_unfinished(keys: list[str]) -> None:
     """Edit links are not exported, so an imported game gets a new one that nobody knows: the
     browser that imported unfinished games keeps score for them (up to the remembered limit)."""
@@ -154,7 +172,7 @@ def import_page() -> str | tuple[str, int]:
         status = 400 if request.method == "POST" else 200
         page = render_template("history/import.html", form=form, report=None, mb=megabytes)
         return page, status
-    report = exchange.import_document(db.session(), form.file.data.read())
+    report = exchange.import_document(db.session(), form.file.data.read(), _may_restore)
     _remember_unfinished(report.new_games)
     status = 200 if report.ok else 422
     return render_template(

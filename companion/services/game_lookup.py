@@ -20,9 +20,11 @@ from ..access import (
     claim_or_check_scorekeeper,
     current_device,
     holds,
+    is_host,
 )
 from ..extensions import db
 from ..htmx import is_htmx, navigate, reload_page
+from ..ids import parse_id
 from ..models import Game, GameAccess
 from .deleted_games import recently_deleted
 
@@ -81,6 +83,46 @@ def game_for_view(share_token: str) -> Game:
         werkzeug.exceptions.NotFound: (404) for an unknown token or a deleted game.
     """
     return _live_game(Game.share_token, share_token)
+
+
+def game_for_join(token: str) -> Game | None:
+    """The live game whose join secret is ``token``, or None when ``token`` is not a join
+    secret (it may be a share token: that one shows the scoreboard, never gives a seat).
+
+    Raises:
+        werkzeug.exceptions.NotFound: (404) for a deleted game.
+    """
+    if not token or len(token) > MAX_TOKEN_LENGTH:
+        return None
+    game = db.session.scalar(select(Game).where(Game.join_token == token))
+    if game is not None and game.deleted_at is not None:
+        _gone(game, edit=False)
+    return game
+
+
+def game_of_this_phone(text: str) -> Game:
+    """The live game named in a query (``?game=<id>``: never a token in a query string) when
+    this phone is at its table (it keeps its score or joined a seat) or is the host (entered
+    the passcode; without a passcode everybody is, as for every page of the history). An old
+    link's edit token (``?game=<edit token>``) is still understood.
+
+    Raises:
+        werkzeug.exceptions.NotFound: (404, in words) for anything else, the same for a game
+            that exists and one that does not.
+    """
+    game_id = parse_id(text)
+    if game_id is None:
+        return game_for_edit(text)  # (an old link: the edit token is its own permission)
+    game = db.session.get(Game, game_id)
+    if game is None:
+        no_such_game()
+    device = current_device(create=False)
+    at_table = holds(device, game, Grant.SCOREKEEPER) or holds(device, game, Grant.PLAYER)
+    if not (at_table or is_host()):
+        no_such_game()
+    if game.deleted_at is not None:
+        _gone(game, edit=False)
+    return game
 
 
 def scorekeeper_game(token: str) -> Game:

@@ -15,25 +15,49 @@ was lost on the way back is sent again too. Each entry carries a key of its own 
    gets exactly that answer: the same redirect, or the same "saved on another phone" page.
    A server error frees the key (nothing was applied), so the next try runs the view again.
 
-A key is bound to the address it was first posted to: the same key on another page is refused,
-so a stored answer can never be shown for another game. Rows older than :data:`KEEP_FOR` are
-deleted when new keys are claimed.
+A key belongs to the phone that sent it: the row is keyed by a digest of the phone's device id
+and the key (:func:`scoped_key`), so another phone sending the same key claims a key of its own
+(its own entry is applied, and it never gets the first phone's answer). A key is bound to the
+address it was first posted to: the same key on another page is refused, so a stored answer can
+never be shown for another game. Stored answers are small: the status and, for a redirect, where
+to; never a page (which would hold the phone's CSRF token, or a photo). A repeat is answered from
+them: the same redirect, or the same status with words that say the entry was already answered
+(:func:`_replayed`). An answer that applied nothing and is not a redirect (a refused hand, the
+form with what was wrong in it) frees the key: a repeat is judged again and gets that page,
+rendered for it. A repeat whose form differs from the first is not applied and is told that
+the first values were kept (:data:`REQUEST_FIELDS_SKIPPED` are not compared). Rows older than
+:data:`KEEP_FOR` are deleted when new keys are claimed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from datetime import timedelta
 from enum import StrEnum
 
-from flask import Flask, Response, abort, g, has_request_context, request
+from flask import (
+    Flask,
+    Response,
+    abort,
+    current_app,
+    g,
+    has_request_context,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import gettext as _
 from sqlalchemy import delete, event, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from werkzeug.exceptions import HTTPException
 
+from ..access import DEVICE_KEY
 from ..extensions import db
+from ..htmx import is_htmx
 from ..models import IdempotencyKey, utcnow
 
 #: the request header that carries an outbox entry's key
@@ -50,8 +74,10 @@ POLL_SECONDS = 0.05
 STALE_AFTER = timedelta(minutes=2)
 #: how long a key and its answer are kept (an outbox older than this is long gone)
 KEEP_FOR = timedelta(days=30)
-#: the answer's headers kept and sent again with it
-KEPT_HEADERS = ("Location", "Content-Type", "HX-Push-Url", "HX-Redirect", "HX-Trigger")
+#: the answer's headers kept and sent again with it (where a redirect goes; never a body)
+KEPT_HEADERS = ("Location", "HX-Push-Url", "HX-Redirect", "HX-Trigger")
+#: form fields that are not the entry's values: not compared between a key's arrivals
+REQUEST_FIELDS_SKIPPED = ("csrf_token", "idempotency_key")
 #: the header on a repeated answer (for the outbox and for tests)
 REPLAY_HEADER = "Idempotent-Replay"
 
@@ -81,9 +107,31 @@ def request_key() -> str | None:
     return key
 
 
-def _claim(key: str, path: str) -> bool:
+def scoped_key(key: str, device_token: str) -> str:
+    """The row's key: a digest (64 hex characters) of the phone's device id and the key it
+    sent, so one phone's key never meets another phone's."""
+    return hashlib.sha256(f"{device_token}\n{key}".encode()).hexdigest()
+
+
+def request_digest() -> str | None:
+    """A digest of this POST's form values (without :data:`REQUEST_FIELDS_SKIPPED`), or None
+    for an upload (its body is never read before the view bounds its size)."""
+    if request.mimetype != "application/x-www-form-urlencoded":
+        return None
+    fields = sorted(
+        (name, value)
+        for name, values in request.form.lists()
+        if name not in REQUEST_FIELDS_SKIPPED
+        for value in values
+    )
+    return hashlib.sha256(repr(fields).encode()).hexdigest()
+
+
+def _claim(key: str, path: str, digest: str | None) -> bool:
     """Insert the key's row and commit: True when this request won it."""
-    db.session.add(IdempotencyKey(key=key, path=path, state=str(KeyState.PENDING)))
+    db.session.add(
+        IdempotencyKey(key=key, path=path, state=str(KeyState.PENDING), request_digest=digest)
+    )
     try:
         db.session.commit()
     except IntegrityError:
@@ -114,22 +162,66 @@ def _take_over(key: str, since: object) -> bool:
     return bool(getattr(taken, "rowcount", 0))
 
 
-def _stored_answer(
-    headers: dict[str, str] | None, status: int | None, body: str | None
-) -> Response:
-    response = Response(body or "", status=status or 200)
-    for name, value in (headers or {}).items():
-        response.headers[name] = value
+def _page_of(path: str) -> str:
+    """``path`` when it is a page a GET opens, else the start page: where a repeat's answer
+    sends the player to see what is saved."""
+    try:
+        current_app.url_map.bind("").match(path, method="GET")
+    except HTTPException:
+        return url_for("games.index")
+    return path
+
+
+def _replayed(status: int, path: str, *, changed: bool = False) -> Response:
+    """The answer to a repeat whose first answer was not a redirect: the same status, and
+    words saying what happened to the first arrival and where to see what is saved (rendered
+    now, for this phone: no page of the first answer is kept). ``changed``: the repeat's
+    values differ from the first arrival's, which were kept. htmx reloads the page instead."""
+    if changed:
+        status = 409
+        words = _(
+            "This entry was already sent from this phone with other values. The values sent "
+            "first were kept; these were not saved. Open the page to see what is saved, then "
+            "change it there if needed."
+        )
+    elif status < 300:
+        words = _("This entry was already sent from this phone and taken. Open the page to see it.")
+    elif status == 409:
+        words = _(
+            "This entry was already sent from this phone and was not saved: the game had "
+            "changed on another phone. Open the page to see what is saved."
+        )
+    else:
+        words = _(
+            "This entry was already sent from this phone and was refused; nothing of it was "
+            "saved. Open the page to see what is saved."
+        )
+    body = render_template("replayed.html", code=status, words=words, page=_page_of(path))
+    response = Response(body, status=status)
+    if is_htmx() and status < 300:
+        response.headers["HX-Refresh"] = "true"
     response.headers[REPLAY_HEADER] = "true"
     return response
 
 
-def claim_or_answer(key: str, path: str) -> Response | None:
-    """None when this request claimed ``key`` (it runs the view); otherwise the answer to give:
-    the first request's, or a "try again later" while it is still running."""
+def _stored_answer(headers: dict[str, str] | None, status: int | None, path: str) -> Response:
+    if status is not None and 300 <= status < 400:
+        response = Response(status=status)
+        for name, value in (headers or {}).items():
+            response.headers[name] = value
+        response.headers[REPLAY_HEADER] = "true"
+        return response
+    return _replayed(status or 200, path)
+
+
+def claim_or_answer(key: str, path: str, digest: str | None = None) -> Response | None:
+    """None when this request claimed ``key`` (a :func:`scoped_key`: it runs the view);
+    otherwise the answer to give: the first request's, "the first values were kept" when
+    ``digest`` (:func:`request_digest`) differs from the first's, or a "try again later"
+    while the first is still running."""
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
-        if _claim(key, path):
+        if _claim(key, path, digest):
             return None
         row = db.session.execute(
             select(
@@ -137,7 +229,7 @@ def claim_or_answer(key: str, path: str) -> Response | None:
                 IdempotencyKey.state,
                 IdempotencyKey.status_code,
                 IdempotencyKey.headers,
-                IdempotencyKey.body,
+                IdempotencyKey.request_digest,
                 IdempotencyKey.created_at,
             ).where(IdempotencyKey.key == key)
         ).one_or_none()
@@ -149,8 +241,10 @@ def claim_or_answer(key: str, path: str) -> Response | None:
             abort(
                 422, description=_("This entry was already sent to another page; it was not saved.")
             )
+        if digest and row.request_digest and digest != row.request_digest:
+            return _replayed(409, path, changed=True)
         if row.state == KeyState.DONE:
-            return _stored_answer(row.headers, row.status_code, row.body)
+            return _stored_answer(row.headers, row.status_code, path)
         stale = row.created_at < utcnow() - STALE_AFTER
         if stale and row.state == KeyState.PENDING and _take_over(key, row.created_at):
             return None
@@ -178,16 +272,26 @@ def _mark_applied(session: Session) -> None:
 
 
 def store_answer(key: str, response: Response) -> None:
-    """Keep the winner's answer for every repeat; free the key after a server error."""
+    """Keep the winner's answer for every repeat, small (a status, where a redirect goes).
+    Free the key instead when nothing was applied (the claim is still ``pending``) and the
+    answer is not a redirect: a server error, or a refusal or a page (the hand form with what
+    was wrong in it) that changed nothing. A repeat is then judged again and answered with the
+    page itself, rendered for it; no page is ever kept."""
     db.session.rollback()
-    if response.status_code >= 500:
-        db.session.execute(
-            delete(IdempotencyKey).where(
-                IdempotencyKey.key == key, IdempotencyKey.state == str(KeyState.PENDING)
-            )
+    freed = 0
+    if response.status_code >= 500 or not 300 <= response.status_code < 400:
+        freed = getattr(
+            db.session.execute(
+                delete(IdempotencyKey).where(
+                    IdempotencyKey.key == key, IdempotencyKey.state == str(KeyState.PENDING)
+                )
+            ),
+            "rowcount",
+            0,
         )
-    else:
-        body = "" if response.is_streamed else response.get_data(as_text=True)
+    if response.status_code < 500 and not freed:
+        # Small: the status and where a redirect goes. Never the page itself: it holds this
+        # phone's CSRF token (or a photo), and a repeat is answered in words instead.
         headers = {h: response.headers[h] for h in KEPT_HEADERS if h in response.headers}
         db.session.execute(
             update(IdempotencyKey)
@@ -196,7 +300,7 @@ def store_answer(key: str, response: Response) -> None:
                 state=str(KeyState.DONE),
                 status_code=response.status_code,
                 headers=headers,
-                body=body,
+                body=None,
             )
         )
     db.session.commit()
@@ -210,11 +314,18 @@ def init_idempotency(app: Flask) -> None:
 
     @app.before_request
     def _claim_key() -> Response | None:
-        key = request_key()
-        if key is None:
+        sent = request_key()
+        if sent is None:
             return None
         _forget_old()
-        answer = claim_or_answer(key, request.path)
+        # the phone's device id from its signed cookie, without making one; a phone without
+        # one has no entry of its own to repeat (an outbox lives on a page that made it one),
+        # and cookieless phones must not share one scope
+        device = session.get(DEVICE_KEY)
+        if not isinstance(device, str):
+            return None
+        key = scoped_key(sent, device)
+        answer = claim_or_answer(key, request.path, request_digest())
         if answer is None:
             g.setdefault(_G_KEY, key)
         return answer

@@ -20,6 +20,7 @@ from typing import Any
 from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
+from flask_babel import lazy_gettext as _l
 
 from .. import access, render_cache
 from ..access import Role, requires
@@ -34,6 +35,7 @@ from ..services.audit import new_entry
 from ..services.deleted_games import shared_game
 from ..services.game_lookup import (
     game_for_edit,
+    game_for_join,
     game_for_view,
     live_rematch,
     scorekeeper_game,
@@ -53,9 +55,9 @@ def _seat_of(game: Game, text: Any) -> Seat | None:
     return next((s for s in game.seats if s.id == seat_id), None)
 
 
-def _playable(share_token: str) -> Game:
+def _playable(game: Game) -> Game:
     """The live game of a join link; a finished game's link says so (410) instead."""
-    game = load_game(game_for_view(share_token))
+    game = load_game(game)
     if game.status == GameStatus.FINISHED:
         abort(
             410,
@@ -70,37 +72,73 @@ def _playable(share_token: str) -> Game:
 # --- joining -----------------------------------------------------------------------------------
 
 
-@bp.route("/j/<share_token>", methods=["GET", "POST"])
+@bp.route("/j/<join_token>", methods=["GET", "POST"])
 @requires(Role.VIEWER)
-def join(share_token: str) -> Any:
-    """The seats of the game; tapping a name (a POST with that seat's id) joins it."""
-    game = _playable(share_token)
-    device = access.current_device()
+def join(join_token: str) -> Any:
+    """The seats of the game; tapping a name (a POST with that seat's id) joins it. Only the
+    join secret shown on the scorekeeper's screen opens the seats: the share token (public in
+    exports and night pages) shows how to join instead, and a POST with it is refused."""
+    found = game_for_join(join_token)
+    if found is None:
+        return _join_elsewhere(join_token)
+    game = _playable(found)
     if request.method == "POST":
-        seat = _seat_of(game, request.form.get("seat"))
-        if seat is None:
-            flash(_("That seat is not at this game. Tap your name in the list."), "error")
-            return redirect(url_for("table.join", share_token=share_token), 303)
-        try:
-            access.join_seat(game, seat)
-        except access.SeatTaken:
-            flash(
-                _(
-                    "%(who)s's seat is already taken by another phone. If that is wrong, ask "
-                    "the scorekeeper to free it.",
-                    who=seat.player.name,
-                ),
-                "error",
-            )
-            return redirect(url_for("table.join", share_token=share_token), 303)
-        return redirect(url_for("table.hand", share_token=share_token), 303)
+        return _take_seat(game, join_token)
+    device = access.current_device(create=False)  # a look at the seats makes no device
     return render_template(
         "table/join.html",
         game=game,
+        join_token=join_token,
         phones=access.seat_phones(game),
         mine=access.joined_seat(game, device),
-        device_id=device.id if device else None,
+        seats_locked_words=SEATS_LOCKED,
     )
+
+
+def _take_seat(game: Game, join_token: str) -> Any:
+    back = redirect(url_for("table.join", join_token=join_token), 303)
+    seat = _seat_of(game, request.form.get("seat"))
+    if seat is None:
+        flash(_("That seat is not at this game. Tap your name in the list."), "error")
+        return back
+    try:
+        access.join_seat(game, seat)
+    except access.SeatsLocked:
+        flash(str(SEATS_LOCKED), "error")
+        return back
+    except access.SeatTaken:
+        flash(
+            _(
+                "%(who)s's seat is already taken by another phone. If that is wrong, ask "
+                "the scorekeeper to free it.",
+                who=seat.player.name,
+            ),
+            "error",
+        )
+        return back
+    return redirect(url_for("table.hand", share_token=game.share_token), 303)
+
+
+#: what a phone is told when the seats are locked (the join page and a refused tap)
+SEATS_LOCKED = _l(
+    "The scorekeeper locked the seats: everyone is in. If you should be playing, ask the "
+    "scorekeeper to unlock them."
+)
+
+
+def _join_elsewhere(share_token: str) -> Any:
+    """A join address holding the share token (or an old join secret's game's share token):
+    the scoreboard link never gives a seat, so the page says where the join code is; a POST
+    (taking a seat with it) is refused with the same words."""
+    game = load_game(game_for_view(share_token))
+    page = render_template(
+        "table/join.html",
+        game=game,
+        join_token=None,
+        phones={},
+        mine=access.joined_seat(game),
+    )
+    return page, 403 if request.method == "POST" else 200
 
 
 # --- a player's own hand -----------------------------------------------------------------------
@@ -186,7 +224,7 @@ def hand(share_token: str) -> Any:
         return redirect(url_for("table.hand", share_token=carried.share_token), 303)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
-        return redirect(url_for("table.join", share_token=share_token), 303)
+        return redirect(url_for("table.join", join_token=share_token), 303)
     if request.method == "GET":
         return render_template("table/hand.html", **_hand_context(game, seat))
     return _post(game, seat, share_token)
@@ -295,7 +333,7 @@ def _photo_seat(share_token: str) -> tuple[Game, Seat, int] | Any:
     game, seat = _joined(share_token)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
-        return redirect(url_for("table.join", share_token=share_token), 303)
+        return redirect(url_for("table.join", join_token=share_token), 303)
     plan = plan_round(game)
     if plan is None or game.status == GameStatus.FINISHED:
         flash(_("No round is being played now: there is no hand to count."), "info")
@@ -392,7 +430,7 @@ def hand_live(share_token: str) -> Any:
         return navigate(url_for("table.hand", share_token=carried.share_token))
     seat = access.joined_seat(game)
     if seat is None:  # the seat was freed: back to the join page
-        target = url_for("table.join", share_token=share_token)
+        target = url_for("table.join", join_token=share_token)
         return navigate(target)
     key = posts.seat_live_key(game, seat.id)
     if request.args.get("v", "") == key:
@@ -452,6 +490,21 @@ def join_panel(token: str) -> Any:
     game = scorekeeper_game(token)
     game.join_closed = True
     db.session.commit()
+    return redirect(url_for("games.play", token=token), 303)
+
+
+@bp.post("/g/<token>/seats/lock")
+@requires(Role.SCOREKEEPER)
+def lock_seats(token: str) -> Any:
+    """The scorekeeper locks the seats once everyone is in (no phone may join), or unlocks
+    them (with a new join link: one seen before does not open a seat)."""
+    game = scorekeeper_game(token)
+    locked = request.form.get("locked") == "1"
+    access.lock_seats(game, locked)
+    if locked:
+        flash(_("Seats locked: no other phone can join this game."), "success")
+    else:
+        flash(_("Seats unlocked, with a new join link: phones can join again."), "success")
     return redirect(url_for("games.play", token=token), 303)
 
 

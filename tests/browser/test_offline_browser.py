@@ -99,6 +99,7 @@ def new_game(server: LiveServer) -> dict[str, Any]:
             "id": game.id,
             "edit": game.edit_token,
             "share": game.share_token,
+            "join": game.join_token,
             "round": round_post(game, 6, totals={"Bob": 20, "Cy": 5}, out="Ann"),
         }
 
@@ -258,7 +259,7 @@ def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     context: BrowserContext, page: Page, live_server: LiveServer, shot
 ) -> None:
     game = new_game(live_server)
-    page.goto(f"/j/{game['share']}")
+    page.goto(f"/j/{game['join']}")
     page.get_by_role("button", name="Bob", exact=True).click()
     page.wait_for_url(re.compile(r"/p/[\w-]+$"))
     kept_offline(page, f"/p/{game['share']}")
@@ -288,7 +289,7 @@ def test_a_waiting_hand_says_what_was_typed_in_the_players_words(
 ) -> None:
     """A typed total is shown as points, not under the tile picker's "Tiles left in …"."""
     game = new_game(live_server)
-    page.goto(f"/j/{game['share']}")
+    page.goto(f"/j/{game['join']}")
     page.get_by_role("button", name="Bob", exact=True).click()
     page.wait_for_url(re.compile(r"/p/[\w-]+$"))
     page.wait_for_function("() => !!document.querySelector('form[data-outbox]')")
@@ -464,7 +465,7 @@ def test_a_hand_posted_offline_after_the_round_was_saved_shows_the_saved_score(
     game = new_game(live_server)
     other = live_server.app.test_client()  # the scorekeeper's phone: the first to open the game
     assert other.get(f"/g/{game['edit']}").status_code == 200
-    page.goto(f"/j/{game['share']}")
+    page.goto(f"/j/{game['join']}")
     page.get_by_role("button", name="Bob", exact=True).click()
     page.wait_for_url(re.compile(r"/p/[\w-]+$"))
     kept_offline(page, f"/p/{game['share']}")

@@ -171,7 +171,7 @@ def test_a_hand_typed_as_letters_is_refused_in_the_servers_words(
     ("Please match the requested format.", no reason, the browser's language)."""
     page = phone_in
     _token, share, _night = seed_game(live_server.app, ["Ann", "Bob", "Cy"], 6, 1)
-    page.goto(f"/j/{share}")
+    page.goto(f"/j/{join_secret(live_server.app, share)}")
     page.get_by_role("button", name="Ann", exact=True).click()
     page.wait_for_url(re.compile(r"/p/[\w-]+$"))
     total = page.get_by_label("Points left in my hand")
@@ -180,3 +180,12 @@ def test_a_hand_typed_as_letters_is_refused_in_the_servers_words(
     page.get_by_role("button", name="Post my hand").click()
     expect(page.locator("main")).to_contain_text("type the points as a whole number (digits only)")
     expect(page.get_by_label("Points left in my hand")).to_have_value("abc")
+
+
+def join_secret(app, share: str) -> str:
+    """The join secret of the game shared as ``share`` (shown on the scorekeeper's screen)."""
+    from companion.extensions import db
+    from companion.models import Game
+
+    with app.app_context():
+        return db.session.scalar(db.select(Game.join_token).where(Game.share_token == share))

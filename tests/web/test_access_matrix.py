@@ -1,6 +1,6 @@
-"""The access model, route by route: every route declares the role it needs, docs/TABLE.md's
-role x action table says the same, and every route x every role behaves as declared, with and
-without a passcode (issue 10, item 6)."""
+"""The access model, route by route: every route declares the role it needs, the role x action
+table (docs/TABLE.md, "## Access") says the same, and every route x every role behaves as
+declared, with and without a passcode (issue 10, item 6)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from companion.extensions import db
 from companion.models import Game, Ruling
 from tests.web.playkit import make_game, seat_ids
 
-TABLE_DOC = Path(__file__).resolve().parents[2] / "docs" / "TABLE.md"
+TABLE = Path(__file__).resolve().parents[2] / "docs" / "TABLE.md"
 COLUMNS = (Role.ANYONE, Role.VIEWER, Role.PLAYER, Role.SCOREKEEPER, Role.HOST)
 MARK = "✓"
 BOTH = "✓ + passcode"
@@ -35,7 +35,7 @@ def routes(app: Flask) -> list[tuple[str, str, str]]:
 
 
 def cells(needed: tuple[Role, ...]) -> list[str]:
-    """The access table's row cells for a route needing ``needed``: which roles may use it."""
+    """The access table row cells for a route needing ``needed``: which roles may use it."""
     wanted = set(needed)
     if wanted <= {Role.ANYONE}:
         return [MARK] * 5
@@ -49,11 +49,11 @@ def cells(needed: tuple[Role, ...]) -> list[str]:
         return ["", "", "", "", MARK]
     if wanted == {Role.SCOREKEEPER, Role.HOST}:
         return ["", "", "", BOTH, ""]
-    raise AssertionError(f"no access-table words for {needed}")
+    raise AssertionError(f"no access table words for {needed}")
 
 
 def table_rows(app: Flask) -> list[str]:
-    """The access table rows (docs/TABLE.md), from the declarations."""
+    """The access table rows, from the declarations."""
     rows = []
     for method, rule, endpoint in routes(app):
         needed = declared_roles(app.view_functions[endpoint], method)
@@ -75,8 +75,8 @@ def test_a_route_without_a_declaration_fails_the_check():
     assert declared_roles(application.view_functions["undeclared"]) is None
 
 
-def test_the_readme_table_is_the_declarations(app):
-    text = TABLE_DOC.read_text(encoding="utf-8")
+def test_the_access_table_is_the_declarations(app):
+    text = TABLE.read_text(encoding="utf-8")
     block = text.split("<!-- access-table -->")[1]
     shown = [line.strip() for line in block.splitlines() if line.startswith("| `")]
     assert shown == table_rows(app)
@@ -111,7 +111,7 @@ def _clients(app: Flask, game: Game) -> dict[Role, object]:
     keeper = app.test_client()
     assert keeper.get(f"/g/{game.edit_token}").status_code == 200
     player = app.test_client()
-    player.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)["Bob"]})
+    player.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]})
     host = app.test_client()
     host.post("/passcode", data={"passcode": "open sesame"})
     return {
@@ -129,6 +129,7 @@ def _url(rule: str, game: Game, ruling: Ruling, *, links: bool) -> str:
     values = {
         "token": game.edit_token if links else "guessed-edit-link",
         "share_token": game.share_token if links else "guessed-share-link",
+        "join_token": game.join_token if links else "guessed-join-link",
         "night_id": game.night_id,
         "game_id": game.id,
         "player_id": game.seats[0].player_id,

@@ -716,7 +716,7 @@ def test_the_rulings_fragment_renders_for_other_pages(app):
         db.session.commit()
         html = render_template("checker/_rulings_list.html", rulings=rulings_for(game))
     assert "Draw 1." in html and "§5.5" not in html
-    assert f'href="/checker/rules?game={game.edit_token}#drawing">Drawing and passing</a>' in html
+    assert f'href="/checker/rules?game={game.id}#drawing">Drawing and passing</a>' in html
 
 
 def test_asking_needs_the_csrf_token_when_csrf_is_on(csrf_client):

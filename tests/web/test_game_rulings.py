@@ -12,9 +12,10 @@ def test_game_page_links_to_the_checker_with_its_own_rules(client):
     game = make_game()
     response = client.get(f"/g/{game.edit_token}")
     page = response.get_data(as_text=True)
-    assert f"/checker/?game={game.edit_token}" in page
-    assert f"/checker/house-rules?game={game.edit_token}" in page
-    assert f"/checker/rulings?game={game.edit_token}" in page
+    # by the game's id: never a token in a query string (issue 21)
+    assert f"/checker/?game={game.id}" in page
+    assert f"/checker/house-rules?game={game.id}" in page
+    assert f"/checker/rulings?game={game.id}" in page
     assert "No rulings yet." in text(response)
 
 

@@ -26,7 +26,7 @@ def table(app, client):
     def phone(name: str):
         if name not in phones:
             c = app.test_client()
-            r = c.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)[name]})
+            r = c.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)[name]})
             assert r.status_code == 303, r.text
             phones[name] = c
         return phones[name]

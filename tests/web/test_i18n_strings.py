@@ -145,6 +145,7 @@ ALLOWED_PYTHON = {
     ("history/exchange_import.py", "Already there"),
     ("history/exchange_import.py", "Invisible control"),
     ("history/exchange_import.py", "Restored (they"),
+    ("history/exchange_import.py", "Left deleted ("),
 }
 #: a sentence: a capitalised word then a lower-case one ("Round saved"), or words ending in
 #: a full stop, colon, question or exclamation mark ("must be text.")

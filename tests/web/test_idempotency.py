@@ -60,7 +60,7 @@ def test_one_round_replayed_ten_times_at_once_is_saved_once(race_app):
     assert sum(a.headers.get(REPLAY_HEADER) == "true" for a in answers) == 9
     assert count(Round, Round.game_id == game.id) == 1
     assert audit_actions(game, "round_saved") == 1
-    assert count(IdempotencyKey, IdempotencyKey.key == key, IdempotencyKey.state == "done") == 1
+    assert count(IdempotencyKey, IdempotencyKey.state == "done") == 1
 
 
 def test_one_posted_hand_replayed_ten_times_at_once_is_posted_once(race_app):
@@ -102,8 +102,10 @@ def test_a_repeat_gets_the_first_answer_even_a_conflict(app, client):
     first = client.post(f"/g/{game.edit_token}/round", data=stale, headers={HEADER: key})
     again = client.post(f"/g/{game.edit_token}/round", data=stale, headers={HEADER: key})
     assert first.status_code == again.status_code == 409
-    assert again.get_data(as_text=True) == first.get_data(as_text=True)
-    assert "already saved on another phone" in again.get_data(as_text=True)
+    # no page is kept (issue 21): the refusal changed nothing, so the repeat is judged again
+    # and shown the same page, rendered for it
+    for answer in (first, again):
+        assert "already saved on another phone" in answer.get_data(as_text=True)
     assert count(Round, Round.game_id == game.id) == 1
 
 

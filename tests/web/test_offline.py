@@ -84,7 +84,7 @@ def test_a_joined_players_hand_page_is_marked_for_keeping(app):
     game = make_game(("Ann", "Bob", "Cy"))
     bob = app.test_client()
     assert (
-        bob.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
+        bob.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
     )
     r = bob.get(f"/p/{game.share_token}")
     assert r.status_code == 200 and r.headers[PAGE_HEADER] == str(game.id)

@@ -24,7 +24,7 @@ def table(app, client):
     def phone(name: str):
         if name not in phones:
             c = app.test_client()
-            r = c.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)[name]})
+            r = c.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)[name]})
             assert r.status_code == 303 and r.location.endswith(f"/p/{game.share_token}"), r.text
             phones[name] = c
         return phones[name]
@@ -60,22 +60,22 @@ def test_the_game_page_shows_a_join_qr_code_and_short_link(client, table):
     game, _phone = table
     page = client.get(f"/g/{game.edit_token}").text
     assert "Players: join on your phone" in page
-    assert f"/j/{game.share_token}" in page
+    assert f"/j/{game.join_token}" in page
     assert 'class="qr"' in page
 
 
 def test_join_lists_the_seats_and_a_tap_joins_one(app, table):
     game, phone = table
     c = app.test_client()
-    page = c.get(f"/j/{game.share_token}")
+    page = c.get(f"/j/{game.join_token}")
     assert page.status_code == 200
     for name in ("Ann", "Bob", "Cy"):
         assert f">{name}</button>" in page.text
     bob = phone("Bob")
-    assert "Bob (this phone): open my hand" in bob.get(f"/j/{game.share_token}").text
+    assert "Bob (this phone): open my hand" in bob.get(f"/j/{game.join_token}").text
     # another phone sees Bob's seat taken, and cannot take it
-    assert "taken by another phone" in c.get(f"/j/{game.share_token}").text
-    r = c.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)["Bob"]})
+    assert "taken by another phone" in c.get(f"/j/{game.join_token}").text
+    r = c.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]})
     assert r.status_code == 303
     assert "Bob&#39;s seat is already taken by another phone" in c.get(r.location).text
 
@@ -85,7 +85,7 @@ def test_a_forged_seat_id_is_refused_in_words(app, table):
     other = make_game(("Zed", "Yan"))
     c = app.test_client()
     for forged in (seat_ids(other)["Zed"], "abc", "", "9" * 40):
-        r = c.post(f"/j/{game.share_token}", data={"seat": forged})
+        r = c.post(f"/j/{game.join_token}", data={"seat": forged})
         assert r.status_code == 303
         assert "That seat is not at this game" in c.get(r.location).text
     assert c.get(f"/p/{game.share_token}").status_code == 303  # still not joined
@@ -101,7 +101,7 @@ def test_the_scorekeeper_sees_who_joined_and_can_free_a_seat(app, client, table)
     assert "Ann: not joined" in text(client.get(f"/g/{game.edit_token}"))
     # a phone that is not the scorekeeper cannot free seats
     stranger = app.test_client()
-    phone("Ann").post(f"/j/{game.share_token}", data={"seat": seat_ids(game)["Ann"]})
+    phone("Ann").post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Ann"]})
     assert (
         stranger.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Ann']}/free").status_code == 403
     )
@@ -113,11 +113,11 @@ def test_join_link_of_a_finished_or_deleted_game_says_so(app, table):
     c = app.test_client()
     game.status = "finished"
     db.session.commit()
-    r = c.get(f"/j/{game.share_token}")
+    r = c.get(f"/j/{game.join_token}")
     assert r.status_code == 410 and "This game is over" in r.text
     game.deleted_at = utcnow()
     db.session.commit()
-    r = c.get(f"/j/{game.share_token}")
+    r = c.get(f"/j/{game.join_token}")
     assert r.status_code == 404 and "This game was deleted." in r.text
 
 
@@ -305,7 +305,7 @@ def test_the_same_hand_differently_from_a_later_phone_shows_both_and_it_chooses(
     # Bob's seat moves to another phone (freed by the scorekeeper), which had not seen 12
     client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
     later = app.test_client()
-    later.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)["Bob"]})
+    later.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]})
     r = post(later, game, total="15", seen=0)
     assert r.status_code == 409
     words = text(r)

@@ -54,7 +54,7 @@ def at_once(jobs: list[Callable[[], Any]]) -> list[Any]:
 
 def joined(app, game: Game, name: str):
     c = app.test_client()
-    r = c.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)[name]})
+    r = c.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)[name]})
     assert r.status_code == 303
     return c
 

@@ -1,0 +1,143 @@
+"""Seats are given, not taken (issue 21, item 1): only the join secret shown on the
+scorekeeper's screen gives a seat; nothing public does (the share token in exports, night pages
+and the read-only board). The scorekeeper removes a phone from a seat and locks the seats."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from companion import config
+from companion.extensions import db
+from companion.models import Game, GameAccess, HandPost
+from tests.conftest import fresh_app
+from tests.web.playkit import make_game, seat_ids, text
+
+
+class Passcode(config.TestConfig):
+    COMPANION_PASSCODE = "open sesame"
+
+
+@pytest.fixture()
+def locked():
+    yield from fresh_app(Passcode)
+
+
+def seated() -> int:
+    db.session.expire_all()
+    return (
+        db.session.scalar(select(func.count(GameAccess.id)).where(GameAccess.seat_id.is_not(None)))
+        or 0
+    )
+
+
+def fresh(game: Game) -> Game:
+    db.session.expire_all()
+    found = db.session.get(Game, game.id)
+    assert found is not None
+    return found
+
+
+def test_nothing_public_gives_a_seat_on_a_passcode_instance(locked):
+    game = make_game(("Ann", "Bob", "Cy"))
+    keeper = locked.test_client()
+    assert keeper.get(f"/g/{game.edit_token}").status_code == 200
+    stranger = locked.test_client()
+    # what anyone can read: the export, the night page, the read-only board
+    export = stranger.get("/history/export.json").get_data(as_text=True)
+    night = stranger.get(f"/nights/{game.night_id}").get_data(as_text=True)
+    board = stranger.get(f"/s/{game.share_token}").get_data(as_text=True)
+    assert game.share_token in export
+    for public in (export, night, board):
+        assert game.join_token not in public and game.edit_token not in public
+    # the share token at the join address: no seat to tap, and a posted seat is refused
+    page = stranger.get(f"/j/{game.share_token}")
+    assert page.status_code == 200 and 'name="seat"' not in page.text
+    assert "This is the scoreboard link: it does not give a seat." in text(page)
+    for name in ("Ann", "Bob", "Cy"):
+        r = stranger.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)[name]})
+        assert r.status_code == 403
+    assert seated() == 0
+    r = stranger.post(f"/p/{game.share_token}", data={"double": "6", "total": "3"})
+    assert r.status_code == 303 and f"/j/{game.share_token}" in r.location
+    assert db.session.scalar(select(HandPost.id)) is None
+    # the real player, with the join link from the scorekeeper's screen, gets the seat
+    assert f"/j/{game.join_token}" in keeper.get(f"/g/{game.edit_token}").text
+    bob = locked.test_client()
+    r = bob.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]})
+    assert r.status_code == 303 and r.location.endswith(f"/p/{game.share_token}")
+    assert seated() == 1
+
+
+def test_removing_a_phone_makes_a_new_join_link_so_it_cannot_take_the_seat_back(app, client):
+    game = make_game(("Ann", "Bob"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    old_link = game.join_token
+    squatter = app.test_client()
+    assert squatter.post(f"/j/{old_link}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
+    page = client.get(f"/g/{game.edit_token}").text
+    assert "joined on a phone" in page and "Remove this phone from the seat" in page
+    r = client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
+    assert r.status_code == 303 and seated() == 0
+    new_link = fresh(game).join_token
+    assert new_link != old_link
+    # the removed phone tries again with the link it had: refused, the seat stays free
+    r = squatter.post(f"/j/{old_link}", data={"seat": seat_ids(game)["Bob"]})
+    assert r.status_code == 404 and seated() == 0
+    # the scorekeeper's screen shows the new link, and the real Bob joins with it
+    assert f"/j/{new_link}" in client.get(f"/g/{game.edit_token}").text
+    bob = app.test_client()
+    assert bob.post(f"/j/{new_link}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
+    assert seated() == 1
+
+
+def test_locked_seats_refuse_new_joins_in_words_and_unlocking_makes_a_new_link(app, client):
+    game = make_game(("Ann", "Bob", "Cy"))
+    link = game.join_token
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    ann = app.test_client()
+    assert (
+        ann.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Ann"]}).status_code == 303
+    )
+    r = client.post(f"/g/{game.edit_token}/seats/lock", data={"locked": "1"})
+    assert r.status_code == 303
+    page = client.get(f"/g/{game.edit_token}").text
+    assert "Seats locked: no other phone can join this game." in page
+    assert f"/j/{game.join_token}" not in page  # no QR code while locked
+    late = app.test_client()
+    page = late.get(f"/j/{game.join_token}")
+    assert 'name="seat"' not in page.text
+    assert "The scorekeeper locked the seats: everyone is in." in text(page)
+    r = late.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]})
+    assert r.status_code == 303
+    assert "The scorekeeper locked the seats: everyone is in." in text(late.get(r.location))
+    assert seated() == 1
+    # Ann, already in, still has her hand
+    assert ann.get(f"/p/{game.share_token}").status_code == 200
+    # unlocking: a new link; the one seen before the lock opens no seat
+    client.post(f"/g/{game.edit_token}/seats/lock", data={"locked": "0"})
+    now = fresh(game)
+    assert not now.seats_locked and now.join_token != link
+    assert late.post(f"/j/{link}", data={"seat": seat_ids(game)["Bob"]}).status_code == 404
+    assert (
+        late.post(f"/j/{now.join_token}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
+    )
+    assert seated() == 2
+
+
+def test_only_the_scorekeeper_locks_the_seats(app, client):
+    game = make_game(("Ann", "Bob"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    other = app.test_client()
+    assert other.post(f"/g/{game.edit_token}/seats/lock", data={"locked": "1"}).status_code == 403
+    assert not fresh(game).seats_locked
+
+
+def test_looking_at_the_join_page_makes_no_phone(app):
+    from companion.models import Device
+
+    game = make_game(("Ann", "Bob"))
+    for _ in range(5):
+        app.test_client().get(f"/j/{game.join_token}")
+        app.test_client().get(f"/j/{game.share_token}")
+    assert db.session.scalar(select(func.count(Device.id))) == 0
