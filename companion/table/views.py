@@ -19,8 +19,8 @@ from typing import Any
 
 from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from markupsafe import Markup
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup
 
 from .. import access, render_cache
 from ..access import Role, requires
