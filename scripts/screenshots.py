@@ -43,7 +43,7 @@ from tests.browser.conftest import (  # noqa: E402
     _system_chromium,
     serve_app,  # noqa: E402
 )
-from tests.browser.seeding import seed_game  # noqa: E402
+from tests.browser.seeding import join_secret, seed_game  # noqa: E402
 
 IMAGES = ROOT / "docs" / "img"
 # Device pixels per CSS pixel: 2 keeps the text sharp on a high-density screen at a width a
@@ -221,7 +221,7 @@ def player_phone(studio: Studio) -> None:
     edit, share = studio.seed_game(TABLE)
     with studio.phone() as keeper, studio.phone() as page:
         open_game(keeper, edit)  # the scorekeeper's phone holds the game first
-        page.goto(f"/j/{share}")
+        page.goto(f"/j/{join_secret(studio.server.app, share)}")
         page.get_by_role("button", name="Chen", exact=True).click()
         page.wait_for_url(re.compile(r"/p/[\w-]+$"))
         box = page.locator("details.picker-box")

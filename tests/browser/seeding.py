@@ -46,3 +46,19 @@ def fill_round(page: Page) -> None:
     page.get_by_label("Points for Ann").fill("12")
     page.get_by_label("Points for Bob").fill("7")
     page.locator("fieldset.hand", has_text="Cy").get_by_label("Went out").check()
+
+
+def join_secret(app, share: str) -> str:
+    """The join secret of the game shared as ``share`` (shown on the scorekeeper's screen)."""
+    with app.app_context():
+        found = db.session.scalar(db.select(Game.join_token).where(Game.share_token == share))
+        db.session.remove()
+    return found or ""
+
+
+def share_of_join(app, join: str) -> str:
+    """The share token of the game whose join secret is ``join``."""
+    with app.app_context():
+        found = db.session.scalar(db.select(Game.share_token).where(Game.join_token == join))
+        db.session.remove()
+    return found or ""

@@ -61,12 +61,13 @@ SMALL_TARGETS = """() => {
 
 @dataclass(frozen=True)
 class Table:
-    """A seeded game: its id, its edit and share tokens, its night's id."""
+    """A seeded game: its id, its edit and share tokens, its night's id, its join secret."""
 
     id: int
     edit: str
     share: str
     night: int
+    join: str
 
 
 def seed_table(app: Flask, names: list[str], set_size: int) -> Table:
@@ -75,7 +76,7 @@ def seed_table(app: Flask, names: list[str], set_size: int) -> Table:
         night = setup.create_night(db.session, date.today(), "table screen")
         choices = [setup.PlayerChoice(name=n, seat=i + 1) for i, n in enumerate(names)]
         game = setup.create_game(db.session, night, choices, set_size, "standard", {})
-        found = Table(game.id, game.edit_token, game.share_token, night.id)
+        found = Table(game.id, game.edit_token, game.share_token, night.id, game.join_token)
         db.session.remove()
         return found
 

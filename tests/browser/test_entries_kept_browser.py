@@ -58,9 +58,9 @@ def keeper_saves(app: Flask, game_id: int, totals: dict[str, int | None]) -> Non
         db.session.remove()
 
 
-def bo_posts(page: Page, share: str, points: int) -> None:
-    """Bo's phone joins Bo's seat and posts ``points``."""
-    page.goto(f"/j/{share}")
+def bo_posts(page: Page, join: str, points: int) -> None:
+    """Bo's phone joins Bo's seat (join secret ``join``) and posts ``points``."""
+    page.goto(f"/j/{join}")
     page.get_by_role("button", name="Bo", exact=True).click()
     page.get_by_label("Points left in my hand").fill(str(points))
     page.get_by_role("button", name="Post my hand").click()
@@ -78,7 +78,7 @@ def player(browser, playwright, live_server) -> Iterator[Page]:
 
 def test_a_hand_changed_as_the_round_is_saved_stays_on_the_phone(player: Page, live_server) -> None:
     table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
-    bo_posts(player, table.share, 11)
+    bo_posts(player, table.join, 11)
 
     held: list[Route] = []
 
@@ -195,7 +195,7 @@ def test_an_offline_save_refused_names_the_hand_and_puts_mine_back(
 
 def test_an_overruled_hand_shows_the_players_own_value(player: Page, live_server) -> None:
     table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
-    bo_posts(player, table.share, 7)
+    bo_posts(player, table.join, 7)
     keeper_saves(live_server.app, table.id, {"Ana": None, "Bo": 9, "Cy": 5})  # overruled
     taken = player.locator("#hand-live .taken")
     expect(taken).to_contain_text("9 points (the scorekeeper entered it)")

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import phone_page
+from tests.browser.seeding import join_secret, share_of_join
 from tests.browser.table_screen import SMALL_PHONE
 from tests.browser.test_entries_kept_browser import keeper_saves
 from tests.browser.test_table_sizes_browser import seed_game
@@ -39,7 +40,7 @@ def test_a_rematch_carries_three_phones_and_the_board(phones, live_server) -> No
     keeper.goto(f"/g/{edit}")
     for name in NAMES:
         page = phones[name]
-        page.goto(f"/j/{share}")
+        page.goto(f"/j/{join_secret(live_server.app, share)}")
         page.get_by_role("button", name=name, exact=True).click()
         expect(page.get_by_role("heading", name=f"{name}'s hand")).to_be_visible()
     viewer = phones["viewer"]
@@ -53,9 +54,10 @@ def test_a_rematch_carries_three_phones_and_the_board(phones, live_server) -> No
     keeper.reload()
     keeper.get_by_role("button", name="Rematch").click()
     expect(keeper.locator("#round-title")).to_have_text(re.compile(r"^Round 1 of"))
-    new_share = keeper.locator(".share-link a").first.get_attribute("href") or ""
-    new_share = re.search(r"/j/([\w-]+)", new_share).group(1)  # type: ignore[union-attr]
-    assert new_share != share
+    new_join = keeper.locator(".share-link a").first.get_attribute("href") or ""
+    new_join = re.search(r"/j/([\w-]+)", new_join).group(1)  # type: ignore[union-attr]
+    new_share = share_of_join(live_server.app, new_join)
+    assert new_share and new_share != share
     for name in NAMES:  # each old hand page leads straight to its seat in the new game
         page = phones[name]
         page.wait_for_url(f"**/p/{new_share}")

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import phone_page, watch_csp
+from tests.browser.seeding import join_secret
 from tests.browser.test_table_sizes_browser import (
     SMALL_PHONE,
     remember_game,
@@ -180,12 +181,3 @@ def test_a_hand_typed_as_letters_is_refused_in_the_servers_words(
     page.get_by_role("button", name="Post my hand").click()
     expect(page.locator("main")).to_contain_text("type the points as a whole number (digits only)")
     expect(page.get_by_label("Points left in my hand")).to_have_value("abc")
-
-
-def join_secret(app, share: str) -> str:
-    """The join secret of the game shared as ``share`` (shown on the scorekeeper's screen)."""
-    from companion.extensions import db
-    from companion.models import Game
-
-    with app.app_context():
-        return db.session.scalar(db.select(Game.join_token).where(Game.share_token == share))

@@ -113,12 +113,12 @@ def test_the_join_panel_comes_first_until_every_seat_joined(small_phone: Page, l
     first = hand(small_phone, "Ann").bounding_box()
     assert qr is not None and first is not None
     assert qr["y"] + qr["height"] <= 740 and qr["y"] < first["y"], (qr, first)
-    expect(panel.locator(".share-link a")).to_contain_text(f"/j/{table.share}")
+    expect(panel.locator(".share-link a")).to_contain_text(f"/j/{table.join}")
     # every seat joined: the panel leaves the top; the link stays below the scoreboard
     phone_posts(live_server.app, table.id, {})  # (nothing posted)
     small_phone.get_by_role("button", name="Close: everyone who plays has joined").click()
     expect(small_phone.locator("#join-panel")).to_have_count(0)
-    expect(small_phone.locator(".table-box .share-link a")).to_contain_text(f"/j/{table.share}")
+    expect(small_phone.locator(".table-box .share-link a")).to_contain_text(f"/j/{table.join}")
 
 
 def test_the_scoreboard_is_one_tap_away(small_phone: Page, live_server) -> None:

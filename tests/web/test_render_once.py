@@ -64,10 +64,14 @@ class Table:
         """A new phone joined to ``name``'s seat."""
         phone = self.app.test_client()
         form = {"seat": self.seats[name]}
-        found = CSRF.search(phone.get(f"/j/{self.share}").text)
+        with self.app.app_context():
+            join = db.session.scalars(
+                select(Game.join_token).where(Game.share_token == self.share)
+            ).one()
+        found = CSRF.search(phone.get(f"/j/{join}").text)
         if found:
             form["csrf_token"] = found.group(1)
-        assert phone.post(f"/j/{self.share}", data=form).status_code == 303
+        assert phone.post(f"/j/{join}", data=form).status_code == 303
         return phone
 
 

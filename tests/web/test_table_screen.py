@@ -12,7 +12,7 @@ from tests.web.playkit import make_game, seat_ids
 
 def join(app, game, name):
     phone = app.test_client()
-    r = phone.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)[name]})
+    r = phone.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)[name]})
     assert r.status_code == 303, r.text
     return phone
 
@@ -33,7 +33,7 @@ def test_the_join_panel_stands_first_until_closed(app, client):
     assert client.post(f"/g/{game.edit_token}/join-panel").status_code == 303
     page = client.get(f"/g/{game.edit_token}").text
     assert 'id="join-panel"' not in page
-    assert f"/j/{game.share_token}" in page  # the link stays, below the scoreboard
+    assert f"/j/{game.join_token}" in page  # the link stays, below the scoreboard
 
 
 def test_the_join_panel_leaves_once_every_seat_joined(app, client):
@@ -96,6 +96,6 @@ def test_served_on_loopback_the_join_link_stays_on_it(app, client):
     game = make_game(("Ann", "Bob"))
     app.config["LISTEN_HOST"] = "127.0.0.1"
     page = client.get(f"/g/{game.edit_token}").text
-    assert f'href="http://localhost/j/{game.share_token}' in page  # where the server answers
+    assert f'href="http://localhost/j/{game.join_token}' in page  # where the server answers
     assert listen_addresses("127.0.0.1") == []  # the banner offers no Wi-Fi address either
     assert listen_addresses("192.168.1.5") == ["192.168.1.5"]
