@@ -68,6 +68,19 @@ class Blob:
         return 2.0 * math.sqrt(self.area / math.pi)
 
 
+def divider_length(rgb: np.ndarray) -> float | None:
+    """The typical divider's length in ``rgb`` (pixels), or None when no divider shows: what
+    the reader scales every photo by, so that tiles reach it at one size."""
+    half = cv2.resize(
+        cv2.GaussianBlur(rgb, (3, 3), 0), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA
+    )
+    found = [(len(first), first) for first in (_first_look(half, dark) for dark in (True, False))]
+    count, dividers = max(found, key=lambda pair: pair[0])
+    if not count:
+        return None
+    return 2.0 * float(np.median([d.length for d in dividers]))
+
+
 def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
     """Every face-up tile in ``rgb`` (H x W x 3), read or marked unread. ``max_pips``: the
     most pips one half may have in the set being played (18 for double-18).

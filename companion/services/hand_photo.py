@@ -79,7 +79,7 @@ def problem_message(error: PhotoError) -> str:
             "This picture is too big (%(w)d × %(h)d pixels; at most %(mp)d megapixels).",
             w=int(d["width"]),
             h=int(d["height"]),
-            mp=MAX_PIXELS // 1_000_000,
+            mp=int(d.get("limit", MAX_PIXELS)) // 1_000_000,
         )
         if "width" in d
         else _("This picture is too big (at most %(mp)d megapixels).", mp=MAX_PIXELS // 1_000_000),

@@ -95,6 +95,13 @@ def test_photo_without_tiles_reads_nothing():
     assert not reading.complete
 
 
+def test_small_photo_is_scaled_up_to_the_working_size():
+    """One working size for every photo: a 0.5x photo is read like the 1x one."""
+    photo = load_photo(encode(np.full((240, 320, 3), 90, np.uint8)))
+    assert photo.rgb.shape[:2] == (WORK_SIDE * 3 // 4, WORK_SIDE)
+    assert (photo.width, photo.height) == (320, 240)
+
+
 def test_large_photo_is_downscaled_to_the_working_size():
     rgb = np.full((3000, 4000, 3), 90, np.uint8)
     photo = load_photo(encode(rgb, "JPEG"))
@@ -112,5 +119,5 @@ def test_exif_rotation_is_applied():
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", exif=exif)
     photo = load_photo(buffer.getvalue())
-    assert photo.rgb.shape[:2] == (600, 300)
+    assert photo.rgb.shape[:2] == (WORK_SIDE, WORK_SIDE // 2)  # turned, then scaled
     assert (photo.width, photo.height) == (300, 600)
