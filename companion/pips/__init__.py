@@ -26,7 +26,8 @@ def count_pips(data: bytes, max_pips: int = MAX_HALF) -> Reading:
     """Read the face-up tiles in the photo ``data`` (JPEG, PNG, WebP...).
 
     ``max_pips``: the set's highest half (12 for double-12); a half showing more is unread.
-    Raises :class:`PhotoError` for an upload that is not a usable photo.
+    Raises :class:`PhotoError` for an upload that is not a usable photo, and with
+    ``PhotoProblem.UNREADABLE`` when no tile on it could be read.
     """
     return read_photo(data, max_pips)[0]
 
@@ -60,7 +61,10 @@ def tile_sized(rgb: np.ndarray) -> np.ndarray:
 
 
 def read_photo(data: bytes, max_pips: int = MAX_HALF) -> tuple[Reading, np.ndarray]:
-    """:func:`count_pips`, also giving the working image (H x W x 3 RGB) the positions refer to."""
+    """:func:`count_pips`, also giving the working image (H x W x 3 RGB) the positions refer to.
+
+    A photo with no tile read is refused (``PhotoProblem.UNREADABLE``), never read as 0 pips.
+    """
     photo = load_photo(data)
     rgb = tile_sized(photo.rgb)
     height, width = rgb.shape[:2]
@@ -71,6 +75,8 @@ def read_photo(data: bytes, max_pips: int = MAX_HALF) -> tuple[Reading, np.ndarr
         scale=round(photo.width / width, 4),
         tiles=tuple(tiles),
     )
+    if not reading.read_tiles:
+        raise PhotoError(PhotoProblem.UNREADABLE, found=len(reading.tiles))
     return reading, rgb
 
 

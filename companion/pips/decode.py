@@ -48,6 +48,9 @@ class PhotoProblem(StrEnum):
     TOO_MANY_PIXELS = "TOO_MANY_PIXELS"
     TOO_SMALL = "TOO_SMALL"
     BROKEN_IMAGE = "BROKEN_IMAGE"
+    #: A picture, but no tile on it could be read (blurred, no tiles, only face-down tiles,
+    #: a plain texture): never a reading of 0 pips, which would be the best score of a round.
+    UNREADABLE = "PHOTO_UNREADABLE"
 
 
 class PhotoError(ValueError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,7 @@ from wtforms import ValidationError
 from .. import pips
 from ..pips import MAX_BYTES, PhotoError, PhotoProblem, Reading
 from ..pips.decode import MAX_PIXELS, MIN_SIDE
+from . import photo_gate
 
 #: The form field carrying the photo (page and API).
 PHOTO_FIELD = "photo"
@@ -90,8 +91,33 @@ def problem_message(error: PhotoError) -> str:
             min=MIN_SIDE,
         ),
         PhotoProblem.BROKEN_IMAGE: _("This photo is damaged and cannot be read; take it again."),
+        PhotoProblem.UNREADABLE: _(
+            "No tile could be read in this photo (it may be blurred, too dark, or show no "
+            "face-up tiles). Nothing was counted: type your points or tap your tiles instead, "
+            "or take a sharper photo from above."
+        ),
     }
     return messages[error.problem]
+
+
+def busy_message(busy: photo_gate.PhotoBusy) -> str:
+    """Why a photo was not read now, in the player's words."""
+    if busy.rate:
+        return _(
+            "Too many photos from this phone in the last minute. Wait %(s)d seconds and try "
+            "again, or type your points.",
+            s=busy.retry_after,
+        )
+    return _(
+        "Other phones' photos are being read right now. Try again in %(s)d seconds, or type "
+        "your points.",
+        s=busy.retry_after,
+    )
+
+
+def busy_headers(busy: photo_gate.PhotoBusy) -> dict[str, str]:
+    """The headers of a 429 answer: when to try again."""
+    return {"Retry-After": str(busy.retry_after)}
 
 
 def read_photo(data: bytes, max_pips: int) -> tuple[Reading, dict[str, Any]]:
@@ -104,10 +130,26 @@ def read_photo(data: bytes, max_pips: int) -> tuple[Reading, dict[str, Any]]:
 def read_upload(max_pips: int) -> dict[str, Any]:
     """The photo uploaded with this request, read for a photo page: ``reading``, the
     ``marked`` photo and the ``message`` above it. Raises CSRFError or PhotoError as
-    :func:`uploaded_photo` and :func:`read_photo` do."""
+    :func:`uploaded_photo` and :func:`read_photo` do, and ``PhotoBusy`` past the bounds of
+    :mod:`companion.services.photo_gate`."""
     data = uploaded_photo(check_csrf=True) or b""
-    reading, marked = read_photo(data, max_pips)
+    with photo_gate.reading_slot():
+        reading, marked = read_photo(data, max_pips)
     return {"reading": reading, "marked": marked, "message": reading_message(reading)}
+
+
+def read_or_refuse(max_pips: int, render: Callable[..., tuple[str, int]]) -> Any:
+    """A photo page's answer to an upload: ``render(status, **context)`` with the reading
+    (:func:`read_upload`), or with the refusal's ``problem`` (422, or 429 with Retry-After
+    past the bounds of :mod:`companion.services.photo_gate`). CSRFError passes through."""
+    try:
+        read = read_upload(max_pips)
+    except PhotoError as error:
+        return render(422, problem=problem_message(error))
+    except photo_gate.PhotoBusy as busy:
+        html, status = render(429, problem=busy_message(busy))
+        return html, status, busy_headers(busy)
+    return render(200, **read)
 
 
 def page_context(set_size: int) -> dict[str, Any]:

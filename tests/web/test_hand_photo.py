@@ -139,7 +139,9 @@ def test_a_photo_without_tiles_says_so_instead_of_zero_pips_at_zero_confidence(t
     Image.new("RGB", (1200, 900), (210, 190, 160)).save(buffer, "PNG")
     game, phone = table
     r = upload(phone("Bob"), game, buffer.getvalue(), "table.png")
-    assert r.status_code == 200
-    assert "No tiles found" in r.text and "No face-up tiles found" in r.text
+    assert r.status_code == 422
+    assert "No tile could be read in this photo" in r.text
+    assert "type your points or tap your tiles instead" in r.text
+    assert "Back to my hand: type the points instead" in r.text
     assert "0 pips counted" not in r.text and "Confidence: 0%" not in r.text
     assert "Confirm these tiles" not in r.text

@@ -10,6 +10,8 @@ import json
 import re
 from pathlib import Path
 
+from PIL import Image, ImageFilter
+
 from companion.extensions import db
 from companion.models import Round
 from companion.pips import MAX_BYTES, count_pips
@@ -187,12 +189,29 @@ def test_a_phone_sized_photo_is_accepted_over_the_form_limit(client, app):
 
 
 def test_no_tiles_says_what_to_do(client):
+    """A photo with no tile read is refused in the player's words, never "0 pips", and the
+    page offers typing instead."""
     game = make_game()
     bob = seat_ids(game)["Bob"]
     r = upload(client, game, bob, scene([]).data)
-    assert r.status_code == 200
-    assert "No face-up tiles found" in text(r)
+    assert r.status_code == 422
+    assert "No tile could be read in this photo" in text(r)
+    assert "type your points or tap your tiles instead" in text(r)
     assert "Confirm these tiles" not in text(r)
+    assert "0 pips" not in text(r)
+    assert f'href="/g/{game.edit_token}">Back to the round: type the points' in r.get_data(
+        as_text=True
+    )
+
+
+def test_a_blurred_photo_is_unreadable_not_zero(client):
+    blurred = Image.open(io.BytesIO(hand_photo().data)).filter(ImageFilter.GaussianBlur(8))
+    buffer = io.BytesIO()
+    blurred.save(buffer, "JPEG")
+    r = api(client, buffer.getvalue())
+    assert r.status_code == 422
+    body = r.get_json()
+    assert body["error"]["code"] == "PHOTO_UNREADABLE" and "pips" not in body
 
 
 def test_unknown_seat_is_404(client):
@@ -241,9 +260,29 @@ def test_api_errors(client):
 
 
 def test_api_unread_when_a_half_is_over_the_sets_highest(client):
-    r = api(client, scene([(9, 4)]).data, max_pips="6")
+    r = api(client, scene([(9, 4), (2, 1)]).data, max_pips="6")
     body = r.get_json()
-    assert body["unread"] == 1 and body["tiles"] == [] and body["found"][0]["reading"] == "?"
+    assert body["unread"] == 1 and body["tiles"] == ["2-1"]
+    assert sorted(t["reading"] for t in body["found"]) == ["2-1", "?"]
+
+
+def test_api_nothing_read_is_unreadable_not_zero_pips(client):
+    r = api(client, scene([(9, 4)]).data, max_pips="6")
+    assert r.status_code == 422
+    assert r.get_json() == {
+        "error": {
+            "code": "PHOTO_UNREADABLE",
+            "message": r.get_json()["error"]["message"],
+            "where": "photo",
+        }
+    }
+
+
+def test_openapi_names_the_unreadable_and_busy_answers(client):
+    doc = client.get("/api/v1/openapi.json").get_json()
+    answers = doc["paths"]["/api/v1/pips"]["post"]["responses"]
+    assert "PHOTO_UNREADABLE" in answers["422"]["description"]
+    assert "Retry-After" in answers["429"]["description"]
 
 
 def test_cli_prints_one_json_object_per_photo(app, tmp_path):
@@ -261,6 +300,15 @@ def test_cli_prints_one_json_object_per_photo(app, tmp_path):
     }
     assert lines[1]["pips"] == 5 and lines[1]["tiles"] == ["5-0"]
     assert lines[2]["error"]["code"] == "NOT_AN_IMAGE"
+
+
+def test_cli_prints_an_error_without_pips_for_an_unreadable_photo(app, tmp_path):
+    plain = tmp_path / "table.png"
+    plain.write_bytes(scene([]).data)
+    result = app.test_cli_runner().invoke(args=["count-pips", str(plain)])
+    line = json.loads(result.output)
+    assert result.exit_code == 1
+    assert line["error"]["code"] == "PHOTO_UNREADABLE" and "pips" not in line
     assert result.exit_code == 1
 
 
