@@ -50,7 +50,7 @@ def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str,
         "upload_url": url_for("games.photo_read", token=game.edit_token, seat_id=seat.id),
         "confirm_url": url_for("games.photo_confirm", token=game.edit_token, seat_id=seat.id),
         "back_url": url_for("games.play", token=game.edit_token),
-        **hand_photo.page_context(game.set_size),
+        **hand_photo.page_context(game),
         **extra,
     }
     return render_template("pips/photo.html", **context), status

@@ -26,6 +26,9 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import ValidationError
 
 from .. import pips
+from ..engine import parse_tile, tile_points
+from ..mapping import rules_of
+from ..models import Game
 from ..pips import MAX_BYTES, PhotoError, PhotoProblem, Reading
 from ..pips.decode import MAX_PIXELS, MIN_SIDE
 from . import photo_gate
@@ -152,23 +155,24 @@ def read_or_refuse(max_pips: int, render: Callable[..., tuple[str, int]]) -> Any
     return render(200, **read)
 
 
-def page_context(set_size: int) -> dict[str, Any]:
+def page_context(game: Game) -> dict[str, Any]:
     """What every photo page shows beside its own links: a form for its CSRF token only (it
-    never reads the upload) and the choices of the tile picker that corrects a reading."""
+    never reads the upload), the choices of the tile picker that corrects a reading, and each
+    choice's ``points`` under the game's house rules (the double-blank at its value, blank
+    halves as set), which the headline adds up (static/js/photo.js as tiles are corrected)."""
+    rules = rules_of(game)
+    choices = tile_choices(game.set_size)
     return {
         "form": FlaskForm(formdata=None),
-        "choices": tile_choices(set_size),
+        "choices": choices,
+        "points": {c: tile_points(parse_tile(c), rules) for c in choices},
         "not_a_tile": NOT_A_TILE,
     }
 
 
 def reading_message(reading: Reading) -> str:
-    """One sentence on the result: nothing found, some unread, or the total."""
-    if not reading.tiles:
-        return _(
-            "No face-up tiles found in this photo. Lay the tiles face up, apart, on a plain "
-            "surface and try again, or type the points."
-        )
+    """One sentence on the result: some unread, or what to check (a photo with no tile read
+    never gets here: it is refused as ``PhotoProblem.UNREADABLE``)."""
     if reading.unread:
         return _(
             "%(n)d tile(s) could not be read (marked ?): pick each one below or type the points.",
@@ -187,6 +191,7 @@ class TileMark:
     label_y: float
     text: str
     read: bool
+    sure: bool
     font: float
     pips: tuple[tuple[float, float, float], ...]
 
@@ -213,6 +218,7 @@ def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
                 label_y=round(cy, 1),
                 text=tile.text,
                 read=tile.read,
+                sure=tile.sure,
                 font=label_font(tile.corners, f"{index + 1}: {tile.text}", stroke * 9, room),
                 pips=tuple(
                     (round(p.x, 1), round(p.y, 1), round(max(p.r, 2.0), 1)) for p in tile.pips

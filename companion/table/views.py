@@ -280,7 +280,7 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
         ),
         "back_url": url_for("table.hand", share_token=share),
         "back_text": _("Back to my hand: type the points instead"),
-        **hand_photo.page_context(game.set_size),
+        **hand_photo.page_context(game),
         **extra,
     }
     return render_template("pips/photo.html", **context), status

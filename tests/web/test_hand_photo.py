@@ -81,7 +81,7 @@ def test_photo_corrected_and_confirmed_posts_my_hand_with_those_tiles(client, ta
     bob = phone("Bob")
     r = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data)
     assert r.status_code == 200
-    assert "pips counted" in r.text and "Confirm these tiles" in r.text
+    assert "Points to post:" in r.text and "Confirm these tiles" in r.text
     assert hand_post(game, "Bob") is None  # nothing posted before the confirmation
     picks = re.findall(r'data-read="([^"]*)"', r.text)
     assert len(picks) == 3

@@ -85,7 +85,7 @@ def test_answer_shows_every_pip_marked_and_each_tile_outlined(client):
     body = r.get_data(as_text=True)
     reading = count_pips(photo.data, 6)
     assert reading.total == 19
-    assert "19 pips counted" in text(r)
+    assert "Points to post: 19" in text(r) and "Pips counted: 19" in text(r)
     assert body.count("<polygon") == 3
     assert body.count("<circle") == 19  # one mark per counted pip
     assert "data:image/jpeg;base64," in body
@@ -185,7 +185,37 @@ def test_a_phone_sized_photo_is_accepted_over_the_form_limit(client, app):
     padded = photo + b"\0" * (2 * 1024 * 1024)  # JPEG readers ignore bytes after the end
     r = upload(client, game, bob, padded)
     assert r.status_code == 200
-    assert "19 pips counted" in text(r)
+    assert "Points to post: 19" in text(r) and "Pips counted: 19" in text(r)
+
+
+def test_headline_is_the_hands_value_under_the_house_rules(client):
+    """The double-blank counts its house value (50 by default), not 0 pips: the headline is
+    what will be posted, and each option carries its points for the live update."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(client, game, bob, scene([(6, 5), (0, 0)], angle=0.3).data)
+    assert r.status_code == 200
+    assert "Points to post: 61" in text(r) and "Pips counted: 11" in text(r)
+    body = r.get_data(as_text=True)
+    assert 'value="0-0" data-points="50"' in body and 'value="6-5" data-points="11"' in body
+    assert "js/photo.js" in body
+
+
+def test_a_tile_not_sure_must_be_picked(client, monkeypatch):
+    """A tile read below the calibrated confidence starts on "?" (the photo's guess listed
+    first) and adds nothing to the headline until the player picks it."""
+    monkeypatch.setattr("companion.pips.reading.SURE", 1.01)  # no tile is sure
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(client, game, bob, hand_photo().data)
+    body = r.get_data(as_text=True)
+    assert "Points to post: 0" in text(r)
+    assert body.count('<option value="?" data-points="0" selected>') == 3
+    assert "? (looks like 6-5: pick it)" in body and "(not sure: check it)" in body
+    picks = {"tile": ["?", "3-1", "2-2"], "csrf_token": ""}
+    r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data=picks)
+    assert r.status_code == 303 and stored_rounds(game) == 0
+    assert "Some tiles were not picked" in text(client.get(r.headers["Location"]))
 
 
 def test_no_tiles_says_what_to_do(client):
@@ -331,7 +361,7 @@ def test_big_photo_with_csrf_on_is_counted(csrf_client):
         content_type="multipart/form-data",
     )
     assert r.status_code == 200
-    assert "19 pips counted" in text(r)
+    assert "Points to post: 19" in text(r) and "Pips counted: 19" in text(r)
 
 
 def test_photo_without_csrf_token_is_refused(csrf_client):
