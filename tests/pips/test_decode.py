@@ -88,11 +88,9 @@ def test_header_within_limits_but_data_missing_is_damaged():
 def test_photo_without_tiles_reads_nothing():
     gradient = np.tile(np.linspace(40, 200, 640, dtype=np.uint8), (480, 1))
     rgb = np.dstack([gradient, gradient, gradient // 2])
-    reading = count_pips(encode(rgb))
-    assert reading.tiles == ()
-    assert reading.total == 0
-    assert reading.confidence == 0.0
-    assert not reading.complete
+    with pytest.raises(PhotoError) as caught:
+        count_pips(encode(rgb))
+    assert caught.value.problem is PhotoProblem.UNREADABLE  # never "0 pips"
 
 
 def test_small_photo_is_scaled_up_to_the_working_size():
