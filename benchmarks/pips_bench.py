@@ -16,6 +16,7 @@ Run: ``.venv/bin/python benchmarks/pips_bench.py`` (``--runs N``, ``--part dev|h
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import platform
 import statistics
@@ -108,10 +109,8 @@ def cpu(task, data: bytes, runs: int) -> float:  # noqa: ANN001 - any callable o
     samples = []
     for _ in range(runs):
         start = time.process_time()
-        try:
+        with contextlib.suppress(PhotoError):
             task(data)
-        except PhotoError:
-            pass
         samples.append(time.process_time() - start)
     return statistics.median(samples)
 

@@ -87,8 +87,9 @@ def real_item(folder: Path, name: str, how: str) -> Item:
     label = json.loads((folder / "labels.json").read_text())["photos"][name]
     data = (folder / name).read_bytes()
     tiles = () if how == "blur8" else tuple(normal(t) for t in label["tiles"])
-    crop = tuple(label["crop"]) if "crop" in label else None
-    return Item(f"real:{name}:{how}", vary(data, how, crop), tiles)  # type: ignore[arg-type]
+    box = label.get("crop")
+    crop = (int(box[0]), int(box[1]), int(box[2]), int(box[3])) if box else None
+    return Item(f"real:{name}:{how}", vary(data, how, crop), tiles)
 
 
 def item(spec: str, folder: Path) -> Item:
