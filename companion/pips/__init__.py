@@ -19,7 +19,9 @@ MAX_HALF = 18
 #: The divider length, in pixels, every photo is scaled to before its tiles are read.
 DIVIDER_PIXELS = 72.0
 #: The least and most that scaling may shrink or enlarge the working image.
-TILE_SCALING = (0.5, 2.0)
+TILE_SCALING = (0.35, 2.0)
+#: A working image fewer than twice this many divider lengths across gets a margin.
+FRAME_TILES = 3.0
 
 
 def count_pips(data: bytes, max_pips: int = MAX_HALF) -> Reading:
@@ -55,9 +57,20 @@ def tile_sized(rgb: np.ndarray) -> np.ndarray:
     low, high = TILE_SCALING
     factor = min(high, max(low, DIVIDER_PIXELS / length))
     if abs(factor - 1) < 0.1:
-        return rgb
+        return framed(rgb)
     method = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
-    return cv2.resize(rgb, None, fx=factor, fy=factor, interpolation=method)
+    sized = cv2.resize(rgb, None, fx=factor, fy=factor, interpolation=method)
+    return framed(sized)
+
+
+def framed(rgb: np.ndarray) -> np.ndarray:
+    """``rgb`` with a margin of its own border (replicated) when it is only a few tiles
+    across: a photo cropped close to its tiles still has table around them, which the
+    reader's neighbourhoods and its edge check need."""
+    room = int(FRAME_TILES * DIVIDER_PIXELS)
+    if min(rgb.shape[:2]) >= 2 * room:
+        return rgb
+    return cv2.copyMakeBorder(rgb, room // 2, room // 2, room // 2, room // 2, cv2.BORDER_REPLICATE)
 
 
 def read_photo(data: bytes, max_pips: int = MAX_HALF) -> tuple[Reading, np.ndarray]:
