@@ -1,27 +1,28 @@
 """Pips-from-a-photo benchmark: prints figures, asserts nothing (never a timed test).
 
-For generated photos of tiles (companion/pips/synth.py) at 1, 4 and 12 megapixels, saved as
-phone-like JPEGs: the CPU time (median of N runs) and the peak extra memory of counting the
-pips of one photo, next to the same figures for a plain full decode of that JPEG with Pillow
-(``Image.open(...).convert("RGB")``) measured in the same run; the ratio is counting / decode.
+1. Accuracy on the labelled set (companion/pips/labelled.py), per part of the split fixed in
+   tests/data/pips_split.json ("dev": tuned on; "held_out": never tuned on): photos whose
+   answer is exact (the right tiles and total, nothing unread; "unreadable" for a photo
+   with no face-up tile), tiles read right, phantom tiles (read where no such tile lies;
+   phantom 0-0s apart: 50 points each under the default rules), unreadable answers, and how
+   the confidence figures hold (of the tiles read at confidence >= c, the share right).
+2. CPU per photo at 1, 3 and 12 megapixels (generated phone-like JPEGs), median of N runs,
+   next to a reference measured in the same run: a plain full decode of the same JPEG with
+   Pillow; the ratios say how the reading scales on any machine.
 
-Memory is measured in a fresh child process per task: the peak resident size (VmHWM) minus
-the resident size once everything is imported and the photo is in memory.
-
-Run: ``.venv/bin/python benchmarks/pips_bench.py`` (``--runs N``; the goal is < 1 s of CPU for
-12 megapixels).
+Run: ``.venv/bin/python benchmarks/pips_bench.py`` (``--runs N``, ``--part dev|held_out``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import platform
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,32 +30,73 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from companion.pips import count_pips  # noqa: E402
+from companion.pips import PhotoError, PhotoProblem, count_pips  # noqa: E402
+from companion.pips.labelled import items, split  # noqa: E402
 from companion.pips.synth import make_photo  # noqa: E402
 
+SPLIT = ROOT / "tests" / "data" / "pips_split.json"
+PHOTOS = ROOT / "tests" / "data" / "photos"
 #: megapixels -> (width, height), 4:3 like a phone camera
-SIZES = {1: (1155, 866), 4: (2309, 1732), 12: (4000, 3000)}
+SIZES = {1: (1155, 866), 3: (2000, 1500), 12: (4000, 3000)}
+#: Confidence levels at which the share of right tiles is shown.
+LEVELS = (0.5, 0.7, 0.8, 0.9, 0.95)
 
-CHILD = """
-import sys
-sys.path.insert(0, {root!r})
-from PIL import Image
-import io
-from companion.pips import count_pips
-data = open({path!r}, "rb").read()
 
-def rss(field):
-    for line in open("/proc/self/status"):
-        if line.startswith(field):
-            return int(line.split()[1])
+def accuracy(names: list[str]) -> tuple[Counter[str], list[tuple[float, bool]]]:
+    """The figures of one part, and (confidence, right) for every tile read."""
+    f: Counter[str] = Counter()
+    tiles_seen: list[tuple[float, bool]] = []
+    for it in items(names, PHOTOS):
+        f["photos"] += 1
+        f["tiles"] += len(it.tiles)
+        f["textures"] += not it.tiles
+        start = time.process_time()
+        try:
+            reading = count_pips(it.data)
+        except PhotoError as error:
+            f["cpu"] += time.process_time() - start
+            f["unreadable"] += error.problem is PhotoProblem.UNREADABLE
+            f["exact"] += not it.tiles
+            f["exact_textures"] += not it.tiles
+            continue
+        f["cpu"] += time.process_time() - start
+        want = Counter(it.tiles)
+        left = Counter(want)
+        for tile in sorted(reading.read_tiles, key=lambda t: -t.confidence):
+            right = left[tile.text] > 0
+            left[tile.text] -= right
+            tiles_seen.append((tile.confidence, right))
+        got = Counter(t.text for t in reading.read_tiles)
+        phantom = got - want
+        f["right"] += sum((got & want).values())
+        f["phantom"] += sum(phantom.values())
+        f["phantom_00"] += phantom["0-0"]
+        f["phantom_on_textures"] += sum(phantom.values()) if not it.tiles else 0
+        f["unread_tiles"] += len(reading.unread)
+        f["exact"] += got == want and not reading.unread
+    return f, tiles_seen
 
-base = rss("VmRSS:")
-if {task!r} == "count":
-    count_pips(data)
-else:
-    Image.open(io.BytesIO(data)).convert("RGB")
-print(rss("VmHWM:") - base)
-"""
+
+def report(part: str, f: Counter[str], seen: list[tuple[float, bool]]) -> None:
+    n = max(1, f["photos"])
+    print(
+        f"{part}: {f['exact']}/{f['photos']} exact ({100 * f['exact'] / n:.0f} %); "
+        f"{f['right']}/{f['tiles']} tiles right ({100 * f['right'] / max(1, f['tiles']):.0f} %); "
+        f"{f['phantom']} phantom tiles ({f['phantom_00']} of them 0-0; "
+        f"{f['phantom_on_textures']} on the {f['textures']} photos with no face-up tile); "
+        f"{f['unreadable']} unreadable answers ({f['exact_textures']} of them right); "
+        f"{f['unread_tiles']} tiles marked unread; {1000 * f['cpu'] / n:.0f} ms CPU per photo"
+    )
+    for level in LEVELS:
+        sure = [right for confidence, right in seen if confidence >= level]
+        if sure:
+            print(
+                f"    tiles read at confidence >= {level:.2f}: {len(sure)}, "
+                f"{100 * sum(sure) / len(sure):.1f} % right"
+            )
+    low = [right for confidence, right in seen if confidence < LEVELS[0]]
+    if low:
+        print(f"    below {LEVELS[0]:.2f}: {len(low)}, {100 * sum(low) / len(low):.1f} % right")
 
 
 def decode(data: bytes) -> None:
@@ -62,49 +104,39 @@ def decode(data: bytes) -> None:
     Image.open(io.BytesIO(data)).convert("RGB")
 
 
-def cpu(task, data: bytes, runs: int) -> float:
+def cpu(task, data: bytes, runs: int) -> float:  # noqa: ANN001 - any callable on bytes
     """Median CPU seconds of ``task(data)``."""
     samples = []
     for _ in range(runs):
         start = time.process_time()
-        task(data)
+        with contextlib.suppress(PhotoError):
+            task(data)
         samples.append(time.process_time() - start)
     return statistics.median(samples)
 
 
-def peak_kib(path: Path, task: str) -> int:
-    """Peak extra resident memory (KiB) of one task in a fresh process."""
-    code = CHILD.format(root=str(ROOT), path=str(path), task=task)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return int(out.stdout.strip())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--part", choices=("dev", "held_out", "both"), default="both")
     args = parser.parse_args()
-    print(f"Python {platform.python_version()} on {platform.machine()}, {args.runs} runs each")
-    print(
-        f"{'photo':>9} {'JPEG':>8} | {'count CPU':>10} {'decode CPU':>11} {'ratio':>6} | "
-        f"{'count peak':>11} {'decode peak':>12} {'ratio':>6} | tiles"
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        for mp, (width, height) in SIZES.items():
-            photo = make_photo(seed=mp, width=width, height=height)
-            path = Path(tmp) / f"{mp}mp.jpg"
-            path.write_bytes(photo.data)
-            count_cpu = cpu(count_pips, photo.data, args.runs)
-            decode_cpu = cpu(decode, photo.data, args.runs)
-            count_mem = peak_kib(path, "count")
-            decode_mem = peak_kib(path, "decode")
-            reading = count_pips(photo.data)
-            print(
-                f"{mp:>6} MP {len(photo.data) / 2**20:>6.1f}MB | {count_cpu * 1000:>8.0f}ms "
-                f"{decode_cpu * 1000:>9.0f}ms {count_cpu / decode_cpu:>6.2f} | "
-                f"{count_mem / 1024:>9.0f}MB {decode_mem / 1024:>10.0f}MB "
-                f"{count_mem / max(decode_mem, 1):>6.2f} | "
-                f"{len(reading.read_tiles)}/{len(photo.tiles)} read"
-            )
+    print(f"Python {platform.python_version()} on {platform.machine()}")
+    parts = split(SPLIT)
+    for part in ("dev", "held_out"):
+        if args.part in (part, "both"):
+            report(part, *accuracy(parts[part]))
+    print(f"CPU per photo, median of {args.runs} runs; reference: Pillow's full decode")
+    base = None
+    for mp, (width, height) in SIZES.items():
+        photo = make_photo(seed=mp, width=width, height=height)
+        reading = cpu(count_pips, photo.data, args.runs)
+        reference = cpu(decode, photo.data, args.runs)
+        base = base or reading
+        print(
+            f"  {mp:>2} MP: reading {1000 * reading:.0f} ms, full decode {1000 * reference:.0f} "
+            f"ms, reading / decode {reading / reference:.2f}, reading / 1 MP reading "
+            f"{reading / base:.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -468,8 +468,13 @@ def _pips_path() -> Schema:
     texts = {
         "400": "No photo in the field 'photo', or a bad max_pips.",
         "413": "The photo is over the byte limit (20 MB).",
-        "422": "Not a photo the app can read: not an image, too many pixels (an image bomb "
-        "is refused from its header), too small, or damaged.",
+        "422": "Not a photo the app can read: NOT_AN_IMAGE, TOO_MANY_PIXELS (over 60 MP for "
+        "a JPEG, over 12 MP for PNG and other formats, refused from the header), TOO_SMALL, "
+        "BROKEN_IMAGE; or PHOTO_UNREADABLE: a picture on which no tile could be read "
+        "(blurred, too dark, no face-up tile): never an answer of 0 pips.",
+        "429": "Too many readings: TOO_MANY_PHOTOS (this phone's photos per minute) or BUSY "
+        "(every reading slot of the server taken); the Retry-After header says how many "
+        "seconds to wait.",
     }
     return {
         "post": {

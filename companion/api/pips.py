@@ -3,7 +3,10 @@
 The answer is :meth:`companion.pips.Reading.as_json` (the same as the page and
 ``flask count-pips``): total, tiles read, unread count, confidence, and every tile found with
 its outline, pip marks and reading. A refused photo gets ``{"error": {code, message, where}}``
-with 400 (nothing sent), 413 (too many bytes) or 422 (not a usable photo). Nothing is stored.
+with 400 (nothing sent), 413 (too many bytes) or 422 (not a usable photo, or
+``PHOTO_UNREADABLE``: no tile could be read, never "0 pips"); 429 with ``Retry-After`` past the
+bounds of :mod:`companion.services.photo_gate` (``TOO_MANY_PHOTOS`` from this phone, ``BUSY``
+with other readings). Nothing is stored.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from flask import Response, jsonify, request
 
 from ..access import Role, requires
 from ..pips import MAX_HALF, PhotoError, PhotoProblem, count_pips
-from ..services import hand_photo
+from ..services import hand_photo, photo_gate
 from . import bp
 from .views import refusal
 
@@ -21,7 +24,7 @@ STATUS = {PhotoProblem.EMPTY: 400, PhotoProblem.TOO_MANY_BYTES: 413}
 
 @bp.post("/pips")
 @requires(Role.ANYONE)
-def pips() -> tuple[Response, int]:
+def pips() -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
     """Read the face-up tiles in the uploaded photo; ``max_pips`` (form field, 1-18) is the
     set's highest half (default 18)."""
     try:
@@ -37,7 +40,12 @@ def pips() -> tuple[Response, int]:
         max_pips = int(given) if given.isascii() and given.isdigit() and len(given) < 3 else 0
         if not 1 <= max_pips <= MAX_HALF:
             raise refusal(400, "BAD_MAX_PIPS", "max_pips must be a whole number 1-18.", "max_pips")
-        reading = count_pips(data, max_pips)
+        with photo_gate.reading_slot():
+            reading = count_pips(data, max_pips)
+    except photo_gate.PhotoBusy as busy:
+        code = "TOO_MANY_PHOTOS" if busy.rate else "BUSY"
+        body = {"error": {"code": code, "message": hand_photo.busy_message(busy), "where": ""}}
+        return jsonify(body), 429, hand_photo.busy_headers(busy)
     except PhotoError as error:
         raise refusal(
             STATUS.get(error.problem, 422),

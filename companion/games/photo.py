@@ -11,6 +11,7 @@ never stored. The shared parts live in :mod:`companion.services.hand_photo` and
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
@@ -20,7 +21,6 @@ from ..access import Role, requires
 from ..extensions import csrf
 from ..htmx import is_htmx, navigate
 from ..models import Game, Seat
-from ..pips import PhotoError
 from ..services import hand_photo
 from ..services.round_check import HandPart
 from ..services.round_form import hand_field
@@ -50,7 +50,7 @@ def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str,
         "upload_url": url_for("games.photo_read", token=game.edit_token, seat_id=seat.id),
         "confirm_url": url_for("games.photo_confirm", token=game.edit_token, seat_id=seat.id),
         "back_url": url_for("games.play", token=game.edit_token),
-        **hand_photo.page_context(game.set_size),
+        **hand_photo.page_context(game),
         **extra,
     }
     return render_template("pips/photo.html", **context), status
@@ -86,11 +86,7 @@ def photo_read(token: str, seat_id: int) -> Any:
     """Count the pips in the uploaded photo and show them marked, to be checked."""
     game = _game(token)
     seat = _seat(game, seat_id)
-    try:
-        read = hand_photo.read_upload(game.set_size)
-    except PhotoError as error:
-        return _page(game, seat, 422, problem=hand_photo.problem_message(error))
-    return _page(game, seat, **read)
+    return hand_photo.read_or_refuse(game.set_size, partial(_page, game, seat))
 
 
 @bp.post("/g/<token>/photo/<int:seat_id>/confirm")

@@ -7,21 +7,29 @@ Classical computer vision only (OpenCV's headless build): no model, no network, 
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from .decode import MAX_BYTES, MAX_PIXELS, MIN_SIDE, PhotoError, PhotoProblem, load_photo
-from .detect import find_tiles
+from .detect import divider_length, find_tiles
 from .reading import Pip, Reading, TileRead, Unread
 
 #: The most pips a half can have in the biggest set the app knows (double-18).
 MAX_HALF = 18
+#: The divider length, in pixels, every photo is scaled to before its tiles are read.
+DIVIDER_PIXELS = 72.0
+#: The least and most that scaling may shrink or enlarge the working image.
+TILE_SCALING = (0.35, 2.0)
+#: A working image fewer than twice this many divider lengths across gets a margin.
+FRAME_TILES = 3.0
 
 
 def count_pips(data: bytes, max_pips: int = MAX_HALF) -> Reading:
     """Read the face-up tiles in the photo ``data`` (JPEG, PNG, WebP...).
 
     ``max_pips``: the set's highest half (12 for double-12); a half showing more is unread.
-    Raises :class:`PhotoError` for an upload that is not a usable photo.
+    Raises :class:`PhotoError` for an upload that is not a usable photo, and with
+    ``PhotoProblem.UNREADABLE`` when no tile on it could be read.
     """
     return read_photo(data, max_pips)[0]
 
@@ -39,18 +47,50 @@ def reading_order(tiles: list[TileRead]) -> list[TileRead]:
     return sorted(tiles, key=lambda t: (int(t.centre[1] // row), t.centre[0]))
 
 
+def tile_sized(rgb: np.ndarray) -> np.ndarray:
+    """``rgb`` scaled so that its tiles' dividers are about :data:`DIVIDER_PIXELS` long (the
+    size the reader's neighbourhoods are made for), within :data:`TILE_SCALING`; unchanged
+    when no divider shows."""
+    length = divider_length(rgb)
+    if length is None:
+        return rgb
+    low, high = TILE_SCALING
+    factor = min(high, max(low, DIVIDER_PIXELS / length))
+    if abs(factor - 1) < 0.1:
+        return framed(rgb)
+    method = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
+    sized = cv2.resize(rgb, None, fx=factor, fy=factor, interpolation=method)
+    return framed(sized)
+
+
+def framed(rgb: np.ndarray) -> np.ndarray:
+    """``rgb`` with a margin of its own border (replicated) when it is only a few tiles
+    across: a photo cropped close to its tiles still has table around them, which the
+    reader's neighbourhoods and its edge check need."""
+    room = int(FRAME_TILES * DIVIDER_PIXELS)
+    if min(rgb.shape[:2]) >= 2 * room:
+        return rgb
+    return cv2.copyMakeBorder(rgb, room // 2, room // 2, room // 2, room // 2, cv2.BORDER_REPLICATE)
+
+
 def read_photo(data: bytes, max_pips: int = MAX_HALF) -> tuple[Reading, np.ndarray]:
-    """:func:`count_pips`, also giving the working image (H x W x 3 RGB) the positions refer to."""
+    """:func:`count_pips`, also giving the working image (H x W x 3 RGB) the positions refer to.
+
+    A photo with no tile read is refused (``PhotoProblem.UNREADABLE``), never read as 0 pips.
+    """
     photo = load_photo(data)
-    height, width = photo.rgb.shape[:2]
-    tiles = reading_order(find_tiles(photo.rgb, max_pips))
+    rgb = tile_sized(photo.rgb)
+    height, width = rgb.shape[:2]
+    tiles = reading_order(find_tiles(rgb, max_pips))
     reading = Reading(
         width=width,
         height=height,
         scale=round(photo.width / width, 4),
         tiles=tuple(tiles),
     )
-    return reading, photo.rgb
+    if not reading.read_tiles:
+        raise PhotoError(PhotoProblem.UNREADABLE, found=len(reading.tiles))
+    return reading, rgb
 
 
 __all__ = [

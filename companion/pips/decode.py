@@ -22,6 +22,10 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 MAX_BYTES = 20 * 1024 * 1024
 #: The most pixels a photo may claim in its header (width x height); 8K x 6K is about 50 MP.
 MAX_PIXELS = 60_000_000
+#: The most pixels ever decoded at full size (about 36 MB as RGB). A JPEG is decoded straight
+#: at 1/2-1/8 scale (libjpeg's DCT scaling), so it may claim up to :data:`MAX_PIXELS`; other
+#: formats (PNG, WebP...) have no scaled decode, so over this they are refused from the header.
+MAX_DECODED_PIXELS = 12_000_000
 #: The smallest side, in pixels, in which tiles could still show their pips.
 MIN_SIDE = 64
 #: The long side, in pixels, of the copy the counter works on.
@@ -31,6 +35,8 @@ EXIF_ORIENTATION = 0x0112
 TURNED_ORIENTATIONS = frozenset({5, 6, 7, 8})
 #: Formats a phone browser sends (iPhones convert HEIC to JPEG on upload).
 FORMATS = frozenset({"JPEG", "PNG", "WEBP", "BMP", "GIF", "TIFF", "MPO"})
+#: Formats Pillow can decode at a reduced scale (``Image.draft``).
+SCALED_FORMATS = frozenset({"JPEG", "MPO"})
 
 
 class PhotoProblem(StrEnum):
@@ -42,6 +48,9 @@ class PhotoProblem(StrEnum):
     TOO_MANY_PIXELS = "TOO_MANY_PIXELS"
     TOO_SMALL = "TOO_SMALL"
     BROKEN_IMAGE = "BROKEN_IMAGE"
+    #: A picture, but no tile on it could be read (blurred, no tiles, only face-down tiles,
+    #: a plain texture): never a reading of 0 pips, which would be the best score of a round.
+    UNREADABLE = "PHOTO_UNREADABLE"
 
 
 class PhotoError(ValueError):
@@ -91,6 +100,10 @@ def load_photo(data: bytes, work_side: int = WORK_SIDE) -> Photo:
             raise PhotoError(
                 PhotoProblem.TOO_MANY_PIXELS, width=width, height=height, limit=MAX_PIXELS
             )
+        if image.format not in SCALED_FORMATS and width * height > MAX_DECODED_PIXELS:
+            raise PhotoError(
+                PhotoProblem.TOO_MANY_PIXELS, width=width, height=height, limit=MAX_DECODED_PIXELS
+            )
         if min(width, height) < MIN_SIDE:
             raise PhotoError(PhotoProblem.TOO_SMALL, width=width, height=height, limit=MIN_SIDE)
         try:
@@ -104,15 +117,18 @@ def _decode(image: Image.Image, work_side: int) -> Photo:
     width, height = image.size
     if image.getexif().get(EXIF_ORIENTATION, 1) in TURNED_ORIENTATIONS:
         width, height = height, width
-    if image.format in ("JPEG", "MPO"):
+    if image.format in SCALED_FORMATS:
         # Ask for at least work_side on the long side; libjpeg picks the 1/n scale.
         scale = max(image.size) / work_side
         if scale > 1:
             image.draft("RGB", (int(image.size[0] / scale), int(image.size[1] / scale)))
     image.seek(0)  # an animated GIF counts its first frame
     rgb = ImageOps.exif_transpose(image).convert("RGB")
-    if max(rgb.size) > work_side:
+    if max(rgb.size) != work_side:
+        # One working size for every photo, smaller or larger: the reader's neighbourhoods
+        # and thresholds then see the same picture at 0.5x as at 3x.
         factor = work_side / max(rgb.size)
         size = (max(1, round(rgb.size[0] * factor)), max(1, round(rgb.size[1] * factor)))
-        rgb = rgb.resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
+        method = Image.Resampling.BILINEAR if factor < 1 else Image.Resampling.BICUBIC
+        rgb = rgb.resize(size, method, reducing_gap=2.0 if factor < 1 else None)
     return Photo(rgb=np.asarray(rgb), width=width, height=height)

@@ -45,6 +45,14 @@ FACE_REACH = (0.45, 0.92)
 SAME_SIZE = (0.75, 1.33)
 #: How much (Lab, 0-255 scale) a tile's face must differ from the table around it.
 SURROUND_STEP = 18
+#: Where a tile's edge is looked for: just inside and just outside, as shares of the distance
+#: from the tile's centre to that side.
+EDGE_RINGS = (0.5, 0.65, 1.25, 1.4)
+#: Where along a side its edge is sampled, as shares of the side's half-length: away from the
+#: corners (tiles are often shorter than 2:1) and from the divider's line.
+EDGE_SPOTS = (-0.55, -0.45, -0.35, -0.25, -0.15, 0.15, 0.25, 0.35, 0.45, 0.55)
+#: Of a tile's four sides, how many must show an edge (touching tiles share the others).
+EDGES_SEEN = 2
 #: The first look's neighbourhoods, as fractions (1/n) of the photo's short side.
 FIRST_LOOK_SHARES = (8, 16, 32)
 #: Contrast (0-255) a mark needs above its surroundings.
@@ -66,6 +74,19 @@ class Blob:
     @property
     def diameter(self) -> float:
         return 2.0 * math.sqrt(self.area / math.pi)
+
+
+def divider_length(rgb: np.ndarray) -> float | None:
+    """The typical divider's length in ``rgb`` (pixels), or None when no divider shows: what
+    the reader scales every photo by, so that tiles reach it at one size."""
+    half = cv2.resize(
+        cv2.GaussianBlur(rgb, (3, 3), 0), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA
+    )
+    found = [(len(first), first) for first in (_first_look(half, dark) for dark in (True, False))]
+    count, dividers = max(found, key=lambda pair: pair[0])
+    if not count:
+        return None
+    return 2.0 * float(np.median([d.length for d in dividers]))
 
 
 def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
@@ -280,6 +301,37 @@ class _Face:
         )
         return float(np.linalg.norm(medians[0] - medians[1])) < FACE_COLOUR_STEP and spread < 20
 
+    def stands_out(self, divider: Blob) -> bool:
+        """Whether the would-be tile has edges: on at least :data:`EDGES_SEEN` of its four
+        sides, the face just inside differs in colour from what lies just outside (a tile
+        touching another shares a side with it; a stripe of wood grain, a knot or a crease
+        has the same surface all around, which is how a phantom double-blank was made)."""
+        width = divider.length / DIVIDER_SPAN
+        ax, ay = math.cos(divider.angle), math.sin(divider.angle)
+        nx, ny = -ay, ax
+        height, breadth = self.plain.shape
+        seen = 0
+        # (half-extent along the divider, across it) of each side, in tile widths
+        for su, sv in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            rings = []
+            for reach in EDGE_RINGS:
+                samples = []
+                for t in EDGE_SPOTS:
+                    u = (su * 0.5 * reach + (t * 0.5 if su == 0 else 0)) * width
+                    v = (sv * 1.0 * reach + (t * 1.0 if sv == 0 else 0)) * width
+                    x, y = int(divider.x + u * ax + v * nx), int(divider.y + u * ay + v * ny)
+                    if 0 <= x < breadth and 0 <= y < height:
+                        samples.append(self.lab[y, x])
+                rings.append(samples)
+            if min(len(r) for r in rings) < 5:
+                continue  # off the photo: this side says nothing
+            in1, in2, out1, out2 = (np.median(np.array(r, np.float32), axis=0) for r in rings)
+            # an edge is a step between two steady surfaces; stripes of grain are not steady
+            steady = max(np.linalg.norm(in1 - in2), np.linalg.norm(out1 - out2))
+            step = np.linalg.norm((in1 + in2) / 2 - (out1 + out2) / 2)
+            seen += bool(steady < SURROUND_STEP / 2 and step >= SURROUND_STEP)
+        return seen >= EDGES_SEEN
+
 
 def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRead]:
     """Tiles around the dividers among ``blobs``, each with the round blobs on its halves."""
@@ -293,6 +345,8 @@ def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRe
         tile = _tile_at(divider, pips, claimed, max_pips)
         if tile is None or not face.looks_like_tile(divider, blank=not tile.pips):
             continue
+        if _has_blank_half(tile) and not face.stands_out(divider):
+            continue  # a blank half with no tile edge around it: grain, a knot, a crease
         if tile.read:
             claimed.update(
                 i for i, p in enumerate(pips) if Pip(p.x, p.y, p.diameter / 2) in tile.pips
@@ -300,6 +354,12 @@ def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRe
         if tile is not None and not _overlaps_any(tile, tiles):
             tiles.append(tile)
     return tiles
+
+
+def _has_blank_half(tile: TileRead) -> bool:
+    """Whether a half of the tile shows no pip: what a stripe of grain between two plain
+    patches looks like, so such a tile must also show its edges."""
+    return tile.halves is not None and min(tile.halves) == 0
 
 
 def _usual_size(bars: list[Blob], pips: list[Blob]) -> list[Blob]:

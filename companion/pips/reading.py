@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+#: The confidence from which a tile is shown as read without asking: calibrated so that of the
+#: tiles read at or above it, about this share are right (docs/PIPS.md gives the measure).
+SURE = 0.9
+
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
 
@@ -46,6 +50,12 @@ class TileRead:
     def read(self) -> bool:
         """Whether both halves were counted."""
         return self.halves is not None
+
+    @property
+    def sure(self) -> bool:
+        """Read with confidence enough to be shown as read; a tile not sure must be confirmed
+        by a tap."""
+        return self.halves is not None and self.confidence >= SURE
 
     @property
     def text(self) -> str:

@@ -281,3 +281,48 @@ def scene(
     ok, jpeg = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
     return SynthPhoto(jpeg.tobytes(), tuple(tiles), backs)
+
+
+#: Kinds of photo with no face-up tile: what must never give a tile (a phantom 0-0 is 50 points).
+TEXTURES = ("wood", "knots", "leather", "check", "backs")
+
+
+def make_texture(seed: int, width: int = 1200, height: int = 900) -> SynthPhoto:
+    """A photo with no face-up tile: wood grain, wood with knots, grainy leather, a checked
+    cloth, or face-down tiles only (a logo and dots), under the same light as
+    :func:`make_photo`. Deterministic for a given seed."""
+    rng = random.Random(seed)
+    kind = TEXTURES[seed % len(TEXTURES)]
+    canvas: np.ndarray = _background(rng, width, height).astype(np.float32)
+    base = np.array([rng.randint(40, 190) for _ in range(3)], np.float32)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    noise = np.random.default_rng(seed)
+    if kind in ("wood", "knots"):
+        waves = np.sin(ys / rng.uniform(2.5, 8) + 4 * np.sin(xs / rng.uniform(60, 200)))
+        canvas = base + rng.uniform(8, 30) * waves[:, :, None]
+        for _ in range(rng.randint(2, 6) if kind == "knots" else 0):
+            cx, cy = rng.uniform(0, width), rng.uniform(0, height)
+            axes = (rng.uniform(8, 40), rng.uniform(5, 20))
+            mask = np.zeros((height, width), np.uint8)
+            cv2.ellipse(mask, (int(cx), int(cy)), (int(axes[0]), int(axes[1])), 0, 0, 360, 255, -1)
+            knot = cv2.GaussianBlur(mask, (0, 0), 3).astype(np.float32) / 255
+            canvas -= rng.uniform(40, 90) * knot[:, :, None]
+    elif kind == "leather":
+        grain = cv2.GaussianBlur(noise.normal(0, 1, (height, width)).astype(np.float32), (0, 0), 2)
+        canvas = base + rng.uniform(15, 40) * grain[:, :, None]
+    elif kind == "backs":
+        style = rng.choice(("ivory", "dark"))
+        tile_w = rng.uniform(55, 120) * width / 1200
+        placed: list[tuple[float, float]] = []
+        plain = canvas.astype(np.uint8)
+        for _ in range(rng.randint(1, 6)):
+            spot = _free_spot(rng, placed, tile_w, width, height)
+            if spot is None:
+                break
+            placed.append(spot)
+            _draw_back(plain, rng, spot[0], spot[1], rng.uniform(0, math.pi), tile_w, style)
+        canvas = plain.astype(np.float32)
+    lit = _light(np.clip(canvas, 0, 255).astype(np.uint8), rng)
+    ok, jpeg = cv2.imencode(".jpg", lit, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(70, 95)])
+    assert ok
+    return SynthPhoto(jpeg.tobytes(), (), 0)

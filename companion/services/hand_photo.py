@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +26,12 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import ValidationError
 
 from .. import pips
+from ..engine import parse_tile, tile_points
+from ..mapping import rules_of
+from ..models import Game
 from ..pips import MAX_BYTES, PhotoError, PhotoProblem, Reading
 from ..pips.decode import MAX_PIXELS, MIN_SIDE
+from . import photo_gate
 
 #: The form field carrying the photo (page and API).
 PHOTO_FIELD = "photo"
@@ -79,7 +83,7 @@ def problem_message(error: PhotoError) -> str:
             "This picture is too big (%(w)d × %(h)d pixels; at most %(mp)d megapixels).",
             w=int(d["width"]),
             h=int(d["height"]),
-            mp=MAX_PIXELS // 1_000_000,
+            mp=int(d.get("limit", MAX_PIXELS)) // 1_000_000,
         )
         if "width" in d
         else _("This picture is too big (at most %(mp)d megapixels).", mp=MAX_PIXELS // 1_000_000),
@@ -90,8 +94,33 @@ def problem_message(error: PhotoError) -> str:
             min=MIN_SIDE,
         ),
         PhotoProblem.BROKEN_IMAGE: _("This photo is damaged and cannot be read; take it again."),
+        PhotoProblem.UNREADABLE: _(
+            "No tile could be read in this photo (it may be blurred, too dark, or show no "
+            "face-up tiles). Nothing was counted: type your points or tap your tiles instead, "
+            "or take a sharper photo from above."
+        ),
     }
     return messages[error.problem]
+
+
+def busy_message(busy: photo_gate.PhotoBusy) -> str:
+    """Why a photo was not read now, in the player's words."""
+    if busy.rate:
+        return _(
+            "Too many photos from this phone in the last minute. Wait %(s)d seconds and try "
+            "again, or type your points.",
+            s=busy.retry_after,
+        )
+    return _(
+        "Other phones' photos are being read right now. Try again in %(s)d seconds, or type "
+        "your points.",
+        s=busy.retry_after,
+    )
+
+
+def busy_headers(busy: photo_gate.PhotoBusy) -> dict[str, str]:
+    """The headers of a 429 answer: when to try again."""
+    return {"Retry-After": str(busy.retry_after)}
 
 
 def read_photo(data: bytes, max_pips: int) -> tuple[Reading, dict[str, Any]]:
@@ -104,29 +133,46 @@ def read_photo(data: bytes, max_pips: int) -> tuple[Reading, dict[str, Any]]:
 def read_upload(max_pips: int) -> dict[str, Any]:
     """The photo uploaded with this request, read for a photo page: ``reading``, the
     ``marked`` photo and the ``message`` above it. Raises CSRFError or PhotoError as
-    :func:`uploaded_photo` and :func:`read_photo` do."""
+    :func:`uploaded_photo` and :func:`read_photo` do, and ``PhotoBusy`` past the bounds of
+    :mod:`companion.services.photo_gate`."""
     data = uploaded_photo(check_csrf=True) or b""
-    reading, marked = read_photo(data, max_pips)
+    with photo_gate.reading_slot():
+        reading, marked = read_photo(data, max_pips)
     return {"reading": reading, "marked": marked, "message": reading_message(reading)}
 
 
-def page_context(set_size: int) -> dict[str, Any]:
+def read_or_refuse(max_pips: int, render: Callable[..., tuple[str, int]]) -> Any:
+    """A photo page's answer to an upload: ``render(status, **context)`` with the reading
+    (:func:`read_upload`), or with the refusal's ``problem`` (422, or 429 with Retry-After
+    past the bounds of :mod:`companion.services.photo_gate`). CSRFError passes through."""
+    try:
+        read = read_upload(max_pips)
+    except PhotoError as error:
+        return render(422, problem=problem_message(error))
+    except photo_gate.PhotoBusy as busy:
+        html, status = render(429, problem=busy_message(busy))
+        return html, status, busy_headers(busy)
+    return render(200, **read)
+
+
+def page_context(game: Game) -> dict[str, Any]:
     """What every photo page shows beside its own links: a form for its CSRF token only (it
-    never reads the upload) and the choices of the tile picker that corrects a reading."""
+    never reads the upload), the choices of the tile picker that corrects a reading, and each
+    choice's ``points`` under the game's house rules (the double-blank at its value, blank
+    halves as set), which the headline adds up (static/js/photo.js as tiles are corrected)."""
+    rules = rules_of(game)
+    choices = tile_choices(game.set_size)
     return {
         "form": FlaskForm(formdata=None),
-        "choices": tile_choices(set_size),
+        "choices": choices,
+        "points": {c: tile_points(parse_tile(c), rules) for c in choices},
         "not_a_tile": NOT_A_TILE,
     }
 
 
 def reading_message(reading: Reading) -> str:
-    """One sentence on the result: nothing found, some unread, or the total."""
-    if not reading.tiles:
-        return _(
-            "No face-up tiles found in this photo. Lay the tiles face up, apart, on a plain "
-            "surface and try again, or type the points."
-        )
+    """One sentence on the result: some unread, or what to check (a photo with no tile read
+    never gets here: it is refused as ``PhotoProblem.UNREADABLE``)."""
     if reading.unread:
         return _(
             "%(n)d tile(s) could not be read (marked ?): pick each one below or type the points.",
@@ -145,6 +191,7 @@ class TileMark:
     label_y: float
     text: str
     read: bool
+    sure: bool
     font: float
     pips: tuple[tuple[float, float, float], ...]
 
@@ -171,6 +218,7 @@ def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
                 label_y=round(cy, 1),
                 text=tile.text,
                 read=tile.read,
+                sure=tile.sure,
                 font=label_font(tile.corners, f"{index + 1}: {tile.text}", stroke * 9, room),
                 pips=tuple(
                     (round(p.x, 1), round(p.y, 1), round(max(p.r, 2.0), 1)) for p in tile.pips

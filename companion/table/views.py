@@ -15,6 +15,7 @@ reached by URL (``games.play``), never imported.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -28,7 +29,6 @@ from ..extensions import csrf, db
 from ..htmx import navigate, reload_page
 from ..ids import parse_id
 from ..models import Game, HandPost, Seat
-from ..pips import PhotoError
 from ..services import hand_photo
 from ..services import table as posts
 from ..services.audit import new_entry
@@ -356,7 +356,7 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
         ),
         "back_url": url_for("table.hand", share_token=share),
         "back_text": _("Back to my hand: type the points instead"),
-        **hand_photo.page_context(game.set_size),
+        **hand_photo.page_context(game),
         **extra,
     }
     return render_template("pips/photo.html", **context), status
@@ -381,11 +381,7 @@ def hand_photo_read(share_token: str) -> Any:
     if not isinstance(found, tuple):
         return found
     game, seat, double = found
-    try:
-        read = hand_photo.read_upload(game.set_size)
-    except PhotoError as error:
-        return _photo_page(game, seat, double, 422, problem=hand_photo.problem_message(error))
-    return _photo_page(game, seat, double, **read)
+    return hand_photo.read_or_refuse(game.set_size, partial(_photo_page, game, seat, double))
 
 
 @bp.post("/p/<share_token>/photo/confirm")

@@ -47,7 +47,7 @@ def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, 
             ]
         )
         bo.get_by_role("button", name="Count the pips").click()
-        expect(bo.get_by_role("heading", name=re.compile(r"pips? counted"))).to_be_visible()
+        expect(bo.get_by_role("heading", name=re.compile(r"Points to post: \d+"))).to_be_visible()
         marked = bo.locator("svg.marked-photo")
         expect(marked.locator("a.tile-mark").first).to_be_visible()
         expect(bo.get_by_text(re.compile(r"Confidence: \d+%"))).to_be_visible()
@@ -58,6 +58,8 @@ def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, 
         pickers.first.select_option("5-4")
         for i in range(1, pickers.count()):
             pickers.nth(i).select_option("none")  # keep only the corrected tile
+        # the headline is what will be posted: the one 5-4 kept, 9 points (photo.js)
+        expect(bo.get_by_role("heading", name="Points to post: 9")).to_be_visible()
         bo.get_by_role("button", name="Confirm these tiles").click()
 
         bo.wait_for_url(re.compile(r"/p/[\w-]+$"))

@@ -88,11 +88,16 @@ def test_header_within_limits_but_data_missing_is_damaged():
 def test_photo_without_tiles_reads_nothing():
     gradient = np.tile(np.linspace(40, 200, 640, dtype=np.uint8), (480, 1))
     rgb = np.dstack([gradient, gradient, gradient // 2])
-    reading = count_pips(encode(rgb))
-    assert reading.tiles == ()
-    assert reading.total == 0
-    assert reading.confidence == 0.0
-    assert not reading.complete
+    with pytest.raises(PhotoError) as caught:
+        count_pips(encode(rgb))
+    assert caught.value.problem is PhotoProblem.UNREADABLE  # never "0 pips"
+
+
+def test_small_photo_is_scaled_up_to_the_working_size():
+    """One working size for every photo: a 0.5x photo is read like the 1x one."""
+    photo = load_photo(encode(np.full((240, 320, 3), 90, np.uint8)))
+    assert photo.rgb.shape[:2] == (WORK_SIDE * 3 // 4, WORK_SIDE)
+    assert (photo.width, photo.height) == (320, 240)
 
 
 def test_large_photo_is_downscaled_to_the_working_size():
@@ -112,5 +117,5 @@ def test_exif_rotation_is_applied():
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", exif=exif)
     photo = load_photo(buffer.getvalue())
-    assert photo.rgb.shape[:2] == (600, 300)
+    assert photo.rgb.shape[:2] == (WORK_SIDE, WORK_SIDE // 2)  # turned, then scaled
     assert (photo.width, photo.height) == (300, 600)

@@ -81,7 +81,7 @@ def test_photo_corrected_and_confirmed_posts_my_hand_with_those_tiles(client, ta
     bob = phone("Bob")
     r = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data)
     assert r.status_code == 200
-    assert "pips counted" in r.text and "Confirm these tiles" in r.text
+    assert "Points to post:" in r.text and "Confirm these tiles" in r.text
     assert hand_post(game, "Bob") is None  # nothing posted before the confirmation
     picks = re.findall(r'data-read="([^"]*)"', r.text)
     assert len(picks) == 3
@@ -139,7 +139,9 @@ def test_a_photo_without_tiles_says_so_instead_of_zero_pips_at_zero_confidence(t
     Image.new("RGB", (1200, 900), (210, 190, 160)).save(buffer, "PNG")
     game, phone = table
     r = upload(phone("Bob"), game, buffer.getvalue(), "table.png")
-    assert r.status_code == 200
-    assert "No tiles found" in r.text and "No face-up tiles found" in r.text
+    assert r.status_code == 422
+    assert "No tile could be read in this photo" in r.text
+    assert "type your points or tap your tiles instead" in r.text
+    assert "Back to my hand: type the points instead" in r.text
     assert "0 pips counted" not in r.text and "Confidence: 0%" not in r.text
     assert "Confirm these tiles" not in r.text

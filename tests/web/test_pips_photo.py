@@ -10,6 +10,8 @@ import json
 import re
 from pathlib import Path
 
+from PIL import Image, ImageFilter
+
 from companion.extensions import db
 from companion.models import Round
 from companion.pips import MAX_BYTES, count_pips
@@ -83,7 +85,7 @@ def test_answer_shows_every_pip_marked_and_each_tile_outlined(client):
     body = r.get_data(as_text=True)
     reading = count_pips(photo.data, 6)
     assert reading.total == 19
-    assert "19 pips counted" in text(r)
+    assert "Points to post: 19" in text(r) and "Pips counted: 19" in text(r)
     assert body.count("<polygon") == 3
     assert body.count("<circle") == 19  # one mark per counted pip
     assert "data:image/jpeg;base64," in body
@@ -183,16 +185,63 @@ def test_a_phone_sized_photo_is_accepted_over_the_form_limit(client, app):
     padded = photo + b"\0" * (2 * 1024 * 1024)  # JPEG readers ignore bytes after the end
     r = upload(client, game, bob, padded)
     assert r.status_code == 200
-    assert "19 pips counted" in text(r)
+    assert "Points to post: 19" in text(r) and "Pips counted: 19" in text(r)
+
+
+def test_headline_is_the_hands_value_under_the_house_rules(client):
+    """The double-blank counts its house value (50 by default), not 0 pips: the headline is
+    what will be posted, and each option carries its points for the live update."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(client, game, bob, scene([(6, 5), (0, 0)], angle=0.3).data)
+    assert r.status_code == 200
+    assert "Points to post: 61" in text(r) and "Pips counted: 11" in text(r)
+    body = r.get_data(as_text=True)
+    assert 'value="0-0" data-points="50"' in body and 'value="6-5" data-points="11"' in body
+    assert "js/photo.js" in body
+
+
+def test_a_tile_not_sure_must_be_picked(client, monkeypatch):
+    """A tile read below the calibrated confidence starts on "?" (the photo's guess listed
+    first) and adds nothing to the headline until the player picks it."""
+    monkeypatch.setattr("companion.pips.reading.SURE", 1.01)  # no tile is sure
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(client, game, bob, hand_photo().data)
+    body = r.get_data(as_text=True)
+    assert "Points to post: 0" in text(r)
+    assert body.count('<option value="?" data-points="0" selected>') == 3
+    assert "? (looks like 6-5: pick it)" in body and "(not sure: check it)" in body
+    picks = {"tile": ["?", "3-1", "2-2"], "csrf_token": ""}
+    r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data=picks)
+    assert r.status_code == 303 and stored_rounds(game) == 0
+    assert "Some tiles were not picked" in text(client.get(r.headers["Location"]))
 
 
 def test_no_tiles_says_what_to_do(client):
+    """A photo with no tile read is refused in the player's words, never "0 pips", and the
+    page offers typing instead."""
     game = make_game()
     bob = seat_ids(game)["Bob"]
     r = upload(client, game, bob, scene([]).data)
-    assert r.status_code == 200
-    assert "No face-up tiles found" in text(r)
+    assert r.status_code == 422
+    assert "No tile could be read in this photo" in text(r)
+    assert "type your points or tap your tiles instead" in text(r)
     assert "Confirm these tiles" not in text(r)
+    assert "0 pips" not in text(r)
+    assert f'href="/g/{game.edit_token}">Back to the round: type the points' in r.get_data(
+        as_text=True
+    )
+
+
+def test_a_blurred_photo_is_unreadable_not_zero(client):
+    blurred = Image.open(io.BytesIO(hand_photo().data)).filter(ImageFilter.GaussianBlur(8))
+    buffer = io.BytesIO()
+    blurred.save(buffer, "JPEG")
+    r = api(client, buffer.getvalue())
+    assert r.status_code == 422
+    body = r.get_json()
+    assert body["error"]["code"] == "PHOTO_UNREADABLE" and "pips" not in body
 
 
 def test_unknown_seat_is_404(client):
@@ -241,9 +290,29 @@ def test_api_errors(client):
 
 
 def test_api_unread_when_a_half_is_over_the_sets_highest(client):
-    r = api(client, scene([(9, 4)]).data, max_pips="6")
+    r = api(client, scene([(9, 4), (2, 1)]).data, max_pips="6")
     body = r.get_json()
-    assert body["unread"] == 1 and body["tiles"] == [] and body["found"][0]["reading"] == "?"
+    assert body["unread"] == 1 and body["tiles"] == ["2-1"]
+    assert sorted(t["reading"] for t in body["found"]) == ["2-1", "?"]
+
+
+def test_api_nothing_read_is_unreadable_not_zero_pips(client):
+    r = api(client, scene([(9, 4)]).data, max_pips="6")
+    assert r.status_code == 422
+    assert r.get_json() == {
+        "error": {
+            "code": "PHOTO_UNREADABLE",
+            "message": r.get_json()["error"]["message"],
+            "where": "photo",
+        }
+    }
+
+
+def test_openapi_names_the_unreadable_and_busy_answers(client):
+    doc = client.get("/api/v1/openapi.json").get_json()
+    answers = doc["paths"]["/api/v1/pips"]["post"]["responses"]
+    assert "PHOTO_UNREADABLE" in answers["422"]["description"]
+    assert "Retry-After" in answers["429"]["description"]
 
 
 def test_cli_prints_one_json_object_per_photo(app, tmp_path):
@@ -261,6 +330,15 @@ def test_cli_prints_one_json_object_per_photo(app, tmp_path):
     }
     assert lines[1]["pips"] == 5 and lines[1]["tiles"] == ["5-0"]
     assert lines[2]["error"]["code"] == "NOT_AN_IMAGE"
+
+
+def test_cli_prints_an_error_without_pips_for_an_unreadable_photo(app, tmp_path):
+    plain = tmp_path / "table.png"
+    plain.write_bytes(scene([]).data)
+    result = app.test_cli_runner().invoke(args=["count-pips", str(plain)])
+    line = json.loads(result.output)
+    assert result.exit_code == 1
+    assert line["error"]["code"] == "PHOTO_UNREADABLE" and "pips" not in line
     assert result.exit_code == 1
 
 
@@ -283,7 +361,7 @@ def test_big_photo_with_csrf_on_is_counted(csrf_client):
         content_type="multipart/form-data",
     )
     assert r.status_code == 200
-    assert "19 pips counted" in text(r)
+    assert "Points to post: 19" in text(r) and "Pips counted: 19" in text(r)
 
 
 def test_photo_without_csrf_token_is_refused(csrf_client):
