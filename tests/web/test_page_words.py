@@ -76,7 +76,9 @@ def test_the_language_picker_names_the_language_in_words(pages_app, lang):
     )
     summary = _text(page, r'<details class="language-picker">\s*.*?<summary[^>]*>(.*?)</summary>')
     assert "🌐" not in summary  # a box on a phone without an emoji font
-    assert f'<span lang="{lang}">{html.escape(LANGUAGES[lang])}</span>' in summary
+    name = f'<span class="language-name" lang="{lang}">{html.escape(LANGUAGES[lang])}</span>'
+    assert name in summary  # shown from 481 px, the code on a phone (static/css/app.css)
+    assert f'<span class="language-code" aria-hidden="true">{lang.upper()}</span>' in summary
     assert "<svg" in summary and 'aria-hidden="true"' in summary
 
 
