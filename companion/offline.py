@@ -36,6 +36,10 @@ from .models import Game, GameAccess
 
 #: folders of static/ whose files make the app shell cached for offline use
 SHELL_FOLDERS = ("css", "js", "icons", "vendor")
+#: files of those folders left out of the shell: the PNG icons (141 KB) are for the home
+#: screen, which the browser fetches by itself when the app is installed; no page shows them,
+#: so a first visit need not download them (issue 26)
+NOT_IN_SHELL = (".png",)
 #: the response header naming the game whose page the service worker may keep
 PAGE_HEADER = "X-Offline-Page"
 #: the response header listing the games whose pages this phone may keep (comma-separated ids)
@@ -83,7 +87,11 @@ def shell_files(static: Path) -> list[str]:
         root = static / folder
         if root.is_dir():
             found += [p.relative_to(static).as_posix() for p in root.rglob("*") if p.is_file()]
-    return sorted(f for f in found if not f.startswith(".") and "/." not in f)
+    return sorted(
+        f
+        for f in found
+        if not f.startswith(".") and "/." not in f and not f.endswith(NOT_IN_SHELL)
+    )
 
 
 def manifest() -> dict[str, Any]:

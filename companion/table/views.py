@@ -169,6 +169,25 @@ def _double_number(text: Any) -> int:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
 
 
+@bp.get("/p/<share_token>/tiles")
+@requires(Role.PLAYER)
+def hand_tiles(share_token: str) -> Any:
+    """This phone's tile picker for the round with ``?double=`` (an htmx fragment that
+    static/js/score.js asks for when "Tap the tiles" is tapped): every tile of the set but that
+    centre double; ``?defs=0`` leaves out the tile symbols. Reads only."""
+    game, seat = _joined(share_token)
+    plan = plan_round(game)
+    if seat is None or plan is None or _double_number(request.args.get("double")) != plan.double:
+        abort(404)
+    return render_template(
+        "games/_picker.html",
+        field_name="tiles",
+        who=seat.player.name,
+        picker=picker_tiles(game, plan.double),
+        with_defs=request.args.get("defs") != "0",
+    )
+
+
 def _post(game: Game, seat: Seat, share_token: str) -> Any:
     form = request.form
     typed = {
@@ -176,6 +195,9 @@ def _post(game: Game, seat: Seat, share_token: str) -> Any:
         "tiles": [str(t)[:20] for t in form.getlist("tiles")][:200],
         "went_out": bool(form.get("went_out")),
     }
+    if "open_picker" in form:  # "Tap the tiles" without JavaScript: the page again, picker open
+        context = _hand_context(game, seat, typed=typed, picker_open=True)
+        return render_template("table/hand.html", **context)
     return _post_typed(
         game,
         seat,

@@ -153,3 +153,13 @@ def test_a_conflict_shows_all_that_was_saved_for_the_round(app, client):
     assert "Cy: 15 (6-4 3-2)" in words
     assert "Nobody went out: the round was blocked" in words
     assert "Who started this round? Cy" in words
+
+
+def test_the_shell_leaves_the_home_screen_icons_to_the_browser(client):
+    """A first visit does not download the 141 KB of PNG icons: the browser fetches them when
+    the app is installed (issue 26); the favicon and every script and style are kept."""
+    text = client.get("/sw.js").get_data(as_text=True)
+    shell = json.loads(re.match(r"self\.CFC = (.*);\n", text).group(1))["shell"]
+    assert not [url for url in shell if ".png" in url]
+    assert any("/static/icons/favicon.svg" in url for url in shell)
+    assert any("/static/js/score.js" in url for url in shell)
