@@ -164,5 +164,6 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () { localise(document); });
-  document.addEventListener("htmx:afterSettle", function (ev) { localise(ev.detail.target || document); });
+  // the whole page: after an outerHTML swap the event's target is the element swapped out
+  document.addEventListener("htmx:afterSettle", function () { localise(document); });
 })();

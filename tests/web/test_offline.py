@@ -163,3 +163,14 @@ def test_the_shell_leaves_the_home_screen_icons_to_the_browser(client):
     assert not [url for url in shell if ".png" in url]
     assert any("/static/icons/favicon.svg" in url for url in shell)
     assert any("/static/js/score.js" in url for url in shell)
+
+
+def test_only_the_pages_that_keep_something_offline_load_the_offline_script(client):
+    """The history and the checker keep nothing offline: they skip offline.js (7 KB sent
+    compressed) and its words; the start page registers the service worker (issue 26)."""
+    assert 'data-sw="/sw.js"' in client.get("/").get_data(as_text=True)
+    assert "js/offline.js" in client.get("/nights/new").get_data(as_text=True)
+    for path in ("/history/", "/history/leaderboard", "/checker/", "/checker/rules"):
+        page = client.get(path).get_data(as_text=True)
+        assert "js/offline.js" not in page and "data-offline-copy" not in page, path
+        assert "js/app.js" in page, path
