@@ -9,9 +9,10 @@ default /usr/bin/chromium), mobile form factor, simulated throttling; each page 
 times, the median reported.
 
 "Own bytes" are the bytes transferred from this server during the load (compressed, as sent):
-the page, its CSS, scripts, icons and whatever the service worker fetches meanwhile; the CDN
-copy of htmx is not counted (when the CDN cannot be reached, the local copy that replaces it
-is). Goal (issue 26): at most 30 KB on every page.
+the page, its CSS, scripts and icons. The CDN copy of htmx is not counted; where the CDN cannot
+be reached (a machine without internet), the local copy that replaces it is fetched from this
+server: the table shows own bytes with it and without it ("no fallback"), the figure a
+connected phone gets. Goal (issue 26): at most 30 KB on every page.
 
 Usage::
 
@@ -67,6 +68,7 @@ class Result:
     tbt: float
     dom: int
     own_bytes: int
+    fallback_bytes: int
     all_bytes: int
 
 
@@ -135,19 +137,28 @@ def lighthouse(url: str, cookie: str, out: Path) -> dict:
     return json.loads(out.read_text())
 
 
-def figures(report: dict, base: str) -> tuple[dict[str, int], float, float, int, int, int]:
-    """(scores, CLS, TBT ms, DOM elements, own bytes, all bytes) of one report."""
+#: the local copy of htmx, fetched only when the CDN's cannot be
+FALLBACK = "/static/vendor/"
+
+
+def figures(report: dict, base: str) -> tuple[dict[str, int], float, float, int, int, int, int]:
+    """(scores, CLS, TBT ms, DOM elements, own bytes, of which the htmx fallback, all bytes)
+    of one report."""
     audits = report["audits"]
     scores = {c: round(100 * (report["categories"][c]["score"] or 0)) for c in CATEGORIES}
     requests = audits["network-requests"]["details"]["items"]
     own = sum(int(r.get("transferSize") or 0) for r in requests if r["url"].startswith(base))
     every = sum(int(r.get("transferSize") or 0) for r in requests)
+    fallback = sum(
+        int(r.get("transferSize") or 0) for r in requests if r["url"].startswith(base + FALLBACK)
+    )
     return (
         scores,
         float(audits["cumulative-layout-shift"]["numericValue"]),
         float(audits["total-blocking-time"]["numericValue"]),
         int(audits["dom-size"]["numericValue"]),
         own,
+        fallback,
         every,
     )
 
@@ -165,23 +176,34 @@ def measure(name: str, path: str, base: str, cookie: str, runs: int, reports: Pa
 
     scores = {c: round(statistics.median(t[0][c] for t in taken)) for c in CATEGORIES}
     return Result(
-        name, path, scores, median(1), median(2), int(median(3)), int(median(4)), int(median(5))
+        name,
+        path,
+        scores,
+        median(1),
+        median(2),
+        int(median(3)),
+        int(median(4)),
+        int(median(5)),
+        int(median(6)),
     )
 
 
 def table(results: list[Result]) -> str:
     """The results as a Markdown table."""
     lines = [
-        "| page | perf | a11y | best pr. | SEO | CLS | TBT ms | DOM | own KB | all KB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| page | perf | a11y | best pr. | SEO | CLS | TBT ms | DOM | own KB | no fallback "
+        "| all KB |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         s = r.scores
-        flag = "" if r.own_bytes <= OWN_BYTES_GOAL else " (over)"
+        connected = r.own_bytes - r.fallback_bytes
+        flag = "" if connected <= OWN_BYTES_GOAL else " (over)"
         lines.append(
             f"| {r.name} | {s['performance']} | {s['accessibility']} | "
             f"{s['best-practices']} | {s['seo']} | {r.cls:.3f} | {r.tbt:.0f} | {r.dom} | "
-            f"{r.own_bytes / 1024:.1f}{flag} | {r.all_bytes / 1024:.1f} |"
+            f"{r.own_bytes / 1024:.1f} | {connected / 1024:.1f}{flag} | "
+            f"{r.all_bytes / 1024:.1f} |"
         )
     return "\n".join(lines)
 
@@ -217,8 +239,8 @@ def main() -> int:
             server.wait(timeout=30)
     print(f"Lighthouse {LIGHTHOUSE.split('@')[1]} (mobile), median of {args.runs} run(s) a page")
     print(table(results))
-    over = [r.name for r in results if r.own_bytes > OWN_BYTES_GOAL]
-    print(f"own first-load bytes over 30 KB: {', '.join(over) if over else 'none'}")
+    over = [r.name for r in results if r.own_bytes - r.fallback_bytes > OWN_BYTES_GOAL]
+    print(f"own first-load bytes (no fallback) over 30 KB: {', '.join(over) or 'none'}")
     return 0
 
 
