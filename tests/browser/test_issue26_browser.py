@@ -90,3 +90,22 @@ def test_the_csv_download_opens_with_its_bom_and_the_locales_separator(
     header = next(csv.reader(io.StringIO(text), delimiter=separator))
     assert len(header) == 15, header
     assert re.search(r"\.csv$", download.value.suggested_filename)
+
+
+#: the layout shifts of the page so far (PerformanceObserver, buffered), as their values
+SHIFTS = """() => new Promise((done) => {
+  new PerformanceObserver((list) => done(list.getEntries().map((e) => e.value)))
+    .observe({type: "layout-shift", buffered: true});
+  setTimeout(() => done([]), 500);
+})"""
+
+
+def test_the_install_hint_appearing_moves_nothing_on_the_home_page(small_phone: Page) -> None:
+    small_phone.goto("/")
+    small_phone.wait_for_function("() => document.readyState === 'complete'")
+    before = small_phone.evaluate(SHIFTS)
+    # the browser offers to install (as Chrome does once the service worker runs)
+    small_phone.evaluate("window.dispatchEvent(new Event('beforeinstallprompt'))")
+    expect(small_phone.locator("#install-hint")).to_be_visible()
+    after = small_phone.evaluate(SHIFTS)
+    assert sum(after) - sum(before) == 0, (before, after)
