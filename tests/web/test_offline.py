@@ -174,3 +174,11 @@ def test_only_the_pages_that_keep_something_offline_load_the_offline_script(clie
         page = client.get(path).get_data(as_text=True)
         assert "js/offline.js" not in page and "data-offline-copy" not in page, path
         assert "js/app.js" in page, path
+
+
+def test_the_home_screen_icons_are_small(client):
+    """A browser fetches the manifest's icon on a page's first load (Lighthouse counted its
+    21 KB on every page): indexed-colour PNGs, 3-10 KB (scripts/make_icons.py)."""
+    for icon in client.get("/manifest.webmanifest").get_json()["icons"]:
+        size = len(client.get(icon["src"]).data)
+        assert size <= 12 * 1024, (icon["src"], size)
