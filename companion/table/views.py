@@ -158,6 +158,8 @@ def hand(share_token: str) -> Any:
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", share_token=share_token), 303)
+    if request.method == "GET" and "picker" in request.args:
+        return _hand_picker(game, seat)
     if request.method == "GET":
         return render_template("table/hand.html", **_hand_context(game, seat))
     return _post(game, seat, share_token)
@@ -169,15 +171,12 @@ def _double_number(text: Any) -> int:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
 
 
-@bp.get("/p/<share_token>/tiles")
-@requires(Role.PLAYER)
-def hand_tiles(share_token: str) -> Any:
-    """This phone's tile picker for the round with ``?double=`` (an htmx fragment that
+def _hand_picker(game: Game, seat: Seat) -> Any:
+    """This phone's tile picker for the round with ``?picker=<double>`` (an htmx fragment that
     static/js/score.js asks for when "Tap the tiles" is tapped): every tile of the set but that
-    centre double; ``?defs=0`` leaves out the tile symbols. Reads only."""
-    game, seat = _joined(share_token)
+    centre double; ``?defs=0`` leaves out the tile symbols. Reads only; 404 for another round."""
     plan = plan_round(game)
-    if seat is None or plan is None or _double_number(request.args.get("double")) != plan.double:
+    if plan is None or _double_number(request.args.get("picker")) != plan.double:
         abort(404)
     return render_template(
         "games/_picker.html",

@@ -150,27 +150,27 @@ def test_the_hand_page_builds_no_tile_picker_until_it_is_opened(client):
     body = client.get(f"/p/{game.share_token}").get_data(as_text=True)
     assert 'type="checkbox" aria-label=' not in body and "<symbol" not in body
     assert len(re.findall(r'<button class="picker-open" name="open_picker"', body)) == 1
-    assert f'data-picker-url="/p/{game.share_token}/tiles?double=18"' in body
+    assert f'data-picker-url="/p/{game.share_token}?picker=18"' in body
     # a 12-player double-18 hand page stays small (it had 190 tiles and their symbols)
     assert body.count("<") < 700
 
 
 def test_the_hand_pickers_fragment_has_every_tile_but_the_centre_double(client):
     game = _joined_phone(client)
-    body = client.get(f"/p/{game.share_token}/tiles?double=18").get_data(as_text=True)
+    body = client.get(f"/p/{game.share_token}?picker=18").get_data(as_text=True)
     assert "<html" not in body
     assert body.count('type="checkbox"') == 189  # 190 tiles of double-18 but 18-18
     assert 'name="tiles" value="18-17"' in body and 'value="18-18"' not in body
     assert body.count("<symbol") == 189
-    without = client.get(f"/p/{game.share_token}/tiles?double=18&defs=0&seat=1")
+    without = client.get(f"/p/{game.share_token}?picker=18&defs=0&seat=1")
     assert "<symbol" not in without.get_data(as_text=True)
-    assert client.get(f"/p/{game.share_token}/tiles?double=17").status_code == 404
+    assert client.get(f"/p/{game.share_token}?picker=17").status_code == 404
 
 
 def test_the_hand_picker_is_only_for_a_joined_phone(client, app):
     game = make_game(set_size=9)
     other = app.test_client()
-    response = other.get(f"/p/{game.share_token}/tiles?double=9")
+    response = other.get(f"/p/{game.share_token}?picker=9")
     assert response.status_code in (303, 403, 404) or "Tap your name" in response.text
     assert 'type="checkbox"' not in response.get_data(as_text=True)
 
