@@ -7,6 +7,8 @@ max-age=31536000, immutable`` (a year) and anything else (no digest, an old one)
 ``no-cache``, so a phone never keeps a stale script. Text files are compressed (Brotli, else
 gzip, as the browser accepts) once per file version and process, not per request; the
 compressed bytes are a pure function of the file, so every app server sends the same.
+Scripts and style sheets are minified first (rjsmin, rcssmin: the sources keep their comments,
+which made a third of a first visit's bytes; issue 26: at most 30 KB a page).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import threading
 from pathlib import Path
 
 import brotli
+import rcssmin
+import rjsmin
 from flask import Flask, Response, abort, request
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -74,7 +78,7 @@ class Assets:
         key = (self._key(path), encoding)
         found = self._bodies.get(key)
         if found is None:
-            raw = path.read_bytes()
+            raw = minified(path)
             if encoding == "br":
                 found = brotli.compress(raw, quality=11)
             elif encoding == "gzip":
@@ -84,6 +88,20 @@ class Assets:
             with self._lock:
                 self._bodies[key] = found
         return found
+
+
+#: file suffix -> its minifier (text in, text out)
+MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
+
+
+def minified(path: Path) -> bytes:
+    """The file's bytes, without comments and spare white space when it is a script or a
+    style sheet (vendored files are minified already and pass unchanged)."""
+    raw = path.read_bytes()
+    minify = MINIFIERS.get(path.suffix)
+    if minify is None or path.name.endswith(".min.js"):
+        return raw
+    return minify(raw.decode("utf-8")).encode("utf-8")
 
 
 def _encoding(path: Path, mimetype: str) -> str:

@@ -88,7 +88,19 @@ def _player_words(exc: HTTPException) -> tuple[str, str]:
         return exc.name if exc.code not in stock else stock[exc.code][0], exc.description
     if exc.code in stock:
         return stock[exc.code]
-    return _("Something went wrong"), _("Nothing was saved. Please try again.")
+    return _("Something went wrong"), _fault_words()
+
+
+def _fault_words() -> str:
+    """What a server fault means for the player: a form sent was not saved (the transaction is
+    rolled back); a page only opened saved nothing, so "nothing was saved" would be beside the
+    point there."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return _(
+            "This page could not be shown because of a fault on the server; nothing was changed. "
+            "Reloading the page tries again."
+        )
+    return _("Nothing was saved. Please try again.")
 
 
 def init_error_pages(app: Flask) -> None:
@@ -156,5 +168,5 @@ def init_error_pages(app: Flask) -> None:
             "error.html",
             code=500,
             title=_("Something went wrong"),
-            description=_("Nothing was saved. Please try again."),
+            description=_fault_words(),
         ), err.code

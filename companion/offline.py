@@ -36,12 +36,21 @@ from .models import Game, GameAccess
 
 #: folders of static/ whose files make the app shell cached for offline use
 SHELL_FOLDERS = ("css", "js", "icons", "vendor")
+#: files of those folders left out of the shell: the PNG icons (141 KB) are for the home
+#: screen, which the browser fetches by itself when the app is installed; no page shows them,
+#: so a first visit need not download them (issue 26)
+NOT_IN_SHELL = (".png",)
 #: the response header naming the game whose page the service worker may keep
 PAGE_HEADER = "X-Offline-Page"
 #: the response header listing the games whose pages this phone may keep (comma-separated ids)
 GAMES_HEADER = "X-Offline-Games"
 #: the pages the service worker handles, which carry :data:`GAMES_HEADER`
 LISTING_PAGES = ("games.index", "games.play", "table.hand")
+#: the blueprints whose pages load static/js/offline.js: the pages kept offline, the forms
+#: whose entries wait on the phone (the round form, a player's hand) and the start page (the
+#: service worker's registration, the install hint). The history and the checker keep nothing
+#: offline: they skip its 7 KB (issue 26: at most 30 KB a first visit)
+OFFLINE_BLUEPRINTS = ("games", "table")
 #: the endpoints whose pages may be kept offline: the view argument naming the game, the
 #: game's column it matches and the right the phone must hold
 KEPT_PAGES: dict[str, tuple[str, str, Grant]] = {
@@ -83,7 +92,9 @@ def shell_files(static: Path) -> list[str]:
         root = static / folder
         if root.is_dir():
             found += [p.relative_to(static).as_posix() for p in root.rglob("*") if p.is_file()]
-    return sorted(f for f in found if not f.startswith(".") and "/." not in f)
+    return sorted(
+        f for f in found if not f.startswith(".") and "/." not in f and not f.endswith(NOT_IN_SHELL)
+    )
 
 
 def manifest() -> dict[str, Any]:
@@ -162,10 +173,18 @@ def _kept_page_game(response: Response) -> int | None:
     return game.id
 
 
+def offline_scripts() -> bool:
+    """Whether this request's page loads the offline script (see :data:`OFFLINE_BLUEPRINTS`);
+    an error page outside any blueprint does not."""
+    return has_request_context() and request.blueprint in OFFLINE_BLUEPRINTS
+
+
 def init_offline(app: Flask) -> None:
     """Add the manifest, the service worker and the offline page marks (see the module doc)."""
     if type(app.session_interface) is SecureCookieSessionInterface:
         app.session_interface = QuietSessionInterface()
+
+    app.jinja_env.globals["offline_scripts"] = offline_scripts
 
     @app.get("/manifest.webmanifest")
     @requires(Role.ANYONE)

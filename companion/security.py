@@ -50,11 +50,25 @@ def init_security(app: Flask) -> None:
             response.headers["Cache-Control"] = "no-store"
         if request.is_secure or https_url:
             response.headers.setdefault("Strict-Transport-Security", HSTS)
-        response.headers.setdefault("Content-Security-Policy", csp)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if _is_passive_file(response):
+            return response
+        response.headers.setdefault("Content-Security-Policy", csp)
+        response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault(
             "Permissions-Policy", "camera=(), microphone=(), geolocation=()"
         )
         return response
+
+
+#: static files that are never a document: a policy of what a document may load, frame or use
+#: means nothing on them (an SVG can be opened as a document, so it keeps the policy)
+PASSIVE_TYPES = ("text/javascript", "application/javascript", "text/css", "image/png")
+
+
+def _is_passive_file(response: Response) -> bool:
+    """A static script, style sheet or raster image: sent without the document's policy
+    headers, 300 bytes less on each of a page's eight or so files (issue 26: at most 30 KB a
+    first visit)."""
+    return request.endpoint == "static" and response.mimetype in PASSIVE_TYPES

@@ -19,7 +19,7 @@ from wtforms.validators import AnyOf
 
 from ..engine import Layout, answer
 from ..errors import Problem, Refused
-from ..words import error_words
+from ..words import error_words, names_list
 from .context import Table
 from .forms import QUESTIONS, QuestionForm
 
@@ -97,12 +97,28 @@ def _question(form: QuestionForm, tab: str, table: Table, layout: Layout | None)
 
 
 def _all_scores(form: QuestionForm, players: tuple[str, ...]) -> dict[str, list[int]]:
-    """Each player's round scores; refused when they played different numbers of rounds (a
-    tie-break compares whole games, RULES.md §8: a round is missing somewhere)."""
+    """The round scores of the players entered: a tie is between some of the table's players
+    (two of four, say), so a player left blank is not in it. Refused when fewer than two are
+    entered (naming the players still blank) or when they played different numbers of rounds
+    (a tie-break compares whole games, RULES.md §8: a round is missing somewhere)."""
     scores: dict[str, list[int]] = {}
+    blank: list[str] = []
     for name, entry in zip(players, form.players, strict=True):
+        if not str(entry.form.scores.data or "").strip():
+            blank.append(name)
+            continue
         _read(entry.form, entry.form.scores)
         scores[name] = list(entry.form.scores.points)
+    first_field = form.players[0].form.scores.name
+    if len(scores) < 2:
+        field = next(
+            e.form.scores.name for n, e in zip(players, form.players, strict=True) if n in blank
+        )
+        message = _(
+            "A tie needs the round scores of at least two players; enter them for: %(names)s.",
+            names=names_list(blank),
+        )
+        raise Refused(Problem(message, field))
     counts = {len(points) for points in scores.values()}
     if len(counts) > 1:
         each = ", ".join(f"{name}: {len(points)}" for name, points in scores.items())
@@ -111,7 +127,7 @@ def _all_scores(form: QuestionForm, players: tuple[str, ...]) -> dict[str, list[
             "differ (%(each)s).",
             each=each,
         )
-        raise Refused(Problem(message, form.players[0].form.scores.name))
+        raise Refused(Problem(message, first_field))
     return scores
 
 

@@ -21,6 +21,7 @@ from ..engine import (
     DominoSet,
     EngineError,
     RuleSet,
+    Tile,
     check_table,
     preset,
     spokes_required,
@@ -62,6 +63,12 @@ class Table:
     def dominoes(self) -> DominoSet:
         """The set in play."""
         return DominoSet(self.set_size)
+
+    @property
+    def hand_tiles(self) -> list[Tile]:
+        """The tiles a hand can hold this round: the set but the round's centre double, which
+        lies in the middle of the table (the score question refuses it in a hand)."""
+        return [t for t in self.dominoes.tiles if str(t) != self.centre]
 
     @property
     def title(self) -> str:

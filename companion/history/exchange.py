@@ -48,9 +48,12 @@ import io
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date, datetime
+from enum import StrEnum
 from types import SimpleNamespace
 from typing import Any
 
+from babel import UnknownLocaleError
+from babel.numbers import get_decimal_symbol
 from flask_babel import lazy_gettext as _l
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
@@ -67,7 +70,9 @@ from .exchange_import import (
 )
 
 __all__ = [
+    "CSV_BOM",
     "CSV_COLUMNS",
+    "CsvSeparator",
     "FORMAT",
     "ImportReport",
     "NotFound",
@@ -75,6 +80,7 @@ __all__ = [
     "dumps",
     "export_document",
     "import_document",
+    "csv_separator",
     "iter_csv",
     "parse_document",
     "scope_name",
@@ -417,6 +423,29 @@ def spreadsheet_safe(value: Any) -> Any:
     return "'" + value if first and first in _FORMULA_STARTS else value
 
 
+#: what a CSV download starts with: the UTF-8 byte order mark, without which spreadsheet
+#: programs read the file in the computer's legacy code page ("Zoë", Cyrillic garbled)
+CSV_BOM = "\ufeff"
+
+
+class CsvSeparator(StrEnum):
+    """Separators of a CSV export: spreadsheets in a locale whose decimal mark is a comma
+    (de, es, ru, lt, cs, ...) split a file's columns on ";", the others on ","."""
+
+    COMMA = ","
+    SEMICOLON = ";"
+
+
+def csv_separator(locale: str) -> CsvSeparator:
+    """The separator a spreadsheet in ``locale`` expects: ";" where the decimal mark is ","
+    (CLDR, via Babel), else ","."""
+    try:
+        decimal = get_decimal_symbol(locale)
+    except (ValueError, UnknownLocaleError):
+        return CsvSeparator.COMMA
+    return CsvSeparator.SEMICOLON if decimal == "," else CsvSeparator.COMMA
+
+
 def _csv_row(values: Iterable[Any]) -> list[Any]:
     return [spreadsheet_safe(v) for v in values]
 
@@ -438,6 +467,7 @@ def iter_csv(
     night_id: int | None = None,
     headings: Sequence[str] = CSV_COLUMNS,
     set_name: Callable[[int], str] = lambda n: f"double-{n}",
+    separator: CsvSeparator = CsvSeparator.COMMA,
 ) -> Iterator[str]:
     """CSV text in chunks: the header, then one row per player per scored round (burned rounds
     have no hands and no rows), in night, game, round and seat order. ``seat`` counts from 1,
@@ -449,7 +479,8 @@ def iter_csv(
     ``set_name(set size)`` (the web export words it in the player's language).
 
     ``headings`` is the header row (the column ids unless given, e.g. :data:`CSV_HEADINGS`
-    translated). Checks the scope before yielding anything (raises :class:`NotFound`); then
+    translated); ``separator`` splits the columns (:func:`csv_separator` of the reader's
+    locale on the web). Checks the scope before yielding anything (raises :class:`NotFound`); then
     streams one query's rows, so everything costs little memory.
     """
     _game_ids(session, game_id, night_id)
@@ -497,14 +528,18 @@ def iter_csv(
     names = {pid: _canonical_name(players, pid) for pid in players}
     rows = session.execute(query.execution_options(yield_per=2000))
     sets = {n: set_name(n) for n in SUPPORTED_SETS}
-    return _csv_chunks(rows, names, headings, sets)
+    return _csv_chunks(rows, names, headings, sets, separator)
 
 
 def _csv_chunks(
-    rows: Iterable[Any], names: dict[int, str], headings: Sequence[str], sets: dict[int, str]
+    rows: Iterable[Any],
+    names: dict[int, str],
+    headings: Sequence[str],
+    sets: dict[int, str],
+    separator: CsvSeparator,
 ) -> Iterator[str]:
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer = csv.writer(buffer, delimiter=str(separator), lineterminator="\r\n")
     writer.writerow(_csv_row(headings))
     totals: dict[tuple[int, int], int] = {}
     for count, row in enumerate(rows, start=1):

@@ -229,10 +229,11 @@ def _json_reason(msg: str, pos: int, text: str, where: str) -> str:
 
 
 def _looks_like_csv(text: str) -> bool:
-    """True when ``text`` starts like a CSV file (a first line of comma-separated names, not
-    a JSON object or array), e.g. the CSV export offered next to the JSON one."""
-    first = text.lstrip().split("\n", 1)[0]
-    return bool(first) and first[0] not in "{[" and first.count(",") >= 2
+    """True when ``text`` starts like a CSV file (a first line of names split by commas or
+    semicolons, not a JSON object or array), e.g. the CSV export offered next to the JSON one
+    (a byte order mark before it is no character of the file)."""
+    first = text.lstrip("\ufeff \t\r\n").split("\n", 1)[0]
+    return bool(first) and first[0] not in "{[" and max(first.count(","), first.count(";")) >= 2
 
 
 def validate(doc: Any) -> list[Problem]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from itertools import chain
 
 from flask import Response, abort, current_app, render_template, request, stream_with_context
-from flask_babel import format_decimal
+from flask_babel import format_decimal, get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -72,7 +73,9 @@ def _attachment(name: str) -> dict[str, str]:
 @bp.get("/export.csv")
 @requires(Role.ANYONE)
 def export_csv() -> Response:
-    """One row per player per round (see :func:`exchange.iter_csv`); 404 for unknown ids."""
+    """One row per player per round (see :func:`exchange.iter_csv`); 404 for unknown ids.
+    UTF-8 with a byte order mark, the columns split by the separator of the page's locale
+    (";" where the decimal mark is a comma), as a spreadsheet there opens it with a tap."""
     game_id, night_id = _scope()
     try:
         headings = [str(exchange.CSV_HEADINGS[c]) for c in exchange.CSV_COLUMNS]
@@ -82,11 +85,12 @@ def export_csv() -> Response:
             night_id=night_id,
             headings=headings,
             set_name=lambda n: _("double-%(n)s", n=n),  # as the pages word a set
+            separator=exchange.csv_separator(str(get_locale() or "en")),
         )
     except exchange.NotFound:
         abort(404)
     return Response(
-        stream_with_context(chunks),
+        stream_with_context(chain([exchange.CSV_BOM], chunks)),
         mimetype="text/csv",
         headers=_attachment(_filename("csv", game_id, night_id)),
     )

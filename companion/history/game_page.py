@@ -18,7 +18,7 @@ from ..mapping import round_scores, rules_of, scored_rounds
 from ..models import Game, Ruling
 from ..services.audit import AuditPage, audit_page, changes
 from ..services.rulings import rulings_for
-from ..services.scoreboard import build_board
+from ..services.scoreboard import board_window, build_board
 from .charts import Chart, running_chart
 
 
@@ -53,15 +53,18 @@ def audit_trail(game: Game, number: int = 1) -> tuple[AuditPage, list[tuple[Any,
     return page, [(entry, changes(entry, names)) for entry in page.entries]
 
 
-def context(game: Game) -> dict[str, Any]:
-    """Everything templates/history/game.html needs."""
+def context(game: Game, upto: int | None = None, who: int | None = None) -> dict[str, Any]:
+    """Everything templates/history/game.html needs; ``upto`` and ``who`` choose the part of
+    the scoreboard shown (see :func:`board_window`)."""
     trail = audit_trail(game)
+    board = build_board(game)
     return {
         "game": game,
         "night": game.night,
         "number": game.number_in_night,
         "preset_title": PRESET_TITLES.get(game.preset, game.preset),
-        "board": build_board(game),
+        "board": board,
+        "window": board_window(board, upto, who),
         "chart": chart_of(game),
         "audit_page": trail[0],
         "audit": trail[1],

@@ -202,7 +202,9 @@ def _already_restored(night_id: int) -> Any:
 def game(game_id: int) -> str:
     """A game's history: standings, round grid, chart, audit trail, house rules, rulings."""
     the_game = queries.live_game(game_id)
-    return render_template("history/game.html", **game_page.context(the_game))
+    # the scoreboard's window is chosen here: its template's own fallback cannot parse numbers
+    upto, who = request.args.get("upto", type=int), request.args.get("who", type=int)
+    return render_template("history/game.html", **game_page.context(the_game, upto, who))
 
 
 @bp.get("/games/<int:game_id>/audit")

@@ -225,6 +225,8 @@ def hand(share_token: str) -> Any:
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", join_token=share_token), 303)
+    if request.method == "GET" and "picker" in request.args:
+        return _hand_picker(game, seat)
     if request.method == "GET":
         return render_template("table/hand.html", **_hand_context(game, seat))
     return _post(game, seat, share_token)
@@ -245,6 +247,22 @@ def _double_number(text: Any) -> int:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
 
 
+def _hand_picker(game: Game, seat: Seat) -> Any:
+    """This phone's tile picker for the round with ``?picker=<double>`` (an htmx fragment that
+    static/js/score.js asks for when "Tap the tiles" is tapped): every tile of the set but that
+    centre double; ``?defs=0`` leaves out the tile symbols. Reads only; 404 for another round."""
+    plan = plan_round(game)
+    if plan is None or _double_number(request.args.get("picker")) != plan.double:
+        abort(404)
+    return render_template(
+        "games/_picker.html",
+        field_name="tiles",
+        who=seat.player.name,
+        picker=picker_tiles(game, plan.double),
+        with_defs=request.args.get("defs") != "0",
+    )
+
+
 def _post(game: Game, seat: Seat, share_token: str) -> Any:
     form = request.form
     typed = {
@@ -252,6 +270,9 @@ def _post(game: Game, seat: Seat, share_token: str) -> Any:
         "tiles": [str(t)[:20] for t in form.getlist("tiles")][:200],
         "went_out": bool(form.get("went_out")),
     }
+    if "open_picker" in form:  # "Tap the tiles" without JavaScript: the page again, picker open
+        context = _hand_context(game, seat, typed=typed, picker_open=True)
+        return render_template("table/hand.html", **context)
     return _post_typed(
         game,
         seat,

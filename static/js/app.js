@@ -139,3 +139,31 @@
   document.addEventListener("htmx:sendError", function (ev) { show(ev.detail.elt, "", verbOf(ev)); });
   document.addEventListener("htmx:timeout", function (ev) { show(ev.detail.elt, "", verbOf(ev)); });
 })();
+
+// Times in the phone's own time zone: the server stamps a moment in UTC (<time datetime="...Z">,
+// its text says "UTC" for a page read without JavaScript); here it is written again in the
+// page's language and the phone's zone ("5:30 AM UTC" -> "6:30 AM" in Berlin), the UTC text
+// kept as its tooltip. After an htmx swap too (a ruling just saved).
+(function () {
+  "use strict";
+
+  function localise(root) {
+    if (!window.Intl || !root.querySelectorAll) { return; }
+    var format;
+    try {
+      format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+        { dateStyle: "short", timeStyle: "short" });
+    } catch (e) { return; }
+    root.querySelectorAll('time[datetime$="Z"]:not([data-local])').forEach(function (el) {
+      var moment = new Date(el.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) { return; }
+      el.title = el.textContent;
+      el.textContent = format.format(moment);
+      el.setAttribute("data-local", "");
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { localise(document); });
+  // the whole page: after an outerHTML swap the event's target is the element swapped out
+  document.addEventListener("htmx:afterSettle", function () { localise(document); });
+})();

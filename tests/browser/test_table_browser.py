@@ -58,6 +58,9 @@ def post_out(page: Page) -> None:
 
 
 def post_tiles(page: Page, tiles: list[str]) -> None:
+    opener = page.get_by_role("button", name="Tap the tiles")
+    if opener.count():  # the picker is fetched from the server when first wanted
+        opener.click()
     box = page.locator("details.picker-box")
     if box.get_attribute("open") is None:
         box.locator("summary").click()

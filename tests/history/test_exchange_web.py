@@ -4,6 +4,7 @@ page (CSRF on and off, size bound, refusals import nothing)."""
 from __future__ import annotations
 
 import csv
+import html
 import io
 import json
 import re
@@ -292,7 +293,7 @@ def test_import_messages_read_well(client, app):
         (b'{"format": "chickenfoot', "ends in the middle", "Unterminated string"),
         (
             b"Datum;Misto;Hra\r\n2026-12-03;x;1\r\n",
-            "not a JSON backup (is it a CSV export?); line 1, column 1.",
+            "Only JSON backups can be imported; this looks like a CSV export.",
             "Expecting value",
         ),
         (b'{"format": 1} x', "something follows the end of the backup", "Extra data"),
@@ -347,7 +348,8 @@ def test_csv_headings_are_distinct_and_the_set_is_worded_in_each_language(
     rows = build(db.session)
     refresh()
     response = client.get("/history/export.csv", headers={"Accept-Language": lang})
-    header, *lines = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    text = response.get_data(as_text=True).removeprefix(exchange.CSV_BOM)
+    header, *lines = list(csv.reader(io.StringIO(text), delimiter=exchange.csv_separator(lang)))
     assert len(set(header)) == len(header) == len(exchange.CSV_COLUMNS)
     refresh()
     with app.test_request_context(headers={"Accept-Language": lang}):
@@ -383,3 +385,53 @@ def test_csv_game_number_counts_the_nights_live_games(app):
     game_a.deleted_at = utcnow()
     db.session.commit()
     assert numbers() == {"1"}
+
+
+# --- issue 26: a CSV a spreadsheet opens with a tap, in the reader's locale -------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "separator"),
+    [("en", ","), ("de", ";"), ("es", ";"), ("ru", ";"), ("lt", ";"), ("cs", ";")],
+)
+def test_the_csv_has_a_bom_and_the_separator_of_the_readers_locale(client, app, lang, separator):
+    rows = build(db.session)
+    response = client.get("/history/export.csv", headers={"Accept-Language": lang})
+    raw = response.get_data()
+    assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8's byte order mark, once
+    text = raw.decode("utf-8-sig")
+    assert not text.startswith(exchange.CSV_BOM)
+    assert text.splitlines()[0].count(separator) == len(exchange.CSV_COLUMNS) - 1
+    header, *lines = list(csv.reader(io.StringIO(text), delimiter=separator))
+    assert len(header) == len(exchange.CSV_COLUMNS)
+    assert all(len(line) == len(header) for line in lines)
+    # the same rows as the comma-separated export, cell for cell (the set is worded)
+    plain = list(csv.reader(io.StringIO("".join(exchange.iter_csv(db.session)))))
+    worded = exchange.CSV_COLUMNS.index("set")
+    assert [line[:worded] + line[worded + 1 :] for line in lines] == [
+        line[:worded] + line[worded + 1 :] for line in plain[1:]
+    ]
+    assert str(rows["game_a"].id) in {line[2] for line in lines}
+
+
+def test_the_separator_follows_the_locales_decimal_mark():
+    assert exchange.csv_separator("de_CH") == ","  # Swiss German writes 1.5
+    assert exchange.csv_separator("fr") == ";"
+    assert exchange.csv_separator("xx") == ","  # unknown: the comma
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_csv_export_uploaded_as_a_backup_is_named_a_csv_export(client, app, lang):
+    """The page keeps the first request's language (the app context is held): the upload
+    answers in ``lang``, the words come from its catalog."""
+    from babel.messages.pofile import read_po
+
+    from companion.config import ROOT
+
+    build(db.session)
+    raw = client.get("/history/export.csv", headers={"Accept-Language": lang}).get_data()
+    page = _upload(client, raw).get_data(as_text=True)
+    po = ROOT / "companion" / "translations" / lang / "LC_MESSAGES" / "messages.po"
+    with po.open("rb") as handle:
+        words = read_po(handle)["Only JSON backups can be imported; this looks like a CSV export."]
+    assert html.escape(words.string, quote=True) in page or words.string in page

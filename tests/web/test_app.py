@@ -129,3 +129,18 @@ def test_look_alike_names_are_one_player():
     from companion.services.game_setup import name_key
 
     assert name_key("Ｆｏｏ") == name_key("foo") == name_key("FOO")
+
+
+def test_static_scripts_styles_and_images_carry_no_document_policy(client):
+    """A document's policy headers mean nothing on a script, a style sheet or a PNG (issue 26:
+    their bytes counted in each first visit); nosniff stays; an SVG, which can be opened as a
+    document, keeps the policy."""
+    page = client.get("/nights/new").get_data(as_text=True)
+    for url in re.findall(r'(?:href|src)="(/static/[^"]+\.(?:js|css|png)\?v=\w+)"', page):
+        headers = client.get(url).headers
+        assert "Content-Security-Policy" not in headers, url
+        assert "X-Frame-Options" not in headers and "Permissions-Policy" not in headers, url
+        assert headers["X-Content-Type-Options"] == "nosniff", url
+    svg = client.get("/static/icons/favicon.svg").headers
+    assert "Content-Security-Policy" in svg and svg["X-Frame-Options"] == "DENY"
+    assert "Content-Security-Policy" in client.get("/sw.js").headers

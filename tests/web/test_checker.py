@@ -909,3 +909,42 @@ def test_the_drawn_tiles_answer_is_worded_as_the_engine_says_it(client, preset_n
         rules = RuleSet.from_dict(ruling.rules)
         explained = explain("draw", ruling.answer, rules, ruling.question)
     assert explained.message == ruling.answer["message"]
+
+
+# --- issue 26: the tie and hand-score questions at the default table --------------------------
+
+
+def test_a_tie_of_two_at_the_default_four_player_table_judges_the_two_entered(client):
+    resp = ask(client, q="tie", scores_0="10, 0, 5", scores_1="5, 5, 5")  # C and D left blank
+    html = follow(client, resp)
+    assert "A wins." in html
+    question = db.session.scalars(db.select(Ruling)).one().question
+    assert sorted(question["input"]["round_scores"]) == ["A", "B"]
+
+
+def test_a_tie_with_one_player_entered_names_the_players_still_blank(client):
+    resp = ask(client, q="tie", scores_0="10, 0, 5")
+    assert resp.status_code == 422
+    html = resp.get_data(as_text=True)
+    assert "at least two players; enter them for: B, C, and D." in html
+    assert (
+        'name="scores_1" value="" inputmode="numeric" autocomplete="off" aria-invalid="true"'
+        in html
+    )
+    assert db.session.query(Ruling).count() == 0
+
+
+def score_chips(html: str) -> list[str]:
+    """The tiles offered as chips for the hand on the score question."""
+    return re.findall(r'<input type="checkbox" name="hand" value="([^"]+)"', html)
+
+
+@pytest.mark.parametrize(("params", "centre"), [({}, "9-9"), ({"centre": "5"}, "5-5")])
+def test_the_hand_score_question_never_offers_the_rounds_centre_double(client, params, centre):
+    html = client.get("/checker/", query_string={"q": "score", **params}).get_data(as_text=True)
+    chips = score_chips(html)
+    assert centre not in chips
+    assert len(chips) == 54  # the rest of the double-9 set, the other doubles too
+    # every chip offered is accepted
+    other = "8-8" if centre == "9-9" else "9-9"
+    assert ask(client, q="score", hand=[other, "0-0"], **params).status_code == 303

@@ -134,3 +134,65 @@ def test_the_address_a_plain_save_leaves_goes_back_to_the_game_page(client):
     r = client.get(f"/g/{game.edit_token}/round?who=2&upto=1")
     assert r.status_code == 303
     assert r.headers["Location"] == f"/g/{game.edit_token}?who=2&upto=1"
+
+
+# --- the player's hand page (/p/): the same lazy picker (issue 26) ----------------------------
+
+
+def _joined_phone(client, names=tuple(f"P{i}" for i in range(12)), set_size=18):
+    game = make_game(names=names, set_size=set_size)
+    client.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)[names[0]]})
+    return game
+
+
+def test_the_hand_page_builds_no_tile_picker_until_it_is_opened(client):
+    game = _joined_phone(client)
+    body = client.get(f"/p/{game.share_token}").get_data(as_text=True)
+    assert 'type="checkbox" aria-label=' not in body and "<symbol" not in body
+    assert len(re.findall(r'<button class="picker-open" name="open_picker"', body)) == 1
+    assert f'data-picker-url="/p/{game.share_token}?picker=18"' in body
+    # a 12-player double-18 hand page stays small (it had 190 tiles and their symbols)
+    assert body.count("<") < 700
+
+
+def test_the_hand_pickers_fragment_has_every_tile_but_the_centre_double(client):
+    game = _joined_phone(client)
+    body = client.get(f"/p/{game.share_token}?picker=18").get_data(as_text=True)
+    assert "<html" not in body
+    assert body.count('type="checkbox"') == 189  # 190 tiles of double-18 but 18-18
+    assert 'name="tiles" value="18-17"' in body and 'value="18-18"' not in body
+    assert body.count("<symbol") == 189
+    without = client.get(f"/p/{game.share_token}?picker=18&defs=0&seat=1")
+    assert "<symbol" not in without.get_data(as_text=True)
+    assert client.get(f"/p/{game.share_token}?picker=17").status_code == 404
+
+
+def test_the_hand_picker_is_only_for_a_joined_phone(client, app):
+    game = make_game(set_size=9)
+    other = app.test_client()
+    response = other.get(f"/p/{game.share_token}?picker=9")
+    assert response.status_code in (303, 403, 404) or "Tap your name" in response.text
+    assert 'type="checkbox"' not in response.get_data(as_text=True)
+
+
+def test_without_javascript_opening_the_hand_picker_keeps_what_was_typed_and_posts_nothing(
+    client,
+):
+    from companion.models import HandPost
+
+    game = _joined_phone(client, names=("Ann", "Bob", "Cy"), set_size=9)
+    data = {"double": "9", "seen": "0", "total": "12", "went_out": "y", "open_picker": "1"}
+    r = client.post(f"/p/{game.share_token}", data=data)
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    assert re.search(r'id="total"[^>]*value="12"', body)
+    assert re.search(r'name="went_out" value="y" checked', body)
+    assert body.count('name="tiles"') == 54 and "picker-open" not in body
+    assert db.session.scalars(db.select(HandPost)).all() == []
+
+
+def test_a_hand_with_tiles_posted_shows_its_picker_open(client):
+    game = _joined_phone(client, names=("Ann", "Bob", "Cy"), set_size=9)
+    client.post(f"/p/{game.share_token}", data={"double": "9", "seen": "0", "tiles": ["5-4"]})
+    body = client.get(f"/p/{game.share_token}").get_data(as_text=True)
+    assert 'name="tiles" value="5-4" data-points="9" checked' in body

@@ -153,3 +153,32 @@ def test_a_conflict_shows_all_that_was_saved_for_the_round(app, client):
     assert "Cy: 15 (6-4 3-2)" in words
     assert "Nobody went out: the round was blocked" in words
     assert "Who started this round? Cy" in words
+
+
+def test_the_shell_leaves_the_home_screen_icons_to_the_browser(client):
+    """A first visit does not download the 141 KB of PNG icons: the browser fetches them when
+    the app is installed (issue 26); the favicon and every script and style are kept."""
+    text = client.get("/sw.js").get_data(as_text=True)
+    shell = json.loads(re.match(r"self\.CFC = (.*);\n", text).group(1))["shell"]
+    assert not [url for url in shell if ".png" in url]
+    assert any("/static/icons/favicon.svg" in url for url in shell)
+    assert any("/static/js/score.js" in url for url in shell)
+
+
+def test_only_the_pages_that_keep_something_offline_load_the_offline_script(client):
+    """The history and the checker keep nothing offline: they skip offline.js (7 KB sent
+    compressed) and its words; the start page registers the service worker (issue 26)."""
+    assert 'data-sw="/sw.js"' in client.get("/").get_data(as_text=True)
+    assert "js/offline.js" in client.get("/nights/new").get_data(as_text=True)
+    for path in ("/history/", "/history/leaderboard", "/checker/", "/checker/rules"):
+        page = client.get(path).get_data(as_text=True)
+        assert "js/offline.js" not in page and "data-offline-copy" not in page, path
+        assert "js/app.js" in page, path
+
+
+def test_the_home_screen_icons_are_small(client):
+    """A browser fetches the manifest's icon on a page's first load (Lighthouse counted its
+    21 KB on every page): indexed-colour PNGs, 3-10 KB (scripts/make_icons.py)."""
+    for icon in client.get("/manifest.webmanifest").get_json()["icons"]:
+        size = len(client.get(icon["src"]).data)
+        assert size <= 12 * 1024, (icon["src"], size)

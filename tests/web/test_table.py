@@ -132,7 +132,7 @@ def test_a_joined_phone_shows_the_scoreboard_and_only_its_own_hand(table):
     assert 'inputmode="numeric"' in page.text and 'name="total"' in page.text
     assert "I went out" in page.text
     assert 'id="scoreboard"' in page.text
-    assert 'name="tiles"' in page.text and f"total_{seat_ids(game)['Ann']}" not in page.text
+    assert 'name="open_picker"' in page.text and f"total_{seat_ids(game)['Ann']}" not in page.text
     assert "Not posted yet for this round." in page.text
 
 

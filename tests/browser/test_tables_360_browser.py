@@ -1,0 +1,91 @@
+"""Tables at 360 px in every language (issue 26): no heading, word or number of the leaderboard
+split over two lines ("Rat/e", "Дол/я", "50 / %", "10, / 6"), and a table wider than the phone
+scrolls as a whole with the players' names kept in view; nothing else on the page scrolls
+sideways. Screenshots: test-artifacts/leaderboard-360-<lang>.png.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page
+
+from companion.extensions import db
+from companion.history.demo import generate
+from tests.browser.conftest import LiveServer, phone_page, serve_app
+from tests.browser.test_table_sizes_browser import SMALL_PHONE
+from tests.history.fixture import build
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = ("en", "ru", "lt", "cs", "es", "de")
+
+#: every cell of ``selector`` whose text runs over more than one line: [text, lines]. A line is
+#: a distinct top of the cell's text rectangles (Range.getClientRects of each text node), so a
+#: word or a number broken at the cell's edge counts as two.
+SPLIT_CELLS = """(selector) => {
+  const split = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const tops = [];
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0) tops.push(r.top);
+    }
+    tops.sort((a, b) => a - b);
+    let lines = tops.length ? 1 : 0;
+    for (let i = 1; i < tops.length; i++) if (tops[i] - tops[i - 1] > 4) lines++;
+    if (lines > 1) split.push([cell.textContent.trim(), lines]);
+  }
+  return split;
+}"""
+
+#: [page width, viewport width, table width, its scroll box's width, the name column's position]
+WIDTHS = """() => {
+  const table = document.querySelector("table.leaderboard");
+  const name = table.querySelector("tbody th[scope=row]");
+  return [document.documentElement.scrollWidth, window.innerWidth, table.scrollWidth,
+          table.parentElement.clientWidth, getComputedStyle(name).position];
+}"""
+
+
+@pytest.fixture(scope="module")
+def history_server() -> Iterator[LiveServer]:
+    """A server of its own with finished games: the hand-checked history and demo nights (win
+    rates such as 33 %, points per round such as 10.6)."""
+    with serve_app() as server:
+        with server.app.app_context():
+            build(merged=False)
+            generate(db.session, games=40, players=12, seed=26)
+            db.session.remove()
+        yield server
+
+
+@pytest.fixture(params=LANGUAGES)
+def phone_in(request, browser, history_server) -> Iterator[Page]:
+    """A 360 px phone whose browser asks for one of the app's languages."""
+    with phone_page(browser, history_server, 15_000, **SMALL_PHONE, locale=request.param) as page:
+        yield page
+
+
+def test_the_leaderboard_splits_no_word_or_number_at_360_px(phone_in: Page, shot):
+    lang = phone_in.context.pages[0].evaluate("navigator.language")
+    response = phone_in.goto("/history/leaderboard")
+    assert response is not None and response.status == 200
+    shot(phone_in, f"leaderboard-360-{lang}")
+    assert phone_in.evaluate(SPLIT_CELLS, "table.leaderboard th, table.leaderboard td") == []
+    page_width, viewport, table, box, name_position = phone_in.evaluate(WIDTHS)
+    assert page_width <= viewport  # only the table's own box may scroll
+    if table > box:  # wider than the phone: scrolled as a whole, the names stay in view
+        assert name_position == "sticky"
+
+
+def test_a_games_standings_split_no_word_or_number_at_360_px(phone_in: Page):
+    phone_in.goto("/history/")
+    phone_in.locator("main a[href^='/history/nights/']").first.click()
+    phone_in.locator("main a[href^='/history/games/']").first.click()
+    assert phone_in.evaluate(SPLIT_CELLS, "table.standings th, table.standings td") == []
+    assert phone_in.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
