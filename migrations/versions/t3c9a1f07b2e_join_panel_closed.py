@@ -6,7 +6,7 @@ scorekeeper's phone and every reload agree (issue 22). No data changes: every ex
 starts with the panel open (it is shown only while a seat is still empty).
 
 Revision ID: t3c9a1f07b2e
-Revises: e5c1a7d3b9f2
+Revises: s3a7c1e9d2b4
 Create Date: 2026-12-04 07:40:00
 
 """
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "t3c9a1f07b2e"
-down_revision = "e5c1a7d3b9f2"
+down_revision = "s3a7c1e9d2b4"  # after the join secret and the seat lock
 branch_labels = None
 depends_on = None
 
