@@ -32,7 +32,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import Connection, delete, func, insert, select, tuple_
 from sqlalchemy.orm import Session
 
-from ..models import FinalStanding, Game, GameNight, PlayerRating, RatingStep, Seat
+from ..models import FinalStanding, Game, GameNight, Player, PlayerRating, RatingStep, Seat
 from ..vocab import GameStatus
 from .summaries import live_lines
 
@@ -320,3 +320,26 @@ def chance_ahead(first: Rating | None, second: Rating | None) -> float:
         [m.rating() if r is None else m.rating(mu=r.mu, sigma=r.sigma)] for r in (first, second)
     ]
     return float(m.predict_win(teams)[0])
+
+
+def api_document(session: Session) -> dict[str, Any]:
+    """The answer of ``GET /api/v1/ratings``: the model's name and every rated player, best
+    first, as ``{"name", "mu", "sigma", "ordinal", "games"}`` (rating points, games)."""
+    names = dict(
+        session.execute(
+            select(Player.id, Player.name).join(PlayerRating, PlayerRating.player_id == Player.id)
+        ).all()
+    )
+    return {
+        "model": MODEL_NAME,
+        "players": [
+            {
+                "name": names.get(r.player_id, ""),
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "ordinal": r.ordinal,
+                "games": r.games,
+            }
+            for r in ranked(session)
+        ],
+    }

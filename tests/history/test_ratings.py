@@ -227,3 +227,21 @@ def test_chance_ahead_is_openskills_predict_win(history):
     )[0]
     assert ratings.chance_ahead(a, b) == pytest.approx(expected)
     assert ratings.chance_ahead(a, b) + ratings.chance_ahead(b, a) == pytest.approx(1.0)
+
+
+def test_the_ratings_api_answers_the_documented_shape(history, client):
+    body = client.get("/api/v1/ratings").get_json()
+    assert body["model"] == "openskill PlackettLuce"
+    assert [set(p) for p in body["players"]] == [{"name", "mu", "sigma", "ordinal", "games"}] * len(
+        body["players"]
+    )
+    ordinals = [p["ordinal"] for p in body["players"]]
+    assert ordinals == sorted(ordinals, reverse=True)
+    mine = {p["name"]: p for p in body["players"]}
+    stored_ann = stored()[history.players["Ann"]]
+    assert (mine["Ann"]["mu"], mine["Ann"]["sigma"], mine["Ann"]["games"]) == (
+        stored_ann[0],
+        stored_ann[1],
+        stored_ann[3],
+    )
+    assert "Annie" not in mine and "Zed" not in mine
