@@ -302,6 +302,29 @@ def rating_of(session: Session, player_id: int) -> Rating | None:
     return Rating(row.player_id, row.mu, row.sigma, row.ordinal, row.games)
 
 
+def ratings_of(session: Session, player_ids: Iterable[int]) -> dict[int, Rating]:
+    """Current ratings of these players (those without one are left out)."""
+    ids = sorted(set(player_ids))
+    out: dict[int, Rating] = {}
+    for start in range(0, len(ids), BATCH):
+        for row in session.scalars(
+            select(PlayerRating).where(PlayerRating.player_id.in_(ids[start : start + BATCH]))
+        ):
+            out[row.player_id] = Rating(row.player_id, row.mu, row.sigma, row.ordinal, row.games)
+    return out
+
+
+def place_of(session: Session, rating: Rating) -> tuple[int, int]:
+    """(place, rated players): the place ``rating`` holds among every current rating (one
+    more than those rated strictly higher, as shown to 0.1) and how many players are rated."""
+    shown = round(rating.ordinal, 1) + 0.05
+    higher = session.scalar(
+        select(func.count()).select_from(PlayerRating).where(PlayerRating.ordinal >= shown)
+    )
+    total = session.scalar(select(func.count()).select_from(PlayerRating))
+    return int(higher or 0) + 1, int(total or 0)
+
+
 def steps_of(session: Session, player_id: int) -> list[Step]:
     """A player's rating after each of their rated games, in order of play."""
     rows = session.execute(
