@@ -128,36 +128,38 @@ def _day(day: date) -> str:
 
 
 def rating_chart_of(steps: list[ratings.Step]) -> Chart | None:
-    """The player's rating and skill estimate after each game (thinned to the chart's most)."""
-    chosen = [steps[i] for i in thin(len(steps))]
+    """The player's rating and skill estimate after the given games (already thinned)."""
     return rating_chart(
-        [_day(s.played_on) for s in chosen],
+        [_day(s.played_on) for s in steps],
         [
-            (str(_l("Rating")), [s.rating.ordinal for s in chosen]),
-            (str(_l("Skill estimate")), [s.rating.mu for s in chosen]),
+            (str(_l("Rating")), [s.rating.ordinal for s in steps]),
+            (str(_l("Skill estimate")), [s.rating.mu for s in steps]),
         ],
     )
 
 
 def player_rating(player_id: int, opponent_ids: list[int]) -> dict[str, Any]:
     """The player page's rating section: the rating, its place, lately and this year's
-    movement, the chart, and the chance of finishing ahead of each opponent."""
+    movement, the chart, and the chance of finishing ahead of each opponent. A constant
+    number of queries; the chart's points are picked by the database."""
     session = db.session()
     mine = ratings.rating_of(session, player_id)
     if mine is None:
         return {"rating": None, "chances": {}}
-    steps = ratings.steps_of(session, player_id)
-    recent = steps[-RECENT_GAMES - 1 :]
-    lately_from = recent[0].rating.ordinal if len(steps) > RECENT_GAMES else 0.0
+    lately_at = mine.games - RECENT_GAMES - 1  # the game before the last ten (-1: none)
+    chart_at = thin(mine.games)
+    steps = ratings.steps_of(session, player_id, {*chart_at, max(lately_at, 0)})
+    at = dict(zip(sorted({*chart_at, max(lately_at, 0)}), steps, strict=True))
+    lately_from = at[lately_at].rating.ordinal if lately_at >= 0 else 0.0
     last_year = steps[-1].played_on.year
     year = seasons.movements(session, seasons.Season.year(last_year), player_id)
     others = ratings.ratings_of(session, opponent_ids)
     return {
         "rating": mine,
         "place": ratings.place_of(session, mine),
-        "lately": (min(RECENT_GAMES, len(steps)), lately_from, mine.ordinal),
+        "lately": (min(RECENT_GAMES, mine.games), lately_from, mine.ordinal),
         "year": (last_year, year[0]) if year else None,
-        "rating_chart": rating_chart_of(steps),
+        "rating_chart": rating_chart_of([at[i] for i in chart_at]),
         "chances": {oid: ratings.chance_ahead(mine, others.get(oid)) for oid in opponent_ids},
         "rating_explained": RATING_EXPLAINED,
         "provisional_explained": PROVISIONAL_EXPLAINED.format(num=ratings.PROVISIONAL_GAMES),

@@ -316,23 +316,40 @@ def ratings_of(session: Session, player_ids: Iterable[int]) -> dict[int, Rating]
 
 def place_of(session: Session, rating: Rating) -> tuple[int, int]:
     """(place, rated players): the place ``rating`` holds among every current rating (one
-    more than those rated strictly higher, as shown to 0.1) and how many players are rated."""
+    more than those rated higher as shown, to 0.1) and how many players are rated."""
     shown = round(rating.ordinal, 1) + 0.05
-    higher = session.scalar(
-        select(func.count()).select_from(PlayerRating).where(PlayerRating.ordinal >= shown)
-    )
-    total = session.scalar(select(func.count()).select_from(PlayerRating))
+    count = select(func.count()).select_from(PlayerRating)
+    higher, total = session.execute(
+        select(
+            count.where(PlayerRating.ordinal >= shown).scalar_subquery(),
+            count.scalar_subquery(),
+        )
+    ).one()
     return int(higher or 0) + 1, int(total or 0)
 
 
-def steps_of(session: Session, player_id: int) -> list[Step]:
-    """A player's rating after each of their rated games, in order of play."""
-    rows = session.execute(
-        select(RatingStep.game_id, RatingStep.played_on, *_RATING_COLUMNS)
-        .where(RatingStep.player_id == player_id)
-        .order_by(RatingStep.id)
-    )
-    return [Step(gid, day, Rating(pid, mu, sigma, o, n)) for gid, day, pid, mu, sigma, o, n in rows]
+def steps_of(
+    session: Session, player_id: int, positions: Iterable[int] | None = None
+) -> list[Step]:
+    """A player's rating after each of their rated games, in order of play; only the games at
+    these 0-based ``positions`` in that order when given (a chart's points: the database
+    numbers the rows, so a long history is not sent over whole)."""
+    numbered = select(
+        RatingStep.game_id,
+        RatingStep.played_on,
+        *_RATING_COLUMNS,
+        func.row_number().over(order_by=RatingStep.id).label("n"),
+    ).where(RatingStep.player_id == player_id)
+    if positions is None:
+        rows = session.execute(numbered.order_by(RatingStep.id))
+    else:
+        inner = numbered.subquery()
+        wanted = [p + 1 for p in positions]
+        rows = session.execute(select(*inner.c).where(inner.c.n.in_(wanted)).order_by(inner.c.n))
+    return [
+        Step(gid, day, Rating(pid, mu, sigma, o, n))
+        for gid, day, pid, mu, sigma, o, n, _row in rows
+    ]
 
 
 def chance_ahead(first: Rating | None, second: Rating | None) -> float:
