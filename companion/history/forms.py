@@ -148,6 +148,14 @@ class SeasonForm(_DateRange):
     date_from = FilterDate(_l("From"), validators=[Optional()])
     date_to = FilterDate(_l("To"), validators=[Optional()])
 
+    def __init__(self, args: MultiDict[str, str]) -> None:
+        """The form from a query string; ``?from=&to=`` are read as the dates (as on the
+        leaderboard)."""
+        data: MultiDict[str, str] = MultiDict()
+        for name, value in args.items(multi=True):
+            data.add(LeaderboardForm.ALIASES.get(name, name), value)
+        super().__init__(data)
+
 
 class NotesForm(FlaskForm):
     """Edit a game night's notes (the field the games blueprint's night page uses too)."""
