@@ -142,7 +142,7 @@ def test_the_card_matches_the_reference_rendering(app):
     diff = (
         ImageChops.difference(image, reference).convert("L").point(lambda v: 255 if v > 40 else 0)
     )
-    changed = sum(1 for v in diff.getdata() if v)
+    changed = diff.histogram()[255]
     assert changed < WIDTH * HEIGHT * 0.005  # anti-aliasing may differ; the layout may not
 
 
