@@ -41,6 +41,7 @@ class Tick:
 
     at: float
     label: str
+    anchor: str = "middle"  # SVG text-anchor: the chart's first and last labels stay inside
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +184,10 @@ def rating_chart(
         return round(TOP + plot_h * (1 - (v - y_min) / (y_max - y_min)), 1)
 
     shown = thin(count, 5)
-    x_ticks = tuple(Tick(x(i), labels[i]) for i in shown)
+    x_ticks = tuple(
+        Tick(x(i), labels[i], "start" if i == 0 else "end" if i == count - 1 else "middle")
+        for i in shown
+    )
     y_ticks = tuple(Tick(y(v), str(v)) for v in range(y_min, y_max + 1, step))
     series = []
     for n, (name, vals) in enumerate(lines):
