@@ -282,6 +282,14 @@ def main() -> None:
             row[generic] = (cold, warm, reference, *queries[url][:2])
         results[games] = row
         print(f"{games} games: static file {reference:.1f} ms", flush=True)
+        for label, (cold, warm, ref, q_cold, q_warm) in (
+            (k, v) for k, v in row.items() if k != "static"
+        ):
+            print(
+                f"  {label}: cold {cold:.0f} ms ({cold / ref:.1f}x), warm {warm:.1f} ms "
+                f"({warm / ref:.1f}x), cold/warm {cold / warm:.2f}, SQL {q_cold} / {q_warm}",
+                flush=True,
+            )
     print(
         f"\ngunicorn -w 2 on {os.cpu_count()} cores, SQLite; cold = median of the first "
         f"requests of {args.servers} fresh servers, warm = median of {args.requests} more on "

@@ -123,14 +123,19 @@ def rating_rows() -> dict[str, Any]:
     }
 
 
-def _day(day: date) -> str:
-    return format_date(day, "MMM yyyy")
+#: a history at least this many days long is labelled by year on the chart, else by month
+YEARS_ON_AXIS = 730
 
 
 def rating_chart_of(steps: list[ratings.Step]) -> Chart | None:
-    """The player's rating and skill estimate after the given games (already thinned)."""
+    """The player's rating and skill estimate after the given games (already thinned); the
+    axis names years for a long history, months ("Mar 26") for a short one."""
+    if not steps:
+        return None
+    span = (steps[-1].played_on - steps[0].played_on).days
+    pattern = "yyyy" if span >= YEARS_ON_AXIS else "MMM yy"
     return rating_chart(
-        [_day(s.played_on) for s in steps],
+        [format_date(s.played_on, pattern) for s in steps],
         [
             (str(_l("Rating")), [s.rating.ordinal for s in steps]),
             (str(_l("Skill estimate")), [s.rating.mu for s in steps]),
