@@ -42,7 +42,7 @@ from sqlalchemy import event, func, select  # noqa: E402
 from companion import create_app, warm_up  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.extensions import db  # noqa: E402
-from companion.models import Game, Seat  # noqa: E402
+from companion.models import Game, GameNight, Seat  # noqa: E402
 
 DEFAULT_DIR = Path("/tmp")
 
@@ -120,13 +120,24 @@ def pages(app) -> list[tuple[str, str]]:
             .limit(1)
         ).first()
         last_game = db.session.scalar(select(func.max(Game.id)))
+        last_night = db.session.scalar(select(func.max(GameNight.id)))
+        last_year = db.session.scalar(select(func.max(GameNight.played_on)))
         games_played = busiest[1] if busiest else 0
+    player = busiest[0] if busiest else 1
+    year = last_year.year if last_year else 2026
     return [
         ("nights list", "/history/"),
-        (f"player page ({games_played} games)", f"/history/players/{busiest[0] if busiest else 1}"),
+        (f"player page ({games_played} games)", f"/history/players/{player}"),
         ("leaderboard", "/history/leaderboard"),
         ("nights list, page 20", "/history/?page=20"),
         ("game page", f"/history/games/{last_game}"),
+        # issue 25: ratings, seasons, the night's story and picture
+        ("leaderboard by rating", "/history/leaderboard?by=rating"),
+        ("season (latest year)", f"/history/seasons?year={year}"),
+        ("year in review (busiest player)", f"/history/seasons/{year}/players/{player}"),
+        ("night page with its story", f"/history/nights/{last_night}"),
+        ("night picture (PNG)", f"/history/nights/{last_night}/card.png"),
+        ("ratings API", "/api/v1/ratings"),
     ]
 
 
@@ -271,6 +282,14 @@ def main() -> None:
             row[generic] = (cold, warm, reference, *queries[url][:2])
         results[games] = row
         print(f"{games} games: static file {reference:.1f} ms", flush=True)
+        for label, (cold, warm, ref, q_cold, q_warm) in (
+            (k, v) for k, v in row.items() if k != "static"
+        ):
+            print(
+                f"  {label}: cold {cold:.0f} ms ({cold / ref:.1f}x), warm {warm:.1f} ms "
+                f"({warm / ref:.1f}x), cold/warm {cold / warm:.2f}, SQL {q_cold} / {q_warm}",
+                flush=True,
+            )
     print(
         f"\ngunicorn -w 2 on {os.cpu_count()} cores, SQLite; cold = median of the first "
         f"requests of {args.servers} fresh servers, warm = median of {args.requests} more on "

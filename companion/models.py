@@ -12,7 +12,7 @@ import secrets
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, false, text
+from sqlalchemy import JSON, Float, ForeignKey, Index, String, Text, UniqueConstraint, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Base, db
@@ -448,6 +448,51 @@ class PairTotal(Model):
     ahead: Mapped[int]
     behind: Mapped[int]
     level: Mapped[int]
+
+
+class RatingStep(Model):
+    """One player's skill rating just after one finished game (openskill's Weng-Lin
+    Plackett-Luce model), one row per seat of every rated game, written by
+    :mod:`companion.services.ratings` in order of play.
+
+    ``mu`` and ``sigma`` are the model's skill estimate and its uncertainty (rating points);
+    ``ordinal`` is the conservative rating ``mu - 3 sigma`` that ranks players; ``games`` counts
+    the player's rated games up to and including this one. The order of play is
+    (``played_on``, ``game_order``, ``game_id``): the night's date, the game's start, its id.
+    Rows are inserted in that order, so a larger ``id`` is always a later game.
+    """
+
+    __tablename__ = "rating_steps"
+    __table_args__ = (
+        Index("ix_rating_steps_player_id_id", "player_id", "id"),
+        Index("ix_rating_steps_order", "played_on", "game_order", "game_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    played_on: Mapped[date]
+    game_order: Mapped[datetime]
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    games: Mapped[int]
+
+
+class PlayerRating(Model):
+    """A player's current skill rating: their latest :class:`RatingStep`, kept with it by
+    :mod:`companion.services.ratings` so the leaderboard reads one row per player. Units as
+    in :class:`RatingStep`."""
+
+    __tablename__ = "player_ratings"
+
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float, index=True)
+    games: Mapped[int]
 
 
 # --- the table's phones (companion.access, companion.services.table) --------------------------

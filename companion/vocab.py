@@ -69,3 +69,10 @@ class AuditCode(StrEnum):
     SCOREKEEPER_MOVED = "scorekeeper_moved"  # (none)
     SCOREKEEPER_ADDED = "scorekeeper_added"  # (none)
     PLAYER_MERGED = "player_merged"  # gone: the merged name, kept: the name kept
+
+
+class RankBy(StrEnum):
+    """What the leaderboard ranks players by (``?by=``)."""
+
+    WINS = "wins"  # outright wins, then win rate, shared wins, points per round
+    RATING = "rating"  # the skill rating's ordinal (mu - 3 sigma)

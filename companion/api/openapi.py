@@ -25,6 +25,7 @@ from ..engine.reasons import DecidedAt, Reason, TurnResult
 from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN, TIEBREAK_STEPS
 from ..engine.tiles import MAX_TILE_TEXT, SUPPORTED_SETS, TILE_PATTERN
 from ..pips import Unread
+from ..services.ratings import MODEL_NAME
 
 # Bounds on one request, so that each costs at most a few tens of ms of CPU and a sync worker
 # is soon free for the scoreboard polls (benchmarks/api_bench.py measures the worst accepted
@@ -507,6 +508,48 @@ def _pips_path() -> Schema:
     }
 
 
+def _ratings_path() -> Schema:
+    number = {"type": "number"}
+    player = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["name", "mu", "sigma", "ordinal", "games"],
+        "properties": {
+            "name": STR,
+            "mu": {**number, "description": "Skill estimate (rating points; a new player 25)."},
+            "sigma": {**number, "description": "Its uncertainty (a new player 25/3)."},
+            "ordinal": {**number, "description": "mu - 3 sigma: what ranks the players."},
+            "games": {"type": "integer", "minimum": 1, "description": "Rated games."},
+        },
+    }
+    return {
+        "get": {
+            "summary": "Skill ratings of every player",
+            "description": "openskill's Weng-Lin Plackett-Luce model with its defaults, over "
+            "every finished game in order of play (ties share a place). Best first by ordinal. "
+            "Read from the stored ratings; nothing is computed per request.",
+            "responses": {
+                "200": {
+                    "description": "The model and the rated players, best first.",
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["model", "players"],
+                                "properties": {
+                                    "model": {"const": MODEL_NAME},
+                                    "players": {"type": "array", "items": player},
+                                },
+                            }
+                        }
+                    },
+                }
+            },
+        }
+    }
+
+
 def openapi_document() -> Schema:
     """The OpenAPI 3.1 document of the rules API (a JSON-ready dict)."""
     return {
@@ -537,6 +580,7 @@ def openapi_document() -> Schema:
                 _errors("400", "413"),
             ),
             "/api/v1/pips": _pips_path(),
+            "/api/v1/ratings": _ratings_path(),
         },
         "components": {"schemas": _components()},
     }

@@ -4,6 +4,7 @@
   object with 422 when it refuses the question.
 * ``POST /rules/answer-batch``: ``{"cases": [...]}`` -> ``{"answers": {id: answer}}`` (200),
   the same as ``python -m companion.engine answer FILE``.
+* ``GET /ratings``: every player's skill rating (read-only, from the stored ratings).
 * ``GET /openapi.json``: the OpenAPI 3.1 document.
 
 A body that cannot be read as JSON, or not as an object, gets 400; over 1 MiB (app-wide
@@ -27,6 +28,8 @@ from ..engine import answer, answer_document
 from ..engine.errors import TOO_LARGE
 from ..engine.limits import HugeNumber, NotANumber, count_values, read_json
 from ..errors import Problem, Refused
+from ..extensions import db
+from ..services import ratings
 from . import bp
 from .openapi import MAX_BATCH_VALUES, MAX_CASES, MAX_QUESTION_BYTES, openapi_document
 
@@ -141,6 +144,13 @@ def rules_answer_batch() -> tuple[Response, int]:
 def openapi() -> Response:
     """The OpenAPI 3.1 document describing the endpoints above."""
     return jsonify(openapi_document())
+
+
+@bp.get("/ratings")
+@requires(Role.ANYONE)
+def ratings_list() -> Response:
+    """Every rated player's skill rating, best first (services.ratings.api_document)."""
+    return jsonify(ratings.api_document(db.session()))
 
 
 @bp.get("/health")

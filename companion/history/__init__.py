@@ -4,4 +4,4 @@ from flask import Blueprint
 
 bp = Blueprint("history", __name__)
 
-from . import export_views, views  # noqa: E402,F401
+from . import export_views, looking_back, views  # noqa: E402,F401

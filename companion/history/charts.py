@@ -28,7 +28,7 @@ class Series:
     drawn at each dot (one of :data:`MARKERS`)."""
 
     label: str
-    final: int
+    final: float  # the last value: points (a whole number) or a rating (one decimal)
     points: str
     dots: tuple[tuple[float, float], ...]
     css: str
@@ -41,6 +41,7 @@ class Tick:
 
     at: float
     label: str
+    anchor: str = "middle"  # SVG text-anchor: the chart's first and last labels stay inside
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,3 +141,65 @@ def _nudges(totals: list[list[int]]) -> list[list[float]]:
             for j, n in enumerate(members):
                 shifts[n][i] = (j - middle) * step
     return shifts
+
+
+#: the most points a rating line is drawn with (longer histories are thinned evenly)
+RATING_POINTS = 60
+
+
+def thin(count: int, most: int = RATING_POINTS) -> list[int]:
+    """Indices of ``count`` values to draw, at most ``most``, evenly spread, always keeping
+    the first and the last."""
+    if count <= most:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (most - 1)) for i in range(most)})
+
+
+def rating_chart(
+    labels: Sequence[str], lines: Sequence[tuple[str, Sequence[float]]]
+) -> Chart | None:
+    """The chart of ratings (rating points, may be negative) after each game: one line per
+    measure, the same geometry and classes as :func:`running_chart`.
+
+    Args:
+        labels: one label per value (e.g. the game's date); about five are shown on the axis.
+        lines: (label, values) per line, every line as long as ``labels``.
+    Returns None when there is nothing to draw (no value).
+    """
+    count = len(labels)
+    if count == 0 or not lines:
+        return None
+    values = [v for _name, vals in lines for v in vals]
+    low, high = min(0.0, min(values)), max(values)
+    step = nice_step(max(1, int(high - low) + 1))
+    y_min = int(low // step) * step
+    y_max = max(y_min + step, -(-int(high) // step) * step)
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return round(LEFT + plot_w * (i / (count - 1) if count > 1 else 0.5), 1)
+
+    def y(v: float) -> float:
+        return round(TOP + plot_h * (1 - (v - y_min) / (y_max - y_min)), 1)
+
+    shown = thin(count, 5)
+    x_ticks = tuple(
+        Tick(x(i), labels[i], "start" if i == 0 else "end" if i == count - 1 else "middle")
+        for i in shown
+    )
+    y_ticks = tuple(Tick(y(v), str(v)) for v in range(y_min, y_max + 1, step))
+    series = []
+    for n, (name, vals) in enumerate(lines):
+        coords = [(x(i), y(v)) for i, v in enumerate(vals)]
+        series.append(
+            Series(
+                name,
+                round(vals[-1], 1),
+                " ".join(f"{a:g},{b:g}" for a, b in coords),
+                tuple(coords),
+                f"series-{n % SERIES_CLASSES}",
+                MARKERS[n % len(MARKERS)],
+            )
+        )
+    return Chart(WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM, x_ticks, y_ticks, tuple(series))

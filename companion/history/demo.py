@@ -37,6 +37,8 @@ FIRST_NAMES = (
 PLACES = ("Kitchen", "Anna's", "Club house", "Cabin", "Garden", "Library café")
 #: (set size, weight): double-9 mostly
 SETS = ((9, 16), (6, 3), (12, 1))
+#: games inserted, decided, summarised, rated and committed together
+BATCH = 500
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,9 @@ def generate(
     seed: int = 2026,
     start: date = date(2019, 1, 5),
 ) -> DemoSummary:
-    """Add demo history and commit. ``nights`` defaults to one night per ten games.
+    """Add demo history, committing every :data:`BATCH` games (50,000 games take minutes and
+    an interrupted run keeps its finished batches). ``nights`` defaults to one night per ten
+    games.
 
     Players are reused by name when they already exist (so running it twice adds games, not
     people). Raises ValueError for counts below 1.
@@ -72,11 +76,13 @@ def generate(
     counts = {"rounds": 0, "hands": 0}
     night_ids = _nights(session, rng, nights, start)
     rows = _Rows()
+    session.commit()  # the players and nights: a long run keeps what it has done so far
     for g in range(games):
         night_id, played_on = night_ids[g * len(night_ids) // games]
         _game(rng, rows, night_id, played_on, people, counts)
-        if len(rows.games) >= 500:
+        if len(rows.games) >= BATCH:
             rows.flush(session)
+            session.commit()
     rows.flush(session)
     session.commit()
     return DemoSummary(len(people), len(night_ids), games, counts["rounds"], counts["hands"])

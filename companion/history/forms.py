@@ -19,6 +19,7 @@ from ..ids import parse_id
 from ..models import NAME_MAX
 from ..night_fields import notes_field
 from ..text import PlainText
+from ..vocab import RankBy
 
 SEARCH_MAX = 100
 
@@ -92,6 +93,16 @@ class LeaderboardForm(_DateRange):
         validate_choice=False,
     )
 
+    by = SelectField(
+        _l("Rank by"),
+        choices=[
+            SelectChoice(RankBy.WINS, _l("Wins")),
+            SelectChoice(RankBy.RATING, _l("Skill rating")),
+        ],
+        default=RankBy.WINS,
+        validate_choice=False,
+    )
+
     #: short names a typed address may use for the fields (``?from=&to=&set=``)
     ALIASES = {"from": "date_from", "to": "date_to", "set": "set_size"}
 
@@ -103,7 +114,7 @@ class LeaderboardForm(_DateRange):
         self.ignored: list[str] = []
         for name, value in args.items(multi=True):
             field = self.ALIASES.get(name, name)
-            if field in ("date_from", "date_to", "set_size"):
+            if field in ("date_from", "date_to", "set_size", "by"):
                 if field not in data:
                     data.add(field, value)
             elif name not in self.ignored:
@@ -123,6 +134,27 @@ class LeaderboardForm(_DateRange):
                     high=max(SUPPORTED_SETS),
                 )
             )
+
+    @property
+    def by_rating(self) -> bool:
+        """Rank by skill rating (anything else typed: by wins)."""
+        return self.by.data == RankBy.RATING
+
+
+class SeasonForm(_DateRange):
+    """Choose a season: a calendar year, or any date range (which wins when given)."""
+
+    year = SelectField(_l("Year"), coerce=_optional_int, validate_choice=False)
+    date_from = FilterDate(_l("From"), validators=[Optional()])
+    date_to = FilterDate(_l("To"), validators=[Optional()])
+
+    def __init__(self, args: MultiDict[str, str]) -> None:
+        """The form from a query string; ``?from=&to=`` are read as the dates (as on the
+        leaderboard)."""
+        data: MultiDict[str, str] = MultiDict()
+        for name, value in args.items(multi=True):
+            data.add(LeaderboardForm.ALIASES.get(name, name), value)
+        super().__init__(data)
 
 
 class NotesForm(FlaskForm):

@@ -22,7 +22,7 @@ from ..models import GameNight, Player, utcnow
 from ..services.deletion import restore_hours
 from ..services.game_setup import SetupError, update_night_notes
 from ..services.scoreboard import build_board, step_words
-from . import bp, game_page, players, queries
+from . import bp, game_page, looking_back, players, queries
 from .aggregates import head_to_head_rows, leaderboard_rows, player_record
 from .forms import (
     ConfirmForm,
@@ -98,6 +98,7 @@ def _night_page(the_night: Any, form: NotesForm, status: int = 200) -> tuple[str
         night=the_night,
         games=[(g, build_board(g)) for g in queries.live_games(the_night)],
         form=form,
+        **looking_back.night_extras(the_night),
     ), status
 
 
@@ -245,6 +246,7 @@ def _player_page(person: Player, form: RenameForm, status: int = 200) -> tuple[s
         names=players.names([o.opponent_id for o in opponents]),
         recent=[(r, next(s for s in r.seats if s.player_id == person.id)) for r in recent],
         rename_form=form,
+        **looking_back.player_rating(person.id, [o.opponent_id for o in opponents[:12]]),
     ), status
 
 
@@ -330,9 +332,12 @@ def player_merge(player_id: int) -> Any:
 @bp.get("/leaderboard")
 @requires(Role.ANYONE)
 def leaderboard_page() -> str:
-    """Players ranked over a chosen period and set (finished games only)."""
+    """Players ranked over a chosen period and set (finished games only), or by skill rating
+    (every finished game: a period is a season, see the seasons page)."""
     form = LeaderboardForm(request.args)
     form.validate()
+    if form.by_rating:
+        return render_template("history/leaderboard.html", form=form, **looking_back.rating_rows())
     start, end = _valid_dates(form)
     size = form.set_size.data if form.set_size.data in SUPPORTED_SETS else None
     # Stored all-time totals (monthly buckets for a date filter): nothing decided or kept here.

@@ -11,8 +11,9 @@ from flask import url_for
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import Game, Seat
-from .results import live_finished_games
+from ..models import Game, GameNight, Seat
+from ..vocab import RankBy
+from .results import live_finished
 
 
 def warm_urls() -> list[str]:
@@ -23,12 +24,23 @@ def warm_urls() -> list[str]:
         url_for("history.index"),
         url_for("history.index", page=2),
         url_for("history.leaderboard_page"),
+        url_for("history.leaderboard_page", by=RankBy.RATING),
         url_for("history.players_list"),
+        url_for("history.seasons_page"),
+        url_for("api.ratings_list"),
     ]
-    game_id = db.session.scalar(live_finished_games().order_by(Game.id.desc()).limit(1))
-    if game_id is not None:
+    game = db.session.execute(
+        live_finished(Game.id, Game.night_id, GameNight.played_on).order_by(Game.id.desc()).limit(1)
+    ).first()
+    if game is not None:
+        game_id, night_id, played_on = game
         player_id = db.session.scalar(select(Seat.player_id).where(Seat.game_id == game_id))
         urls.append(url_for("history.game", game_id=game_id))
+        # the night's story and picture (the picture also loads the font and Pillow's PNG)
+        urls.append(url_for("history.night", night_id=night_id))
+        urls.append(url_for("history.night_card", night_id=night_id))
         if player_id is not None:
             urls.append(url_for("history.player", player_id=player_id))
+            year = played_on.year
+            urls.append(url_for("history.player_year", year=year, player_id=player_id))
     return urls

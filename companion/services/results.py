@@ -16,7 +16,10 @@ When they are written:
 
 Either way the per-player summaries the leaderboard and player pages read
 (:mod:`.summaries`) are refreshed for the buckets the changed games were in before (read just
-before the flush that changes them) and are in after.
+before the flush that changes them) and are in after, and the skill ratings
+(:mod:`.ratings`) are brought up to date from the earliest of those games in order of play:
+this is the one place where anything that changes the past (a correction, an undo, a delete
+or restore, an import, a merge of players) reaches the ratings.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from ..engine import RuleSet, standings
 from ..mapping import round_scores, rules_of
 from ..models import FinalStanding, Game, GameNight, HandScore, Round, Seat
 from ..vocab import GameStatus, RoundStatus
-from . import summaries
+from . import ratings, summaries
 
 #: games decided per batch in :func:`record_games` (one ``IN (...)`` list per query)
 BATCH = 500
@@ -144,6 +147,7 @@ def record_games(session: Session, game_ids: Iterable[int], *, summarise: bool =
         stored += _record_batch(session, ids[start : start + BATCH])
     if summarise:  # new games (demo data, import): their buckets now are all they touch
         summaries.refresh(session, summaries.buckets_of(session.connection(), ids))
+        ratings.update(session, ids)
     return stored
 
 
@@ -234,6 +238,8 @@ def _store_pending(session: Session) -> None:
     buckets = stale | summaries.buckets_of(session.connection(), recorded)
     if buckets:
         summaries.refresh(session, buckets)
+    # Every game the transaction touched, kept or deleted: ratings replay from the earliest.
+    ratings.update(session, [game.id for game in pending if game.id is not None])
 
 
 def _forget(session: Session, *args: Any) -> None:

@@ -122,6 +122,20 @@ def cli_answers() -> dict:
 def test_document_is_openapi_31_with_both_endpoints(document):
     assert document["openapi"].startswith("3.1")
     assert {"/api/v1/rules/answer", "/api/v1/rules/answer-batch"} <= set(document["paths"])
+
+
+def test_document_lists_the_ratings_route(document):
+    answer = document["paths"]["/api/v1/ratings"]["get"]["responses"]["200"]
+    schema = answer["content"]["application/json"]["schema"]
+    assert schema["required"] == ["model", "players"]
+    assert schema["properties"]["model"] == {"const": "openskill PlackettLuce"}
+    assert schema["properties"]["players"]["items"]["required"] == [
+        "name",
+        "mu",
+        "sigma",
+        "ordinal",
+        "games",
+    ]
     answer_fields = set(document["components"]["schemas"]["Answer"]["properties"])
     # every answer field named in QUESTIONS.md is described
     contract = (ROOT / "docs" / "QUESTIONS.md").read_text()
@@ -299,6 +313,8 @@ def test_wrong_method_is_json_405(client):
 def _fuzz_schema():
     """The document loaded from a running app; the app answers the generated requests."""
     app = create_app(config.TestConfig)
+    with app.app_context():  # GET /api/v1/ratings reads the (empty) stored ratings
+        db.create_all()
     return schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
 
 
