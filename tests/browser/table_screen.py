@@ -73,7 +73,7 @@ class Table:
 def seed_table(app: Flask, names: list[str], set_size: int) -> Table:
     """A new game of ``names`` on ``set_size`` in a new night."""
     with app.test_request_context():
-        night = setup.create_night(db.session, date.today(), "table screen")
+        night = setup.create_night(db.session, date.today(), "Kaunas")
         choices = [setup.PlayerChoice(name=n, seat=i + 1) for i, n in enumerate(names)]
         game = setup.create_game(db.session, night, choices, set_size, "standard", {})
         found = Table(game.id, game.edit_token, game.share_token, night.id, game.join_token)

@@ -82,7 +82,7 @@ def seed_game(app, names: list[str], set_size: int, rounds: int) -> tuple[str, s
     keeper's own services (engine checks included). Returns (edit token, share token, night
     id)."""
     with app.test_request_context():
-        night = setup.create_night(db.session, date.today(), "table sizes")
+        night = setup.create_night(db.session, date.today(), "Vilnius")
         choices = [setup.PlayerChoice(name=n, seat=i + 1) for i, n in enumerate(names)]
         game = setup.create_game(db.session, night, choices, set_size, "standard", {})
         for k in range(rounds):
