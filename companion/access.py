@@ -33,7 +33,8 @@ import hashlib
 import hmac
 import math
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
@@ -52,7 +53,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 from sqlalchemy import case, delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .extensions import db
@@ -156,10 +157,11 @@ def current_device(*, create: bool = True) -> Device | None:
     if isinstance(token, str) and 0 < len(token) <= MAX_DEVICE_TOKEN:
         device = db.session.scalar(select(Device).where(Device.token == token))
     if device is None and create:
-        _count_new_device()
-        device = Device(token=new_token() + new_token())
-        db.session.add(device)
-        db.session.commit()
+        with _busy_is_429():
+            _count_new_device()
+            device = Device(token=new_token() + new_token())
+            db.session.add(device)
+            db.session.commit()
         session[DEVICE_KEY] = device.token
         # A long-lived cookie: the scorekeeper's phone must still know its games after the
         # browser is closed (PERMANENT_SESSION_LIFETIME).
@@ -168,6 +170,31 @@ def current_device(*, create: bool = True) -> Device | None:
         request.environ[_CACHE] = device
         _adopt_legacy_tokens(device)
     return device
+
+
+#: Seconds a phone is asked to wait when the database was too busy to count its try.
+BUSY_RETRY_AFTER = 2
+
+
+@contextmanager
+def _busy_is_429() -> Iterator[None]:
+    """Answer 429 with ``Retry-After`` when the database is too busy to count a try or make a
+    phone (SQLite's "database is locked" past its busy timeout, a PostgreSQL serialization
+    failure): many new phones guessing at once gave a 500. Nothing was counted or made, so
+    the phone's try is simply not taken yet."""
+    try:
+        yield
+    except OperationalError:
+        db.session.rollback()
+        body = render_template(
+            "error.html",
+            code=429,
+            title=_("Too many tries"),
+            description=_(
+                "Many phones are trying to get in at once. Wait a few seconds, then try again."
+            ),
+        )
+        abort(Response(body, status=429, headers={"Retry-After": str(BUSY_RETRY_AFTER)}))
 
 
 def _count_new_device() -> None:
@@ -675,11 +702,12 @@ def count_passcode_try() -> int:
     device = current_device()
     assert device is not None
     wait = 0.0
-    for key, limit in _buckets(device):
-        hits, left = _count(key, WINDOW)
-        if hits > limit:
-            wait = max(wait, left)
-    db.session.commit()
+    with _busy_is_429():
+        for key, limit in _buckets(device):
+            hits, left = _count(key, WINDOW)
+            if hits > limit:
+                wait = max(wait, left)
+        db.session.commit()
     return math.ceil(wait) if wait else 0
 
 
