@@ -59,6 +59,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from .extensions import db
 from .htmx import is_htmx, navigate
 from .models import Device, Game, GameAccess, RateCounter, Seat, new_token, utcnow
+from .redact import carries_secret
 
 
 class Role(StrEnum):
@@ -81,6 +82,9 @@ class Grant(StrEnum):
 
 #: session key holding this browser's device id (a random token; everything else is server-side)
 DEVICE_KEY = "device"
+#: The session key of the page to return to after the passcode when its path carries a secret
+#: (an edit link): kept out of the passcode page's URL and form, where logs and Referers see it.
+PASSCODE_NEXT_KEY = "passcode_next"
 #: the session key older versions kept edit tokens under (moved into the database when seen)
 LEGACY_KEY = "edit_tokens"
 #: how many games the home page lists for a phone; an import remembers at most this many
@@ -134,7 +138,11 @@ def declared_roles(view: Callable[..., Any], method: str = "GET") -> tuple[Role,
 
 
 def _to_passcode_page() -> WerkzeugResponse:
-    target = url_for("games.passcode", next=request.path)
+    if carries_secret(request.path):
+        session[PASSCODE_NEXT_KEY] = request.path
+        target = url_for("games.passcode")
+    else:
+        target = url_for("games.passcode", next=request.path)
     if is_htmx():
         # htmx would swap the passcode page into a fragment; ask it to navigate instead.
         return navigate(target)
@@ -611,6 +619,18 @@ def entered_passcode() -> bool:
     """True when a passcode is configured and this browser entered it: the host proper
     (without a passcode everybody is host, but nobody is this)."""
     return bool(_passcode()) and not passcode_needed()
+
+
+def passcode_return() -> str | None:
+    """The page kept in the session to return to after the passcode (a path with a secret,
+    see :func:`_to_passcode_page`), or None."""
+    kept = session.get(PASSCODE_NEXT_KEY)
+    return kept if isinstance(kept, str) else None
+
+
+def forget_passcode_return() -> None:
+    """Drop the page kept to return to after the passcode (once it is used)."""
+    session.pop(PASSCODE_NEXT_KEY, None)
 
 
 def accept_passcode(given: str) -> bool:
