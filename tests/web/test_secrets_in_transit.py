@@ -13,7 +13,7 @@ from sqlalchemy import select
 from companion import config
 from companion.extensions import db
 from companion.models import Game
-from companion.redact import MaskTokensFilter
+from companion.redact import MaskTokensFilter, mask_tokens
 from tests.conftest import fresh_app
 from tests.web.playkit import make_game, seat_ids, text
 
@@ -196,3 +196,26 @@ def test_a_scorekeeper_sent_to_the_passcode_keeps_the_edit_link_out_of_the_url()
         # used once: the next trip to the passcode page does not send the phone there again
         with keeper.session_transaction() as kept:
             assert "passcode_next" not in kept
+
+
+@pytest.mark.parametrize(
+    ("line", "masked"),
+    [
+        ("GET /%67/AbCdEfGh12/round HTTP/1.1", "GET /%67/***/round HTTP/1.1"),
+        ("GET /checker/?GAME=AbCdEfGhIj&q=1 HTTP/1.1", "GET /checker/?GAME=***&q=1 HTTP/1.1"),
+        ("GET /checker/?x=1;game=AbCdEfGhIj HTTP/1.1", "GET /checker/?x=1;game=*** HTTP/1.1"),
+        (
+            "GET /passcode?next=%252Fg%252FAbCdEfGh12%252Fdelete HTTP/1.1",
+            "GET /passcode?next=%252Fg%252F***%252Fdelete HTTP/1.1",
+        ),
+        (
+            "GET /passcode?next=%2Fchecker%2F%3Fgame%3DAbCdEfGhIj HTTP/1.1",
+            "GET /passcode?next=%2Fchecker%2F%3Fgame%3D*** HTTP/1.1",
+        ),
+        ("GET /checker/?GAME=12 HTTP/1.1", "GET /checker/?GAME=12 HTTP/1.1"),
+    ],
+)
+def test_tokens_are_masked_whatever_their_case_or_encoding(line, masked):
+    """The attack's log lines that kept the edit token: an encoded letter, a parameter in
+    capitals, a ';' separator, a next= encoded twice."""
+    assert mask_tokens(line) == masked
