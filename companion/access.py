@@ -33,7 +33,8 @@ import hashlib
 import hmac
 import math
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
@@ -52,12 +53,13 @@ from flask import (
 )
 from flask_babel import gettext as _
 from sqlalchemy import case, delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .extensions import db
 from .htmx import is_htmx, navigate
 from .models import Device, Game, GameAccess, RateCounter, Seat, new_token, utcnow
+from .redact import carries_secret
 
 
 class Role(StrEnum):
@@ -80,6 +82,9 @@ class Grant(StrEnum):
 
 #: session key holding this browser's device id (a random token; everything else is server-side)
 DEVICE_KEY = "device"
+#: The session key of the page to return to after the passcode when its path carries a secret
+#: (an edit link): kept out of the passcode page's URL and form, where logs and Referers see it.
+PASSCODE_NEXT_KEY = "passcode_next"
 #: the session key older versions kept edit tokens under (moved into the database when seen)
 LEGACY_KEY = "edit_tokens"
 #: how many games the home page lists for a phone; an import remembers at most this many
@@ -133,7 +138,11 @@ def declared_roles(view: Callable[..., Any], method: str = "GET") -> tuple[Role,
 
 
 def _to_passcode_page() -> WerkzeugResponse:
-    target = url_for("games.passcode", next=request.path)
+    if carries_secret(request.path):
+        session[PASSCODE_NEXT_KEY] = request.path
+        target = url_for("games.passcode")
+    else:
+        target = url_for("games.passcode", next=request.path)
     if is_htmx():
         # htmx would swap the passcode page into a fragment; ask it to navigate instead.
         return navigate(target)
@@ -156,10 +165,11 @@ def current_device(*, create: bool = True) -> Device | None:
     if isinstance(token, str) and 0 < len(token) <= MAX_DEVICE_TOKEN:
         device = db.session.scalar(select(Device).where(Device.token == token))
     if device is None and create:
-        _count_new_device()
-        device = Device(token=new_token() + new_token())
-        db.session.add(device)
-        db.session.commit()
+        with _busy_is_429():
+            _count_new_device()
+            device = Device(token=new_token() + new_token())
+            db.session.add(device)
+            db.session.commit()
         session[DEVICE_KEY] = device.token
         # A long-lived cookie: the scorekeeper's phone must still know its games after the
         # browser is closed (PERMANENT_SESSION_LIFETIME).
@@ -168,6 +178,31 @@ def current_device(*, create: bool = True) -> Device | None:
         request.environ[_CACHE] = device
         _adopt_legacy_tokens(device)
     return device
+
+
+#: Seconds a phone is asked to wait when the database was too busy to count its try.
+BUSY_RETRY_AFTER = 2
+
+
+@contextmanager
+def _busy_is_429() -> Iterator[None]:
+    """Answer 429 with ``Retry-After`` when the database is too busy to count a try or make a
+    phone (SQLite's "database is locked" past its busy timeout, a PostgreSQL serialization
+    failure): many new phones guessing at once gave a 500. Nothing was counted or made, so
+    the phone's try is simply not taken yet."""
+    try:
+        yield
+    except OperationalError:
+        db.session.rollback()
+        body = render_template(
+            "error.html",
+            code=429,
+            title=_("Too many tries"),
+            description=_(
+                "Many phones are trying to get in at once. Wait a few seconds, then try again."
+            ),
+        )
+        abort(Response(body, status=429, headers={"Retry-After": str(BUSY_RETRY_AFTER)}))
 
 
 def _count_new_device() -> None:
@@ -586,6 +621,18 @@ def entered_passcode() -> bool:
     return bool(_passcode()) and not passcode_needed()
 
 
+def passcode_return() -> str | None:
+    """The page kept in the session to return to after the passcode (a path with a secret,
+    see :func:`_to_passcode_page`), or None."""
+    kept = session.get(PASSCODE_NEXT_KEY)
+    return kept if isinstance(kept, str) else None
+
+
+def forget_passcode_return() -> None:
+    """Drop the page kept to return to after the passcode (once it is used)."""
+    session.pop(PASSCODE_NEXT_KEY, None)
+
+
 def accept_passcode(given: str) -> bool:
     """Compare ``given`` with the configured passcode in constant time; on a match remember it
     for this browser session. Returns False when no passcode is configured or it differs."""
@@ -675,11 +722,12 @@ def count_passcode_try() -> int:
     device = current_device()
     assert device is not None
     wait = 0.0
-    for key, limit in _buckets(device):
-        hits, left = _count(key, WINDOW)
-        if hits > limit:
-            wait = max(wait, left)
-    db.session.commit()
+    with _busy_is_429():
+        for key, limit in _buckets(device):
+            hits, left = _count(key, WINDOW)
+            if hits > limit:
+                wait = max(wait, left)
+        db.session.commit()
     return math.ceil(wait) if wait else 0
 
 

@@ -25,19 +25,40 @@ TOKEN_SEGMENTS = ("g", "s", "j", "p")
 #: what a masked token is shown as
 MASK = "***"
 
-# "/g/<token>" in a path, a URL or a Referer, or percent-encoded in a query ("%2Fg%2F<token>",
-# e.g. ?next=); the token runs to the next "/", "?", "#", "%", quote or space.
-_SLASH = r"(?:/|%2[fF])"
+# "/g/<token>" in a path, a URL or a Referer, percent-encoded once or more in a query
+# ("%2Fg%2F<token>", "%252Fg%252F<token>", e.g. ?next=), with the letter itself encoded
+# ("/%67/<token>": the server decodes it to /g/) or in either case; the token runs to the next
+# "/", "?", "#", "%", quote or space.
+_PERCENT = "%(?:25)*"  # "%", or "%25..." when encoded again
+_SLASH = rf"(?:/|{_PERCENT}2f)"
+
+
+def _letter(letter: str) -> str:
+    """A pattern for ``letter`` as it may appear in a logged path: itself (either case, the
+    patterns are case-insensitive) or percent-encoded."""
+    return rf"(?:{letter}|{_PERCENT}{ord(letter):x}|{_PERCENT}{ord(letter.upper()):x})"
+
+
+def _word(word: str) -> str:
+    """A pattern for ``word`` with any of its letters percent-encoded (see :func:`_letter`)."""
+    return "".join(_letter(letter) for letter in word)
+
+
 _TOKEN_IN_PATH = re.compile(
-    rf"(?P<lead>{_SLASH}(?:{'|'.join(TOKEN_SEGMENTS)}){_SLASH})[^/?#%\s\"'&;]+"
+    rf"(?P<lead>{_SLASH}(?:{'|'.join(_letter(s) for s in TOKEN_SEGMENTS)}){_SLASH})"
+    r"[^/?#%\s\"'&;]+",
+    re.IGNORECASE,
 )
 
 
 #: query parameters whose value may be a token (old links put the edit token in ``game=``;
 #: a game's id there is a number and is kept)
 SECRET_PARAMS = ("game", "token")
+# a query's separators "?", "&" and ";" (old CGI style), and "=", plain or percent-encoded
 _TOKEN_IN_QUERY = re.compile(
-    rf"(?P<lead>[?&](?:{'|'.join(SECRET_PARAMS)})=)(?![0-9]+(?:[&#\s\"']|$))[^&#\s\"';]+"
+    rf"(?P<lead>(?:[?&;]|{_PERCENT}(?:3f|26|3b))(?:{'|'.join(_word(p) for p in SECRET_PARAMS)})"
+    rf"(?:=|{_PERCENT}3d))(?![0-9]+(?:[&#\s\"';%]|$))[^&#\s\"';%]+",
+    re.IGNORECASE,
 )
 
 

@@ -30,8 +30,10 @@ from ..access import (
     accept_passcode,
     admit_phone,
     count_passcode_try,
+    forget_passcode_return,
     joined_share_tokens,
     passcode_needed,
+    passcode_return,
     remember,
     remembered_tokens,
     requires,
@@ -153,17 +155,22 @@ def passcode() -> ResponseReturnValue:
     past the limit the answer is 429 with ``Retry-After`` and the passcode is not compared.
     """
     form = PasscodeForm()
-    target = safe_next(request.args.get("next") or form.next.data)
+    # A page whose path carries a secret (an edit link) is kept in the session, never in the
+    # URL or the form (:func:`companion.access.passcode_return`).
+    given = request.args.get("next") or form.next.data
+    target = safe_next(given or passcode_return())
     if not passcode_needed():
+        forget_passcode_return()
         return redirect(target, code=303)
     if form.validate_on_submit():
         wait = count_passcode_try()
         if wait:
             too_many_passcodes(wait)
         if accept_passcode(form.passcode.data or ""):
+            forget_passcode_return()
             return redirect(target, code=303)
         form.passcode.errors = [_("That is not the passcode.")]
-    form.next.data = target
+    form.next.data = safe_next(given) if given else ""
     return render_template("games/passcode.html", form=form)
 
 

@@ -5,7 +5,9 @@ long side is :data:`WORK_SIDE` pixels. The width and height are read from the fi
 (Pillow reads only the header on ``Image.open``) and checked against :data:`MAX_PIXELS` before
 any pixel is decoded, so an image bomb (a tiny file that claims a huge picture) costs nothing.
 JPEGs are decoded straight at 1/2, 1/4 or 1/8 scale (libjpeg's DCT scaling, Pillow's
-``draft``), which is what keeps a 12-megapixel photo well under a second of CPU.
+``draft``), which is what keeps a 12-megapixel photo well under a second of CPU. A progressive
+JPEG cannot be read that cheaply (libjpeg buffers the whole picture's coefficients first), so
+over :data:`MAX_DECODED_PIXELS` it is refused from the header like a PNG.
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def load_photo(data: bytes, work_side: int = WORK_SIDE) -> Photo:
             raise PhotoError(
                 PhotoProblem.TOO_MANY_PIXELS, width=width, height=height, limit=MAX_PIXELS
             )
-        if image.format not in SCALED_FORMATS and width * height > MAX_DECODED_PIXELS:
+        if not _decodes_scaled(image) and width * height > MAX_DECODED_PIXELS:
             raise PhotoError(
                 PhotoProblem.TOO_MANY_PIXELS, width=width, height=height, limit=MAX_DECODED_PIXELS
             )
@@ -108,8 +110,21 @@ def load_photo(data: bytes, work_side: int = WORK_SIDE) -> Photo:
             raise PhotoError(PhotoProblem.TOO_SMALL, width=width, height=height, limit=MIN_SIDE)
         try:
             return _decode(image, work_side)
+        except PhotoError:
+            raise  # a ValueError too, but already the right answer
         except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
             raise PhotoError(PhotoProblem.BROKEN_IMAGE) from None
+
+
+def _decodes_scaled(image: Image.Image) -> bool:
+    """Whether Pillow can decode ``image`` at a reduced scale without holding it at full size.
+
+    A progressive JPEG is scaled by libjpeg too, but only after it has buffered every DCT
+    coefficient of the whole picture (about 6 bytes a pixel: 360 MB for 7745 x 7745, 20 s
+    of CPU), so for the memory and time it costs it counts as unscaled.
+    """
+    progressive = image.info.get("progressive") or image.info.get("progression")
+    return image.format in SCALED_FORMATS and not progressive
 
 
 def _decode(image: Image.Image, work_side: int) -> Photo:
@@ -122,6 +137,14 @@ def _decode(image: Image.Image, work_side: int) -> Photo:
         scale = max(image.size) / work_side
         if scale > 1:
             image.draft("RGB", (int(image.size[0] / scale), int(image.size[1] / scale)))
+        if image.size[0] * image.size[1] > MAX_DECODED_PIXELS:
+            # The draft did not shrink it (an unusual JPEG): never decode it at full size.
+            raise PhotoError(
+                PhotoProblem.TOO_MANY_PIXELS,
+                width=width,
+                height=height,
+                limit=MAX_DECODED_PIXELS,
+            )
     image.seek(0)  # an animated GIF counts its first frame
     rgb = ImageOps.exif_transpose(image).convert("RGB")
     if max(rgb.size) != work_side:

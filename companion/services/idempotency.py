@@ -114,9 +114,15 @@ def scoped_key(key: str, device_token: str) -> str:
 
 
 def request_digest() -> str | None:
-    """A digest of this POST's form values (without :data:`REQUEST_FIELDS_SKIPPED`), or None
-    for an upload (its body is never read before the view bounds its size)."""
-    if request.mimetype != "application/x-www-form-urlencoded":
+    """A digest of this POST's form values (without :data:`REQUEST_FIELDS_SKIPPED`), urlencoded
+    or multipart (a multipart replay with other values was answered as a replay). None for a
+    multipart body larger than the app's ``MAX_CONTENT_LENGTH`` (a photo or an import): its
+    body is never read before its view sets its own size bound."""
+    if request.mimetype == "multipart/form-data":
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        if request.content_length is None or (limit and request.content_length > limit):
+            return None
+    elif request.mimetype != "application/x-www-form-urlencoded":
         return None
     fields = sorted(
         (name, value)

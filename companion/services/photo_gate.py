@@ -1,6 +1,7 @@
 """The bounded cost of reading photos: at most a few readings at once per server process, and
-at most a few photos a minute per phone. A reading costs about 0.1-0.3 s of CPU and tens of
-megabytes; without these bounds 20 photos at once took the workers to 5.2 GB.
+at most a few photos a minute per phone. A reading costs 0.1-0.3 s of CPU alone on a core
+(measured for baseline JPEGs of 12-60 MP; seconds of wall time when several share a busy
+machine) and tens of megabytes; without these bounds 20 photos at once took the workers to 5.2 GB.
 
 Both bounds are per process and in memory (nothing stored): a reading waits at most
 ``PIPS_WAIT_SECONDS`` for a free slot, else it is refused with :class:`PhotoBusy` (the views

@@ -88,15 +88,20 @@ def measure(path: Path) -> dict:
     return json.loads(done.stdout)
 
 
+def assert_refused_from_the_header(data: bytes) -> None:
+    """``data`` is refused as TOO_MANY_PIXELS against the decoded-size limit."""
+    with pytest.raises(PhotoError) as caught:
+        count_pips(data)
+    assert caught.value.problem is PhotoProblem.TOO_MANY_PIXELS
+    assert caught.value.details["limit"] == MAX_DECODED_PIXELS
+
+
 def test_the_attack_png_is_small_in_bytes_and_refused_from_its_header(huge_png):
     data = huge_png.read_bytes()
     assert len(data) < 1_000_000  # the attack: under a megabyte on the wire
     with Image.open(io.BytesIO(data)) as image:
         assert image.size == (7745, 7745)
-    with pytest.raises(PhotoError) as caught:
-        count_pips(data)
-    assert caught.value.problem is PhotoProblem.TOO_MANY_PIXELS
-    assert caught.value.details["limit"] == MAX_DECODED_PIXELS
+    assert_refused_from_the_header(data)
 
 
 def test_the_attack_png_grows_memory_by_less_than_250_mb(huge_png):
@@ -125,3 +130,36 @@ def test_a_png_just_under_the_decoded_limit_is_read(tmp_path):
     answer = measure(path)
     assert "problem" not in answer or answer["problem"] != PhotoProblem.TOO_MANY_PIXELS.value
     assert answer["growth_kb"] * 1024 < MAX_GROWTH, answer
+
+
+@pytest.fixture(scope="module")
+def huge_progressive_jpeg(tmp_path_factory) -> Path:
+    """The second attack: a flat 7745 x 7745 progressive 4:4:4 JPEG (small on the wire), which
+    libjpeg cannot read scaled without buffering the whole picture's coefficients."""
+    path = tmp_path_factory.mktemp("huge") / "huge.jpg"
+    Image.new("RGB", (7745, 7745), (208, 200, 176)).save(
+        path, "JPEG", progressive=True, subsampling=0, quality=70
+    )
+    return path
+
+
+def test_the_attack_progressive_jpeg_is_refused_from_its_header(huge_progressive_jpeg):
+    data = huge_progressive_jpeg.read_bytes()
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.size == (7745, 7745) and image.info.get("progressive")
+    assert_refused_from_the_header(data)
+
+
+def test_the_attack_progressive_jpeg_grows_memory_by_less_than_250_mb(huge_progressive_jpeg):
+    answer = measure(huge_progressive_jpeg)
+    assert answer.get("problem") == PhotoProblem.TOO_MANY_PIXELS.value, answer
+    assert answer["growth_kb"] * 1024 < MAX_GROWTH, answer
+
+
+def test_a_small_progressive_jpeg_is_still_read(tmp_path):
+    rgb = np.full((1500, 2000, 3), 180, np.uint8)
+    rgb[::100, :, :] = 20
+    path = tmp_path / "small.jpg"
+    Image.fromarray(rgb).save(path, "JPEG", progressive=True, quality=80)
+    photo = load_photo(path.read_bytes())
+    assert (photo.width, photo.height) == (2000, 1500)

@@ -217,3 +217,20 @@ def test_the_same_key_through_two_app_servers_at_once_is_saved_once(race_app):
     with second.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+def test_a_multipart_replay_with_other_values_is_refused_like_a_urlencoded_one(app, client):
+    """A key replayed as multipart/form-data with another body got 303 Idempotent-Replay:
+    bodies were compared only when urlencoded."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    key = str(uuid.uuid4())
+    url = f"/g/{game.edit_token}/round"
+    first = round_post(game, 6, totals=ROUND, out="Ann")
+    sent = client.post(url, data=first, headers={HEADER: key}, content_type="multipart/form-data")
+    assert sent.status_code == 303
+    other = round_post(game, 6, totals={"Bob": 1, "Cy": 2}, out="Ann")
+    again = client.post(url, data=other, headers={HEADER: key}, content_type="multipart/form-data")
+    assert again.status_code == 409
+    assert "first were kept" in again.get_data(as_text=True)
+    assert count(Round, Round.game_id == game.id) == 1

@@ -6,10 +6,11 @@ host's phone; behind a trusted proxy each phone has its own address."""
 from __future__ import annotations
 
 import re
+import sqlite3
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import event, func, select, update
 
 from companion import config
 from companion.extensions import db
@@ -218,3 +219,39 @@ def test_cookieless_forms_past_the_new_phone_limit_get_429_not_500():
         ]
         assert codes[:5] == [400] * 5 and codes[5:] == [429, 429]
         assert db.session.scalar(select(func.count(Device.id))) == 5
+
+
+@pytest.fixture()
+def shared_file(tmp_path):
+    """A passcode app on a SQLite file whose connections give up on a lock after 50 ms (the
+    app's own busy timeout is 5 s: the same error, later)."""
+    url = f"sqlite:///{tmp_path / 'busy.db'}"
+    for app in _app(type("PasscodeFile", (Passcode,), {"SQLALCHEMY_DATABASE_URI": url})):
+        db.engine.dispose()
+
+        @event.listens_for(db.engine, "checkout")
+        def _impatient(dbapi_connection, _record, _proxy):
+            dbapi_connection.execute("PRAGMA busy_timeout=50")
+
+        yield app, tmp_path / "busy.db"
+
+
+def test_a_locked_database_while_counting_tries_answers_429_not_500(shared_file):
+    """12 new cookies and 36 concurrent guesses gave 3 x 500 "database is locked" from the
+    count of a new phone: here another writer holds the file's lock while phones come in."""
+    app, path = shared_file
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another worker's write, in progress
+    try:
+        answers = at_once(
+            [(lambda: app.test_client().post("/passcode", data=WRONG)) for _ in range(6)]
+        )
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert all(not isinstance(a, Exception) for a in answers), answers
+    assert {a.status_code for a in answers} == {429}
+    assert all(int(a.headers["Retry-After"]) > 0 for a in answers)
+    assert "Wait a few seconds" in answers[0].get_data(as_text=True)
+    # the lock gone, the same phones get in to guess
+    assert app.test_client().post("/passcode", data=WRONG).status_code == 200

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from companion import config
 from companion.extensions import db
 from companion.models import Game
-from companion.redact import MaskTokensFilter
+from companion.redact import MaskTokensFilter, mask_tokens
 from tests.conftest import fresh_app
 from tests.web.playkit import make_game, seat_ids, text
 
@@ -173,3 +173,49 @@ def test_the_host_with_the_passcode_brings_it_back_by_importing():
         host = locked.test_client()
         host.post("/passcode", data={"passcode": "open sesame"})
         assert _upload(host, backup).status_code == 200 and not _deleted(game)
+
+
+def test_a_scorekeeper_sent_to_the_passcode_keeps_the_edit_link_out_of_the_url():
+    """POST /g/<edit>/delete without the passcode answered 303 to
+    /passcode?next=/g/<edit>/delete: the edit token in a query string and the form's hidden
+    next. The page to come back to is kept in the session; after the passcode the phone is
+    sent back to it."""
+    for locked in fresh_app(Passcode):
+        game = make_game(("Ann", "Bob"))
+        keeper = locked.test_client()
+        assert keeper.get(f"/g/{game.edit_token}").status_code == 200
+        for action in ("delete", "rematch", "restore"):
+            sent = keeper.post(f"/g/{game.edit_token}/{action}", data={"version": "1"})
+            assert sent.status_code == 303, action
+            assert game.edit_token not in sent.headers["Location"], action
+        page = keeper.get(sent.headers["Location"])
+        assert game.edit_token not in page.get_data(as_text=True)
+        back = keeper.post("/passcode", data={"passcode": "open sesame"})
+        assert back.status_code == 303
+        assert back.headers["Location"].endswith(f"/g/{game.edit_token}/restore")
+        # used once: the next trip to the passcode page does not send the phone there again
+        with keeper.session_transaction() as kept:
+            assert "passcode_next" not in kept
+
+
+@pytest.mark.parametrize(
+    ("line", "masked"),
+    [
+        ("GET /%67/AbCdEfGh12/round HTTP/1.1", "GET /%67/***/round HTTP/1.1"),
+        ("GET /checker/?GAME=AbCdEfGhIj&q=1 HTTP/1.1", "GET /checker/?GAME=***&q=1 HTTP/1.1"),
+        ("GET /checker/?x=1;game=AbCdEfGhIj HTTP/1.1", "GET /checker/?x=1;game=*** HTTP/1.1"),
+        (
+            "GET /passcode?next=%252Fg%252FAbCdEfGh12%252Fdelete HTTP/1.1",
+            "GET /passcode?next=%252Fg%252F***%252Fdelete HTTP/1.1",
+        ),
+        (
+            "GET /passcode?next=%2Fchecker%2F%3Fgame%3DAbCdEfGhIj HTTP/1.1",
+            "GET /passcode?next=%2Fchecker%2F%3Fgame%3D*** HTTP/1.1",
+        ),
+        ("GET /checker/?GAME=12 HTTP/1.1", "GET /checker/?GAME=12 HTTP/1.1"),
+    ],
+)
+def test_tokens_are_masked_whatever_their_case_or_encoding(line, masked):
+    """The attack's log lines that kept the edit token: an encoded letter, a parameter in
+    capitals, a ';' separator, a next= encoded twice."""
+    assert mask_tokens(line) == masked
