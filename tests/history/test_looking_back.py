@@ -223,3 +223,12 @@ def test_a_player_page_shows_the_rating_its_chart_and_chances_ahead(client, hist
     chance = round(100 * ratings.chance_ahead(cy, dee))
     assert f"Dee Chance ahead {chance}%" in shown
     assert "Improving: from 0.0" in shown or "Slipping: from 0.0" in shown
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "es"])
+def test_the_provisional_note_names_the_number_of_games(client, history, language):
+    shown = page_text(client.get(f"/history/leaderboard?by=rating&lang={language}"))
+    player = page_text(client.get(f"/history/players/{history.players['Eve']}?lang={language}"))
+    for text in (shown, player):
+        assert "%(num)s" not in text and "{num}" not in text
+        assert f" {ratings.PROVISIONAL_GAMES} " in text
