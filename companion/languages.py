@@ -38,6 +38,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import format_decimal as flask_format_decimal
 from flask_babel import get_locale, get_translations
 
 from .access import Role, requires
@@ -174,6 +175,7 @@ def init_languages(app: object) -> None:
     install_form_translations(app)  # after the link's language is remembered
     app.context_processor(picker_context)
     app.jinja_env.filters["weekday_date"] = weekday_date
+    app.jinja_env.filters["signed_change"] = signed_change
     # a global, not a context value: htmx fragments (templates/games/_tile_picker.html) use it
     app.jinja_env.globals["plural_words"] = plural_words
     from . import words
@@ -183,6 +185,15 @@ def init_languages(app: object) -> None:
 
 #: CLDR skeleton of a date shown as weekday, day and month (no year)
 WEEKDAY_DAY_MONTH = "MMMMEd"
+
+#: a rating change with its sign, one decimal, the locale's separators and a true minus sign
+SIGNED_CHANGE = "+#,##0.0;\u2212#,##0.0"
+
+
+def signed_change(value: float) -> str:
+    """A change in rating points with its sign in the page's language ("+11,1", "−0,9" in
+    ru, lt, de; "+11.1" in en): printf's "%+.1f" kept the English decimal point everywhere."""
+    return flask_format_decimal(value, SIGNED_CHANGE)
 
 
 def weekday_date(day: date) -> str:

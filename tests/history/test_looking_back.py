@@ -232,3 +232,14 @@ def test_the_provisional_note_names_the_number_of_games(client, history, languag
     for text in (shown, player):
         assert "%(num)s" not in text and "{num}" not in text
         assert f" {ratings.PROVISIONAL_GAMES} " in text
+
+
+def test_rating_changes_use_the_pages_decimal_comma_and_a_true_minus(client, history):
+    refresh()  # the app fixture keeps one context: forget the locale of earlier requests
+    german = {"Accept-Language": "de"}
+    season = page_text(client.get("/history/seasons?year=2026", headers=german))
+    player = page_text(client.get(f"/history/players/{history.players['Cy']}", headers=german))
+    assert "Saison" in season or "Jahr" in season or "Rückblick" in season
+    changes = re.findall(r"[+−-]\d+[.,]\d\b", season + " " + player)
+    assert changes  # the biggest rise, the movement table, the player's last games
+    assert all("," in c and not c.startswith("-") for c in changes), changes
