@@ -243,3 +243,30 @@ def test_rating_changes_use_the_pages_decimal_comma_and_a_true_minus(client, his
     changes = re.findall(r"[+−-]\d+[.,]\d\b", season + " " + player)
     assert changes  # the biggest rise, the movement table, the player's last games
     assert all("," in c and not c.startswith("-") for c in changes), changes
+
+
+#: three players with long names who each win one game: the night is shared by all three
+LONG = ("Margarethe Hildebrandt", "Konstantin Wolkonski", "Hanna-Liisa Kuusela")
+SHARED = [
+    StoryGame(
+        n,
+        9,
+        LONG,
+        tuple(1 if i == n - 1 else 2 for i in range(3)),
+        tuple(10 if i == n - 1 else 40 for i in range(3)),
+        (StoryRound(9, tuple(10 if i == n - 1 else 40 for i in range(3)), (False,) * 3),),
+    )
+    for n in (1, 2, 3)
+]
+
+
+@pytest.mark.parametrize("language", ["ru", "de", "en"])
+def test_the_cards_headline_shows_every_shared_winner_and_the_whole_sentence(app, language):
+    with app.test_request_context(headers={"Accept-Language": language}):
+        refresh()
+        text = Image.open(io.BytesIO(draw_card(date(2026, 3, 7), "Kitchen", SHARED))).text
+    sentence = text["Description"].split(" · ")[0]
+    assert all(name in sentence for name in LONG)
+    drawn = text["Headline"]
+    assert "…" not in drawn
+    assert " ".join(drawn.split("\n")) == sentence
