@@ -270,3 +270,16 @@ def test_the_cards_headline_shows_every_shared_winner_and_the_whole_sentence(app
     drawn = text["Headline"]
     assert "…" not in drawn
     assert " ".join(drawn.split("\n")) == sentence
+
+
+def test_tile_names_keep_their_hyphen_unbroken_in_the_story_and_the_rule_book(client, history):
+    story = [
+        page_text(client.get(f"/history/nights/{night}")).split("Picture to share")[0]
+        for night in history.nights.values()
+    ]
+    told = " ".join(story)
+    assert re.search(r"\d\u2011\d", told)  # "(the 6‑6)": a comeback names its round's double
+    assert not re.search(r"\(the \d+-\d+\)", told)
+    refresh()
+    rules = page_text(client.get("/checker/rules", headers={"Accept-Language": "cs"}))
+    assert "15\u201115" in rules and "15-15" not in rules
