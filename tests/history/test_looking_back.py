@@ -283,3 +283,27 @@ def test_tile_names_keep_their_hyphen_unbroken_in_the_story_and_the_rule_book(cl
     refresh()
     rules = page_text(client.get("/checker/rules", headers={"Accept-Language": "cs"}))
     assert "15\u201115" in rules and "15-15" not in rules
+
+
+@pytest.mark.parametrize(
+    ("language", "wanted", "unwanted"),
+    [("es", "1 cada una", "cada uno"), ("de", "in der letzten Partie", "letzten 1 Partie")],
+)
+def test_story_and_trend_words_agree_with_their_number(app, language, wanted, unwanted):
+    from flask_babel import ngettext
+
+    with app.test_request_context(headers={"Accept-Language": language}):
+        refresh()
+        shared = " ".join(story(SHARED))  # three players level on one win each
+        steady = ngettext(
+            "Steady over the last %(num)s game.", "Steady over the last %(num)s games.", 1
+        )
+        text = shared + " " + steady
+    assert wanted in text and unwanted not in text
+
+
+def test_a_year_in_review_counts_the_best_nights_games_for_the_plural(client, history):
+    shown = page_text(client.get("/history/seasons?year=2026"))
+    found = re.search(r"won (\d+) of (\d+) (games?) on", shown)
+    assert found, shown
+    assert found.group(3) == ("game" if found.group(2) == "1" else "games")
