@@ -38,6 +38,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import format_decimal as flask_format_decimal
 from flask_babel import get_locale, get_translations
 
 from .access import Role, requires
@@ -174,6 +175,8 @@ def init_languages(app: object) -> None:
     install_form_translations(app)  # after the link's language is remembered
     app.context_processor(picker_context)
     app.jinja_env.filters["weekday_date"] = weekday_date
+    app.jinja_env.filters["signed_change"] = signed_change
+    app.jinja_env.filters["tiles_whole"] = tiles_whole
     # a global, not a context value: htmx fragments (templates/games/_tile_picker.html) use it
     app.jinja_env.globals["plural_words"] = plural_words
     from . import words
@@ -183,6 +186,28 @@ def init_languages(app: object) -> None:
 
 #: CLDR skeleton of a date shown as weekday, day and month (no year)
 WEEKDAY_DAY_MONTH = "MMMMEd"
+
+#: a rating change with its sign, one decimal, the locale's separators and a true minus sign
+SIGNED_CHANGE = "+#,##0.0;\u2212#,##0.0"
+
+
+#: a tile's name in running text ("6-6", "15-15"): two pip counts joined by a hyphen, not part
+#: of a date or a longer run of numbers
+TILE_NAME = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})(?![\d-])")
+#: U+2011, a hyphen the browser never breaks a line at
+NON_BREAKING_HYPHEN = "\u2011"
+
+
+def tiles_whole(text: str) -> str:
+    """``text`` with every tile's name kept on one line: its hyphen made non-breaking (at
+    360 px the night's story showed "(the 6- / 6)" and the cs rule book "15- / 15")."""
+    return TILE_NAME.sub(rf"\1{NON_BREAKING_HYPHEN}\2", str(text))
+
+
+def signed_change(value: float) -> str:
+    """A change in rating points with its sign in the page's language ("+11,1", "−0,9" in
+    ru, lt, de; "+11.1" in en): printf's "%+.1f" kept the English decimal point everywhere."""
+    return flask_format_decimal(value, SIGNED_CHANGE)
 
 
 def weekday_date(day: date) -> str:

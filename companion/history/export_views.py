@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from itertools import chain
 
 from flask import Response, abort, current_app, render_template, request, stream_with_context
@@ -62,8 +62,18 @@ def _scope() -> tuple[int | None, int | None]:
 
 
 def _filename(ext: str, game_id: int | None, night_id: int | None) -> str:
-    today = datetime.now(UTC).date().isoformat()
-    return f"chickenfoot-{exchange.scope_name(game_id, night_id)}-{today}.{ext}"
+    """``chickenfoot-<scope>-<date>.<ext>``: a night's or a game's file is named after the
+    night it was played on (named after today, two nights' files could not be told apart);
+    everything, or an unknown id, after today (UTC)."""
+    played_on: date | None = None
+    if night_id is not None:
+        night = db.session.get(GameNight, night_id)
+        played_on = night.played_on if night else None
+    elif game_id is not None:
+        game = db.session.get(Game, game_id)
+        played_on = game.night.played_on if game else None
+    day = (played_on or datetime.now(UTC).date()).isoformat()
+    return f"chickenfoot-{exchange.scope_name(game_id, night_id)}-{day}.{ext}"
 
 
 def _attachment(name: str) -> dict[str, str]:

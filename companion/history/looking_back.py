@@ -111,6 +111,12 @@ def card_url_of_game(game: Game) -> str:
 # --- ratings on the leaderboard and a player's page -------------------------------------------
 
 
+def provisional_explained() -> str:
+    """The provisional note in the reader's language, naming the number of games (a %-style
+    gettext string: str.format would leave the placeholder showing)."""
+    return str(PROVISIONAL_EXPLAINED % {"num": ratings.PROVISIONAL_GAMES})
+
+
 def rating_rows() -> dict[str, Any]:
     """The leaderboard by skill rating: ratings best first, places (ties share), names."""
     ranked = ratings.ranked(db.session())
@@ -119,7 +125,7 @@ def rating_rows() -> dict[str, Any]:
         "places": ratings.places(ranked),
         "names": players.names([r.player_id for r in ranked]),
         "rating_explained": RATING_EXPLAINED,
-        "provisional_explained": PROVISIONAL_EXPLAINED.format(num=ratings.PROVISIONAL_GAMES),
+        "provisional_explained": provisional_explained(),
     }
 
 
@@ -167,7 +173,7 @@ def player_rating(player_id: int, opponent_ids: list[int]) -> dict[str, Any]:
         "rating_chart": rating_chart_of([at[i] for i in chart_at]),
         "chances": {oid: ratings.chance_ahead(mine, others.get(oid)) for oid in opponent_ids},
         "rating_explained": RATING_EXPLAINED,
-        "provisional_explained": PROVISIONAL_EXPLAINED.format(num=ratings.PROVISIONAL_GAMES),
+        "provisional_explained": provisional_explained(),
     }
 
 

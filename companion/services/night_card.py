@@ -67,6 +67,43 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont, wid
     return text + "…"
 
 
+#: the headline's largest font size in pixels, and the sizes it may shrink to (largest first)
+HEADLINE_SIZES = tuple(range(58, 23, -2))
+#: below this size a headline too long for one line wraps onto two rather than shrinking further
+TWO_LINES_BELOW = 46
+HEADLINE_TOP = 148
+
+
+def _wrap(text: str, face: ImageFont.FreeTypeFont, width: int, most: int) -> list[str] | None:
+    """``text`` broken between words into at most ``most`` lines each at most ``width``
+    pixels wide, or None when it does not fit."""
+    out: list[str] = []
+    for word in text.split(" "):
+        joined = f"{out[-1]} {word}" if out else word
+        if out and face.getlength(joined) <= width:
+            out[-1] = joined
+        elif face.getlength(word) <= width and len(out) < most:
+            out.append(word)
+        else:
+            return None
+    return out
+
+
+def headline_layout(text: str, width: int) -> tuple[int, list[str]]:
+    """The headline's font size (pixels) and lines so that the whole sentence shows within
+    ``width`` pixels: every tied winner and the verb ("Вечер делят: …", "… teilen sich den
+    Abend"). It shrinks first, then wraps onto two lines; only a sentence too long even then
+    is cut with an ellipsis (a cut once hid a shared winner)."""
+    for size in HEADLINE_SIZES:
+        face = font(size, True)
+        fitted = _wrap(text, face, width, 1 if size >= TWO_LINES_BELOW else 2)
+        if fitted:
+            return size, fitted
+    size = HEADLINE_SIZES[-1]
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    return size, [_fit(draw, text, font(size, True), width)]
+
+
 def headline(lines: Sequence[NightLine]) -> str:
     """Who won the night, in words (most games won; a tie names everyone level)."""
     if not lines:
@@ -100,16 +137,22 @@ def draw_card(played_on: date, place: str, games: Sequence[StoryGame]) -> bytes:
               fill="white")  # fmt: skip
 
     top = headline(lines)
-    draw.text((MARGIN, 148), _fit(draw, top, font(58, True), inner), font=font(58, True),
-              fill=GOLD)  # fmt: skip
+    size, top_lines = headline_layout(top, inner)
+    y = HEADLINE_TOP
+    for text in top_lines:
+        draw.text((MARGIN, y), text, font=font(size, True), fill=GOLD)
+        y += round(size * 1.2)
+    below = max(0, y - HEADLINE_TOP - 70)  # how far a wrapped headline pushes the rest down
     facts = [place] if place else []
     facts.append(", ".join(_("double-%(n)s", n=n) for n in sets))
     facts.append(ngettext("%(num)s game", "%(num)s games", len(games)))
     sub = " · ".join(f for f in facts if f)
-    draw.text((MARGIN, 228), _fit(draw, sub, font(30), inner), font=font(30), fill=MUTED)
+    draw.text((MARGIN, 228 + below), _fit(draw, sub, font(30), inner), font=font(30), fill=MUTED)
 
     shown = lines if len(lines) <= MAX_LINES else lines[: MAX_LINES - 1]
-    y = 290
+    y = 290 + below
+    rows = len(shown) + (len(shown) < len(lines))
+    step = min(52, (HEIGHT - 10 - y) // max(rows, 1))  # a wrapped headline: rows a bit closer
     for i, line in enumerate(shown):
         face = font(36, bold=i == 0)
         draw.text((MARGIN, y), f"{i + 1}.", font=face, fill=MUTED)
@@ -118,7 +161,7 @@ def draw_card(played_on: date, place: str, games: Sequence[StoryGame]) -> bytes:
         draw.text((WIDTH - MARGIN - detail_w, y + 3), detail, font=font(32), fill=INK)
         name_w = inner - 70 - detail_w - 30
         draw.text((MARGIN + 70, y), _fit(draw, line.name, face, name_w), font=face, fill=INK)
-        y += 52
+        y += step
     if len(shown) < len(lines):
         more = ngettext("and %(num)s more player", "and %(num)s more players",
                         len(lines) - len(shown))  # fmt: skip
@@ -126,6 +169,7 @@ def draw_card(played_on: date, place: str, games: Sequence[StoryGame]) -> bytes:
 
     info = PngInfo()
     info.add_itxt("Title", f"{title} · {when}")
+    info.add_itxt("Headline", "\n".join(top_lines))  # as drawn: a test sees nothing was cut
     info.add_itxt("Description", " · ".join([top, sub, *(f"{ln.name}: {_detail(ln)}"
                                                         for ln in lines)]))  # fmt: skip
     out = io.BytesIO()

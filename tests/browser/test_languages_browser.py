@@ -166,3 +166,16 @@ def test_choosing_a_language_keeps_what_the_forms_had_typed(small: Page) -> None
     # once only: a later reload shows the page as the server has it
     small.reload()
     expect(points).to_have_value("")
+
+
+def test_the_picker_marks_the_language_in_use(small: Page) -> None:
+    """The open list showed every language alike: the one in use is bold with a check mark."""
+    small.goto("/")
+    small.locator("details.language-picker > summary").click()
+    current = small.locator("details.language-picker button[aria-current='true']")
+    expect(current).to_have_count(1)
+    other = small.locator("details.language-picker button:not([aria-current])").first
+    weight = "el => getComputedStyle(el).fontWeight"
+    assert int(current.evaluate(weight)) >= 700 > int(other.evaluate(weight))
+    mark = "el => getComputedStyle(el, '::after').content"
+    assert "\u2713" in current.evaluate(mark) and "\u2713" not in other.evaluate(mark)

@@ -117,7 +117,9 @@ def test_json_download_of_a_night_and_of_everything(client, app):
     rows = build(db.session)
     response = client.get(f"/history/export.json?night={rows['night2'].id}")
     assert response.status_code == 200 and response.mimetype == "application/json"
-    assert "chickenfoot-night-" in response.headers["Content-Disposition"]
+    night2 = rows["night2"]
+    named = f'filename="chickenfoot-night-{night2.id}-{night2.played_on.isoformat()}.json"'
+    assert named in response.headers["Content-Disposition"]  # the night's date, not today's
     doc = response.get_json()
     assert doc["scope"] == "night" and [n["place"] for n in doc["nights"]] == ["=Club"]
     everything = client.get("/history/export.json")

@@ -223,3 +223,87 @@ def test_a_player_page_shows_the_rating_its_chart_and_chances_ahead(client, hist
     chance = round(100 * ratings.chance_ahead(cy, dee))
     assert f"Dee Chance ahead {chance}%" in shown
     assert "Improving: from 0.0" in shown or "Slipping: from 0.0" in shown
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "es"])
+def test_the_provisional_note_names_the_number_of_games(client, history, language):
+    shown = page_text(client.get(f"/history/leaderboard?by=rating&lang={language}"))
+    player = page_text(client.get(f"/history/players/{history.players['Eve']}?lang={language}"))
+    for text in (shown, player):
+        assert "%(num)s" not in text and "{num}" not in text
+        assert f" {ratings.PROVISIONAL_GAMES} " in text
+
+
+def test_rating_changes_use_the_pages_decimal_comma_and_a_true_minus(client, history):
+    refresh()  # the app fixture keeps one context: forget the locale of earlier requests
+    german = {"Accept-Language": "de"}
+    season = page_text(client.get("/history/seasons?year=2026", headers=german))
+    player = page_text(client.get(f"/history/players/{history.players['Cy']}", headers=german))
+    assert "Saison" in season or "Jahr" in season or "Rückblick" in season
+    changes = re.findall(r"[+−-]\d+[.,]\d\b", season + " " + player)
+    assert changes  # the biggest rise, the movement table, the player's last games
+    assert all("," in c and not c.startswith("-") for c in changes), changes
+
+
+#: three players with long names who each win one game: the night is shared by all three
+LONG = ("Margarethe Hildebrandt", "Konstantin Wolkonski", "Hanna-Liisa Kuusela")
+SHARED = [
+    StoryGame(
+        n,
+        9,
+        LONG,
+        tuple(1 if i == n - 1 else 2 for i in range(3)),
+        tuple(10 if i == n - 1 else 40 for i in range(3)),
+        (StoryRound(9, tuple(10 if i == n - 1 else 40 for i in range(3)), (False,) * 3),),
+    )
+    for n in (1, 2, 3)
+]
+
+
+@pytest.mark.parametrize("language", ["ru", "de", "en"])
+def test_the_cards_headline_shows_every_shared_winner_and_the_whole_sentence(app, language):
+    with app.test_request_context(headers={"Accept-Language": language}):
+        refresh()
+        text = Image.open(io.BytesIO(draw_card(date(2026, 3, 7), "Kitchen", SHARED))).text
+    sentence = text["Description"].split(" · ")[0]
+    assert all(name in sentence for name in LONG)
+    drawn = text["Headline"]
+    assert "…" not in drawn
+    assert " ".join(drawn.split("\n")) == sentence
+
+
+def test_tile_names_keep_their_hyphen_unbroken_in_the_story_and_the_rule_book(client, history):
+    story = [
+        page_text(client.get(f"/history/nights/{night}")).split("Picture to share")[0]
+        for night in history.nights.values()
+    ]
+    told = " ".join(story)
+    assert re.search(r"\d\u2011\d", told)  # "(the 6‑6)": a comeback names its round's double
+    assert not re.search(r"\(the \d+-\d+\)", told)
+    refresh()
+    rules = page_text(client.get("/checker/rules", headers={"Accept-Language": "cs"}))
+    assert "15\u201115" in rules and "15-15" not in rules
+
+
+@pytest.mark.parametrize(
+    ("language", "wanted", "unwanted"),
+    [("es", "1 cada una", "cada uno"), ("de", "in der letzten Partie", "letzten 1 Partie")],
+)
+def test_story_and_trend_words_agree_with_their_number(app, language, wanted, unwanted):
+    from flask_babel import ngettext
+
+    with app.test_request_context(headers={"Accept-Language": language}):
+        refresh()
+        shared = " ".join(story(SHARED))  # three players level on one win each
+        steady = ngettext(
+            "Steady over the last %(num)s game.", "Steady over the last %(num)s games.", 1
+        )
+        text = shared + " " + steady
+    assert wanted in text and unwanted not in text
+
+
+def test_a_year_in_review_counts_the_best_nights_games_for_the_plural(client, history):
+    shown = page_text(client.get("/history/seasons?year=2026"))
+    found = re.search(r"won (\d+) of (\d+) (games?) on", shown)
+    assert found, shown
+    assert found.group(3) == ("game" if found.group(2) == "1" else "games")
