@@ -135,6 +135,7 @@ def _url(rule: str, game: Game, ruling: Ruling, *, links: bool) -> str:
         "player_id": game.seats[0].player_id,
         "ruling_id": ruling.id,
         "number": 1,
+        "year": 2026,
         "seat_id": game.seats[0].id,
     }
     return re.sub(r"<(?:\w+:)?(\w+)>", lambda m: str(values[m.group(1)]), rule)
