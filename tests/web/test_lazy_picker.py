@@ -141,7 +141,7 @@ def test_the_address_a_plain_save_leaves_goes_back_to_the_game_page(client):
 
 def _joined_phone(client, names=tuple(f"P{i}" for i in range(12)), set_size=18):
     game = make_game(names=names, set_size=set_size)
-    client.post(f"/j/{game.share_token}", data={"seat": seat_ids(game)[names[0]]})
+    client.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)[names[0]]})
     return game
 
 
