@@ -29,6 +29,13 @@ SMALL_PHONE: dict[str, Any] = {
 FOUR = ["Ann", "Bob", "Cho", "Dee"]
 TWELVE = ["Ann", "Bob", "Cho", "Dee", "Eve", "Finn", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lou"]
 
+#: twelve 60-character names (NAME_MAX), each a few long words, as a tester typed them: a
+#: name must stay on one line (cut with an ellipsis), not wrap to eight lines mid-word
+LONG_TWELVE = [
+    f"P{i:02d} Abcdefghijklmnopqrstuvwxyz Wolfeschlegelsteinhausenberge" for i in range(1, 13)
+]
+assert all(len(name) == 60 for name in LONG_TWELVE)
+
 #: budgets at 360 x 740 (CSS px): the round form from its first hand to its Save button
 FORM_BUDGET = {4: 740, 12: 1110}
 

@@ -16,6 +16,7 @@ from tests.browser.conftest import phone_page
 from tests.browser.table_screen import (
     FORM_BUDGET,
     FOUR,
+    LONG_TWELVE,
     SMALL_PHONE,
     TWELVE,
     form_height,
@@ -45,12 +46,21 @@ def open_game(page: Page, token: str) -> None:
     page.wait_for_function("() => window.htmx !== undefined")
 
 
-@pytest.mark.parametrize(("names", "set_size"), [(FOUR, 9), (TWELVE, 18)])
+@pytest.mark.parametrize(("names", "set_size"), [(FOUR, 9), (LONG_TWELVE, 18)])
 def test_the_round_form_fits_its_budget(small_phone: Page, live_server, names, set_size) -> None:
     table = seed_table(live_server.app, names, set_size)
     open_game(small_phone, table.edit)
     height = form_height(small_phone)
     assert height <= FORM_BUDGET[len(names)], height
+    # a 60-character name stays on one line, cut with an ellipsis, the row stays compact;
+    # the full name is still the hand's accessible name and its title
+    row = hand(small_phone, names[-1])
+    box = row.bounding_box()
+    assert box is not None and box["height"] <= 80, box
+    legend = row.locator("legend")
+    assert legend.evaluate("e => e.getClientRects().length") == 1
+    assert legend.evaluate("e => e.getBoundingClientRect().height") < 30
+    expect(legend).to_have_attribute("title", names[-1])
     size, where = smallest_font(small_phone, "#round-area")
     assert size >= 14, where
     assert small_targets(small_phone) == []
