@@ -88,9 +88,10 @@ def seed_table(app: Flask, names: list[str], set_size: int) -> Table:
         return found
 
 
-def phone_posts(app: Flask, game_id: int, hands: dict[int, int | None]) -> None:
+def phone_posts(app: Flask, game_id: int, hands: dict[int, int | list[str] | None]) -> None:
     """Post hands as if from each player's own phone (one device per seat, joined to it):
-    ``hands`` maps a seat's index to its pip total, or None for "I went out"."""
+    ``hands`` maps a seat's index to its pip total, its tapped tiles ("9-8"), or None for
+    "I went out"."""
     with app.test_request_context():
         game = load_game(db.session.get(Game, game_id))
         plan = plan_round(game)
@@ -109,7 +110,8 @@ def phone_posts(app: Flask, game_id: int, hands: dict[int, int | None]) -> None:
                 seat,
                 device,
                 plan.double,
-                total="" if total is None else str(total),
+                total="" if total is None or isinstance(total, list) else str(total),
+                tiles=total if isinstance(total, list) else None,
                 went_out=total is None,
             )
         db.session.remove()

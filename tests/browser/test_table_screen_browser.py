@@ -140,3 +140,24 @@ def test_the_scoreboard_is_one_tap_away(small_phone: Page, live_server) -> None:
     small_phone.locator("nav.game-tabs a[data-tab=round]").tap()
     expect(hand(small_phone, "Ann")).to_be_visible()
     expect(small_phone.locator("#scoreboard")).to_be_hidden()
+
+
+def test_typing_over_a_tile_post_wins(small_phone: Page, live_server) -> None:
+    """Cho tapped 42 points of tiles on her phone; the scorekeeper types 40 over them: the box
+    showed the post's sum, the row says "typed over their post" and the save takes 40."""
+    table = seed_table(live_server.app, FOUR, 9)
+    open_game(small_phone, table.edit)
+    phone_posts(live_server.app, table.id, {2: ["9-8", "8-7", "6-4"]})
+    cho = small_phone.get_by_label("Points for Cho")
+    expect(cho).to_have_attribute("placeholder", "42")
+    expect(cho).to_have_value("")
+    cho.fill("40")
+    expect(hand(small_phone, "Cho").locator(".post-mark")).to_have_text(
+        re.compile(r"^typed over their post")
+    )
+    hand(small_phone, "Ann").get_by_label("Went out").check()
+    small_phone.get_by_label("Points for Bob").fill("10")
+    small_phone.get_by_label("Points for Dee").fill("12")
+    small_phone.get_by_role("button", name="Save round").last.tap()
+    expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
+    expect(small_phone.locator("#scoreboard")).to_contain_text("40")
