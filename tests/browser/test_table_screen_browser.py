@@ -61,6 +61,13 @@ def test_the_round_form_fits_its_budget(small_phone: Page, live_server, names, s
     assert legend.evaluate("e => e.getClientRects().length") == 1
     assert legend.evaluate("e => e.getBoundingClientRect().height") < 30
     expect(legend).to_have_attribute("title", names[-1])
+    # each column head stays on one line over its narrow column ("Went out" wrapped to two)
+    heads = small_phone.locator("#round-area .hands-head span")
+    lines = heads.evaluate_all(
+        "spans => spans.map(s => [s.textContent, s.getBoundingClientRect().height,"
+        " parseFloat(getComputedStyle(s).lineHeight)])"
+    )
+    assert all(height < 1.5 * line for _, height, line in lines), lines
     size, where = smallest_font(small_phone, "#round-area")
     assert size >= 14, where
     assert small_targets(small_phone) == []
