@@ -111,10 +111,17 @@ class Config:
     TRUSTED_HOSTS = [
         h.strip() for h in os.environ.get("TRUSTED_HOSTS", "").split(",") if h.strip()
     ] or None
+
     # The address the server listens on (make run's HOST; companion.serve sets it as
     # COMPANION_LISTEN_HOST): on a loopback address no other phone can reach it, so links and
     # QR codes keep that address instead of pointing to a LAN address where nothing listens.
-    LISTEN_HOST = os.environ.get("COMPANION_LISTEN_HOST") or None
+    # Read when the app is built, not when this module is imported: companion.serve learns its
+    # --host after importing the package.
+    @property
+    def LISTEN_HOST(self) -> str | None:  # noqa: N802 (a Flask setting's name)
+        """The host the server is bound to, from ``COMPANION_LISTEN_HOST`` (None: unknown)."""
+        return os.environ.get("COMPANION_LISTEN_HOST") or None
+
     # Optional passcode guarding the creation of games when the app is exposed beyond a home LAN.
     COMPANION_PASSCODE = os.environ.get("COMPANION_PASSCODE") or None
     # How many reverse proxies (nginx, Caddy) stand in front of the app: their

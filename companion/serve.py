@@ -118,8 +118,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "2")))
     args = parser.parse_args()
+    # Config.LISTEN_HOST: links stay on the bound host. Set before the app is first built
+    # (upgrade_database imports it; gunicorn's workers reuse that app): set after, the join
+    # link and QR code pointed to a LAN address where nothing listens.
+    os.environ["COMPANION_LISTEN_HOST"] = args.host
     upgrade_database()
-    os.environ["COMPANION_LISTEN_HOST"] = args.host  # Config.LISTEN_HOST: links stay on it
     addresses = listen_addresses(args.host)
     print("\nChicken Foot Companion is starting.")
     print(f"  On this machine: http://{_shown(args.host)}:{args.port}/")

@@ -200,7 +200,8 @@ def score_entry(
         if hand.typed is not None and hand.typed != points:
             message = _l(
                 "%(who)s: the tapped tiles add up to %(points)s points, but %(typed)s was "
-                "typed. Clear one of them.",
+                "typed. To keep %(typed)s, untick %(who)s's tiles under “Tiles”; to keep the "
+                "tiles, empty %(who)s's points box.",
                 who=who,
                 points=points,
                 typed=hand.typed,

@@ -131,6 +131,7 @@ class PostMark:
     at: datetime | None = None
     words: str = ""
     tiles: bool = False  # the post is tapped tiles (its words then carry the sum)
+    points: int | None = None  # a tile post's sum (points), shown in the empty points box
 
     @property
     def iso(self) -> str:
@@ -139,16 +140,25 @@ class PostMark:
         return self.at.isoformat(timespec="seconds") + "Z" if self.at else ""
 
 
-def post_words(game: Game, post: HandPost) -> str:
-    """The posted hand in words; tapped tiles also say their sum in points under the house
-    rules (the engine's score), so the scorekeeper sees it at once."""
+def post_points(game: Game, post: HandPost) -> int | None:
+    """A tile post's sum in points under the house rules (the engine's score); None for a
+    typed total, "went out" or tiles that cannot be read."""
     value = HandValue.of(post)
     if not value.tiles or value.went_out:
-        return value.words()
+        return None
     parsed, problems = parse_tiles(dominoes_of(game), list(value.tiles), "")
     if problems:
+        return None
+    return score_hand(parsed, rules_of(game), round_double=Tile(post.double, post.double)).points
+
+
+def post_words(game: Game, post: HandPost) -> str:
+    """The posted hand in words; tapped tiles also say their sum in points, so the
+    scorekeeper sees it at once."""
+    value = HandValue.of(post)
+    points = post_points(game, post)
+    if points is None:
         return value.words()
-    points = score_hand(parsed, rules_of(game), round_double=Tile(post.double, post.double)).points
     return "{} ({})".format(value.words(), ngettext("%(num)d point", "%(num)d points", points))
 
 
@@ -159,7 +169,9 @@ def form_value(total: str, tiles: list[str], went_out: bool) -> HandValue:
     if went_out:
         return HandValue(None, None, True)
     if tiles:
-        return HandValue(None, tuple(sorted(tiles)), False)
+        # a total typed beside the tiles is kept: the form holds another value than a tile
+        # post then (typed over it), even while the save is refused until one is cleared
+        return HandValue(typed, tuple(sorted(tiles)), False)
     return HandValue(typed, None, False)
 
 
@@ -320,7 +332,8 @@ def marks(
             state = PostState.CHANGED
         elif held is not None and seat.id in held and held[seat.id] != HandValue.of(post):
             state = PostState.TYPED
-        out[seat.id] = PostMark(state, post.updated_at, post_words(game, post), bool(post.tiles))
+        words, points = post_words(game, post), post_points(game, post)
+        out[seat.id] = PostMark(state, post.updated_at, words, bool(post.tiles), points)
     return out
 
 
@@ -337,6 +350,7 @@ def posts_json(game: Game, double: int | None) -> dict[str, Any]:
             "tiles": list(value.tiles or ()),
             "went_out": value.went_out,
             "words": post_words(game, post),
+            "points": post_points(game, post),
             "at": PostMark(PostState.POSTED, post.updated_at).iso,
         }
     return hands

@@ -15,7 +15,12 @@
     var total = field(form, "total_" + seat);
     var out = field(form, "out_" + seat);
     var seen = field(form, "seen_" + seat);
-    if (total) { total.value = hand.tiles.length || hand.went_out || hand.total === null ? "" : String(hand.total); }
+    if (total) {
+      total.value = hand.tiles.length || hand.went_out || hand.total === null ? "" : String(hand.total);
+      // a tile post shows its sum in the empty box, so the scorekeeper sees what typing replaces
+      if (!total.hasAttribute("data-placeholder")) { total.setAttribute("data-placeholder", total.placeholder); }
+      total.placeholder = hand.points !== null && hand.points !== undefined && !hand.went_out ? String(hand.points) : total.getAttribute("data-placeholder");
+    }
     if (out) { out.checked = !!hand.went_out; }
     var boxes = form.querySelectorAll('input[type="checkbox"][name="tiles_' + seat + '"]');
     boxes.forEach(function (box) {
@@ -39,6 +44,15 @@
       });
     }
     if (seen) { seen.value = String(hand.revision); }
+  }
+
+  // A total typed over a hand's tiles wins: untick its tiles (a posted tile hand's hidden
+  // fields too), so the save takes the typed points instead of being refused.
+  function clearTiles(form, seat) {
+    form.querySelectorAll('input.posted-tile[name="tiles_' + seat + '"]').forEach(function (old) { old.remove(); });
+    form.querySelectorAll('input[type="checkbox"][name="tiles_' + seat + '"]').forEach(function (box) {
+      if (box.checked) { box.checked = false; box.dispatchEvent(new Event("change", { bubbles: true })); }
+    });
   }
 
   // A post's time in the phone's own time zone ("20:14"), from the ISO UTC time.
@@ -108,6 +122,7 @@
     form.addEventListener("input", function (ev) {
       var m = /^(total|tiles|out)_(\d+)$/.exec(ev.target.name || "");
       if (m) { dirty[m[2]] = true; typedOver(m[2]); }
+      if (m && m[1] === "total" && ev.target.value.trim() !== "") { clearTiles(form, m[2]); }
     });
     form.addEventListener("change", function (ev) {
       var m = /^(total|tiles|out)_(\d+)$/.exec(ev.target.name || "");

@@ -29,6 +29,13 @@ SMALL_PHONE: dict[str, Any] = {
 FOUR = ["Ann", "Bob", "Cho", "Dee"]
 TWELVE = ["Ann", "Bob", "Cho", "Dee", "Eve", "Finn", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lou"]
 
+#: twelve 60-character names (NAME_MAX), each a few long words, as a tester typed them: a
+#: name must stay on one line (cut with an ellipsis), not wrap to eight lines mid-word
+LONG_TWELVE = [
+    f"P{i:02d} Abcdefghijklmnopqrstuvwxyz Wolfeschlegelsteinhausenberge" for i in range(1, 13)
+]
+assert all(len(name) == 60 for name in LONG_TWELVE)
+
 #: budgets at 360 x 740 (CSS px): the round form from its first hand to its Save button
 FORM_BUDGET = {4: 740, 12: 1110}
 
@@ -81,9 +88,10 @@ def seed_table(app: Flask, names: list[str], set_size: int) -> Table:
         return found
 
 
-def phone_posts(app: Flask, game_id: int, hands: dict[int, int | None]) -> None:
+def phone_posts(app: Flask, game_id: int, hands: dict[int, int | list[str] | None]) -> None:
     """Post hands as if from each player's own phone (one device per seat, joined to it):
-    ``hands`` maps a seat's index to its pip total, or None for "I went out"."""
+    ``hands`` maps a seat's index to its pip total, its tapped tiles ("9-8"), or None for
+    "I went out"."""
     with app.test_request_context():
         game = load_game(db.session.get(Game, game_id))
         plan = plan_round(game)
@@ -102,7 +110,8 @@ def phone_posts(app: Flask, game_id: int, hands: dict[int, int | None]) -> None:
                 seat,
                 device,
                 plan.double,
-                total="" if total is None else str(total),
+                total="" if total is None or isinstance(total, list) else str(total),
+                tiles=total if isinstance(total, list) else None,
                 went_out=total is None,
             )
         db.session.remove()

@@ -16,6 +16,7 @@ from tests.browser.conftest import phone_page
 from tests.browser.table_screen import (
     FORM_BUDGET,
     FOUR,
+    LONG_TWELVE,
     SMALL_PHONE,
     TWELVE,
     form_height,
@@ -45,12 +46,28 @@ def open_game(page: Page, token: str) -> None:
     page.wait_for_function("() => window.htmx !== undefined")
 
 
-@pytest.mark.parametrize(("names", "set_size"), [(FOUR, 9), (TWELVE, 18)])
+@pytest.mark.parametrize(("names", "set_size"), [(FOUR, 9), (LONG_TWELVE, 18)])
 def test_the_round_form_fits_its_budget(small_phone: Page, live_server, names, set_size) -> None:
     table = seed_table(live_server.app, names, set_size)
     open_game(small_phone, table.edit)
     height = form_height(small_phone)
     assert height <= FORM_BUDGET[len(names)], height
+    # a 60-character name stays on one line, cut with an ellipsis, the row stays compact;
+    # the full name is still the hand's accessible name and its title
+    row = hand(small_phone, names[-1])
+    box = row.bounding_box()
+    assert box is not None and box["height"] <= 80, box
+    legend = row.locator("legend")
+    assert legend.evaluate("e => e.getClientRects().length") == 1
+    assert legend.evaluate("e => e.getBoundingClientRect().height") < 30
+    expect(legend).to_have_attribute("title", names[-1])
+    # each column head stays on one line over its narrow column ("Went out" wrapped to two)
+    heads = small_phone.locator("#round-area .hands-head span")
+    lines = heads.evaluate_all(
+        "spans => spans.map(s => [s.textContent, s.getBoundingClientRect().height,"
+        " parseFloat(getComputedStyle(s).lineHeight)])"
+    )
+    assert all(height < 1.5 * line for _, height, line in lines), lines
     size, where = smallest_font(small_phone, "#round-area")
     assert size >= 14, where
     assert small_targets(small_phone) == []
@@ -130,3 +147,24 @@ def test_the_scoreboard_is_one_tap_away(small_phone: Page, live_server) -> None:
     small_phone.locator("nav.game-tabs a[data-tab=round]").tap()
     expect(hand(small_phone, "Ann")).to_be_visible()
     expect(small_phone.locator("#scoreboard")).to_be_hidden()
+
+
+def test_typing_over_a_tile_post_wins(small_phone: Page, live_server) -> None:
+    """Cho tapped 42 points of tiles on her phone; the scorekeeper types 40 over them: the box
+    showed the post's sum, the row says "typed over their post" and the save takes 40."""
+    table = seed_table(live_server.app, FOUR, 9)
+    open_game(small_phone, table.edit)
+    phone_posts(live_server.app, table.id, {2: ["9-8", "8-7", "6-4"]})
+    cho = small_phone.get_by_label("Points for Cho")
+    expect(cho).to_have_attribute("placeholder", "42")
+    expect(cho).to_have_value("")
+    cho.fill("40")
+    expect(hand(small_phone, "Cho").locator(".post-mark")).to_have_text(
+        re.compile(r"^typed over their post")
+    )
+    hand(small_phone, "Ann").get_by_label("Went out").check()
+    small_phone.get_by_label("Points for Bob").fill("10")
+    small_phone.get_by_label("Points for Dee").fill("12")
+    small_phone.get_by_role("button", name="Save round").last.tap()
+    expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
+    expect(small_phone.locator("#scoreboard")).to_contain_text("40")

@@ -627,3 +627,25 @@ def test_an_odd_request_id_in_a_handover_changes_nothing(client, table, number):
         follow_redirects=True,
     )
     assert r.status_code == 200 and "That request is no longer there" in r.text
+
+
+def test_a_total_typed_over_a_tile_post_is_refused_with_how_to_clear_the_tiles(client, table):
+    """Without JavaScript the posted tiles stay ticked beside a typed total: the refusal says
+    how to clear either, and the hand is still marked "typed over their post"."""
+    game, phone = table
+    post(phone("Cy"), game, tiles=["5-4", "2-1"])
+    ids = seat_ids(game)
+    page = client.get(f"/g/{game.edit_token}").text
+    # the tile post's sum stands in the empty points box
+    assert re.search(rf'name="total_{ids["Cy"]}"[^>]*placeholder="12"', page), page
+    seen = {f"seen_{ids['Cy']}": str(hand_post(game, "Cy").revision)}
+    data = round_post(
+        game, 6, totals={"Bob": 12, "Cy": 10}, tiles={"Cy": ["5-4", "2-1"]}, out="Ann"
+    )
+    r = client.post(f"/g/{game.edit_token}/round", data={**data, **seen})
+    assert r.status_code == 422
+    assert (
+        "Cy: the tapped tiles add up to 12 points, but 10 was typed. To keep 10, untick Cy's "
+        "tiles under “Tiles”; to keep the tiles, empty Cy's points box."
+    ) in text(r)
+    assert re.search(rf'class="post-mark typed" data-seat="{ids["Cy"]}"', r.text), r.text

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from companion.extensions import db
 from tests.web.playkit import make_game, seat_ids
 
@@ -99,3 +101,24 @@ def test_served_on_loopback_the_join_link_stays_on_it(app, client):
     assert f'href="http://localhost/j/{game.join_token}' in page  # where the server answers
     assert listen_addresses("127.0.0.1") == []  # the banner offers no Wi-Fi address either
     assert listen_addresses("192.168.1.5") == ["192.168.1.5"]
+
+
+def test_serve_tells_the_app_its_bind_host_before_building_it(monkeypatch):
+    """``python -m companion.serve --host 127.0.0.1``: the app (first built by the database
+    upgrade, then reused by gunicorn) knows it listens on loopback only, so the join link and
+    QR code use the request's host, not a LAN address where nothing listens."""
+    from companion import serve
+    from companion.config import Config
+
+    built = {}
+
+    def build_app():
+        built["listen"] = Config().LISTEN_HOST
+        raise SystemExit(0)
+
+    monkeypatch.setenv("COMPANION_LISTEN_HOST", "")  # restored to unset afterwards
+    monkeypatch.setattr(serve, "upgrade_database", build_app)
+    monkeypatch.setattr("sys.argv", ["serve", "--host", "127.0.0.1", "--port", "8731"])
+    with pytest.raises(SystemExit):
+        serve.main()
+    assert built["listen"] == "127.0.0.1"
