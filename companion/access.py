@@ -56,8 +56,8 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .extensions import db
-from .htmx import is_htmx, navigate
 from .models import Device, Game, GameAccess, RateCounter, Seat, new_token, utcnow
+from .web.htmx import is_htmx, navigate
 
 
 class Role(StrEnum):

@@ -26,7 +26,6 @@ from ..access import (  # noqa: F401  - the access model lives below the bluepri
     remember,
     remembered_tokens,
 )
-from ..redirects import same_site_path
 from ..services.game_lookup import (  # noqa: F401  - found below the blueprints, for the checker too
     MAX_TOKEN_LENGTH,
     game_for_edit,
@@ -34,9 +33,10 @@ from ..services.game_lookup import (  # noqa: F401  - found below the blueprints
     no_such_game,
     scorekeeper_game,
 )
+from ..web.redirects import same_site_path
 
 
 def safe_next(target: str | None) -> str:
     """``target`` when it is a path on this site (judged as a browser would read it, see
-    :func:`companion.redirects.same_site_path`), else the home page: no open redirects."""
+    :func:`companion.web.redirects.same_site_path`), else the home page: no open redirects."""
     return same_site_path(target) or url_for("games.index")

@@ -39,15 +39,15 @@ from ..access import (
 )
 from ..engine import SUPPORTED_SETS, preset
 from ..extensions import db
-from ..htmx import is_htmx
 from ..ids import is_id
-from ..languages import with_language
 from ..models import Game, GameNight, Player, Seat
-from ..public_url import init_public_url, public_base, public_url
 from ..services import game_setup as setup
 from ..services.scoreboard import board_window, build_board
 from ..text import shortened
 from ..vocab import GameStatus
+from ..web.htmx import is_htmx
+from ..web.languages import with_language
+from ..web.public_url import init_public_url, public_base, public_url
 from . import bp
 from .access import safe_next, scorekeeper_game
 from .forms import (

@@ -26,7 +26,6 @@ from markupsafe import Markup
 from .. import access, render_cache
 from ..access import Role, requires
 from ..extensions import csrf, db
-from ..htmx import navigate, reload_page
 from ..ids import parse_id
 from ..models import Game, HandPost, Seat
 from ..services import hand_photo
@@ -44,6 +43,7 @@ from ..services.round_plan import double_name, load_game, picker_tiles, plan_rou
 from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
 from ..vocab import AuditCode, GameStatus, PostStatus
+from ..web.htmx import navigate, reload_page
 from . import bp
 
 

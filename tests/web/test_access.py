@@ -205,7 +205,7 @@ def test_csrf_refuses_a_post_without_token_clearly_and_accepts_one_with_it(csrf_
     client = csrf_app.test_client()
     page = client.post("/nights/new", data={"played_on": "2026-11-28", "place": "Attic"})
     assert page.status_code == 400
-    # the form again, as typed, with a fresh token (companion.stale_forms)
+    # the form again, as typed, with a fresh token (companion.web.stale_forms)
     assert "This page was open too long, so nothing was saved yet." in page.text
     assert 'value="Attic"' in page.text and 'name="csrf_token"' in page.text
     assert db.session.scalar(select(func.count(GameNight.id))) == 0

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from companion.extensions import db
 from companion.history import exchange, exchange_import
 from companion.models import Game, GameNight, Player, Ruling
-from companion.redirects import same_site_path
+from companion.web.redirects import same_site_path
 from tests.web.setup_helpers import game_data, start_game, start_night
 
 BIG = "9" * 400
