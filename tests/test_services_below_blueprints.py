@@ -96,7 +96,7 @@ def test_no_blueprint_imports_the_launcher() -> None:
 def test_the_check_resolves_relative_imports() -> None:
     """The import reader resolves relative imports (``from .round_plan import …``), so the
     tests above can fail."""
-    here = COMPANION / "services" / "table.py"
+    here = COMPANION / "services" / "hand_posts.py"
     names = imported_modules(here)
     assert "companion.services.round_plan" in names
     assert "companion.models" in names

@@ -41,7 +41,7 @@ from ..access import (
 from ..mapping import rules_of, scored_rounds
 from ..models import Game, Round
 from ..services import hand_photo
-from ..services import table as posts
+from ..services import hand_posts as posts
 from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
 from ..services.game_lookup import game_for_view, live_rematch
