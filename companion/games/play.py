@@ -2,7 +2,8 @@
 
 Every action is a plain form post answered by a redirect (works without JavaScript); with htmx
 (``HX-Request``) the same views answer with the ``#game`` fragment or the scoreboard fragment.
-The logic lives in :mod:`.rounds` (rounds), :mod:`.undo` (corrections) and
+The logic lives below the blueprint: :mod:`companion.services.round_form` (the round form),
+:mod:`companion.services.round_store` (saving a round), :mod:`.undo` (corrections) and
 :mod:`companion.services.scoreboard`.
 """
 
@@ -44,7 +45,7 @@ from ..services import hand_photo
 from ..services import hand_posts as posts
 from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
-from ..services.game_lookup import game_for_view, live_rematch
+from ..services.game_lookup import game_for_view, live_rematch, scorekeeper_game
 from ..services.round_check import HandPart
 from ..services.round_form import (
     BurnForm,
@@ -71,7 +72,6 @@ from ..web.htmx import is_htmx, navigate, push_url, targets
 from ..web.languages import with_language
 from ..web.public_url import public_url
 from . import bp
-from .access import scorekeeper_game
 from .undo import (
     NothingToUndo,
     delete_game,

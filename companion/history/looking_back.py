@@ -27,8 +27,8 @@ from ..web.languages import link_language
 from . import bp, players, queries
 from .aggregates import leaderboard_rows
 from .charts import Chart, rating_chart, thin
+from .finished_games import Filters
 from .forms import SeasonForm, options
-from .results import Filters
 
 #: the rating in one sentence, in players' words (the one home of this explanation)
 RATING_EXPLAINED = _l(
