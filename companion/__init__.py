@@ -39,25 +39,25 @@ def create_app(config: Any = None) -> Flask:
         app.config.from_object(config() if isinstance(config, type) else config)
     app.url_map.converters["int"] = IdConverter
     _init_extensions(app)
-    from .assets import init_assets
+    from .web.assets import init_assets
 
     init_assets(app)  # before the CSP: the htmx fallback's URL carries the file's digest
-    from .htmx import init_htmx
+    from .web.htmx import init_htmx
 
     init_htmx(app)
     _register_blueprints(app)
     _init_templates(app)
 
-    from .offline import init_offline
     from .services.idempotency import init_idempotency
+    from .web.offline import init_offline
 
     init_idempotency(app)  # after CSRF protection: a refused form never claims a key
     init_offline(app)
 
-    from .languages import init_languages
+    from .web.languages import init_languages
 
     init_languages(app)
-    from .security import init_security
+    from .web.security import init_security
 
     init_security(app)
     from .render_cache import init_render_cache
@@ -73,7 +73,7 @@ def create_app(config: Any = None) -> Flask:
 
 
 def _select_locale() -> str | None:
-    from .languages import select_locale
+    from .web.languages import select_locale
 
     return select_locale()
 

@@ -57,9 +57,9 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .extensions import db
-from .htmx import is_htmx, navigate
 from .models import Device, Game, GameAccess, RateCounter, Seat, new_token, utcnow
-from .redact import carries_secret
+from .web.htmx import is_htmx, navigate
+from .web.redact import carries_secret
 
 
 class Role(StrEnum):

@@ -41,7 +41,7 @@ _ID = click.IntRange(1, ID_MAX)
 )
 def export_command(fmt: str, game_id: int | None, night_id: int | None, output) -> None:
     """Export the history (everything, one night or one game) as JSON or CSV."""
-    from .history import exchange
+    from .services.exchange import export as exchange
 
     if game_id is not None and night_id is not None:
         raise click.UsageError("Give --game or --night, not both.")
@@ -60,7 +60,7 @@ def export_command(fmt: str, game_id: int | None, night_id: int | None, output) 
 @click.argument("file", type=click.File("rb"))
 def import_command(file) -> None:
     """Import a JSON export: adds only what is new; refuses (and imports nothing) on problems."""
-    from .history import exchange
+    from .services.exchange import export as exchange
 
     report = exchange.import_document(db.session(), file.read())
     for line in report.lines():

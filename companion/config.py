@@ -83,7 +83,7 @@ class Config:
 
     SQLALCHEMY_DATABASE_URI = database_url()
     # hide_parameters: a database error logged with its SQL must not show the values bound to
-    # it, which include edit tokens (companion.redact).
+    # it, which include edit tokens (companion.web.redact).
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True, "hide_parameters": True}
     WTF_CSRF_ENABLED = True
     WTF_CSRF_TIME_LIMIT = None  # a game night lasts longer than the default hour
@@ -99,7 +99,7 @@ class Config:
     HISTORY_IMPORT_MAX_BYTES = 64 * 1024 * 1024
     BABEL_DEFAULT_LOCALE = "en"
     BABEL_DEFAULT_TIMEZONE = "UTC"
-    # The locales offered (companion.languages picks one per request): all of LANGUAGES.
+    # The locales offered (companion.web.languages picks one per request): all of LANGUAGES.
     LANGUAGES = list(LANGUAGES)
     HTMX_SRI = HTMX_SRI
     HTMX_CDN = f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js"
@@ -107,7 +107,7 @@ class Config:
     # links and QR codes start with it. Unset: the request's host if trusted (below).
     PUBLIC_URL = os.environ.get("PUBLIC_URL") or None
     # Flask refuses requests for any other host (400) when set (comma-separated); unset, the
-    # share page trusts only this machine's own addresses (companion.public_url).
+    # share page trusts only this machine's own addresses (companion.web.public_url).
     TRUSTED_HOSTS = [
         h.strip() for h in os.environ.get("TRUSTED_HOSTS", "").split(",") if h.strip()
     ] or None

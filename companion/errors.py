@@ -105,8 +105,8 @@ def _fault_words() -> str:
 
 def init_error_pages(app: Flask) -> None:
     """Register one handler for every HTTP error and a last-resort handler for the rest; a
-    stale form (CSRF) is shown again as typed (:mod:`companion.stale_forms`)."""
-    from .stale_forms import init_stale_forms
+    stale form (CSRF) is shown again as typed (:mod:`companion.web.stale_forms`)."""
+    from .web.stale_forms import init_stale_forms
 
     init_stale_forms(app)
 

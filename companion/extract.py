@@ -58,7 +58,7 @@ def schema_messages(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[Extracted]:
     """Babel extraction method for the import format's JSON Schema: its ``x-messages`` (what
-    the import report says about a field), worded by :mod:`companion.history.exchange_schema`."""
+    the import report says about a field), worded by :mod:`companion.services.exchange.shape`."""
     import json
 
     found: list[str] = []

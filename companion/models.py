@@ -495,7 +495,7 @@ class PlayerRating(Model):
     games: Mapped[int]
 
 
-# --- the table's phones (companion.access, companion.services.table) --------------------------
+# --- the table's phones (companion.access, companion.services.hand_posts) ------------------------
 
 
 class Device(Model):

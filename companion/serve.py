@@ -12,13 +12,13 @@ import segno
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 
-from .public_url import LOOPBACK, lan_addresses
-from .redact import mask_logs
+from .web.public_url import LOOPBACK, lan_addresses
+from .web.redact import mask_logs
 
 
 class MaskedLogger(Logger):
     """gunicorn's logger with capability tokens masked in its access and error logs (an edit
-    link in a log is a permission to change the scores; :mod:`companion.redact`)."""
+    link in a log is a permission to change the scores; :mod:`companion.web.redact`)."""
 
     def setup(self, cfg: Any) -> None:
         """Set gunicorn's logging up as usual, then mask tokens in both its logs."""

@@ -23,7 +23,7 @@ from .engine import CENTER, DecidedAt, EngineError, Layout, Reason, TurnResult
 from .engine.deal import DEAL_SHORT, TOO_MANY_TOES
 from .engine.layout import Phrase, Place, PlaceKind
 from .engine.moves import Verdict
-from .engine.round_end import RoundStatus
+from .engine.round_end import RoundEnd
 from .engine.starters import StartAction, StartInfo
 
 _ORDINALS = (
@@ -209,7 +209,7 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def round_end_reason(status: RoundStatus, yard_count: int) -> str:
+def round_end_reason(status: RoundEnd, yard_count: int) -> str:
     """Why the round is or is not over (RULES.md §6), from the engine's round status."""
     code = Reason(status.reason)
     if code is Reason.OUT:

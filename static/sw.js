@@ -1,4 +1,4 @@
-// The service worker (served at /sw.js by companion/offline.py, which puts self.CFC first:
+// The service worker (served at /sw.js by companion/web/offline.py, which puts self.CFC first:
 // the cache version and the versioned URLs of the app shell).
 //
 // * The shell (CSS, scripts, icons, the local htmx copy) is fetched at install into

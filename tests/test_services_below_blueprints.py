@@ -1,6 +1,8 @@
-"""Shared code sits below the blueprints: nothing in companion/services/ nor the htmx helper
-imports a blueprint (games, table, checker, history, api), and no blueprint imports the
-gunicorn launcher (companion/serve.py imports wsgi, i.e. the whole app)."""
+"""Shared code sits below the blueprints: nothing in companion/services/ nor the request-level
+helpers of companion/web/ imports a blueprint (games, table, checker, history, api); services sit
+below companion/web/ too (only the imports listed in SERVICES_STILL_ON_THE_WEB, which issue 23's
+item 3 removes, may remain); and no blueprint imports the gunicorn launcher (companion/serve.py
+imports wsgi, i.e. the whole app)."""
 
 from __future__ import annotations
 
@@ -13,11 +15,13 @@ COMPANION = Path(__file__).resolve().parents[1] / "companion"
 BLUEPRINTS = ("games", "table", "checker", "history", "api")
 
 
-def imported_modules(path: Path) -> set[str]:
-    """Absolute module names ``path`` imports (relative imports resolved), top level or not."""
+def imported_modules(path: Path, source: str | None = None) -> set[str]:
+    """Absolute module names ``path`` imports (relative imports resolved), top level or not;
+    ``source`` stands in for the file's text (a test's made-up module)."""
     package = ["companion", *path.relative_to(COMPANION).parent.parts]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    text = path.read_text(encoding="utf-8") if source is None else source
+    for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -28,8 +32,29 @@ def imported_modules(path: Path) -> set[str]:
     return found
 
 
+#: service module -> the companion.web modules it still imports (web code left in services/;
+#: the list may only shrink: a new import of companion.web from a service fails below)
+SERVICES_STILL_ON_THE_WEB = {
+    "game_lookup.py": {"companion.web.htmx"},
+    "idempotency.py": {"companion.web.htmx"},
+    "round_form.py": {"companion.web.form_fields", "companion.web.stale_forms"},
+}
+
+
 def below_blueprints() -> list[Path]:
-    return [*sorted((COMPANION / "services").glob("*.py")), COMPANION / "htmx.py"]
+    return [
+        *sorted((COMPANION / "services").rglob("*.py")),
+        *sorted((COMPANION / "web").glob("*.py")),
+    ]
+
+
+def web_modules_imported(path: Path, source: str | None = None) -> set[str]:
+    """The companion.web modules ``path`` imports (the package itself counts too)."""
+    return {
+        m
+        for m in imported_modules(path, source)
+        if m == "companion.web" or (m.startswith("companion.web.") and m.count(".") == 2)
+    }
 
 
 @pytest.mark.parametrize("path", below_blueprints(), ids=lambda p: p.name)
@@ -40,6 +65,24 @@ def test_shared_code_imports_no_blueprint(path: Path) -> None:
         if any(m == f"companion.{b}" or m.startswith(f"companion.{b}.") for b in BLUEPRINTS)
     }
     assert not bad, f"{path.name} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize(
+    "path", sorted((COMPANION / "services").rglob("*.py")), ids=lambda p: p.name
+)
+def test_services_import_nothing_of_the_web_package(path: Path) -> None:
+    allowed = SERVICES_STILL_ON_THE_WEB.get(path.name, set())
+    assert web_modules_imported(path) <= allowed, f"{path.name} imports companion.web"
+
+
+def test_the_web_check_would_notice() -> None:
+    service = COMPANION / "services" / "made_up_for_the_test.py"
+    source = "def f():\n    from ..web.htmx import is_htmx\nfrom ..web import redirects\n"
+    assert web_modules_imported(service, source) == {
+        "companion.web",
+        "companion.web.htmx",
+        "companion.web.redirects",
+    }
 
 
 def test_no_blueprint_imports_the_launcher() -> None:
@@ -53,7 +96,7 @@ def test_no_blueprint_imports_the_launcher() -> None:
 def test_the_check_resolves_relative_imports() -> None:
     """The import reader resolves relative imports (``from .round_plan import …``), so the
     tests above can fail."""
-    here = COMPANION / "services" / "table.py"
+    here = COMPANION / "services" / "hand_posts.py"
     names = imported_modules(here)
     assert "companion.services.round_plan" in names
     assert "companion.models" in names

@@ -31,7 +31,7 @@ from wtforms import (
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, StopValidation
 
 from ..engine.tiles import TILE_SEPARATOR, TILE_TEXT
-from ..form_fields import EntryList, EntryNames
+from ..web.form_fields import EntryList, EntryNames
 
 #: question tab -> (QUESTIONS.md category, title)
 QUESTIONS: dict[str, tuple[str, Any]] = {

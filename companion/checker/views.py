@@ -23,7 +23,6 @@ from ..engine import (
     EngineError,
 )
 from ..errors import Problem
-from ..htmx import is_htmx, keep_url, push_url
 from ..mapping import coming_round, rules_of
 from ..models import Game
 from ..rulebook import SECTIONS, section_for, source_names, switch_anchor
@@ -34,6 +33,7 @@ from ..services.rulings import (
     rulings_for,
     save_ruling,
 )
+from ..web.htmx import is_htmx, keep_url, push_url
 from ..words import reason_words
 from . import bp
 from .asking import (

@@ -21,7 +21,7 @@ from .layout import CENTER, Layout, OpenEnd, Placement, replay
 from .moves import Verdict, check_move, has_legal_play, legal_moves, play
 from .questions import CATEGORIES, answer, answer_document
 from .reasons import SECTION, DecidedAt, Reason, TurnResult
-from .round_end import RoundStatus, round_status
+from .round_end import RoundEnd, round_status
 from .rules import (
     PRESET_TITLES,
     PRESETS,
@@ -71,7 +71,7 @@ __all__ = [
     "RoundInPlay",
     "RoundStart",
     "RoundState",
-    "RoundStatus",
+    "RoundEnd",
     "RuleError",
     "RuleSet",
     "Standing",

@@ -16,7 +16,7 @@ from .layout import Layout
 from .moves import Verdict, check_move
 from .questions import Question
 from .questions.play import judge_round
-from .round_end import RoundStatus
+from .round_end import RoundEnd
 
 
 def placement_verdict(question: Mapping[str, Any]) -> tuple[Layout, Verdict] | None:
@@ -34,7 +34,7 @@ def placement_verdict(question: Mapping[str, Any]) -> tuple[Layout, Verdict] | N
         return None
 
 
-def round_end_status(question: Mapping[str, Any]) -> tuple[Layout, RoundStatus] | None:
+def round_end_status(question: Mapping[str, Any]) -> tuple[Layout, RoundEnd] | None:
     """The position and the round status (who went out, who can play) for a round-end
     question without an ``event``; None for anything else or an unreadable question."""
     try:

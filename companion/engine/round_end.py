@@ -16,7 +16,7 @@ from .turns import drawable_tiles
 
 
 @dataclass(frozen=True, slots=True)
-class RoundStatus:
+class RoundEnd:
     """Whether a round is over.
 
     Attributes:
@@ -38,7 +38,7 @@ class RoundStatus:
     rule: str
 
 
-def round_status(state: RoundInPlay) -> RoundStatus:
+def round_status(state: RoundInPlay) -> RoundEnd:
     """Decide whether the round is over (RULES.md §6; §11.7).
 
     Over when a hand is empty (``OUT``, even with a foot unfinished), when nobody can play and
@@ -67,7 +67,7 @@ def round_status(state: RoundInPlay) -> RoundStatus:
     can_play = tuple(p for p, h in hands.items() if has_legal_play(layout, h))
     drawable = drawable_tiles(rules, state.yard_count, state.player_count)
     if rules.empty_yard_ends_round and drawable == 0 and _to_move_is_stuck(state, can_play):
-        return RoundStatus(
+        return RoundEnd(
             over=True,
             reason=Reason.NO_DRAW,
             went_out=None,
@@ -84,7 +84,7 @@ def round_status(state: RoundInPlay) -> RoundStatus:
         if state.yard_count
         else "the chicken yard is empty"
     )
-    return RoundStatus(
+    return RoundEnd(
         over=True,
         reason=Reason.BLOCKED,
         went_out=None,
@@ -115,12 +115,12 @@ def _who_went_out(state: RoundInPlay) -> str | None:
     return out
 
 
-def _went_out(state: RoundInPlay, out: str) -> RoundStatus:
+def _went_out(state: RoundInPlay, out: str) -> RoundEnd:
     """``OUT``: the round is over even with a chicken foot unfinished (§6)."""
     scores = _scores(state.hands, state.rules, state.layout.center, out, state.last_tile_was_double)
     penalty = scores[out].penalty if out in scores else 0
     extra = " They went out on a double, which costs 50 under this house rule." if penalty else ""
-    return RoundStatus(
+    return RoundEnd(
         over=True,
         reason=Reason.OUT,
         went_out=out,
@@ -139,7 +139,7 @@ def _to_move_is_stuck(state: RoundInPlay, can_play: tuple[str, ...]) -> bool:
     return state.to_move in state.hands and state.to_move not in can_play
 
 
-def _not_over(can_play: tuple[str, ...], drawable: int) -> RoundStatus:
+def _not_over(can_play: tuple[str, ...], drawable: int) -> RoundEnd:
     """Not over: someone can play, or nobody can but tiles can still be drawn (§6)."""
     if can_play:
         message = f"Not over: {', '.join(can_play)} can still play."
@@ -148,7 +148,7 @@ def _not_over(can_play: tuple[str, ...], drawable: int) -> RoundStatus:
             f"Not over: nobody can play, but {drawable} tile"
             f"{'s' if drawable != 1 else ''} can still be drawn from the chicken yard."
         )
-    return RoundStatus(
+    return RoundEnd(
         over=False,
         reason=Reason.SOMEONE_CAN_PLAY if can_play else Reason.YARD_NOT_EXHAUSTED,
         went_out=None,

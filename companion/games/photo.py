@@ -19,14 +19,14 @@ from flask_babel import gettext as _
 
 from ..access import Role, requires
 from ..extensions import csrf
-from ..htmx import is_htmx, navigate
 from ..models import Game, Seat
 from ..services import hand_photo
+from ..services.game_lookup import scorekeeper_game
 from ..services.round_check import HandPart
 from ..services.round_form import hand_field
 from ..services.round_plan import load_game
+from ..web.htmx import is_htmx, navigate
 from . import bp
-from .access import scorekeeper_game
 
 #: Round-form fields not kept in the draft (the CSRF token is renewed; the button is spent).
 NOT_KEPT = frozenset({"csrf_token", "photo_seat"})

@@ -2,7 +2,8 @@
 
 Every action is a plain form post answered by a redirect (works without JavaScript); with htmx
 (``HX-Request``) the same views answer with the ``#game`` fragment or the scoreboard fragment.
-The logic lives in :mod:`.rounds` (rounds), :mod:`.undo` (corrections) and
+The logic lives below the blueprint: :mod:`companion.services.round_form` (the round form),
+:mod:`companion.services.round_store` (saving a round), :mod:`.undo` (corrections) and
 :mod:`companion.services.scoreboard`.
 """
 
@@ -38,16 +39,13 @@ from ..access import (
     scorekeepers,
     seat_phones,
 )
-from ..htmx import is_htmx, navigate, push_url, targets
-from ..languages import with_language
 from ..mapping import rules_of, scored_rounds
 from ..models import Game, Round
-from ..public_url import public_url
 from ..services import hand_photo
-from ..services import table as posts
+from ..services import hand_posts as posts
 from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
-from ..services.game_lookup import game_for_view, live_rematch
+from ..services.game_lookup import game_for_view, live_rematch, scorekeeper_game
 from ..services.round_check import HandPart
 from ..services.round_form import (
     BurnForm,
@@ -70,8 +68,10 @@ from ..services.round_store import Conflict, burn_double, check_version, edit_ro
 from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
 from ..vocab import GameStatus
+from ..web.htmx import is_htmx, navigate, push_url, targets
+from ..web.languages import with_language
+from ..web.public_url import public_url
 from . import bp
-from .access import scorekeeper_game
 from .undo import (
     NothingToUndo,
     delete_game,
@@ -166,7 +166,7 @@ def _game_context(
         "double_name": double_name,
         "game_number": game.number_in_night,
         # an htmx answer is only the #game fragment: messages flashed while making it (e.g.
-        # companion.stale_forms) are shown in it, as base.html shows them on a whole page
+        # companion.web.stale_forms) are shown in it, as base.html shows them on a whole page
         "flashes": get_flashed_messages(with_categories=True) if is_htmx() else [],
         "marks": _marks(game, form, double) if form is not None and not editing else {},
         "phones": (phones := seat_phones(game)),
@@ -229,7 +229,7 @@ def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, posts.P
 
 def _render_game(status: int = 200, /, **kwargs: Any) -> tuple[str, int]:
     """The game page, or only its ``#game`` fragment for htmx, with the real status (a refused
-    save's 409 or 422 is swapped too: see :mod:`companion.htmx`)."""
+    save's 409 or 422 is swapped too: see :mod:`companion.web.htmx`)."""
     ctx = _game_context(**kwargs)
     if is_htmx():
         return render_template("games/_saved.html", **ctx), status

@@ -2,7 +2,7 @@
 the new-game page (with its htmx deal preview), the passcode page and the share page.
 
 The work is done by :mod:`companion.services.game_setup` (creation) and
-:mod:`companion.games.access` (links, passcode); these views parse forms, call them and render.
+:mod:`companion.access` (links, passcode); these views parse forms, call them and render.
 """
 
 from __future__ import annotations
@@ -41,17 +41,18 @@ from ..access import (
 )
 from ..engine import SUPPORTED_SETS, preset
 from ..extensions import db
-from ..htmx import is_htmx
 from ..ids import is_id
-from ..languages import with_language
 from ..models import Game, GameNight, Player, Seat
-from ..public_url import init_public_url, public_base, public_url
 from ..services import game_setup as setup
+from ..services.game_lookup import scorekeeper_game
 from ..services.scoreboard import board_window, build_board
 from ..text import shortened
 from ..vocab import GameStatus
+from ..web.htmx import is_htmx
+from ..web.languages import with_language
+from ..web.public_url import init_public_url, public_base, public_url
+from ..web.redirects import safe_next
 from . import bp
-from .access import safe_next, scorekeeper_game
 from .forms import (
     MORE_NAME_ROWS,
     AdmitForm,

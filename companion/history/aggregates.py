@@ -30,7 +30,7 @@ from ..models import (
     Seat,
 )
 from ..services.summaries import bucket_sums, line_counts, month_of, next_month
-from .results import Filters, live_finished
+from .finished_games import Filters, live_finished
 from .stats import HeadToHead, PlayerStats, rank_players
 
 

@@ -3,7 +3,7 @@
 * ``GET /history/export.csv`` and ``/history/export.json``: everything, or ``?game=ID`` /
   ``?night=ID``; an attachment named ``chickenfoot-<scope>-<date>.<ext>``. The CSV is streamed.
 * ``GET /history/schema/v1.json``: the declared format of the JSON export (JSON Schema,
-  :mod:`companion.history.exchange_schema`), published next to its description.
+  :mod:`companion.services.exchange.shape`), published next to its description.
 * ``GET|POST /history/import``: upload a JSON export (CSRF, passcode when configured, at most
   ``HISTORY_IMPORT_MAX_BYTES``, see :class:`companion.config.Config`) and see the report; a
   refused file imports nothing and lists its first :data:`PROBLEMS_LISTED` problems.
@@ -37,8 +37,10 @@ from ..access import (
 from ..extensions import csrf, db
 from ..ids import parse_id
 from ..models import Game, GameNight
+from ..services.exchange import export as exchange
+from ..services.exchange import shape as exchange_schema
 from ..vocab import GameStatus
-from . import bp, exchange, exchange_schema
+from . import bp
 
 #: problems of a refused file listed on the page (the rest are counted): a junk file can have
 #: hundreds of thousands, and the first ones tell what is wrong
@@ -109,7 +111,8 @@ def export_csv() -> Response:
 @bp.get("/export.json")
 @requires(Role.ANYONE)
 def export_json() -> Response:
-    """The JSON export document (see :mod:`companion.history.exchange`); 404 for unknown ids."""
+    """The JSON export document (see :mod:`companion.services.exchange.export`); 404 for
+    unknown ids."""
     game_id, night_id = _scope()
     try:
         doc = exchange.export_document(db.session(), game_id=game_id, night_id=night_id)

@@ -17,18 +17,18 @@ from flask_babel import lazy_gettext as _l
 
 from ..access import Role, requires
 from ..extensions import db
-from ..languages import link_language
 from ..mapping import scored_rounds, standings_of
 from ..models import Game, GameNight, Player
 from ..services import ratings, seasons
 from ..services.night_card import draw_card
 from ..services.night_story import DOUBLE_BLANK, StoryGame, StoryRound, story
 from ..vocab import GameStatus
+from ..web.languages import link_language
 from . import bp, players, queries
 from .aggregates import leaderboard_rows
 from .charts import Chart, rating_chart, thin
+from .finished_games import Filters
 from .forms import SeasonForm, options
-from .results import Filters
 
 #: the rating in one sentence, in players' words (the one home of this explanation)
 RATING_EXPLAINED = _l(

@@ -21,7 +21,7 @@ from ..models import Game, GameNight, Player, Round, Seat
 from ..services.deletion import deleted_recently
 from ..services.game_setup import name_key
 from ..vocab import GameStatus
-from .results import finished_results
+from .finished_games import finished_results
 
 
 def _live_game_with(*criteria: Any) -> Any:

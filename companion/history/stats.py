@@ -1,6 +1,6 @@
 """Player statistics from final results: pure functions over plain data, no database.
 
-Input is a sequence of :class:`companion.history.results.GameResult` (finished games only;
+Input is a sequence of :class:`companion.history.finished_games.GameResult` (finished games only;
 the ranks come from the engine's tie-breaks, RULES.md §8). Units: totals and averages are in
 points (lower is better), counts are games or rounds as named.
 
@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .results import GameResult, SeatResult
+from .finished_games import GameResult, SeatResult
 
 
 @dataclass

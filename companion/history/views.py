@@ -24,6 +24,7 @@ from ..services.game_setup import SetupError, update_night_notes
 from ..services.scoreboard import build_board, step_words
 from . import bp, game_page, looking_back, players, queries
 from .aggregates import head_to_head_rows, leaderboard_rows, player_record
+from .finished_games import Filters, finished_results
 from .forms import (
     ConfirmForm,
     LeaderboardForm,
@@ -33,7 +34,6 @@ from .forms import (
     RenameForm,
     options,
 )
-from .results import Filters, finished_results
 
 PER_PAGE = 10  # nights per page of the list
 FILTER_FIELDS = ("q", "player", "date_from", "date_to")

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..models import Game, GameNight, Seat
 from ..vocab import RankBy
-from .results import live_finished
+from .finished_games import live_finished
 
 
 def warm_urls() -> list[str]:

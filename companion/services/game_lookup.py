@@ -23,9 +23,9 @@ from ..access import (
     is_host,
 )
 from ..extensions import db
-from ..htmx import is_htmx, navigate, reload_page
 from ..ids import parse_id
 from ..models import Game, GameAccess
+from ..web.htmx import is_htmx, navigate, reload_page
 from .deleted_games import recently_deleted
 
 #: longest token accepted in a URL (tokens are 22 characters; anything longer is junk)

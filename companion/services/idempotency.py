@@ -57,8 +57,8 @@ from werkzeug.exceptions import HTTPException
 
 from ..access import DEVICE_KEY
 from ..extensions import db
-from ..htmx import is_htmx
 from ..models import IdempotencyKey, utcnow
+from ..web.htmx import is_htmx
 
 #: the request header that carries an outbox entry's key
 HEADER = "Idempotency-Key"

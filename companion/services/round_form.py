@@ -37,11 +37,11 @@ from wtforms.validators import ValidationError
 
 from ..engine import DominoSet, RuleSet, Tile
 from ..errors import Problem
-from ..form_fields import EntryList, EntryNames
 from ..mapping import dominoes_of, rules_of
 from ..models import Game, Round, Seat
-from ..stale_forms import stale_form
 from ..vocab import RoundOutcome
+from ..web.form_fields import EntryList, EntryNames
+from ..web.stale_forms import stale_form
 from .round_check import (
     HandCheck,
     HandPart,

@@ -4,7 +4,7 @@ scorekeeper's side of the same exchange (the posted hands' poll, freeing seats, 
 setting, asking for and handing over scorekeeping) lives here too.
 
 ``views`` holds the routes; the work is done below the blueprints, in
-:mod:`companion.services.table` (posted hands), :mod:`companion.services.game_lookup`
+:mod:`companion.services.hand_posts` (posted hands), :mod:`companion.services.game_lookup`
 (the scorekeeper's game) and :mod:`companion.access` (devices, seats, scorekeepers).
 """
 

@@ -7,7 +7,7 @@ hand; the scorekeeper sees the posts fill the round form, frees seats, hands sco
 * ``/g/<edit>/posts?v=``: the scorekeeper's poll (204, or the posted hands as JSON).
 * ``/g/<edit>/ask``, ``/g/<edit>/handover``: asking for and handing over scorekeeping.
 
-The work is done by :mod:`companion.services.table` (posts, the auto-save),
+The work is done by :mod:`companion.services.hand_posts` (posts, the auto-save),
 :mod:`companion.services.game_lookup` (the scorekeeper's game) and :mod:`companion.access`
 (devices, seats, scorekeepers). The round form these posts fill is the games blueprint's: it is
 reached by URL (``games.play``), never imported.
@@ -26,11 +26,10 @@ from markupsafe import Markup
 from .. import access, render_cache
 from ..access import Role, requires
 from ..extensions import csrf, db
-from ..htmx import navigate, reload_page
 from ..ids import parse_id
 from ..models import Game, HandPost, Seat
 from ..services import hand_photo
-from ..services import table as posts
+from ..services import hand_posts as posts
 from ..services.audit import new_entry
 from ..services.deleted_games import shared_game
 from ..services.game_lookup import (
@@ -44,6 +43,7 @@ from ..services.round_plan import double_name, load_game, picker_tiles, plan_rou
 from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
 from ..vocab import AuditCode, GameStatus, PostStatus
+from ..web.htmx import navigate, reload_page
 from . import bp
 
 

@@ -18,7 +18,7 @@
   function pointsOf(box) { return parseInt(box.getAttribute("data-points") || "0", 10); }
 
   // A count in the page's language: data-tiles / data-points hold the words per plural
-  // category ({"one": "{n} tile", "other": "{n} tiles"}, companion.languages.plural_words).
+  // category ({"one": "{n} tile", "other": "{n} tiles"}, companion.web.languages.plural_words).
   var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
 
   function countWords(out, name, n) {

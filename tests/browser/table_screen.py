@@ -15,7 +15,7 @@ from playwright.sync_api import Page
 from companion.extensions import db
 from companion.models import Device, Game, GameAccess
 from companion.services import game_setup as setup
-from companion.services import table as posts
+from companion.services import hand_posts as posts
 from companion.services.round_plan import load_game, plan_round
 
 #: a small phone: the narrowest width the app is designed for (360 x 740 CSS px)

@@ -21,7 +21,7 @@ from playwright.sync_api import Page, Route, expect
 
 from companion.extensions import db
 from companion.models import Device, Game
-from companion.services import table as posts
+from companion.services import hand_posts as posts
 from companion.services.round_form import HandEntry, RoundEntry, check_round
 from companion.services.round_plan import load_game, plan_round
 from companion.services.round_store import save_round

@@ -11,7 +11,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from companion.history.exchange import FORMAT
+from companion.services.exchange.export import FORMAT
 
 pytestmark = pytest.mark.browser
 

@@ -1,6 +1,6 @@
 """The Back button onto an address htmx pushed, when the page is not in htmx's history cache:
 htmx fetches it again (``HX-History-Restore-Request``) and must get the whole page, navigation
-included, never the bare fragment of a swap (companion/htmx.py)."""
+included, never the bare fragment of a swap (companion/web/htmx.py)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ from companion.engine.rules import (
     TiebreakExhausted,
 )
 from companion.engine.tiebreak import DECIDED_LABELS
-from companion.history import exchange_schema
+from companion.services.exchange import shape as exchange_schema
 from companion.vocab import GameStatus, RoundOutcome, RoundStatus
 
 

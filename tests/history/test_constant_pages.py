@@ -16,7 +16,7 @@ from sqlalchemy import event, select
 from companion.extensions import db
 from companion.history.aggregates import player_record
 from companion.history.demo import generate
-from companion.history.results import finished_results, newest_months
+from companion.history.finished_games import finished_results, newest_months
 from companion.history.stats import player_stats
 from companion.models import Game, GameNight, Player, Seat, utcnow
 from companion.vocab import GameStatus

@@ -1,4 +1,4 @@
-"""Export and import of the history (companion.history.exchange): CSV rows checked by hand,
+"""Export and import of the history (companion.services.exchange.export): CSV rows checked by hand,
 lossless JSON round trips on SQLite and PostgreSQL, idempotent and partial imports, refusals."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from companion.extensions import db
-from companion.history import exchange, exchange_import
 from companion.models import AuditEntry, Game, GameNight, HandScore, Player, Round, Ruling, Seat
+from companion.services.exchange import export as exchange
+from companion.services.exchange import importing as exchange_import
 from tests.history.exchange_fixture import build
 
 MODELS = (Player, GameNight, Game, Seat, Round, HandScore, AuditEntry, Ruling)

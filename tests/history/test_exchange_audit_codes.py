@@ -9,8 +9,8 @@ import json
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.history import exchange
 from companion.models import AuditEntry
+from companion.services.exchange import export as exchange
 from tests.history.exchange_fixture import build
 
 

@@ -1,4 +1,5 @@
-"""The declared import format (issue 9, finding 4): ``companion/history/schema/v1.json`` is a
+"""The declared import format (issue 9, finding 4):
+``companion/services/exchange/schema/v1.json`` is a
 valid JSON Schema, every export conforms to it, the import reports its failures with the same
 ``$.nights[0]…`` paths and words, and the schema is published next to the import page."""
 
@@ -12,7 +13,9 @@ from jsonschema import Draft202012Validator
 
 from companion.engine import CATEGORIES
 from companion.extensions import db
-from companion.history import exchange, exchange_import, exchange_schema
+from companion.services.exchange import export as exchange
+from companion.services.exchange import importing as exchange_import
+from companion.services.exchange import shape as exchange_schema
 
 from .exchange_fixture import build
 

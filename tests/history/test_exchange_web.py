@@ -15,8 +15,8 @@ from flask_babel import refresh
 from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.history import exchange
 from companion.models import Game, Player
+from companion.services.exchange import export as exchange
 from tests.history.exchange_fixture import build
 
 
@@ -87,7 +87,7 @@ def test_cli_demo_data_adds_finished_games_that_export_cleanly(app):
     assert "Added 12 games over 1 nights" in result.output
     assert db.session.scalar(select(func.count()).select_from(Player)) == 9
     doc = exchange.export_document(db.session)
-    from companion.history.exchange_import import validate
+    from companion.services.exchange.importing import validate
 
     assert validate(doc) == []  # engine-valid tiles, sets and house rules throughout
     statuses = {g["status"] for n in doc["nights"] for g in n["games"]}

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.history import exchange, exchange_import
 from companion.models import AuditEntry, Game, GameNight, HandScore, Player, Round, Ruling, Seat
+from companion.services.exchange import export as exchange
+from companion.services.exchange import importing as exchange_import
 from tests.history.exchange_fixture import build
 
 MODELS = (Player, GameNight, Game, Seat, Round, HandScore, AuditEntry, Ruling)

@@ -17,11 +17,10 @@ from sqlalchemy import event, select, text
 from companion import create_app
 from companion.config import TestConfig
 from companion.extensions import db
-from companion.history import exchange
 from companion.history.aggregates import head_to_head_rows, leaderboard_rows, player_record
 from companion.history.demo import generate
+from companion.history.finished_games import Filters, finished_results
 from companion.history.players import merge, players_with_games
-from companion.history.results import Filters, finished_results
 from companion.history.stats import head_to_head, leaderboard, player_stats
 from companion.models import (
     Game,
@@ -35,6 +34,7 @@ from companion.models import (
     Round,
     utcnow,
 )
+from companion.services.exchange import export as exchange
 from companion.services.summaries import rebuild_all
 
 MIGRATIONS = str(Path(__file__).resolve().parents[2] / "migrations")

@@ -12,7 +12,6 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.history import exchange
 from companion.history.demo import generate
 from companion.history.players import merge
 from companion.models import (
@@ -27,6 +26,7 @@ from companion.models import (
     Seat,
 )
 from companion.services import ratings
+from companion.services.exchange import export as exchange
 
 #: the fixture's rated games in order of play with each player's final place (fixture.py)
 PLACES = [

@@ -10,7 +10,7 @@ from datetime import date
 
 import pytest
 
-from companion.history.results import GameResult, SeatResult, finished_results
+from companion.history.finished_games import GameResult, SeatResult, finished_results
 from companion.history.stats import (
     HeadToHead,
     PlayerStats,

@@ -14,7 +14,7 @@ from companion.config import TestConfig
 from companion.extensions import db
 from companion.history.aggregates import head_to_head_rows, leaderboard_rows, player_record
 from companion.history.demo import generate
-from companion.history.results import Filters, finished_results
+from companion.history.finished_games import Filters, finished_results
 from companion.history.stats import head_to_head, leaderboard, player_stats
 from companion.models import FinalStanding, Game
 from companion.services.results import record_all
@@ -85,7 +85,7 @@ def test_the_migration_backfills_finished_games(tmp_path):
 
 
 def test_an_import_stores_the_standings_of_its_finished_games(history, tmp_path):
-    from companion.history import exchange
+    from companion.services.exchange import export as exchange
 
     doc = exchange.export_document(db.session)
     expected = [(r.played_on, [(s.rank, s.total) for s in r.seats]) for r in finished_results()]

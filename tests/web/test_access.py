@@ -9,10 +9,10 @@ from flask import session
 from sqlalchemy import func, select
 from werkzeug.exceptions import HTTPException, NotFound
 
-from companion import config, create_app
+from companion import access, config, create_app
 from companion.extensions import db
-from companion.games import access
 from companion.models import Game, GameNight, utcnow
+from companion.services import game_lookup
 from tests.web.setup_helpers import game_data, start_game, start_night
 
 
@@ -27,13 +27,13 @@ def game(client) -> Game:
 
 def test_game_for_edit_and_view(app, game):
     with app.test_request_context():
-        assert access.game_for_edit(game.edit_token) is game
-        assert access.game_for_view(game.share_token) is game
+        assert game_lookup.game_for_edit(game.edit_token) is game
+        assert game_lookup.game_for_view(game.share_token) is game
         for bad in ("", "nope", game.share_token, "x" * 500):
             with pytest.raises(NotFound):
-                access.game_for_edit(bad)
+                game_lookup.game_for_edit(bad)
         with pytest.raises(NotFound):
-            access.game_for_view(game.edit_token)  # the edit token is not a share token
+            game_lookup.game_for_view(game.edit_token)  # the edit token is not a share token
 
 
 def test_deleted_games_are_not_found(app, game):
@@ -42,11 +42,11 @@ def test_deleted_games_are_not_found(app, game):
     with app.test_request_context():
         # Within the restore window the edit link leads to the "undo delete" page.
         with pytest.raises(HTTPException) as gone:
-            access.game_for_edit(game.edit_token)
+            game_lookup.game_for_edit(game.edit_token)
         assert gone.value.response.status_code == 303
         assert gone.value.response.location.endswith(f"/g/{game.edit_token}/deleted")
         with pytest.raises(NotFound):
-            access.game_for_view(game.share_token)
+            game_lookup.game_for_view(game.share_token)
 
 
 def test_tokens_are_unguessable_and_distinct(game):
@@ -205,7 +205,7 @@ def test_csrf_refuses_a_post_without_token_clearly_and_accepts_one_with_it(csrf_
     client = csrf_app.test_client()
     page = client.post("/nights/new", data={"played_on": "2026-11-28", "place": "Attic"})
     assert page.status_code == 400
-    # the form again, as typed, with a fresh token (companion.stale_forms)
+    # the form again, as typed, with a fresh token (companion.web.stale_forms)
     assert "This page was open too long, so nothing was saved yet." in page.text
     assert 'value="Attic"' in page.text and 'name="csrf_token"' in page.text
     assert db.session.scalar(select(func.count(GameNight.id))) == 0

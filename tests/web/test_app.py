@@ -106,7 +106,7 @@ def test_ids_beyond_64_bits_are_404_not_database_errors(client, url):
 
 
 def test_remembering_a_game_keeps_the_cookie_after_the_browser_closes(app):
-    from companion.games.access import remember
+    from companion.access import remember
     from companion.models import Game
 
     with app.test_request_context("/"):

@@ -7,8 +7,8 @@ import re
 
 import brotli
 
-from companion import assets as assets_module
-from companion.assets import YEAR, Assets
+from companion.web import assets as assets_module
+from companion.web.assets import YEAR, Assets
 
 
 def css_url(client) -> str:

@@ -12,9 +12,10 @@ import pytest
 from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.history import exchange, exchange_import
 from companion.models import Game, GameNight, Player, Ruling
-from companion.redirects import same_site_path
+from companion.services.exchange import export as exchange
+from companion.services.exchange import importing as exchange_import
+from companion.web.redirects import same_site_path
 from tests.web.setup_helpers import game_data, start_game, start_night
 
 BIG = "9" * 400

@@ -1,4 +1,4 @@
-"""htmx in one place (companion/htmx.py): a history restore gets the whole page, every answer
+"""htmx in one place (companion/web/htmx.py): a history restore gets the whole page, every answer
 that depends on ``HX-Request`` says ``Vary: HX-Request``, and refused saves keep their status."""
 
 from __future__ import annotations

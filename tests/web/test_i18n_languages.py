@@ -16,9 +16,10 @@ import segno
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
-from companion import config, create_app, public_url
+from companion import config, create_app
 from companion.config import LANGUAGES
 from companion.extensions import db
+from companion.web import public_url
 from tests.conftest import contextless_app
 from tests.web.setup_helpers import start_game, start_night
 
@@ -232,7 +233,7 @@ def test_share_and_join_links_and_qr_codes_carry_the_sharers_language(client, ap
 
 
 def test_the_tile_pickers_sum_gets_every_plural_form_of_the_language(app):
-    from companion.languages import plural_words
+    from companion.web.languages import plural_words
 
     with app.test_request_context("/", headers={"Accept-Language": "ru"}):
         words = json.loads(plural_words("%(num)s tile", "%(num)s tiles"))
@@ -243,7 +244,7 @@ def test_the_tile_pickers_sum_gets_every_plural_form_of_the_language(app):
 
 
 def test_outside_a_request_the_locale_is_english(app):
-    from companion.languages import select_locale
+    from companion.web.languages import select_locale
 
     with app.app_context():
         assert select_locale() == "en"

@@ -139,13 +139,13 @@ ALLOWED_PYTHON = {
     ("history/demo.py", "Club house"),  # place names of the demo data
     ("history/demo.py", "Library café"),
     ("history/demo.py", "Demo data needs"),  # the demo-data command's refusal
-    ("history/exchange.py", "There is no game"),  # the CLI's export; the page answers 404
-    ("history/exchange_import.py", "Refused: "),  # ImportReport.lines(): the CLI's report
-    ("history/exchange_import.py", "Imported: added"),
-    ("history/exchange_import.py", "Already there"),
-    ("history/exchange_import.py", "Invisible control"),
-    ("history/exchange_import.py", "Restored (they"),
-    ("history/exchange_import.py", "Left deleted ("),
+    ("services/exchange/export.py", "There is no game"),  # the CLI's export; the page answers 404
+    ("services/exchange/importing.py", "Refused: "),  # ImportReport.lines(): the CLI's report
+    ("services/exchange/importing.py", "Imported: added"),
+    ("services/exchange/importing.py", "Already there"),
+    ("services/exchange/importing.py", "Invisible control"),
+    ("services/exchange/importing.py", "Restored (they"),
+    ("services/exchange/importing.py", "Left deleted ("),
 }
 #: a sentence: a capitalised word then a lower-case one ("Round saved"), or words ending in
 #: a full stop, colon, question or exclamation mark ("must be text.")

@@ -21,7 +21,7 @@ from companion.config import ROOT
 from companion.engine import DecidedAt, EngineError, Reason, TurnResult, check_table, preset
 from companion.engine.deal import DEAL_SHORT, TOO_MANY_TOES
 from companion.engine.reasons import ROUND_END_REASONS
-from companion.engine.round_end import RoundStatus
+from companion.engine.round_end import RoundEnd
 from companion.extensions import db
 from companion.extract import error_templates
 from companion.words import REASON_WORDS, error_words, round_end_reason, tiebreak_reason
@@ -77,10 +77,10 @@ def test_every_reason_code_has_a_sentence(app):
             assert _no_code(str(REASON_WORDS[code]), str(code)), code
 
 
-def _status(reason: Reason) -> RoundStatus:
+def _status(reason: Reason) -> RoundEnd:
     over = reason in (Reason.OUT, Reason.BLOCKED, Reason.NO_DRAW)
     went_out = "Ann" if reason is Reason.OUT else None
-    return RoundStatus(over, str(reason), went_out, {}, ("Bob",), "", "6")
+    return RoundEnd(over, str(reason), went_out, {}, ("Bob",), "", "6")
 
 
 def test_every_round_end_reason_is_worded(app):

@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import Game
-from companion.redact import mask_tokens
+from companion.web.redact import mask_tokens
 from tests.web.setup_helpers import start_game, start_night
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,7 +134,7 @@ def test_database_errors_are_logged_without_the_values_bound(tmp_path):
 
 def test_join_and_hand_page_tokens_are_masked_too():
     """A player's join and hand pages carry the game's share token: logs never show it."""
-    from companion.redact import mask_tokens
+    from companion.web.redact import mask_tokens
 
     line = '"GET /j/AbCdEfGhIjKlMnOpQrStUv HTTP/1.1" then "POST /p/AbCdEfGhIjKlMnOpQrStUv/live"'
     assert "AbCdEfGhIjKlMnOpQrStUv" not in mask_tokens(line)

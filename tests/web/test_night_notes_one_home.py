@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from companion.extensions import db
-from companion.history import exchange, exchange_import
 from companion.models import NOTES_MAX, PLACE_MAX, GameNight
+from companion.services.exchange import export as exchange
+from companion.services.exchange import importing as exchange_import
 from tests.web.setup_helpers import start_night
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"

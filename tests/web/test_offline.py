@@ -1,4 +1,4 @@
-"""The installable app's server side (issue 14, companion/offline.py): the manifest and its
+"""The installable app's server side (issue 14, companion/web/offline.py): the manifest and its
 icons, the service worker at the root with a cache version tied to the static files' versions,
 and which pages a phone may keep for reading offline (only its own games, until handed away)."""
 
@@ -10,7 +10,7 @@ import re
 
 from PIL import Image
 
-from companion.offline import GAMES_HEADER, PAGE_HEADER
+from companion.web.offline import GAMES_HEADER, PAGE_HEADER
 from tests.web.playkit import make_game, seat_ids
 
 

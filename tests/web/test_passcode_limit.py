@@ -209,7 +209,7 @@ class FewNewPhonesWithCsrf(FewNewPhones):
 
 
 def test_cookieless_forms_past_the_new_phone_limit_get_429_not_500():
-    """A form refused for its CSRF token makes a device (companion.stale_forms): past the
+    """A form refused for its CSRF token makes a device (companion.web.stale_forms): past the
     limit that is a 429 in words, never a server error."""
     for application in fresh_app(FewNewPhonesWithCsrf):
         application.config["PROPAGATE_EXCEPTIONS"] = False

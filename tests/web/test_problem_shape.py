@@ -66,7 +66,7 @@ def test_the_api_still_answers_its_own_error_object(client):
 
 
 def test_the_import_reports_problems_are_the_one_shape_located_by_json_path(app):
-    from companion.history import exchange_import
+    from companion.services.exchange import importing as exchange_import
 
     with app.test_request_context():
         problems = exchange_import.validate({"format": "chickenfoot-companion/v1"})
@@ -78,7 +78,7 @@ def test_the_import_reports_problems_are_the_one_shape_located_by_json_path(app)
 
 
 def test_a_refused_hand_post_is_the_one_shape():
-    from companion.services.table import PostRefused
+    from companion.services.hand_posts import PostRefused
 
     refused = PostRefused("Type the points left in your hand, or tap your tiles.")
     assert isinstance(refused, Refused) and refused.status == 422

@@ -269,7 +269,7 @@ def test_with_csrf_on_a_post_without_the_token_is_refused_and_with_it_saved(csrf
     game = make_game()
     data = round_post(game, 6, totals={"Bob": 1, "Cy": 2}, out="Ann")
     r = client.post(f"/g/{game.edit_token}/round", data=data)
-    assert r.status_code in (400, 422)  # the form shown again (companion.stale_forms)
+    assert r.status_code in (400, 422)  # the form shown again (companion.web.stale_forms)
     assert "This page was open too long" in r.get_data(as_text=True)
     assert rounds_stored(game) == 0
     page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)

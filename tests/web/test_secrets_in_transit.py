@@ -13,7 +13,7 @@ from sqlalchemy import select
 from companion import config
 from companion.extensions import db
 from companion.models import Game
-from companion.redact import MaskTokensFilter, mask_tokens
+from companion.web.redact import MaskTokensFilter, mask_tokens
 from tests.conftest import fresh_app
 from tests.web.playkit import make_game, seat_ids, text
 

@@ -9,11 +9,12 @@ import pytest
 import segno
 from sqlalchemy import select
 
-from companion import create_app, public_url
+from companion import create_app
 from companion.config import TestConfig
 from companion.extensions import db
 from companion.games import views
 from companion.models import Game, utcnow
+from companion.web import public_url
 from tests.web.setup_helpers import start_game, start_night
 
 

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from companion.extensions import db
 from companion.models import Game, GameNight, Round
-from companion.stale_forms import ReplayWouldSave
+from companion.web.stale_forms import ReplayWouldSave
 from tests.web.playkit import make_game, round_post
 from tests.web.setup_helpers import game_data
 
@@ -139,7 +139,7 @@ def test_an_expired_notes_form_comes_back_as_typed(app, monkeypatch):
 def test_a_replay_can_never_save(app, monkeypatch):
     """A view that would save without validating its form is stopped at the commit: the
     plain "nothing was saved" page, and the notice is not left for the next page."""
-    from companion.stale_forms import _refuse_commit_in_replay
+    from companion.web.stale_forms import _refuse_commit_in_replay
 
     @app.post("/test-writes-without-checking")
     def _careless():

@@ -390,10 +390,10 @@ def test_auto_save_scores_tapped_tiles_posted_from_the_phones(client, table):
 
 
 def test_the_posted_round_reads_as_the_form_filled_from_the_posts(app, table):
-    """Auto-save (companion.services.table.posted_entry, checked by check_round) and the
+    """Auto-save (companion.services.hand_posts.posted_entry, checked by check_round) and the
     scorekeeper's form filled from the same posts (form_data -> round form) score the same
     round."""
-    from companion.services import table as posts
+    from companion.services import hand_posts as posts
     from companion.services.round_form import check_round, round_form
 
     game, phone = table

@@ -102,7 +102,7 @@ def test_different_hands_from_different_phones_at_once_all_count(race_app):
 def test_the_same_hand_from_two_phones_at_once_keeps_one_and_shows_the_other(race_app):
     """Two phones post Bob's hand differently at the same moment (Bob's seat moved between
     phones): one is stored, the other phone is shown the stored value, nothing replaced unseen."""
-    from companion.services import table as service
+    from companion.services import hand_posts as service
 
     game = make_game(("Ann", "Bob", "Cy"))
     devices = [Device(), Device()]

@@ -12,7 +12,7 @@ from ..limits import (
     check_count,
 )
 from ..moves import check_move
-from ..round_end import RoundStatus, round_status
+from ..round_end import RoundEnd, round_status
 from ..state import RoundInPlay
 from ..tiles import Tile, ensure_distinct
 from ..turns import advise_turn
@@ -100,7 +100,7 @@ def draw(q: Question) -> Answer:
     return answer
 
 
-def judge_round(q: Question) -> tuple[Layout, RoundStatus]:
+def judge_round(q: Question) -> tuple[Layout, RoundEnd]:
     """The position (after ``input.event``, if any) and the round's status (RULES.md §6): the
     one path for the "round_end" answer and for :func:`companion.engine.explain.round_end_status`.
     """

@@ -4,7 +4,7 @@ The JSON Schema (draft 2020-12) is the one home of the format's fields, types an
 :func:`shape_problems` checks a document against it with :mod:`jsonschema` and words each failure
 as the import report does, with its JSON path (``$.nights[0].games[1].rounds[2].hands[0]``).
 What a schema cannot say (references, uniqueness, bounds that depend on the set, tiles and house
-rules) stays in :mod:`companion.history.exchange_import`. The schema is served at
+rules) stays in :mod:`companion.services.exchange.importing`. The schema is served at
 ``/history/schema/v1.json`` (:mod:`companion.history.export_views`).
 """
 
@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError
 
-from ..errors import Problem as RefusalProblem
+from ...errors import Problem as RefusalProblem
 
 #: the file of the schema, inside this package
 SCHEMA_FILE = "v1.json"

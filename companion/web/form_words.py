@@ -56,7 +56,7 @@ class _FormTranslations:
         if self._loaded is None:
             # The language is asked for here, not before the request: a response that shows
             # no words (a static file, a redirect) is then in no language and does not say
-            # ``Vary: Accept-Language`` (companion.languages.vary_by_language).
+            # ``Vary: Accept-Language`` (companion.web.languages.vary_by_language).
             code = str(get_locale() or "en")
             own = support.Translations.load(self._folders[0], [code])
             theirs = support.Translations.load(

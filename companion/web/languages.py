@@ -41,8 +41,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_decimal as flask_format_decimal
 from flask_babel import get_locale, get_translations
 
-from .access import Role, requires
-from .config import LANGUAGES
+from ..access import Role, requires
+from ..config import LANGUAGES
 from .redirects import same_site_path
 
 #: session key of the phone's own choice (the picker)
@@ -179,7 +179,7 @@ def init_languages(app: object) -> None:
     app.jinja_env.filters["tiles_whole"] = tiles_whole
     # a global, not a context value: htmx fragments (templates/games/_tile_picker.html) use it
     app.jinja_env.globals["plural_words"] = plural_words
-    from . import words
+    from .. import words
 
     words.install(app)
 

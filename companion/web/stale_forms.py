@@ -83,7 +83,7 @@ def _replay(app: Flask) -> Any:
         return None
     # A phone whose session was lost is a new device: record it now, before the replay (which
     # may not commit), so the view can tell it that it no longer keeps score, with what it typed.
-    from .access import current_device
+    from ..access import current_device
 
     try:
         current_device()
@@ -101,7 +101,7 @@ def _replay(app: Flask) -> Any:
         _forget_flashes(mark)
         return app.handle_user_exception(exc)
     except ReplayWouldSave:
-        from .extensions import db
+        from ..extensions import db
 
         db.session.rollback()
         _forget_flashes(mark)

@@ -35,7 +35,7 @@ Left out on purpose: soft-deleted nights and games (they are deleted as far as t
 concerned), the games' edit tokens (an edit link is a capability: an imported game gets a new one)
 and the optimistic-locking ``version`` counter.
 
-**Natural keys** make imports idempotent (see :mod:`companion.history.exchange_import`): a game
+**Natural keys** make imports idempotent (see :mod:`companion.services.exchange.importing`): a game
 is its share token; a night is (date, place, created_at) or the night of one of its games already
 there; a player is their name key (and merge target); a ruling without a game is
 (created_at, category, summary).
@@ -58,9 +58,9 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session
 
-from ..engine import SUPPORTED_SETS
-from ..models import AuditEntry, Game, GameNight, HandScore, Player, Round, Ruling, Seat
-from .exchange_import import (
+from ...engine import SUPPORTED_SETS
+from ...models import AuditEntry, Game, GameNight, HandScore, Player, Round, Ruling, Seat
+from .importing import (
     FORMAT,
     SEAT_ID_KEYS,
     ImportReport,
@@ -347,7 +347,7 @@ def seat_refs(value: Any, position: dict[int, int]) -> Any:
     """Audit snapshots name seats by database id (``seat_id``, ``starter_seat_id``, see
     :func:`companion.services.round_store.round_snapshot`); ids change on import, so the
     document says ``{"$seat": position}`` instead
-    (:func:`~companion.history.exchange_import.seat_ids` turns them back). Other values are
+    (:func:`~companion.services.exchange.importing.seat_ids` turns them back). Other values are
     copied as they are."""
     if isinstance(value, dict):
         return {

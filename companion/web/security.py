@@ -1,7 +1,7 @@
 """Security headers: a Content-Security-Policy that allows the app's own scripts and the pinned
 htmx CDN script (no inline script at all: the local fallback loader is static/js), plus the
 usual hardening headers, ``Cache-Control: no-store`` on every page that carries a secret
-(:func:`companion.redact.carries_secret`), and ``Strict-Transport-Security`` when the app knows
+(:func:`companion.web.redact.carries_secret`), and ``Strict-Transport-Security`` when the app knows
 it is served over HTTPS. Behind reverse proxies (``TRUSTED_PROXIES``), werkzeug's ProxyFix
 takes the phone's address and the scheme from the proxies' headers."""
 

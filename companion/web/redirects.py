@@ -13,6 +13,8 @@ import re
 import unicodedata
 from urllib.parse import urlsplit
 
+from flask import url_for
+
 #: characters a browser deletes anywhere in a URL before parsing it
 _REMOVED_ANYWHERE = re.compile(r"[\t\n\r]")
 #: what a browser strips from both ends of a URL (C0 controls and space)
@@ -38,3 +40,9 @@ def same_site_path(target: object) -> str | None:
     if parts.scheme or parts.netloc:
         return None
     return cleaned
+
+
+def safe_next(target: str | None) -> str:
+    """``target`` when it is a path on this site (judged as a browser would read it, see
+    :func:`same_site_path`), else the home page: no open redirects."""
+    return same_site_path(target) or url_for("games.index")

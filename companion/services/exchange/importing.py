@@ -1,8 +1,8 @@
-"""Import of the JSON export document (shape in :mod:`companion.history.exchange`).
+"""Import of the JSON export document (shape in :mod:`companion.services.exchange.export`).
 
 Two steps. :func:`validate` collects *every* problem of the document with its JSON path
 (``$.nights[0].games[1].rounds[2].hands[0].tiles[1]``): the shape against the declared JSON
-Schema (:mod:`.exchange_schema`, ``schema/v1.json``), then by hand only what a schema cannot say
+Schema (:mod:`.shape`, ``schema/v1.json``), then by hand only what a schema cannot say
 (references, uniqueness, bounds that depend on the set) and, through the rules engine, tiles,
 sets and house rules. Only a document without problems is written, in one transaction that
 is rolled back on any error: a refused file imports nothing.
@@ -32,9 +32,9 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from ..engine import CATEGORIES, DominoSet, EngineError, RuleSet, Tile, answer, score_hand
-from ..engine.rules import check_players
-from ..models import (
+from ...engine import CATEGORIES, DominoSet, EngineError, RuleSet, Tile, answer, score_hand
+from ...engine.rules import check_players
+from ...models import (
     NAME_MAX,
     AuditEntry,
     Game,
@@ -46,12 +46,12 @@ from ..models import (
     Seat,
     new_token,
 )
-from ..services.game_setup import stored_key
-from ..services.results import record_games
-from ..text import clean_text, forbidden_characters
-from ..vocab import RoundStatus
-from ..words import error_words
-from .exchange_schema import Problem, shape_problems, to_date, to_datetime
+from ...text import clean_text, forbidden_characters
+from ...vocab import RoundStatus
+from ...words import error_words
+from ..game_setup import stored_key
+from ..results import record_games
+from .shape import Problem, shape_problems, to_date, to_datetime
 
 #: the format tag of version 1 of the document
 FORMAT = "chickenfoot-companion/v1"
@@ -238,7 +238,7 @@ def _looks_like_csv(text: str) -> bool:
 
 def validate(doc: Any) -> list[Problem]:
     """Every problem in ``doc`` (empty when it can be imported), each with its JSON path, in
-    document order: first the declared shape (:mod:`.exchange_schema`, JSON Schema), then what a
+    document order: first the declared shape (:mod:`.shape`, JSON Schema), then what a
     schema cannot say (references, uniqueness, the set's bounds) and the rules engine's checks."""
     if not isinstance(doc, dict):
         return [Problem("$", _("must be an object."))]
@@ -573,7 +573,7 @@ def _seat_markers(value: Any, path: str) -> list[tuple[str, Any]]:
 
 
 def seat_ids(value: Any, seats: dict[int, int]) -> Any:
-    """The inverse of :func:`companion.history.exchange.seat_refs`: ``{"$seat": position}``
+    """The inverse of :func:`companion.services.exchange.export.seat_refs`: ``{"$seat": position}``
     becomes that seat's new database id (``seats``: position -> id)."""
     found, seat = _seat_marker(value)
     if found:

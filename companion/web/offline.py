@@ -4,10 +4,10 @@ from the root, and which pages a phone may keep for reading offline.
 * ``/manifest.webmanifest``: name, icons (static/icons, drawn by scripts/make_icons.py),
   ``display: standalone``, start URL ``/``.
 * ``/sw.js``: static/sw.js preceded by one line naming the shell files (their versioned URLs,
-  :mod:`companion.assets`) and a cache version made from their digests, so a changed CSS or
+  :mod:`companion.web.assets`) and a cache version made from their digests, so a changed CSS or
   script file makes a new service worker that fetches the new shell and drops the old one.
 * Pages reached by an edit or join link are ``no-store`` for every HTTP cache
-  (:mod:`companion.security`). The service worker keeps a copy in its own Cache Storage only
+  (:mod:`companion.web.security`). The service worker keeps a copy in its own Cache Storage only
   of a page the server marks with ``X-Offline-Page: <game id>``: the scorekeeper's game page
   and a joined phone's hand page, answered 200 to a phone that holds that right now. Any other
   answer for such an address deletes the copy; and those pages and the start page carry
@@ -30,9 +30,9 @@ from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from .access import Grant, Role, current_device, holds, requires
-from .extensions import db
-from .models import Game, GameAccess
+from ..access import Grant, Role, current_device, holds, requires
+from ..extensions import db
+from ..models import Game, GameAccess
 
 #: folders of static/ whose files make the app shell cached for offline use
 SHELL_FOLDERS = ("css", "js", "icons", "vendor")

@@ -1,0 +1,3 @@
+"""Request-level helpers shared by the blueprints: htmx, headers and secrets in logs, static
+assets, the installable app, languages, form helpers, redirects and public links. Services stay
+below this package: they import nothing from it (tests/test_services_below_blueprints.py)."""
