@@ -161,6 +161,7 @@ MISREAD = [
     ("ru", "The pasted text is not valid JSON.", "не правильный", "некорректный JSON"),
     # "raus" reads as "eliminated"
     ("de", "Went out", "Raus", "Alle abgelegt"),
+    ("de", "Out", "Raus", "Fertig"),
     ("de", "Nobody went out: the round was blocked", "ist raus", "Niemand hat alle Steine"),
     ("de", "Please correct the marked fields.", "korrigier ", "korrigiere"),  # clipped
     ("de", "first", "1", "1."),  # the German ordinal's period
