@@ -91,6 +91,8 @@ def bench_app(path: str | None = None):
         SQLALCHEMY_DATABASE_URI = f"sqlite:///{path}"
         WTF_CSRF_ENABLED = False
         BOARD_RENDER_HEADER = True
+        # every phone of the crowd comes from 127.0.0.1: no limit on new phones per address
+        NEW_DEVICES_PER_ADDRESS = 0
 
         def __init__(self) -> None:
             self.SECRET_KEY = "crowd-bench"
@@ -252,6 +254,7 @@ class Run:
     stats: Stats = field(default_factory=Stats)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     static_url: str = "/static/css/app.css"
+    join: str = ""  # the game's join secret (the scorekeeper's screen shows it)
 
 
 async def pause(run: Run, seconds: float) -> None:
@@ -287,7 +290,7 @@ async def poll_for_key(
 
 async def player(run: Run, seat: int, index: int, start_round: list[asyncio.Event]) -> None:
     phone = Phone(run.port, run.stats)
-    joined = await phone.request("join a seat", f"/j/{run.share}", f"seat={seat}")
+    joined = await phone.request("join a seat", f"/j/{run.join}", f"seat={seat}")
     if joined is None or joined.status != 303:
         run.stats.errors.append(f"join seat {seat}: {joined.status if joined else 'dropped'}")
     poller = asyncio.create_task(
@@ -520,13 +523,14 @@ def main() -> None:
         db.create_all()
         edit, share, game_id = table_bench.make_game(table_bench.PLAYERS, "Player")
         seats = [s.id for s in db.session.get(Game, game_id).seats]
+        join = db.session.get(Game, game_id).join_token
         db.engine.dispose()  # the workers open their own connections
     port = serving.free_port()
     log = tmp / "gunicorn.log"
     load_start = os.getloadavg()
     server = start_server(db_path, port, args, log)
     warm_up(port, share)
-    run = Run(port, share, edit, seats, args.poll, args.rounds, args.round_seconds)
+    run = Run(port, share, edit, seats, args.poll, args.rounds, args.round_seconds, join=join)
     with app.test_request_context():
         from flask import url_for
 
