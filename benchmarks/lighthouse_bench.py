@@ -73,8 +73,8 @@ class Result:
 
 
 def build(path: str) -> tuple[dict[str, str], str]:
-    """The benchmark database: the pages to measure (name -> path) and the session cookie of
-    a phone that joined a seat of the 12-player double-18 game."""
+    """The benchmark database: the pages to measure (name -> path) and the join secret of the
+    12-player double-18 game (its hand page is measured with a phone joined to a seat)."""
     app = bench_app(path)
     with app.app_context():
         db.create_all()
@@ -99,22 +99,23 @@ def build(path: str) -> tuple[dict[str, str], str]:
             "player": f"/history/players/{player.id}",
             "leaderboard": "/history/leaderboard",
         }
+        join = db.session.scalar(db.select(Game.join_token).where(Game.share_token == share))
         db.session.remove()
-    return pages, share
+    return pages, join or ""
 
 
-def join_seat(base: str, share: str) -> str:
-    """Join the first seat of the game shared as ``share`` like a phone (CSRF token and all);
-    returns its ``Cookie`` header."""
+def join_seat(base: str, join: str) -> str:
+    """Join the first seat of the game whose join secret is ``join`` like a phone (CSRF token
+    and all); returns its ``Cookie`` header."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    page = opener.open(f"{base}/j/{share}").read().decode()
+    page = opener.open(f"{base}/j/{join}").read().decode()
     token = re.search(r'name="csrf_token" value="([^"]+)"', page)
     seat = re.search(r'name="seat" value="(\d+)"', page)
     if not token or not seat:
         raise RuntimeError("the join page offers no seat")
     data = urllib.parse.urlencode({"csrf_token": token.group(1), "seat": seat.group(1)})
-    opener.open(f"{base}/j/{share}", data=data.encode()).read()
+    opener.open(f"{base}/j/{join}", data=data.encode()).read()
     return "; ".join(f"{c.name}={c.value}" for c in jar)
 
 
@@ -221,12 +222,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="lighthouse-bench-") as folder:
         tmp = Path(folder)
         database = str(tmp / "bench.db")
-        pages, share = build(database)
+        pages, join = build(database)
         port = serving.free_port()
         server = serving.serve("web_bench:bench_app()", {"WEB_BENCH_DB": database}, port)
         try:
             base = f"http://127.0.0.1:{port}"
-            cookie = join_seat(base, share)
+            cookie = join_seat(base, join)
             chosen = [(n, p) for n, p in pages.items() if not args.page or n in args.page]
             results = []
             for name, path in chosen:
