@@ -10,6 +10,10 @@ that ``pybabel update`` made are replaced where a branch has the real translatio
 
     .venv/bin/python scripts/merge_catalogs.py BASE BRANCH [BRANCH ...]
 
+A branch that forked later than ``BASE`` (a fix branch made from an integration branch) is
+given with its own fork point as ``BRANCH@FORK``: compared with the older ``BASE`` it would
+count the older translations it carries as its own changes and undo newer ones.
+
 Prints, per language, how many translations it set and the messages left untranslated or
 fuzzy (which need a translator); exits 1 when any is left.
 """
@@ -52,11 +56,25 @@ def _strings(catalog: Catalog | None) -> Strings:
     }
 
 
+def branch_and_base(spec: str, base: str) -> tuple[str, str]:
+    """``BRANCH@FORK`` -> (BRANCH, FORK); a plain ``BRANCH`` is compared with ``base``.
+
+    >>> branch_and_base("tablefix@integ~3", "main")
+    ('tablefix', 'integ~3')
+    >>> branch_and_base("words", "main")
+    ('words', 'main')
+    """
+    branch, _, fork = spec.partition("@")
+    return branch, fork or base
+
+
 def changed_translations(base: str, branches: list[str], lang: str) -> Strings:
-    """Every translation some branch added or changed against ``base``; later branches win."""
-    before = _strings(_catalog_at(base, lang))
+    """Every translation some branch added or changed against its base (``base``, or the fork
+    point given as ``BRANCH@FORK``); later branches win."""
     merged: Strings = {}
-    for branch in branches:
+    for spec in branches:
+        branch, fork = branch_and_base(spec, base)
+        before = _strings(_catalog_at(fork, lang))
         for key, string in _strings(_catalog_at(branch, lang)).items():
             if before.get(key) != string:
                 merged[key] = string
