@@ -1,0 +1,104 @@
+"""The table blueprint's forms: what a player's phone and the scorekeeper's table controls post,
+read by Flask-WTF (each carries the CSRF token; a form binds the post itself).
+
+The pages write these forms' HTML by hand (templates/table/), with the same field names. A
+field that reads junk is never an error by itself where the old by-hand reading was lenient
+(a seat id that is not a seat says so in the view); a hand post that cannot be read whole (a
+total too long to be points, more tiles than any set) is refused with the player's words
+instead of being cut short silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, SelectMultipleField, StringField
+from wtforms.validators import Length, ValidationError
+
+from ..engine.limits import MAX_TILES
+
+#: the longest tile text a phone sends (``18-18``, with room for spaces around it)
+TILE_TEXT_MAX = 20
+#: the longest typed total read (a hand's points have at most 4 digits; spaces around them)
+TOTAL_TEXT_MAX = 20
+
+
+def _tiles_of_a_set(form: Any, field: Any) -> None:
+    """No hand holds more tiles than the largest set, nor a tile's text this long."""
+    tiles = field.data or []
+    if len(tiles) > MAX_TILES or any(len(str(t)) > TILE_TEXT_MAX for t in tiles):
+        raise ValidationError(str(_l("These are not tiles of the set: tap the tiles again.")))
+
+
+class HandPostForm(FlaskForm):
+    """A player's own hand for the coming round (templates/table/hand.html): the typed total,
+    the tapped tiles or "I went out", the round's double and the revision the phone last saw;
+    ``force`` posts over another phone's change after both were shown; ``open_picker`` is
+    "Tap the tiles" without JavaScript (the page again with the picker open, nothing posted)."""
+
+    total = StringField(
+        validators=[
+            Length(
+                max=TOTAL_TEXT_MAX,
+                message=_l("Type the points as a whole number (digits only)."),
+            )
+        ]
+    )
+    tiles = SelectMultipleField(validate_choice=False, validators=[_tiles_of_a_set])
+    went_out = BooleanField()
+    double = StringField()
+    seen = StringField(default="0")
+    force = BooleanField()
+    open_picker = StringField()
+
+    def opens_picker(self) -> bool:
+        """True when "Tap the tiles" sent the form (the field is there, whatever its value)."""
+        return bool(self.open_picker.raw_data)
+
+    def typed(self) -> dict[str, Any]:
+        """What the player typed, as the hand post and the hand page take it."""
+        return {
+            "total": self.total.data or "",
+            "tiles": [str(t) for t in self.tiles.data or []],
+            "went_out": bool(self.went_out.data),
+        }
+
+    def first_error(self) -> str:
+        """The first message of a field that did not read (the form's own order)."""
+        return next(str(e) for field in self for e in field.errors)
+
+
+class ConfirmedTilesForm(FlaskForm):
+    """The tiles a player confirmed on the photo page (templates/pips/photo.html): one ``tile``
+    per tile read, each a tile's text or empty where the photo left it unsure."""
+
+    tile = SelectMultipleField(validate_choice=False)
+
+
+class SeatForm(FlaskForm):
+    """Tapping a name on the join page: the seat's id (checked against the game's seats)."""
+
+    seat = StringField()
+
+
+class SwitchForm(FlaskForm):
+    """A two-state button of the scorekeeper (lock the seats, auto-save): ``1`` is on."""
+
+    locked = StringField()
+    on = StringField()
+
+
+class AskForm(FlaskForm):
+    """ "Make this phone the scorekeeper"; ``now`` is "Take over now with the passcode"."""
+
+    now = StringField()
+
+
+class HandoverForm(FlaskForm):
+    """The scorekeeper's answer to a phone asking to keep score: the request's id and
+    ``choice`` (hand over, ``add`` as a second scorekeeper, ``refuse``)."""
+
+    request = StringField()
+    choice = StringField(default="")
