@@ -70,13 +70,6 @@ class HandPostForm(FlaskForm):
         return next(str(e) for field in self for e in field.errors)
 
 
-class ConfirmedTilesForm(FlaskForm):
-    """The tiles a player confirmed on the photo page (templates/pips/photo.html): one ``tile``
-    per tile read, each a tile's text or empty where the photo left it unsure."""
-
-    tile = SelectMultipleField(validate_choice=False)
-
-
 class SeatForm(FlaskForm):
     """Tapping a name on the join page: the seat's id (checked against the game's seats)."""
 

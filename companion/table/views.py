@@ -44,10 +44,11 @@ from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
 from ..vocab import AuditCode, GameStatus, PostStatus
 from ..web import query
+from ..web.form_fields import ConfirmedTilesForm
 from ..web.htmx import navigate, reload_page
 from ..web.stale_forms import stale_form
 from . import bp
-from .forms import AskForm, ConfirmedTilesForm, HandoverForm, HandPostForm, SeatForm, SwitchForm
+from .forms import AskForm, HandoverForm, HandPostForm, SeatForm, SwitchForm
 
 
 def _seat_of(game: Game, text: Any) -> Seat | None:
@@ -420,8 +421,7 @@ def hand_photo_confirm(share_token: str) -> Any:
     if not isinstance(found, tuple):
         return found
     game, seat, _double = found
-    picks = [str(t) for t in ConfirmedTilesForm().tile.data or []]
-    tiles, missing = hand_photo.confirmed_tiles(picks, game.set_size)
+    tiles, missing = hand_photo.confirmed_tiles(ConfirmedTilesForm().picks(), game.set_size)
     if missing or not tiles:
         flash(
             _("Some tiles were not picked; nothing was posted. Type the points instead.")
