@@ -76,12 +76,17 @@ class TableArgs(Form):
 
 
 class PositionArgs(Form):
-    """The position and the open question of the URL or a posted form: ``pos`` (the text
-    notation or a pasted layout, as typed) and ``q`` (a question tab). No CSRF field: see
-    :class:`TableArgs`."""
+    """The position and what is open on it, from the URL or a posted form: ``pos`` (the text
+    notation or a pasted layout, as typed), ``q`` (a question tab), ``sel`` (the open end being
+    filled), ``ruling`` (a saved ruling's id, checked where it is looked up), and the move
+    being asked about (``tile`` on ``on``). No CSRF field: see :class:`TableArgs`."""
 
     pos = StringField(default="")
     q = StringField(default="")
+    sel = StringField(default="")
+    ruling = StringField()
+    tile = StringField(default="")
+    on = StringField(default="")
 
     @classmethod
     def read(cls, args: MultiDict) -> PositionArgs:
