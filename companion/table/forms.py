@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectMultipleField, StringField
@@ -23,6 +24,24 @@ from ..engine.limits import MAX_TILES
 TILE_TEXT_MAX = 20
 #: the longest typed total read (a hand's points have at most 4 digits; spaces around them)
 TOTAL_TEXT_MAX = 20
+
+
+def round_double(text: Any) -> int | None:
+    """The centre double's number of a round as a form or a link sends it (``"6"`` for the
+    round with 6-6), or None for anything else."""
+    value = str(text or "").strip()
+    # ASCII digits only: "²".isdigit() is true but int("²") raises, and "６" would read as 6
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else None
+
+
+def unknown_round() -> str:
+    """What a hand post whose round cannot be read is told (a forged or broken page)."""
+    return _("This form does not say which round it is for; reload the page.")
+
+
+def _names_a_round(form: Any, field: Any) -> None:
+    if round_double(field.data) is None:
+        raise ValidationError(unknown_round())
 
 
 def _tiles_of_a_set(form: Any, field: Any) -> None:
@@ -48,7 +67,7 @@ class HandPostForm(FlaskForm):
     )
     tiles = SelectMultipleField(validate_choice=False, validators=[_tiles_of_a_set])
     went_out = BooleanField()
-    double = StringField()
+    double = StringField(validators=[_names_a_round])
     seen = StringField(default="0")
     force = BooleanField()
     open_picker = StringField()
@@ -64,6 +83,12 @@ class HandPostForm(FlaskForm):
             "tiles": [str(t) for t in self.tiles.data or []],
             "went_out": bool(self.went_out.data),
         }
+
+    def round(self) -> int:
+        """The round's double, once the form validated (its validator read it)."""
+        double = round_double(self.double.data)
+        assert double is not None, "read before the form validated"
+        return double
 
     def first_error(self) -> str:
         """The first message of a field that did not read (the form's own order)."""

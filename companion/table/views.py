@@ -48,7 +48,15 @@ from ..web.form_fields import ConfirmedTilesForm
 from ..web.htmx import navigate, reload_page
 from ..web.stale_forms import stale_form
 from . import bp
-from .forms import AskForm, HandoverForm, HandPostForm, SeatForm, SwitchForm
+from .forms import (
+    AskForm,
+    HandoverForm,
+    HandPostForm,
+    SeatForm,
+    SwitchForm,
+    round_double,
+    unknown_round,
+)
 
 
 def _seat_of(game: Game, text: Any) -> Seat | None:
@@ -245,18 +253,12 @@ def _carried_to(game: Game) -> Game | None:
     return new if new is not None and access.joined_seat(new) is not None else None
 
 
-def _double_number(text: Any) -> int:
-    value = str(text or "").strip()
-    # ASCII digits only: "²".isdigit() is true but int("²") raises, and "６" would read as 6
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
-
-
 def _hand_picker(game: Game, seat: Seat) -> Any:
     """This phone's tile picker for the round with ``?picker=<double>`` (an htmx fragment that
     static/js/score.js asks for when "Tap the tiles" is tapped): every tile of the set but that
     centre double; ``?defs=0`` leaves out the tile symbols. Reads only; 404 for another round."""
     plan = plan_round(game)
-    if plan is None or _double_number(query.optional_text("picker")) != plan.double:
+    if plan is None or round_double(query.optional_text("picker")) != plan.double:
         abort(404)
     return render_template(
         "games/_picker.html",
@@ -285,7 +287,7 @@ def _post(game: Game, seat: Seat, share_token: str) -> Any:
         game,
         seat,
         share_token,
-        _double_number(form.double.data),
+        form.round(),
         typed,
         seen=posts.revision_number(str(form.seen.data or "0")),
         force=bool(form.force.data),
@@ -431,11 +433,15 @@ def hand_photo_confirm(share_token: str) -> Any:
         )
         return redirect(url_for("table.hand_photo_page", share_token=share_token), 303)
     typed = {"total": "", "tiles": tiles, "went_out": False}
+    double = round_double(query.optional_text("double"))  # the round the photo page was for
+    if double is None:  # a link taken apart: nothing to post it to, the tiles shown as typed
+        context = _hand_context(game, seat, problem=unknown_round(), typed=typed)
+        return render_template("table/hand.html", **context), 422
     return _post_typed(
         game,
         seat,
         share_token,
-        _double_number(query.optional_text("double")),
+        double,
         typed,
         seen=posts.revision_number(query.text("seen", "0")),
     )

@@ -45,6 +45,28 @@ def test_more_tiles_than_the_largest_set_are_refused(table):  # noqa: F811
     assert hand_post(game, "Ann") is None
 
 
+@pytest.mark.parametrize("double", ["x", "", "-1", "６", "123"])
+def test_a_post_whose_round_cannot_be_read_says_so(table, double):  # noqa: F811
+    game, phone = table
+    # read by hand, each was the round "-1" and the phone read "The round with -1--1 ..."
+    answer = post(phone("Ann"), game, double=double, total="5")
+    assert answer.status_code == 422
+    assert "This form does not say which round it is for; reload the page." in answer.text
+    assert "-1--1" not in answer.text
+    assert re.search(r'name="total"[^>]*value="5"', answer.text)
+    assert hand_post(game, "Ann") is None
+
+
+def test_a_photo_confirmation_whose_round_cannot_be_read_posts_nothing(table):  # noqa: F811
+    game, phone = table
+    ann = phone("Ann")
+    answer = ann.post(f"/p/{game.share_token}/photo/confirm?double=x&seen=0", data={"tile": "6-5"})
+    assert answer.status_code == 422
+    assert "This form does not say which round it is for" in answer.text
+    assert "-1--1" not in answer.text
+    assert hand_post(game, "Ann") is None
+
+
 def test_a_hand_within_the_bounds_is_posted_as_typed(table):  # noqa: F811
     game, phone = table
     assert post(phone("Ann"), game, total=" 12 ").status_code == 303
