@@ -1,11 +1,10 @@
 """The table blueprint's forms: what a player's phone and the scorekeeper's table controls post,
 read by Flask-WTF (each carries the CSRF token; a form binds the post itself).
 
-The pages write these forms' HTML by hand (templates/table/), with the same field names. A
-field that reads junk is never an error by itself where the old by-hand reading was lenient
-(a seat id that is not a seat says so in the view); a hand post that cannot be read whole (a
-total too long to be points, more tiles than any set) is refused with the player's words
-instead of being cut short silently.
+The pages write these forms' HTML by hand (templates/table/), with the same field names. The
+buttons' fields are read leniently (a seat id that is not a seat says so in the view); a hand
+post that cannot be read whole (a total too long to be points, more tiles than any set, no
+readable round) is refused with the player's words, never cut short into another hand.
 """
 
 from __future__ import annotations

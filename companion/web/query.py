@@ -1,11 +1,12 @@
-"""The one reader of a request's query arguments and posted fields below the blueprints' views.
+"""The one module that reads a request's query arguments and posted fields by hand.
 
-Views never touch ``request.args`` or ``request.form`` (tests/test_request_reads.py fails when
-one does). A posted form is read by its Flask-WTF form (which binds the post itself); a query
+No other module touches ``request.args`` or ``request.form`` (tests/test_request_reads.py fails
+when one does). A posted form is read by its Flask-WTF form (which binds the post itself); a query
 argument is read here, by its type:
 
-* :func:`number` (``?page=3``), :func:`text` (``?v=...``), :func:`texts` (``?missing=9&missing=4``)
-  and :func:`has` (``?picker``): one value, never an error (junk reads as "not given");
+* :func:`number` (``?page=3``), :func:`text` (``?v=...``), :func:`optional_text` (``?d=``),
+  :func:`texts` (``?missing=9&missing=4``) and :func:`has` (``?picker``): never an error (junk
+  reads as "not given");
 * :func:`arguments`: the whole query, for a WTForms form fed the query (the history's filters,
   the checker's table) or for carrying it on to another address.
 
