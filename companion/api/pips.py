@@ -11,7 +11,9 @@ with other readings). Nothing is stored.
 
 from __future__ import annotations
 
-from flask import Response, jsonify, request
+from flask import Response, jsonify
+from flask_wtf import FlaskForm
+from wtforms import StringField
 
 from ..access import Role, requires
 from ..pips import MAX_HALF, PhotoError, PhotoProblem, count_pips
@@ -20,6 +22,16 @@ from . import bp
 from .views import refusal
 
 STATUS = {PhotoProblem.EMPTY: 400, PhotoProblem.TOO_MANY_BYTES: 413}
+
+
+class PipsForm(FlaskForm):
+    """The API's form fields beside the photo: ``max_pips``, the set's highest half (checked in
+    the view, with the API's own error shape). The API is exempt from CSRF: no token."""
+
+    class Meta:
+        csrf = False
+
+    max_pips = StringField(default=str(MAX_HALF))
 
 
 @bp.post("/pips")
@@ -36,7 +48,7 @@ def pips() -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
                 "Send the photo as multipart/form-data in the field 'photo'.",
                 hand_photo.PHOTO_FIELD,
             )
-        given = request.form.get("max_pips", str(MAX_HALF)).strip()
+        given = (PipsForm().max_pips.data or "").strip()
         max_pips = int(given) if given.isascii() and given.isdigit() and len(given) < 3 else 0
         if not 1 <= max_pips <= MAX_HALF:
             raise refusal(400, "BAD_MAX_PIPS", "max_pips must be a whole number 1-18.", "max_pips")

@@ -75,6 +75,28 @@ class TableArgs(Form):
         return value if isinstance(value, int) and not self[name].errors else None
 
 
+class PositionArgs(Form):
+    """The position and what is open on it, from the URL or a posted form: ``pos`` (the text
+    notation or a pasted layout, as typed), ``q`` (a question tab), ``sel`` (the open end being
+    filled), ``ruling`` (a saved ruling's id, checked where it is looked up), and the move
+    being asked about (``tile`` on ``on``). No CSRF field: see :class:`TableArgs`."""
+
+    pos = StringField(default="")
+    q = StringField(default="")
+    sel = StringField(default="")
+    ruling = StringField()
+    tile = StringField(default="")
+    on = StringField(default="")
+
+    @classmethod
+    def read(cls, args: MultiDict) -> PositionArgs:
+        return cls(formdata=args)
+
+    def tab(self) -> str:
+        """The question tab, or "" for none or one that does not exist."""
+        return self.q.data if self.q.data in QUESTIONS else ""
+
+
 class WholeNumberField(StringField):
     """A count typed in a number box: ``data`` is the whole number, or None when left blank.
     Anything else is refused in the player's words (not WTForms' "Not a valid integer")."""

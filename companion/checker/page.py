@@ -40,6 +40,7 @@ from .asking import (
 from .context import Table
 from .drawing import HIT_R, LENGTH, WIDTH
 from .explaining import explain, question_facts, summary
+from .forms import PositionArgs
 from .notation import (
     format_layout,
 )
@@ -120,26 +121,27 @@ def page_context(
     problem_field: str = "",
 ) -> dict[str, Any]:
     """Everything the checker templates need, from the URL (or the posted form)."""
-    position = PositionView(table, args.get("pos", ""))
+    shown = PositionArgs.read(args)
+    position = PositionView(table, shown.pos.data)
     pasted_move = pasted_move_of(position)
-    tab = _tab(args, pasted_move)
+    tab = _tab(shown, pasted_move)
     ctx = _frame(table, position, tab, form or MultiDict(), problem, problem_field)
     if table.game is not None:
         ctx["prefill_scores"] = _prefill_scores(table.game)
-    ctx.update(_ruling_view(args.get("ruling"), table, position))
+    ctx.update(_ruling_view(shown.ruling.data, table, position))
     if "drawing" not in ctx:
         ctx["drawing"] = position.drawing()
-    source = ctx["form"] or args
-    ctx["on_selected"] = source.get("on", "") or pasted_move.get("on", "")
-    ctx["tile_selected"] = source.get("tile", "") or pasted_move.get("tile", "")
+    move = PositionArgs.read(ctx["form"]) if ctx["form"] else shown  # the typed move first
+    ctx["on_selected"] = move.on.data or pasted_move.get("on", "")
+    ctx["tile_selected"] = move.tile.data or pasted_move.get("tile", "")
     if position.layout is not None:
-        ctx.update(_layout_context(table, position.layout, args.get("sel", "")))
+        ctx.update(_layout_context(table, position.layout, shown.sel.data))
     return ctx
 
 
-def _tab(args: MultiDict, pasted_move: dict[str, str]) -> str:
+def _tab(shown: PositionArgs, pasted_move: dict[str, str]) -> str:
     """The open question's tab: the URL's, or the move tab for a pasted placement question."""
-    tab = args.get("q", "") if args.get("q", "") in QUESTIONS else ""
+    tab = shown.tab()
     return "move" if pasted_move and not tab else tab
 
 

@@ -33,17 +33,17 @@ from ..services.rulings import (
     rulings_for,
     save_ruling,
 )
+from ..web import query
 from ..web.htmx import is_htmx, keep_url, push_url
 from ..words import reason_words
 from . import bp
 from .asking import (
-    QUESTIONS,
     ask,
     build_question,
 )
 from .context import Table, table_for_game, table_from_args
 from .explaining import explain, summary
-from .forms import TableArgs
+from .forms import PositionArgs, TableArgs
 from .page import page_context, pasted_move_of, ruling_essentials, ruling_link, ruling_summary
 from .position import PositionView
 
@@ -80,18 +80,19 @@ def _render(ctx: dict[str, Any], status: int = 200) -> ResponseReturnValue:
 @requires(Role.ANYONE)
 def index() -> ResponseReturnValue:
     """The checker: the position (built by tapping, typing or pasting) and the questions."""
-    table = table_of(request.args)
-    return _render(page_context(table, request.args))
+    args = query.arguments()
+    return _render(page_context(table_of(args), args))
 
 
 @bp.post("/ask")
 @requires(Role.HOST)
 def ask_question() -> ResponseReturnValue:
     """Ask one question about the posted position; save the ruling and show it (PRG)."""
-    form = request.form
+    form = query.posted()
     table = table_of(form)
-    tab = form.get("q", "")
-    position = PositionView(table, form.get("pos", ""))
+    asked = PositionArgs.read(form)
+    tab = asked.q.data
+    position = PositionView(table, asked.pos.data)
     question = build_question(tab, form, table, position.layout)
     if isinstance(question, Problem):
         return _refused(table, form, question)
@@ -119,12 +120,13 @@ def show_position() -> ResponseReturnValue:
     redirect (303) to the checker showing it in the compact text notation, so the address
     stays short and shareable; a pasted placement question keeps its move. A position that
     cannot be read or played is shown here (422) with the typed text kept."""
-    form = request.form
+    form = query.posted()
     table = table_of(form)
-    position = PositionView(table, form.get("pos", ""))
+    typed = PositionArgs.read(form)
+    position = PositionView(table, typed.pos.data)
     if position.error is not None:
         return _render(page_context(table, form), 422)
-    tab = form.get("q", "") if form.get("q", "") in QUESTIONS else ""
+    tab = typed.tab()
     move = pasted_move_of(position)
     params: dict[str, Any] = {
         **table.params(),
@@ -139,7 +141,7 @@ def show_position() -> ResponseReturnValue:
 @requires(Role.ANYONE)
 def rulings() -> ResponseReturnValue:
     """The rulings made for a game (``?game=<id>``), or without one, newest first."""
-    table = table_of(request.args)
+    table = table_of(query.arguments())
     return render_template(
         "checker/rulings.html",
         table=table,
@@ -155,7 +157,7 @@ def delete(ruling_id: int) -> ResponseReturnValue:
     """Delete a saved ruling, deliberately: GET asks for confirmation (showing the ruling),
     the confirmation form POSTs (with CSRF) and goes back to the rulings list (303). A ruling
     of another game (or of a game, asked without its token) is 404."""
-    source = request.form if request.method == "POST" else request.args
+    source = query.posted() if request.method == "POST" else query.arguments()
     table = table_of(source)
     ruling = ruling_by_id(ruling_id, table.game)
     if ruling is None:
@@ -175,7 +177,7 @@ def _same_value(a: Any, b: Any) -> bool:
 @requires(Role.ANYONE)
 def house_rules() -> ResponseReturnValue:
     """Every switch in force, in plain words, with what the other choices would mean."""
-    table = table_of(request.args)
+    table = table_of(query.arguments())
     changed = table.rules.differences()
     rows = []
     for switch in SWITCHES:
@@ -207,7 +209,7 @@ def rule_book() -> ResponseReturnValue:
     """The rule book: every rule in plain words; where the sources disagree, what each says,
     the house rule that chooses, and this table's choice highlighted (``?game=`` or the
     preset on the checker)."""
-    table = table_of(request.args)
+    table = table_of(query.arguments())
     changed = table.rules.differences()
     return render_template(
         "checker/rule_book.html",

@@ -273,3 +273,21 @@ class NewGameForm(FlaskForm):
                 field.data = encode_value(value)
             else:
                 field.data = value
+
+
+class PhotoStartForm(FlaskForm):
+    """ "Count this hand's pips from a photo" on the round form: the seat whose hand it is (a
+    whole number, or None for junk: the view answers 404)."""
+
+    photo_seat = IntegerField()
+
+
+class OpenPickerForm(FlaskForm):
+    """Without JavaScript, "Tap …'s tiles" submits the round form with ``open_picker``: the
+    seat id whose picker to open (the round form itself is read by its own form)."""
+
+    open_picker = StringField()
+
+    def opens(self) -> bool:
+        """True when the post came from a "Tap the tiles" button (whatever its value)."""
+        return bool(self.open_picker.raw_data)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 
 from ..access import Role, requires
@@ -25,8 +25,11 @@ from ..services.game_lookup import scorekeeper_game
 from ..services.round_check import HandPart
 from ..services.round_form import hand_field
 from ..services.round_plan import load_game
+from ..web import query
+from ..web.form_fields import ConfirmedTilesForm
 from ..web.htmx import is_htmx, navigate
 from . import bp
+from .forms import PhotoStartForm
 
 #: Round-form fields not kept in the draft (the CSRF token is renewed; the button is spent).
 NOT_KEPT = frozenset({"csrf_token", "photo_seat"})
@@ -61,9 +64,10 @@ def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str,
 def photo_start(token: str) -> Any:
     """Keep the round form as a draft and open the photo page for the hand of ``photo_seat``."""
     game = _game(token)
-    seat_id = request.form.get("photo_seat", type=int)
+    seat_id = PhotoStartForm().photo_seat.data
     seat = _seat(game, seat_id if seat_id is not None else -1)
-    fields = [(k, v) for k, v in request.form.items(multi=True) if k not in NOT_KEPT]
+    # the whole round form as typed, whichever seats it has: its own form reads it back later
+    fields = [(k, v) for k, v in query.posted().items(multi=True) if k not in NOT_KEPT]
     hand_photo.keep_draft(game.edit_token, fields)
     target = url_for("games.photo", token=token, seat_id=seat.id)
     if is_htmx():
@@ -95,7 +99,7 @@ def photo_confirm(token: str, seat_id: int) -> Any:
     """Put the confirmed tiles into the hand and go back to the round form to save it."""
     game = _game(token)
     seat = _seat(game, seat_id)
-    picks = request.form.getlist("tile")
+    picks = ConfirmedTilesForm().picks()
     tiles, missing = hand_photo.confirmed_tiles(picks, game.set_size)
     if missing:
         flash(

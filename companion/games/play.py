@@ -68,10 +68,12 @@ from ..services.round_store import Conflict, burn_double, check_version, edit_ro
 from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
 from ..vocab import GameStatus
+from ..web import query
 from ..web.htmx import is_htmx, navigate, push_url, targets
 from ..web.languages import with_language
 from ..web.public_url import public_url
 from . import bp
+from .forms import OpenPickerForm
 from .undo import (
     NothingToUndo,
     delete_game,
@@ -245,7 +247,7 @@ def play(token: str) -> Any:
     if wants_board():
         return board(token)
     game = _edit(token)
-    plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
+    plan = plan_round(game, clean_missing(game, query.texts("missing")))
     return _render_game(game=game, plan=plan, form=_form_from_draft(game, plan), **_window_args())
 
 
@@ -263,8 +265,8 @@ class _Window(TypedDict):
 def _window_args() -> _Window:
     """The scoreboard window asked for in the address (``?upto=``, ``?who=``)."""
     return {
-        "board_upto": request.args.get("upto", type=int),
-        "board_who": request.args.get("who", type=int),
+        "board_upto": query.number("upto"),
+        "board_who": query.number("who"),
     }
 
 
@@ -274,8 +276,8 @@ def round_page(token: str) -> Any:
     """The address a refused plain save (or an opened tile picker) leaves in the address bar:
     a link or a reload there goes to the game page, with the same query (``?who=``…)."""
     scorekeeper_game(token)  # only the scorekeeper's phone is sent on to the game page
-    query: dict[str, Any] = request.args.to_dict(flat=False)
-    return redirect(url_for("games.play", token=token, **query), 303)
+    carried: dict[str, Any] = query.arguments().to_dict(flat=False)
+    return redirect(url_for("games.play", token=token, **carried), 303)
 
 
 def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:
@@ -293,11 +295,11 @@ def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:
 def save(token: str) -> Any:
     """Save the coming round (all hands in one transaction). Redirects to the game page."""
     game = _edit(token)
-    if "open_picker" in request.form:
+    if OpenPickerForm().opens():
         return _pick_page(game, None)
-    form = round_form(game, request.form)
+    form = round_form(game, query.posted())
     double = parse_double(form.double.data, game.set_size)
-    missing = clean_missing(game, request.args.getlist("missing"))
+    missing = clean_missing(game, query.texts("missing"))
     plan = plan_round(game, missing)
     if double is None:
         errors = [_("This form does not say which round it is for; reload the page.")]
@@ -308,7 +310,7 @@ def save(token: str) -> Any:
     if scored is None:
         errors = form.form_errors
         return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
-    seen = posts.seen_revisions(request.form, game.seats)
+    seen = posts.seen_revisions(query.posted(), game.seats)
     try:
         check_version(game, form.version.data)  # a stale form says so before anything else
         posts.check_unchanged(game, double, scored, seen)
@@ -413,11 +415,11 @@ def _pick_page(game: Game, editing: Round | None) -> Any:
     """Without JavaScript, "Tap …'s tiles" submits the round form with ``open_picker`` = a
     seat id: the same page again, everything typed kept (nothing is checked or saved) and that
     hand's tile picker open (and focused, so the phone scrolls to it)."""
-    form = round_form(game, request.form)
-    opened = _seat_id(request.form.get("open_picker"))
+    form = round_form(game, query.posted())
+    opened = _seat_id(OpenPickerForm().open_picker.data)
     if editing is not None:
         return _render_game(game=game, editing=editing, form=form, opened=opened)
-    plan = plan_round(game, clean_missing(game, request.args.getlist("missing")))
+    plan = plan_round(game, clean_missing(game, query.texts("missing")))
     if plan is None or parse_double(form.double.data, game.set_size) != plan.double:
         # The game moved on since the form was shown: show what is there now.
         return redirect(url_for("games.play", token=game.edit_token), 303)
@@ -438,9 +440,9 @@ def picker(token: str) -> Any:
     ``?defs=0`` leaves out the tile symbols (the page already has them). Reads only; the
     round form posts the tapped tiles."""
     game = scorekeeper_game(token)
-    seat_id = _seat_id(request.args.get("seat"))
+    seat_id = _seat_id(query.optional_text("seat"))
     seat = next((s for s in game.seats if s.id == seat_id), None)
-    double = parse_double(request.args.get("double"), game.set_size)
+    double = parse_double(query.optional_text("double"), game.set_size)
     if seat is None or double is None:
         abort(404)
     return render_template(
@@ -448,7 +450,7 @@ def picker(token: str) -> Any:
         field_name=hand_field(HandPart.TILES, seat.id),
         who=seat.player.name,
         picker=picker_tiles(game, double),
-        with_defs=request.args.get("defs") != "0",
+        with_defs=query.optional_text("defs") != "0",
     )
 
 
@@ -486,9 +488,9 @@ def edit(token: str, number: int) -> Any:
         abort(404)
     if request.method == "GET":
         return _render_game(game=game, editing=rnd)
-    if "open_picker" in request.form:
+    if OpenPickerForm().opens():
         return _pick_page(game, rnd)
-    form = round_form(game, request.form)
+    form = round_form(game, query.posted())
     scored = form.validate_round(game, rnd.start_double)
     if scored is None:
         errors = form.form_errors
@@ -557,7 +559,7 @@ def audit(token: str) -> str:
     new values, and when."""
     game = _edit(token)
     names = {s.id: s.player.name for s in game.seats}
-    page = audit_page(game, request.args.get("page", 1, type=int) or 1)
+    page = audit_page(game, query.number("page", 1) or 1)
     entries = [(e, changes(e, names)) for e in page.entries]
     return render_template("games/audit.html", game=game, entries=entries, page=page)
 
@@ -721,6 +723,6 @@ def shared_board(share_token: str) -> Any:
     if game.status == GameStatus.FINISHED and (new := live_rematch(game)) is not None:
         # the rematch started: the read-only board follows the table to it
         return navigate(url_for("games.shared", share_token=new.share_token))
-    if request.args.get("v", "") == str(game.version):
+    if query.text("v") == str(game.version):
         return Response(status=204)
     return _shared_board_response(game)

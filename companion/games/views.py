@@ -48,6 +48,7 @@ from ..services.game_lookup import scorekeeper_game
 from ..services.scoreboard import board_window, build_board
 from ..text import shortened
 from ..vocab import GameStatus
+from ..web import query
 from ..web.htmx import is_htmx
 from ..web.languages import with_language
 from ..web.public_url import init_public_url, public_base, public_url
@@ -158,7 +159,7 @@ def passcode() -> ResponseReturnValue:
     form = PasscodeForm()
     # A page whose path carries a secret (an edit link) is kept in the session, never in the
     # URL or the form (:func:`companion.access.passcode_return`).
-    given = request.args.get("next") or form.next.data
+    given = query.text("next") or form.next.data
     target = safe_next(given or passcode_return())
     if not passcode_needed():
         forget_passcode_return()

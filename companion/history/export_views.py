@@ -40,6 +40,7 @@ from ..models import Game, GameNight
 from ..services.exchange import export as exchange
 from ..services.exchange import shape as exchange_schema
 from ..vocab import GameStatus
+from ..web import query
 from . import bp
 
 #: problems of a refused file listed on the page (the rest are counted): a junk file can have
@@ -51,7 +52,7 @@ def _scope() -> tuple[int | None, int | None]:
     """(game id, night id) from the query string; 404 for a value that is not an id."""
     ids: list[int | None] = []
     for name in ("game", "night"):
-        raw = request.args.get(name)
+        raw = query.optional_text(name)
         if raw is None or raw == "":
             ids.append(None)
         elif (wanted := parse_id(raw)) is not None:

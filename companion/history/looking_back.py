@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from flask import Response, abort, render_template, request, url_for
+from flask import Response, abort, render_template, url_for
 from flask_babel import format_date
 from flask_babel import lazy_gettext as _l
 
@@ -23,6 +23,7 @@ from ..services import ratings, seasons
 from ..services.night_card import draw_card
 from ..services.night_story import DOUBLE_BLANK, StoryGame, StoryRound, story
 from ..vocab import GameStatus
+from ..web import query
 from ..web.languages import link_language
 from . import bp, players, queries
 from .aggregates import leaderboard_rows
@@ -215,7 +216,7 @@ def seasons_page() -> str:
     """A season (a calendar year by default, the latest; or any date range) looked back on:
     the group's year in review."""
     years = seasons.years(db.session())
-    form = SeasonForm(request.args)
+    form = SeasonForm(query.arguments())
     form.year.choices = options([(y, str(y)) for y in years])
     form.validate()
     season = _season_from(form, years)

@@ -22,6 +22,7 @@ from ..models import GameNight, Player, utcnow
 from ..services.deletion import restore_hours
 from ..services.game_setup import SetupError, update_night_notes
 from ..services.scoreboard import build_board, step_words
+from ..web import query
 from . import bp, game_page, looking_back, players, queries
 from .aggregates import head_to_head_rows, leaderboard_rows, player_record
 from .finished_games import Filters, finished_results
@@ -48,7 +49,7 @@ def _helpers() -> dict[str, Any]:
 
 def _page() -> int:
     """The ``page`` query argument: a whole number from 1; junk or out of range means 1."""
-    page = request.args.get("page", type=int) or 1
+    page = query.number("page") or 1
     return page if 1 <= page <= MAX_PAGE else 1
 
 
@@ -66,7 +67,7 @@ def _valid_dates(form: Any) -> tuple[Any, Any]:
 @requires(Role.ANYONE)
 def index() -> str:
     """Past game nights, newest first, with search, a date range and pages."""
-    form = NightFilterForm(request.args)
+    form = NightFilterForm(query.arguments())
     people = [(p.id, p.name) for p in players.listed_players()]
     form.player.choices = options(people, _("Anyone"))
     form.validate()
@@ -80,7 +81,7 @@ def index() -> str:
     )
     nights = queries.night_summaries(pagination.items)
     # Only the form's own fields are carried over to the page links (never url_for's options).
-    filters = {k: v for k in FILTER_FIELDS if (v := request.args.get(k, "").strip())}
+    filters = {k: v for k in FILTER_FIELDS if (v := query.text(k).strip())}
     return render_template(
         "history/index.html",
         form=form,
@@ -204,7 +205,7 @@ def game(game_id: int) -> str:
     """A game's history: standings, round grid, chart, audit trail, house rules, rulings."""
     the_game = queries.live_game(game_id)
     # the scoreboard's window is chosen here: its template's own fallback cannot parse numbers
-    upto, who = request.args.get("upto", type=int), request.args.get("who", type=int)
+    upto, who = query.number("upto"), query.number("who")
     return render_template("history/game.html", **game_page.context(the_game, upto, who))
 
 
@@ -213,7 +214,7 @@ def game(game_id: int) -> str:
 def game_audit(game_id: int) -> str:
     """A finished or running game's audit trail a page at a time (``?page=N``, 1 = newest)."""
     the_game = queries.live_game(game_id)
-    page, entries = game_page.audit_trail(the_game, request.args.get("page", 1, type=int) or 1)
+    page, entries = game_page.audit_trail(the_game, query.number("page", 1) or 1)
     return render_template("history/audit.html", game=the_game, page=page, entries=entries)
 
 
@@ -292,7 +293,7 @@ def player_merge(player_id: int) -> Any:
     person = _live_player(player_id)
     if person.merged_into_id is not None:
         abort(404)
-    data = request.form if request.method == "POST" else request.args
+    data = query.posted() if request.method == "POST" else query.arguments()
     form = MergeForm(data)
     form.into.choices = options(
         [(p.id, p.name) for p in players.listed_players() if p.id != person.id]
@@ -334,7 +335,7 @@ def player_merge(player_id: int) -> Any:
 def leaderboard_page() -> str:
     """Players ranked over a chosen period and set (finished games only), or by skill rating
     (every finished game: a period is a season, see the seasons page)."""
-    form = LeaderboardForm(request.args)
+    form = LeaderboardForm(query.arguments())
     form.validate()
     if form.by_rating:
         return render_template("history/leaderboard.html", form=form, **looking_back.rating_rows())

@@ -43,8 +43,20 @@ from ..services.round_plan import double_name, load_game, picker_tiles, plan_rou
 from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
 from ..vocab import AuditCode, GameStatus, PostStatus
+from ..web import query
+from ..web.form_fields import ConfirmedTilesForm
 from ..web.htmx import navigate, reload_page
+from ..web.stale_forms import stale_form
 from . import bp
+from .forms import (
+    AskForm,
+    HandoverForm,
+    HandPostForm,
+    SeatForm,
+    SwitchForm,
+    round_double,
+    unknown_round,
+)
 
 
 def _seat_of(game: Game, text: Any) -> Seat | None:
@@ -97,7 +109,7 @@ def join(join_token: str) -> Any:
 
 def _take_seat(game: Game, join_token: str) -> Any:
     back = redirect(url_for("table.join", join_token=join_token), 303)
-    seat = _seat_of(game, request.form.get("seat"))
+    seat = _seat_of(game, SeatForm().seat.data)
     if seat is None:
         flash(_("That seat is not at this game. Tap your name in the list."), "error")
         return back
@@ -173,7 +185,7 @@ def _hand_context(
 def _hand_board(game: Game) -> Markup:
     """The scoreboard of a joined phone's page: one rendering per game version and language,
     shared by every phone of the game (it holds nothing of any one phone's own)."""
-    upto, who = request.args.get("upto", type=int), request.args.get("who", type=int)
+    upto, who = query.number("upto"), query.number("who")
     key = render_cache.board_key(game, render_cache.BoardVariant.HAND, upto, who)
 
     def render() -> str:
@@ -225,7 +237,7 @@ def hand(share_token: str) -> Any:
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", join_token=share_token), 303)
-    if request.method == "GET" and "picker" in request.args:
+    if request.method == "GET" and query.has("picker"):
         return _hand_picker(game, seat)
     if request.method == "GET":
         return render_template("table/hand.html", **_hand_context(game, seat))
@@ -241,46 +253,44 @@ def _carried_to(game: Game) -> Game | None:
     return new if new is not None and access.joined_seat(new) is not None else None
 
 
-def _double_number(text: Any) -> int:
-    value = str(text or "").strip()
-    # ASCII digits only: "²".isdigit() is true but int("²") raises, and "６" would read as 6
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else -1
-
-
 def _hand_picker(game: Game, seat: Seat) -> Any:
     """This phone's tile picker for the round with ``?picker=<double>`` (an htmx fragment that
     static/js/score.js asks for when "Tap the tiles" is tapped): every tile of the set but that
     centre double; ``?defs=0`` leaves out the tile symbols. Reads only; 404 for another round."""
     plan = plan_round(game)
-    if plan is None or _double_number(request.args.get("picker")) != plan.double:
+    if plan is None or round_double(query.optional_text("picker")) != plan.double:
         abort(404)
     return render_template(
         "games/_picker.html",
         field_name="tiles",
         who=seat.player.name,
         picker=picker_tiles(game, plan.double),
-        with_defs=request.args.get("defs") != "0",
+        with_defs=query.optional_text("defs") != "0",
     )
 
 
 def _post(game: Game, seat: Seat, share_token: str) -> Any:
-    form = request.form
-    typed = {
-        "total": str(form.get("total", ""))[:20],
-        "tiles": [str(t)[:20] for t in form.getlist("tiles")][:200],
-        "went_out": bool(form.get("went_out")),
-    }
-    if "open_picker" in form:  # "Tap the tiles" without JavaScript: the page again, picker open
+    form = HandPostForm()
+    typed = form.typed()
+    if form.opens_picker():  # "Tap the tiles" without JavaScript: the page again, picker open
         context = _hand_context(game, seat, typed=typed, picker_open=True)
         return render_template("table/hand.html", **context)
+    if not form.validate():
+        # A stale token (the page was open too long) is said by the notice above the page:
+        # the hand comes back as typed. Anything else is a hand that cannot be read whole.
+        problem = None if stale_form() else form.first_error()
+        status = 200 if stale_form() else 422
+        return render_template(
+            "table/hand.html", **_hand_context(game, seat, problem=problem, typed=typed)
+        ), status
     return _post_typed(
         game,
         seat,
         share_token,
-        _double_number(form.get("double")),
+        form.round(),
         typed,
-        seen=posts.revision_number(str(form.get("seen", "0"))),
-        force=bool(form.get("force")),
+        seen=posts.revision_number(str(form.seen.data or "0")),
+        force=bool(form.force.data),
     )
 
 
@@ -413,7 +423,7 @@ def hand_photo_confirm(share_token: str) -> Any:
     if not isinstance(found, tuple):
         return found
     game, seat, _double = found
-    tiles, missing = hand_photo.confirmed_tiles(request.form.getlist("tile"), game.set_size)
+    tiles, missing = hand_photo.confirmed_tiles(ConfirmedTilesForm().picks(), game.set_size)
     if missing or not tiles:
         flash(
             _("Some tiles were not picked; nothing was posted. Type the points instead.")
@@ -423,13 +433,17 @@ def hand_photo_confirm(share_token: str) -> Any:
         )
         return redirect(url_for("table.hand_photo_page", share_token=share_token), 303)
     typed = {"total": "", "tiles": tiles, "went_out": False}
+    double = round_double(query.optional_text("double"))  # the round the photo page was for
+    if double is None:  # a link taken apart: nothing to post it to, the tiles shown as typed
+        context = _hand_context(game, seat, problem=unknown_round(), typed=typed)
+        return render_template("table/hand.html", **context), 422
     return _post_typed(
         game,
         seat,
         share_token,
-        _double_number(request.args.get("double")),
+        double,
         typed,
-        seen=posts.revision_number(str(request.args.get("seen", "0"))),
+        seen=posts.revision_number(query.text("seen", "0")),
     )
 
 
@@ -450,11 +464,11 @@ def hand_live(share_token: str) -> Any:
         target = url_for("table.join", join_token=share_token)
         return navigate(target)
     key = posts.seat_live_key(game, seat.id)
-    if request.args.get("v", "") == key:
+    if query.text("v") == key:
         return Response(status=204)
     game = load_game(game, audit=False)
     context = _hand_context(game, seat, live_key=key, live=True)
-    shown = request.args.get("d")
+    shown = query.optional_text("d")
     current = "" if context["double"] is None else str(context["double"])
     if shown is not None and shown != current:
         # The round of the page's hand form was saved (or the game ended): reload the page
@@ -473,7 +487,7 @@ def posted(token: str) -> Any:
     the coming round, the game's version and who asks to keep score, as JSON."""
     game = scorekeeper_game(token)
     key = posts.live_key(game)
-    if request.args.get("v", "") == key:
+    if query.text("v") == key:
         return Response(status=204)
     game = load_game(game)
     plan = plan_round(game)
@@ -516,7 +530,7 @@ def lock_seats(token: str) -> Any:
     """The scorekeeper locks the seats once everyone is in (no phone may join), or unlocks
     them (with a new join link: one seen before does not open a seat)."""
     game = scorekeeper_game(token)
-    locked = request.form.get("locked") == "1"
+    locked = SwitchForm().locked.data == "1"
     access.lock_seats(game, locked)
     if locked:
         flash(_("Seats locked: no other phone can join this game."), "success")
@@ -530,7 +544,7 @@ def lock_seats(token: str) -> Any:
 def auto_save(token: str) -> Any:
     """Switch the game's "save the round by itself when every hand is posted" setting."""
     game = scorekeeper_game(token)
-    game.auto_save = request.form.get("on") == "1"
+    game.auto_save = SwitchForm().on.data == "1"
     db.session.add(
         new_entry(
             "setting",
@@ -552,11 +566,12 @@ def ask(token: str) -> Any:
     game = game_for_edit(token)
     access.ask_to_keep_score(game)
     device = access.current_device()
-    if request.form.get("now") and _passcode_configured() and not access.is_host():
+    now = bool(AskForm().now.data)
+    if now and _passcode_configured() and not access.is_host():
         # Take over with the passcode: enter it first, then tap "Take over now" again.
         flash(_("Enter the passcode, then tap “Take over now with the passcode” again."), "info")
         return redirect(url_for("games.passcode", next=url_for("games.play", token=token)), 303)
-    if request.form.get("now") and _passcode_configured() and access.is_host():
+    if now and _passcode_configured() and access.is_host():
         row = next((r for r in access.asking(game) if device and r.device_id == device.id), None)
         if row is not None:
             _record_handover(game, access.hand_over(game, row.id))
@@ -581,8 +596,9 @@ def handover(token: str) -> Any:
     """The scorekeeper answers a phone's request: hand over (this phone stops keeping score),
     add it as a second scorekeeper, or refuse."""
     game = scorekeeper_game(token)
-    row_id = parse_id(str(request.form.get("request", "")).strip())  # the one id bound
-    choice = request.form.get("choice", "")
+    form = HandoverForm()
+    row_id = parse_id(str(form.request.data or "").strip())  # the one id bound
+    choice = form.choice.data or ""
     if row_id is None:
         flash(_("That request is no longer there; nothing changed."), "error")
         return redirect(url_for("games.play", token=token), 303)

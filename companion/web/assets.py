@@ -26,6 +26,8 @@ from flask import Flask, Response, abort, request
 from werkzeug.security import safe_join
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from . import query
+
 #: a year, in seconds: what a versioned URL may be cached for
 YEAR = 365 * 24 * 3600
 #: types worth compressing (images other than SVG are compressed already)
@@ -137,7 +139,7 @@ def init_assets(app: Flask) -> None:
             response.headers["Content-Encoding"] = encoding
         response.vary.add("Accept-Encoding")
         response.set_etag(f"{digest}-{encoding}")
-        if request.args.get("v") == digest:
+        if query.optional_text("v") == digest:
             response.cache_control.public = True
             response.cache_control.max_age = YEAR
             response.cache_control.immutable = True

@@ -7,6 +7,9 @@ form has always called it ``total_12`` and the checker's hands ``hand_0`` and ``
 with the entry's index, and :class:`EntryList` makes exactly one entry per item of its data,
 indexed as the item says (a seat id, a player's position), whatever else the post holds.
 
+:class:`ConfirmedTilesForm` is the photo page's (templates/pips/photo.html), posted to the
+scorekeeper's round (games) and to a player's own hand (table).
+
 Below the blueprints: any blueprint's forms may use it.
 """
 
@@ -14,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wtforms import FieldList
+from flask_wtf import FlaskForm
+from wtforms import FieldList, SelectMultipleField
 from wtforms.utils import unset_value
 
 
@@ -39,3 +43,14 @@ class EntryList(FieldList):
         self.object_data = data
         for item in data if data is not unset_value else ():
             self._add_entry(formdata, item, index=item["index"])
+
+
+class ConfirmedTilesForm(FlaskForm):
+    """The tiles confirmed on the photo page: one ``tile`` per tile read, each a tile's text,
+    or empty where the photo left it unsure and nothing was picked."""
+
+    tile = SelectMultipleField(validate_choice=False)
+
+    def picks(self) -> list[str]:
+        """The posted tiles in order (an empty one: not picked)."""
+        return [str(t) for t in self.tile.data or []]

@@ -40,9 +40,12 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import format_decimal as flask_format_decimal
 from flask_babel import get_locale, get_translations
+from flask_wtf import FlaskForm
+from wtforms import StringField
 
 from ..access import Role, requires
 from ..config import LANGUAGES
+from . import query
 from .redirects import same_site_path
 
 #: session key of the phone's own choice (the picker)
@@ -83,7 +86,7 @@ def select_locale() -> str:
     return (
         _offered(session.get(CHOICE_KEY))
         or request.accept_languages.best_match(available())
-        or _offered(request.args.get(LINK_PARAM))
+        or _offered(query.optional_text(LINK_PARAM))
         or _offered(session.get(LINK_KEY))
         or default
     )
@@ -100,7 +103,7 @@ def vary_by_language(response: Response) -> Response:
 def remember_link_language() -> None:
     """Keep a link's ``?lang=xx`` as this phone's preference for its next pages, unless the
     phone has chosen a language of its own (``before_request``)."""
-    code = _offered(request.args.get(LINK_PARAM))
+    code = _offered(query.optional_text(LINK_PARAM))
     if code and not _offered(session.get(CHOICE_KEY)) and session.get(LINK_KEY) != code:
         session[LINK_KEY] = code
 
@@ -134,7 +137,7 @@ def _this_page() -> str:
         return "/"
     if request.method not in ("GET", "HEAD"):
         return _referring_page() or "/"
-    return request.path + _kept_query(list(request.args.items(multi=True)))
+    return request.path + _kept_query(list(query.arguments().items(multi=True)))
 
 
 def picker_context() -> dict[str, object]:
@@ -148,17 +151,26 @@ def picker_context() -> dict[str, object]:
     }
 
 
+class LanguageForm(FlaskForm):
+    """The picker (base.html): the chosen language's code and the page to go back to; each is
+    checked by the view (an unknown code changes nothing, a path elsewhere is not followed)."""
+
+    lang = StringField()
+    next = StringField()
+
+
 @bp.post("/language")
 @requires(Role.ANYONE)
 def choose() -> ResponseReturnValue:
     """The picker's form: remember the chosen language in the session and go back to the page
     it was sent from (a path on this site only). An unknown code changes nothing."""
-    code = _offered(request.form.get("lang"))
+    form = LanguageForm()
+    code = _offered(form.lang.data)
     if code:
         session[CHOICE_KEY] = code
         session.pop(LINK_KEY, None)
         session.permanent = True
-    back = same_site_path(request.form.get("next")) or url_for("games.index")
+    back = same_site_path(form.next.data) or url_for("games.index")
     return redirect(back, 303)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from werkzeug.datastructures import MultiDict
 
 from companion.checker.context import table_from_args
-from companion.checker.forms import TableArgs
+from companion.checker.forms import PositionArgs, TableArgs
 
 
 def test_the_form_reads_numbers_and_leaves_unreadable_ones_empty() -> None:
@@ -24,3 +24,15 @@ def test_unreadable_values_fall_back_and_are_said(app) -> None:  # noqa: ANN001
         table = table_from_args(MultiDict({"preset": "nope", "set": "7", "players": "two"}))
     assert (table.preset, table.set_size, len(table.players)) == ("standard", 9, 4)
     assert "nope" in table.problem and "double-7" in table.problem
+
+
+def test_the_position_arguments_are_read_by_a_form_too() -> None:
+    shown = PositionArgs.read(MultiDict({"pos": "6-6 ; 6-5", "q": "move", "sel": "S1"}))
+    assert (shown.pos.data, shown.tab(), shown.sel.data) == ("6-6 ; 6-5", "move", "S1")
+    assert shown.ruling.data is None  # no ruling asked for: none looked up
+    assert (shown.tile.data, shown.on.data) == ("", "")
+
+
+def test_a_question_tab_that_does_not_exist_reads_as_none() -> None:
+    assert PositionArgs.read(MultiDict({"q": "<script>"})).tab() == ""
+    assert PositionArgs.read(MultiDict()).tab() == ""
