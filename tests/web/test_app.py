@@ -144,3 +144,22 @@ def test_static_scripts_styles_and_images_carry_no_document_policy(client):
     svg = client.get("/static/icons/favicon.svg").headers
     assert "Content-Security-Policy" in svg and svg["X-Frame-Options"] == "DENY"
     assert "Content-Security-Policy" in client.get("/sw.js").headers
+
+
+def test_the_scorekeepers_poll_answers_no_change_with_headers_only_it_needs(client):
+    """The round form asks every few seconds: its 204 ("nothing changed") carried the page's
+    policy headers and a renewed session cookie each time, about 650 bytes of nothing
+    (issue 26); the page renews the cookie."""
+    from tests.web.playkit import make_game
+
+    game = make_game(("Ann", "Bob", "Cy"))
+    page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    key = re.search(r'data-key="([^"]+)"', page).group(1)
+    answer = client.get(f"/g/{game.edit_token}/posts?v={key}")
+    assert answer.status_code == 204
+    assert "Set-Cookie" not in answer.headers and "Content-Security-Policy" not in answer.headers
+    assert answer.headers["Cache-Control"] == "no-store"  # an edit link's answer: kept nowhere
+    assert "Cookie" in answer.vary
+    assert client.get(f"/g/{game.edit_token}/posts?v=old").status_code == 200  # still answers
+    manifest = client.get("/manifest.webmanifest").headers
+    assert "Content-Security-Policy" not in manifest and "Set-Cookie" not in manifest

@@ -117,6 +117,21 @@ def test_the_worker_script_never_writes_the_session_cookie(app, client):
     assert "Set-Cookie" not in client.get("/sw.js").headers
 
 
+def test_a_pages_files_and_the_manifest_never_resend_the_session_cookie(app, client):
+    """A page's style sheet, scripts, icons and the manifest are the same for every phone:
+    Flask re-sent the permanent session's cookie (about 310 bytes) with each of them, ten
+    times on a first visit (issue 26: at most 30 KB); the page renews it."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    page = client.get(f"/g/{game.edit_token}")
+    assert "Set-Cookie" in page.headers
+    files = re.findall(r'(?:src|href)="(/static/[^"]+|/manifest\.webmanifest)"', page.text)
+    assert len(files) >= 5
+    for url in files:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "Set-Cookie" not in response.headers, url
+
+
 def test_a_conflict_shows_all_that_was_saved_for_the_round(app, client):
     """What is saved, shown beside a phone's own values after a conflict (the outbox of
     static/js/offline.js lists each hand's points or tiles, went out, blocked, who started),
