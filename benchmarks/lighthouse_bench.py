@@ -8,8 +8,12 @@ last release for Node 20) runs through ``npx`` on the system Chromium (``CHROME_
 default /usr/bin/chromium), mobile form factor, simulated throttling; each page ``--runs``
 times, the median reported.
 
-"Own bytes" are the bytes transferred from this server during the load (compressed, as sent):
-the page, its CSS, scripts and icons. The CDN copy of htmx is not counted; where the CDN cannot
+"Own bytes" are the bytes transferred from this server during the load: the ``transferSize`` of
+each request of the page that Lighthouse's ``network-requests`` audit lists (compressed as
+sent, response headers included): the page, its CSS, scripts, the manifest, the icon Chrome's
+install check fetches, the favicon and any request a script makes before Lighthouse stops. The
+service worker's own requests (sw.js, the app shell it caches) are not the page's and are not
+listed. The CDN copy of htmx is not counted; where the CDN cannot
 be reached (a machine without internet), the local copy that replaces it is fetched from this
 server: the table shows own bytes with it and without it ("no fallback"), the figure a
 connected phone gets. Goal (issue 26): at most 30 KB on every page.

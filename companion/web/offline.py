@@ -62,8 +62,12 @@ THEME_LIGHT = "#ffffff"
 THEME_DARK = "#1d1d21"
 #: the app's background behind the splash screen
 BACKGROUND = "#fbfaf7"
-#: the icons drawn by scripts/make_icons.py: file, size in px, purpose
+#: the icons drawn by scripts/make_icons.py: file, size in px, purpose. Chrome fetches the
+#: smallest one at least as large as its ideal size on every page's first load (its install
+#: check): 144 px, the least it installs with and a launcher icon's size on phones up to 3x
+#: density, so most phones fetch 1.9 KB instead of the 192 px icon's 3.2 (issue 26)
 ICONS = (
+    ("icons/icon-144.png", 144, "any"),
     ("icons/icon-192.png", 192, "any"),
     ("icons/icon-512.png", 512, "any"),
     ("icons/icon-maskable-512.png", 512, "maskable"),
@@ -73,16 +77,33 @@ ICONS = (
 #: request flag (WSGI environ): this answer leaves the session cookie alone
 #: (see :class:`QuietSessionInterface`)
 QUIET_SESSION = "companion.quiet_session"
+#: endpoints whose answers never set the session cookie: the same file for every phone (static
+#: files, the manifest). Flask re-sends a permanent session's cookie (about 310 bytes) with
+#: every answer, so a page's ten files carried it ten times on a first visit (issue 26: at
+#: most 30 KB); the page itself renews it.
+QUIET_ENDPOINTS = ("static", "web_manifest")
 
 
 class QuietSessionInterface(SecureCookieSessionInterface):
-    """Flask's cookie sessions, except that an answer flagged :data:`QUIET_SESSION` never sets
-    the cookie (Flask otherwise re-sends a permanent session's cookie with every answer)."""
+    """Flask's cookie sessions, except that an answer flagged :data:`QUIET_SESSION` or from
+    one of :data:`QUIET_ENDPOINTS` never sets the cookie (Flask otherwise re-sends a permanent
+    session's cookie with every answer)."""
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
-        if has_request_context() and request.environ.get(QUIET_SESSION):
+        if has_request_context() and (
+            request.environ.get(QUIET_SESSION) or request.endpoint in QUIET_ENDPOINTS
+        ):
             return False
         return super().should_set_cookie(app, session)
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        """As Flask's, except that an answer without a body (204: the scorekeeper's poll every
+        few seconds while nothing changed) does not renew an unchanged cookie: the pages do."""
+        if response.status_code == 204 and not session.modified:
+            if session.accessed:  # the answer still depends on the cookie
+                response.vary.add("Cookie")
+            return
+        super().save_session(app, session, response)
 
 
 def shell_files(static: Path) -> list[str]:

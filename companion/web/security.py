@@ -52,7 +52,7 @@ def init_security(app: Flask) -> None:
             response.headers.setdefault("Strict-Transport-Security", HSTS)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        if _is_passive_file(response):
+        if _is_passive(response):
             return response
         response.headers.setdefault("Content-Security-Policy", csp)
         response.headers.setdefault("X-Frame-Options", "DENY")
@@ -65,10 +65,15 @@ def init_security(app: Flask) -> None:
 #: static files that are never a document: a policy of what a document may load, frame or use
 #: means nothing on them (an SVG can be opened as a document, so it keeps the policy)
 PASSIVE_TYPES = ("text/javascript", "application/javascript", "text/css", "image/png")
+#: answers of any address that are never a document either: the web app manifest
+PASSIVE_ANSWERS = ("application/manifest+json",)
 
 
-def _is_passive_file(response: Response) -> bool:
-    """A static script, style sheet or raster image: sent without the document's policy
-    headers, 300 bytes less on each of a page's eight or so files (issue 26: at most 30 KB a
+def _is_passive(response: Response) -> bool:
+    """A static script, style sheet or raster image, the manifest, or an answer without a
+    body (204: the scorekeeper's poll every few seconds while nothing changed): sent without
+    the document's policy headers, about 300 bytes less on each (issue 26: at most 30 KB a
     first visit)."""
+    if response.status_code == 204 or response.mimetype in PASSIVE_ANSWERS:
+        return True
     return request.endpoint == "static" and response.mimetype in PASSIVE_TYPES
