@@ -176,6 +176,8 @@ class Walk:
     rooms: int
     returns: int
     climbs: int
+    #: stays once each loop is folded (see :func:`folded`)
+    folded: int
     sequence: list[str] = field(default_factory=list)
 
 
@@ -192,7 +194,8 @@ def measure(request: str, grain: str, rooms: list[str]) -> Walk:
         if after in left:
             returns += 1
             climbs += floor_of_grain(after, grain) > floor_of_grain(before, grain)
-    return Walk(request, grain, len(stays), len(set(stays)), returns, climbs, stays)
+    size = len(folded(stays))
+    return Walk(request, grain, len(stays), len(set(stays)), returns, climbs, size, stays)
 
 
 def floor_of_grain(name: str, grain: str) -> Floor:
@@ -210,9 +213,9 @@ def short(room: str) -> str:
     return room.removeprefix("companion.") if room != "companion" else "companion (app)"
 
 
-def compressed(sequence: list[str]) -> str:
-    """The stays in order, a block of 1-3 stays repeated back to back written once with its
-    count: ``a > (b > c) x3 > d``."""
+def folded(sequence: list[str]) -> list[str]:
+    """The stays in order, a block of 1-3 stays repeated back to back (a loop over tiles,
+    hands or fields) written once with its count: ``["a", "(b > c) x3", "d"]``."""
     out: list[str] = []
     i = 0
     while i < len(sequence):
@@ -224,13 +227,12 @@ def compressed(sequence: list[str]) -> str:
                 count += 1
             if count > 1 and count * size > best_count * best_size:
                 best_size, best_count = size, count
-        block = [short(s) for s in sequence[i : i + best_size]]
-        text = " > ".join(block)
+        text = " > ".join(short(s) for s in sequence[i : i + best_size])
         if best_count > 1:
             text = f"({text}) x{best_count}" if best_size > 1 else f"{text} x{best_count}"
         out.append(text)
         i += best_size * best_count
-    return " > ".join(out)
+    return out
 
 
 # --- the game and its forms -----------------------------------------------------------------
@@ -406,15 +408,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({r: {g: asdict(w) for g, w in by.items()} for r, by in figures.items()}))
         return 0
-    print(f"{'request':<28} {'grain':<9} {'stays':>5} {'rooms':>5} {'returns':>7} {'climbs':>6}")
+    head = ("request", "grain", "stays", "rooms", "returns", "climbs", "folded")
+    print("{:<28} {:<9} {:>5} {:>5} {:>7} {:>6} {:>6}".format(*head))
     for request, by in figures.items():
         for grain, w in by.items():
-            print(
-                f"{request:<28} {grain:<9} {w.stays:>5} {w.rooms:>5} {w.returns:>7} {w.climbs:>6}"
-            )
+            row = (request, grain, w.stays, w.rooms, w.returns, w.climbs, w.folded)
+            print("{:<28} {:<9} {:>5} {:>5} {:>7} {:>6} {:>6}".format(*row))
     for request, by in figures.items():
         for grain, w in by.items():
-            print(f"\n{request}, {grain}: {compressed(w.sequence)}")
+            print(f"\n{request}, {grain}: {' > '.join(folded(w.sequence))}")
     return 0
 
 
