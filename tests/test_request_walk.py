@@ -1,0 +1,63 @@
+"""The walk of a request through the code (benchmarks/request_walk.py, issue 23): what the
+walk of a round save shows must hold, and its figures are the same on every run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import request_walk  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def walks() -> dict[str, list[str]]:
+    """The module rooms of the three traced requests."""
+    return request_walk.walk_requests()
+
+
+def test_a_round_save_walks_from_the_blueprint_to_the_engine_and_the_store(walks) -> None:
+    save = request_walk.measure("round save", "modules", walks["round save"])
+    assert save.stays > 0 and save.returns == save.stays - save.rooms
+    rooms = set(save.sequence)
+    blueprint = [
+        r for r in save.sequence if request_walk.floor_of(r) is request_walk.Floor.BLUEPRINT
+    ]
+    assert blueprint[0] == "companion.games.play"  # the first blueprint room is the view
+    assert any(r.startswith("companion.engine.") for r in rooms)  # the round is checked
+    assert "companion.services.round_store" in rooms  # and stored
+    assert request_walk.RENDER in rooms  # the htmx answer renders the round area
+
+
+def test_a_hand_post_enters_the_table_blueprint_and_the_last_one_stores(walks) -> None:
+    post = set(walks["hand post"])
+    last = set(walks["hand post saving the round"])
+    assert "companion.table.views" in post and "companion.games.play" not in post
+    assert "companion.services.round_store" not in post  # the round waits for the others
+    assert "companion.services.round_store" in last  # auto-save stores it
+
+
+def test_the_walk_counts_stays_returns_and_climbs_as_documented() -> None:
+    floors = {"companion.games.play": 4, "companion.services.round_check": 2}
+    assert {r: request_walk.floor_of(r) for r in floors} == floors
+    walk = request_walk.measure(
+        "x",
+        "modules",
+        [
+            "companion.games.play",
+            "companion.services.round_check",
+            "companion.services.round_check",
+            "companion.games.play",
+            "companion.services.round_check",
+        ],
+    )
+    assert (walk.stays, walk.rooms, walk.returns, walk.climbs) == (4, 2, 2, 1)
+    assert request_walk.folded(["a", "b", "c", "b", "c", "d"]) == ["a", "(b > c) x2", "d"]
+
+
+def test_the_figures_are_the_same_on_a_second_run(walks) -> None:
+    again = request_walk.walk_requests()
+    assert request_walk.report(again) == request_walk.report(walks)
