@@ -47,11 +47,13 @@ import json
 import os
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from enum import IntEnum
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 from types import CodeType, FrameType
@@ -103,6 +105,7 @@ def module_of(path: str) -> str | None:
     return ".".join(parts)
 
 
+@cache
 def package_of(room: str) -> str:
     """The package a room belongs to, without ``companion.`` (root modules: ``(root)``)."""
     parts = room.split(".")
@@ -124,6 +127,7 @@ def _imports_flask(module: str) -> bool:
     )
 
 
+@cache
 def floor_of(room: str) -> Floor:
     """A room's floor in the layering (see the module's docstring)."""
     package = package_of(room)
@@ -139,11 +143,21 @@ def floor_of(room: str) -> Floor:
 # --- tracing --------------------------------------------------------------------------------
 
 
+@dataclass
+class Trace:
+    """What one request's code did in the house: the rooms its calls entered, in order (one
+    entry per change of room), and its calls up: (caller's room, called room) -> how many
+    calls a room made straight into a room on a higher floor (through Flask, SQLAlchemy or
+    Jinja frames or not), the layering turned upside down."""
+
+    rooms: list[str] = field(default_factory=list)
+    calls_up: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+
 @contextmanager
-def traced() -> Iterator[list[str]]:
-    """The rooms the code run inside the block passes through, in order (one entry per
-    change of room: consecutive duplicates are never appended)."""
-    rooms: list[str] = []
+def traced() -> Iterator[Trace]:
+    """The :class:`Trace` of the code run inside the block (this thread's)."""
+    trace = Trace()
     known: dict[CodeType, str | None] = {}
 
     def room(code: CodeType) -> str | None:
@@ -151,17 +165,26 @@ def traced() -> Iterator[list[str]]:
             known[code] = module_of(code.co_filename)
         return known[code]
 
-    def enter(name: str | None) -> None:
-        if name is not None and (not rooms or rooms[-1] != name):
-            rooms.append(name)
-
     def profile(frame: FrameType, event: str, arg: Any) -> None:
-        if event == "call":  # a function entered (or a generator resumed)
-            enter(room(frame.f_code))
+        if event != "call":  # a function entered (or a generator resumed)
+            return
+        name = room(frame.f_code)
+        if name is None:
+            return
+        if not trace.rooms or trace.rooms[-1] != name:
+            trace.rooms.append(name)
+        caller = frame.f_back
+        while caller is not None and room(caller.f_code) is None:
+            caller = caller.f_back
+        if caller is not None:
+            by = room(caller.f_code)
+            assert by is not None
+            if floor_of(name) > floor_of(by):
+                trace.calls_up[(by, name)] += 1
 
     sys.setprofile(profile)
     try:
-        yield rooms
+        yield trace
     finally:
         sys.setprofile(None)
 
@@ -179,10 +202,15 @@ class Walk:
     #: stays once each loop is folded (see :func:`folded`)
     folded: int
     sequence: list[str] = field(default_factory=list)
+    #: calls straight into a higher floor: "caller > called" -> how many
+    calls_up: dict[str, int] = field(default_factory=dict)
 
 
-def measure(request: str, grain: str, rooms: list[str]) -> Walk:
-    """Stays, rooms entered, returns and climbs back up of a walk through ``rooms``."""
+def measure(
+    request: str, grain: str, rooms: list[str], calls_up: Counter[tuple[str, str]] | None = None
+) -> Walk:
+    """Stays, rooms entered, returns and climbs back up of a walk through ``rooms`` (and
+    ``calls_up``, as :class:`Trace` counts them, written ``"caller > called"``)."""
     stays: list[str] = []
     for name in rooms:
         if not stays or stays[-1] != name:
@@ -195,7 +223,8 @@ def measure(request: str, grain: str, rooms: list[str]) -> Walk:
             returns += 1
             climbs += floor_of_grain(after, grain) > floor_of_grain(before, grain)
     size = len(folded(stays))
-    return Walk(request, grain, len(stays), len(set(stays)), returns, climbs, size, stays)
+    up = {f"{short(a)} > {short(b)}": n for (a, b), n in sorted((calls_up or Counter()).items())}
+    return Walk(request, grain, len(stays), len(set(stays)), returns, climbs, size, stays, up)
 
 
 def floor_of_grain(name: str, grain: str) -> Floor:
@@ -347,16 +376,16 @@ class Table:
         assert switched.status_code == 303, switched.status_code
 
 
-def run(request: str, send: Callable[[], Any], walks: dict[str, list[str]]) -> None:
-    """Send one request traced, keeping its rooms under ``request``; it must succeed."""
-    with traced() as rooms:
+def run(request: str, send: Callable[[], Any], walks: dict[str, Trace]) -> None:
+    """Send one request traced, keeping its trace under ``request``; it must succeed."""
+    with traced() as trace:
         answer = send()
     assert answer.status_code in (200, 303), (request, answer.status_code, answer.text[:500])
-    walks[request] = rooms
+    walks[request] = trace
 
 
-def walk_requests() -> dict[str, list[str]]:
-    """The rooms of the three requests (module rooms), on a fresh app and database."""
+def walk_requests() -> dict[str, Trace]:
+    """The traces of the three requests, on a fresh app and database."""
     with tempfile.TemporaryDirectory(prefix="request-walk-") as folder:
         config = type(
             "WalkConfig",
@@ -373,8 +402,8 @@ def walk_requests() -> dict[str, list[str]]:
                 db.engine.dispose()
 
 
-def _walk(table: Table) -> dict[str, list[str]]:
-    walks: dict[str, list[str]] = {}
+def _walk(table: Table) -> dict[str, Trace]:
+    walks: dict[str, Trace] = {}
     # round 1 (double 6) untraced, round 2 (double 5) traced: the scorekeeper's Save
     table.round_save((12, 7, 0, 20))()
     run("round save", table.round_save((9, 0, 14, 3)), walks)
@@ -389,15 +418,19 @@ def _walk(table: Table) -> dict[str, list[str]]:
     return walks
 
 
-def report(walks: dict[str, list[str]]) -> dict[str, dict[str, Walk]]:
+def report(walks: dict[str, Trace]) -> dict[str, dict[str, Walk]]:
     """Each request's yardstick on both grains: request -> grain -> :class:`Walk`."""
-    return {
-        request: {
-            "modules": measure(request, "modules", rooms),
-            "packages": measure(request, "packages", [package_of(r) for r in rooms]),
+    figures: dict[str, dict[str, Walk]] = {}
+    for request, trace in walks.items():
+        by_package: Counter[tuple[str, str]] = Counter()
+        for (caller, called), n in trace.calls_up.items():
+            by_package[(package_of(caller), package_of(called))] += n
+        packages = [package_of(r) for r in trace.rooms]
+        figures[request] = {
+            "modules": measure(request, "modules", trace.rooms, trace.calls_up),
+            "packages": measure(request, "packages", packages, by_package),
         }
-        for request, rooms in walks.items()
-    }
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -408,13 +441,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({r: {g: asdict(w) for g, w in by.items()} for r, by in figures.items()}))
         return 0
-    head = ("request", "grain", "stays", "rooms", "returns", "climbs", "folded")
-    print("{:<28} {:<9} {:>5} {:>5} {:>7} {:>6} {:>6}".format(*head))
+    line = "{:<28} {:<9} {:>5} {:>5} {:>7} {:>6} {:>6} {:>8}"
+    print(
+        line.format("request", "grain", "stays", "rooms", "returns", "climbs", "folded", "calls up")
+    )
     for request, by in figures.items():
         for grain, w in by.items():
-            row = (request, grain, w.stays, w.rooms, w.returns, w.climbs, w.folded)
-            print("{:<28} {:<9} {:>5} {:>5} {:>7} {:>6} {:>6}".format(*row))
+            up = sum(w.calls_up.values())
+            print(line.format(request, grain, w.stays, w.rooms, w.returns, w.climbs, w.folded, up))
     for request, by in figures.items():
+        w = by["modules"]
+        print(f"\n{request}, calls up: " + ", ".join(f"{k} {n}" for k, n in w.calls_up.items()))
         for grain, w in by.items():
             print(f"\n{request}, {grain}: {' > '.join(folded(w.sequence))}")
     return 0

@@ -4,6 +4,7 @@ walk of a round save shows must hold, and its figures are the same on every run.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -14,13 +15,13 @@ import request_walk  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def walks() -> dict[str, list[str]]:
-    """The module rooms of the three traced requests."""
+def walks() -> dict[str, request_walk.Trace]:
+    """The traces of the three requests."""
     return request_walk.walk_requests()
 
 
 def test_a_round_save_walks_from_the_blueprint_to_the_engine_and_the_store(walks) -> None:
-    save = request_walk.measure("round save", "modules", walks["round save"])
+    save = request_walk.measure("round save", "modules", walks["round save"].rooms)
     assert save.stays > 0 and save.returns == save.stays - save.rooms
     rooms = set(save.sequence)
     blueprint = [
@@ -33,8 +34,8 @@ def test_a_round_save_walks_from_the_blueprint_to_the_engine_and_the_store(walks
 
 
 def test_a_hand_post_enters_the_table_blueprint_and_the_last_one_stores(walks) -> None:
-    post = set(walks["hand post"])
-    last = set(walks["hand post saving the round"])
+    post = set(walks["hand post"].rooms)
+    last = set(walks["hand post saving the round"].rooms)
     assert "companion.table.views" in post and "companion.games.play" not in post
     assert "companion.services.round_store" not in post  # the round waits for the others
     assert "companion.services.round_store" in last  # auto-save stores it
@@ -61,3 +62,17 @@ def test_the_walk_counts_stays_returns_and_climbs_as_documented() -> None:
 def test_the_figures_are_the_same_on_a_second_run(walks) -> None:
     again = request_walk.walk_requests()
     assert request_walk.report(again) == request_walk.report(walks)
+
+
+def test_only_code_of_the_house_is_traced_and_calls_up_are_named() -> None:
+    from companion.engine import RuleSet
+
+    with request_walk.traced() as trace:
+        RuleSet.from_dict({"set_size": 9})
+        sorted([3, 1, 2])  # neither the standard library nor this test is a room
+    assert trace.rooms and trace.rooms[0] == "companion.engine.rules"
+    assert all(r.startswith("companion.engine") for r in trace.rooms)
+    assert not trace.calls_up
+    up = Counter({("companion.services.round_store", "companion.games.play"): 2})
+    walk = request_walk.measure("x", "modules", ["companion.games.play"], up)
+    assert walk.calls_up == {"services.round_store > games.play": 2}
