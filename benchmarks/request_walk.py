@@ -315,6 +315,12 @@ def form_of(page: str, action_end: str) -> FormFields:
     return parser
 
 
+def hand_field(names: list[str], seat: str, index: int) -> str:
+    """The field of one hand among ``names`` (a part of every hand, in page order): the one
+    named with the seat's id (``total_12``), else the ``index``-th (names by position)."""
+    return next((n for n in names if n.split("_")[-1].split("-")[-1] == seat), names[index])
+
+
 def seed_game() -> Game:
     """A new double-6 game of :data:`PLAYERS` in a new night, auto-save off."""
     night = GameNight(played_on=date(2026, 12, 4))
@@ -350,13 +356,13 @@ class Table:
         typed, the hand of 0 points ticked as gone out."""
         form = form_of(self.scorekeeper.get(f"/g/{self.edit}").text, f"/g/{self.edit}/round")
         data = dict(form.fields)
-        for name, pips in zip(PLAYERS, points, strict=True):
+        totals = [f for f in data if "total" in f]
+        outs = [b for b in form.boxes if "out" in b and "double" not in b]
+        for index, (name, pips) in enumerate(zip(PLAYERS, points, strict=True)):
             seat = str(self.seats[name])
-            total = next(f for f in data if f.startswith("total") and f.endswith(seat))
-            data[total] = [str(pips)]
+            data[hand_field(totals, seat, index)] = [str(pips)]
             if pips == 0:
-                out = next(b for b in form.boxes if b.startswith("out") and b.endswith(seat))
-                data[out] = ["y"]
+                data[hand_field(outs, seat, index)] = ["y"]
         headers = {"HX-Request": "true", "HX-Target": "round-area"}
         return lambda: self.scorekeeper.post(f"/g/{self.edit}/round", data=data, headers=headers)
 
@@ -365,9 +371,9 @@ class Table:
         phone = self.phones[name]
         form = form_of(phone.get(f"/p/{self.share}").text, f"/p/{self.share}")
         data = dict(form.fields)
-        data["total"] = [str(pips)]
+        data[next(f for f in data if "total" in f)] = [str(pips)]
         if pips == 0:
-            data["went_out"] = ["y"]
+            data[next(b for b in form.boxes if "out" in b)] = ["y"]
         return lambda: phone.post(f"/p/{self.share}", data=data)
 
     def auto_save(self) -> None:
