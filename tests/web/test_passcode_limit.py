@@ -263,14 +263,27 @@ def _spend_new_phones(app, n: int = 5) -> None:
         app.test_client().post("/passcode", data=WRONG)
 
 
-def test_a_phone_refused_by_the_new_phone_limit_is_let_in_by_the_scorekeeper(few_new):
+class FewNewPhonesNoPasscode(config.TestConfig):
+    NEW_DEVICES_PER_ADDRESS = 5
+
+
+@pytest.mark.parametrize("setup", [FewNewPhones, FewNewPhonesNoPasscode])
+def test_a_phone_refused_by_the_new_phone_limit_is_let_in_by_the_scorekeeper(setup):
     """Behind one address, an attacker who minted the address's new phones locked an honest
     phone out for 10 minutes with no code to show: now it shows one, the scorekeeper types it,
-    and the phone joins its seat and posts its hand."""
+    and the phone joins its seat and posts its hand (with a passcode set or not)."""
+    for few_new in _app(setup):
+        _let_in_by_the_scorekeeper(few_new)
+
+
+def _let_in_by_the_scorekeeper(few_new) -> None:
     game = make_game(("Ann", "Bob"))
     keeper = few_new.test_client()
-    assert keeper.get(f"/g/{game.edit_token}").status_code == 200
-    _spend_new_phones(few_new, 4)
+    table = keeper.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert f'href="/g/{game.edit_token}/admit"' in table  # the scorekeeper finds the page
+    other = make_game(("Cy", "Di"))
+    for _ in range(4):  # (the other game's first phone keeps its score; the rest are refused)
+        few_new.test_client().get(f"/g/{other.edit_token}")
     honest = few_new.test_client()
     seat = {"seat": seat_ids(game)["Bob"]}
     refused = honest.post(f"/j/{game.join_token}", data=seat)
@@ -290,7 +303,7 @@ def test_a_phone_refused_by_the_new_phone_limit_is_let_in_by_the_scorekeeper(few
     posted = honest.post(f"/p/{game.share_token}", data={"double": "6", "total": "9"})
     assert posted.status_code == 303
     # the admission is used up: another refused phone is not let in by it
-    assert few_new.test_client().post("/passcode", data=RIGHT).status_code == 429
+    assert few_new.test_client().get(f"/g/{other.edit_token}").status_code == 429
 
 
 def test_a_new_phone_code_never_issued_or_too_old_lets_nobody_in(few_new, monkeypatch):
