@@ -273,8 +273,8 @@ def _issued_to_a_new_phone(code: str) -> bool:
     """True when ``code`` was issued by :func:`new_phone_code` in this period or the one
     before (so a code is good for one to two periods)."""
     half = ADMIT_CODE_LENGTH // 2
-    if len(code) != ADMIT_CODE_LENGTH:
-        return False
+    if len(code) != ADMIT_CODE_LENGTH or not set(code) <= set(ADMIT_ALPHABET):
+        return False  # (compare_digest takes ASCII only: "ÄÖÜ" typed must not be a 500)
     now = _code_period()
     return any(
         hmac.compare_digest(code[half:], _code_check(code[:half], period))
@@ -323,7 +323,11 @@ def _admit_new_phone(code: str) -> bool:
     )
     key = _admission_key(code)
     db.session.execute(delete(RateCounter).where(RateCounter.key == key))
-    db.session.add(RateCounter(key=key, window_start=now, hits=0))
+    try:
+        with db.session.begin_nested():
+            db.session.add(RateCounter(key=key, window_start=now, hits=0))
+    except IntegrityError:
+        pass  # typed on two phones at once: the other's admission is the same
     return True
 
 

@@ -316,6 +316,9 @@ def test_a_new_phone_code_never_issued_or_too_old_lets_nobody_in(few_new, monkey
     made_up = keeper.post(f"/g/{game.edit_token}/admit", data={"code": "ABCD-EFGH"})
     assert made_up.status_code == 200
     assert "No phone shows that code" in made_up.get_data(as_text=True)
+    for odd in ("ÄÖÜß-ÄÖÜß", "ABCD-EFG\u0663", "x" * 20):
+        answer = keeper.post(f"/g/{game.edit_token}/admit", data={"code": odd})
+        assert answer.status_code in (200, 400), odd
     honest = few_new.test_client()
     code = _code(honest.post("/passcode", data=RIGHT).get_data(as_text=True))
     later = utcnow() + 2 * access.NEW_PHONE_CODE_PERIOD
