@@ -236,7 +236,9 @@ def _count_new_device() -> None:
             again=request.path if request.method == "GET" else url_for("games.index"),
             again_label=_("Open the page again"),
         )
-        abort(Response(body, status=429, headers={"Retry-After": str(wait)}))
+        # (no-store: the page holds this phone's admit code, whatever path it answers)
+        headers = {"Retry-After": str(wait), "Cache-Control": "no-store"}
+        abort(Response(body, status=429, headers=headers))
 
 
 def new_phone_code() -> str:

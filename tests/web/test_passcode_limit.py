@@ -288,6 +288,7 @@ def _let_in_by_the_scorekeeper(few_new) -> None:
     seat = {"seat": seat_ids(game)["Bob"]}
     refused = honest.post(f"/j/{game.join_token}", data=seat)
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "no-store" in refused.headers["Cache-Control"]
     page = refused.get_data(as_text=True)
     assert "Too many new phones from this network address" in page
     assert "Ask the scorekeeper or the host" in page
