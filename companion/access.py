@@ -233,7 +233,8 @@ def _count_new_device() -> None:
                 "without a code.",
                 math.ceil(wait / 60),
             ),
-            again=request.path if request.method == "GET" else url_for("games.index"),
+            # (a refused POST has no page to open again: its form is on the page before)
+            again=request.path if request.method == "GET" else None,
             again_label=_("Open the page again"),
         )
         # (no-store: the page holds this phone's admit code, whatever path it answers)

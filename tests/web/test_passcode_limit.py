@@ -289,6 +289,8 @@ def _let_in_by_the_scorekeeper(few_new) -> None:
     refused = honest.post(f"/j/{game.join_token}", data=seat)
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
     assert "no-store" in refused.headers["Cache-Control"]
+    opened = few_new.test_client().get(f"/g/{other.edit_token}")  # a page: opened again
+    assert f'class="button" href="/g/{other.edit_token}"' in opened.get_data(as_text=True)
     page = refused.get_data(as_text=True)
     assert "Too many new phones from this network address" in page
     assert "Ask the scorekeeper or the host" in page
