@@ -36,7 +36,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import wraps
 from typing import Any, NoReturn
@@ -52,6 +52,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import case, delete, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -166,8 +167,10 @@ def current_device(*, create: bool = True) -> Device | None:
         device = db.session.scalar(select(Device).where(Device.token == token))
     if device is None and create:
         with _busy_is_429():
-            _count_new_device()
-            device = Device(token=new_token() + new_token())
+            admitted = _take_admission()
+            if not admitted:
+                _count_new_device()
+            device = Device(token=new_token() + new_token(), admitted_at=admitted)
             db.session.add(device)
             db.session.commit()
         session[DEVICE_KEY] = device.token
@@ -215,16 +218,120 @@ def _count_new_device() -> None:
     hits, left = _count(f"device:new:{client_address()}", NEW_DEVICES_WINDOW)
     db.session.commit()
     if hits > int(limit):
+        wait = max(math.ceil(left), 1)
         body = render_template(
-            "error.html",
-            code=429,
-            title=_("Too many tries"),
-            description=_(
+            "games/passcode_limited.html",
+            reason=_(
                 "Too many new phones from this network address in the last few minutes. "
                 "Wait a few minutes, then open the page again."
             ),
+            code=_grouped(new_phone_code()),
+            after=ngettext(
+                "Then open the page again. Or wait %(num)d minute: then this phone gets in "
+                "without a code.",
+                "Then open the page again. Or wait %(num)d minutes: then this phone gets in "
+                "without a code.",
+                math.ceil(wait / 60),
+            ),
+            # (a refused POST has no page to open again: its form is on the page before)
+            again=request.path if request.method == "GET" else None,
+            again_label=_("Open the page again"),
         )
-        abort(Response(body, status=429, headers={"Retry-After": str(max(math.ceil(left), 1))}))
+        # (no-store: the page holds this phone's admit code, whatever path it answers)
+        headers = {"Retry-After": str(wait), "Cache-Control": "no-store"}
+        abort(Response(body, status=429, headers=headers))
+
+
+def new_phone_code() -> str:
+    """The admit code of a phone refused by the new-phone limit: kept in its signed session
+    cookie only (it has no device, and nothing is stored for it), the same code on every
+    refusal while it is valid. Its last characters are a MAC of the first and of the time
+    (:func:`_code_check`), so a code typed on the scorekeeper's phone is known to be issued
+    here and recent without a row per refused request."""
+    kept = session.get(NEW_PHONE_CODE_KEY)
+    if isinstance(kept, str) and _issued_to_a_new_phone(kept):
+        return kept
+    half = ADMIT_CODE_LENGTH // 2
+    nonce = "".join(secrets.choice(ADMIT_ALPHABET) for _ in range(half))
+    code = nonce + _code_check(nonce, _code_period())
+    session[NEW_PHONE_CODE_KEY] = code
+    return code
+
+
+def _code_period(moment: datetime | None = None) -> int:
+    """The number of the :data:`NEW_PHONE_CODE_PERIOD` a moment (now) falls in."""
+    moment = moment or utcnow()
+    return int(moment.timestamp() // NEW_PHONE_CODE_PERIOD.total_seconds())
+
+
+def _code_check(nonce: str, period: int) -> str:
+    """The check characters of a new phone's code: an HMAC (the secret key) of its random
+    characters and the period it was issued in, written in :data:`ADMIT_ALPHABET`."""
+    key = str(current_app.config.get("SECRET_KEY", "")).encode()
+    mac = hmac.new(key, f"new-phone\n{nonce}\n{period}".encode(), hashlib.sha256).digest()
+    return "".join(ADMIT_ALPHABET[b % len(ADMIT_ALPHABET)] for b in mac[: len(nonce)])
+
+
+def _issued_to_a_new_phone(code: str) -> bool:
+    """True when ``code`` was issued by :func:`new_phone_code` in this period or the one
+    before (so a code is good for one to two periods)."""
+    half = ADMIT_CODE_LENGTH // 2
+    if len(code) != ADMIT_CODE_LENGTH or not set(code) <= set(ADMIT_ALPHABET):
+        return False  # (compare_digest takes ASCII only: "ÄÖÜ" typed must not be a 500)
+    now = _code_period()
+    return any(
+        hmac.compare_digest(code[half:], _code_check(code[:half], period))
+        for period in (now, now - 1)
+    )
+
+
+def _admission_key(code: str) -> str:
+    return f"admit:new:{code}"
+
+
+def _take_admission() -> datetime | None:
+    """When a scorekeeper's or the host's phone typed this phone's new-phone code in the last
+    :data:`ADMISSION_WINDOW`: use the admission up (it lets one device in) and return when it
+    was given; else None."""
+    code = session.get(NEW_PHONE_CODE_KEY)
+    if not isinstance(code, str) or len(code) != ADMIT_CODE_LENGTH:
+        return None
+    key = _admission_key(code)
+    given = db.session.scalar(select(RateCounter.window_start).where(RateCounter.key == key))
+    if given is None:
+        return None
+    taken = db.session.execute(
+        delete(RateCounter)
+        .where(RateCounter.key == key, RateCounter.window_start == given)
+        .execution_options(synchronize_session=False)
+    )
+    session.pop(NEW_PHONE_CODE_KEY, None)
+    if not getattr(taken, "rowcount", 0) or given <= utcnow() - ADMISSION_WINDOW:
+        return None
+    return given
+
+
+def _admit_new_phone(code: str) -> bool:
+    """Keep an admission for the new phone showing ``code`` (issued here and recent): its
+    next request makes its device past the new-phone limit. Admissions older than
+    :data:`ADMISSION_WINDOW` are deleted here, so their rows stay few."""
+    if not _issued_to_a_new_phone(code):
+        return False
+    now = utcnow()
+    db.session.execute(
+        delete(RateCounter).where(
+            RateCounter.key.startswith(_admission_key(""), autoescape=True),
+            RateCounter.window_start <= now - ADMISSION_WINDOW,
+        )
+    )
+    key = _admission_key(code)
+    db.session.execute(delete(RateCounter).where(RateCounter.key == key))
+    try:
+        with db.session.begin_nested():
+            db.session.add(RateCounter(key=key, window_start=now, hits=0))
+    except IntegrityError:
+        pass  # typed on two phones at once: the other's admission is the same
+    return True
 
 
 def _adopt_legacy_tokens(device: Device) -> None:
@@ -589,6 +696,13 @@ NEW_DEVICES_WINDOW = timedelta(minutes=10)
 ADMIT_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 #: characters of that code
 ADMIT_CODE_LENGTH = 8
+#: the session key of the admit code of a phone refused by the new-phone limit (it has no
+#: device to keep it on)
+NEW_PHONE_CODE_KEY = "new_phone_code"
+#: a new phone's admit code is good in the period it was issued in and the next one
+NEW_PHONE_CODE_PERIOD = timedelta(minutes=15)
+#: how long an admission typed for a new phone waits for that phone's next request
+ADMISSION_WINDOW = timedelta(minutes=10)
 
 
 def _passcode() -> str:
@@ -744,25 +858,42 @@ def admit_code(device: Device) -> str:
             except IntegrityError:
                 continue
         db.session.commit()
-    code = device.admit_code or ""
-    return f"{code[:4]}-{code[4:]}"
+    return _grouped(device.admit_code or "")
 
 
-def admit_phone(typed: str) -> bool:
-    """Let in the phone showing the code ``typed`` (dashes, spaces and case ignored): from
-    now on only its own passcode limit counts (it still has to know the passcode). True when
-    a phone shows that code."""
+def _grouped(code: str) -> str:
+    """An admit code as shown: ``ABCD-EFGH``."""
+    half = ADMIT_CODE_LENGTH // 2
+    return f"{code[:half]}-{code[half:]}"
+
+
+class Admitted(StrEnum):
+    """What typing an admit code did (:func:`admit_phone`)."""
+
+    NOBODY = "nobody"  # no phone shows that code (never issued, mistyped or too old)
+    PHONE = "phone"  # a phone past the passcode limit: it may try the passcode
+    NEW_PHONE = "new_phone"  # a phone past the new-phone limit: it may open the page again
+
+
+def admit_phone(typed: str) -> Admitted:
+    """Let in the phone showing the code ``typed`` (dashes, spaces and case ignored): a phone
+    refused passcode tries counts only its own tries from now on (it still has to know the
+    passcode); a phone refused by the new-phone limit gets its device on its next request
+    (within :data:`ADMISSION_WINDOW`), past that limit."""
     code = "".join(ch for ch in typed.upper() if ch.isalnum())[:ADMIT_CODE_LENGTH]
     if len(code) != ADMIT_CODE_LENGTH:
-        return False
+        return Admitted.NOBODY
     result = db.session.execute(
         update(Device)
         .where(Device.admit_code == code)
         .values(admitted_at=utcnow(), admit_code=None)
         .execution_options(synchronize_session=False)
     )
+    admitted = Admitted.PHONE if getattr(result, "rowcount", 0) else Admitted.NOBODY
+    if admitted is Admitted.NOBODY and _admit_new_phone(code):
+        admitted = Admitted.NEW_PHONE
     db.session.commit()
-    return bool(getattr(result, "rowcount", 0))
+    return admitted
 
 
 def too_many_passcodes(wait: int) -> NoReturn:
@@ -772,6 +903,10 @@ def too_many_passcodes(wait: int) -> NoReturn:
     assert device is not None
     body = render_template(
         "games/passcode_limited.html",
+        reason=_("Too many wrong passcodes. Wait a minute and try again."),
         code=None if is_table_phone(device) else admit_code(device),
+        after=_("Then enter the passcode again: only this phone's own tries count."),
+        again=url_for("games.passcode"),
+        again_label=_("Enter the passcode"),
     )
     abort(Response(body, status=429, headers={"Retry-After": str(max(wait, 1))}))

@@ -26,6 +26,8 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import selectinload
 
 from ..access import (
+    ADMISSION_WINDOW,
+    Admitted,
     Role,
     accept_passcode,
     admit_phone,
@@ -195,15 +197,25 @@ def admit_keeper(token: str) -> ResponseReturnValue:
     )
 
 
+def admitted_message(admitted: Admitted) -> str:
+    """What the scorekeeper's or host's phone is told once it let a phone in."""
+    if admitted is Admitted.NEW_PHONE:
+        minutes = int(ADMISSION_WINDOW.total_seconds() // 60)
+        return ngettext(
+            "That phone may open the page again now (within %(num)d minute).",
+            "That phone may open the page again now (within %(num)d minutes).",
+            minutes,
+        )
+    return _("That phone may try the passcode now: only its own tries count.")
+
+
 def admit_page(action: str, back: str) -> ResponseReturnValue:
     """The "Let a phone in" form and its answer (the host's page and the scorekeeper's)."""
     form = AdmitForm()
     if form.validate_on_submit():
-        if admit_phone(form.code.data or ""):
-            flash(
-                _("That phone may try the passcode now: only its own tries count."),
-                "success",
-            )
+        admitted = admit_phone(form.code.data or "")
+        if admitted is not Admitted.NOBODY:
+            flash(admitted_message(admitted), "success")
             return redirect(back, code=303)
         form.code.errors = [_("No phone shows that code. Check it on the phone and type it again.")]
     return render_template("games/admit.html", form=form, action=action, back=back)

@@ -39,6 +39,7 @@ from ..ids import parse_id
 from ..models import Game, GameNight
 from ..services.exchange import export as exchange
 from ..services.exchange import shape as exchange_schema
+from ..services.idempotency import claim_upload, compares_upload
 from ..vocab import GameStatus
 from ..web import query
 from . import bp
@@ -171,6 +172,7 @@ class ImportForm(FlaskForm):
 @bp.route("/import", methods=["GET", "POST"])
 @csrf.exempt  # checked by ImportForm after raising the size limit for this one route
 @requires(Role.HOST)
+@compares_upload
 def import_page() -> str | tuple[str, int]:
     """Upload form; on POST validates the whole file, imports it or shows what is wrong."""
     limit = current_app.config["HISTORY_IMPORT_MAX_BYTES"]
@@ -190,6 +192,7 @@ def import_page() -> str | tuple[str, int]:
         status = 400 if request.method == "POST" else 200
         page = render_template("history/import.html", form=form, report=None, mb=megabytes)
         return page, status
+    claim_upload()  # a repeat of an outbox key is answered here, before anything is imported
     report = exchange.import_document(db.session(), form.file.data.read(), _may_restore)
     _remember_unfinished(report.new_games)
     status = 200 if report.ok else 422

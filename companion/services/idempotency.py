@@ -24,8 +24,10 @@ to; never a page (which would hold the phone's CSRF token, or a photo). A repeat
 them: the same redirect, or the same status with words that say the entry was already answered
 (:func:`_replayed`). An answer that applied nothing and is not a redirect (a refused hand, the
 form with what was wrong in it) frees the key: a repeat is judged again and gets that page,
-rendered for it. A repeat whose form differs from the first is not applied and is told that
-the first values were kept (:data:`REQUEST_FIELDS_SKIPPED` are not compared). Rows older than
+rendered for it. A repeat whose form (fields and files) differs from the first is not applied
+and is told that the first values were kept (:data:`REQUEST_FIELDS_SKIPPED` are not compared);
+an upload larger than the app's body limit (an import) is compared once its view has read it
+within its own bound (:func:`compares_upload`), never read before. Rows older than
 :data:`KEEP_FOR` are deleted when new keys are claimed.
 """
 
@@ -34,8 +36,10 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from enum import StrEnum
+from typing import Any
 
 from flask import (
     Flask,
@@ -82,6 +86,8 @@ REQUEST_FIELDS_SKIPPED = ("csrf_token", "idempotency_key")
 REPLAY_HEADER = "Idempotent-Replay"
 
 _G_KEY = "idempotency_key"
+_G_DEFERRED = "idempotency_deferred_key"
+_UPLOAD_MARK = "compares_upload"
 
 
 class KeyState(StrEnum):
@@ -114,23 +120,74 @@ def scoped_key(key: str, device_token: str) -> str:
 
 
 def request_digest() -> str | None:
-    """A digest of this POST's form values (without :data:`REQUEST_FIELDS_SKIPPED`), urlencoded
-    or multipart (a multipart replay with other values was answered as a replay). None for a
-    multipart body larger than the app's ``MAX_CONTENT_LENGTH`` (a photo or an import): its
-    body is never read before its view sets its own size bound."""
+    """A digest of this POST's values (:func:`values_digest`), urlencoded or multipart (a
+    multipart replay with other values was answered as a replay). None for a multipart body
+    larger than the app's ``MAX_CONTENT_LENGTH`` (a photo or an import): its body is never
+    read before its view sets its own size bound; a view that takes such an upload compares
+    it once it has read it (:func:`compares_upload`, :func:`claim_upload`)."""
     if request.mimetype == "multipart/form-data":
-        limit = current_app.config.get("MAX_CONTENT_LENGTH")
-        if request.content_length is None or (limit and request.content_length > limit):
+        if _larger_than_a_form():
             return None
     elif request.mimetype != "application/x-www-form-urlencoded":
         return None
+    return values_digest()
+
+
+def _larger_than_a_form() -> bool:
+    """True for a body of unknown size or over the app's ``MAX_CONTENT_LENGTH``."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    return request.content_length is None or bool(limit and request.content_length > limit)
+
+
+def values_digest() -> str:
+    """A digest (64 hex characters) of this request's form fields (without
+    :data:`REQUEST_FIELDS_SKIPPED`) and of its files' names and contents, each file read in
+    chunks from where the form parser put it (memory, or a temporary file for a large one)
+    and rewound for the view. A form without files has the digest older versions stored."""
     fields = sorted(
         (name, value)
         for name, values in request.form.lists()
         if name not in REQUEST_FIELDS_SKIPPED
         for value in values
     )
-    return hashlib.sha256(repr(fields).encode()).hexdigest()
+    digest = hashlib.sha256(repr(fields).encode())
+    for name, upload in sorted(request.files.items(multi=True), key=lambda item: item[0]):
+        upload.stream.seek(0)
+        content = hashlib.file_digest(upload.stream, "sha256").hexdigest()  # type: ignore[arg-type]
+        upload.stream.seek(0)
+        digest.update(repr((name, upload.filename, content)).encode())
+    return digest.hexdigest()
+
+
+def compares_upload(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a view that takes an upload larger than ``MAX_CONTENT_LENGTH`` (it raises its own
+    bound): a keyed request's claim waits until the view has read the upload and calls
+    :func:`claim_upload`, so a repeat with another file is compared, not taken as the first.
+    (Put it nearest the function: the other decorators keep its mark.)"""
+    setattr(view, _UPLOAD_MARK, True)
+    return view
+
+
+def claim_upload() -> None:
+    """Claim this request's key once its view has read the upload within its own bound
+    (a :func:`compares_upload` view, before it changes anything); a repeat is answered here
+    with the first arrival's answer, or "the values sent first were kept" (409) when its
+    files or fields differ. Nothing to do for a request without a deferred key."""
+    key = g.pop(_G_DEFERRED, None)
+    if key is None:
+        return
+    answer = claim_or_answer(key, request.path, values_digest())
+    if answer is not None:
+        abort(answer)
+    g.setdefault(_G_KEY, key)
+
+
+def _defers_its_claim() -> bool:
+    """True for a large multipart body sent to a :func:`compares_upload` view."""
+    if request.mimetype != "multipart/form-data" or not _larger_than_a_form():
+        return False
+    view = current_app.view_functions.get(request.endpoint or "")
+    return bool(getattr(view, _UPLOAD_MARK, False))
 
 
 def _claim(key: str, path: str, digest: str | None) -> bool:
@@ -331,6 +388,9 @@ def init_idempotency(app: Flask) -> None:
         if not isinstance(device, str):
             return None
         key = scoped_key(sent, device)
+        if _defers_its_claim():
+            g.setdefault(_G_DEFERRED, key)
+            return None
         answer = claim_or_answer(key, request.path, request_digest())
         if answer is None:
             g.setdefault(_G_KEY, key)

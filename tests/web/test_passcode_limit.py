@@ -255,3 +255,99 @@ def test_a_locked_database_while_counting_tries_answers_429_not_500(shared_file)
     assert "Wait a few seconds" in answers[0].get_data(as_text=True)
     # the lock gone, the same phones get in to guess
     assert app.test_client().post("/passcode", data=WRONG).status_code == 200
+
+
+def _spend_new_phones(app, n: int = 5) -> None:
+    """An attacker on the table's address makes the address's new phones."""
+    for _ in range(n):
+        app.test_client().post("/passcode", data=WRONG)
+
+
+class FewNewPhonesNoPasscode(config.TestConfig):
+    NEW_DEVICES_PER_ADDRESS = 5
+
+
+@pytest.mark.parametrize("setup", [FewNewPhones, FewNewPhonesNoPasscode])
+def test_a_phone_refused_by_the_new_phone_limit_is_let_in_by_the_scorekeeper(setup):
+    """Behind one address, an attacker who minted the address's new phones locked an honest
+    phone out for 10 minutes with no code to show: now it shows one, the scorekeeper types it,
+    and the phone joins its seat and posts its hand (with a passcode set or not)."""
+    for few_new in _app(setup):
+        _let_in_by_the_scorekeeper(few_new)
+
+
+def _let_in_by_the_scorekeeper(few_new) -> None:
+    game = make_game(("Ann", "Bob"))
+    keeper = few_new.test_client()
+    table = keeper.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert f'href="/g/{game.edit_token}/admit"' in table  # the scorekeeper finds the page
+    other = make_game(("Cy", "Di"))
+    for _ in range(4):  # (the other game's first phone keeps its score; the rest are refused)
+        few_new.test_client().get(f"/g/{other.edit_token}")
+    honest = few_new.test_client()
+    seat = {"seat": seat_ids(game)["Bob"]}
+    refused = honest.post(f"/j/{game.join_token}", data=seat)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "no-store" in refused.headers["Cache-Control"]
+    opened = few_new.test_client().get(f"/g/{other.edit_token}")  # a page: opened again
+    assert f'class="button" href="/g/{other.edit_token}"' in opened.get_data(as_text=True)
+    page = refused.get_data(as_text=True)
+    assert "Too many new phones from this network address" in page
+    assert "Ask the scorekeeper or the host" in page
+    code = _code(page)
+    # the same code on every refusal, and no row is stored for a refused phone
+    assert _code(honest.post(f"/j/{game.join_token}", data=seat).get_data(as_text=True)) == code
+    assert db.session.scalar(select(func.count(Device.id))) == 5
+    admitted = keeper.post(f"/g/{game.edit_token}/admit", data={"code": code.lower()})
+    assert admitted.status_code == 303
+    assert "may open the page again" in keeper.get(admitted.location).get_data(as_text=True)
+    joined = honest.post(f"/j/{game.join_token}", data=seat)
+    assert joined.status_code == 303
+    posted = honest.post(f"/p/{game.share_token}", data={"double": "6", "total": "9"})
+    assert posted.status_code == 303
+    # the admission is used up: another refused phone is not let in by it
+    assert few_new.test_client().get(f"/g/{other.edit_token}").status_code == 429
+
+
+def test_a_new_phone_code_never_issued_or_too_old_lets_nobody_in(few_new, monkeypatch):
+    from companion import access
+
+    game = make_game(("Ann", "Bob"))
+    keeper = few_new.test_client()
+    assert keeper.get(f"/g/{game.edit_token}").status_code == 200
+    _spend_new_phones(few_new, 4)
+    made_up = keeper.post(f"/g/{game.edit_token}/admit", data={"code": "ABCD-EFGH"})
+    assert made_up.status_code == 200
+    assert "No phone shows that code" in made_up.get_data(as_text=True)
+    for odd in ("ÄÖÜß-ÄÖÜß", "ABCD-EFG\u0663", "x" * 20):
+        answer = keeper.post(f"/g/{game.edit_token}/admit", data={"code": odd})
+        assert answer.status_code in (200, 400), odd
+    honest = few_new.test_client()
+    code = _code(honest.post("/passcode", data=RIGHT).get_data(as_text=True))
+    later = utcnow() + 2 * access.NEW_PHONE_CODE_PERIOD
+    monkeypatch.setattr(access, "utcnow", lambda: later)
+    old = keeper.post(f"/g/{game.edit_token}/admit", data={"code": code})
+    assert "No phone shows that code" in old.get_data(as_text=True)
+    # the attacker is still at it: the phone shows a fresh code then, which works
+    _spend_new_phones(few_new, 5)
+    fresh = _code(honest.post("/passcode", data=RIGHT).get_data(as_text=True))
+    assert fresh != code
+    assert keeper.post(f"/g/{game.edit_token}/admit", data={"code": fresh}).status_code == 303
+    assert honest.post("/passcode", data=RIGHT).status_code == 303
+
+
+def test_an_admission_not_used_in_time_lapses(few_new, monkeypatch):
+    from companion import access
+
+    host = few_new.test_client()
+    assert host.post("/passcode", data=RIGHT).status_code == 303
+    _spend_new_phones(few_new, 4)
+    honest = few_new.test_client()
+    refused = honest.post("/passcode", data=RIGHT)
+    assert refused.status_code == 429
+    code = _code(refused.get_data(as_text=True))
+    assert host.post("/passcode/admit", data={"code": code}).status_code == 303
+    later = utcnow() + access.ADMISSION_WINDOW + timedelta(seconds=1)
+    monkeypatch.setattr(access, "utcnow", lambda: later)
+    _spend_new_phones(few_new, 5)  # the attacker is still at it
+    assert honest.post("/passcode", data=RIGHT).status_code == 429
