@@ -102,6 +102,18 @@ def test_sqlite_connections_enforce_foreign_keys(tmp_path):
         assert db.session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
 
 
+def test_sqlite_connections_read_through_a_memory_map(tmp_path):
+    """A fresh worker's connection reads pages from the shared file cache (mmap), not through
+    a private 2 MB page cache it starts empty (the cold history pages at 50,000 games)."""
+
+    class FileConfig(TestConfig):
+        SQLALCHEMY_DATABASE_URI = f"sqlite:///{tmp_path / 'x.db'}"
+
+    app = create_app(FileConfig)
+    with app.app_context():
+        assert db.session.execute(text("PRAGMA mmap_size")).scalar() >= 2**30
+
+
 @pytest.mark.parametrize(
     "url",
     [
