@@ -190,13 +190,15 @@ def test_a_phone_sized_photo_is_accepted_over_the_form_limit(client, app):
 
 def test_headline_is_the_hands_value_under_the_house_rules(client):
     """The double-blank counts its house value (50 by default), not 0 pips: the headline is
-    what will be posted, and each option carries its points for the live update."""
+    what will be posted, and each option carries its points for the live update. A 0-0 is
+    never sure (nothing on it to check but the divider): it waits for a tap."""
     game = make_game()
     bob = seat_ids(game)["Bob"]
     r = upload(client, game, bob, scene([(6, 5), (0, 0)], angle=0.3).data)
     assert r.status_code == 200
-    assert "Points to post: 61" in text(r) and "Pips counted: 11" in text(r)
+    assert "Points to post: 11" in text(r) and "Pips counted: 11" in text(r)
     body = r.get_data(as_text=True)
+    assert "? (looks like 0-0: pick it)" in body
     assert 'value="0-0" data-points="50"' in body and 'value="6-5" data-points="11"' in body
     assert "js/photo.js" in body
 
@@ -271,6 +273,14 @@ def test_api_answers_total_tiles_positions_and_confidence(client):
     assert all(len(t["outline"]) == 4 for t in body["found"])
     assert sum(len(t["pip_marks"]) for t in body["found"]) == 19
     assert body == count_pips(photo.data).as_json()
+
+
+def test_api_says_which_tiles_must_be_confirmed(client, monkeypatch):
+    """Each tile found says whether it is sure (at or above ``SURE``): a client must ask the
+    player about a tile that is not, as the photo page does."""
+    assert all(t["sure"] for t in api(client, hand_photo().data).get_json()["found"])
+    monkeypatch.setattr("companion.pips.reading.SURE", 1.01)  # no tile is sure
+    assert not any(t["sure"] for t in api(client, hand_photo().data).get_json()["found"])
 
 
 def test_api_is_in_the_openapi_document(client):
