@@ -39,6 +39,7 @@ from ..ids import parse_id
 from ..models import Game, GameNight
 from ..services.exchange import export as exchange
 from ..services.exchange import shape as exchange_schema
+from ..services.exchange.importing import import_document
 from ..vocab import GameStatus
 from . import bp
 
@@ -189,7 +190,7 @@ def import_page() -> str | tuple[str, int]:
         status = 400 if request.method == "POST" else 200
         page = render_template("history/import.html", form=form, report=None, mb=megabytes)
         return page, status
-    report = exchange.import_document(db.session(), form.file.data.read(), _may_restore)
+    report = import_document(db.session(), form.file.data.read(), _may_restore)
     _remember_unfinished(report.new_games)
     status = 200 if report.ok else 422
     return render_template(
