@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.models import AuditEntry, Game, HandPost, IdempotencyKey, Round
 from companion.services.idempotency import FIELD, HEADER, REPLAY_HEADER
 from tests.web.playkit import make_game, round_post
-from tests.web.test_table_races import at_once, joined, postgres_url  # noqa: F401 - fixture
+from tests.web.table.test_table_races import at_once, joined, postgres_url  # noqa: F401 - fixture
 
 ROUND = {"Bob": 12, "Cy": 3}
 

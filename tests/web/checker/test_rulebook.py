@@ -15,10 +15,9 @@ from companion.engine import SWITCHES, DecidedAt, Reason, TurnResult, answer_doc
 from companion.engine.reasons import CITED_SECTIONS, SECTION
 from companion.rulebook import SECTIONS, anchor_for_code, section_for, source_names
 from companion.words import REASON_WORDS
+from tests.web.checker.test_checker_words import ASKED, ask, make_game
 
-from .test_checker_words import ASKED, ask, make_game
-
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 ALL_CODES = [*Reason, *TurnResult, *DecidedAt]
 
 

@@ -16,10 +16,9 @@ from companion.extensions import db
 from companion.models import Round
 from companion.pips import MAX_BYTES, count_pips
 from companion.pips.synth import scene
+from tests.web.playkit import make_game, round_post, seat_ids, text
 
-from .playkit import make_game, round_post, seat_ids, text
-
-PHOTOS = Path(__file__).resolve().parents[1] / "data" / "photos"
+PHOTOS = Path(__file__).resolve().parents[2] / "data" / "photos"
 
 
 def hand_photo():

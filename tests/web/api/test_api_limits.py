@@ -26,7 +26,7 @@ from companion.engine.limits import (
 from companion.engine.tiles import MAX_TILE_TEXT
 from tests.engine.mutations import mutated
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ANSWER = "/api/v1/rules/answer"
 BATCH = "/api/v1/rules/answer-batch"
 CASE_FILES = sorted((ROOT / "tests" / "data").glob("cases*.json"))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from companion.engine import RuleSet
 from companion.services.rulings import save_ruling
-
-from .playkit import make_game, text
+from tests.web.playkit import make_game, text
 
 
 def test_game_page_links_to_the_checker_with_its_own_rules(client):

@@ -9,8 +9,7 @@ from pathlib import Path
 from companion.extensions import db
 from companion.models import Game
 from companion.services.scoreboard import build_board, step_words
-
-from .playkit import make_game, round_post, seat_ids, text
+from tests.web.playkit import make_game, round_post, seat_ids, text
 
 #: the headers of an htmx request that swaps only the scoreboard (a boosted link inside it)
 BOARD_SWAP = {"HX-Request": "true", "HX-Boosted": "true", "HX-Target": "scoreboard"}
@@ -152,7 +151,7 @@ def test_eight_players_on_double_9_fit_a_fixed_narrow_table(client):
     assert ">9-9</th>" in earlier and ">3-3</th>" not in earlier and "Rounds 1–6 of 10" in earlier
     # the style sheet as written (it is served minified, without the comments that mark
     # the section)
-    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "app.css").read_text("utf-8")
+    css = (Path(__file__).resolve().parents[3] / "static" / "css" / "app.css").read_text("utf-8")
     ours = css.split("=== Playing a game")[1].split("=== end of playing a game")[0]
     assert "table-layout: fixed" in ours
     assert "overflow-x" not in ours  # the board never scrolls sideways

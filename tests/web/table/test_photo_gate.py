@@ -9,8 +9,7 @@ import pytest
 
 from companion.pips.synth import scene
 from companion.services import photo_gate
-
-from .playkit import make_game, seat_ids
+from tests.web.playkit import make_game, seat_ids
 
 
 @pytest.fixture()

@@ -25,7 +25,7 @@ import pytest
 
 from tests.web.playkit import add_scored_rounds, make_game, seat_ids
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.postgres
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-CATALOGS = Path(__file__).resolve().parents[2] / "companion" / "translations"
+CATALOGS = Path(__file__).resolve().parents[3] / "companion" / "translations"
 LANGUAGES = ("ru", "lt", "cs", "es", "de")
 NAMED = (
     "'No Draw' house rules",

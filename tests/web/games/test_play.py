@@ -9,8 +9,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import Game, Round, Seat, utcnow
-
-from .playkit import add_scored_rounds, make_game, page_html, round_post, seat_ids, text
+from tests.web.playkit import add_scored_rounds, make_game, page_html, round_post, seat_ids, text
 
 
 def page(client, game, query=""):

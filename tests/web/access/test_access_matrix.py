@@ -17,7 +17,7 @@ from companion.extensions import db
 from companion.models import Game, Ruling
 from tests.web.playkit import make_game, seat_ids
 
-TABLE = Path(__file__).resolve().parents[2] / "docs" / "TABLE.md"
+TABLE = Path(__file__).resolve().parents[3] / "docs" / "TABLE.md"
 COLUMNS = (Role.ANYONE, Role.VIEWER, Role.PLAYER, Role.SCOREKEEPER, Role.HOST)
 MARK = "✓"
 BOTH = "✓ + passcode"

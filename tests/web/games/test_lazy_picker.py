@@ -8,8 +8,7 @@ import re
 
 from companion.extensions import db
 from companion.models import Round
-
-from .playkit import make_game, round_post, seat_ids, text
+from tests.web.playkit import make_game, round_post, seat_ids, text
 
 
 def test_the_game_page_builds_no_tile_picker_until_one_is_opened(client):

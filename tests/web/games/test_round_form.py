@@ -13,8 +13,7 @@ from companion.services.round_form import (
     round_form,
 )
 from companion.services.round_plan import load_game
-
-from .playkit import make_game, round_post, seat_ids
+from tests.web.playkit import make_game, round_post, seat_ids
 
 
 def _form(app, game, data):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from .playkit import make_game, round_post, text
+from tests.web.playkit import make_game, round_post, text
 
 HTMX = {"HX-Request": "true"}
 #: what htmx 2 sends after a history cache miss on a pushed address (Back button)

@@ -7,7 +7,7 @@ Two scanners, each with a small allow-list and a self-test proving it catches wh
   ``{% trans %}``;
 * Python modules of the web layer: sentence-like string literals and f-strings that are not an
   argument of ``_``/``_l``/``ngettext`` (an f-string sentence would reach a page untranslated).
-  The engine's sentences are checked by tests/web/test_i18n_words.py (templates + params).
+  The engine's sentences are checked by tests/web/i18n/test_i18n_words.py (templates + params).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from companion.api.openapi import MAX_CASES
 from companion.extensions import db
 from companion.models import Ruling
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CASE_FILES = sorted((ROOT / "tests" / "data").glob("cases*.json"))
 CASES = [c for f in CASE_FILES for c in json.loads(f.read_text())["cases"]]
 ANSWER = "/api/v1/rules/answer"
@@ -231,7 +231,7 @@ def test_nan_costs_a_batch_only_its_own_case_as_on_the_command_line(client, tmp_
         [sys.executable, "-m", "companion.engine", "answer", str(path)],
         capture_output=True,
         check=True,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=Path(__file__).resolve().parents[3],
     )
     assert json.loads(run.stdout)["answers"] == over_http
 

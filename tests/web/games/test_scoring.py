@@ -6,8 +6,7 @@ import pytest
 
 from companion.extensions import db
 from companion.models import AuditEntry, Game, HandScore, Round
-
-from .playkit import make_game, round_post, seat_ids, text
+from tests.web.playkit import make_game, round_post, seat_ids, text
 
 
 def post_round(client, game, double=6, **kwargs):

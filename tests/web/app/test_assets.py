@@ -70,7 +70,7 @@ def test_one_visually_hidden_helper():
     `.visually-hidden`, not also a `.vh` copy."""
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     css = (root / "static" / "css" / "app.css").read_text()
     assert len(re.findall(r"^\.visually-hidden\s*\{", css, re.M)) == 1
     assert not re.search(r"^\.vh\b", css, re.M)

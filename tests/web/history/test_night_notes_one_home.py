@@ -15,7 +15,7 @@ from companion.services.exchange import export as exchange
 from companion.services.exchange import importing as exchange_import
 from tests.web.setup_helpers import start_night
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 TYPED = "  Ann won twice  \r\n\r\n\r\n\r\n  cake\t  "
 
 

@@ -21,7 +21,7 @@ from companion.models import Game
 from companion.web.redact import mask_tokens
 from tests.web.setup_helpers import start_game, start_night
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "Zq3xY7_wK-2mN8pLr5Tv1A"  # the shape of companion.models.new_token()
 
 

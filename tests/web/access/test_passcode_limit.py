@@ -17,7 +17,7 @@ from companion.extensions import db
 from companion.models import Device, RateCounter, utcnow
 from tests.conftest import fresh_app
 from tests.web.playkit import make_game, seat_ids
-from tests.web.test_table_races import at_once
+from tests.web.table.test_table_races import at_once
 
 WRONG = {"passcode": "guess"}
 RIGHT = {"passcode": "open sesame"}

@@ -9,8 +9,7 @@ from datetime import timedelta
 from companion.extensions import db
 from companion.models import AuditEntry, Game, HandScore, Round, utcnow
 from companion.services.deleted_games import recently_deleted
-
-from .playkit import make_game, page_html, round_post, seat_ids, text
+from tests.web.playkit import make_game, page_html, round_post, seat_ids, text
 
 
 def save(client, game, double, **kwargs):

@@ -184,7 +184,7 @@ def test_worded_messages_come_from_the_catalog_in_another_language(machine_app):
 def test_pages_in_another_language_show_no_raw_code(machine_app):
     """The checker's round-end and placement answers, rendered in a machine-filled language:
     no engine code is visible."""
-    from tests.web.test_checker_words import visible_text
+    from tests.web.checker.test_checker_words import visible_text
 
     client = machine_app.test_client()
     ru = {"Accept-Language": "ru"}
@@ -309,8 +309,8 @@ def test_audit_pages_in_another_language_show_no_raw_code(machine_app):
     language: every line is worded, none shows a code or its English."""
     from companion.models import AuditEntry
     from companion.services.audit import line_words
+    from tests.web.checker.test_checker_words import visible_text
     from tests.web.playkit import make_game
-    from tests.web.test_checker_words import visible_text
 
     with machine_app.app_context():
         game = make_game()
