@@ -60,9 +60,9 @@ def export_command(fmt: str, game_id: int | None, night_id: int | None, output) 
 @click.argument("file", type=click.File("rb"))
 def import_command(file) -> None:
     """Import a JSON export: adds only what is new; refuses (and imports nothing) on problems."""
-    from .services.exchange import export as exchange
+    from .services.exchange.importing import import_document
 
-    report = exchange.import_document(db.session(), file.read())
+    report = import_document(db.session(), file.read())
     for line in report.lines():
         click.echo(line, err=not report.ok)
     if not report.ok:

@@ -4,9 +4,9 @@ rule the sources disagree on, what each source says and which house rule chooses
 ``docs/RULES.md`` stays the developers' reference (with its source tags and section numbers);
 this module is its players' edition. Each :class:`RuleSection` says which RULES.md sections it
 covers (``cites``), so every section an engine answer cites, every reason code and every
-house-rule switch has a place here (tests/web/test_rulebook.py checks it). Sources are named as
-players know them ("the Wikipedia article", "the gamerules.com rules", "The Spruce Crafts
-rules"), never by their tags.
+house-rule switch has a place here (tests/web/checker/test_rulebook.py checks it). Sources are
+named as players know them ("the Wikipedia article", "the gamerules.com rules", "The Spruce
+Crafts rules"), never by their tags.
 
 Below the blueprints: imports only the engine and Flask-Babel.
 """

@@ -3,7 +3,7 @@
 Categories, presets and house-rule switches come from :mod:`companion.engine`, so the document
 cannot drift from what the engine accepts. Answer fields are those of docs/QUESTIONS.md; the
 answer schema is closed (``additionalProperties: false``), so a new engine answer field fails
-tests/web/test_api.py until it is described here.
+tests/web/api/test_api.py until it is described here.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from wtforms.validators import AnyOf
 from ..engine import Layout, answer
 from ..errors import Problem, Refused
 from ..words import error_words, names_list
-from .context import Table
+from .context import TableSetting
 from .forms import QUESTIONS, QuestionForm
 
 __all__ = ["QUESTIONS", "build_question"]
@@ -47,7 +47,7 @@ def _tiles(form: Any, field: Any) -> list[str]:
 
 
 def build_question(
-    tab: str, formdata: MultiDict, table: Table, layout: Layout | None
+    tab: str, formdata: MultiDict, table: TableSetting, layout: Layout | None
 ) -> dict[str, Any] | Problem:
     """The QUESTIONS.md question for question tab ``tab`` from the posted ``formdata``, read by
     :class:`companion.checker.forms.QuestionForm`; or the Problem with the first missing or
@@ -61,7 +61,9 @@ def build_question(
         return refused.problems[0]
 
 
-def _question(form: QuestionForm, tab: str, table: Table, layout: Layout | None) -> dict[str, Any]:
+def _question(
+    form: QuestionForm, tab: str, table: TableSetting, layout: Layout | None
+) -> dict[str, Any]:
     _read(form, form.q)
     category = QUESTIONS[tab][0]
     data: dict[str, Any] = dict(table.base_input())
@@ -149,7 +151,7 @@ SITUATIONS: dict[str, Any] = {
 }
 
 
-def _round_end_input(form: QuestionForm, table: Table) -> dict[str, Any]:
+def _round_end_input(form: QuestionForm, table: TableSetting) -> dict[str, Any]:
     """The round-end input for what the table knows: no hands when the situation says enough
     (nobody can play: hands that cannot play add nothing; someone went out: their empty
     hand), every hand when the table is not sure."""
@@ -190,7 +192,7 @@ EDGE_CASES: dict[str, Any] = {
 }
 
 
-def _edge_input(form: QuestionForm, table: Table) -> dict[str, Any]:
+def _edge_input(form: QuestionForm, table: TableSetting) -> dict[str, Any]:
     """The input of a special case (QUESTIONS.md "edge") from the form."""
     case = str(form.edge.data or "")
     if case == EdgeCase.ANNOUNCE:
@@ -212,7 +214,7 @@ def _edge_input(form: QuestionForm, table: Table) -> dict[str, Any]:
     raise Refused(Problem(_("Choose a special case."), "edge"))
 
 
-def form_from_question(question: Mapping[str, Any], table: Table) -> MultiDict:
+def form_from_question(question: Mapping[str, Any], table: TableSetting) -> MultiDict:
     """The form fields that would ask ``question`` again (to show a saved ruling's form filled
     in, ready for a variation). The inverse of :func:`build_question`."""
     data = question.get("input") or {}

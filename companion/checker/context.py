@@ -36,8 +36,9 @@ PLAYER_LETTERS = "ABCDEFGHIJKL"
 
 
 @dataclass(frozen=True)
-class Table:
-    """The table the checker rules for.
+class TableSetting:
+    """The table the checker rules for: its house rules, set, seats and centre double (named
+    apart from the table blueprint, :mod:`companion.table`, the players' phones at a game).
 
     Attributes:
         rules: the house rules in force (RULES.md §9).
@@ -97,7 +98,7 @@ class Table:
         return {"preset": self.preset, "set": self.set_size, "players": len(self.players)}
 
 
-def table_for_game(game: Game, rules: RuleSet, centre: int | None) -> Table:
+def table_for_game(game: Game, rules: RuleSet, centre: int | None) -> TableSetting:
     """The table of a running game: its frozen rules, set, seated players and coming double."""
     names = tuple(seat.player.name for seat in game.seats) or tuple(PLAYER_LETTERS[:2])
     chosen = (
@@ -108,12 +109,12 @@ def table_for_game(game: Game, rules: RuleSet, centre: int | None) -> Table:
     except EngineError:  # a stored K that no longer fits: the usual four
         k = min(4, game.set_size)
     double = game.set_size if centre is None else centre
-    return Table(rules, game.preset, game.set_size, names, k, f"{double}-{double}", game)
+    return TableSetting(rules, game.preset, game.set_size, names, k, f"{double}-{double}", game)
 
 
-def table_from_args(args: Mapping[str, Any]) -> Table:
+def table_from_args(args: Mapping[str, Any]) -> TableSetting:
     """A table from ``?preset=&set=&players=&centre=``; bad values fall back to defaults and
-    say so in :attr:`Table.problem`."""
+    say so in :attr:`TableSetting.problem`."""
     problems = []
     form = TableArgs.read(args)
     name = str(form.preset.data or "standard")
@@ -151,7 +152,7 @@ def table_from_args(args: Mapping[str, Any]) -> Table:
     centre = form.number("centre")
     if centre is None or not 0 <= centre <= set_size:
         centre = set_size
-    return Table(
+    return TableSetting(
         rules,
         name,
         set_size,

@@ -37,7 +37,7 @@ from .asking import (
     SITUATIONS,
     form_from_question,
 )
-from .context import Table
+from .context import TableSetting
 from .drawing import HIT_R, LENGTH, WIDTH
 from .explaining import explain, question_facts, summary
 from .forms import PositionArgs
@@ -47,7 +47,7 @@ from .notation import (
 from .position import PositionView
 
 
-def _links(table: Table, pos_text: str, tab: str) -> Any:
+def _links(table: TableSetting, pos_text: str, tab: str) -> Any:
     base = {**table.params(), "q": tab or None, "pos": pos_text or None}
 
     def link(**changes: Any) -> str:
@@ -57,7 +57,9 @@ def _links(table: Table, pos_text: str, tab: str) -> Any:
     return link
 
 
-def _ruling_view(ruling_id: str | None, table: Table, position: PositionView) -> dict[str, Any]:
+def _ruling_view(
+    ruling_id: str | None, table: TableSetting, position: PositionView
+) -> dict[str, Any]:
     wanted = parse_id(ruling_id)
     if wanted is None:
         return {}
@@ -73,7 +75,9 @@ def _ruling_view(ruling_id: str | None, table: Table, position: PositionView) ->
 
 
 @none_if_unreadable
-def _readable_ruling_view(ruling: Any, table: Table, position: PositionView) -> dict[str, Any]:
+def _readable_ruling_view(
+    ruling: Any, table: TableSetting, position: PositionView
+) -> dict[str, Any]:
     explained = explain(ruling.category, ruling.answer, rules_from(ruling, table), ruling.question)
     view: dict[str, Any] = {
         "ruling": ruling,
@@ -96,7 +100,7 @@ def _readable_ruling_view(ruling: Any, table: Table, position: PositionView) -> 
     return view
 
 
-def rules_from(ruling: Any, table: Table) -> Any:
+def rules_from(ruling: Any, table: TableSetting) -> Any:
     """The RuleSet saved with a ruling (the table's rules if it cannot be read back)."""
     try:
         return RuleSet.from_dict(ruling.rules)
@@ -114,7 +118,7 @@ def pasted_move_of(position: PositionView) -> dict[str, str]:
 
 
 def page_context(
-    table: Table,
+    table: TableSetting,
     args: MultiDict,
     form: MultiDict | None = None,
     problem: str = "",
@@ -146,7 +150,7 @@ def _tab(shown: PositionArgs, pasted_move: dict[str, str]) -> str:
 
 
 def _frame(
-    table: Table,
+    table: TableSetting,
     position: PositionView,
     tab: str,
     form: MultiDict,
@@ -184,7 +188,7 @@ def _prefill_scores(game: Game) -> dict[str, str]:
     }
 
 
-def _layout_context(table: Table, layout: Layout, sel: str) -> dict[str, Any]:
+def _layout_context(table: TableSetting, layout: Layout, sel: str) -> dict[str, Any]:
     """The position's tiles and ends for tapping: unplayed tiles, open, playable and closed
     ends, and the tiles that fit the selected end ``sel`` (when it is playable)."""
     unplayed = [t for t in table.dominoes.tiles if t not in layout.used]
@@ -206,7 +210,7 @@ def _layout_context(table: Table, layout: Layout, sel: str) -> dict[str, Any]:
 RECENT_POSITIONS = 4  # positions offered from a game's recent rulings
 
 
-def recent_positions(table: Table, current: str) -> list[tuple[str, str]]:
+def recent_positions(table: TableSetting, current: str) -> list[tuple[str, str]]:
     """Positions to start from, newest first: those of the game's recent rulings (the last
     position asked in that game first), as (position text, words: centre and tiles laid);
     the position on screen is left out. Empty without a game."""
@@ -296,7 +300,7 @@ def ruling_essentials(ruling: Any) -> str:
 
 
 @none_if_unreadable
-def ruling_link(ruling: Any, table: Table) -> str:
+def ruling_link(ruling: Any, table: TableSetting) -> str:
     """The checker page showing a saved ruling on its own position, under the table it was
     made for (the game, or the preset, set and player count of its question); None when the
     stored ruling cannot be read."""

@@ -16,7 +16,7 @@ from ..engine import (
 from ..engine.errors import ErrorCode
 from ..engine.tiles import parse_ends
 from ..words import end_name, move_reason
-from .context import Table
+from .context import TableSetting
 from .drawing import draw_layout
 from .notation import (
     NotationCode,
@@ -35,7 +35,7 @@ class PositionView:
     """The typed position, parsed: ``layout`` when it is possible, else ``error`` and the
     drawing of what could be laid with the refused placement in red."""
 
-    def __init__(self, table: Table, text: str) -> None:
+    def __init__(self, table: TableSetting, text: str) -> None:
         self.text = text[:MAX_POS]
         self.layout: Layout | None = None
         self.error: NotationError | None = None

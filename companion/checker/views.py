@@ -41,14 +41,14 @@ from .asking import (
     ask,
     build_question,
 )
-from .context import Table, table_for_game, table_from_args
+from .context import TableSetting, table_for_game, table_from_args
 from .explaining import explain, summary
 from .forms import PositionArgs, TableArgs
 from .page import page_context, pasted_move_of, ruling_essentials, ruling_link, ruling_summary
 from .position import PositionView
 
 
-def table_of(args: MultiDict) -> Table:
+def table_of(args: MultiDict) -> TableSetting:
     """The table from ``?game=<id>`` (404 when unknown or not this phone's table) or
     preset/set/players."""
     named = TableArgs.read(args).game.data
@@ -108,7 +108,7 @@ def ask_question() -> ResponseReturnValue:
     return redirect(url_for("checker.index", **{k: v for k, v in params.items() if v}), 303)
 
 
-def _refused(table: Table, form: MultiDict, problem: Problem) -> ResponseReturnValue:
+def _refused(table: TableSetting, form: MultiDict, problem: Problem) -> ResponseReturnValue:
     """The question's form again, everything typed kept, with what is wrong (HTTP 422)."""
     return _render(page_context(table, form, form, str(problem), problem.field or ""), 422)
 

@@ -39,6 +39,7 @@ from ..ids import parse_id
 from ..models import Game, GameNight
 from ..services.exchange import export as exchange
 from ..services.exchange import shape as exchange_schema
+from ..services.exchange.importing import import_document
 from ..services.idempotency import claim_upload, compares_upload
 from ..vocab import GameStatus
 from ..web import query
@@ -193,7 +194,7 @@ def import_page() -> str | tuple[str, int]:
         page = render_template("history/import.html", form=form, report=None, mb=megabytes)
         return page, status
     claim_upload()  # a repeat of an outbox key is answered here, before anything is imported
-    report = exchange.import_document(db.session(), form.file.data.read(), _may_restore)
+    report = import_document(db.session(), form.file.data.read(), _may_restore)
     _remember_unfinished(report.new_games)
     status = 200 if report.ok else 422
     return render_template(

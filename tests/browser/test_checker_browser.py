@@ -250,7 +250,7 @@ def test_opened_from_a_game(phone: Page, live_server, shot) -> None:
 def test_a_big_pasted_layout_is_shown_with_a_short_address(
     browser, playwright, live_server, javascript
 ) -> None:
-    from tests.web.test_checker import big_layout_json
+    from tests.web.checker.test_checker import big_layout_json
 
     context = browser.new_context(
         **playwright.devices["Pixel 7"], java_script_enabled=javascript, base_url=live_server.url

@@ -131,7 +131,7 @@ def test_every_end_of_a_deep_double_12_layout_is_a_named_44_px_target(
     small_phone: Page, shot
 ) -> None:
     from companion.checker.notation import format_layout
-    from tests.web.test_checker import big_layout_json
+    from tests.web.checker.test_checker import big_layout_json
 
     text = format_layout(json.loads(big_layout_json(60)))
     small_phone.goto(f"/checker/?set=12&q=move&pos={text}")

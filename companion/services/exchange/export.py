@@ -35,7 +35,7 @@ Left out on purpose: soft-deleted nights and games (they are deleted as far as t
 concerned), the games' edit tokens (an edit link is a capability: an imported game gets a new one)
 and the optimistic-locking ``version`` counter.
 
-**Natural keys** make imports idempotent (see :mod:`companion.services.exchange.importing`): a game
+**Natural keys** make imports idempotent (see :mod:`companion.services.exchange.write`): a game
 is its share token; a night is (date, place, created_at) or the night of one of its games already
 there; a player is their name key (and merge target); a ruling without a game is
 (created_at, category, summary).
@@ -60,14 +60,10 @@ from sqlalchemy.orm import Session
 
 from ...engine import SUPPORTED_SETS
 from ...models import AuditEntry, Game, GameNight, HandScore, Player, Round, Ruling, Seat
-from .importing import (
-    FORMAT,
-    SEAT_ID_KEYS,
-    ImportReport,
-    Problem,
-    import_document,
-    parse_document,
-)
+
+# the import's entry points too, so that a round trip (export, then import) needs one module
+from .importing import ImportReport, import_document, parse_document
+from .shape import FORMAT, SEAT_ID_KEYS, Problem
 
 __all__ = [
     "CSV_BOM",
@@ -347,7 +343,7 @@ def seat_refs(value: Any, position: dict[int, int]) -> Any:
     """Audit snapshots name seats by database id (``seat_id``, ``starter_seat_id``, see
     :func:`companion.services.round_store.round_snapshot`); ids change on import, so the
     document says ``{"$seat": position}`` instead
-    (:func:`~companion.services.exchange.importing.seat_ids` turns them back). Other values are
+    (:func:`~companion.services.exchange.write.seat_ids` turns them back). Other values are
     copied as they are."""
     if isinstance(value, dict):
         return {

@@ -4,8 +4,9 @@ The JSON Schema (draft 2020-12) is the one home of the format's fields, types an
 :func:`shape_problems` checks a document against it with :mod:`jsonschema` and words each failure
 as the import report does, with its JSON path (``$.nights[0].games[1].rounds[2].hands[0]``).
 What a schema cannot say (references, uniqueness, bounds that depend on the set, tiles and house
-rules) stays in :mod:`companion.services.exchange.importing`. The schema is served at
-``/history/schema/v1.json`` (:mod:`companion.history.export_views`).
+rules) is :mod:`companion.services.exchange.validate`'s. The format's own words live here too:
+its tag (:data:`FORMAT`) and the ``{"$seat": position}`` marker of audit snapshots. The schema
+is served at ``/history/schema/v1.json`` (:mod:`companion.history.export_views`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ from ...errors import Problem as RefusalProblem
 
 #: the file of the schema, inside this package
 SCHEMA_FILE = "v1.json"
+#: the format tag of version 1 of the document
+FORMAT = "chickenfoot-companion/v1"
+#: keys of audit snapshots whose value is a seat's database id (written as {"$seat": position})
+SEAT_ID_KEYS = frozenset({"seat_id", "starter_seat_id"})
 #: the order in which failures at one path are told: only the first is shown (a value of the
 #: wrong type is "must be text", not also "too long")
 _FIRST: tuple[str, ...] = ("type", "const", "enum", "anyOf", "format", "minLength", "maxLength")
@@ -69,6 +74,14 @@ def to_datetime(value: Any) -> datetime | None:
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC).replace(tzinfo=None)
     return moment
+
+
+def seat_marker(value: Any) -> tuple[bool, Any]:
+    """(True, position) for ``{"$seat": position}`` (how the document names a seat inside an
+    audit snapshot, see :data:`SEAT_ID_KEYS`), else (False, None)."""
+    if isinstance(value, dict) and len(value) == 1 and "$seat" in value:
+        return True, value["$seat"]
+    return False, None
 
 
 def to_date(value: Any) -> date | None:

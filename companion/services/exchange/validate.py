@@ -1,0 +1,416 @@
+"""Validate an export document: every problem of the plain data, each with its JSON path.
+
+The second of the import's three steps (:mod:`.decode` -> :mod:`.validate` -> :mod:`.write`).
+No database and no request: :func:`validate` takes the plain data :mod:`.decode` made and
+returns every problem, in the file's order, located by a JSON path
+(``$.nights[0].games[1].rounds[2].hands[0].tiles[1]``):
+
+1. the declared shape (:mod:`.shape`, ``schema/v1.json``, JSON Schema): fields, types, fixed
+   bounds;
+2. by hand, only what a schema cannot say: references (a seat's player, a merge target, a
+   round's starter), uniqueness (keys, seats, round numbers, doubles, tiles across hands) and
+   the bounds that depend on the game's set;
+3. through the rules engine, as the pages do: sets, house rules, the number of players, each
+   hand's tiles and a ruling's question.
+
+A path the schema already reported gets no second problem. Only a document without problems
+is written (:mod:`.write`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeGuard
+
+from flask_babel import gettext as _
+
+from ...engine import CATEGORIES, DominoSet, EngineError, RuleSet, Tile, answer, score_hand
+from ...engine.rules import check_players
+from ...text import forbidden_characters
+from ...vocab import RoundStatus
+from ...words import error_words
+from .shape import FORMAT, Problem, seat_marker, shape_problems
+
+
+def validate(doc: Any) -> list[Problem]:
+    """Every problem in ``doc`` (empty when it can be imported), each with its JSON path, in
+    document order: first the declared shape (:mod:`.shape`, JSON Schema), then what a
+    schema cannot say (references, uniqueness, the set's bounds) and the rules engine's checks."""
+    if not isinstance(doc, dict):
+        return [Problem("$", _("must be an object."))]
+    if doc.get("format") != FORMAT:
+        # Another format or version: the rest would only produce noise.
+        return [
+            Problem(
+                "$.format",
+                _(
+                    "must be %(format)s, not %(value)s.",
+                    format=repr(FORMAT),
+                    value=repr(doc.get("format")),
+                ),
+            )
+        ]
+    found = shape_problems(doc)
+    taken = {p.path for p in found}
+    check = _Checker(taken)
+    refs = _check_players(check, _list(doc, "players"))
+    keys: set[str] = set()
+    for n, night in enumerate(_list(doc, "nights")):
+        for g, game in enumerate(_list(night, "games")):
+            _check_game(check, game, f"$.nights[{n}].games[{g}]", refs, keys)
+    for r, ruling in enumerate(_list(doc, "rulings")):
+        _check_ruling(check, ruling, f"$.rulings[{r}]")
+    return sorted(found + check.problems, key=lambda p: _path_key(doc, p.path))
+
+
+def _path_key(doc: Any, path: str) -> list[int]:
+    """Where ``path`` is in ``doc``, for sorting in the file's own order (``[10]`` after
+    ``[9]``, a field by its place in its object; a missing field after the ones present)."""
+    key, node = [], doc
+    for step in path.replace("[", ".[").split(".")[1:]:
+        if step.startswith("[") and step[1:-1].isdigit():
+            index = int(step[1:-1])
+            node = node[index] if isinstance(node, list) and index < len(node) else None
+        elif isinstance(node, dict) and step in node:
+            index, node = list(node).index(step), node[step]
+        else:
+            index, node = len(node) if isinstance(node, dict | list) else 0, None
+        key.append(index)
+    return key
+
+
+def _list(data: Any, name: str) -> list[Any]:
+    """``data[name]`` when ``data`` is an object holding a list there, else [] (a wrong shape is
+    the schema's problem, reported once)."""
+    value = data.get(name) if isinstance(data, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def _is_int(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Checker:
+    """Collects the problems the schema cannot see, one per path: a path the schema already
+    reported (a value of the wrong shape) gets no second problem."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.problems: list[Problem] = []
+        self.taken = taken
+
+    def add(self, path: str, message: str) -> None:
+        if path not in self.taken:
+            self.taken.add(path)
+            self.problems.append(Problem(path, message))
+
+
+def _check_players(check: _Checker, players: list[Any]) -> set[str]:
+    refs: dict[str, str | None] = {}
+    for i, player in enumerate(players):
+        ref = player.get("ref") if isinstance(player, dict) else None
+        if not isinstance(ref, str):
+            continue
+        if ref in refs:
+            check.add(f"$.players[{i}].ref", _("%(ref)s is used by two players.", ref=repr(ref)))
+        target = player.get("merged_into")
+        refs[ref] = target if isinstance(target, str) else None
+    for i, player in enumerate(players):
+        target = player.get("merged_into") if isinstance(player, dict) else None
+        if isinstance(target, str) and target not in refs:
+            check.add(
+                f"$.players[{i}].merged_into",
+                _("refers to an unknown player %(target)s.", target=repr(target)),
+            )
+    for i, player in enumerate(players):
+        ref = player.get("ref") if isinstance(player, dict) else None
+        if isinstance(ref, str) and _merge_loops(refs, ref):
+            check.add(f"$.players[{i}].merged_into", _("merges lead back to this player."))
+    return set(refs)
+
+
+def _merge_loops(targets: dict[str, str | None], ref: str) -> bool:
+    seen = {ref}
+    current = targets.get(ref)
+    while current is not None:
+        if current in seen:
+            return current == ref
+        seen.add(current)
+        current = targets.get(current)
+    return False
+
+
+def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set[str]) -> None:
+    if not isinstance(game, dict):
+        return
+    key = game.get("key")
+    if isinstance(key, str):
+        if key in keys:
+            check.add(
+                f"{path}.key", _("%(key)s is the key of another game in this file.", key=repr(key))
+            )
+        keys.add(key)
+    dominoes = _check_set(check, game, path)
+    _check_rules(check, game, path, dominoes)
+    positions = _check_seats(check, game, f"{path}.seats", refs)
+    _check_rounds(check, _list(game, "rounds"), path, positions, dominoes, game)
+    for a, entry in enumerate(_list(game, "audit")):
+        _check_audit(check, entry, f"{path}.audit[{a}]", positions)
+    for r, ruling in enumerate(_list(game, "rulings")):
+        _check_ruling(check, ruling, f"{path}.rulings[{r}]")
+
+
+def _check_set(check: _Checker, data: dict[str, Any], path: str) -> DominoSet | None:
+    value = data.get("set_size")
+    if not _is_int(value):
+        return None
+    try:
+        return DominoSet(value)
+    except EngineError as exc:
+        check.add(f"{path}.set_size", error_words(exc))
+        return None
+
+
+def _check_rules(
+    check: _Checker, data: dict[str, Any], path: str, dominoes: DominoSet | None
+) -> None:
+    rules = data.get("rules")
+    if not isinstance(rules, dict) or dominoes is None:
+        return
+    try:
+        RuleSet.from_dict({**rules, "set_size": dominoes.n})
+    except EngineError as exc:
+        where = exc.where.replace("ruleset", f"{path}.rules", 1) if exc.where else f"{path}.rules"
+        check.add(where, error_words(exc))
+
+
+def _check_seats(check: _Checker, game: dict[str, Any], path: str, refs: set[str]) -> set[int]:
+    seats = _list(game, "seats")
+    positions: set[int] = set()
+    players: set[str] = set()
+    for s, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            continue
+        where = f"{path}[{s}]"
+        position = seat.get("position")
+        if _is_int(position):
+            if position in positions:
+                check.add(
+                    f"{where}.position",
+                    _("seat %(position)s is taken by two players.", position=position),
+                )
+            positions.add(position)
+        player = seat.get("player")
+        if not isinstance(player, str) or player not in refs:
+            check.add(
+                f"{where}.player", _("refers to an unknown player %(player)s.", player=repr(player))
+            )
+            continue
+        if player in players:
+            check.add(
+                f"{where}.player", _("%(player)s sits at this game twice.", player=repr(player))
+            )
+        players.add(player)
+    if isinstance(game.get("seats"), list):  # a missing list is reported once, as missing
+        try:
+            check_players(len(seats))
+        except EngineError as exc:
+            check.add(path, error_words(exc))
+    return positions
+
+
+def _check_rounds(
+    check: _Checker,
+    rounds: list[Any],
+    game_path: str,
+    positions: set[int],
+    dominoes: DominoSet | None,
+    game: dict[str, Any],
+) -> None:
+    numbers: set[int] = set()
+    doubles: set[int] = set()
+    top = dominoes.n if dominoes else 18
+    for r, rnd in enumerate(rounds):
+        if not isinstance(rnd, dict):
+            continue
+        path = f"{game_path}.rounds[{r}]"
+        number = _in_set(check, rnd, "number", path, 1, top + 1)
+        if number is not None and number in numbers:
+            check.add(f"{path}.number", _("round %(number)s appears twice.", number=number))
+        numbers.add(number) if number is not None else None
+        double = _in_set(check, rnd, "start_double", path, 0, top)
+        if double is not None and double in doubles:
+            check.add(
+                f"{path}.start_double",
+                _("the %(double)s-%(double)s starts two rounds.", double=double),
+            )
+        doubles.add(double) if double is not None else None
+        starter = rnd.get("starter")
+        if _is_int(starter) and starter not in positions:
+            check.add(f"{path}.starter", _("there is no seat %(starter)s.", starter=starter))
+        hands = _list(rnd, "hands")
+        if rnd.get("status") == RoundStatus.BURNED and hands:
+            check.add(f"{path}.hands", _("a burned round has no hands."))
+        round_double = Tile(double, double) if double is not None else None
+        _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, game)
+
+
+def _in_set(check: _Checker, data: dict[str, Any], name: str, path: str, lo: int, hi: int) -> Any:
+    """``data[name]`` when it is a whole number within the game's set (lo..hi), else None."""
+    value = data.get(name)
+    if not _is_int(value):
+        return None
+    if not lo <= value <= hi:
+        check.add(
+            f"{path}.{name}",
+            _("must be between %(lo)s and %(hi)s, not %(value)s.", lo=lo, hi=hi, value=value),
+        )
+        return None
+    return value
+
+
+def _check_hands(
+    check: _Checker,
+    hands: list[Any],
+    path: str,
+    positions: set[int],
+    dominoes: DominoSet | None,
+    round_double: Tile | None,
+    game: dict[str, Any],
+) -> None:
+    seats: set[int] = set()
+    seen: dict[Tile, str] = {}
+    out_seen: str | None = None
+    rules = _ruleset_or_none(game, dominoes)
+    for h, hand in enumerate(hands):
+        if not isinstance(hand, dict):
+            continue
+        where = f"{path}[{h}]"
+        seat = hand.get("seat")
+        if _is_int(seat):
+            if seat not in positions:
+                check.add(f"{where}.seat", _("there is no seat %(seat)s.", seat=seat))
+            elif seat in seats:
+                check.add(
+                    f"{where}.seat", _("seat %(seat)s has two hands in this round.", seat=seat)
+                )
+            seats.add(seat)
+        went_out = hand.get("went_out")
+        if hand.get("out_on_double") is True and went_out is False:
+            check.add(
+                f"{where}.out_on_double", _("only a player who went out can go out on a double.")
+            )
+        if went_out is True:
+            if out_seen is not None:
+                check.add(
+                    f"{where}.went_out",
+                    _("the player at %(out_seen)s went out already.", out_seen=out_seen),
+                )
+            out_seen = out_seen or where
+        tiles = hand.get("tiles")
+        if tiles is None or dominoes is None:
+            continue
+        try:
+            held = dominoes.parse_hand(tiles, f"{where}.tiles")
+        except EngineError as exc:
+            check.add(exc.where or f"{where}.tiles", error_words(exc))
+            continue
+        for t, tile in enumerate(held):
+            if tile in seen:
+                check.add(
+                    f"{where}.tiles[{t}]",
+                    _("%(tile)s is also in the hand at %(seen)s.", tile=tile, seen=seen[tile]),
+                )
+            seen[tile] = where
+        if rules is not None:
+            try:  # the engine refuses the centre double in a hand and tiles after going out
+                score_hand(held, rules, went_out=went_out is True, round_double=round_double)
+            except EngineError as exc:
+                check.add(f"{where}.tiles", error_words(exc))
+
+
+def _ruleset_or_none(game: dict[str, Any], dominoes: DominoSet | None) -> RuleSet | None:
+    if dominoes is None or not isinstance(game.get("rules"), dict):
+        return None
+    try:
+        return RuleSet.from_dict({**game["rules"], "set_size": dominoes.n})
+    except EngineError:
+        return None  # already reported by _check_rules
+
+
+def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) -> None:
+    if not isinstance(entry, dict):
+        return
+    for name in ("before", "after"):
+        for where, seat in _seat_markers(entry.get(name), f"{path}.{name}"):
+            if not _is_int(seat) or seat not in positions:
+                check.add(where, _("there is no seat %(seat)s.", seat=repr(seat)))
+    for name in ("before", "after", "params"):
+        if _has_forbidden_text(entry.get(name)):
+            check.add(f"{path}.{name}", _("must not contain control characters."))
+
+
+def _seat_markers(value: Any, path: str) -> list[tuple[str, Any]]:
+    """Every ``{"$seat": position}`` inside ``value``, with its path."""
+    found, seat = seat_marker(value)
+    if found:
+        return [(path, seat)]
+    if isinstance(value, dict):
+        return [m for k, v in value.items() for m in _seat_markers(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [m for i, v in enumerate(value) for m in _seat_markers(v, f"{path}[{i}]")]
+    return []
+
+
+def _check_ruling(check: _Checker, ruling: Any, path: str) -> None:
+    """A ruling is imported only when the checker could have made it: its category is one of
+    QUESTIONS.md (the schema), its question is that category's question and the rules engine
+    reads it, its house rules are a RuleSet, and nothing in it is unstorable text."""
+    if not isinstance(ruling, dict):
+        return
+    blobs = {name: ruling.get(name) for name in ("question", "answer", "rules")}
+    for name, value in blobs.items():
+        if isinstance(value, dict) and _has_forbidden_text(value):
+            check.add(f"{path}.{name}", _("must not contain control characters."))
+            blobs[name] = None
+    question, rules, category = blobs["question"], blobs["rules"], ruling.get("category")
+    if isinstance(question, dict) and category in CATEGORIES:
+        problem = ruling_question_problem(category, question)
+        if problem:
+            check.add(f"{path}.question", problem)
+    if isinstance(rules, dict):
+        try:
+            RuleSet.from_dict(rules)
+        except (EngineError, TypeError, ValueError, AttributeError) as exc:
+            check.add(
+                f"{path}.rules", _("are not house rules this version knows: %(exc)s", exc=exc)
+            )
+
+
+def ruling_question_problem(category: str, question: dict[str, Any]) -> str | None:
+    """Why ``question`` cannot be the question of a ruling of ``category`` (None when it can):
+    it must name that category and the rules engine must read it without an error."""
+    if question.get("category") != category:
+        return _(
+            "must be a %(category)s question, like the ruling's category.", category=repr(category)
+        )
+    verdict = answer(question)
+    error = verdict.get("error") if isinstance(verdict, dict) else None
+    if isinstance(error, dict):
+        where = f" (at {error.get('where')})" if error.get("where") else ""
+        return f"is not a question the rules checker can read{where}: {error.get('message')}"
+    return None
+
+
+def _has_forbidden_text(value: Any) -> bool:
+    """True when a key or string anywhere in ``value`` has a forbidden character
+    (:func:`companion.text.forbidden_characters`; PostgreSQL cannot store NUL)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and forbidden_characters(item):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False

@@ -1,0 +1,396 @@
+"""Pips from a photo on the web: the round form's photo button (nothing typed is lost), the
+photo page (take or choose a photo), the marked answer, correcting a tile, confirming (the
+hand's tiles filled in, nothing saved before the round is), bad uploads; POST /api/v1/pips and
+``flask count-pips`` give the same answer."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+from PIL import Image, ImageFilter
+
+from companion.extensions import db
+from companion.models import Round
+from companion.pips import MAX_BYTES, count_pips
+from companion.pips.synth import scene
+from tests.web.playkit import make_game, round_post, seat_ids, text
+
+PHOTOS = Path(__file__).resolve().parents[2] / "data" / "photos"
+
+
+def hand_photo():
+    """A generated photo of a double-6 hand: 6-5, 3-1 and 2-2 (19 pips)."""
+    return scene([(6, 5), (3, 1), (2, 2)], angle=0.5)
+
+
+def start_photo(client, game, seat_name, **typed):
+    """Press a hand's photo button in the round form (with whatever was typed)."""
+    ids = seat_ids(game)
+    data = round_post(game, 6, totals=typed)
+    data["photo_seat"] = str(ids[seat_name])
+    return client.post(f"/g/{game.edit_token}/photo", data=data)
+
+
+def upload(client, game, seat_id, data: bytes, name="hand.jpg"):
+    return client.post(
+        f"/g/{game.edit_token}/photo/{seat_id}",
+        data={"photo": (io.BytesIO(data), name)},
+        content_type="multipart/form-data",
+    )
+
+
+def stored_rounds(game) -> int:
+    db.session.expire_all()
+    return db.session.scalar(
+        db.select(db.func.count()).select_from(Round).where(Round.game_id == game.id)
+    )
+
+
+def test_round_form_has_a_photo_button_per_hand(client):
+    game = make_game()
+    body = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert body.count('name="photo_seat"') == 3
+    assert f'formaction="/g/{game.edit_token}/photo"' in body
+
+
+def test_photo_page_takes_or_chooses_a_photo_without_javascript(client):
+    game = make_game()
+    r = start_photo(client, game, "Bob")
+    assert r.status_code == 303
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert 'type="file"' in page and 'accept="image/*"' in page
+    assert 'capture="environment"' in page
+    assert 'enctype="multipart/form-data"' in page
+
+
+def test_htmx_photo_button_navigates_to_the_photo_page(client):
+    game = make_game()
+    ids = seat_ids(game)
+    data = round_post(game, 6)
+    data["photo_seat"] = str(ids["Ann"])
+    r = client.post(f"/g/{game.edit_token}/photo", data=data, headers={"HX-Request": "true"})
+    assert r.headers["HX-Redirect"] == f"/g/{game.edit_token}/photo/{ids['Ann']}"
+
+
+def test_answer_shows_every_pip_marked_and_each_tile_outlined(client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    photo = hand_photo()
+    r = upload(client, game, bob, photo.data)
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    reading = count_pips(photo.data, 6)
+    assert reading.total == 19
+    assert "Points to post: 19" in text(r) and "Pips counted: 19" in text(r)
+    assert body.count("<polygon") == 3
+    assert body.count("<circle") == 19  # one mark per counted pip
+    assert "data:image/jpeg;base64," in body
+    for tile in ("6-5", "3-1", "2-2"):
+        assert re.search(rf">\d: {tile}</text>", body)
+    assert "Confidence:" in text(r)
+    assert stored_rounds(game) == 0  # nothing saved from a photo
+
+
+def test_confirm_fills_the_hand_and_keeps_what_was_typed(client):
+    game = make_game()
+    ids = seat_ids(game)
+    start_photo(client, game, "Bob", Ann=12)
+    r = client.post(
+        f"/g/{game.edit_token}/photo/{ids['Bob']}/confirm",
+        data={"tile": ["6-5", "4-1", "2-2"]},  # the player corrected 3-1 into 4-1
+    )
+    assert r.status_code == 303 and r.headers["Location"] == f"/g/{game.edit_token}"
+    page = client.get(f"/g/{game.edit_token}")
+    body = page.get_data(as_text=True)
+    assert "Bob: 3 tiles from the photo, 20 pips" in text(page)
+    for tile in ("6-5", "4-1", "2-2"):
+        assert re.search(
+            rf'name="tiles_{ids["Bob"]}" value="{tile}" data-points="\d+" checked', body
+        )
+    assert re.search(rf'name="total_{ids["Ann"]}"[^>]*value="12"', body)
+    assert stored_rounds(game) == 0
+    # the draft is used once: a reload shows an empty form again
+    again = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert "checked" not in again.split('name="blocked"')[0].split("tiles_")[-1]
+
+
+def test_confirmed_tiles_are_scored_as_tapped_tiles(client):
+    game = make_game()
+    ids = seat_ids(game)
+    start_photo(client, game, "Bob")
+    client.post(f"/g/{game.edit_token}/photo/{ids['Bob']}/confirm", data={"tile": ["0-0", "5-2"]})
+    r = client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Cy": 3}, tiles={"Bob": ["0-0", "5-2"]}, out="Ann"),
+    )
+    assert r.status_code == 303
+    hand = {h.seat_id: h for h in db.session.scalars(db.select(Round)).one().hands}
+    assert hand[ids["Bob"]].points == 57  # double-blank 50 under the standard house rules
+    assert list(hand[ids["Bob"]].tiles) == ["0-0", "5-2"]
+
+
+def test_an_unread_tile_must_be_picked(client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    start_photo(client, game, "Bob")
+    r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["6-5", "?"]})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/photo/{bob}")
+    assert "Some tiles were not picked" in text(client.get(r.headers["Location"]))
+    assert "tiles from the photo" not in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_not_a_tile_drops_a_false_find(client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["6-5", "none"]})
+    assert "1 tiles from the photo, 11 pips" in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_a_tile_outside_the_set_is_refused(client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["9-9"]})
+    assert r.headers["Location"].endswith(f"/photo/{bob}")
+
+
+def test_bad_uploads_get_a_clear_message_never_a_500(client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    cases = {
+        b"": "No photo was sent",
+        b"hello": "not a photo the app can read",
+        b"\x89PNG\r\n\x1a\n" + b"\0" * 40: "not a photo the app can read",
+    }
+    for data, words in cases.items():
+        r = upload(client, game, bob, data)
+        assert r.status_code == 422, data
+        assert words in text(r)
+    tiny = io.BytesIO()
+    from PIL import Image
+
+    Image.new("RGB", (1, 1)).save(tiny, "PNG")
+    r = upload(client, game, bob, tiny.getvalue())
+    assert r.status_code == 422 and "too small" in text(r)
+
+
+def test_a_phone_sized_photo_is_accepted_over_the_form_limit(client, app):
+    """The app-wide body limit is 1 MiB; a photo may be bigger."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    photo = hand_photo().data
+    padded = photo + b"\0" * (2 * 1024 * 1024)  # JPEG readers ignore bytes after the end
+    r = upload(client, game, bob, padded)
+    assert r.status_code == 200
+    assert "Points to post: 19" in text(r) and "Pips counted: 19" in text(r)
+
+
+def test_headline_is_the_hands_value_under_the_house_rules(client):
+    """The double-blank counts its house value (50 by default), not 0 pips: the headline is
+    what will be posted, and each option carries its points for the live update. A 0-0 is
+    never sure (nothing on it to check but the divider): it waits for a tap."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(client, game, bob, scene([(6, 5), (0, 0)], angle=0.3).data)
+    assert r.status_code == 200
+    assert "Points to post: 11" in text(r) and "Pips counted: 11" in text(r)
+    body = r.get_data(as_text=True)
+    assert "? (looks like 0-0: pick it)" in body
+    assert 'value="0-0" data-points="50"' in body and 'value="6-5" data-points="11"' in body
+    assert "js/photo.js" in body
+
+
+def test_a_tile_not_sure_must_be_picked(client, monkeypatch):
+    """A tile read below the calibrated confidence starts on "?" (the photo's guess listed
+    first) and adds nothing to the headline until the player picks it."""
+    monkeypatch.setattr("companion.pips.reading.SURE", 1.01)  # no tile is sure
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(client, game, bob, hand_photo().data)
+    body = r.get_data(as_text=True)
+    assert "Points to post: 0" in text(r)
+    assert body.count('<option value="?" data-points="0" selected>') == 3
+    assert "? (looks like 6-5: pick it)" in body and "(not sure: check it)" in body
+    picks = {"tile": ["?", "3-1", "2-2"], "csrf_token": ""}
+    r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data=picks)
+    assert r.status_code == 303 and stored_rounds(game) == 0
+    assert "Some tiles were not picked" in text(client.get(r.headers["Location"]))
+
+
+def test_no_tiles_says_what_to_do(client):
+    """A photo with no tile read is refused in the player's words, never "0 pips", and the
+    page offers typing instead."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(client, game, bob, scene([]).data)
+    assert r.status_code == 422
+    assert "No tile could be read in this photo" in text(r)
+    assert "type your points or tap your tiles instead" in text(r)
+    assert "Confirm these tiles" not in text(r)
+    assert "0 pips" not in text(r)
+    assert f'href="/g/{game.edit_token}">Back to the round: type the points' in r.get_data(
+        as_text=True
+    )
+
+
+def test_a_blurred_photo_is_unreadable_not_zero(client):
+    blurred = Image.open(io.BytesIO(hand_photo().data)).filter(ImageFilter.GaussianBlur(8))
+    buffer = io.BytesIO()
+    blurred.save(buffer, "JPEG")
+    r = api(client, buffer.getvalue())
+    assert r.status_code == 422
+    body = r.get_json()
+    assert body["error"]["code"] == "PHOTO_UNREADABLE" and "pips" not in body
+
+
+def test_unknown_seat_is_404(client):
+    game = make_game()
+    assert client.get(f"/g/{game.edit_token}/photo/999999").status_code == 404
+
+
+# --- the API and the command line give the same answer -----------------------------------------
+
+
+def api(client, data: bytes, **fields):
+    return client.post(
+        "/api/v1/pips",
+        data={"photo": (io.BytesIO(data), "p.jpg"), **fields},
+        content_type="multipart/form-data",
+    )
+
+
+def test_api_answers_total_tiles_positions_and_confidence(client):
+    photo = hand_photo()
+    r = api(client, photo.data)
+    assert r.status_code == 200
+    body = r.get_json()
+    assert body["pips"] == 19 and sorted(body["tiles"]) == ["2-2", "3-1", "6-5"]
+    assert body["unread"] == 0 and 0 < body["confidence"] <= 1
+    assert len(body["found"]) == 3
+    assert all(len(t["outline"]) == 4 for t in body["found"])
+    assert sum(len(t["pip_marks"]) for t in body["found"]) == 19
+    assert body == count_pips(photo.data).as_json()
+
+
+def test_api_says_which_tiles_must_be_confirmed(client, monkeypatch):
+    """Each tile found says whether it is sure (at or above ``SURE``): a client must ask the
+    player about a tile that is not, as the photo page does."""
+    assert all(t["sure"] for t in api(client, hand_photo().data).get_json()["found"])
+    monkeypatch.setattr("companion.pips.reading.SURE", 1.01)  # no tile is sure
+    assert not any(t["sure"] for t in api(client, hand_photo().data).get_json()["found"])
+
+
+def test_api_is_in_the_openapi_document(client):
+    doc = client.get("/api/v1/openapi.json").get_json()
+    assert "multipart/form-data" in doc["paths"]["/api/v1/pips"]["post"]["requestBody"]["content"]
+    assert "PipsReading" in doc["components"]["schemas"]
+
+
+def test_api_errors(client):
+    r = client.post("/api/v1/pips", data={}, content_type="multipart/form-data")
+    assert r.status_code == 400 and r.get_json()["error"]["code"] == "NO_PHOTO"
+    r = api(client, b"not an image")
+    assert r.status_code == 422 and r.get_json()["error"]["code"] == "NOT_AN_IMAGE"
+    for bad in ("99", "0", "six", "-1"):
+        r = api(client, hand_photo().data, max_pips=bad)
+        assert r.status_code == 400 and r.get_json()["error"]["code"] == "BAD_MAX_PIPS"
+
+
+def test_api_unread_when_a_half_is_over_the_sets_highest(client):
+    r = api(client, scene([(9, 4), (2, 1)]).data, max_pips="6")
+    body = r.get_json()
+    assert body["unread"] == 1 and body["tiles"] == ["2-1"]
+    assert sorted(t["reading"] for t in body["found"]) == ["2-1", "?"]
+
+
+def test_api_nothing_read_is_unreadable_not_zero_pips(client):
+    r = api(client, scene([(9, 4)]).data, max_pips="6")
+    assert r.status_code == 422
+    assert r.get_json() == {
+        "error": {
+            "code": "PHOTO_UNREADABLE",
+            "message": r.get_json()["error"]["message"],
+            "where": "photo",
+        }
+    }
+
+
+def test_openapi_names_the_unreadable_and_busy_answers(client):
+    doc = client.get("/api/v1/openapi.json").get_json()
+    answers = doc["paths"]["/api/v1/pips"]["post"]["responses"]
+    assert "PHOTO_UNREADABLE" in answers["422"]["description"]
+    assert "Retry-After" in answers["429"]["description"]
+
+
+def test_cli_prints_one_json_object_per_photo(app, tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a photo")
+    photos = [str(PHOTOS / "valid_4.jpg"), str(PHOTOS / "valid_6.jpg"), str(bad)]
+    result = app.test_cli_runner().invoke(args=["count-pips", *photos])
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert lines[0] == {
+        "photo": photos[0],
+        "pips": 4,
+        "tiles": ["3-1"],
+        "unread": 0,
+        "confidence": count_pips((PHOTOS / "valid_4.jpg").read_bytes()).confidence,
+    }
+    assert lines[1]["pips"] == 5 and lines[1]["tiles"] == ["5-0"]
+    assert lines[2]["error"]["code"] == "NOT_AN_IMAGE"
+
+
+def test_cli_prints_an_error_without_pips_for_an_unreadable_photo(app, tmp_path):
+    plain = tmp_path / "table.png"
+    plain.write_bytes(scene([]).data)
+    result = app.test_cli_runner().invoke(args=["count-pips", str(plain)])
+    line = json.loads(result.output)
+    assert result.exit_code == 1
+    assert line["error"]["code"] == "PHOTO_UNREADABLE" and "pips" not in line
+    assert result.exit_code == 1
+
+
+# --- with CSRF on, as in production --------------------------------------------------------------
+
+
+def big_photo() -> bytes:
+    """A 2.5 MB upload: the hand photo padded after its end (JPEG readers stop at the end)."""
+    return hand_photo().data + b"\0" * (2 * 1024 * 1024 + 512 * 1024)
+
+
+def test_big_photo_with_csrf_on_is_counted(csrf_client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    page = csrf_client.get(f"/g/{game.edit_token}/photo/{bob}").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    r = csrf_client.post(
+        f"/g/{game.edit_token}/photo/{bob}",
+        data={"csrf_token": token, "photo": (io.BytesIO(big_photo()), "hand.jpg")},
+        content_type="multipart/form-data",
+    )
+    assert r.status_code == 200
+    assert "Points to post: 19" in text(r) and "Pips counted: 19" in text(r)
+
+
+def test_photo_without_csrf_token_is_refused(csrf_client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(csrf_client, game, bob, hand_photo().data)
+    assert r.status_code == 400
+    assert "Nothing was saved" in text(r)
+
+
+def test_over_the_byte_limit_gets_its_message(client):
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(client, game, bob, b"\xff\xd8" + b"\0" * (MAX_BYTES + 100_000))
+    assert r.status_code == 422
+    assert "This photo is too large" in text(r)
+    r = api(client, b"\xff\xd8" + b"\0" * (MAX_BYTES + 100_000))
+    assert r.status_code == 413 and r.get_json()["error"]["code"] == "TOO_MANY_BYTES"
+
+
+def test_big_photo_through_the_api_with_csrf_on(csrf_client):
+    r = api(csrf_client, big_photo())
+    assert r.status_code == 200 and r.get_json()["pips"] == 19
