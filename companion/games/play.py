@@ -332,9 +332,12 @@ def _posts_changed(
 ) -> Any:
     """Hands were posted again after the form was filled: show each new post beside what the
     form holds (nothing typed is dropped); saving again keeps the form's values."""
+    held = _held(form)
     for seat_id, post in exc.changed.items():
         hand = form.hand(seat_id)
         hand.seen.data = str(post.revision)
+        if held[seat_id].key() == str(hand.filled.data or ""):
+            _fill_from_post(hand, posts.HandValue.of(post))  # untouched box: the phone's hand
         hand.total.errors.append(
             _(
                 "%(who)s posted %(posted)s from their phone after this form was filled. "
@@ -352,6 +355,16 @@ def _posts_changed(
         )
     ]
     return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)
+
+
+def _fill_from_post(hand: Any, value: posts.HandValue) -> None:
+    """Put a newer posted hand into a box the scorekeeper had not typed over (it still held the
+    post it was filled with): the form then shows what the phone says now."""
+    typed = value.total is not None and not value.tiles and not value.went_out
+    hand.total.data = str(value.total) if typed else ""
+    hand.tiles.data = list(value.tiles or [])
+    hand.out.data = value.went_out
+    hand.filled.data = value.key()
 
 
 #: what an htmx save changed, so that its answer sends only that (_saved.html): a new round

@@ -105,6 +105,16 @@ class HandValue:
         tiles = tuple(sorted(post.tiles)) if post.tiles else None
         return cls(post.total, tiles, bool(post.went_out))
 
+    def key(self) -> str:
+        """The hand as one string ("out", "tiles:5-0 8-7", "12", "" for nothing), carried by
+        the round form's ``filled_<seat>`` to tell a box filled from a post from one typed over
+        (static/js/table.js builds the same string)."""
+        if self.went_out:
+            return "out"
+        if self.tiles:
+            return "tiles:" + " ".join(self.tiles)
+        return "" if self.total is None else str(self.total)
+
     def words(self) -> str:
         """The hand in words: "went out", "12 points" or "3 tiles: 9-5 4-4 2-1"."""
         if self.went_out:
@@ -289,6 +299,7 @@ def form_data(posts: dict[int, HandPost]) -> dict[str, Any]:
     for seat_id, post in posts.items():
         value = HandValue.of(post)
         data[f"seen_{seat_id}"] = str(post.revision)
+        data[f"filled_{seat_id}"] = value.key()
         if value.went_out:
             data[f"out_{seat_id}"] = True
         elif value.tiles:

@@ -50,6 +50,8 @@ class HandPart(StrEnum):
     TILES = "tiles"
     OUT = "out"
     SEEN = "seen"
+    #: the posted hand the box was filled with (HandValue.key), to tell it from typing over it
+    FILLED = "filled"
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,7 @@ class HandForm(Form):
     tiles = SelectMultipleField(name=hand_field(HandPart.TILES, "{index}"), validate_choice=False)
     out = BooleanField(_l("Went out"), name=hand_field(HandPart.OUT, "{index}"))
     seen = HiddenField(name=hand_field(HandPart.SEEN, "{index}"), default="")
+    filled = HiddenField(name=hand_field(HandPart.FILLED, "{index}"), default="")
 
     def __init__(self, *args: Any, seat: Seat, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -22,6 +22,11 @@
       total.placeholder = hand.points !== null && hand.points !== undefined && !hand.went_out ? String(hand.points) : total.getAttribute("data-placeholder");
     }
     if (out) { out.checked = !!hand.went_out; }
+    // the post the box now holds, as HandValue.key() writes it: the server tells it from typing
+    var filled = field(form, "filled_" + seat);
+    if (filled) {
+      filled.value = hand.went_out ? "out" : hand.tiles.length ? "tiles:" + hand.tiles.slice().sort().join(" ") : hand.total === null ? "" : String(hand.total);
+    }
     var boxes = form.querySelectorAll('input[type="checkbox"][name="tiles_' + seat + '"]');
     boxes.forEach(function (box) {
       box.checked = hand.tiles.indexOf(box.value) !== -1;

@@ -168,3 +168,38 @@ def test_typing_over_a_tile_post_wins(small_phone: Page, live_server) -> None:
     small_phone.get_by_role("button", name="Save round").last.tap()
     expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
     expect(small_phone.locator("#scoreboard")).to_contain_text("40")
+
+
+#: every word under ``selector`` drawn over more than one line (SPLIT_CELLS of
+#: test_tables_360_browser, measured per word: a name may wrap between its words, never in one)
+SPLIT_WORDS = """(selector) => {
+  const split = [];
+  for (const root of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => r.top);
+        if (tops.length && Math.max(...tops) - Math.min(...tops) > 4) split.push(m[0]);
+      }
+    }
+  }
+  return split;
+}"""
+
+
+def test_sixty_character_names_never_split_a_word_at_360_px(small_phone: Page, live_server) -> None:
+    """Issue 22: 60-character names broke mid-word on the scoreboard and the phones list."""
+    table = seed_table(live_server.app, LONG_TWELVE, 18)
+    open_game(small_phone, table.edit)
+    phones = small_phone.locator("ul.joined li").first
+    phones.scroll_into_view_if_needed()
+    expect(phones).to_be_visible()
+    assert small_phone.evaluate(SPLIT_WORDS, "ul.joined li") == []
+    small_phone.locator("nav.game-tabs a[data-tab=board]").tap()
+    expect(small_phone.locator("#scoreboard th.who").first).to_be_visible()
+    assert small_phone.evaluate(SPLIT_WORDS, "#scoreboard th.who") == []
+    width, inner, wide = small_phone.evaluate(WIDER_THAN_VIEWPORT)
+    assert width <= inner and wide == [], wide

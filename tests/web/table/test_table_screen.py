@@ -122,3 +122,39 @@ def test_serve_tells_the_app_its_bind_host_before_building_it(monkeypatch):
     with pytest.raises(SystemExit):
         serve.main()
     assert built["listen"] == "127.0.0.1"
+
+
+def hidden(page: str, name: str) -> str:
+    found = re.search(rf'<input[^>]*name="{name}"[^>]*>', page)
+    assert found, name
+    value = re.search(r'value="([^"]*)"', found.group(0))
+    return value.group(1) if value else ""
+
+
+@pytest.mark.parametrize(("typed", "shown"), [(None, "31"), ("14", "14")])
+def test_a_hand_changed_on_the_phone_as_the_scorekeeper_saves_shows_the_phones_number(
+    app, client, typed, shown
+):
+    """Issue 22's stale box: a box still holding the post it was filled with shows the newer
+    post after the 409; a box the scorekeeper typed over keeps what was typed."""
+    from tests.web.playkit import round_post
+
+    game = make_game(("Ann", "Bob", "Cy"))
+    bob = join(app, game, "Bob")
+    first = {"double": "6", "total": "11"}
+    assert bob.post(f"/p/{game.share_token}", data=first).status_code == 303
+    page = client.get(f"/g/{game.edit_token}").text
+    seat = seat_ids(game)["Bob"]
+    assert hidden(page, f"total_{seat}") == "11"
+    seen, filled = hidden(page, f"seen_{seat}"), hidden(page, f"filled_{seat}")
+    change = {"double": "6", "total": "31", "seen": seen}
+    assert bob.post(f"/p/{game.share_token}", data=change).status_code == 303
+    form = {
+        **round_post(game, 6, totals={"Bob": typed or "11", "Cy": 3}, out="Ann"),
+        f"seen_{seat}": seen,
+        f"filled_{seat}": filled,
+    }
+    answer = client.post(f"/g/{game.edit_token}/round", data=form)
+    assert answer.status_code == 409
+    assert hidden(answer.text, f"total_{seat}") == shown
+    assert "31 points" in answer.text  # the phone's new value is named either way
