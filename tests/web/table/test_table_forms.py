@@ -13,7 +13,7 @@ from flask import g
 
 from companion.engine.limits import MAX_TILES
 from tests.web.playkit import make_game, seat_ids
-from tests.web.test_table import hand_post, post, table  # noqa: F401 (the fixture)
+from tests.web.table.test_table import hand_post, post, table  # noqa: F401 (the fixture)
 
 NOT_POINTS = "Type the points as a whole number (digits only)."
 NOT_TILES = "These are not tiles of the set: tap the tiles again."
