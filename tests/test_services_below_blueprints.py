@@ -40,6 +40,24 @@ SERVICES_STILL_ON_THE_WEB = {
     "round_form.py": {"companion.web.form_fields", "companion.web.stale_forms"},
 }
 
+#: Flask's request-level names a service may not import (services take and return plain values)
+FLASK_WEB_NAMES = frozenset(
+    f"flask.{name}"
+    for name in ("request", "session", "render_template", "redirect", "url_for", "flash")
+)
+#: form libraries a service may not import (forms live with the views, in companion/web/)
+FORM_PACKAGES = ("flask_wtf", "wtforms")
+
+#: service module -> the Flask request-level names / form packages it still imports (shrink-only,
+#: like SERVICES_STILL_ON_THE_WEB; issue 23's item 3 empties it)
+SERVICES_STILL_ON_FLASK = {
+    "game_lookup.py": {"flask.redirect", "flask.render_template", "flask.request", "flask.url_for"},
+    "hand_photo.py": {"flask.request", "flask.session", "flask_wtf", "wtforms"},
+    "idempotency.py": {"flask.render_template", "flask.request", "flask.session", "flask.url_for"},
+    "photo_gate.py": {"flask.request"},
+    "round_form.py": {"flask_wtf", "wtforms"},
+}
+
 
 def below_blueprints() -> list[Path]:
     return [
@@ -100,3 +118,41 @@ def test_the_check_resolves_relative_imports() -> None:
     names = imported_modules(here)
     assert "companion.services.round_plan" in names
     assert "companion.models" in names
+
+
+def flask_web_imported(path: Path, source: str | None = None) -> set[str]:
+    """The Flask request-level names and form packages (top name only) ``path`` imports."""
+    found: set[str] = set()
+    for m in imported_modules(path, source):
+        if m in FLASK_WEB_NAMES:
+            found.add(m)
+        elif m.split(".")[0] in FORM_PACKAGES:
+            found.add(m.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize(
+    "path", sorted((COMPANION / "services").rglob("*.py")), ids=lambda p: p.name
+)
+def test_services_import_no_request_session_templates_or_forms(path: Path) -> None:
+    allowed = SERVICES_STILL_ON_FLASK.get(path.name, set())
+    assert flask_web_imported(path) <= allowed, (
+        f"{path.name} imports {sorted(flask_web_imported(path) - allowed)}"
+    )
+
+
+def test_the_flask_check_would_notice() -> None:
+    service = COMPANION / "services" / "made_up_for_the_test.py"
+    source = (
+        "from flask import current_app, request, url_for\n"
+        "def f():\n    from flask import session, flash\n    import wtforms.validators\n"
+        "from flask_wtf import FlaskForm\nfrom flask_babel import gettext\n"
+    )
+    assert flask_web_imported(service, source) == {
+        "flask.request",
+        "flask.url_for",
+        "flask.session",
+        "flask.flash",
+        "wtforms",
+        "flask_wtf",
+    }
