@@ -21,7 +21,8 @@ from flask_babel import gettext as _
 DOUBLE_BLANK = "0-0"
 #: up to this many games, each game's winner gets a sentence; more: only the night's winner
 WINNER_SENTENCES = 3
-#: the players named for zero rounds (those with the most)
+#: at most this many players named for zero rounds: those with the most always, then whole
+#: groups of tied counts while they fit (a tie is never cut in two)
 ZERO_NAMES = 3
 
 
@@ -221,8 +222,14 @@ def _zero_rounds(games: Sequence[StoryGame]) -> str | None:
                     counts[name] = counts.get(name, 0) + 1
     if not counts:
         return _("Nobody finished a round with 0 points.")
-    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].casefold()))[:ZERO_NAMES]
-    parts = [_("%(name)s (%(num)s)", name=name, num=n) for name, n in ranked]
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].casefold()))
+    named = [kv for kv in ranked if kv[1] == ranked[0][1]]
+    for count in sorted({n for _name, n in ranked if n < ranked[0][1]}, reverse=True):
+        tied = [kv for kv in ranked if kv[1] == count]
+        if len(named) + len(tied) > ZERO_NAMES:
+            break
+        named += tied
+    parts = [_("%(name)s (%(num)s)", name=name, num=n) for name, n in named]
     return _("Most rounds finished with 0 points: %(list)s.", list=name_list(parts))
 
 

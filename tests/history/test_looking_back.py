@@ -72,6 +72,22 @@ def test_the_story_tells_winner_closest_finish_comeback_zero_rounds_and_double_b
     ]
 
 
+def test_the_zero_rounds_sentence_never_cuts_a_tie_in_two(app):
+    """A tester's night: zero rounds Anna 3, Chen 3, Bob 2, Dmitri 2 named "Anna (3), Chen (3),
+    and Bob (2)", leaving Dmitri out of a tie; now the players with the most are named, and a
+    tied group only whole."""
+    rounds = tuple(
+        StoryRound(9 - i, points, (False,) * 4)
+        for i, points in enumerate(
+            ((0, 5, 0, 5), (0, 0, 0, 0), (0, 5, 0, 5), (5, 5, 5, 5)),
+        )
+    )
+    game = StoryGame(1, 9, ("Anna", "Bob", "Chen", "Dmitri"), (1, 3, 1, 3), (5, 20, 5, 20), rounds)
+    with app.test_request_context():
+        told = story([game])
+    assert "Most rounds finished with 0 points: Anna (3) and Chen (3)." in told
+
+
 def test_night_standings_rank_by_wins_then_points_per_game():
     lines = night_standings(GAMES)
     assert [(ln.name, ln.games, ln.wins, ln.points) for ln in lines] == [
