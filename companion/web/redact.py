@@ -44,9 +44,14 @@ def _word(word: str) -> str:
     return "".join(_letter(letter) for letter in word)
 
 
+# Paths that still reach the page or carry the token were logged whole: the token itself
+# percent-encoded ("/g/%33%30WR..."), a doubled slash ("/g//<token>", redirected), a "./" or a
+# ";x" parameter after the letter ("/g/./<token>", "/g;x/<token>"). The lead takes those, and
+# the token runs over its own percent-encoded letters, not over an encoded separator.
 _TOKEN_IN_PATH = re.compile(
-    rf"(?P<lead>{_SLASH}(?:{'|'.join(_letter(s) for s in TOKEN_SEGMENTS)}){_SLASH})"
-    r"[^/?#%\s\"'&;]+",
+    rf"(?P<lead>{_SLASH}(?:{'|'.join(_letter(s) for s in TOKEN_SEGMENTS)})"
+    rf"(?:(?:;|{_PERCENT}3b)[^/\s]*)?(?:{_SLASH}(?:\.|{_PERCENT}2e)?)*{_SLASH})"
+    r"(?:[^/?#%\s\"'&;]|%(?!25|2f|3f|23|26|3b|3d|20|22|27)[0-9a-f]{2})+",
     re.IGNORECASE,
 )
 

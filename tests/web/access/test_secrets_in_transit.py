@@ -213,6 +213,14 @@ def test_a_scorekeeper_sent_to_the_passcode_keeps_the_edit_link_out_of_the_url()
             "GET /passcode?next=%2Fchecker%2F%3Fgame%3D*** HTTP/1.1",
         ),
         ("GET /checker/?GAME=12 HTTP/1.1", "GET /checker/?GAME=12 HTTP/1.1"),
+        # a later attack: the token's own letters encoded, a doubled slash, "./" or ";x"
+        ("GET /g/%33%30WRKlEH2edHD HTTP/1.1", "GET /g/*** HTTP/1.1"),
+        ("GET /j/%64%34dJx8ANsE7/seat HTTP/1.1", "GET /j/***/seat HTTP/1.1"),
+        ("GET /g//30WRKlEH2edHD HTTP/1.1", "GET /g//*** HTTP/1.1"),
+        ("GET /g/./30WRKlEH2edHD HTTP/1.1", "GET /g/./*** HTTP/1.1"),
+        ("GET /g;x/30WRKlEH2edHD HTTP/1.1", "GET /g;x/*** HTTP/1.1"),
+        ("GET /g%3Bx/30WRKlEH2edHD HTTP/1.1", "GET /g%3Bx/*** HTTP/1.1"),
+        ("GET /p;a/30WRKlEH2edHD HTTP/1.1", "GET /p;a/*** HTTP/1.1"),
     ],
 )
 def test_tokens_are_masked_whatever_their_case_or_encoding(line, masked):
