@@ -221,6 +221,8 @@ def _count_new_device() -> None:
         wait = max(math.ceil(left), 1)
         body = render_template(
             "games/passcode_limited.html",
+            # (this phone has tried nothing: "Too many tries" told it it had)
+            heading=_("Too many new phones"),
             reason=_(
                 "Too many new phones from this network address in the last few minutes. "
                 "Wait a few minutes, then open the page again."

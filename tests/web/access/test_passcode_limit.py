@@ -293,6 +293,8 @@ def _let_in_by_the_scorekeeper(few_new) -> None:
     assert f'class="button" href="/g/{other.edit_token}"' in opened.get_data(as_text=True)
     page = refused.get_data(as_text=True)
     assert "Too many new phones from this network address" in page
+    # a tester's finding: the heading said "Too many tries" to a phone that had tried nothing
+    assert "<h1>Too many new phones</h1>" in page and "Too many tries" not in page
     assert "Ask the scorekeeper or the host" in page
     code = _code(page)
     # the same code on every refusal, and no row is stored for a refused phone
