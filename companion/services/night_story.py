@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from babel.lists import format_list
 from flask_babel import get_locale, ngettext
@@ -223,10 +224,10 @@ def _zero_rounds(games: Sequence[StoryGame]) -> str | None:
     if not counts:
         return _("Nobody finished a round with 0 points.")
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].casefold()))
-    named = [kv for kv in ranked if kv[1] == ranked[0][1]]
-    for count in sorted({n for _name, n in ranked if n < ranked[0][1]}, reverse=True):
-        tied = [kv for kv in ranked if kv[1] == count]
-        if len(named) + len(tied) > ZERO_NAMES:
+    named: list[tuple[str, int]] = []
+    for _count, group in groupby(ranked, key=lambda kv: kv[1]):
+        tied = list(group)
+        if named and len(named) + len(tied) > ZERO_NAMES:
             break
         named += tied
     parts = [_("%(name)s (%(num)s)", name=name, num=n) for name, n in named]
