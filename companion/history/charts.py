@@ -155,6 +155,21 @@ def thin(count: int, most: int = RATING_POINTS) -> list[int]:
     return sorted({round(i * (count - 1) / (most - 1)) for i in range(most)})
 
 
+def distinct_ticks(labels: Sequence[str], shown: Sequence[int]) -> list[int]:
+    """The indices in ``shown`` whose label differs from the tick before it: a history of
+    three years thinned to five ticks would name a year twice ("2020 2020 2021 ..."). The
+    last index is kept over an earlier one with the same label (the axis ends where the
+    history ends), the first over any later one."""
+    kept: list[int] = []
+    for i in shown:
+        if kept and labels[kept[-1]] == labels[i]:
+            if i == shown[-1] and kept[-1] != shown[0]:
+                kept[-1] = i
+            continue
+        kept.append(i)
+    return kept
+
+
 def rating_chart(
     labels: Sequence[str], lines: Sequence[tuple[str, Sequence[float]]]
 ) -> Chart | None:
@@ -183,10 +198,9 @@ def rating_chart(
     def y(v: float) -> float:
         return round(TOP + plot_h * (1 - (v - y_min) / (y_max - y_min)), 1)
 
-    shown = thin(count, 5)
     x_ticks = tuple(
         Tick(x(i), labels[i], "start" if i == 0 else "end" if i == count - 1 else "middle")
-        for i in shown
+        for i in distinct_ticks(labels, thin(count, 5))
     )
     y_ticks = tuple(Tick(y(v), str(v)) for v in range(y_min, y_max + 1, step))
     series = []

@@ -13,7 +13,9 @@ from companion.history.charts import (
     RIGHT,
     TOP,
     WIDTH,
+    distinct_ticks,
     nice_step,
+    rating_chart,
     running_chart,
 )
 
@@ -63,3 +65,23 @@ def test_lines_on_the_same_total_are_fanned_out_and_have_distinct_markers():
     assert len({s.marker for s in chart.series}) == 3 and ann.marker in MARKERS
     # Everyone starts together at 0 before the first round.
     assert {s.points.split()[0] for s in chart.series} == {f"{LEFT},{HEIGHT - BOTTOM}"}
+
+
+@pytest.mark.parametrize(
+    ("labels", "ticks"),
+    [
+        (["2020", "2020", "2021", "2022", "2022"], ["2020", "2021", "2022"]),
+        (["2020", "2021", "2021", "2021", "2022"], ["2020", "2021", "2022"]),
+        (["2020", "2020", "2020", "2020", "2020"], ["2020"]),
+        (["2020", "2021", "2022", "2023", "2024"], ["2020", "2021", "2022", "2023", "2024"]),
+    ],
+)
+def test_rating_axis_names_each_label_once(labels, ticks):
+    """A tester's three-year rating chart named 2020 twice on its axis."""
+    chart = rating_chart(labels, [("Rating", [1.0, 2.0, 3.0, 2.0, 4.0])])
+    assert chart is not None
+    assert [t.label for t in chart.x_ticks] == ticks
+
+
+def test_distinct_ticks_keeps_the_last_tick_for_a_repeated_label():
+    assert distinct_ticks(["a", "b", "b"], [0, 1, 2]) == [0, 2]
