@@ -175,3 +175,66 @@ def test_the_schema_limits_and_words_are_the_models_and_vocabularies():
     for kind in ("round", "round_snapshot"):
         assert set(prop(kind, "status")["enum"]) == set(RoundStatus)
         assert set(prop(kind, "outcome")["enum"]) == {None, *RoundOutcome}
+
+
+#: values the two validators could read differently: bool for a number, 1.0 for a whole
+#: number, NUL and newlines against patterns, lengths counted in characters, odd dates
+_EDGE_VALUES = [
+    True,
+    1.0,
+    1.5,
+    -1,
+    10**30,
+    float("nan"),
+    "",
+    "x" * 60,
+    "x" * 61,
+    "é" * 60,
+    "😀" * 60,
+    "a\x00b",
+    "a\n",
+    "\n",
+    "2026-02-30",
+    "2026-11-28",
+    "2026-11-28T19:30:00",
+    "2026-11-28T19:30:00Z",
+    "2026-11-28T19:30:00+02:00",
+    "2026-11-28 19:30",
+    "28.11.2026",
+    None,
+    [],
+    {},
+]
+
+
+def _scalar_paths(value, path=()):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _scalar_paths(item, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:2]):  # the first two of each list reach every field
+            yield from _scalar_paths(item, (*path, i))
+    else:
+        yield path
+
+
+def test_the_quick_check_agrees_with_the_worded_one(app):
+    """shape_problems answers "no problem" from jsonschema-rs alone: it must refuse every
+    document jsonschema refuses (refusing more only costs the worded walk, whose answer
+    stands). Every field of an export gets each edge value in turn."""
+    build(db.session)
+    base = json.loads(exchange.dumps(exchange.export_document(db.session)))
+    quick, full = exchange_schema.quick_validator(), exchange_schema.validator()
+    tried = 0
+    for path in list(_scalar_paths(base)):
+        for value in _EDGE_VALUES:
+            doc = json.loads(json.dumps(base))
+            parent = doc
+            for part in path[:-1]:
+                parent = parent[part]
+            parent[path[-1]] = value
+            if any(True for _ in full.iter_errors(doc)):
+                assert not quick.is_valid(doc), (path, value)
+                assert exchange_schema.shape_problems(doc) != [], (path, value)
+            tried += 1
+    assert tried > 1000

@@ -228,6 +228,7 @@ def _check_rounds(
     numbers: set[int] = set()
     doubles: set[int] = set()
     top = dominoes.n if dominoes else 18
+    rules = _ruleset_or_none(game, dominoes)  # once per game: every round plays by its rules
     for r, rnd in enumerate(rounds):
         if not isinstance(rnd, dict):
             continue
@@ -250,7 +251,7 @@ def _check_rounds(
         if rnd.get("status") == RoundStatus.BURNED and hands:
             check.add(f"{path}.hands", _("a burned round has no hands."))
         round_double = Tile(double, double) if double is not None else None
-        _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, game)
+        _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, rules)
 
 
 def _in_set(check: _Checker, data: dict[str, Any], name: str, path: str, lo: int, hi: int) -> Any:
@@ -274,12 +275,11 @@ def _check_hands(
     positions: set[int],
     dominoes: DominoSet | None,
     round_double: Tile | None,
-    game: dict[str, Any],
+    rules: RuleSet | None,
 ) -> None:
     seats: set[int] = set()
     seen: dict[Tile, str] = {}
     out_seen: str | None = None
-    rules = _ruleset_or_none(game, dominoes)
     for h, hand in enumerate(hands):
         if not isinstance(hand, dict):
             continue
