@@ -28,17 +28,22 @@ def sources(*, leave_out: Path | None = None) -> str:
     return "\n".join(path.read_text("utf-8") for path in files if path != leave_out)
 
 
+def canonical(name: str) -> str:
+    """A distribution's name as PEP 503 compares them (``jsonschema_rs`` is ``jsonschema-rs``)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 def test_every_dependency_is_imported():
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
     modules = importlib.metadata.packages_distributions()
     by_dist: dict[str, set[str]] = {}
     for module, dists in modules.items():
         for dist in dists:
-            by_dist.setdefault(dist.lower(), set()).add(module)
+            by_dist.setdefault(canonical(dist), set()).add(module)
     code = sources()
     unused = []
     for requirement in declared["dependencies"]:
-        name = re.split(r"[<>=\[ ;]", requirement)[0].lower()
+        name = canonical(re.split(r"[<>=\[ ;]", requirement)[0])
         if name in NOT_IMPORTED:
             continue
         imports = by_dist.get(name, set())
