@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from companion.serve import prepare_worker
+
 READY_DIR = "BENCH_READY_DIR"
 """Environment variable: the directory in which each booted worker leaves a file named by its
 pid."""
@@ -15,7 +17,9 @@ pid."""
 
 def post_worker_init(worker: Any) -> None:
     """Called by gunicorn in a worker once the app is loaded (and warmed up), before it serves
-    anything."""
+    anything. Prepares it as ``make run``'s server does (:func:`companion.serve.prepare_worker`)
+    first."""
+    prepare_worker(worker)
     directory = os.environ.get(READY_DIR)
     if directory:
         Path(directory, str(worker.pid)).touch()

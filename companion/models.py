@@ -466,6 +466,10 @@ class RatingStep(Model):
     __table_args__ = (
         Index("ix_rating_steps_player_id_id", "player_id", "id"),
         Index("ix_rating_steps_order", "played_on", "game_order", "game_id"),
+        # a player's steps of a season, and their chart's points by number (issue 25: the
+        # year in review and the player page read only those, however long the history)
+        Index("ix_rating_steps_player_played_on", "player_id", "played_on"),
+        Index("ix_rating_steps_player_games", "player_id", "games"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -11,6 +11,7 @@ from typing import Any
 import segno
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
+from gunicorn.http import get_parser
 
 from .web.public_url import LOOPBACK, lan_addresses
 from .web.redact import mask_logs
@@ -42,6 +43,21 @@ KEEPALIVE = 20
 BACKLOG = 2048
 
 
+#: a request parsed by each worker before it serves any (:func:`prepare_worker`)
+SAMPLE_REQUEST = b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n"
+
+
+def prepare_worker(worker: Any) -> None:
+    """gunicorn's ``post_worker_init`` hook: parse :data:`SAMPLE_REQUEST` with the worker's own
+    HTTP parser and settings before it serves anything. gunicorn otherwise does two things on
+    a worker's first request: it tries to import its optional C parser (``gunicorn_h1c``; when
+    it is not installed that is a failed search of every ``sys.path`` entry) and it parses the
+    trusted-proxy addresses (``forwarded_allow_ips``) into networks. Both results are kept for
+    the worker's life, so the first phone to ask no longer waits for them (0.3 ms against
+    0.08 ms for a later parse, measured; the app itself is warmed by ``companion.warm_up``)."""
+    next(get_parser(worker.cfg, [SAMPLE_REQUEST], ("127.0.0.1", 0)))
+
+
 def gunicorn_options(host: str, port: int, workers: int) -> dict[str, Any]:
     """The options ``make run`` serves with (the crowd benchmark starts the same)."""
     return {
@@ -58,6 +74,7 @@ def gunicorn_options(host: str, port: int, workers: int) -> dict[str, Any]:
         # gunicorn's default trusts them from 127.0.0.1, so a phone on this machine could
         # claim HTTPS (issue 21)
         "forwarded_allow_ips": "",
+        "post_worker_init": prepare_worker,
     }
 
 

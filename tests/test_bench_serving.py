@@ -9,11 +9,17 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from gunicorn.config import Config
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import serving  # noqa: E402
 import serving_hooks  # noqa: E402
+
+
+def worker(pid: int) -> SimpleNamespace:
+    """A stand-in for a booted gunicorn worker: its pid and settings."""
+    return SimpleNamespace(pid=pid, cfg=Config())
 
 
 class BootingServer:
@@ -27,7 +33,7 @@ class BootingServer:
 
     def poll(self) -> int | None:
         if self.exit_code is None:
-            serving_hooks.post_worker_init(SimpleNamespace(pid=1000 + self.polls))
+            serving_hooks.post_worker_init(worker(1000 + self.polls))
         self.polls += 1
         return self.exit_code
 
@@ -37,7 +43,7 @@ class BootingServer:
 
 def test_a_worker_leaves_its_mark_once_it_has_loaded_the_app(tmp_path, monkeypatch):
     monkeypatch.setenv(serving_hooks.READY_DIR, str(tmp_path))
-    serving_hooks.post_worker_init(SimpleNamespace(pid=4242))
+    serving_hooks.post_worker_init(worker(4242))
     assert [p.name for p in tmp_path.iterdir()] == ["4242"]
 
 

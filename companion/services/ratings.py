@@ -334,22 +334,19 @@ def steps_of(
     """A player's rating after each of their rated games, in order of play; only the games at
     these 0-based ``positions`` in that order when given (a chart's points: the database
     numbers the rows, so a long history is not sent over whole)."""
-    numbered = select(
-        RatingStep.game_id,
-        RatingStep.played_on,
-        *_RATING_COLUMNS,
-        func.row_number().over(order_by=RatingStep.id).label("n"),
-    ).where(RatingStep.player_id == player_id)
+    query = select(RatingStep.game_id, RatingStep.played_on, *_RATING_COLUMNS).where(
+        RatingStep.player_id == player_id
+    )
     if positions is None:
-        rows = session.execute(numbered.order_by(RatingStep.id))
+        query = query.order_by(RatingStep.id)
     else:
-        inner = numbered.subquery()
-        wanted = [p + 1 for p in positions]
-        rows = session.execute(select(*inner.c).where(inner.c.n.in_(wanted)).order_by(inner.c.n))
-    return [
-        Step(gid, day, Rating(pid, mu, sigma, o, n))
-        for gid, day, pid, mu, sigma, o, n, _row in rows
-    ]
+        # a step's ``games`` is its number in the player's order of play (1 for the first),
+        # so the wanted steps are index seeks on (player_id, games), however long the history
+        # (ordered by that number too: ordered by id, SQLite walked every step of the player)
+        wanted = sorted({p + 1 for p in positions})
+        query = query.where(RatingStep.games.in_(wanted)).order_by(RatingStep.games)
+    rows = session.execute(query)
+    return [Step(gid, day, Rating(pid, mu, sigma, o, n)) for gid, day, pid, mu, sigma, o, n in rows]
 
 
 def chance_ahead(first: Rating | None, second: Rating | None) -> float:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from sqlalchemy import Integer, case, cast, extract, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ..models import FinalStanding, GameNight, PlayerSummary, RatingStep, Seat
-from .summaries import live_lines
+from .summaries import live_lines, not_indexed
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +67,20 @@ class BestNight:
 
 
 def years(session: Session) -> list[int]:
-    """The calendar years with a finished game, newest first (from the monthly summaries:
-    a few hundred rows, not every game)."""
-    first, last = session.execute(
-        select(func.min(PlayerSummary.month), func.max(PlayerSummary.month)).where(
-            PlayerSummary.games > 0
+    """The calendar years with a finished game, newest first (the first and last month of the
+    monthly summaries: two seeks on their month index, not a scan of every bucket)."""
+
+    def edge(order: Any) -> Any:
+        return (
+            select(PlayerSummary.month)
+            .where(PlayerSummary.games > 0)
+            .order_by(order)
+            .limit(1)
+            .scalar_subquery()
         )
+
+    first, last = session.execute(
+        select(edge(PlayerSummary.month.asc()), edge(PlayerSummary.month.desc()))
     ).one()
     if first is None or last is None:
         return []
@@ -125,8 +134,8 @@ def best_night(session: Session, season: Season, player_id: int | None = None) -
         .order_by(wins.desc(), (points * 1.0 / games).asc(), GameNight.played_on, Seat.player_id)
         .limit(1)
     )
-    if player_id is not None:
-        query = query.where(Seat.player_id == player_id)
+    if player_id is not None:  # the season's nights drive the query, not the player's seats
+        query = query.where(not_indexed(Seat.player_id) == player_id)
     row = session.execute(query).first()
     if row is None or not row[3]:
         return None
@@ -140,16 +149,20 @@ def nights_and_games(
     query = live_lines(
         func.count(func.distinct(GameNight.id)), func.count(func.distinct(FinalStanding.game_id))
     ).where(GameNight.played_on.between(season.start, season.end))
-    if player_id is not None:
-        query = query.where(Seat.player_id == player_id)
+    if player_id is not None:  # the season's nights drive the query, not the player's seats
+        query = query.where(not_indexed(Seat.player_id) == player_id)
     nights, games = session.execute(query).one()
     return int(nights or 0), int(games or 0)
 
 
 def player_years(session: Session, player_id: int) -> list[int]:
-    """The calendar years in which the player has a rated game, newest first."""
-    year = extract("year", RatingStep.played_on)
+    """The calendar years in which the player has a finished game, newest first (from the
+    player's monthly summaries: one row per month played, not one per game)."""
+    year = extract("year", PlayerSummary.month)
     rows = session.scalars(
-        select(year).where(RatingStep.player_id == player_id).distinct().order_by(year.desc())
+        select(year)
+        .where(PlayerSummary.player_id == player_id, PlayerSummary.games > 0)
+        .distinct()
+        .order_by(year.desc())
     )
     return [int(y) for y in rows]

@@ -204,12 +204,12 @@ def refresh_totals(
     )
 
 
-def _not_indexed(column: Any) -> Any:
+def not_indexed(column: Any) -> Any:
     """``column + 0``: the same value, but SQLite's planner cannot drive the query from the
-    column's index. A month's lines must be found through the nights' date index; given the
-    players' ``IN`` list, SQLite read every seat of those players instead, so refreshing a
-    month cost time in proportion to the whole history (0.42 s instead of 0.01 s at 5,000
-    games; demo data of 50,000 games grew quadratically)."""
+    column's index. A month's (or a season's) lines must be found through the nights' date
+    index; given the players' ``IN`` list (or one player), SQLite read every seat of those
+    players instead, so refreshing a month cost time in proportion to the whole history
+    (0.42 s instead of 0.01 s at 5,000 games; demo data of 50,000 games grew quadratically)."""
     return column + 0
 
 
@@ -223,7 +223,7 @@ def _refresh_month(
     )
     if players is not None:
         gone = gone.where(PlayerSummary.player_id.in_(players))
-        stmt = stmt.where(_not_indexed(Seat.player_id).in_(players))
+        stmt = stmt.where(not_indexed(Seat.player_id).in_(players))
     if sizes is not None:
         gone = gone.where(PlayerSummary.set_size.in_(sizes))
         stmt = stmt.where(Game.set_size.in_(sizes))
@@ -269,7 +269,7 @@ def _refresh_pairs(conn: Connection, month: date, players: set[int] | None) -> N
     )
     gone = delete(PairSummary).where(PairSummary.month == month)
     if players is not None:
-        stmt = stmt.where(_not_indexed(Seat.player_id).in_(players))
+        stmt = stmt.where(not_indexed(Seat.player_id).in_(players))
         gone = gone.where(PairSummary.player_id.in_(players))
     conn.execute(gone)
     rows = [
