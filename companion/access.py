@@ -79,6 +79,9 @@ class Grant(StrEnum):
     SCOREKEEPER = "scorekeeper"
     ASKING = "asking"  # asks to become the scorekeeper; the scorekeeper confirms
     PLAYER = "player"
+    # the scorekeeper removed this phone from its seat: kept (without the seat) so that its
+    # page says so instead of silently showing the join page; gone when it joins again
+    REMOVED = "removed"
 
 
 #: session key holding this browser's device id (a random token; everything else is server-side)
@@ -638,6 +641,7 @@ def join_seat(game: Game, seat: Seat) -> None:
             GameAccess.role == str(Grant.PLAYER),
         )
     )
+    _forget_removal(game, device.id)
     try:
         _grant(device, game, Grant.PLAYER, seat)
         db.session.commit()
@@ -650,18 +654,36 @@ def free_seat(game: Game, seat_id: int) -> bool:
     """The scorekeeper removes a phone from a seat (it is no longer joined). True if one was
     freed. The join secret changes too: the removed phone (or whoever copied the old link)
     cannot take the seat back first; the scorekeeper's screen shows the new link and QR code."""
-    result = db.session.execute(
-        delete(GameAccess).where(
+    row = db.session.scalar(
+        select(GameAccess).where(
             GameAccess.game_id == game.id,
             GameAccess.seat_id == seat_id,
             GameAccess.role == str(Grant.PLAYER),
         )
     )
-    freed = bool(getattr(result, "rowcount", 0))
-    if freed:
-        _new_join_secret(game)
+    if row is None:
+        return False
+    _forget_removal(game, row.device_id)  # (removed twice: one row per phone and game)
+    row.role, row.seat_id = str(Grant.REMOVED), None
+    _new_join_secret(game)
     db.session.commit()
-    return freed
+    return True
+
+
+def _forget_removal(game: Game, device_id: int) -> None:
+    db.session.execute(
+        delete(GameAccess).where(
+            GameAccess.game_id == game.id,
+            GameAccess.device_id == device_id,
+            GameAccess.role == str(Grant.REMOVED),
+        )
+    )
+
+
+def removed_from_seat(game: Game) -> bool:
+    """True when the scorekeeper removed this phone from its seat of ``game`` (and it has not
+    joined again since)."""
+    return holds(current_device(create=False), game, Grant.REMOVED)
 
 
 def lock_seats(game: Game, locked: bool) -> None:

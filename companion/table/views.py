@@ -234,6 +234,8 @@ def hand(share_token: str) -> Any:
     carried = _carried_to(game)
     if carried is not None and request.method == "GET":
         return redirect(url_for("table.hand", share_token=carried.share_token), 303)
+    if seat is None and access.removed_from_seat(game):
+        return _removed_page(game)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", join_token=share_token), 303)
@@ -242,6 +244,16 @@ def hand(share_token: str) -> Any:
     if request.method == "GET":
         return render_template("table/hand.html", **_hand_context(game, seat))
     return _post(game, seat, share_token)
+
+
+def _removed_page(game: Game) -> Any:
+    """The hand page of a phone the scorekeeper removed from its seat: it says so and how to
+    join again; a hand it posts meanwhile is shown back, not saved (403)."""
+    typed = HandPostForm().typed() if request.method == "POST" else None
+    page = render_template(
+        "table/removed.html", game=game, typed=typed, seats_locked_words=SEATS_LOCKED
+    )
+    return page, 403 if typed is not None else 200
 
 
 def _carried_to(game: Game) -> Game | None:
@@ -460,9 +472,10 @@ def hand_live(share_token: str) -> Any:
     if carried is not None:  # the rematch started: this phone's seat is in it
         return navigate(url_for("table.hand", share_token=carried.share_token))
     seat = access.joined_seat(game)
-    if seat is None:  # the seat was freed: back to the join page
-        target = url_for("table.join", join_token=share_token)
-        return navigate(target)
+    if seat is None:  # the seat was freed: its hand page says so (or asks to join)
+        if access.removed_from_seat(game):
+            return navigate(url_for("table.hand", share_token=share_token))
+        return navigate(url_for("table.join", join_token=share_token))
     key = posts.seat_live_key(game, seat.id)
     if query.text("v") == key:
         return Response(status=204)
