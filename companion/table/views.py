@@ -93,6 +93,9 @@ def join(join_token: str) -> Any:
     found = game_for_join(join_token)
     if found is None:
         return _join_elsewhere(join_token)
+    rematch = _rematch_of_finished(found)
+    if rematch is not None:  # an old QR code rescanned after the rematch: its seats
+        return redirect(url_for("table.join", join_token=rematch.join_token), 303)
     game = _playable(found)
     if request.method == "POST":
         return _take_seat(game, join_token)
@@ -256,12 +259,24 @@ def _removed_page(game: Game) -> Any:
     return page, 403 if typed is not None else 200
 
 
+def _rematch_of_finished(game: Game) -> Game | None:
+    """The live rematch a finished ``game``'s links lead to (the newest of a chain of finished
+    games and their rematches), or None while the game is played or has no rematch."""
+    found: Game | None = None
+    seen = {game.id}
+    while game.status == GameStatus.FINISHED:
+        new = live_rematch(game)
+        if new is None or new.id in seen:
+            break
+        found = game = new
+        seen.add(new.id)
+    return found
+
+
 def _carried_to(game: Game) -> Game | None:
     """The rematch of a finished ``game`` when this phone was carried to a seat of it (a
     rematch carries the table: :func:`~companion.services.game_lookup.carry_table`)."""
-    if game.status != GameStatus.FINISHED:
-        return None
-    new = live_rematch(game)
+    new = _rematch_of_finished(game)
     return new if new is not None and access.joined_seat(new) is not None else None
 
 
@@ -374,6 +389,9 @@ def _auto_save(game: Game) -> bool:
 def _photo_seat(share_token: str) -> tuple[Game, Seat, int] | Any:
     """The joined seat and the coming round's double, or the redirect that replaces the page."""
     game, seat = _joined(share_token)
+    carried = _carried_to(game)
+    if carried is not None:  # the old game's photo page: the rematch's round is the one now
+        return redirect(url_for("table.hand_photo_page", share_token=carried.share_token), 303)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", join_token=share_token), 303)
