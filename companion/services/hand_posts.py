@@ -142,6 +142,8 @@ class PostMark:
     words: str = ""
     tiles: bool = False  # the post is tapped tiles (its words then carry the sum)
     points: int | None = None  # a tile post's sum (points), shown in the empty points box
+    #: the post as the scorekeeper's poll sends it (:func:`post_json`), for "Use Bob's post"
+    post: dict[str, Any] | None = None
 
     @property
     def iso(self) -> str:
@@ -343,28 +345,35 @@ def marks(
             state = PostState.CHANGED
         elif held is not None and seat.id in held and held[seat.id] != HandValue.of(post):
             state = PostState.TYPED
-        words, points = post_words(game, post), post_points(game, post)
-        out[seat.id] = PostMark(state, post.updated_at, words, bool(post.tiles), points)
+        shown = post_json(game, post)
+        out[seat.id] = PostMark(
+            state, post.updated_at, shown["words"], bool(post.tiles), shown["points"], shown
+        )
     return out
+
+
+def post_json(game: Game, post: HandPost) -> dict[str, Any]:
+    """One posted hand as static/js/table.js reads it: its revision, the total, tiles and
+    "went out", in words, a tile post's sum (points) and when it was posted (ISO UTC)."""
+    value = HandValue.of(post)
+    return {
+        "revision": post.revision,
+        "total": value.total,
+        "tiles": list(value.tiles or ()),
+        "went_out": value.went_out,
+        "words": post_words(game, post),
+        "points": post_points(game, post),
+        "at": PostMark(PostState.POSTED, post.updated_at).iso,
+    }
 
 
 def posts_json(game: Game, double: int | None) -> dict[str, Any]:
     """The open posted hands of the coming round for the scorekeeper's page poll."""
     if double is None:
         return {}
-    hands = {}
-    for seat_id, post in open_posts(game, double).items():
-        value = HandValue.of(post)
-        hands[str(seat_id)] = {
-            "revision": post.revision,
-            "total": value.total,
-            "tiles": list(value.tiles or ()),
-            "went_out": value.went_out,
-            "words": post_words(game, post),
-            "points": post_points(game, post),
-            "at": PostMark(PostState.POSTED, post.updated_at).iso,
-        }
-    return hands
+    return {
+        str(seat_id): post_json(game, post) for seat_id, post in open_posts(game, double).items()
+    }
 
 
 # --- posting ---------------------------------------------------------------------------------
