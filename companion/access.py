@@ -294,6 +294,12 @@ def _admission_key(code: str) -> str:
     return f"admit:new:{code}"
 
 
+def _used_key(code: str) -> str:
+    # a new phone's code once that phone came in with it: typed again, it is told so (not
+    # "may open the page again"); kept while the code could still be typed
+    return f"admit:used:{code}"
+
+
 def _take_admission() -> datetime | None:
     """When a scorekeeper's or the host's phone typed this phone's new-phone code in the last
     :data:`ADMISSION_WINDOW`: use the admission up (it lets one device in) and return when it
@@ -313,22 +319,35 @@ def _take_admission() -> datetime | None:
     session.pop(NEW_PHONE_CODE_KEY, None)
     if not getattr(taken, "rowcount", 0) or given <= utcnow() - ADMISSION_WINDOW:
         return None
+    try:
+        with db.session.begin_nested():
+            db.session.add(RateCounter(key=_used_key(code), window_start=utcnow(), hits=1))
+    except IntegrityError:
+        pass  # (the same code used twice: once is remembered)
     return given
 
 
-def _admit_new_phone(code: str) -> bool:
+def _admit_new_phone(code: str) -> Admitted:
     """Keep an admission for the new phone showing ``code`` (issued here and recent): its
-    next request makes its device past the new-phone limit. Admissions older than
-    :data:`ADMISSION_WINDOW` are deleted here, so their rows stay few."""
+    next request makes its device past the new-phone limit (:attr:`Admitted.NEW_PHONE`); a
+    code that phone already came in with is :attr:`Admitted.USED`. Admissions older than
+    :data:`ADMISSION_WINDOW`, and used codes too old to be typed, are deleted here, so their
+    rows stay few."""
     if not _issued_to_a_new_phone(code):
-        return False
+        return Admitted.NOBODY
     now = utcnow()
-    db.session.execute(
-        delete(RateCounter).where(
-            RateCounter.key.startswith(_admission_key(""), autoescape=True),
-            RateCounter.window_start <= now - ADMISSION_WINDOW,
+    for prefix, age in (
+        (_admission_key(""), ADMISSION_WINDOW),
+        (_used_key(""), 2 * NEW_PHONE_CODE_PERIOD),
+    ):
+        db.session.execute(
+            delete(RateCounter).where(
+                RateCounter.key.startswith(prefix, autoescape=True),
+                RateCounter.window_start <= now - age,
+            )
         )
-    )
+    if db.session.get(RateCounter, _used_key(code)) is not None:
+        return Admitted.USED
     key = _admission_key(code)
     db.session.execute(delete(RateCounter).where(RateCounter.key == key))
     try:
@@ -336,7 +355,7 @@ def _admit_new_phone(code: str) -> bool:
             db.session.add(RateCounter(key=key, window_start=now, hits=0))
     except IntegrityError:
         pass  # typed on two phones at once: the other's admission is the same
-    return True
+    return Admitted.NEW_PHONE
 
 
 def _adopt_legacy_tokens(device: Device) -> None:
@@ -897,6 +916,7 @@ class Admitted(StrEnum):
     NOBODY = "nobody"  # no phone shows that code (never issued, mistyped or too old)
     PHONE = "phone"  # a phone past the passcode limit: it may try the passcode
     NEW_PHONE = "new_phone"  # a phone past the new-phone limit: it may open the page again
+    USED = "used"  # a new phone's code typed again after that phone came in with it
 
 
 def admit_phone(typed: str) -> Admitted:
@@ -914,8 +934,8 @@ def admit_phone(typed: str) -> Admitted:
         .execution_options(synchronize_session=False)
     )
     admitted = Admitted.PHONE if getattr(result, "rowcount", 0) else Admitted.NOBODY
-    if admitted is Admitted.NOBODY and _admit_new_phone(code):
-        admitted = Admitted.NEW_PHONE
+    if admitted is Admitted.NOBODY:
+        admitted = _admit_new_phone(code)
     db.session.commit()
     return admitted
 
