@@ -36,9 +36,9 @@ from ..services.game_lookup import (
     game_for_edit,
     game_for_join,
     game_for_view,
-    live_rematch,
     scorekeeper_game,
 )
+from ..services.rematches import followed_rematch
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
@@ -93,7 +93,7 @@ def join(join_token: str) -> Any:
     found = game_for_join(join_token)
     if found is None:
         return _join_elsewhere(join_token)
-    rematch = _rematch_of_finished(found)
+    rematch = followed_rematch(found)
     if rematch is not None:  # an old QR code rescanned after the rematch: its seats
         return redirect(url_for("table.join", join_token=rematch.join_token), 303)
     game = _playable(found)
@@ -259,24 +259,10 @@ def _removed_page(game: Game) -> Any:
     return page, 403 if typed is not None else 200
 
 
-def _rematch_of_finished(game: Game) -> Game | None:
-    """The live rematch a finished ``game``'s links lead to (the newest of a chain of finished
-    games and their rematches), or None while the game is played or has no rematch."""
-    found: Game | None = None
-    seen = {game.id}
-    while game.status == GameStatus.FINISHED:
-        new = live_rematch(game)
-        if new is None or new.id in seen:
-            break
-        found = game = new
-        seen.add(new.id)
-    return found
-
-
 def _carried_to(game: Game) -> Game | None:
     """The rematch of a finished ``game`` when this phone was carried to a seat of it (a
     rematch carries the table: :func:`~companion.services.game_lookup.carry_table`)."""
-    new = _rematch_of_finished(game)
+    new = followed_rematch(game)
     return new if new is not None and access.joined_seat(new) is not None else None
 
 

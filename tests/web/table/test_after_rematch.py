@@ -65,3 +65,17 @@ def test_the_old_photo_page_of_a_carried_phone_leads_to_the_rematch(app, client)
     page = bob.get(r.headers["Location"])
     assert page.status_code == 200
     assert "No round is being played now" not in text(page)
+
+
+def test_the_scorekeepers_old_photo_page_leads_to_the_same_hand_in_the_rematch(client):
+    game = _finished()
+    new = _rematch(client, game)
+    old_bob, new_bob = seat_ids(game)["Bob"], seat_ids(new)["Bob"]
+    r = client.get(f"/g/{game.edit_token}/photo/{old_bob}")
+    assert r.status_code == 303
+    assert r.headers["Location"].endswith(f"/g/{new.edit_token}/photo/{new_bob}")
+    page = client.get(r.headers["Location"])
+    assert page.status_code == 200 and "Bob's pips from a photo" in text(page)
+    # a photo confirmed on the old page (opened before the rematch) goes there too, unused
+    r = client.post(f"/g/{game.edit_token}/photo/{old_bob}/confirm", data={})
+    assert r.status_code == 303 and f"/g/{new.edit_token}/photo/{new_bob}" in r.headers["Location"]
