@@ -142,10 +142,6 @@
     if (total) { total.value = kept.total; }
     if (out) { out.checked = kept.out; }
     setTiles(form, seat, kept.tiles || []);
-    var seen = field(form, "seen_" + seat);
-    var filled = field(form, "filled_" + seat);
-    if (seen) { seen.value = kept.seen; }
-    if (filled) { filled.value = kept.filled; }
   }
 
   // A total typed over a hand's tiles wins: untick its tiles (a posted tile hand's hidden
@@ -254,8 +250,9 @@
       keepTyping(form, dirty);
     });
     // The posts the page was written with, then what this phone typed before a reload: back
-    // in the boxes, marked "typed by you, not saved yet" (or "changed on their phone" when the
-    // phone posted again meanwhile: the save is then refused until it is seen, as live).
+    // in the boxes, marked "typed by you, not saved yet"; a hand its phone posted again
+    // meanwhile is marked "typed over their post" with the new post beside, as after a 409:
+    // the page's seen_/filled_ are the newest post's, so saving again keeps the typed value.
     form.querySelectorAll(".post-mark[data-post]").forEach(function (badge) {
       try { latest[badge.getAttribute("data-seat")] = JSON.parse(badge.getAttribute("data-post")); } catch (e) { /* none */ }
     });
@@ -266,9 +263,9 @@
       if (sameValue(handNow(form, seat), kept[seat])) { return; } // (a refused save shows them)
       putBack(form, seat, kept[seat]);
       var hand = latest[seat] || null;
-      show(seat, hand && String(hand.revision) !== kept[seat].seen ? "changed" : "restored", hand);
+      show(seat, hand && String(hand.revision) !== kept[seat].seen ? "typed" : "restored", hand);
     });
-    if (Object.keys(kept).length) { keepTyping(form, dirty); } // (a refused save: its revisions)
+    if (Object.keys(kept).length) { keepTyping(form, dirty); } // (the revisions seen now)
     form.querySelectorAll("button.use-post[data-seat]").forEach(function (button) {
       offer(button.getAttribute("data-seat"));
     });

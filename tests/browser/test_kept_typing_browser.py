@@ -1,7 +1,7 @@
 """The scorekeeper's own typing survives a reload (issue 22 leftovers), at 360 x 740: what the
 scorekeeper typed over a posted hand or typed as a total comes back in the boxes after a
 reload, marked "typed by you, not saved yet"; a hand its phone posted again meanwhile keeps
-the typing and says "changed on their phone"; "Use Bob's post (12 points)" puts the phone's
+the typing and names the new post beside it; "Use Bob's post (12 points)" puts the phone's
 value back in one tap; a saved round leaves nothing kept behind."""
 
 from __future__ import annotations
@@ -106,18 +106,24 @@ def test_a_newer_post_never_replaces_the_restored_typing_and_a_save_clears_it(
     posts_again(app, table.id, 1, 13)  # meanwhile Bob's phone posts 13
     open_game(keeper, table.edit)
     expect(points(keeper, "Bob")).to_have_value("15")  # the typing wins in the box
+    # the mark says the phone's value differs, as after a 409: Bob's new post is beside it
     mark = hand(keeper, "Bob").locator(".post-mark")
-    expect(mark).to_contain_text("changed on their phone")
+    expect(mark).to_contain_text("typed over their post")
     expect(mark).to_contain_text("13 points")
     expect(hand(keeper, "Bob").locator("button.use-post")).to_have_text(
         "Use Bob's post (13 points)"
     )
-    save = keeper.locator("#round-area .actions button.big")
-    save.click()  # refused until Bob's new post is seen, as live: the typing stays
-    expect(keeper.locator("#round-area")).to_contain_text("Bob posted 13 points")
-    expect(points(keeper, "Bob")).to_have_value("15")
-    keeper.locator("#round-area .actions button.big").click()
+    expect(hand(keeper, "Ann").locator(".post-mark")).to_contain_text(
+        "typed by you, not saved yet"
+    )
+    keeper.locator("#round-area .actions button.big").click()  # the typed values stand
+    expect(keeper.locator("#round-area .flash.success")).to_have_text("Round saved.")
     expect(keeper.locator("#round-area")).to_contain_text("Round 2 of 10")
+    with app.app_context():
+        game = load_game(db.session.get(Game, table.id))
+        saved = {h.seat.player.name: h.points for h in game.rounds[0].hands}
+        db.session.remove()
+    assert saved["Bob"] == 15 and saved["Ann"] == 9, saved
     kept = keeper.evaluate(f"() => localStorage.getItem('cf-round-typed:{table.id}')")
     assert kept is None
     keeper.reload()
