@@ -378,6 +378,8 @@ def _photo_seat(share_token: str) -> tuple[Game, Seat, int] | Any:
     carried = _carried_to(game)
     if carried is not None:  # the old game's photo page: the rematch's round is the one now
         return redirect(url_for("table.hand_photo_page", share_token=carried.share_token), 303)
+    if seat is None and access.removed_from_seat(game):  # its hand page says so
+        return redirect(url_for("table.hand", share_token=share_token), 303)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", join_token=share_token), 303)

@@ -161,6 +161,8 @@ def test_a_removed_phone_is_told_the_scorekeeper_removed_it_and_how_to_join_agai
     assert "To join again, scan the QR code on the scorekeeper" in text(page)
     live = bob.get(f"/p/{game.share_token}/live?v=x", headers={"HX-Request": "true"})
     assert live.headers["HX-Redirect"] == f"/p/{game.share_token}"
+    photo = bob.get(f"/p/{game.share_token}/photo")  # its photo page: to the same words
+    assert photo.status_code == 303 and photo.headers["Location"] == f"/p/{game.share_token}"
     r = bob.post(f"/p/{game.share_token}", data={"double": "9", "total": "17", "seen": "0"})
     assert r.status_code == 403 and removed in text(r) and "17" in text(r)
     assert db.session.scalar(select(func.count(HandPost.id))) == 0
