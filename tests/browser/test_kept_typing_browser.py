@@ -6,8 +6,6 @@ value back in one tap; a saved round leaves nothing kept behind."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
@@ -17,23 +15,13 @@ from companion.extensions import db
 from companion.models import Device, Game, GameAccess
 from companion.services import hand_posts as posts
 from companion.services.round_plan import load_game, plan_round
-from tests.browser.conftest import phone_page
-from tests.browser.table_screen import FOUR, SMALL_PHONE, phone_posts, seed_table
+from tests.browser.table_screen import FOUR, phone_posts, seed_table
+from tests.browser.test_table_screen_browser import open_game, small_phone
 from tests.browser.test_table_sizes_browser import hand
 
+__all__ = ["small_phone"]  # the fixture: a 360 x 740 phone
+
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture()
-def keeper(browser, live_server) -> Iterator[Page]:
-    with phone_page(browser, live_server, 15_000, **SMALL_PHONE) as page:
-        yield page
-
-
-def open_game(page: Page, token: str) -> None:
-    page.goto(f"/g/{token}")
-    expect(page.locator("#round-area form.round-form")).to_be_visible()
-    page.wait_for_function("() => window.htmx !== undefined")
 
 
 def posts_again(app: Flask, game_id: int, index: int, total: int) -> None:
@@ -56,76 +44,76 @@ def points(page: Page, name: str):
 
 
 def test_typing_comes_back_after_a_reload_and_the_post_is_one_tap_away(
-    keeper: Page, live_server
+    small_phone: Page, live_server
 ) -> None:
     table = seed_table(live_server.app, FOUR, 9)
     phone_posts(live_server.app, table.id, {1: 12})  # Bob's phone posts 12
-    open_game(keeper, table.edit)
-    expect(points(keeper, "Bob")).to_have_value("12")
-    use_bob = hand(keeper, "Bob").locator("button.use-post")
+    open_game(small_phone, table.edit)
+    expect(points(small_phone, "Bob")).to_have_value("12")
+    use_bob = hand(small_phone, "Bob").locator("button.use-post")
     expect(use_bob).to_be_hidden()
-    points(keeper, "Bob").fill("15")  # typed over Bob's post
-    points(keeper, "Ann").fill("7")  # typed, nothing posted
-    expect(hand(keeper, "Bob").locator(".post-mark")).to_contain_text("typed over their post")
+    points(small_phone, "Bob").fill("15")  # typed over Bob's post
+    points(small_phone, "Ann").fill("7")  # typed, nothing posted
+    expect(hand(small_phone, "Bob").locator(".post-mark")).to_contain_text("typed over their post")
     expect(use_bob).to_be_visible()
     expect(use_bob).to_have_text("Use Bob's post (12 points)")
 
-    keeper.reload()  # (or the phone killed the tab)
-    expect(points(keeper, "Bob")).to_have_value("15")
-    expect(points(keeper, "Ann")).to_have_value("7")
+    small_phone.reload()  # (or the phone killed the tab)
+    expect(points(small_phone, "Bob")).to_have_value("15")
+    expect(points(small_phone, "Ann")).to_have_value("7")
     for name in ("Ann", "Bob"):
-        expect(hand(keeper, name).locator(".post-mark")).to_contain_text(
+        expect(hand(small_phone, name).locator(".post-mark")).to_contain_text(
             "typed by you, not saved yet"
         )
-    expect(hand(keeper, "Cho").locator(".post-mark")).to_have_text("not posted")
+    expect(hand(small_phone, "Cho").locator(".post-mark")).to_have_text("not posted")
     expect(use_bob).to_be_visible()
     box = use_bob.bounding_box()
     assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 360, box
-    expect(hand(keeper, "Ann").locator("button.use-post")).to_be_hidden()
+    expect(hand(small_phone, "Ann").locator("button.use-post")).to_be_hidden()
 
     use_bob.click()  # one tap: the phone's value is back in Bob's row
-    expect(points(keeper, "Bob")).to_have_value("12")
-    expect(hand(keeper, "Bob").locator(".post-mark")).to_contain_text("posted")
+    expect(points(small_phone, "Bob")).to_have_value("12")
+    expect(hand(small_phone, "Bob").locator(".post-mark")).to_contain_text("posted")
     expect(use_bob).to_be_hidden()
-    keeper.reload()
-    expect(points(keeper, "Bob")).to_have_value("12")  # (what was taken back stays taken)
-    expect(points(keeper, "Ann")).to_have_value("7")
+    small_phone.reload()
+    expect(points(small_phone, "Bob")).to_have_value("12")  # (what was taken back stays taken)
+    expect(points(small_phone, "Ann")).to_have_value("7")
 
 
 def test_a_newer_post_never_replaces_the_restored_typing_and_a_save_clears_it(
-    keeper: Page, live_server
+    small_phone: Page, live_server
 ) -> None:
     app = live_server.app
     table = seed_table(app, FOUR, 9)
     phone_posts(app, table.id, {1: 12, 2: 3, 3: None})  # Dee went out
-    open_game(keeper, table.edit)
-    expect(points(keeper, "Bob")).to_have_value("12")
-    points(keeper, "Bob").fill("15")
-    points(keeper, "Ann").fill("9")
-    keeper.goto("about:blank")  # the tab is gone before Save
+    open_game(small_phone, table.edit)
+    expect(points(small_phone, "Bob")).to_have_value("12")
+    points(small_phone, "Bob").fill("15")
+    points(small_phone, "Ann").fill("9")
+    small_phone.goto("about:blank")  # the tab is gone before Save
     posts_again(app, table.id, 1, 13)  # meanwhile Bob's phone posts 13
-    open_game(keeper, table.edit)
-    expect(points(keeper, "Bob")).to_have_value("15")  # the typing wins in the box
+    open_game(small_phone, table.edit)
+    expect(points(small_phone, "Bob")).to_have_value("15")  # the typing wins in the box
     # the mark says the phone's value differs, as after a 409: Bob's new post is beside it
-    mark = hand(keeper, "Bob").locator(".post-mark")
+    mark = hand(small_phone, "Bob").locator(".post-mark")
     expect(mark).to_contain_text("typed over their post")
     expect(mark).to_contain_text("13 points")
-    expect(hand(keeper, "Bob").locator("button.use-post")).to_have_text(
+    expect(hand(small_phone, "Bob").locator("button.use-post")).to_have_text(
         "Use Bob's post (13 points)"
     )
-    expect(hand(keeper, "Ann").locator(".post-mark")).to_contain_text(
+    expect(hand(small_phone, "Ann").locator(".post-mark")).to_contain_text(
         "typed by you, not saved yet"
     )
-    keeper.locator("#round-area .actions button.big").click()  # the typed values stand
-    expect(keeper.locator("#round-area .flash.success")).to_have_text("Round saved.")
-    expect(keeper.locator("#round-area")).to_contain_text("Round 2 of 10")
+    small_phone.locator("#round-area .actions button.big").click()  # the typed values stand
+    expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
+    expect(small_phone.locator("#round-area")).to_contain_text("Round 2 of 10")
     with app.app_context():
         game = load_game(db.session.get(Game, table.id))
         saved = {h.seat.player.name: h.points for h in game.rounds[0].hands}
         db.session.remove()
     assert saved["Bob"] == 15 and saved["Ann"] == 9, saved
-    kept = keeper.evaluate(f"() => localStorage.getItem('cf-round-typed:{table.id}')")
+    kept = small_phone.evaluate(f"() => localStorage.getItem('cf-round-typed:{table.id}')")
     assert kept is None
-    keeper.reload()
-    expect(points(keeper, "Bob")).to_have_value("")
-    expect(points(keeper, "Ann")).to_have_value("")
+    small_phone.reload()
+    expect(points(small_phone, "Bob")).to_have_value("")
+    expect(points(small_phone, "Ann")).to_have_value("")
