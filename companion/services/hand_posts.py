@@ -37,6 +37,7 @@ from ..errors import Problem, Refused
 from ..extensions import db
 from ..mapping import dominoes_of, rules_of
 from ..models import Device, Game, GameAccess, HandPost, Round, Seat, utcnow
+from ..text import ascii_whole_number
 from ..vocab import PostStatus, RoundStatus
 from .round_check import ScoredRound, parse_tiles, parse_total, score_bound
 from .round_form import HandEntry, RoundEntry, check_round
@@ -177,7 +178,7 @@ def post_words(game: Game, post: HandPost) -> str:
 def form_value(total: str, tiles: list[str], went_out: bool) -> HandValue:
     """A hand as the scorekeeper's form holds it (its total box, tapped tiles, went out)."""
     text = (total or "").strip()
-    typed = int(text) if text.isascii() and text.isdigit() and len(text) < 9 else None
+    typed = int(text) if ascii_whole_number(text) and len(text) < 9 else None
     if went_out:
         return HandValue(None, None, True)
     if tiles:
@@ -324,7 +325,7 @@ def revision_number(text: str) -> int:
     """A post revision sent back by a form (a hidden field), or 0 for anything else (junk,
     a forged value, non-ASCII digits): never an error."""
     text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else 0
+    return int(text) if ascii_whole_number(text) and len(text) < 9 else 0
 
 
 def marks(
@@ -569,7 +570,7 @@ def saved_as_typed(rnd: Round, seat_id: int, typed: dict[str, Any]) -> bool:
         )
     if tiles:
         return tiles == sorted(hand.tiles or ())
-    return total.isascii() and total.isdigit() and int(total) == hand.points
+    return ascii_whole_number(total) and int(total) == hand.points
 
 
 def matches(post: HandPost, hand: Any) -> bool:
