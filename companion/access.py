@@ -79,6 +79,9 @@ class Grant(StrEnum):
     SCOREKEEPER = "scorekeeper"
     ASKING = "asking"  # asks to become the scorekeeper; the scorekeeper confirms
     PLAYER = "player"
+    # the scorekeeper removed this phone from its seat: kept (without the seat) so that its
+    # page says so instead of silently showing the join page; gone when it joins again
+    REMOVED = "removed"
 
 
 #: session key holding this browser's device id (a random token; everything else is server-side)
@@ -291,6 +294,12 @@ def _admission_key(code: str) -> str:
     return f"admit:new:{code}"
 
 
+def _used_key(code: str) -> str:
+    # a new phone's code once that phone came in with it: typed again, it is told so (not
+    # "may open the page again"); kept while the code could still be typed
+    return f"admit:used:{code}"
+
+
 def _take_admission() -> datetime | None:
     """When a scorekeeper's or the host's phone typed this phone's new-phone code in the last
     :data:`ADMISSION_WINDOW`: use the admission up (it lets one device in) and return when it
@@ -310,22 +319,35 @@ def _take_admission() -> datetime | None:
     session.pop(NEW_PHONE_CODE_KEY, None)
     if not getattr(taken, "rowcount", 0) or given <= utcnow() - ADMISSION_WINDOW:
         return None
+    try:
+        with db.session.begin_nested():
+            db.session.add(RateCounter(key=_used_key(code), window_start=utcnow(), hits=1))
+    except IntegrityError:
+        pass  # (the same code used twice: once is remembered)
     return given
 
 
-def _admit_new_phone(code: str) -> bool:
+def _admit_new_phone(code: str) -> Admitted:
     """Keep an admission for the new phone showing ``code`` (issued here and recent): its
-    next request makes its device past the new-phone limit. Admissions older than
-    :data:`ADMISSION_WINDOW` are deleted here, so their rows stay few."""
+    next request makes its device past the new-phone limit (:attr:`Admitted.NEW_PHONE`); a
+    code that phone already came in with is :attr:`Admitted.USED`. Admissions older than
+    :data:`ADMISSION_WINDOW`, and used codes too old to be typed, are deleted here, so their
+    rows stay few."""
     if not _issued_to_a_new_phone(code):
-        return False
+        return Admitted.NOBODY
     now = utcnow()
-    db.session.execute(
-        delete(RateCounter).where(
-            RateCounter.key.startswith(_admission_key(""), autoescape=True),
-            RateCounter.window_start <= now - ADMISSION_WINDOW,
+    for prefix, age in (
+        (_admission_key(""), ADMISSION_WINDOW),
+        (_used_key(""), 2 * NEW_PHONE_CODE_PERIOD),
+    ):
+        db.session.execute(
+            delete(RateCounter).where(
+                RateCounter.key.startswith(prefix, autoescape=True),
+                RateCounter.window_start <= now - age,
+            )
         )
-    )
+    if db.session.get(RateCounter, _used_key(code)) is not None:
+        return Admitted.USED
     key = _admission_key(code)
     db.session.execute(delete(RateCounter).where(RateCounter.key == key))
     try:
@@ -333,7 +355,7 @@ def _admit_new_phone(code: str) -> bool:
             db.session.add(RateCounter(key=key, window_start=now, hits=0))
     except IntegrityError:
         pass  # typed on two phones at once: the other's admission is the same
-    return True
+    return Admitted.NEW_PHONE
 
 
 def _adopt_legacy_tokens(device: Device) -> None:
@@ -638,6 +660,7 @@ def join_seat(game: Game, seat: Seat) -> None:
             GameAccess.role == str(Grant.PLAYER),
         )
     )
+    _forget_removal(game, device.id)
     try:
         _grant(device, game, Grant.PLAYER, seat)
         db.session.commit()
@@ -650,18 +673,36 @@ def free_seat(game: Game, seat_id: int) -> bool:
     """The scorekeeper removes a phone from a seat (it is no longer joined). True if one was
     freed. The join secret changes too: the removed phone (or whoever copied the old link)
     cannot take the seat back first; the scorekeeper's screen shows the new link and QR code."""
-    result = db.session.execute(
-        delete(GameAccess).where(
+    row = db.session.scalar(
+        select(GameAccess).where(
             GameAccess.game_id == game.id,
             GameAccess.seat_id == seat_id,
             GameAccess.role == str(Grant.PLAYER),
         )
     )
-    freed = bool(getattr(result, "rowcount", 0))
-    if freed:
-        _new_join_secret(game)
+    if row is None:
+        return False
+    _forget_removal(game, row.device_id)  # (removed twice: one row per phone and game)
+    row.role, row.seat_id = str(Grant.REMOVED), None
+    _new_join_secret(game)
     db.session.commit()
-    return freed
+    return True
+
+
+def _forget_removal(game: Game, device_id: int) -> None:
+    db.session.execute(
+        delete(GameAccess).where(
+            GameAccess.game_id == game.id,
+            GameAccess.device_id == device_id,
+            GameAccess.role == str(Grant.REMOVED),
+        )
+    )
+
+
+def removed_from_seat(game: Game) -> bool:
+    """True when the scorekeeper removed this phone from its seat of ``game`` (and it has not
+    joined again since)."""
+    return holds(current_device(create=False), game, Grant.REMOVED)
 
 
 def lock_seats(game: Game, locked: bool) -> None:
@@ -875,6 +916,7 @@ class Admitted(StrEnum):
     NOBODY = "nobody"  # no phone shows that code (never issued, mistyped or too old)
     PHONE = "phone"  # a phone past the passcode limit: it may try the passcode
     NEW_PHONE = "new_phone"  # a phone past the new-phone limit: it may open the page again
+    USED = "used"  # a new phone's code typed again after that phone came in with it
 
 
 def admit_phone(typed: str) -> Admitted:
@@ -892,8 +934,8 @@ def admit_phone(typed: str) -> Admitted:
         .execution_options(synchronize_session=False)
     )
     admitted = Admitted.PHONE if getattr(result, "rowcount", 0) else Admitted.NOBODY
-    if admitted is Admitted.NOBODY and _admit_new_phone(code):
-        admitted = Admitted.NEW_PHONE
+    if admitted is Admitted.NOBODY:
+        admitted = _admit_new_phone(code)
     db.session.commit()
     return admitted
 

@@ -72,6 +72,19 @@ class PlainText:
             raise ValidationError(str(self.message))
 
 
+#: a whole number as a number box may hold it: the ASCII digits 0-9 only. "３" (full width)
+#: and "٢" (Arabic-Indic) are digits to Python's int() but not to the table: one rule for the
+#: points boxes and the new-game form's numbers, so both refuse them with the same words.
+_ASCII_DIGITS = re.compile(r"[0-9]+")
+
+DIGITS_ONLY_MESSAGE = _l("Type a whole number with the digits 0-9 (digits only).")
+
+
+def ascii_whole_number(text: str) -> bool:
+    """True when ``text`` is made of the ASCII digits 0-9 only (no sign, no spaces)."""
+    return _ASCII_DIGITS.fullmatch(text) is not None
+
+
 #: characters of a typed value that a message quotes back (the rest becomes "…")
 ECHO_MAX = 60
 

@@ -18,6 +18,7 @@ from wtforms import StringField
 from ..access import Role, requires
 from ..pips import MAX_HALF, PhotoError, PhotoProblem, count_pips
 from ..services import hand_photo, photo_gate
+from ..text import ascii_whole_number
 from . import bp
 from .views import refusal
 
@@ -49,7 +50,7 @@ def pips() -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
                 hand_photo.PHOTO_FIELD,
             )
         given = (PipsForm().max_pips.data or "").strip()
-        max_pips = int(given) if given.isascii() and given.isdigit() and len(given) < 3 else 0
+        max_pips = int(given) if ascii_whole_number(given) and len(given) < 3 else 0
         if not 1 <= max_pips <= MAX_HALF:
             raise refusal(400, "BAD_MAX_PIPS", "max_pips must be a whole number 1-18.", "max_pips")
         with photo_gate.reading_slot():

@@ -31,6 +31,7 @@ from wtforms import (
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, StopValidation
 
 from ..engine.tiles import TILE_SEPARATOR, TILE_TEXT
+from ..text import ascii_whole_number
 from ..web.form_fields import EntryList, EntryNames
 
 #: question tab -> (QUESTIONS.md category, title)
@@ -109,10 +110,8 @@ class WholeNumberField(StringField):
         text = getattr(self, "raw_text", "")
         if not text:
             return
-        try:
-            number = int(text) if text.isdigit() else None
-        except ValueError:  # a digit int() does not read, such as "²"
-            number = None
+        # the digits 0-9 only, as in the points boxes ("３" and "٢" are digits to int())
+        number = int(text) if ascii_whole_number(text) else None
         if number is None:
             raise StopValidation(_('"%(raw)s" is not a whole number.', raw=text))
         self.data = number

@@ -35,7 +35,7 @@ from ..engine.rules import PLAYERS_MAX, Switch
 from ..ids import ID_DIGITS, ID_MAX
 from ..models import NAME_MAX
 from ..night_fields import notes_field, place_field
-from ..text import PlainText, stripped
+from ..text import DIGITS_ONLY_MESSAGE, PlainText, ascii_whole_number, stripped
 from .engine_strings import translated
 
 #: switches the new-game page does not show as house rules (the set has its own field)
@@ -56,6 +56,10 @@ class WholeNumberField(IntegerField):
             if len(digits) > ID_DIGITS:
                 self.data = None
                 raise ValueError(str(_l("That number has far too many digits.")))
+            if digits and not ascii_whole_number(digits):
+                # int() reads "３" and "٢"; the points boxes refuse them: so does this form
+                self.data = None
+                raise ValueError(str(DIGITS_ONLY_MESSAGE))
         super().process_formdata(valuelist)
 
 

@@ -22,6 +22,7 @@ from ..extensions import csrf
 from ..models import Game, Seat
 from ..services import hand_photo
 from ..services.game_lookup import scorekeeper_game
+from ..services.rematches import followed_rematch, same_place
 from ..services.round_check import HandPart
 from ..services.round_form import hand_field
 from ..services.round_plan import load_game
@@ -44,6 +45,16 @@ def _seat(game: Game, seat_id: int) -> Seat:
 
 def _game(token: str) -> Game:
     return load_game(scorekeeper_game(token))
+
+
+def _rematch_photo(game: Game, seat_id: int) -> Any:
+    """The old game's photo page once a rematch started: the same hand's photo page in the
+    rematch (the old game has no round left to count), else None."""
+    new = followed_rematch(game)
+    seat = same_place(game, seat_id, new) if new is not None else None
+    if new is None or seat is None:
+        return None
+    return redirect(url_for("games.photo", token=new.edit_token, seat_id=seat.id), 303)
 
 
 def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str, int]:
@@ -80,7 +91,7 @@ def photo_start(token: str) -> Any:
 def photo(token: str, seat_id: int) -> Any:
     """The photo page of one hand: take or choose a photo of the tiles face up."""
     game = _game(token)
-    return _page(game, _seat(game, seat_id))
+    return _rematch_photo(game, seat_id) or _page(game, _seat(game, seat_id))
 
 
 @bp.post("/g/<token>/photo/<int:seat_id>")
@@ -89,6 +100,9 @@ def photo(token: str, seat_id: int) -> Any:
 def photo_read(token: str, seat_id: int) -> Any:
     """Count the pips in the uploaded photo and show them marked, to be checked."""
     game = _game(token)
+    moved = _rematch_photo(game, seat_id)
+    if moved is not None:
+        return moved
     seat = _seat(game, seat_id)
     return hand_photo.read_or_refuse(game.set_size, partial(_page, game, seat))
 
@@ -98,6 +112,9 @@ def photo_read(token: str, seat_id: int) -> Any:
 def photo_confirm(token: str, seat_id: int) -> Any:
     """Put the confirmed tiles into the hand and go back to the round form to save it."""
     game = _game(token)
+    moved = _rematch_photo(game, seat_id)
+    if moved is not None:
+        return moved
     seat = _seat(game, seat_id)
     picks = ConfirmedTilesForm().picks()
     tiles, missing = hand_photo.confirmed_tiles(picks, game.set_size)

@@ -67,6 +67,7 @@ from ..services.round_plan import (
 from ..services.round_store import Conflict, burn_double, check_version, edit_round, save_round
 from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
+from ..text import ascii_whole_number
 from ..vocab import GameStatus
 from ..web import query
 from ..web.htmx import is_htmx, navigate, push_url, targets
@@ -442,7 +443,7 @@ def _pick_page(game: Game, editing: Round | None) -> Any:
 def _seat_id(text: str | None) -> int | None:
     """A seat id posted as text, or None for junk."""
     text = (text or "").strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 10 else None
+    return int(text) if ascii_whole_number(text) and len(text) <= 10 else None
 
 
 @bp.get("/g/<token>/tiles")

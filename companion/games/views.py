@@ -214,10 +214,20 @@ def admit_page(action: str, back: str) -> ResponseReturnValue:
     form = AdmitForm()
     if form.validate_on_submit():
         admitted = admit_phone(form.code.data or "")
-        if admitted is not Admitted.NOBODY:
+        if admitted is Admitted.USED:
+            form.code.errors = [
+                _(
+                    "That code was already used: the phone that showed it came in with it. If "
+                    "a phone is still refused, it shows a new code on its page: type that one."
+                )
+            ]
+        elif admitted is not Admitted.NOBODY:
             flash(admitted_message(admitted), "success")
             return redirect(back, code=303)
-        form.code.errors = [_("No phone shows that code. Check it on the phone and type it again.")]
+        else:
+            form.code.errors = [
+                _("No phone shows that code. Check it on the phone and type it again.")
+            ]
     return render_template("games/admit.html", form=form, action=action, back=back)
 
 

@@ -37,6 +37,7 @@ from ..errors import Problem, Refused
 from ..extensions import db
 from ..mapping import dominoes_of, rules_of
 from ..models import Device, Game, GameAccess, HandPost, Round, Seat, utcnow
+from ..text import ascii_whole_number
 from ..vocab import PostStatus, RoundStatus
 from .round_check import ScoredRound, parse_tiles, parse_total, score_bound
 from .round_form import HandEntry, RoundEntry, check_round
@@ -142,6 +143,8 @@ class PostMark:
     words: str = ""
     tiles: bool = False  # the post is tapped tiles (its words then carry the sum)
     points: int | None = None  # a tile post's sum (points), shown in the empty points box
+    #: the post as the scorekeeper's poll sends it (:func:`post_json`), for "Use Bob's post"
+    post: dict[str, Any] | None = None
 
     @property
     def iso(self) -> str:
@@ -175,7 +178,7 @@ def post_words(game: Game, post: HandPost) -> str:
 def form_value(total: str, tiles: list[str], went_out: bool) -> HandValue:
     """A hand as the scorekeeper's form holds it (its total box, tapped tiles, went out)."""
     text = (total or "").strip()
-    typed = int(text) if text.isascii() and text.isdigit() and len(text) < 9 else None
+    typed = int(text) if ascii_whole_number(text) and len(text) < 9 else None
     if went_out:
         return HandValue(None, None, True)
     if tiles:
@@ -322,7 +325,7 @@ def revision_number(text: str) -> int:
     """A post revision sent back by a form (a hidden field), or 0 for anything else (junk,
     a forged value, non-ASCII digits): never an error."""
     text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 9 else 0
+    return int(text) if ascii_whole_number(text) and len(text) < 9 else 0
 
 
 def marks(
@@ -343,28 +346,35 @@ def marks(
             state = PostState.CHANGED
         elif held is not None and seat.id in held and held[seat.id] != HandValue.of(post):
             state = PostState.TYPED
-        words, points = post_words(game, post), post_points(game, post)
-        out[seat.id] = PostMark(state, post.updated_at, words, bool(post.tiles), points)
+        shown = post_json(game, post)
+        out[seat.id] = PostMark(
+            state, post.updated_at, shown["words"], bool(post.tiles), shown["points"], shown
+        )
     return out
+
+
+def post_json(game: Game, post: HandPost) -> dict[str, Any]:
+    """One posted hand as static/js/table.js reads it: its revision, the total, tiles and
+    "went out", in words, a tile post's sum (points) and when it was posted (ISO UTC)."""
+    value = HandValue.of(post)
+    return {
+        "revision": post.revision,
+        "total": value.total,
+        "tiles": list(value.tiles or ()),
+        "went_out": value.went_out,
+        "words": post_words(game, post),
+        "points": post_points(game, post),
+        "at": PostMark(PostState.POSTED, post.updated_at).iso,
+    }
 
 
 def posts_json(game: Game, double: int | None) -> dict[str, Any]:
     """The open posted hands of the coming round for the scorekeeper's page poll."""
     if double is None:
         return {}
-    hands = {}
-    for seat_id, post in open_posts(game, double).items():
-        value = HandValue.of(post)
-        hands[str(seat_id)] = {
-            "revision": post.revision,
-            "total": value.total,
-            "tiles": list(value.tiles or ()),
-            "went_out": value.went_out,
-            "words": post_words(game, post),
-            "points": post_points(game, post),
-            "at": PostMark(PostState.POSTED, post.updated_at).iso,
-        }
-    return hands
+    return {
+        str(seat_id): post_json(game, post) for seat_id, post in open_posts(game, double).items()
+    }
 
 
 # --- posting ---------------------------------------------------------------------------------
@@ -560,7 +570,7 @@ def saved_as_typed(rnd: Round, seat_id: int, typed: dict[str, Any]) -> bool:
         )
     if tiles:
         return tiles == sorted(hand.tiles or ())
-    return total.isascii() and total.isdigit() and int(total) == hand.points
+    return ascii_whole_number(total) and int(total) == hand.points
 
 
 def matches(post: HandPost, hand: Any) -> bool:

@@ -9,7 +9,6 @@ about (None: the round as a whole), so that the form shows it beside what was ty
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -33,13 +32,12 @@ from ..engine import (
 from ..errors import Problem
 from ..mapping import dominoes_of, rules_of
 from ..models import Game
-from ..text import shortened
+from ..text import ascii_whole_number, shortened
 from ..vocab import RoundOutcome
 from ..words import error_words
 
 #: the longest typed score accepted as a number (more digits is refused as too large)
 MAX_SCORE_DIGITS = 6
-_DIGITS = re.compile(r"[0-9]+")
 
 
 class HandPart(StrEnum):
@@ -99,9 +97,9 @@ def parse_total(text: str, who: str, bound: int) -> tuple[int | None, str | None
     text = text.strip()
     if not text:
         return None, None
-    if text.startswith("-") and _DIGITS.fullmatch(text[1:].strip()):
+    if text.startswith("-") and ascii_whole_number(text[1:].strip()):
         return None, _("%(who)s: a score can't be negative.", who=who)
-    if not _DIGITS.fullmatch(text):
+    if not ascii_whole_number(text):
         return None, _("%(who)s: type the points as a whole number (digits only).", who=who)
     if len(text) > MAX_SCORE_DIGITS or int(text) > bound:
         return None, ngettext(

@@ -39,6 +39,7 @@ from ..engine import DominoSet, RuleSet, Tile
 from ..errors import Problem
 from ..mapping import dominoes_of, rules_of
 from ..models import Game, Round, Seat
+from ..text import ascii_whole_number
 from ..vocab import RoundOutcome
 from ..web.form_fields import EntryList, EntryNames
 from ..web.stale_forms import stale_form
@@ -343,6 +344,6 @@ def data_from_round(rnd: Round) -> dict[str, Any]:
 def parse_double(text: Any, set_size: int) -> int | None:
     """The double named by a hidden form field (``"9"``), or None for junk."""
     text = str(text or "").strip()
-    if text.isascii() and text.isdigit() and len(text) <= 2 and int(text) <= set_size:
+    if ascii_whole_number(text) and len(text) <= 2 and int(text) <= set_size:
         return int(text)
     return None

@@ -7,7 +7,6 @@ rule comes from the engine through :mod:`companion.mapping`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,8 +18,7 @@ from ..engine.rules import GameLength, MissingStartDouble
 from ..extensions import db
 from ..mapping import coming_round, round_scores, rules_of, scored_rounds
 from ..models import Game, Round, Seat
-
-_DIGITS = re.compile(r"[0-9]+")
+from ..text import ascii_whole_number
 
 
 def double_name(value: int) -> str:
@@ -85,7 +83,7 @@ def clean_missing(game: Game, values: Iterable[Any]) -> tuple[int, ...]:
     out: list[int] = []
     for v in values:
         text = str(v).strip()
-        if _DIGITS.fullmatch(text) and len(text) <= 2:
+        if ascii_whole_number(text) and len(text) <= 2:
             d = int(text)
             if d <= game.set_size and d not in played and d not in out:
                 out.append(d)

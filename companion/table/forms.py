@@ -18,6 +18,7 @@ from wtforms import BooleanField, SelectMultipleField, StringField
 from wtforms.validators import Length, ValidationError
 
 from ..engine.limits import MAX_TILES
+from ..text import ascii_whole_number
 
 #: the longest tile text a phone sends (``18-18``, with room for spaces around it)
 TILE_TEXT_MAX = 20
@@ -30,7 +31,7 @@ def round_double(text: Any) -> int | None:
     round with 6-6), or None for anything else."""
     value = str(text or "").strip()
     # ASCII digits only: "²".isdigit() is true but int("²") raises, and "６" would read as 6
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else None
+    return int(value) if ascii_whole_number(value) and len(value) <= 2 else None
 
 
 def unknown_round() -> str:

@@ -36,9 +36,9 @@ from ..services.game_lookup import (
     game_for_edit,
     game_for_join,
     game_for_view,
-    live_rematch,
     scorekeeper_game,
 )
+from ..services.rematches import followed_rematch
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
@@ -93,6 +93,9 @@ def join(join_token: str) -> Any:
     found = game_for_join(join_token)
     if found is None:
         return _join_elsewhere(join_token)
+    rematch = followed_rematch(found)
+    if rematch is not None:  # an old QR code rescanned after the rematch: its seats
+        return redirect(url_for("table.join", join_token=rematch.join_token), 303)
     game = _playable(found)
     if request.method == "POST":
         return _take_seat(game, join_token)
@@ -234,6 +237,8 @@ def hand(share_token: str) -> Any:
     carried = _carried_to(game)
     if carried is not None and request.method == "GET":
         return redirect(url_for("table.hand", share_token=carried.share_token), 303)
+    if seat is None and access.removed_from_seat(game):
+        return _removed_page(game)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", join_token=share_token), 303)
@@ -244,12 +249,20 @@ def hand(share_token: str) -> Any:
     return _post(game, seat, share_token)
 
 
+def _removed_page(game: Game) -> Any:
+    """The hand page of a phone the scorekeeper removed from its seat: it says so and how to
+    join again; a hand it posts meanwhile is shown back, not saved (403)."""
+    typed = HandPostForm().typed() if request.method == "POST" else None
+    page = render_template(
+        "table/removed.html", game=game, typed=typed, seats_locked_words=SEATS_LOCKED
+    )
+    return page, 403 if typed is not None else 200
+
+
 def _carried_to(game: Game) -> Game | None:
     """The rematch of a finished ``game`` when this phone was carried to a seat of it (a
     rematch carries the table: :func:`~companion.services.game_lookup.carry_table`)."""
-    if game.status != GameStatus.FINISHED:
-        return None
-    new = live_rematch(game)
+    new = followed_rematch(game)
     return new if new is not None and access.joined_seat(new) is not None else None
 
 
@@ -362,6 +375,11 @@ def _auto_save(game: Game) -> bool:
 def _photo_seat(share_token: str) -> tuple[Game, Seat, int] | Any:
     """The joined seat and the coming round's double, or the redirect that replaces the page."""
     game, seat = _joined(share_token)
+    carried = _carried_to(game)
+    if carried is not None:  # the old game's photo page: the rematch's round is the one now
+        return redirect(url_for("table.hand_photo_page", share_token=carried.share_token), 303)
+    if seat is None and access.removed_from_seat(game):  # its hand page says so
+        return redirect(url_for("table.hand", share_token=share_token), 303)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", join_token=share_token), 303)
@@ -460,9 +478,10 @@ def hand_live(share_token: str) -> Any:
     if carried is not None:  # the rematch started: this phone's seat is in it
         return navigate(url_for("table.hand", share_token=carried.share_token))
     seat = access.joined_seat(game)
-    if seat is None:  # the seat was freed: back to the join page
-        target = url_for("table.join", join_token=share_token)
-        return navigate(target)
+    if seat is None:  # the seat was freed: its hand page says so (or asks to join)
+        if access.removed_from_seat(game):
+            return navigate(url_for("table.hand", share_token=share_token))
+        return navigate(url_for("table.join", join_token=share_token))
     key = posts.seat_live_key(game, seat.id)
     if query.text("v") == key:
         return Response(status=204)

@@ -4,7 +4,9 @@
 // each posted hand. A seat the scorekeeper has not touched takes the posted hand (and its
 // revision, in seen_<seat>); a seat the scorekeeper typed in keeps what was typed and is marked
 // "changed on their phone" with the posted value beside it (the server refuses a save that
-// would drop it unseen). A saved round, a handover or a new request reloads the page when
+// would drop it unseen). What the scorekeeper typed is kept on the phone until the round is
+// saved (a reload puts it back), and a box that differs from its phone's post offers "Use
+// Bob's post". A saved round, a handover or a new request reloads the page when
 // nothing was typed, else says so.
 (function () {
   "use strict";
@@ -27,19 +29,25 @@
     if (filled) {
       filled.value = hand.went_out ? "out" : hand.tiles.length ? "tiles:" + hand.tiles.slice().sort().join(" ") : hand.total === null ? "" : String(hand.total);
     }
+    setTiles(form, seat, hand.tiles);
+    if (seen) { seen.value = String(hand.revision); }
+  }
+
+  // Tick ``tiles`` in a hand's open picker; a hand whose tile picker is not open (pickers are
+  // built on demand) carries them as hidden fields, so that saving sends them as if tapped.
+  function setTiles(form, seat, tiles) {
+    var total = field(form, "total_" + seat);
     var boxes = form.querySelectorAll('input[type="checkbox"][name="tiles_' + seat + '"]');
     boxes.forEach(function (box) {
-      box.checked = hand.tiles.indexOf(box.value) !== -1;
+      box.checked = tiles.indexOf(box.value) !== -1;
       box.dispatchEvent(new Event("change", { bubbles: true }));
     });
-    // A hand whose tile picker is not open (pickers are built on demand): carry the posted
-    // tiles as hidden fields, so that saving sends them as if they had been tapped.
     form.querySelectorAll('input.posted-tile[name="tiles_' + seat + '"]').forEach(function (old) {
       old.remove();
     });
     if (!boxes.length && total) {
       var hand_box = total.closest("fieldset") || form;
-      hand.tiles.forEach(function (tile) {
+      tiles.forEach(function (tile) {
         var input = document.createElement("input");
         input.type = "hidden";
         input.name = "tiles_" + seat;
@@ -48,7 +56,92 @@
         hand_box.appendChild(input);
       });
     }
-    if (seen) { seen.value = String(hand.revision); }
+  }
+
+  // --- the scorekeeper's own typing, kept on this phone until the round is saved -----------
+  // One entry per game in localStorage ("cf-round-typed:<game id>") holding the form's key
+  // (data-draft: game id, game version, the round's double) and, per hand typed in, the box,
+  // the tick, the tiles, the post revision the form had seen and the post the box was filled
+  // from. A reload, or a tab the phone killed, puts them back in the boxes; a save or an undo
+  // changes the game's version, and the entry of the old version is dropped when seen.
+  var DRAFT_PREFIX = "cf-round-typed:";
+
+  function storage() {
+    try { return window.localStorage || null; } catch (e) { return null; }
+  }
+
+  function draftName(form) {
+    return DRAFT_PREFIX + (form.getAttribute("data-draft") || "").split(":")[0];
+  }
+
+  // What the form holds for one hand now.
+  function handNow(form, seat) {
+    var total = field(form, "total_" + seat);
+    var out = field(form, "out_" + seat);
+    var tiles = [];
+    form.querySelectorAll('input.posted-tile[name="tiles_' + seat + '"], input[type="checkbox"][name="tiles_' + seat + '"]:checked').forEach(function (box) {
+      tiles.push(box.value);
+    });
+    return {
+      total: total ? total.value : "",
+      out: !!(out && out.checked),
+      tiles: tiles.sort(),
+      seen: (field(form, "seen_" + seat) || {}).value || "",
+      filled: (field(form, "filled_" + seat) || {}).value || ""
+    };
+  }
+
+  function sameValue(a, b) {
+    return a.total.trim() === b.total.trim() && a.out === b.out && a.tiles.join(" ") === b.tiles.join(" ");
+  }
+
+  // The hand as one string, as the server's HandValue.key() and fill() write it.
+  function formKey(form, seat) {
+    var now = handNow(form, seat);
+    if (now.out) { return "out"; }
+    if (now.tiles.length) { return "tiles:" + now.tiles.join(" ") + (now.total.trim() ? "|" + now.total.trim() : ""); }
+    return now.total.trim();
+  }
+
+  function postKey(hand) {
+    if (hand.went_out) { return "out"; }
+    if (hand.tiles.length) { return "tiles:" + hand.tiles.slice().sort().join(" "); }
+    return hand.total === null ? "" : String(hand.total);
+  }
+
+  function keepTyping(form, dirty) {
+    var store = storage();
+    if (!store) { return; }
+    var seats = {};
+    Object.keys(dirty).forEach(function (seat) { seats[seat] = handNow(form, seat); });
+    try {
+      if (Object.keys(seats).length) {
+        store.setItem(draftName(form), JSON.stringify({ key: form.getAttribute("data-draft"), seats: seats }));
+      } else {
+        store.removeItem(draftName(form));
+      }
+    } catch (e) { /* storage full or refused: the form itself still holds the typing */ }
+  }
+
+  // The kept typing of this form's round, or null; an entry of another round or version
+  // (saved or undone since) is dropped.
+  function keptTyping(form) {
+    var store = storage();
+    var kept = null;
+    try { kept = store ? JSON.parse(store.getItem(draftName(form)) || "null") : null; } catch (e) { kept = null; }
+    if (kept && kept.key !== form.getAttribute("data-draft")) {
+      try { store.removeItem(draftName(form)); } catch (e) { /* nothing to drop */ }
+      return null;
+    }
+    return kept && kept.seats ? kept.seats : null;
+  }
+
+  function putBack(form, seat, kept) {
+    var total = field(form, "total_" + seat);
+    var out = field(form, "out_" + seat);
+    if (total) { total.value = kept.total; }
+    if (out) { out.checked = kept.out; }
+    setTiles(form, seat, kept.tiles || []);
   }
 
   // A total typed over a hand's tiles wins: untick its tiles (a posted tile hand's hidden
@@ -118,20 +211,63 @@
     var latest = {}; // seat -> the last posted hand seen by the poll
     var asking = document.querySelectorAll("form.handover").length;
     var joined = null;
+    // "Use Bob's post (12 points)" under a hand whose box differs from what its phone posted.
+    function offer(seat) {
+      var button = form.querySelector('button.use-post[data-seat="' + seat + '"]');
+      if (!button) { return; }
+      var hand = latest[seat];
+      var differs = !!hand && formKey(form, seat) !== postKey(hand);
+      button.hidden = !differs;
+      if (differs) { button.querySelector(".use-words").textContent = "(" + hand.words + ")"; }
+    }
+    function show(seat, state, hand) {
+      mark(form, seat, state, hand);
+      offer(seat);
+    }
     // A hand typed over its post says so at once ("typed over their post: 12 points").
     function typedOver(seat) {
       var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]');
-      if (!badge || badge.classList.contains("missing") || badge.classList.contains("changed")) { return; }
-      mark(form, seat, "typed", latest[seat] || { at: (badge.querySelector("time") || {}).dateTime, words: badge.getAttribute("data-words") || "" });
+      if (!badge || ["missing", "changed", "restored"].some(function (c) { return badge.classList.contains(c); })) { offer(seat); return; }
+      show(seat, "typed", latest[seat] || { at: (badge.querySelector("time") || {}).dateTime, words: badge.getAttribute("data-words") || "" });
     }
-    form.addEventListener("input", function (ev) {
+    function typedIn(ev, trusted) {
       var m = /^(total|tiles|out)_(\d+)$/.exec(ev.target.name || "");
-      if (m) { dirty[m[2]] = true; typedOver(m[2]); }
-      if (m && m[1] === "total" && ev.target.value.trim() !== "") { clearTiles(form, m[2]); }
+      if (!m || !trusted) { return; }
+      dirty[m[2]] = true;
+      if (m[1] === "total" && ev.target.value.trim() !== "") { clearTiles(form, m[2]); }
+      typedOver(m[2]);
+      keepTyping(form, dirty);
+    }
+    form.addEventListener("input", function (ev) { typedIn(ev, true); });
+    form.addEventListener("change", function (ev) { typedIn(ev, ev.isTrusted); });
+    form.addEventListener("click", function (ev) {
+      var button = ev.target && ev.target.closest ? ev.target.closest("button.use-post") : null;
+      var seat = button && button.getAttribute("data-seat");
+      if (!seat || !latest[seat]) { return; }
+      fill(form, seat, latest[seat]);
+      delete dirty[seat];
+      show(seat, "posted", latest[seat]);
+      keepTyping(form, dirty);
     });
-    form.addEventListener("change", function (ev) {
-      var m = /^(total|tiles|out)_(\d+)$/.exec(ev.target.name || "");
-      if (m && ev.isTrusted) { dirty[m[2]] = true; typedOver(m[2]); }
+    // The posts the page was written with, then what this phone typed before a reload: back
+    // in the boxes, marked "typed by you, not saved yet"; a hand its phone posted again
+    // meanwhile is marked "typed over their post" with the new post beside, as after a 409:
+    // the page's seen_/filled_ are the newest post's, so saving again keeps the typed value.
+    form.querySelectorAll(".post-mark[data-post]").forEach(function (badge) {
+      try { latest[badge.getAttribute("data-seat")] = JSON.parse(badge.getAttribute("data-post")); } catch (e) { /* none */ }
+    });
+    var kept = keptTyping(form) || {};
+    Object.keys(kept).forEach(function (seat) {
+      if (!field(form, "total_" + seat)) { return; }
+      dirty[seat] = true;
+      if (sameValue(handNow(form, seat), kept[seat])) { return; } // (a refused save shows them)
+      putBack(form, seat, kept[seat]);
+      var hand = latest[seat] || null;
+      show(seat, hand && String(hand.revision) !== kept[seat].seen ? "typed" : "restored", hand);
+    });
+    if (Object.keys(kept).length) { keepTyping(form, dirty); } // (the revisions seen now)
+    form.querySelectorAll("button.use-post[data-seat]").forEach(function (button) {
+      offer(button.getAttribute("data-seat"));
     });
     function anyDirty() { return Object.keys(dirty).length > 0; }
     var stopped = false;
@@ -169,9 +305,11 @@
           latest[seat] = hand;
           if (!dirty[seat]) {
             fill(form, seat, hand);
-            mark(form, seat, "posted", hand);
+            show(seat, "posted", hand);
           } else if (seen && seen.value !== String(hand.revision)) {
-            mark(form, seat, "changed", hand);
+            show(seat, "changed", hand);
+          } else {
+            offer(seat);
           }
         });
       }).catch(function () { /* offline: try again at the next tick */ });

@@ -305,6 +305,13 @@ def _let_in_by_the_scorekeeper(few_new) -> None:
     assert "may open the page again" in keeper.get(admitted.location).get_data(as_text=True)
     joined = honest.post(f"/j/{game.join_token}", data=seat)
     assert joined.status_code == 303
+    # the same code typed again (a tester's finding: "may open the page again") says it was
+    # used and how to get a new one, and lets nobody in
+    again = keeper.post(f"/g/{game.edit_token}/admit", data={"code": code})
+    assert again.status_code == 200
+    words = " ".join(again.get_data(as_text=True).split())
+    assert "That code was already used" in words and "shows a new code on its page" in words
+    assert "may open the page again" not in words
     posted = honest.post(f"/p/{game.share_token}", data={"double": "6", "total": "9"})
     assert posted.status_code == 303
     # the admission is used up: another refused phone is not let in by it

@@ -436,6 +436,15 @@ def test_draw_question(client):
     assert ruling.question["input"]["hand"] == ["6-1", "4-0"]
 
 
+@pytest.mark.parametrize("count", ["\uff11\uff10", "\u0661\u0660", "\u00b2"])
+def test_a_count_in_other_digits_is_refused_like_in_the_points_boxes(client, count):
+    """ "１０" and "١٠" are digits to int(): the yard count takes the digits 0-9 only."""
+    resp = ask(client, q="draw", pos=OPEN_FOOT, hand=["6-1", "4-0"], yard_count=count)
+    assert resp.status_code == 422
+    assert "is not a whole number" in resp.get_data(as_text=True)
+    assert db.session.query(Ruling).count() == 0
+
+
 def test_draw_question_with_typed_hand_and_a_drawn_tile(client):
     resp = ask(
         client, q="draw", pos=OPEN_FOOT, hand_text="6-1, 4 - 0", yard_count="9", tile_drawn="5-1"

@@ -172,7 +172,10 @@ def test_the_same_seat_twice_is_refused(client, night_id):
 
 @pytest.mark.parametrize(
     ("seat", "message"),
-    [("13", "A seat number is from 1 to 12."), ("x", "Not a valid integer value.")],
+    [
+        ("13", "A seat number is from 1 to 12."),
+        ("x", "Type a whole number with the digits 0-9 (digits only)."),
+    ],
 )
 def test_bad_seat_numbers(client, night_id, seat, message):
     data = game_data(["Ann", "Bob"])
@@ -180,6 +183,20 @@ def test_bad_seat_numbers(client, night_id, seat, message):
     page = _post(client, night_id, data)
     assert page.status_code == 200
     assert message in page.text
+    assert _games() == 0
+
+
+@pytest.mark.parametrize("typed", ["\u0662", "\uff13", "1\u0663"])
+@pytest.mark.parametrize("field", ["new-0-seat", "rules-target_total"])
+def test_digits_of_other_scripts_are_refused_like_in_the_points_boxes(
+    client, night_id, typed, field
+):
+    """ "٢" and "３" are digits to int(): the points boxes refuse them, so does this form."""
+    data = game_data(["Ann", "Bob"])
+    data[field] = typed
+    page = _post(client, night_id, data)
+    assert page.status_code == 200
+    assert "Type a whole number with the digits 0-9 (digits only)." in page.text
     assert _games() == 0
 
 

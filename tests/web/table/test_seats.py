@@ -141,3 +141,48 @@ def test_looking_at_the_join_page_makes_no_phone(app):
         app.test_client().get(f"/j/{game.join_token}")
         app.test_client().get(f"/j/{game.share_token}")
     assert db.session.scalar(select(func.count(Device.id))) == 0
+
+
+def test_a_removed_phone_is_told_the_scorekeeper_removed_it_and_how_to_join_again(app, client):
+    """Its hand page and its poll say so in words (not the join page's "this is the scoreboard
+    link"); a hand it posts meanwhile is shown back, not saved; joining again forgets it."""
+    game = make_game(("Ann", "Bob"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    bob = app.test_client()
+    assert (
+        bob.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
+    )
+    assert (
+        client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free").status_code == 303
+    )
+    removed = "The scorekeeper removed this phone from the seat"
+    page = bob.get(f"/p/{game.share_token}")
+    assert page.status_code == 200 and removed in text(page)
+    assert "To join again, scan the QR code on the scorekeeper" in text(page)
+    live = bob.get(f"/p/{game.share_token}/live?v=x", headers={"HX-Request": "true"})
+    assert live.headers["HX-Redirect"] == f"/p/{game.share_token}"
+    photo = bob.get(f"/p/{game.share_token}/photo")  # its photo page: to the same words
+    assert photo.status_code == 303 and photo.headers["Location"] == f"/p/{game.share_token}"
+    r = bob.post(f"/p/{game.share_token}", data={"double": "9", "total": "17", "seen": "0"})
+    assert r.status_code == 403 and removed in text(r) and "17" in text(r)
+    assert db.session.scalar(select(func.count(HandPost.id))) == 0
+    # locked seats: it is told to ask for them to be unlocked
+    client.post(f"/g/{game.edit_token}/seats/lock", data={"locked": "1"})
+    assert "The scorekeeper locked the seats" in text(bob.get(f"/p/{game.share_token}"))
+    client.post(f"/g/{game.edit_token}/seats/lock", data={"locked": "0"})
+    # it joins again with the new link: its hand page is back
+    new_link = fresh(game).join_token
+    assert bob.post(f"/j/{new_link}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
+    assert removed not in text(bob.get(f"/p/{game.share_token}"))
+    # removed a second time: still told (one remembered removal per phone and game)
+    assert (
+        client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free").status_code == 303
+    )
+    assert removed in text(bob.get(f"/p/{game.share_token}"))
+
+
+def test_a_phone_that_never_joined_is_still_sent_to_tap_its_name(app, client):
+    game = make_game(("Ann", "Bob"))
+    stranger = app.test_client()
+    r = stranger.get(f"/p/{game.share_token}")
+    assert r.status_code == 303 and "/j/" in r.headers["Location"]

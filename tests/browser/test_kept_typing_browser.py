@@ -1,0 +1,119 @@
+"""The scorekeeper's own typing survives a reload (issue 22 leftovers), at 360 x 740: what the
+scorekeeper typed over a posted hand or typed as a total comes back in the boxes after a
+reload, marked "typed by you, not saved yet"; a hand its phone posted again meanwhile keeps
+the typing and names the new post beside it; "Use Bob's post (12 points)" puts the phone's
+value back in one tap; a saved round leaves nothing kept behind."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Page, expect
+from sqlalchemy import select
+
+from companion.extensions import db
+from companion.models import Device, Game, GameAccess
+from companion.services import hand_posts as posts
+from companion.services.round_plan import load_game, plan_round
+from tests.browser.table_screen import FOUR, phone_posts, seed_table
+from tests.browser.test_table_screen_browser import open_game, small_phone
+from tests.browser.test_table_sizes_browser import hand
+
+__all__ = ["small_phone"]  # the fixture: a 360 x 740 phone
+
+pytestmark = pytest.mark.browser
+
+
+def posts_again(app: Flask, game_id: int, index: int, total: int) -> None:
+    """The phone that joined seat ``index`` posts ``total`` over its earlier post."""
+    with app.test_request_context():
+        game = load_game(db.session.get(Game, game_id))
+        seat = game.seats[index]
+        device_id = db.session.scalar(
+            select(GameAccess.device_id).where(GameAccess.seat_id == seat.id)
+        )
+        plan = plan_round(game)
+        assert plan is not None and device_id is not None
+        device = db.session.get(Device, device_id)
+        posts.post_hand(game, seat, device, plan.double, total=str(total), force=True)
+        db.session.remove()
+
+
+def points(page: Page, name: str):
+    return hand(page, name).get_by_role("textbox")
+
+
+def test_typing_comes_back_after_a_reload_and_the_post_is_one_tap_away(
+    small_phone: Page, live_server
+) -> None:
+    table = seed_table(live_server.app, FOUR, 9)
+    phone_posts(live_server.app, table.id, {1: 12})  # Bob's phone posts 12
+    open_game(small_phone, table.edit)
+    expect(points(small_phone, "Bob")).to_have_value("12")
+    use_bob = hand(small_phone, "Bob").locator("button.use-post")
+    expect(use_bob).to_be_hidden()
+    points(small_phone, "Bob").fill("15")  # typed over Bob's post
+    points(small_phone, "Ann").fill("7")  # typed, nothing posted
+    expect(hand(small_phone, "Bob").locator(".post-mark")).to_contain_text("typed over their post")
+    expect(use_bob).to_be_visible()
+    expect(use_bob).to_have_text("Use Bob's post (12 points)")
+
+    small_phone.reload()  # (or the phone killed the tab)
+    expect(points(small_phone, "Bob")).to_have_value("15")
+    expect(points(small_phone, "Ann")).to_have_value("7")
+    for name in ("Ann", "Bob"):
+        expect(hand(small_phone, name).locator(".post-mark")).to_contain_text(
+            "typed by you, not saved yet"
+        )
+    expect(hand(small_phone, "Cho").locator(".post-mark")).to_have_text("not posted")
+    expect(use_bob).to_be_visible()
+    box = use_bob.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 360, box
+    expect(hand(small_phone, "Ann").locator("button.use-post")).to_be_hidden()
+
+    use_bob.click()  # one tap: the phone's value is back in Bob's row
+    expect(points(small_phone, "Bob")).to_have_value("12")
+    expect(hand(small_phone, "Bob").locator(".post-mark")).to_contain_text("posted")
+    expect(use_bob).to_be_hidden()
+    small_phone.reload()
+    expect(points(small_phone, "Bob")).to_have_value("12")  # (what was taken back stays taken)
+    expect(points(small_phone, "Ann")).to_have_value("7")
+
+
+def test_a_newer_post_never_replaces_the_restored_typing_and_a_save_clears_it(
+    small_phone: Page, live_server
+) -> None:
+    app = live_server.app
+    table = seed_table(app, FOUR, 9)
+    phone_posts(app, table.id, {1: 12, 2: 3, 3: None})  # Dee went out
+    open_game(small_phone, table.edit)
+    expect(points(small_phone, "Bob")).to_have_value("12")
+    points(small_phone, "Bob").fill("15")
+    points(small_phone, "Ann").fill("9")
+    small_phone.goto("about:blank")  # the tab is gone before Save
+    posts_again(app, table.id, 1, 13)  # meanwhile Bob's phone posts 13
+    open_game(small_phone, table.edit)
+    expect(points(small_phone, "Bob")).to_have_value("15")  # the typing wins in the box
+    # the mark says the phone's value differs, as after a 409: Bob's new post is beside it
+    mark = hand(small_phone, "Bob").locator(".post-mark")
+    expect(mark).to_contain_text("typed over their post")
+    expect(mark).to_contain_text("13 points")
+    expect(hand(small_phone, "Bob").locator("button.use-post")).to_have_text(
+        "Use Bob's post (13 points)"
+    )
+    expect(hand(small_phone, "Ann").locator(".post-mark")).to_contain_text(
+        "typed by you, not saved yet"
+    )
+    small_phone.locator("#round-area .actions button.big").click()  # the typed values stand
+    expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
+    expect(small_phone.locator("#round-area")).to_contain_text("Round 2 of 10")
+    with app.app_context():
+        game = load_game(db.session.get(Game, table.id))
+        saved = {h.seat.player.name: h.points for h in game.rounds[0].hands}
+        db.session.remove()
+    assert saved["Bob"] == 15 and saved["Ann"] == 9, saved
+    kept = small_phone.evaluate(f"() => localStorage.getItem('cf-round-typed:{table.id}')")
+    assert kept is None
+    small_phone.reload()
+    expect(points(small_phone, "Bob")).to_have_value("")
+    expect(points(small_phone, "Ann")).to_have_value("")
