@@ -5,13 +5,8 @@ from __future__ import annotations
 
 from werkzeug.datastructures import MultiDict
 
-from companion.services.round_form import (
-    HandEntry,
-    HandForm,
-    RoundEntry,
-    check_round,
-    round_form,
-)
+from companion.services.round_check import HandEntry, RoundEntry, check_round
+from companion.services.round_form import HandForm, round_form
 from companion.services.round_plan import load_game
 from tests.web.playkit import make_game, round_post, seat_ids
 
