@@ -22,8 +22,7 @@ from ..extensions import csrf
 from ..models import Game, Seat
 from ..services import hand_photo
 from ..services.game_lookup import scorekeeper_game
-from ..services.round_check import HandPart
-from ..services.round_form import hand_field
+from ..services.round_check import HandPart, hand_field
 from ..services.round_plan import load_game
 from ..web import query
 from ..web.form_fields import ConfirmedTilesForm

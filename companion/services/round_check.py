@@ -3,7 +3,8 @@ hand points, §7 going out, §8 the double-blank).
 
 The second job of a round (:mod:`.round_plan`, check, :mod:`.round_store`). A round is checked
 over plain hand entries (:class:`RoundEntry` of :class:`HandEntry`, raw texts as typed or tapped)
-by :func:`check_entry`, the checks' one home: the scorekeeper's round form calls it from its
+by :func:`check_entry`, the checks' one home: the scorekeeper's round form
+(:mod:`companion.web.round_form`) calls it from its
 validation and shows each message beside what was typed, and the players' auto-save calls
 :func:`check_round` without building any form. Each check says what is wrong as a
 :class:`companion.errors.Problem` whose ``field`` is the :class:`HandPart` it is about (None: the

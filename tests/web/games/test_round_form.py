@@ -6,8 +6,8 @@ from __future__ import annotations
 from werkzeug.datastructures import MultiDict
 
 from companion.services.round_check import HandEntry, RoundEntry, check_round
-from companion.services.round_form import HandForm, round_form
 from companion.services.round_plan import load_game
+from companion.web.round_form import HandForm, round_form
 from tests.web.playkit import make_game, round_post, seat_ids
 
 

@@ -395,7 +395,7 @@ def test_the_posted_round_reads_as_the_form_filled_from_the_posts(app, table):
     round."""
     from companion.services import hand_posts as posts
     from companion.services.round_check import check_round
-    from companion.services.round_form import round_form
+    from companion.web.round_form import round_form
 
     game, phone = table
     post(phone("Ann"), game, went_out="y")

@@ -34,10 +34,7 @@ from wtforms.fields import Label
 
 from ..engine import Tile
 from ..models import Game, Round, Seat
-from ..vocab import RoundOutcome
-from ..web.form_fields import EntryList, EntryNames
-from ..web.stale_forms import stale_form
-from .round_check import (
+from ..services.round_check import (
     HandEntry,
     HandPart,
     RoundEntry,
@@ -46,6 +43,9 @@ from .round_check import (
     check_entry,
     hand_field,
 )
+from ..vocab import RoundOutcome
+from .form_fields import EntryList, EntryNames
+from .stale_forms import stale_form
 
 NOT_RECORDED = ""
 
