@@ -1,5 +1,6 @@
-"""The round form read and checked by WTForms: one HandForm per seat (FieldList of FormField)
-whose validators call the engine, with the field names every consumer knows (total_<seat>)."""
+"""The round form read by WTForms: one HandForm per seat (FieldList of FormField) with the field
+names every consumer knows (total_<seat>), checked by the plain round check (check_entry), whose
+messages land on the fields they are about."""
 
 from __future__ import annotations
 
