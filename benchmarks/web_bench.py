@@ -59,7 +59,7 @@ from companion.config import Config  # noqa: E402
 from companion.extensions import db  # noqa: E402
 from companion.models import Game  # noqa: E402
 from companion.services import game_setup as setup  # noqa: E402
-from companion.services.round_form import HandEntry, RoundEntry, check_round  # noqa: E402
+from companion.services.round_check import HandEntry, RoundEntry, check_round  # noqa: E402
 from companion.services.round_plan import load_game, plan_round  # noqa: E402
 from companion.services.round_store import save_round  # noqa: E402
 

@@ -37,7 +37,6 @@ def imported_modules(path: Path, source: str | None = None) -> set[str]:
 SERVICES_STILL_ON_THE_WEB = {
     "game_lookup.py": {"companion.web.htmx"},
     "idempotency.py": {"companion.web.htmx"},
-    "round_form.py": {"companion.web.form_fields", "companion.web.stale_forms"},
 }
 
 #: Flask's request-level names a service may not import (services take and return plain values)
@@ -55,7 +54,6 @@ SERVICES_STILL_ON_FLASK = {
     "hand_photo.py": {"flask.request", "flask.session", "flask_wtf", "wtforms"},
     "idempotency.py": {"flask.render_template", "flask.request", "flask.session", "flask.url_for"},
     "photo_gate.py": {"flask.request"},
-    "round_form.py": {"flask_wtf", "wtforms"},
 }
 
 

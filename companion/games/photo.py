@@ -23,8 +23,7 @@ from ..models import Game, Seat
 from ..services import hand_photo
 from ..services.game_lookup import scorekeeper_game
 from ..services.rematches import followed_rematch, same_place
-from ..services.round_check import HandPart
-from ..services.round_form import hand_field
+from ..services.round_check import HandPart, hand_field
 from ..services.round_plan import load_game
 from ..web import query
 from ..web.form_fields import ConfirmedTilesForm

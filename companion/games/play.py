@@ -2,7 +2,8 @@
 
 Every action is a plain form post answered by a redirect (works without JavaScript); with htmx
 (``HX-Request``) the same views answer with the ``#game`` fragment or the scoreboard fragment.
-The logic lives below the blueprint: :mod:`companion.services.round_form` (the round form),
+The logic lives below the blueprint: :mod:`companion.web.round_form` (the round form, whose
+checks are :mod:`companion.services.round_check`),
 :mod:`companion.services.round_store` (saving a round), :mod:`.undo` (corrections) and
 :mod:`companion.services.scoreboard`.
 """
@@ -46,16 +47,7 @@ from ..services import hand_posts as posts
 from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
 from ..services.game_lookup import game_for_view, live_rematch, scorekeeper_game
-from ..services.round_check import HandPart
-from ..services.round_form import (
-    BurnForm,
-    RoundForm,
-    VersionForm,
-    data_from_round,
-    hand_field,
-    parse_double,
-    round_form,
-)
+from ..services.round_check import HandPart, hand_field
 from ..services.round_plan import (
     RoundPlan,
     clean_missing,
@@ -73,6 +65,14 @@ from ..web import query
 from ..web.htmx import is_htmx, navigate, push_url, targets
 from ..web.languages import with_language
 from ..web.public_url import public_url
+from ..web.round_form import (
+    BurnForm,
+    RoundForm,
+    VersionForm,
+    data_from_round,
+    parse_double,
+    round_form,
+)
 from . import bp
 from .forms import OpenPickerForm
 from .undo import (

@@ -39,8 +39,15 @@ from ..mapping import dominoes_of, rules_of
 from ..models import Device, Game, GameAccess, HandPost, Round, Seat, utcnow
 from ..text import ascii_whole_number
 from ..vocab import PostStatus, RoundStatus
-from .round_check import ScoredRound, parse_tiles, parse_total, score_bound
-from .round_form import HandEntry, RoundEntry, check_round
+from .round_check import (
+    HandEntry,
+    RoundEntry,
+    ScoredRound,
+    check_round,
+    parse_tiles,
+    parse_total,
+    score_bound,
+)
 from .round_plan import double_name, plan_round
 from .round_store import Conflict, EnteredBy, save_round
 
@@ -693,8 +700,8 @@ def posted_entry(game: Game, double: int, posts: dict[int, HandPost]) -> RoundEn
 def save_posted_round(game: Game) -> bool:
     """Save the coming round from the posted hands alone (the game's auto-save setting): only
     when every seat has posted, exactly one player went out and the checks pass
-    (:func:`~.round_form.check_round`: the scorekeeper's round form's own checks). True if
-    saved; anything else leaves the round to the scorekeeper."""
+    (:func:`~.round_check.check_round`: the checks the scorekeeper's round form calls, no
+    form built). True if saved; anything else leaves the round to the scorekeeper."""
     plan = plan_round(game)
     if plan is None:
         return False

@@ -1,16 +1,20 @@
 """Checking a round as the scorekeeper entered it, and scoring it with the engine (RULES.md §6
 hand points, §7 going out, §8 the double-blank).
 
-The second job of a round (:mod:`.round_plan`, check, :mod:`.round_store`). These are the
-checks the round form's validators call (:mod:`companion.services.round_form`): each says what is
-wrong as a :class:`companion.errors.Problem` whose ``field`` is the :class:`HandPart` it is
-about (None: the round as a whole), so that the form shows it beside what was typed.
+The second job of a round (:mod:`.round_plan`, check, :mod:`.round_store`). A round is checked
+over plain hand entries (:class:`RoundEntry` of :class:`HandEntry`, raw texts as typed or tapped)
+by :func:`check_entry`, the checks' one home: the scorekeeper's round form
+(:mod:`companion.web.round_form`) calls it from its
+validation and shows each message beside what was typed, and the players' auto-save calls
+:func:`check_round` without building any form. Each check says what is wrong as a
+:class:`companion.errors.Problem` whose ``field`` is the :class:`HandPart` it is about (None: the
+round as a whole).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from flask_babel import gettext as _
@@ -31,7 +35,7 @@ from ..engine import (
 )
 from ..errors import Problem
 from ..mapping import dominoes_of, rules_of
-from ..models import Game
+from ..models import Game, Seat
 from ..text import ascii_whole_number, shortened
 from ..vocab import RoundOutcome
 from ..words import error_words
@@ -50,6 +54,13 @@ class HandPart(StrEnum):
     SEEN = "seen"
     #: the posted hand the box was filled with (HandValue.key), to tell it from typing over it
     FILLED = "filled"
+
+
+def hand_field(part: HandPart | str, seat_id: int | str) -> str:
+    """The name of a hand's field on the round form: ``total_12`` for seat 12's typed total
+    (the templates, static/js/score.js and table.js, the offline outbox and the photo drafts
+    know these names)."""
+    return f"{part}_{seat_id}"
 
 
 @dataclass(frozen=True)
@@ -254,3 +265,138 @@ def _went_out(
         )
         return Problem(message, HandPart.TOTAL)
     return ScoredHand(hand.seat_id, result.points, True, out_on_double, [])
+
+
+# --- a round as entered, checked as a whole -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundRules:
+    """What checking a round's hands needs (RULES.md §6): the house rules, the set, the
+    round's centre double and the most points a typed total may have (points)."""
+
+    rules: RuleSet
+    dominoes: DominoSet
+    centre: Tile
+    bound: int
+
+    @classmethod
+    def of(cls, game: Game, double: int) -> RoundRules:
+        """The rules for the round of ``game`` that starts with ``double``."""
+        return cls(
+            rules_of(game), dominoes_of(game), Tile(double, double), score_bound(game, double)
+        )
+
+
+@dataclass
+class HandEntry:
+    """What was entered for one seat: a typed total (raw text, points) and/or tapped tiles
+    (raw texts such as ``"5-4"``), and whether the player went out."""
+
+    seat: Seat
+    total: str = ""
+    tiles: list[str] = field(default_factory=list)
+    went_out: bool = False
+
+    @property
+    def who(self) -> str:
+        """The name of the player in this seat, as messages say it."""
+        return str(self.seat.player.name)
+
+
+@dataclass
+class RoundEntry:
+    """A round as entered: its double, the hands (in seat order), blocked, the last tile a
+    double, who started (a seat id, None when not recorded)."""
+
+    double: int
+    hands: list[HandEntry]
+    blocked: bool = False
+    out_on_double: bool = False
+    starter_seat_id: int | None = None
+
+
+@dataclass
+class HandReading:
+    """One hand as checked: the typed total (points, None if blank), the tapped tiles, and the
+    messages about its total and about its tiles, in the order they were found."""
+
+    entry: HandEntry
+    typed: int | None
+    tiles: list[Tile]
+    total_problems: list[str] = field(default_factory=list)
+    tile_problems: list[str] = field(default_factory=list)
+
+    def add(self, problem: Problem) -> None:
+        """Keep ``problem`` with the part of the hand it is about (the total by default)."""
+        about_tiles = problem.field is not None and HandPart(problem.field) is HandPart.TILES
+        (self.tile_problems if about_tiles else self.total_problems).append(str(problem))
+
+    @property
+    def refused(self) -> bool:
+        """Does this hand have a message?"""
+        return bool(self.total_problems or self.tile_problems)
+
+
+@dataclass
+class RoundCheck:
+    """What checking a round found: the scored round (None when anything is wrong), the
+    messages about the round as a whole, and each hand as read, in seat order."""
+
+    scored: ScoredRound | None
+    round_problems: list[str]
+    hands: list[HandReading]
+
+    def messages(self) -> list[str]:
+        """Every message, those about the round first, then each hand's (total, then tiles)."""
+        in_hands = [m for h in self.hands for m in (*h.total_problems, *h.tile_problems)]
+        return [*self.round_problems, *in_hands]
+
+
+def read_hand(entry: HandEntry, rules: RoundRules) -> HandReading:
+    """Read one hand's typed total (at most ``rules.bound`` points) and tapped tiles."""
+    typed, problem = parse_total(entry.total, entry.who, rules.bound)
+    tiles, tile_problems = parse_tiles(rules.dominoes, entry.tiles, entry.who)
+    return HandReading(entry, typed, tiles, [problem] if problem else [], tile_problems)
+
+
+def check_entry(entry: RoundEntry, rules: RoundRules) -> RoundCheck:
+    """Check a round as entered and score each hand with the engine (RULES.md §6-§8): each
+    hand's total and tiles read, who went out, no tile twice nor the centre double in a hand."""
+    hands = [read_hand(h, rules) for h in entry.hands]
+    outs = sum(1 for h in entry.hands if h.went_out)
+    problems = [str(p) for p in round_end_problems(outs, entry.blocked)]
+    seen: dict[Tile, str] = {}
+    scored: list[ScoredHand] = []
+    for hand in hands:
+        for problem in placement_problems(hand.tiles, rules.centre, seen, hand.entry.who):
+            hand.add(problem)
+        if hand.refused:
+            continue
+        check = HandCheck(
+            hand.entry.seat.id, hand.entry.who, hand.typed, hand.tiles, hand.entry.went_out
+        )
+        result = score_entry(check, rules.rules, rules.centre, entry.out_on_double)
+        if isinstance(result, Problem):
+            hand.add(result)
+        else:
+            scored.append(result)
+    if problems or any(h.refused for h in hands):
+        return RoundCheck(None, problems, hands)
+    outcome = RoundOutcome.BLOCKED if entry.blocked else RoundOutcome.OUT
+    starters = {h.seat.id for h in entry.hands}
+    starter = entry.starter_seat_id if entry.starter_seat_id in starters else None
+    return RoundCheck(
+        ScoredRound(rules.centre.high, outcome, starter, tuple(scored)), problems, hands
+    )
+
+
+def check_round(game: Game, entry: RoundEntry) -> tuple[ScoredRound | None, list[str]]:
+    """Check and score a round of ``game`` entered without a page (the players' auto-save,
+    benchmarks, seeded games): one hand per seat of the game, in seat order (a seat without
+    an entry has entered nothing; an entry for a seat not in the game is ignored). Returns the
+    scored round, or None and every message."""
+    given = {h.seat.id: h for h in entry.hands}
+    hands = [given.get(seat.id) or HandEntry(seat) for seat in game.seats]
+    found = check_entry(replace(entry, hands=hands), RoundRules.of(game, entry.double))
+    return found.scored, found.messages()

@@ -22,7 +22,7 @@ from playwright.sync_api import Page, Route, expect
 from companion.extensions import db
 from companion.models import Device, Game
 from companion.services import hand_posts as posts
-from companion.services.round_form import HandEntry, RoundEntry, check_round
+from companion.services.round_check import HandEntry, RoundEntry, check_round
 from companion.services.round_plan import load_game, plan_round
 from companion.services.round_store import save_round
 from tests.browser.conftest import PHONE, phone_page

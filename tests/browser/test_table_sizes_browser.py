@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from companion.extensions import db
 from companion.models import Game
 from companion.services import game_setup as setup
-from companion.services.round_form import HandEntry, RoundEntry, check_round
+from companion.services.round_check import HandEntry, RoundEntry, check_round
 from companion.services.round_plan import load_game
 from companion.services.round_store import save_round
 from tests.browser.conftest import phone_page

@@ -1,18 +1,14 @@
-"""The round form read and checked by WTForms: one HandForm per seat (FieldList of FormField)
-whose validators call the engine, with the field names every consumer knows (total_<seat>)."""
+"""The round form read by WTForms: one HandForm per seat (FieldList of FormField) with the field
+names every consumer knows (total_<seat>), checked by the plain round check (check_entry), whose
+messages land on the fields they are about."""
 
 from __future__ import annotations
 
 from werkzeug.datastructures import MultiDict
 
-from companion.services.round_form import (
-    HandEntry,
-    HandForm,
-    RoundEntry,
-    check_round,
-    round_form,
-)
+from companion.services.round_check import HandEntry, RoundEntry, check_round
 from companion.services.round_plan import load_game
+from companion.web.round_form import HandForm, round_form
 from tests.web.playkit import make_game, round_post, seat_ids
 
 

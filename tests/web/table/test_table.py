@@ -394,7 +394,8 @@ def test_the_posted_round_reads_as_the_form_filled_from_the_posts(app, table):
     scorekeeper's form filled from the same posts (form_data -> round form) score the same
     round."""
     from companion.services import hand_posts as posts
-    from companion.services.round_form import check_round, round_form
+    from companion.services.round_check import check_round
+    from companion.web.round_form import round_form
 
     game, phone = table
     post(phone("Ann"), game, went_out="y")
