@@ -12,8 +12,9 @@
 //   returns (on "online", at load, every RETRY_MS, or "Send now"). The server applies a key
 //   once (companion/services/idempotency.py). An entry the server refuses because the game
 //   changed meanwhile (409), or does not accept, is shown with the server's answer (what is
-//   saved, or why) beside this phone's values; it leaves the phone only when the player
-//   removes it. The outbox has a heading per kind: "Not saved: check these" over refused
+//   saved, or why) beside this phone's values; it leaves the phone when the player removes
+//   it, puts it back in the form ("Put mine back in the form"), or once its round is saved
+//   (by any phone: the page says which rounds are). The outbox has a heading per kind: "Not saved: check these" over refused
 //   entries, "Not sent yet" over those still waiting, never one heading over both.
 (function () {
   "use strict";
@@ -147,7 +148,7 @@
   function keep(entry) {
     var double = (entry.fields.find(function (f) { return f[0] === "double"; }) || [])[1];
     store(load().filter(function (e) {
-      var same = e.url === entry.url && e.state !== "conflict" && e.state !== "refused" &&
+      var same = pathOf(e.url) === pathOf(entry.url) && e.state !== "conflict" && e.state !== "refused" &&
         (e.fields.find(function (f) { return f[0] === "double"; }) || [])[1] === double;
       return !same;
     }).concat([entry]));
@@ -206,12 +207,34 @@
     return (entry.fields.find(function (f) { return f[0] === name; }) || [])[1];
   }
 
+  // The address an entry was sent to without its query ("?missing=…" changes as the form is
+  // filled again: the same form and round all the same).
+  function pathOf(url) { return String(url || "").split("?")[0]; }
+
   // An entry was saved: the refused entries of the same form and round are answered by it.
   function superseded(entry) {
     var double = fieldOf(entry, "double");
     store(load().filter(function (e) {
-      return e.key === entry.key || e.url !== entry.url || fieldOf(e, "double") !== double;
+      return e.key === entry.key || pathOf(e.url) !== pathOf(entry.url) || fieldOf(e, "double") !== double;
     }));
+  }
+
+  // A refused entry whose round the page shows saved since (by this phone or another one:
+  // templates/games/_rounds_saved.html) is answered: it leaves the phone. An entry that came
+  // back with the saved round beside it (``saved``) stays until the player removes it: it is
+  // this phone's values beside what was saved.
+  function answeredElsewhere() {
+    var marks = Array.prototype.slice.call(document.querySelectorAll(".rounds-saved[data-url]"));
+    if (!marks.length) { return; }
+    var entries = load();
+    var left = entries.filter(function (e) {
+      if (e.saved || (e.state !== "conflict" && e.state !== "refused")) { return true; }
+      return !marks.some(function (mark) {
+        return mark.getAttribute("data-url") === pathOf(e.url) &&
+          (mark.getAttribute("data-doubles") || "").split(" ").indexOf(fieldOf(e, "double")) !== -1;
+      });
+    });
+    if (left.length !== entries.length) { store(left); }
   }
 
   // The part of the server's page that says what happened (its messages, what is saved).
@@ -269,6 +292,7 @@
   function render() {
     var main = document.getElementById("main");
     if (!main) { return; }
+    answeredElsewhere();
     var mine = load().filter(function (e) { return e.page === location.pathname || e.url === location.pathname; });
     var box = document.getElementById("outbox");
     if (!mine.length) { if (box) { box.remove(); } return; }
@@ -338,7 +362,11 @@
       if (form) {
         var back = el("button", "", words.putBack);
         back.type = "button";
-        back.addEventListener("click", function () { putBack(form, entry); });
+        back.addEventListener("click", function () {
+          putBack(form, entry);
+          // its values are in the form now (kept there as typed): the entry has done its part
+          if (!entry.saved) { drop(entry.key); render(); }
+        });
         actions.appendChild(back);
       }
       actions.appendChild(remove);
@@ -353,7 +381,7 @@
     var forms = document.querySelectorAll("form[data-outbox]");
     for (var i = 0; i < forms.length; i++) {
       var double = forms[i].querySelector('input[name="double"]');
-      if (forms[i].getAttribute("action") === entry.url && (!double || double.value === fieldOf(entry, "double"))) {
+      if (pathOf(forms[i].getAttribute("action")) === pathOf(entry.url) && (!double || double.value === fieldOf(entry, "double"))) {
         return forms[i];
       }
     }
@@ -519,6 +547,7 @@
   document.addEventListener("htmx:afterSwap", function (ev) {
     var target = ev.detail && ev.detail.target;
     if (target && (target.id === "scoreboard" || target.id === "round-area" || target.id === "hand-live")) { pageChanged(); }
+    if (target && target.id === "round-area") { render(); } // a round saved: its refused entries go
   });
 
   function showOfflineCopy() {

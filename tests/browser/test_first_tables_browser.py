@@ -1,0 +1,62 @@
+"""What a fresh tester's whole four-phone game found on the table screen (issue 22, after the
+first tables), at 360 x 740: a refused entry leaves the outbox once its round is saved or its
+values are back in the form."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.table_screen import FOUR, seed_table
+from tests.browser.test_entries_kept_browser import keeper_saves
+from tests.browser.test_table_screen_browser import open_game, small_phone
+
+__all__ = ["small_phone"]  # the fixture: a 360 x 740 phone
+
+pytestmark = pytest.mark.browser
+
+
+def refused_offline(page: Page, live_server) -> None:
+    """The scorekeeper types a round nobody went out of, saves it offline, and is back online:
+    the server refuses it (422), and the outbox says so."""
+    try:
+        live_server.wifi.cut = True
+        page.context.set_offline(True)
+        for name, points in zip(FOUR, (3, 4, 5, 6), strict=True):
+            page.get_by_label(f"Points for {name}").fill(str(points))
+        page.get_by_role("button", name="Save round").last.click()
+        expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    finally:
+        live_server.wifi.cut = False
+        page.context.set_offline(False)
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "refused")
+    expect(page.locator("#outbox")).to_contain_text("Mark who went out")
+
+
+def test_a_refused_entry_leaves_the_outbox_once_another_phone_saved_its_round(
+    small_phone: Page, live_server
+) -> None:
+    table = seed_table(live_server.app, FOUR, 6)
+    open_game(small_phone, table.edit)
+    refused_offline(small_phone, live_server)
+    keeper_saves(live_server.app, table.id, {"Ann": None, "Bob": 4, "Cho": 5, "Dee": 6})
+    small_phone.reload()
+    expect(small_phone.locator("#round-title")).to_contain_text("Round 2")
+    expect(small_phone.locator("#outbox")).to_have_count(0)
+
+
+def test_putting_a_refused_entry_back_takes_it_out_of_the_outbox(
+    small_phone: Page, live_server
+) -> None:
+    table = seed_table(live_server.app, FOUR, 6)
+    open_game(small_phone, table.edit)
+    refused_offline(small_phone, live_server)
+    small_phone.locator("#outbox").get_by_role("button", name="Put mine back in the form").click()
+    expect(small_phone.get_by_label("Points for Cho")).to_have_value("5")
+    expect(small_phone.locator("#outbox")).to_have_count(0)  # its values are in the form now
+    small_phone.get_by_role("group", name="Ann", exact=True).get_by_label("Went out").check()
+    small_phone.get_by_label("Points for Ann").fill("")
+    small_phone.get_by_role("button", name="Save round").last.click()
+    expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
+    expect(small_phone.locator("#outbox")).to_have_count(0)
