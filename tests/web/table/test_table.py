@@ -338,6 +338,33 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     assert {h.seat_id: h.points for h in rounds(game)[0].hands}[ids["Bob"]] == 12
 
 
+def test_a_refused_save_shows_a_newer_post_in_a_box_that_held_the_old_one(client, table):
+    """A save refused as incomplete (422) while Bob and Cy posted again: Bob's box, which still
+    held his old post, shows his newer post; Cy's box, typed over by the scorekeeper, keeps the
+    typing and names Cy's newer post (as after a 409)."""
+    game, phone = table
+    bob, cy = phone("Bob"), phone("Cy")
+    post(bob, game, total="30")
+    post(cy, game, total="4")
+    ids = seat_ids(game)
+    filled = {
+        f"seen_{ids['Bob']}": str(hand_post(game, "Bob").revision),
+        f"filled_{ids['Bob']}": "30",
+        f"seen_{ids['Cy']}": str(hand_post(game, "Cy").revision),
+        f"filled_{ids['Cy']}": "4",
+    }
+    post(bob, game, total="31", seen=hand_post(game, "Bob").revision)
+    post(cy, game, total="5", seen=hand_post(game, "Cy").revision)
+    data = round_post(game, 6, totals={"Ann": 2, "Bob": 30, "Cy": 9})  # nobody went out
+    r = client.post(f"/g/{game.edit_token}/round", data={**data, **filled})
+    assert r.status_code == 422 and rounds(game) == []
+    assert re.search(rf'name="total_{ids["Bob"]}"[^>]* value="31"', r.text), "Bob's newer post"
+    assert re.search(rf'name="total_{ids["Cy"]}"[^>]* value="9"', r.text), "Cy's typing kept"
+    words = text(r)
+    assert "Cy posted 5 points from their phone after this form was filled" in words
+    assert "Mark who went out" in words
+
+
 def test_a_hand_the_scorekeeper_typed_before_the_post_arrived_is_not_dropped(client, table):
     game, phone = table
     post(phone("Bob"), game, total="16")
