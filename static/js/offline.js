@@ -256,21 +256,51 @@
     if (!queue.length) { return; }
     sending = true;
     var reload = false;
+    var news = false; // an entry of this page came back refused: the player must see it
     var next = function (i) {
       if (i >= queue.length) {
         sending = false;
-        if (reload) { location.reload(); } else { render(); }
+        if (news) { attentionNext(); }
+        if (reload) { location.reload(); } else { render(); showAttention(); }
         return;
       }
       send(queue[i]).then(function (result) {
+        if ((result === "conflict" || result === "refused") && mineHere(queue[i])) { news = true; }
         // This page's entry was answered (saved, or refused with what is saved now): show
         // the game as it is now; a refused entry stays in the outbox beside it.
-        if (result !== "waiting" && (queue[i].page === location.pathname || queue[i].url === location.pathname)) { reload = true; }
+        if (result !== "waiting" && mineHere(queue[i])) { reload = true; }
         if (result === "waiting") { sending = false; render(); return; }
         next(i + 1);
       });
     };
     next(0);
+  }
+
+  // True when ``entry`` is shown on this page.
+  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname; }
+
+  // A background send came back refused while the phone shows the next round's form near
+  // Save: the outbox (at the top of the page) is brought into view, its heading focused (a
+  // screen reader reads it), once, after the reload that follows. The page's own scroll
+  // position is not restored over it.
+  var ATTENTION = "cfc-outbox-attention";
+  function attentionNext() {
+    try { sessionStorage.setItem(ATTENTION, "1"); } catch (e) { return; }
+    if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
+  }
+  function showAttention() {
+    var wanted = false;
+    try { wanted = sessionStorage.getItem(ATTENTION) === "1"; sessionStorage.removeItem(ATTENTION); } catch (e) { return; }
+    // the browser's own restoring comes back for the next time the page is left (set back
+    // now, it would still scroll this page to where it was before the reload)
+    if ("scrollRestoration" in history && history.scrollRestoration === "manual") {
+      window.addEventListener("pagehide", function () { history.scrollRestoration = "auto"; }, { once: true });
+    }
+    var head = wanted ? document.querySelector("#outbox .outbox-group.attention h2, #outbox .outbox-group.saved h2") : null;
+    if (!head) { return; }
+    head.tabIndex = -1;
+    head.scrollIntoView({ block: "start" });
+    head.focus({ preventScroll: true });
   }
 
   // --- showing the outbox -------------------------------------------------------------------
@@ -293,7 +323,7 @@
     var main = document.getElementById("main");
     if (!main) { return; }
     answeredElsewhere();
-    var mine = load().filter(function (e) { return e.page === location.pathname || e.url === location.pathname; });
+    var mine = load().filter(mineHere);
     var box = document.getElementById("outbox");
     if (!mine.length) { if (box) { box.remove(); } return; }
     if (!box) {
@@ -595,7 +625,8 @@
     navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" }).catch(function () {});
   }
   window.addEventListener("online", flush);
-  window.addEventListener("pageshow", render);
+  // after load (the outbox drawn again): a refusal from before the reload comes into view
+  window.addEventListener("pageshow", function () { render(); showAttention(); });
   setInterval(function () { if (navigator.onLine !== false) { flush(); } }, RETRY_MS);
   if (navigator.onLine !== false) { flush(); }
 })();

@@ -1,6 +1,7 @@
 """What a fresh tester's whole four-phone game found on the table screen (issue 22, after the
 first tables), at 360 x 740: a refused entry leaves the outbox once its round is saved or its
-values are back in the form."""
+values are back in the form; a refusal that comes back from a background send is brought into
+view."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def refused_offline(page: Page, live_server) -> None:
         page.context.set_offline(True)
         for name, points in zip(FOUR, (3, 4, 5, 6), strict=True):
             page.get_by_label(f"Points for {name}").fill(str(points))
+        page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")  # by Save
         page.get_by_role("button", name="Save round").last.click()
         expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
     finally:
@@ -60,3 +62,13 @@ def test_putting_a_refused_entry_back_takes_it_out_of_the_outbox(
     small_phone.get_by_role("button", name="Save round").last.click()
     expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
     expect(small_phone.locator("#outbox")).to_have_count(0)
+
+
+def test_a_refusal_from_a_background_send_is_brought_into_view(small_phone: Page, live_server) -> None:
+    table = seed_table(live_server.app, FOUR, 6)
+    open_game(small_phone, table.edit)
+    refused_offline(small_phone, live_server)  # saved by Save, at the foot of the page
+    heading = small_phone.locator("#outbox .outbox-group.attention h2")
+    expect(heading).to_have_text("Not saved: check these")
+    expect(heading).to_be_in_viewport()
+    expect(heading).to_be_focused()  # a screen reader is taken there too
