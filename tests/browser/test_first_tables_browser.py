@@ -1,12 +1,18 @@
 """What a fresh tester's whole four-phone game found on the table screen (issue 22, after the
 first tables), at 360 x 740: a refused entry leaves the outbox once its round is saved or its
 values are back in the form; a refusal that comes back from a background send is brought into
-view."""
+view; the old scorekeeper's form after a handover can no longer be sent."""
 
 from __future__ import annotations
 
 import pytest
+from flask import Flask
 from playwright.sync_api import Page, expect
+
+from companion.access import hand_over
+from companion.extensions import db
+from companion.models import Device, Game, GameAccess
+from companion.table.views import _record_handover as record_handover
 
 from tests.browser.table_screen import FOUR, seed_table
 from tests.browser.test_entries_kept_browser import keeper_saves
@@ -72,3 +78,43 @@ def test_a_refusal_from_a_background_send_is_brought_into_view(small_phone: Page
     expect(heading).to_have_text("Not saved: check these")
     expect(heading).to_be_in_viewport()
     expect(heading).to_be_focused()  # a screen reader is taken there too
+
+
+def taken_over(app: Flask, game_id: int) -> None:
+    """Another phone takes scorekeeping over (with the host's passcode: every old scorekeeper
+    stops at once)."""
+    with app.test_request_context():
+        game = db.session.get(Game, game_id)
+        assert game is not None
+        device = Device()
+        db.session.add(device)
+        db.session.flush()
+        row = GameAccess(game_id=game.id, device_id=device.id, role="asking")
+        db.session.add(row)
+        db.session.flush()
+        record_handover(game, hand_over(game, row.id))  # (the view's own recording)
+        db.session.remove()
+
+
+def test_the_old_scorekeepers_form_is_disabled_after_a_handover(
+    small_phone: Page, live_server
+) -> None:
+    table = seed_table(live_server.app, FOUR, 6)
+    open_game(small_phone, table.edit)
+    small_phone.get_by_label("Points for Bob").fill("4")  # typed: the page is not reloaded
+    taken_over(live_server.app, table.id)
+    save = small_phone.get_by_role("button", name="Save round").last
+    save.click()
+    status = small_phone.locator("#round-area .save-status .flash.error")
+    expect(status).to_contain_text("This phone no longer keeps score")
+    expect(save).to_be_disabled()
+    expect(small_phone.get_by_label("Points for Bob")).to_be_disabled()
+    expect(small_phone.get_by_label("Points for Bob")).to_have_value("4")  # still readable
+    # no empty band above the words in the notice
+    gap = small_phone.evaluate(
+        """() => {
+          const box = document.querySelector('#round-area .save-status .flash.error');
+          return box.querySelector('p').getBoundingClientRect().top - box.getBoundingClientRect().top;
+        }"""
+    )
+    assert gap <= 12, gap
