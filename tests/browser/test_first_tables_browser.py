@@ -13,7 +13,6 @@ from companion.access import hand_over
 from companion.extensions import db
 from companion.models import Device, Game, GameAccess
 from companion.table.views import _record_handover as record_handover
-
 from tests.browser.table_screen import FOUR, seed_table
 from tests.browser.test_entries_kept_browser import keeper_saves
 from tests.browser.test_table_screen_browser import open_game, small_phone
@@ -70,7 +69,9 @@ def test_putting_a_refused_entry_back_takes_it_out_of_the_outbox(
     expect(small_phone.locator("#outbox")).to_have_count(0)
 
 
-def test_a_refusal_from_a_background_send_is_brought_into_view(small_phone: Page, live_server) -> None:
+def test_a_refusal_from_a_background_send_is_brought_into_view(
+    small_phone: Page, live_server
+) -> None:
     table = seed_table(live_server.app, FOUR, 6)
     open_game(small_phone, table.edit)
     refused_offline(small_phone, live_server)  # saved by Save, at the foot of the page
@@ -114,7 +115,8 @@ def test_the_old_scorekeepers_form_is_disabled_after_a_handover(
     gap = small_phone.evaluate(
         """() => {
           const box = document.querySelector('#round-area .save-status .flash.error');
-          return box.querySelector('p').getBoundingClientRect().top - box.getBoundingClientRect().top;
+          const words = box.querySelector('p').getBoundingClientRect();
+          return words.top - box.getBoundingClientRect().top;
         }"""
     )
     assert gap <= 12, gap
