@@ -139,6 +139,7 @@
       label: form.getAttribute("data-outbox") || "",
       fields: fields,
       own: describe(form),
+      keeper: form.hasAttribute("data-outbox-keeper"), // the scorekeeper's own form
       state: "sending",
       at: new Date().toISOString()
     };
@@ -187,7 +188,7 @@
         var state = response.status === 409 ? "conflict" : "refused";
         var answer = answerOf(html);
         // the answer shows the round as saved: never say "not saved" about it
-        update(entry.key, { state: state, answer: answer, saved: roundSaved(answer) });
+        update(entry.key, { state: state, answer: answer, saved: roundSaved(answer), correct: correctionOf(html) });
         return state;
       });
     }, function () {
@@ -235,6 +236,14 @@
       });
     });
     if (left.length !== entries.length) { store(left); }
+  }
+
+  // The address of the saved round's correction in the server's answer ("Put mine back in
+  // the form" of a round saved meanwhile, on the scorekeeper's page), or "".
+  function correctionOf(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var form = doc.querySelector("#round-area > .card.saved form[action]");
+    return form ? form.getAttribute("action") : "";
   }
 
   // The part of the server's page that says what happened (its messages, what is saved).
@@ -313,7 +322,7 @@
   }
 
   function stateWords(entry) {
-    if (entry.saved) { return words.savedOther; }
+    if (entry.saved) { return entry.keeper ? words.savedOtherKeeper : words.savedOther; }
     if (entry.state === "conflict") { return words.conflict; }
     if (entry.state === "refused") { return words.refused; }
     return words.waiting;
@@ -377,6 +386,11 @@
     sides.appendChild(own);
     item.appendChild(sides);
     var actions = el("div", "actions");
+    if (entry.saved && entry.keeper && entry.correct) {
+      var correct = el("a", "button secondary", words.correct);
+      correct.href = entry.correct;
+      actions.appendChild(correct);
+    }
     if (entry.state === "waiting" || entry.state === "sending") {
       var now = el("button", "secondary", words.sendNow);
       now.type = "button";

@@ -120,3 +120,32 @@ def test_the_old_scorekeepers_form_is_disabled_after_a_handover(
         }"""
     )
     assert gap <= 12, gap
+
+
+def test_a_round_saved_meanwhile_offers_the_scorekeeper_its_correction(
+    small_phone: Page, live_server
+) -> None:
+    table = seed_table(live_server.app, FOUR, 6)
+    open_game(small_phone, table.edit)
+    try:
+        live_server.wifi.cut = True
+        small_phone.context.set_offline(True)
+        for name, points in zip(FOUR[1:], (4, 5, 6), strict=True):
+            small_phone.get_by_label(f"Points for {name}").fill(str(points))
+        small_phone.get_by_role("group", name="Ann", exact=True).get_by_label("Went out").check()
+        small_phone.get_by_role("button", name="Save round").last.click()
+        expect(small_phone.locator("#outbox .outbox-entry")).to_have_attribute(
+            "data-state", "waiting"
+        )
+        # meanwhile another scorekeeper's phone saves the round with another value for Bob
+        keeper_saves(live_server.app, table.id, {"Ann": None, "Bob": 9, "Cho": 5, "Dee": 6})
+    finally:
+        live_server.wifi.cut = False
+        small_phone.context.set_offline(False)
+    small_phone.evaluate("() => window.dispatchEvent(new Event('online'))")
+    entry = small_phone.locator("#outbox .outbox-entry")
+    expect(entry).to_contain_text("Saved meanwhile, with other values")
+    expect(entry).not_to_contain_text("tell the scorekeeper")  # this phone is the scorekeeper
+    expect(entry).to_contain_text("correct the round")
+    entry.get_by_role("link", name="Correct this round").click()
+    expect(small_phone.locator("#round-title")).to_contain_text("Correct the round with 6-6")
