@@ -153,10 +153,10 @@
     });
   }
 
-  // A post's time in the phone's own time zone ("20:14"), from the ISO UTC time.
+  // A post's time as every time on the phone is written (static/js/app.js: "4:16 PM", the
+  // date too when not today), from the ISO UTC time.
   function clock(iso) {
-    var when = iso ? new Date(iso) : null;
-    return when && !isNaN(when) ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) : "";
+    return iso && window.cfcLocalTime ? window.cfcLocalTime(new Date(iso)) : "";
   }
 
   // The hand's mark: its state in words, when the phone posted, and the post itself (a tile

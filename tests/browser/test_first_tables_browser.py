@@ -13,7 +13,7 @@ from companion.access import hand_over
 from companion.extensions import db
 from companion.models import Device, Game, GameAccess
 from companion.table.views import _record_handover as record_handover
-from tests.browser.table_screen import FOUR, seed_table
+from tests.browser.table_screen import FOUR, phone_posts, seed_table
 from tests.browser.test_entries_kept_browser import keeper_saves
 from tests.browser.test_table_screen_browser import open_game, small_phone
 
@@ -149,3 +149,17 @@ def test_a_round_saved_meanwhile_offers_the_scorekeeper_its_correction(
     expect(entry).to_contain_text("correct the round")
     entry.get_by_role("link", name="Correct this round").click()
     expect(small_phone.locator("#round-title")).to_contain_text("Correct the round with 6-6")
+
+
+def test_a_marks_time_reads_the_same_after_a_refused_save(small_phone: Page, live_server) -> None:
+    table = seed_table(live_server.app, FOUR, 6)
+    phone_posts(live_server.app, table.id, {1: 12})
+    open_game(small_phone, table.edit)
+    stamp = small_phone.get_by_role("group", name="Bob", exact=True).locator(".post-mark time")
+    expect(stamp).not_to_be_empty()
+    live = stamp.text_content()
+    small_phone.get_by_label("Points for Ann").fill("3")
+    small_phone.get_by_role("button", name="Save round").last.click()  # nobody went out: 422
+    expect(small_phone.locator("#round-area .flash.error")).to_contain_text("Mark who went out")
+    expect(stamp).to_have_text(live or "")  # one format: the time of day (posted today)
+    assert "/" not in (live or "") and "," not in (live or ""), live
