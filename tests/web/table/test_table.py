@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import AuditEntry, Game, HandPost, HandScore, Round, utcnow
-from tests.web.playkit import make_game, round_post, seat_ids, text
+from tests.web.playkit import add_scored_rounds, make_game, round_post, seat_ids, text
 
 
 @pytest.fixture()
@@ -676,3 +676,12 @@ def test_a_total_typed_over_a_tile_post_is_refused_with_how_to_clear_the_tiles(c
         "tiles under “Tiles”; to keep the tiles, empty Cy's points box."
     ) in text(r)
     assert re.search(rf'class="post-mark typed" data-seat="{ids["Cy"]}"', r.text), r.text
+
+
+def test_a_players_phone_at_game_over_says_who_won(table):
+    game, phone = table
+    ann = phone("Ann")
+    add_scored_rounds(game, [{"Ann": 0, "Bob": 5, "Cy": 9}] * 7)
+    page = text(ann.get(f"/p/{game.share_token}"))
+    assert "Game over" in page
+    assert "Ann wins!" in page and "Decided by: lowest total." in page
