@@ -27,6 +27,7 @@ from typing import Any
 
 from flask import Flask, Response, has_request_context, redirect, request, url_for
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from sqlalchemy import select
 
@@ -216,7 +217,7 @@ def init_offline(app: Flask) -> None:
 
     @app.get("/favicon.ico")
     @requires(Role.ANYONE)
-    def favicon() -> Response:
+    def favicon() -> ResponseReturnValue:
         # asked for by browsers and tools that do not read the pages' icon link: the app icon
         # (302: the icon's address carries its version, which changes with it)
         return redirect(url_for("static", filename="icons/icon-144.png"), 302)
