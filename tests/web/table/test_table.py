@@ -161,6 +161,8 @@ def test_posted_hands_fill_the_scorekeepers_form_and_saving_takes_them(client, t
     assert hand_post(game, "Bob").status == "taken"
     entry = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "round_saved")).one()
     assert "Bob 12 (posted from Bob's phone)" in entry.summary
+    # one pair of brackets per hand (was "Ann 0 (went out) (posted from Ann's phone)")
+    assert "Ann 0 (went out; posted from Ann's phone)" in entry.summary
     # the phone sees that its hand was taken into the round
     page = text(phone("Bob").get(f"/p/{game.share_token}"))
     assert "Taken into the round with 6-6" in page and "12 points (as you posted)" in page
