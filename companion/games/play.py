@@ -41,7 +41,7 @@ from ..access import (
     seat_phones,
 )
 from ..mapping import rules_of, scored_rounds
-from ..models import Game, Round
+from ..models import Game, HandPost, Round
 from ..services import hand_photo
 from ..services import hand_posts as posts
 from ..services.audit import audit_page, changes, entry_words
@@ -309,6 +309,8 @@ def save(token: str) -> Any:
         return _conflict(game, double)
     scored = form.validate_round(game, double)
     if scored is None:
+        # refused as it stands: a hand posted again meanwhile is shown as after a 409
+        _show_newer_posts(form, _newer_posts(game, double, form))
         errors = form.form_errors
         return _render_game(422, game=game, plan=plan, form=form, errors=errors, changed=False)
     seen = posts.seen_revisions(query.posted(), game.seats)
@@ -333,8 +335,38 @@ def _posts_changed(
 ) -> Any:
     """Hands were posted again after the form was filled: show each new post beside what the
     form holds (nothing typed is dropped); saving again keeps the form's values."""
+    _show_newer_posts(form, exc.changed)
+    names = [form.hand(seat_id).who for seat_id in sorted(exc.changed)]
+    errors = [
+        _(
+            "These hands changed on the players' phones after the form was filled: %(names)s. "
+            "Nothing was saved yet.",
+            names=", ".join(names),
+        )
+    ]
+    return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)
+
+
+def _newer_posts(game: Game, double: int, form: RoundForm) -> dict[int, HandPost]:
+    """Seat id -> its hand posted again after the form was filled (a newer revision than the
+    form's ``seen_``) whose value the form does not hold."""
+    seen = posts.seen_revisions(query.posted(), game.seats)
     held = _held(form)
-    for seat_id, post in exc.changed.items():
+    return {
+        seat_id: post
+        for seat_id, post in posts.open_posts(game, double).items()
+        if seat_id in held
+        and post.revision != seen.get(seat_id, 0)
+        and posts.HandValue.of(post).key() != held[seat_id].key()
+    }
+
+
+def _show_newer_posts(form: RoundForm, changed: dict[int, HandPost]) -> None:
+    """Show each newer post in the form the save was refused with: a box still holding the
+    post it was filled with takes the newer post; a box the scorekeeper typed over keeps the
+    typing, its newer post named beside it (the form's values stand at the next save)."""
+    held = _held(form)
+    for seat_id, post in changed.items():
         hand = form.hand(seat_id)
         hand.seen.data = str(post.revision)
         if held[seat_id].key() == str(hand.filled.data or ""):
@@ -347,15 +379,6 @@ def _posts_changed(
                 posted=posts.HandValue.of(post).words(),
             )
         )
-    names = [form.hand(seat_id).who for seat_id in sorted(exc.changed)]
-    errors = [
-        _(
-            "These hands changed on the players' phones after the form was filled: %(names)s. "
-            "Nothing was saved yet.",
-            names=", ".join(names),
-        )
-    ]
-    return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)
 
 
 def _fill_from_post(hand: Any, value: posts.HandValue) -> None:

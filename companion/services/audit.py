@@ -88,11 +88,13 @@ def _hands_words(hands: Sequence[Mapping[str, Any]]) -> str:
     for h in hands:
         name = str(h["name"])
         text = f"{name} {int(h['points'])}"
-        if h.get("went_out"):
-            text += " " + _("(went out)")
+        # one pair of brackets: "Chen 0 (went out; posted from Chen's phone)"
+        notes = [_("went out")] if h.get("went_out") else []
         by = entered_words(name, h.get("by")) if phones else ""
         if by:
-            text += f" ({by})"
+            notes.append(by)
+        if notes:
+            text += " (" + "; ".join(notes) + ")"
         parts.append(text)
     return ", ".join(parts)
 

@@ -177,6 +177,8 @@ def _hand_context(
         "value": posts.HandValue.of(post) if post else None,
         "picker": picker_tiles(game, double) if double is not None and not live else [],
         "board_html": _hand_board(game),
+        # who won, said as on the scorekeeper's phone (the board alone does not say it)
+        "result": build_board(game) if game.status == GameStatus.FINISHED else None,
         "live_key": live_key or posts.seat_live_key(game, seat.id),
         "poll_seconds": 2,
         "last_taken": last_taken,

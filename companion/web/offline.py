@@ -25,8 +25,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, has_request_context, request, url_for
+from flask import Flask, Response, has_request_context, redirect, request, url_for
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from sqlalchemy import select
 
@@ -213,6 +214,13 @@ def init_offline(app: Flask) -> None:
         response = Response(json.dumps(manifest()), mimetype="application/manifest+json")
         response.cache_control.no_cache = True
         return response
+
+    @app.get("/favicon.ico")
+    @requires(Role.ANYONE)
+    def favicon() -> ResponseReturnValue:
+        # asked for by browsers and tools that do not read the pages' icon link: the app icon
+        # (302: the icon's address carries its version, which changes with it)
+        return redirect(url_for("static", filename="icons/icon-144.png"), 302)
 
     @app.get("/sw.js")
     @requires(Role.ANYONE)

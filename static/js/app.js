@@ -147,18 +147,26 @@
 (function () {
   "use strict";
 
-  function localise(root) {
-    if (!window.Intl || !root.querySelectorAll) { return; }
-    var format;
+  // The one way a moment is written on a phone (here and by static/js/table.js's live marks):
+  // the short time of day in the page's language and the phone's zone ("4:16 PM"), with the
+  // date before it only when it is not today ("12/3/26, 4:16 PM"); "" when it cannot be.
+  function localTime(moment) {
+    if (!window.Intl || !moment || isNaN(moment.getTime())) { return ""; }
+    var today = moment.toDateString() === new Date().toDateString();
     try {
-      format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
-        { dateStyle: "short", timeStyle: "short" });
-    } catch (e) { return; }
+      return new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+        today ? { timeStyle: "short" } : { dateStyle: "short", timeStyle: "short" }).format(moment);
+    } catch (e) { return ""; }
+  }
+  window.cfcLocalTime = localTime;
+
+  function localise(root) {
+    if (!root.querySelectorAll) { return; }
     root.querySelectorAll('time[datetime$="Z"]:not([data-local])').forEach(function (el) {
-      var moment = new Date(el.getAttribute("datetime"));
-      if (isNaN(moment.getTime())) { return; }
+      var text = localTime(new Date(el.getAttribute("datetime")));
+      if (!text) { return; }
       el.title = el.textContent;
-      el.textContent = format.format(moment);
+      el.textContent = text;
       el.setAttribute("data-local", "");
     });
   }

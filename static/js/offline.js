@@ -12,8 +12,9 @@
 //   returns (on "online", at load, every RETRY_MS, or "Send now"). The server applies a key
 //   once (companion/services/idempotency.py). An entry the server refuses because the game
 //   changed meanwhile (409), or does not accept, is shown with the server's answer (what is
-//   saved, or why) beside this phone's values; it leaves the phone only when the player
-//   removes it. The outbox has a heading per kind: "Not saved: check these" over refused
+//   saved, or why) beside this phone's values; it leaves the phone when the player removes
+//   it, puts it back in the form ("Put mine back in the form"), or once its round is saved
+//   (by any phone: the page says which rounds are). The outbox has a heading per kind: "Not saved: check these" over refused
 //   entries, "Not sent yet" over those still waiting, never one heading over both.
 (function () {
   "use strict";
@@ -138,6 +139,7 @@
       label: form.getAttribute("data-outbox") || "",
       fields: fields,
       own: describe(form),
+      keeper: form.hasAttribute("data-outbox-keeper"), // the scorekeeper's own form
       state: "sending",
       at: new Date().toISOString()
     };
@@ -147,7 +149,7 @@
   function keep(entry) {
     var double = (entry.fields.find(function (f) { return f[0] === "double"; }) || [])[1];
     store(load().filter(function (e) {
-      var same = e.url === entry.url && e.state !== "conflict" && e.state !== "refused" &&
+      var same = pathOf(e.url) === pathOf(entry.url) && e.state !== "conflict" && e.state !== "refused" &&
         (e.fields.find(function (f) { return f[0] === "double"; }) || [])[1] === double;
       return !same;
     }).concat([entry]));
@@ -186,7 +188,7 @@
         var state = response.status === 409 ? "conflict" : "refused";
         var answer = answerOf(html);
         // the answer shows the round as saved: never say "not saved" about it
-        update(entry.key, { state: state, answer: answer, saved: roundSaved(answer) });
+        update(entry.key, { state: state, answer: answer, saved: roundSaved(answer), correct: correctionOf(html) });
         return state;
       });
     }, function () {
@@ -206,12 +208,42 @@
     return (entry.fields.find(function (f) { return f[0] === name; }) || [])[1];
   }
 
+  // The address an entry was sent to without its query ("?missing=…" changes as the form is
+  // filled again: the same form and round all the same).
+  function pathOf(url) { return String(url || "").split("?")[0]; }
+
   // An entry was saved: the refused entries of the same form and round are answered by it.
   function superseded(entry) {
     var double = fieldOf(entry, "double");
     store(load().filter(function (e) {
-      return e.key === entry.key || e.url !== entry.url || fieldOf(e, "double") !== double;
+      return e.key === entry.key || pathOf(e.url) !== pathOf(entry.url) || fieldOf(e, "double") !== double;
     }));
+  }
+
+  // A refused entry whose round the page shows saved since (by this phone or another one:
+  // templates/games/_rounds_saved.html) is answered: it leaves the phone. An entry that came
+  // back with the saved round beside it (``saved``) stays until the player removes it: it is
+  // this phone's values beside what was saved.
+  function answeredElsewhere() {
+    var marks = Array.prototype.slice.call(document.querySelectorAll(".rounds-saved[data-url]"));
+    if (!marks.length) { return; }
+    var entries = load();
+    var left = entries.filter(function (e) {
+      if (e.saved || (e.state !== "conflict" && e.state !== "refused")) { return true; }
+      return !marks.some(function (mark) {
+        return mark.getAttribute("data-url") === pathOf(e.url) &&
+          (mark.getAttribute("data-doubles") || "").split(" ").indexOf(fieldOf(e, "double")) !== -1;
+      });
+    });
+    if (left.length !== entries.length) { store(left); }
+  }
+
+  // The address of the saved round's correction in the server's answer ("Put mine back in
+  // the form" of a round saved meanwhile, on the scorekeeper's page), or "".
+  function correctionOf(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var form = doc.querySelector("#round-area > .card.saved form[action]");
+    return form ? form.getAttribute("action") : "";
   }
 
   // The part of the server's page that says what happened (its messages, what is saved).
@@ -233,21 +265,51 @@
     if (!queue.length) { return; }
     sending = true;
     var reload = false;
+    var news = false; // an entry of this page came back refused: the player must see it
     var next = function (i) {
       if (i >= queue.length) {
         sending = false;
-        if (reload) { location.reload(); } else { render(); }
+        if (news) { attentionNext(); }
+        if (reload) { location.reload(); } else { render(); showAttention(); }
         return;
       }
       send(queue[i]).then(function (result) {
+        if ((result === "conflict" || result === "refused") && mineHere(queue[i])) { news = true; }
         // This page's entry was answered (saved, or refused with what is saved now): show
         // the game as it is now; a refused entry stays in the outbox beside it.
-        if (result !== "waiting" && (queue[i].page === location.pathname || queue[i].url === location.pathname)) { reload = true; }
+        if (result !== "waiting" && mineHere(queue[i])) { reload = true; }
         if (result === "waiting") { sending = false; render(); return; }
         next(i + 1);
       });
     };
     next(0);
+  }
+
+  // True when ``entry`` is shown on this page.
+  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname; }
+
+  // A background send came back refused while the phone shows the next round's form near
+  // Save: the outbox (at the top of the page) is brought into view, its heading focused (a
+  // screen reader reads it), once, after the reload that follows. The page's own scroll
+  // position is not restored over it.
+  var ATTENTION = "cfc-outbox-attention";
+  function attentionNext() {
+    try { sessionStorage.setItem(ATTENTION, "1"); } catch (e) { return; }
+    if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
+  }
+  function showAttention() {
+    var wanted = false;
+    try { wanted = sessionStorage.getItem(ATTENTION) === "1"; sessionStorage.removeItem(ATTENTION); } catch (e) { return; }
+    // the browser's own restoring comes back for the next time the page is left (set back
+    // now, it would still scroll this page to where it was before the reload)
+    if ("scrollRestoration" in history && history.scrollRestoration === "manual") {
+      window.addEventListener("pagehide", function () { history.scrollRestoration = "auto"; }, { once: true });
+    }
+    var head = wanted ? document.querySelector("#outbox .outbox-group.attention h2, #outbox .outbox-group.saved h2") : null;
+    if (!head) { return; }
+    head.tabIndex = -1;
+    head.scrollIntoView({ block: "start" });
+    head.focus({ preventScroll: true });
   }
 
   // --- showing the outbox -------------------------------------------------------------------
@@ -260,7 +322,7 @@
   }
 
   function stateWords(entry) {
-    if (entry.saved) { return words.savedOther; }
+    if (entry.saved) { return entry.keeper ? words.savedOtherKeeper : words.savedOther; }
     if (entry.state === "conflict") { return words.conflict; }
     if (entry.state === "refused") { return words.refused; }
     return words.waiting;
@@ -269,7 +331,8 @@
   function render() {
     var main = document.getElementById("main");
     if (!main) { return; }
-    var mine = load().filter(function (e) { return e.page === location.pathname || e.url === location.pathname; });
+    answeredElsewhere();
+    var mine = load().filter(mineHere);
     var box = document.getElementById("outbox");
     if (!mine.length) { if (box) { box.remove(); } return; }
     if (!box) {
@@ -323,6 +386,11 @@
     sides.appendChild(own);
     item.appendChild(sides);
     var actions = el("div", "actions");
+    if (entry.saved && entry.keeper && entry.correct) {
+      var correct = el("a", "button secondary", words.correct);
+      correct.href = entry.correct;
+      actions.appendChild(correct);
+    }
     if (entry.state === "waiting" || entry.state === "sending") {
       var now = el("button", "secondary", words.sendNow);
       now.type = "button";
@@ -338,7 +406,11 @@
       if (form) {
         var back = el("button", "", words.putBack);
         back.type = "button";
-        back.addEventListener("click", function () { putBack(form, entry); });
+        back.addEventListener("click", function () {
+          putBack(form, entry);
+          // its values are in the form now (kept there as typed): the entry has done its part
+          if (!entry.saved) { drop(entry.key); render(); }
+        });
         actions.appendChild(back);
       }
       actions.appendChild(remove);
@@ -353,7 +425,7 @@
     var forms = document.querySelectorAll("form[data-outbox]");
     for (var i = 0; i < forms.length; i++) {
       var double = forms[i].querySelector('input[name="double"]');
-      if (forms[i].getAttribute("action") === entry.url && (!double || double.value === fieldOf(entry, "double"))) {
+      if (pathOf(forms[i].getAttribute("action")) === pathOf(entry.url) && (!double || double.value === fieldOf(entry, "double"))) {
         return forms[i];
       }
     }
@@ -519,6 +591,7 @@
   document.addEventListener("htmx:afterSwap", function (ev) {
     var target = ev.detail && ev.detail.target;
     if (target && (target.id === "scoreboard" || target.id === "round-area" || target.id === "hand-live")) { pageChanged(); }
+    if (target && target.id === "round-area") { render(); } // a round saved: its refused entries go
   });
 
   function showOfflineCopy() {
@@ -566,7 +639,8 @@
     navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" }).catch(function () {});
   }
   window.addEventListener("online", flush);
-  window.addEventListener("pageshow", render);
+  // after load (the outbox drawn again): a refusal from before the reload comes into view
+  window.addEventListener("pageshow", function () { render(); showAttention(); });
   setInterval(function () { if (navigator.onLine !== false) { flush(); } }, RETRY_MS);
   if (navigator.onLine !== false) { flush(); }
 })();

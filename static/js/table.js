@@ -153,10 +153,10 @@
     });
   }
 
-  // A post's time in the phone's own time zone ("20:14"), from the ISO UTC time.
+  // A post's time as every time on the phone is written (static/js/app.js: "4:16 PM", the
+  // date too when not today), from the ISO UTC time.
   function clock(iso) {
-    var when = iso ? new Date(iso) : null;
-    return when && !isNaN(when) ? when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }) : "";
+    return iso && window.cfcLocalTime ? window.cfcLocalTime(new Date(iso)) : "";
   }
 
   // The hand's mark: its state in words, when the phone posted, and the post itself (a tile
@@ -201,6 +201,25 @@
     }
     box.textContent = text;
   }
+
+  // Scorekeeping was handed over (the server's page says so: data-scorekeeping-ended in
+  // templates/games/not_scorekeeper.html): nothing this form sends is saved any more, so its
+  // buttons and boxes are disabled (what was typed stays readable in them).
+  function endedIn(html) {
+    return /data-scorekeeping-ended/.test(html || "");
+  }
+  function retire(form) {
+    form.setAttribute("data-retired", "");
+    form.querySelectorAll("button, input, select, textarea").forEach(function (control) {
+      if ((control.type || "").toLowerCase() !== "hidden") { control.disabled = true; }
+    });
+  }
+  // A Save refused so: after htmx has enabled its Save button again (afterRequest).
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    var xhr = ev.detail && ev.detail.xhr;
+    var form = ev.detail && ev.detail.elt && ev.detail.elt.closest ? ev.detail.elt.closest("form.round-form") : null;
+    if (form && xhr && xhr.status === 403 && endedIn(xhr.responseText)) { retire(form); }
+  });
 
   function start(form) {
     var url = form.getAttribute("data-posts");
@@ -284,6 +303,7 @@
             var doc = new DOMParser().parseFromString(body, "text/html");
             var title = doc.querySelector("main h1");
             banner(form, title ? title.textContent.trim() : "");
+            if (endedIn(body)) { retire(form); }
             return null;
           });
         }

@@ -185,3 +185,10 @@ def test_the_scorekeepers_poll_answers_no_change_with_headers_only_it_needs(clie
     assert client.get(f"/g/{game.edit_token}/posts?v=old").status_code == 200  # still answers
     manifest = client.get("/manifest.webmanifest").headers
     assert "Content-Security-Policy" not in manifest and "Set-Cookie" not in manifest
+
+
+def test_favicon_ico_leads_to_the_app_icon(client):
+    r = client.get("/favicon.ico")
+    assert r.status_code == 302 and "/static/icons/icon-144.png" in r.location
+    icon = client.get(r.location)
+    assert icon.status_code == 200 and icon.mimetype == "image/png"

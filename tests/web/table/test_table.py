@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import AuditEntry, Game, HandPost, HandScore, Round, utcnow
-from tests.web.playkit import make_game, round_post, seat_ids, text
+from tests.web.playkit import add_scored_rounds, make_game, round_post, seat_ids, text
 
 
 @pytest.fixture()
@@ -161,6 +161,8 @@ def test_posted_hands_fill_the_scorekeepers_form_and_saving_takes_them(client, t
     assert hand_post(game, "Bob").status == "taken"
     entry = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "round_saved")).one()
     assert "Bob 12 (posted from Bob's phone)" in entry.summary
+    # one pair of brackets per hand (was "Ann 0 (went out) (posted from Ann's phone)")
+    assert "Ann 0 (went out; posted from Ann's phone)" in entry.summary
     # the phone sees that its hand was taken into the round
     page = text(phone("Bob").get(f"/p/{game.share_token}"))
     assert "Taken into the round with 6-6" in page and "12 points (as you posted)" in page
@@ -336,6 +338,33 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     r = client.post(f"/g/{game.edit_token}/round", data={**data, f"seen_{ids['Bob']}": new_seen})
     assert r.status_code == 303
     assert {h.seat_id: h.points for h in rounds(game)[0].hands}[ids["Bob"]] == 12
+
+
+def test_a_refused_save_shows_a_newer_post_in_a_box_that_held_the_old_one(client, table):
+    """A save refused as incomplete (422) while Bob and Cy posted again: Bob's box, which still
+    held his old post, shows his newer post; Cy's box, typed over by the scorekeeper, keeps the
+    typing and names Cy's newer post (as after a 409)."""
+    game, phone = table
+    bob, cy = phone("Bob"), phone("Cy")
+    post(bob, game, total="30")
+    post(cy, game, total="4")
+    ids = seat_ids(game)
+    filled = {
+        f"seen_{ids['Bob']}": str(hand_post(game, "Bob").revision),
+        f"filled_{ids['Bob']}": "30",
+        f"seen_{ids['Cy']}": str(hand_post(game, "Cy").revision),
+        f"filled_{ids['Cy']}": "4",
+    }
+    post(bob, game, total="31", seen=hand_post(game, "Bob").revision)
+    post(cy, game, total="5", seen=hand_post(game, "Cy").revision)
+    data = round_post(game, 6, totals={"Ann": 2, "Bob": 30, "Cy": 9})  # nobody went out
+    r = client.post(f"/g/{game.edit_token}/round", data={**data, **filled})
+    assert r.status_code == 422 and rounds(game) == []
+    assert re.search(rf'name="total_{ids["Bob"]}"[^>]* value="31"', r.text), "Bob's newer post"
+    assert re.search(rf'name="total_{ids["Cy"]}"[^>]* value="9"', r.text), "Cy's typing kept"
+    words = text(r)
+    assert "Cy posted 5 points from their phone after this form was filled" in words
+    assert "Mark who went out" in words
 
 
 def test_a_hand_the_scorekeeper_typed_before_the_post_arrived_is_not_dropped(client, table):
@@ -650,3 +679,12 @@ def test_a_total_typed_over_a_tile_post_is_refused_with_how_to_clear_the_tiles(c
         "tiles under “Tiles”; to keep the tiles, empty Cy's points box."
     ) in text(r)
     assert re.search(rf'class="post-mark typed" data-seat="{ids["Cy"]}"', r.text), r.text
+
+
+def test_a_players_phone_at_game_over_says_who_won(table):
+    game, phone = table
+    ann = phone("Ann")
+    add_scored_rounds(game, [{"Ann": 0, "Bob": 5, "Cy": 9}] * 7)
+    page = text(ann.get(f"/p/{game.share_token}"))
+    assert "Game over" in page
+    assert "Ann wins!" in page and "Decided by: lowest total." in page
