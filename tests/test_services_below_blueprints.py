@@ -52,9 +52,7 @@ FORM_PACKAGES = ("flask_wtf", "wtforms")
 #: like SERVICES_STILL_ON_THE_WEB; issue 23's item 3 empties it)
 SERVICES_STILL_ON_FLASK = {
     "game_lookup.py": {"flask.redirect", "flask.render_template", "flask.request", "flask.url_for"},
-    "hand_photo.py": {"flask.request", "flask.session", "flask_wtf", "wtforms"},
     "idempotency.py": {"flask.render_template", "flask.request", "flask.session", "flask.url_for"},
-    "photo_gate.py": {"flask.request"},
     "round_form.py": {"flask_wtf", "wtforms"},
 }
 

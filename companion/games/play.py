@@ -41,7 +41,6 @@ from ..access import (
 )
 from ..mapping import rules_of, scored_rounds
 from ..models import Game, Round
-from ..services import hand_photo
 from ..services import hand_posts as posts
 from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
@@ -68,6 +67,7 @@ from ..services.round_store import Conflict, burn_double, check_version, edit_ro
 from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
 from ..vocab import GameStatus
+from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.htmx import is_htmx, navigate, push_url, targets
 from ..web.languages import with_language
@@ -283,7 +283,7 @@ def round_page(token: str) -> Any:
 def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:
     """The round form as it was when a hand's photo was taken, with that hand's confirmed
     tiles (see :mod:`.photo`); None when there is no draft or it is for another round."""
-    draft = hand_photo.take_draft(game.edit_token)
+    draft = photo_page.take_draft(game.edit_token)
     if not draft or plan is None:
         return None
     form = round_form(game, MultiDict(draft))

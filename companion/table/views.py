@@ -43,6 +43,7 @@ from ..services.round_plan import double_name, load_game, picker_tiles, plan_rou
 from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
 from ..vocab import AuditCode, GameStatus, PostStatus
+from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.form_fields import ConfirmedTilesForm
 from ..web.htmx import navigate, reload_page
@@ -387,7 +388,7 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
         ),
         "back_url": url_for("table.hand", share_token=share),
         "back_text": _("Back to my hand: type the points instead"),
-        **hand_photo.page_context(game),
+        **photo_page.page_context(game),
         **extra,
     }
     return render_template("pips/photo.html", **context), status
@@ -412,7 +413,7 @@ def hand_photo_read(share_token: str) -> Any:
     if not isinstance(found, tuple):
         return found
     game, seat, double = found
-    return hand_photo.read_or_refuse(game.set_size, partial(_photo_page, game, seat, double))
+    return photo_page.read_or_refuse(game.set_size, partial(_photo_page, game, seat, double))
 
 
 @bp.post("/p/<share_token>/photo/confirm")
