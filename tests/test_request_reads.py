@@ -27,7 +27,6 @@ READERS = frozenset({"web/query.py", "web/stale_forms.py"})
 STILL_READING = {
     # 3: the replay digest also reads the uploaded files (issue 21: uploads compared on replay)
     "services/idempotency.py": 3,
-    "services/game_lookup.py": 2,
 }
 
 

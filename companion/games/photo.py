@@ -21,13 +21,13 @@ from ..access import Role, requires
 from ..extensions import csrf
 from ..models import Game, Seat
 from ..services import hand_photo
-from ..services.game_lookup import scorekeeper_game
 from ..services.round_check import HandPart
 from ..services.round_form import hand_field
 from ..services.round_plan import load_game
 from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.form_fields import ConfirmedTilesForm
+from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx, navigate
 from . import bp
 from .forms import PhotoStartForm

@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException, NotFound
 from companion import access, config, create_app
 from companion.extensions import db
 from companion.models import Game, GameNight, utcnow
-from companion.services import game_lookup
+from companion.web import game_lookup
 from tests.web.setup_helpers import game_data, start_game, start_night
 
 
