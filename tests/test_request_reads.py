@@ -24,10 +24,7 @@ READ_BY_HAND = frozenset({"form", "args", "values", "files"})
 READERS = frozenset({"web/query.py", "web/stale_forms.py"})
 
 #: module (relative to companion/) -> its direct reads left (may only shrink)
-STILL_READING = {
-    # 3: the replay digest also reads the uploaded files (issue 21: uploads compared on replay)
-    "services/idempotency.py": 3,
-}
+STILL_READING: dict[str, int] = {}
 
 
 def direct_reads(source: str) -> list[tuple[int, str]]:

@@ -35,7 +35,6 @@ def imported_modules(path: Path, source: str | None = None) -> set[str]:
 #: service module -> the companion.web modules it still imports (web code left in services/;
 #: the list may only shrink: a new import of companion.web from a service fails below)
 SERVICES_STILL_ON_THE_WEB = {
-    "idempotency.py": {"companion.web.htmx"},
     "round_form.py": {"companion.web.form_fields", "companion.web.stale_forms"},
 }
 
@@ -50,7 +49,6 @@ FORM_PACKAGES = ("flask_wtf", "wtforms")
 #: service module -> the Flask request-level names / form packages it still imports (shrink-only,
 #: like SERVICES_STILL_ON_THE_WEB; issue 23's item 3 empties it)
 SERVICES_STILL_ON_FLASK = {
-    "idempotency.py": {"flask.render_template", "flask.request", "flask.session", "flask.url_for"},
     "round_form.py": {"flask_wtf", "wtforms"},
 }
 

@@ -12,7 +12,8 @@ argument is read here, by its type:
 
 :func:`posted` hands the posted fields to a form that a function below the blueprints builds
 (the round form, the checker's question form), so that form binds the post too; :func:`upload`
-hands over one posted file (a photo read within its own size bound).
+hands over one posted file (a photo read within its own size bound), :func:`uploads` every one
+(an outbox entry's digest).
 """
 
 from __future__ import annotations
@@ -63,3 +64,8 @@ def upload(name: str) -> FileStorage | None:
     """The file posted in the field ``name``, or None (parsing the body reads it: set the
     request's own size bound first)."""
     return request.files.get(name)
+
+
+def uploads() -> list[tuple[str, FileStorage]]:
+    """Every posted file, (field name, file) in the order sent (parsing the body reads it)."""
+    return list(request.files.items(multi=True))
