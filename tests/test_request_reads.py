@@ -5,9 +5,9 @@ companion.web.query. companion/web/stale_forms.py is the other exception: it doe
 post but takes the stale token out of it before the view runs again (Flask-WTF's own machinery
 reads the post for the forms).
 
-Three services still read the post themselves (issue 23's item 3 moves those reads up):
-STILL_READING lists them with how many reads each has. The list may only shrink: a new read in
-them, or in any other module, fails here; a file that no longer reads must leave the list.
+STILL_READING listed the services that still read the post themselves, with how many reads
+each had; issue 23's item 3 moved those reads up into companion/web/ (through the reader), so it
+is empty. It may only shrink: a new read in any module fails here.
 """
 
 from __future__ import annotations
