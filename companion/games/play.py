@@ -44,7 +44,7 @@ from ..models import Game, Round
 from ..services import hand_posts as posts
 from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
-from ..services.game_lookup import live_rematch
+from ..services.game_lookup import game_for_view, live_rematch
 from ..services.round_check import HandPart
 from ..services.round_form import (
     BurnForm,
@@ -69,7 +69,7 @@ from ..services.scoreboard import board_window, build_board
 from ..vocab import GameStatus
 from ..web import hand_photo as photo_page
 from ..web import query
-from ..web.game_lookup import game_for_view, scorekeeper_game
+from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx, navigate, push_url, targets
 from ..web.languages import with_language
 from ..web.public_url import public_url

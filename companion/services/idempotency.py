@@ -45,10 +45,11 @@ from datetime import timedelta
 from enum import StrEnum
 from typing import IO
 
-from flask import abort
+from flask import abort, g, has_request_context
 from flask_babel import gettext as _
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, event, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 from werkzeug.datastructures import Headers
 
 from ..extensions import db
@@ -74,6 +75,8 @@ KEPT_HEADERS = ("Location", "HX-Push-Url", "HX-Redirect", "HX-Trigger")
 REQUEST_FIELDS_SKIPPED = ("csrf_token", "idempotency_key")
 #: the header on a repeated answer (for the outbox and for tests)
 REPLAY_HEADER = "Idempotent-Replay"
+
+_G_KEY = "idempotency_key"
 
 
 class KeyState(StrEnum):
@@ -250,6 +253,33 @@ def mark_applied(key: str) -> None:
         .where(IdempotencyKey.key == key, IdempotencyKey.state == str(KeyState.PENDING))
         .values(state=str(KeyState.APPLIED))
     )
+
+
+def hold_key(key: str) -> None:
+    """Make ``key`` (claimed) the one this request's commits apply (:func:`listen_for_commits`)."""
+    g.setdefault(_G_KEY, key)
+
+
+def release_key() -> str | None:
+    """The key this request held (no longer held), or None."""
+    key: str | None = g.pop(_G_KEY, None)
+    return key
+
+
+def _mark_applied(session: Session) -> None:
+    """Commit the held claim's move to ``applied`` with whatever the view commits."""
+    if not has_request_context():
+        return
+    key = g.get(_G_KEY)
+    if key is not None:
+        mark_applied(key)
+
+
+def listen_for_commits() -> None:
+    """Move a held key's claim to ``applied`` with every commit (a ``before_commit`` hook, once
+    per process), so a change never lands without its key saying so."""
+    if not event.contains(Session, "before_commit", _mark_applied):
+        event.listen(Session, "before_commit", _mark_applied)
 
 
 def store_answer(key: str, status: int, headers: Headers | Mapping[str, str]) -> None:

@@ -32,7 +32,7 @@ from ..services import hand_photo
 from ..services import hand_posts as posts
 from ..services.audit import new_entry
 from ..services.deleted_games import shared_game
-from ..services.game_lookup import live_rematch
+from ..services.game_lookup import game_for_join, game_for_view, live_rematch
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
@@ -40,7 +40,7 @@ from ..vocab import AuditCode, GameStatus, PostStatus
 from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.form_fields import ConfirmedTilesForm
-from ..web.game_lookup import game_for_edit, game_for_join, game_for_view, scorekeeper_game
+from ..web.game_lookup import game_for_edit, scorekeeper_game
 from ..web.htmx import navigate, reload_page
 from ..web.stale_forms import stale_form
 from . import bp

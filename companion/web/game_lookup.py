@@ -2,7 +2,8 @@
 :mod:`companion.services.game_lookup`): a deleted game's edit link sent to its "undo delete"
 page, the game named in a query for this phone (:func:`game_of_this_phone`), and the game of
 the phone that keeps its score (:func:`scorekeeper_game`), with the page that refuses another
-phone.
+phone. The share and join links have no answer of their own: the blueprints use the service's
+lookups for them.
 """
 
 from __future__ import annotations
@@ -53,19 +54,6 @@ def game_for_edit(token: str) -> Game:
     """
     with _undo_page():
         return game_lookup.game_for_edit(token)
-
-
-def game_for_view(share_token: str) -> Game:
-    """The live game whose read-only share token is ``share_token``
-    (:func:`companion.services.game_lookup.game_for_view`: 404 for an unknown token or a
-    deleted game)."""
-    return game_lookup.game_for_view(share_token)
-
-
-def game_for_join(token: str) -> Game | None:
-    """The live game whose join secret is ``token``, or None
-    (:func:`companion.services.game_lookup.game_for_join`: 404 for a deleted game)."""
-    return game_lookup.game_for_join(token)
 
 
 def game_of_this_phone(text: str) -> Game:

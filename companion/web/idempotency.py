@@ -17,14 +17,11 @@ from flask import (
     abort,
     current_app,
     g,
-    has_request_context,
     render_template,
     request,
     session,
     url_for,
 )
-from sqlalchemy import event
-from sqlalchemy.orm import Session
 from werkzeug.exceptions import HTTPException
 
 from ..access import DEVICE_KEY
@@ -36,7 +33,9 @@ from ..services.idempotency import (
     checked_key,
     claim_or_answer,
     forget_old,
-    mark_applied,
+    hold_key,
+    listen_for_commits,
+    release_key,
     replay_words,
     scoped_key,
     store_answer,
@@ -45,7 +44,6 @@ from ..services.idempotency import (
 from . import query
 from .htmx import is_htmx
 
-_G_KEY = "idempotency_key"
 _G_DEFERRED = "idempotency_deferred_key"
 _UPLOAD_MARK = "compares_upload"
 
@@ -111,7 +109,7 @@ def claim_upload() -> None:
     answer = claim_or_answer(key, request.path, posted_digest())
     if answer is not None:
         abort(answer_for(answer, request.path))
-    g.setdefault(_G_KEY, key)
+    hold_key(key)
 
 
 def _defers_its_claim() -> bool:
@@ -153,21 +151,11 @@ def answer_for(answer: Answer, path: str) -> Response:
     return Response(answer.body or None, status=answer.status, headers=answer.headers)
 
 
-def _mark_applied(session: Session) -> None:
-    """Commit the claim's move to ``applied`` with whatever the view commits."""
-    if not has_request_context():
-        return
-    key = g.get(_G_KEY)
-    if key is not None:
-        mark_applied(key)
-
-
 def init_idempotency(app: Flask) -> None:
     """Apply every POST that carries an ``Idempotency-Key`` exactly once (see
     :mod:`companion.services.idempotency`). Registered after CSRF protection, so a refused
     form never claims a key."""
-    if not event.contains(Session, "before_commit", _mark_applied):
-        event.listen(Session, "before_commit", _mark_applied)
+    listen_for_commits()
 
     @app.before_request
     def _claim_key() -> Response | None:
@@ -187,19 +175,19 @@ def init_idempotency(app: Flask) -> None:
             return None
         answer = claim_or_answer(key, request.path, request_digest())
         if answer is None:
-            g.setdefault(_G_KEY, key)
+            hold_key(key)
             return None
         return answer_for(answer, request.path)
 
     @app.after_request
     def _store(response: Response) -> Response:
-        key = g.pop(_G_KEY, None)
+        key = release_key()
         if key is not None:
             store_answer(key, response.status_code, response.headers)
         return response
 
     @app.teardown_request
     def _free(exc: BaseException | None) -> None:
-        key = g.pop(_G_KEY, None)
+        key = release_key()
         if key is not None:  # the view raised and no answer was made: nothing was applied
             store_answer(key, 500, {})
