@@ -48,7 +48,7 @@ def create_app(config: Any = None) -> Flask:
     _register_blueprints(app)
     _init_templates(app)
 
-    from .services.idempotency import init_idempotency
+    from .web.idempotency import init_idempotency
     from .web.offline import init_offline
 
     init_idempotency(app)  # after CSRF protection: a refused form never claims a key

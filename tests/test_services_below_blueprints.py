@@ -34,10 +34,7 @@ def imported_modules(path: Path, source: str | None = None) -> set[str]:
 
 #: service module -> the companion.web modules it still imports (web code left in services/;
 #: the list may only shrink: a new import of companion.web from a service fails below)
-SERVICES_STILL_ON_THE_WEB = {
-    "game_lookup.py": {"companion.web.htmx"},
-    "idempotency.py": {"companion.web.htmx"},
-}
+SERVICES_STILL_ON_THE_WEB = {}
 
 #: Flask's request-level names a service may not import (services take and return plain values)
 FLASK_WEB_NAMES = frozenset(
@@ -49,12 +46,7 @@ FORM_PACKAGES = ("flask_wtf", "wtforms")
 
 #: service module -> the Flask request-level names / form packages it still imports (shrink-only,
 #: like SERVICES_STILL_ON_THE_WEB; issue 23's item 3 empties it)
-SERVICES_STILL_ON_FLASK = {
-    "game_lookup.py": {"flask.redirect", "flask.render_template", "flask.request", "flask.url_for"},
-    "hand_photo.py": {"flask.request", "flask.session", "flask_wtf", "wtforms"},
-    "idempotency.py": {"flask.render_template", "flask.request", "flask.session", "flask.url_for"},
-    "photo_gate.py": {"flask.request"},
-}
+SERVICES_STILL_ON_FLASK = {}
 
 
 def below_blueprints() -> list[Path]:

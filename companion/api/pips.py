@@ -19,6 +19,8 @@ from ..access import Role, requires
 from ..pips import MAX_HALF, PhotoError, PhotoProblem, count_pips
 from ..services import hand_photo, photo_gate
 from ..text import ascii_whole_number
+from ..web import hand_photo as photo_page
+from ..web.photo_gate import reading_slot
 from . import bp
 from .views import refusal
 
@@ -41,7 +43,7 @@ def pips() -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
     """Read the face-up tiles in the uploaded photo; ``max_pips`` (form field, 1-18) is the
     set's highest half (default 18)."""
     try:
-        data = hand_photo.uploaded_photo(check_csrf=False)  # the API is exempt from CSRF
+        data = photo_page.uploaded_photo(check_csrf=False)  # the API is exempt from CSRF
         if data is None:
             raise refusal(
                 400,
@@ -53,7 +55,7 @@ def pips() -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
         max_pips = int(given) if ascii_whole_number(given) and len(given) < 3 else 0
         if not 1 <= max_pips <= MAX_HALF:
             raise refusal(400, "BAD_MAX_PIPS", "max_pips must be a whole number 1-18.", "max_pips")
-        with photo_gate.reading_slot():
+        with reading_slot():
             reading = count_pips(data, max_pips)
     except photo_gate.PhotoBusy as busy:
         code = "TOO_MANY_PHOTOS" if busy.rate else "BUSY"

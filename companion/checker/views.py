@@ -26,7 +26,6 @@ from ..errors import Problem
 from ..mapping import coming_round, rules_of
 from ..models import Game
 from ..rulebook import SECTIONS, section_for, source_names, switch_anchor
-from ..services.game_lookup import game_of_this_phone
 from ..services.rulings import (
     delete_ruling,
     ruling_by_id,
@@ -34,6 +33,7 @@ from ..services.rulings import (
     save_ruling,
 )
 from ..web import query
+from ..web.game_lookup import game_of_this_phone
 from ..web.htmx import is_htmx, keep_url, push_url
 from ..words import reason_words
 from . import bp

@@ -5,8 +5,8 @@ lost: it is kept as a draft in the session), the player takes or chooses a photo
 with every pip marked and each tile outlined with its reading, fixes any tile in the picker
 and confirms; only then are the tiles put into that hand of the draft, and the game page
 shows the round form filled in from it, to check and save as usual. The photo itself is
-never stored. The shared parts live in :mod:`companion.services.hand_photo` and
-``templates/pips/``.
+never stored. The shared parts live in :mod:`companion.services.hand_photo`,
+:mod:`companion.web.hand_photo` and ``templates/pips/``.
 """
 
 from __future__ import annotations
@@ -21,12 +21,13 @@ from ..access import Role, requires
 from ..extensions import csrf
 from ..models import Game, Seat
 from ..services import hand_photo
-from ..services.game_lookup import scorekeeper_game
 from ..services.rematches import followed_rematch, same_place
 from ..services.round_check import HandPart, hand_field
 from ..services.round_plan import load_game
+from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.form_fields import ConfirmedTilesForm
+from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx, navigate
 from . import bp
 from .forms import PhotoStartForm
@@ -63,7 +64,7 @@ def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str,
         "upload_url": url_for("games.photo_read", token=game.edit_token, seat_id=seat.id),
         "confirm_url": url_for("games.photo_confirm", token=game.edit_token, seat_id=seat.id),
         "back_url": url_for("games.play", token=game.edit_token),
-        **hand_photo.page_context(game),
+        **photo_page.page_context(game),
         **extra,
     }
     return render_template("pips/photo.html", **context), status
@@ -78,7 +79,7 @@ def photo_start(token: str) -> Any:
     seat = _seat(game, seat_id if seat_id is not None else -1)
     # the whole round form as typed, whichever seats it has: its own form reads it back later
     fields = [(k, v) for k, v in query.posted().items(multi=True) if k not in NOT_KEPT]
-    hand_photo.keep_draft(game.edit_token, fields)
+    photo_page.keep_draft(game.edit_token, fields)
     target = url_for("games.photo", token=token, seat_id=seat.id)
     if is_htmx():
         return navigate(target)
@@ -103,7 +104,7 @@ def photo_read(token: str, seat_id: int) -> Any:
     if moved is not None:
         return moved
     seat = _seat(game, seat_id)
-    return hand_photo.read_or_refuse(game.set_size, partial(_page, game, seat))
+    return photo_page.read_or_refuse(game.set_size, partial(_page, game, seat))
 
 
 @bp.post("/g/<token>/photo/<int:seat_id>/confirm")
@@ -123,7 +124,7 @@ def photo_confirm(token: str, seat_id: int) -> Any:
             "error",
         )
         return redirect(url_for("games.photo", token=token, seat_id=seat.id), 303)
-    hand_photo.put_tiles_in_draft(
+    photo_page.put_tiles_in_draft(
         game.edit_token,
         hand_field(HandPart.TILES, seat.id),
         hand_field(HandPart.TOTAL, seat.id),

@@ -42,11 +42,10 @@ from ..access import (
 )
 from ..mapping import rules_of, scored_rounds
 from ..models import Game, HandPost, Round
-from ..services import hand_photo
 from ..services import hand_posts as posts
 from ..services.audit import audit_page, changes, entry_words
 from ..services.deleted_games import deleted_game, shared_game
-from ..services.game_lookup import game_for_view, live_rematch, scorekeeper_game
+from ..services.game_lookup import game_for_view, live_rematch
 from ..services.round_check import HandPart, hand_field
 from ..services.round_plan import (
     RoundPlan,
@@ -61,7 +60,9 @@ from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
 from ..text import ascii_whole_number
 from ..vocab import GameStatus
+from ..web import hand_photo as photo_page
 from ..web import query
+from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx, navigate, push_url, targets
 from ..web.languages import with_language
 from ..web.public_url import public_url
@@ -284,7 +285,7 @@ def round_page(token: str) -> Any:
 def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:
     """The round form as it was when a hand's photo was taken, with that hand's confirmed
     tiles (see :mod:`.photo`); None when there is no draft or it is for another round."""
-    draft = hand_photo.take_draft(game.edit_token)
+    draft = photo_page.take_draft(game.edit_token)
     if not draft or plan is None:
         return None
     form = round_form(game, MultiDict(draft))

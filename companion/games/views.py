@@ -46,11 +46,11 @@ from ..extensions import db
 from ..ids import is_id
 from ..models import Game, GameNight, Player, Seat
 from ..services import game_setup as setup
-from ..services.game_lookup import scorekeeper_game
 from ..services.scoreboard import board_window, build_board
 from ..text import shortened
 from ..vocab import GameStatus
 from ..web import query
+from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx
 from ..web.languages import with_language
 from ..web.public_url import init_public_url, public_base, public_url

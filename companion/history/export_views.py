@@ -40,9 +40,9 @@ from ..models import Game, GameNight
 from ..services.exchange import export as exchange
 from ..services.exchange import shape as exchange_schema
 from ..services.exchange.importing import import_document
-from ..services.idempotency import claim_upload, compares_upload
 from ..vocab import GameStatus
 from ..web import query
+from ..web.idempotency import claim_upload, compares_upload
 from . import bp
 
 #: problems of a refused file listed on the page (the rest are counted): a junk file can have

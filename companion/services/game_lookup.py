@@ -1,35 +1,42 @@
 """Finding a game by its link: the edit link ``/g/<edit_token>`` and the read-only link
-``/s/<share_token>``, in words when there is no such game, and a deleted game's edit link sent to
-its "undo delete" page, and the game of the phone that keeps its score
-(:func:`scorekeeper_game`). Used by the score keeper's pages, the table's and the rules checker,
-so it lives below the blueprints (who may use a link is :mod:`companion.access`).
+``/s/<share_token>``, in words when there is no such game or it was deleted
+(:class:`GameDeleted`), and the game a phone may open by its id (:func:`game_at_table`). Used
+by the score keeper's pages, the table's and the rules checker, so it lives below the
+blueprints. Nothing here reads the request: the answers of the request at hand (a deleted
+game's edit link sent to its "undo delete" page, the refusal of a phone that does not keep the
+score) are :mod:`companion.web.game_lookup`'s. Who may use a link is :mod:`companion.access`.
 """
 
 from __future__ import annotations
 
 from typing import NoReturn
 
-from flask import Response, abort, redirect, render_template, request, url_for
+from flask import abort
 from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import InstrumentedAttribute
+from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import NotFound
 
-from ..access import (
-    Grant,
-    NotScorekeeper,
-    claim_or_check_scorekeeper,
-    current_device,
-    holds,
-    is_host,
-)
+from ..access import Grant, holds
 from ..extensions import db
 from ..ids import parse_id
-from ..models import Game, GameAccess
-from ..web.htmx import is_htmx, navigate, reload_page
+from ..models import Device, Game, GameAccess
 from .deleted_games import recently_deleted
 
 #: longest token accepted in a URL (tokens are 22 characters; anything longer is junk)
 MAX_TOKEN_LENGTH = 40
+
+
+class GameDeleted(NotFound):
+    """A deleted game's link: a 404 that says the game was deleted. ``undo``: the link is the
+    edit link of a game that can still be restored (the scorekeeper is sent to its "undo
+    delete" page instead, by :mod:`companion.web.game_lookup`)."""
+
+    def __init__(self, game: Game, *, undo: bool) -> None:
+        super().__init__(description=_("This game was deleted."))
+        self.game = game
+        self.undo = undo
 
 
 def no_such_game() -> NoReturn:
@@ -54,24 +61,17 @@ def _live_game(column: InstrumentedAttribute[str], token: str, *, edit: bool = F
 
 
 def _gone(game: Game, *, edit: bool) -> NoReturn:
-    """A deleted game's link: the scorekeeper (edit link) is sent to the "undo delete" page while
-    the game can still be restored; otherwise a 404 that says the game was deleted."""
-    if edit and recently_deleted([game.edit_token]):
-        target = url_for("games.deleted", token=game.edit_token)
-        if is_htmx():
-            # htmx would swap the page into a fragment; ask it to navigate instead.
-            abort(navigate(target))
-        abort(redirect(target, 303))
-    abort(404, description=_("This game was deleted."))
+    """A deleted game's link: :class:`GameDeleted`, with ``undo`` for the edit link of a game
+    that can still be restored."""
+    raise GameDeleted(game, undo=edit and bool(recently_deleted([game.edit_token])))
 
 
 def game_for_edit(token: str) -> Game:
     """The live game whose edit token is ``token``.
 
     Raises:
-        werkzeug.exceptions.NotFound: (404, in words) for an unknown token or a game deleted
-            longer ago than the restore window; a game deleted more recently aborts with a
-            redirect to its "undo delete" page instead.
+        werkzeug.exceptions.NotFound: (404, in words) for an unknown token;
+            :class:`GameDeleted` for a deleted game (``undo`` while it can be restored).
     """
     return _live_game(Game.edit_token, token, edit=True)
 
@@ -80,7 +80,8 @@ def game_for_view(share_token: str) -> Game:
     """The live game whose read-only share token is ``share_token``.
 
     Raises:
-        werkzeug.exceptions.NotFound: (404) for an unknown token or a deleted game.
+        werkzeug.exceptions.NotFound: (404) for an unknown token; :class:`GameDeleted` for a
+            deleted game.
     """
     return _live_game(Game.share_token, share_token)
 
@@ -90,7 +91,7 @@ def game_for_join(token: str) -> Game | None:
     secret (it may be a share token: that one shows the scoreboard, never gives a seat).
 
     Raises:
-        werkzeug.exceptions.NotFound: (404) for a deleted game.
+        GameDeleted: (404) for a deleted game.
     """
     if not token or len(token) > MAX_TOKEN_LENGTH:
         return None
@@ -100,15 +101,16 @@ def game_for_join(token: str) -> Game | None:
     return game
 
 
-def game_of_this_phone(text: str) -> Game:
+def game_at_table(text: str, device: Device | None, *, host: bool) -> Game:
     """The live game named in a query (``?game=<id>``: never a token in a query string) when
-    this phone is at its table (it keeps its score or joined a seat) or is the host (entered
-    the passcode; without a passcode everybody is, as for every page of the history). An old
-    link's edit token (``?game=<edit token>``) is still understood.
+    ``device`` is at its table (it keeps its score or joined a seat) or the phone is the
+    ``host`` (entered the passcode; without a passcode everybody is, as for every page of the
+    history). An old link's edit token (``?game=<edit token>``) is still understood.
 
     Raises:
         werkzeug.exceptions.NotFound: (404, in words) for anything else, the same for a game
-            that exists and one that does not.
+            that exists and one that does not; :class:`GameDeleted` as :func:`game_for_edit`
+            for an old link's edit token, without ``undo`` for an id.
     """
     game_id = parse_id(text)
     if game_id is None:
@@ -116,53 +118,23 @@ def game_of_this_phone(text: str) -> Game:
     game = db.session.get(Game, game_id)
     if game is None:
         no_such_game()
-    device = current_device(create=False)
     at_table = holds(device, game, Grant.SCOREKEEPER) or holds(device, game, Grant.PLAYER)
-    if not (at_table or is_host()):
+    if not (at_table or host):
         no_such_game()
     if game.deleted_at is not None:
         _gone(game, edit=False)
     return game
 
 
-def scorekeeper_game(token: str) -> Game:
-    """The live game whose edit token is ``token``, when this phone keeps its score (or nobody
-    does yet: then this phone becomes its scorekeeper).
-
-    Raises:
-        werkzeug.exceptions.HTTPException: as :func:`game_for_edit`; 403 with a page that says
-            another phone keeps score (or that scorekeeping moved away from this phone) and
-            offers to ask for it. For htmx the page is asked to reload instead.
-    """
-    game = game_for_edit(token)
-    try:
-        claim_or_check_scorekeeper(game)
-    except NotScorekeeper as exc:
-        if is_htmx() and request.method == "GET":
-            abort(reload_page())
-        device = current_device()
-        body = render_template(
-            "games/not_scorekeeper.html",
-            game=game,
-            was=exc.was,
-            asked=holds(device, game, Grant.ASKING),
-            typed=_typed_values(game),
-        )
-        abort(Response(body, status=403))
-    return game
-
-
-def _typed_values(game: Game) -> list[tuple[str, str]]:
-    """What a refused round form carried, per player (so the old scorekeeper's phone loses
-    nothing it typed): "Bob (points)", "12"."""
-    if request.method != "POST":
-        return []
+def typed_values(game: Game, form: MultiDict[str, str]) -> list[tuple[str, str]]:
+    """What a refused round form (its posted fields, ``form``) carried, per player, so the old
+    scorekeeper's phone loses nothing it typed: "Bob (points)", "12"."""
     kinds = {"total": _("points"), "tiles": _("tiles"), "out": _("went out")}
     names = {str(s.id): s.player.name for s in game.seats}
     typed = []
-    for key in request.form:
+    for key in form:
         kind, _sep, seat = key.partition("_")
-        values = [v[:20] for v in request.form.getlist(key) if v][:60]
+        values = [v[:20] for v in form.getlist(key) if v][:60]
         if kind in kinds and seat in names and values:
             typed.append((f"{names[seat]} ({kinds[kind]})", ", ".join(values)))
     return typed

@@ -3,8 +3,10 @@ player's "My hand" page next): read an uploaded photo, describe the refusal in t
 words, prepare the marked photo for ``templates/pips/_photo_reading.html``, and turn the
 player's confirmed picks into the hand's tiles.
 
-Nothing is saved here: the caller puts the confirmed tiles into its own form (for the round
-form, through :func:`keep_draft` / :func:`take_draft`, a draft in the session).
+Nothing is saved here, and nothing here reads the request: the upload, the page's form and the
+drafts kept in the session are :mod:`companion.web.hand_photo`'s. The caller puts the confirmed
+tiles into its own form (for the round form, a draft in the session:
+:func:`draft_with_tiles`).
 """
 
 from __future__ import annotations
@@ -12,18 +14,13 @@ from __future__ import annotations
 import base64
 import io
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from flask import current_app, request, session
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
-from flask_wtf.csrf import CSRFError, validate_csrf
 from PIL import Image
-from werkzeug.exceptions import RequestEntityTooLarge
-from wtforms import ValidationError
 
 from .. import pips
 from ..engine import parse_tile, tile_points
@@ -37,33 +34,6 @@ from . import photo_gate
 PHOTO_FIELD = "photo"
 #: A picker value meaning "this outline is not a tile" (a false find).
 NOT_A_TILE = "none"
-#: Session key of the round-form drafts kept while a photo is taken.
-DRAFTS = "round_drafts"
-#: Room for the multipart envelope around the photo, in bytes.
-ENVELOPE = 64 * 1024
-
-
-def uploaded_photo(check_csrf: bool) -> bytes | None:
-    """The bytes of the photo in this request's ``photo`` field, or None when there is none.
-
-    The app-wide body limit (1 MiB) is raised to :data:`MAX_BYTES` for this request first,
-    so the view must be exempt from the global CSRF check (which reads the form before any
-    view runs); ``check_csrf`` then checks the token here, raising ``CSRFError`` as the
-    global check would. An upload over the limit raises :class:`PhotoError`.
-    """
-    request.max_content_length = MAX_BYTES + ENVELOPE
-    try:
-        if check_csrf and current_app.config.get("WTF_CSRF_ENABLED", True):
-            try:
-                validate_csrf(request.form.get("csrf_token"))
-            except ValidationError as error:
-                raise CSRFError(error.args[0]) from None
-        upload = request.files.get(PHOTO_FIELD)
-    except RequestEntityTooLarge:
-        raise PhotoError(
-            PhotoProblem.TOO_MANY_BYTES, size=request.content_length or 0, limit=MAX_BYTES
-        ) from None
-    return upload.read(MAX_BYTES + 1) if upload is not None else None
 
 
 def problem_message(error: PhotoError) -> str:
@@ -130,40 +100,14 @@ def read_photo(data: bytes, max_pips: int) -> tuple[Reading, dict[str, Any]]:
     return reading, marked_photo(rgb, reading)
 
 
-def read_upload(max_pips: int) -> dict[str, Any]:
-    """The photo uploaded with this request, read for a photo page: ``reading``, the
-    ``marked`` photo and the ``message`` above it. Raises CSRFError or PhotoError as
-    :func:`uploaded_photo` and :func:`read_photo` do, and ``PhotoBusy`` past the bounds of
-    :mod:`companion.services.photo_gate`."""
-    data = uploaded_photo(check_csrf=True) or b""
-    with photo_gate.reading_slot():
-        reading, marked = read_photo(data, max_pips)
-    return {"reading": reading, "marked": marked, "message": reading_message(reading)}
-
-
-def read_or_refuse(max_pips: int, render: Callable[..., tuple[str, int]]) -> Any:
-    """A photo page's answer to an upload: ``render(status, **context)`` with the reading
-    (:func:`read_upload`), or with the refusal's ``problem`` (422, or 429 with Retry-After
-    past the bounds of :mod:`companion.services.photo_gate`). CSRFError passes through."""
-    try:
-        read = read_upload(max_pips)
-    except PhotoError as error:
-        return render(422, problem=problem_message(error))
-    except photo_gate.PhotoBusy as busy:
-        html, status = render(429, problem=busy_message(busy))
-        return html, status, busy_headers(busy)
-    return render(200, **read)
-
-
-def page_context(game: Game) -> dict[str, Any]:
-    """What every photo page shows beside its own links: a form for its CSRF token only (it
-    never reads the upload), the choices of the tile picker that corrects a reading, and each
-    choice's ``points`` under the game's house rules (the double-blank at its value, blank
-    halves as set), which the headline adds up (static/js/photo.js as tiles are corrected)."""
+def picker_context(game: Game) -> dict[str, Any]:
+    """What every photo page shows beside its own links and form: the choices of the tile
+    picker that corrects a reading, and each choice's ``points`` under the game's house rules
+    (the double-blank at its value, blank halves as set), which the headline adds up
+    (static/js/photo.js as tiles are corrected)."""
     rules = rules_of(game)
     choices = tile_choices(game.set_size)
     return {
-        "form": FlaskForm(formdata=None),
         "choices": choices,
         "points": {c: tile_points(parse_tile(c), rules) for c in choices},
         "not_a_tile": NOT_A_TILE,
@@ -277,27 +221,10 @@ def tile_total(tiles: list[str]) -> int:
     return sum(int(a) + int(b) for a, b in (t.split("-") for t in tiles))
 
 
-def keep_draft(key: str, fields: list[tuple[str, str]]) -> None:
-    """Keep a hand form's fields (name, value pairs) in the session while a photo is taken."""
-    drafts = dict(session.get(DRAFTS, {}))
-    drafts[key] = [[name, value] for name, value in fields]
-    session[DRAFTS] = drafts
-
-
-def put_tiles_in_draft(key: str, tiles_field: str, total_field: str, tiles: list[str]) -> None:
-    """Replace one hand's entries in the kept draft by the confirmed tiles."""
-    drafts = dict(session.get(DRAFTS, {}))
-    fields = [pair for pair in drafts.get(key, []) if pair[0] not in (tiles_field, total_field)]
-    fields.extend([tiles_field, tile] for tile in tiles)
-    drafts[key] = fields
-    session[DRAFTS] = drafts
-
-
-def take_draft(key: str) -> list[tuple[str, str]] | None:
-    """The kept draft for ``key`` (removed from the session), or None."""
-    drafts = dict(session.get(DRAFTS, {}))
-    fields = drafts.pop(key, None)
-    if fields is None:
-        return None
-    session[DRAFTS] = drafts
-    return [(str(name), str(value)) for name, value in fields]
+def draft_with_tiles(
+    fields: list[tuple[str, str]], tiles_field: str, total_field: str, tiles: list[str]
+) -> list[tuple[str, str]]:
+    """A kept hand form's fields (name, value pairs) with one hand's entries (its
+    ``tiles_field`` and ``total_field``) replaced by the confirmed ``tiles``."""
+    kept = [(name, value) for name, value in fields if name not in (tiles_field, total_field)]
+    return [*kept, *((tiles_field, tile) for tile in tiles)]

@@ -3,7 +3,9 @@ at most a few photos a minute per phone. A reading costs 0.1-0.3 s of CPU alone 
 (measured for baseline JPEGs of 12-60 MP; seconds of wall time when several share a busy
 machine) and tens of megabytes; without these bounds 20 photos at once took the workers to 5.2 GB.
 
-Both bounds are per process and in memory (nothing stored): a reading waits at most
+Who sends a photo is a plain string here (the request-level key, from the phone's device
+cookie or its address, is :mod:`companion.web.photo_gate`'s). Both bounds are per process and in
+memory (nothing stored): a reading waits at most
 ``PIPS_WAIT_SECONDS`` for a free slot, else it is refused with :class:`PhotoBusy` (the views
 answer 429 with ``Retry-After``). The per-phone rate is a sliding window of the last minute's
 readings: its exact "retry after" is the age at which the oldest reading leaves the window
@@ -23,9 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from flask import Flask, current_app, request
-
-from .. import access
+from flask import Flask, current_app
 
 #: Readings at once per process (the machine's cores: more only queue for the CPU).
 IN_FLIGHT = 2
@@ -91,20 +91,14 @@ def gate(app: Flask) -> Gate:
     return found
 
 
-def phone_key() -> str:
-    """Who is sending: the phone's device cookie when it has one, else its address."""
-    device = access.current_device(create=False)
-    if device is not None:
-        return f"device:{device.id}"
-    return f"address:{request.remote_addr or '-'}"
-
-
 @contextmanager
-def reading_slot() -> Iterator[None]:
-    """Hold one reading slot for this request's phone while the body runs; raises
-    :class:`PhotoBusy` over the phone's rate or when no slot frees within the wait."""
+def reading_slot(phone: str) -> Iterator[None]:
+    """Hold one of the current app's reading slots for ``phone`` (who sends: any string that
+    names one phone, :func:`companion.web.photo_gate.phone_key` for a request) while the body
+    runs; raises :class:`PhotoBusy` over the phone's rate or when no slot frees within the
+    wait."""
     bounds = gate(current_app)
-    bounds.count(phone_key(), time.monotonic())
+    bounds.count(phone, time.monotonic())
     if not bounds.slots.acquire(timeout=bounds.wait):
         raise PhotoBusy(BUSY_RETRY, rate=False)
     try:

@@ -32,19 +32,16 @@ from ..services import hand_photo
 from ..services import hand_posts as posts
 from ..services.audit import new_entry
 from ..services.deleted_games import shared_game
-from ..services.game_lookup import (
-    game_for_edit,
-    game_for_join,
-    game_for_view,
-    scorekeeper_game,
-)
+from ..services.game_lookup import game_for_join, game_for_view
 from ..services.rematches import followed_rematch
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
 from ..vocab import AuditCode, GameStatus, PostStatus
+from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.form_fields import ConfirmedTilesForm
+from ..web.game_lookup import game_for_edit, scorekeeper_game
 from ..web.htmx import navigate, reload_page
 from ..web.stale_forms import stale_form
 from . import bp
@@ -407,7 +404,7 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
         ),
         "back_url": url_for("table.hand", share_token=share),
         "back_text": _("Back to my hand: type the points instead"),
-        **hand_photo.page_context(game),
+        **photo_page.page_context(game),
         **extra,
     }
     return render_template("pips/photo.html", **context), status
@@ -432,7 +429,7 @@ def hand_photo_read(share_token: str) -> Any:
     if not isinstance(found, tuple):
         return found
     game, seat, double = found
-    return hand_photo.read_or_refuse(game.set_size, partial(_photo_page, game, seat, double))
+    return photo_page.read_or_refuse(game.set_size, partial(_photo_page, game, seat, double))
 
 
 @bp.post("/p/<share_token>/photo/confirm")

@@ -11,13 +11,15 @@ argument is read here, by its type:
   the checker's table) or for carrying it on to another address.
 
 :func:`posted` hands the posted fields to a form that a function below the blueprints builds
-(the round form, the checker's question form), so that form binds the post too.
+(the round form, the checker's question form), so that form binds the post too; :func:`upload`
+hands over one posted file (a photo read within its own size bound), :func:`uploads` every one
+(an outbox entry's digest).
 """
 
 from __future__ import annotations
 
 from flask import request
-from werkzeug.datastructures import MultiDict
+from werkzeug.datastructures import FileStorage, MultiDict
 
 
 def number(name: str, default: int | None = None) -> int | None:
@@ -56,3 +58,14 @@ def posted() -> MultiDict[str, str]:
     """The posted fields (read-only), for a form built below the blueprints that is handed its
     form data (a plain ``wtforms.Form`` or a ``FlaskForm`` given ``formdata``)."""
     return request.form
+
+
+def upload(name: str) -> FileStorage | None:
+    """The file posted in the field ``name``, or None (parsing the body reads it: set the
+    request's own size bound first)."""
+    return request.files.get(name)
+
+
+def uploads() -> list[tuple[str, FileStorage]]:
+    """Every posted file, (field name, file) in the order sent (parsing the body reads it)."""
+    return list(request.files.items(multi=True))

@@ -12,7 +12,8 @@ from werkzeug.exceptions import HTTPException, NotFound
 from companion import access, config, create_app
 from companion.extensions import db
 from companion.models import Game, GameNight, utcnow
-from companion.services import game_lookup
+from companion.services.game_lookup import game_for_view
+from companion.web import game_lookup
 from tests.web.setup_helpers import game_data, start_game, start_night
 
 
@@ -28,12 +29,12 @@ def game(client) -> Game:
 def test_game_for_edit_and_view(app, game):
     with app.test_request_context():
         assert game_lookup.game_for_edit(game.edit_token) is game
-        assert game_lookup.game_for_view(game.share_token) is game
+        assert game_for_view(game.share_token) is game
         for bad in ("", "nope", game.share_token, "x" * 500):
             with pytest.raises(NotFound):
                 game_lookup.game_for_edit(bad)
         with pytest.raises(NotFound):
-            game_lookup.game_for_view(game.edit_token)  # the edit token is not a share token
+            game_for_view(game.edit_token)  # the edit token is not a share token
 
 
 def test_deleted_games_are_not_found(app, game):
@@ -46,7 +47,7 @@ def test_deleted_games_are_not_found(app, game):
         assert gone.value.response.status_code == 303
         assert gone.value.response.location.endswith(f"/g/{game.edit_token}/deleted")
         with pytest.raises(NotFound):
-            game_lookup.game_for_view(game.share_token)
+            game_for_view(game.share_token)
 
 
 def test_tokens_are_unguessable_and_distinct(game):

@@ -1,6 +1,6 @@
 """A replayed outbox key with another upload is compared, not taken as the first (issue 21,
 item 3): an import larger than the app's 1 MB body limit is digested once its view has read
-it within its own bound (companion.services.idempotency.claim_upload), a smaller upload's
+it within its own bound (companion.web.idempotency.claim_upload), a smaller upload's
 files are compared with its fields."""
 
 from __future__ import annotations

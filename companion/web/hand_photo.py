@@ -1,0 +1,108 @@
+"""The request-level half of a hand's photo (the plain half is
+:mod:`companion.services.hand_photo`): the uploaded photo read within its own size bound and
+CSRF-checked (:func:`uploaded_photo`), a photo page's answer to an upload
+(:func:`read_or_refuse`), the page's form (:func:`page_context`), and the round-form drafts kept
+in the session while a photo is taken (:func:`keep_draft`, :func:`put_tiles_in_draft`,
+:func:`take_draft`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app, request, session
+from flask_wtf import FlaskForm
+from flask_wtf.csrf import CSRFError, validate_csrf
+from werkzeug.exceptions import RequestEntityTooLarge
+from wtforms import ValidationError
+
+from ..models import Game
+from ..pips import MAX_BYTES, PhotoError, PhotoProblem
+from ..services import hand_photo
+from ..services.photo_gate import PhotoBusy
+from . import query
+from .photo_gate import reading_slot
+
+#: Session key of the round-form drafts kept while a photo is taken.
+DRAFTS = "round_drafts"
+#: Room for the multipart envelope around the photo, in bytes.
+ENVELOPE = 64 * 1024
+
+
+def uploaded_photo(check_csrf: bool) -> bytes | None:
+    """The bytes of the photo in this request's ``photo`` field, or None when there is none.
+
+    The app-wide body limit (1 MiB) is raised to :data:`MAX_BYTES` for this request first,
+    so the view must be exempt from the global CSRF check (which reads the form before any
+    view runs); ``check_csrf`` then checks the token here, raising ``CSRFError`` as the
+    global check would. An upload over the limit raises :class:`PhotoError`.
+    """
+    request.max_content_length = MAX_BYTES + ENVELOPE
+    try:
+        if check_csrf and current_app.config.get("WTF_CSRF_ENABLED", True):
+            try:
+                validate_csrf(query.posted().get("csrf_token"))
+            except ValidationError as error:
+                raise CSRFError(error.args[0]) from None
+        upload = query.upload(hand_photo.PHOTO_FIELD)
+    except RequestEntityTooLarge:
+        raise PhotoError(
+            PhotoProblem.TOO_MANY_BYTES, size=request.content_length or 0, limit=MAX_BYTES
+        ) from None
+    return upload.read(MAX_BYTES + 1) if upload is not None else None
+
+
+def read_upload(max_pips: int) -> dict[str, Any]:
+    """The photo uploaded with this request, read for a photo page: ``reading``, the
+    ``marked`` photo and the ``message`` above it. Raises CSRFError or PhotoError as
+    :func:`uploaded_photo` and :func:`companion.services.hand_photo.read_photo` do, and
+    ``PhotoBusy`` past the bounds of :mod:`companion.services.photo_gate`."""
+    data = uploaded_photo(check_csrf=True) or b""
+    with reading_slot():
+        reading, marked = hand_photo.read_photo(data, max_pips)
+    return {"reading": reading, "marked": marked, "message": hand_photo.reading_message(reading)}
+
+
+def read_or_refuse(max_pips: int, render: Callable[..., tuple[str, int]]) -> Any:
+    """A photo page's answer to an upload: ``render(status, **context)`` with the reading
+    (:func:`read_upload`), or with the refusal's ``problem`` (422, or 429 with Retry-After
+    past the bounds of :mod:`companion.services.photo_gate`). CSRFError passes through."""
+    try:
+        read = read_upload(max_pips)
+    except PhotoError as error:
+        return render(422, problem=hand_photo.problem_message(error))
+    except PhotoBusy as busy:
+        html, status = render(429, problem=hand_photo.busy_message(busy))
+        return html, status, hand_photo.busy_headers(busy)
+    return render(200, **read)
+
+
+def page_context(game: Game) -> dict[str, Any]:
+    """What every photo page shows beside its own links: a form for its CSRF token only (it
+    never reads the upload) and the tile picker
+    (:func:`companion.services.hand_photo.picker_context`)."""
+    return {"form": FlaskForm(formdata=None), **hand_photo.picker_context(game)}
+
+
+def keep_draft(key: str, fields: list[tuple[str, str]]) -> None:
+    """Keep a hand form's fields (name, value pairs) in the session while a photo is taken."""
+    drafts = dict(session.get(DRAFTS, {}))
+    drafts[key] = [[name, value] for name, value in fields]
+    session[DRAFTS] = drafts
+
+
+def put_tiles_in_draft(key: str, tiles_field: str, total_field: str, tiles: list[str]) -> None:
+    """Replace one hand's entries in the kept draft by the confirmed tiles."""
+    kept = [(str(name), str(value)) for name, value in dict(session.get(DRAFTS, {})).get(key, [])]
+    keep_draft(key, hand_photo.draft_with_tiles(kept, tiles_field, total_field, tiles))
+
+
+def take_draft(key: str) -> list[tuple[str, str]] | None:
+    """The kept draft for ``key`` (removed from the session), or None."""
+    drafts = dict(session.get(DRAFTS, {}))
+    fields = drafts.pop(key, None)
+    if fields is None:
+        return None
+    session[DRAFTS] = drafts
+    return [(str(name), str(value)) for name, value in fields]
