@@ -10,7 +10,9 @@
    next to a reference measured in the same run: a plain full decode of the same JPEG with
    Pillow; the ratios say how the reading scales on any machine.
 
-Run: ``.venv/bin/python benchmarks/pips_bench.py`` (``--runs N``, ``--part dev|held_out``).
+Run: ``.venv/bin/python benchmarks/pips_bench.py`` (``--runs N``, ``--part dev|held_out|
+held_out_fresh|both``; "both" is dev and held_out: the fresh part is only measured when named,
+once, at the end of a round of tuning). ``--failures`` lists each photo not read exactly.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from companion.pips.labelled import items, split  # noqa: E402
 from companion.pips.synth import make_photo  # noqa: E402
 
 SPLIT = ROOT / "tests" / "data" / "pips_split.json"
+#: The second held-out part (written once; measured once at the end of a round of tuning).
+FRESH = ROOT / "tests" / "data" / "pips_split_fresh.json"
 PHOTOS = ROOT / "tests" / "data" / "photos"
 #: megapixels -> (width, height), 4:3 like a phone camera
 SIZES = {1: (1155, 866), 3: (2000, 1500), 12: (4000, 3000)}
@@ -42,8 +46,11 @@ SIZES = {1: (1155, 866), 3: (2000, 1500), 12: (4000, 3000)}
 LEVELS = (0.5, 0.7, 0.8, 0.9, 0.95)
 
 
-def accuracy(names: list[str]) -> tuple[Counter[str], list[tuple[float, bool]]]:
-    """The figures of one part, and (confidence, right) for every tile read."""
+def accuracy(
+    names: list[str], failures: bool = False
+) -> tuple[Counter[str], list[tuple[float, bool]]]:
+    """The figures of one part, and (confidence, right) for every tile read; ``failures``:
+    print each item not read exactly (what was missed, what was invented)."""
     f: Counter[str] = Counter()
     tiles_seen: list[tuple[float, bool]] = []
     for it in items(names, PHOTOS):
@@ -58,6 +65,8 @@ def accuracy(names: list[str]) -> tuple[Counter[str], list[tuple[float, bool]]]:
             f["unreadable"] += error.problem is PhotoProblem.UNREADABLE
             f["exact"] += not it.tiles
             f["exact_textures"] += not it.tiles
+            if failures and it.tiles:
+                print(f"  FAIL {it.id}: unreadable, want {sorted(it.tiles)}")
             continue
         f["cpu"] += time.process_time() - start
         want = Counter(it.tiles)
@@ -74,6 +83,11 @@ def accuracy(names: list[str]) -> tuple[Counter[str], list[tuple[float, bool]]]:
         f["phantom_on_textures"] += sum(phantom.values()) if not it.tiles else 0
         f["unread_tiles"] += len(reading.unread)
         f["exact"] += got == want and not reading.unread
+        if failures and (got != want or reading.unread):
+            print(
+                f"  FAIL {it.id}: missed {sorted((want - got).elements())}, "
+                f"invented {sorted(phantom.elements())}, unread {len(reading.unread)}"
+            )
     return f, tiles_seen
 
 
@@ -118,13 +132,18 @@ def cpu(task, data: bytes, runs: int) -> float:  # noqa: ANN001 - any callable o
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--part", choices=("dev", "held_out", "both"), default="both")
+    parser.add_argument(
+        "--part", choices=("dev", "held_out", "held_out_fresh", "both", "none"), default="both"
+    )
+    parser.add_argument("--failures", action="store_true")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}")
-    parts = split(SPLIT)
-    for part in ("dev", "held_out"):
-        if args.part in (part, "both"):
-            report(part, *accuracy(parts[part]))
+    parts = split(SPLIT) | split(FRESH)
+    for part in ("dev", "held_out", "held_out_fresh"):
+        if args.part == part or (args.part == "both" and part != "held_out_fresh"):
+            report(part, *accuracy(parts[part], args.failures))
+    if args.runs < 1:
+        return
     print(f"CPU per photo, median of {args.runs} runs; reference: Pillow's full decode")
     base = None
     for mp, (width, height) in SIZES.items():

@@ -51,6 +51,8 @@ EDGE_RINGS = (0.5, 0.65, 1.25, 1.4)
 #: Where along a side its edge is sampled, as shares of the side's half-length: away from the
 #: corners (tiles are often shorter than 2:1) and from the divider's line.
 EDGE_SPOTS = (-0.55, -0.45, -0.35, -0.25, -0.15, 0.15, 0.25, 0.35, 0.45, 0.55)
+#: The share of spots just outside a side that must differ from the face for an edge.
+EDGE_SHARE = 0.8
 #: Of a tile's four sides, how many must show an edge (touching tiles share the others).
 EDGES_SEEN = 2
 #: The first look's neighbourhoods, as fractions (1/n) of the photo's short side.
@@ -308,29 +310,38 @@ class _Face:
         has the same surface all around, which is how a phantom double-blank was made)."""
         width = divider.length / DIVIDER_SPAN
         ax, ay = math.cos(divider.angle), math.sin(divider.angle)
-        nx, ny = -ay, ax
         height, breadth = self.plain.shape
         seen = 0
         # (half-extent along the divider, across it) of each side, in tile widths
         for su, sv in ((1, 0), (-1, 0), (0, 1), (0, -1)):
             rings = []
             for reach in EDGE_RINGS:
-                samples = []
+                spots = []
                 for t in EDGE_SPOTS:
                     u = (su * 0.5 * reach + (t * 0.5 if su == 0 else 0)) * width
                     v = (sv * 1.0 * reach + (t * 1.0 if sv == 0 else 0)) * width
-                    x, y = int(divider.x + u * ax + v * nx), int(divider.y + u * ay + v * ny)
+                    x, y = int(divider.x + u * ax - v * ay), int(divider.y + u * ay + v * ax)
                     if 0 <= x < breadth and 0 <= y < height:
-                        samples.append(self.lab[y, x])
-                rings.append(samples)
-            if min(len(r) for r in rings) < 5:
-                continue  # off the photo: this side says nothing
-            in1, in2, out1, out2 = (np.median(np.array(r, np.float32), axis=0) for r in rings)
-            # an edge is a step between two steady surfaces; stripes of grain are not steady
-            steady = max(np.linalg.norm(in1 - in2), np.linalg.norm(out1 - out2))
-            step = np.linalg.norm((in1 + in2) / 2 - (out1 + out2) / 2)
-            seen += bool(steady < SURROUND_STEP / 2 and step >= SURROUND_STEP)
+                        spots.append((y, x))
+                rings.append(spots)
+            seen += self._edge(rings[0] + rings[1], rings[2] + rings[3])
         return seen >= EDGES_SEEN
+
+    def _edge(self, inside: list[tuple[int, int]], outside: list[tuple[int, int]]) -> bool:
+        """Whether one side shows an edge: the face's plain spots just inside (pips left out)
+        are one steady colour, and nearly all spots just outside differ from it by at least
+        :data:`SURROUND_STEP`. The outside need not be steady (a checked cloth, a
+        neighbour's pips); grain around a patch of grain has spots of the patch's colour."""
+        face = [self.lab[y, x] for y, x in inside if self.plain[y, x]]
+        if len(face) < 5 or len(outside) < 5:
+            return False  # pips or the photo's border hide this side: it says nothing
+        colours = np.array(face, np.float32)
+        middle = np.median(colours, axis=0)
+        if float(np.median(np.linalg.norm(colours - middle, axis=1))) >= SURROUND_STEP / 2:
+            return False  # not one surface: grain, a pattern
+        around = np.array([self.lab[y, x] for y, x in outside], np.float32)
+        steps = np.linalg.norm(around - middle, axis=1)
+        return float(np.mean(steps >= SURROUND_STEP)) >= EDGE_SHARE
 
 
 def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRead]:
@@ -347,12 +358,13 @@ def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRe
             continue
         if _has_blank_half(tile) and not face.stands_out(divider):
             continue  # a blank half with no tile edge around it: grain, a knot, a crease
-        if tile.read:
+        if _overlaps_any(tile, tiles):
+            continue  # a seam between two touching tiles, or a tile found twice
+        if tile.read:  # only a tile kept claims its pips, so a seam cannot take a tile's
             claimed.update(
                 i for i, p in enumerate(pips) if Pip(p.x, p.y, p.diameter / 2) in tile.pips
             )
-        if tile is not None and not _overlaps_any(tile, tiles):
-            tiles.append(tile)
+        tiles.append(tile)
     return tiles
 
 
