@@ -41,24 +41,27 @@ def refused_offline(page: Page, live_server) -> None:
     expect(page.locator("#outbox")).to_contain_text("Mark who went out")
 
 
-def test_a_refused_entry_leaves_the_outbox_once_another_phone_saved_its_round(
-    small_phone: Page, live_server
-) -> None:
+@pytest.fixture()
+def refused_table(small_phone: Page, live_server):
+    """A four-player double-6 game open on the scorekeeper's phone, whose first round was saved
+    offline and refused once back online (:func:`refused_offline`); the seeded table."""
     table = seed_table(live_server.app, FOUR, 6)
     open_game(small_phone, table.edit)
-    refused_offline(small_phone, live_server)
-    keeper_saves(live_server.app, table.id, {"Ann": None, "Bob": 4, "Cho": 5, "Dee": 6})
+    refused_offline(small_phone, live_server)  # saved by Save, at the foot of the page
+    return table
+
+
+def test_a_refused_entry_leaves_the_outbox_once_another_phone_saved_its_round(
+    small_phone: Page, live_server, refused_table
+) -> None:
+    keeper_saves(live_server.app, refused_table.id, {"Ann": None, "Bob": 4, "Cho": 5, "Dee": 6})
     small_phone.reload()
     expect(small_phone.locator("#round-title")).to_contain_text("Round 2")
     expect(small_phone.locator("#outbox")).to_have_count(0)
 
 
-def test_putting_a_refused_entry_back_takes_it_out_of_the_outbox(
-    small_phone: Page, live_server
-) -> None:
-    table = seed_table(live_server.app, FOUR, 6)
-    open_game(small_phone, table.edit)
-    refused_offline(small_phone, live_server)
+@pytest.mark.usefixtures("refused_table")
+def test_putting_a_refused_entry_back_takes_it_out_of_the_outbox(small_phone: Page) -> None:
     small_phone.locator("#outbox").get_by_role("button", name="Put mine back in the form").click()
     expect(small_phone.get_by_label("Points for Cho")).to_have_value("5")
     expect(small_phone.locator("#outbox")).to_have_count(0)  # its values are in the form now
@@ -69,12 +72,8 @@ def test_putting_a_refused_entry_back_takes_it_out_of_the_outbox(
     expect(small_phone.locator("#outbox")).to_have_count(0)
 
 
-def test_a_refusal_from_a_background_send_is_brought_into_view(
-    small_phone: Page, live_server
-) -> None:
-    table = seed_table(live_server.app, FOUR, 6)
-    open_game(small_phone, table.edit)
-    refused_offline(small_phone, live_server)  # saved by Save, at the foot of the page
+@pytest.mark.usefixtures("refused_table")
+def test_a_refusal_from_a_background_send_is_brought_into_view(small_phone: Page) -> None:
     heading = small_phone.locator("#outbox .outbox-group.attention h2")
     expect(heading).to_have_text("Not saved: check these")
     expect(heading).to_be_in_viewport()
