@@ -10,13 +10,14 @@ standings stored as the app stores them), then:
 2. for each page starts ``--servers`` fresh gunicorns (``-w 2``) in turn and times each one's
    first request (cold: their median) and N more (warm: the median of all) from one client
    over HTTP;
-3. times the stylesheet (a static file) on the same kind of server in the same run, the
-   reference every figure is divided by.
+3. times the stylesheet (a static file) the same way, cold and warm, in the same run: its warm
+   median is the reference every figure is divided by, and its own cold/warm row shows what a
+   fresh server's first request costs when no page is involved (connection, worker wake-up).
 
 Usage::
 
     .venv/bin/python benchmarks/history_bench.py [--sizes 500,5000,50000] [--requests 30]
-        [--servers 3] [--dir /tmp] [--rebuild]
+        [--servers 3] [--dir /tmp] [--rebuild] [--pages "ratings API,leaderboard"]
 """
 
 from __future__ import annotations
@@ -239,17 +240,12 @@ def cold_and_warm(
     return statistics.median(firsts), statistics.median(times)
 
 
-def static_ms(path: Path, url: str, n: int) -> float:
-    """Median ms of the stylesheet (a static file) on the same kind of server, same run."""
-    port = serving.free_port()
-    server = serve(path, port)
-    try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(3):
-            timed(base + url)
-        return statistics.median(timed(base + url)[1] for _ in range(n))
-    finally:
-        stop(server)
+STATIC_LABEL = "static file (the reference)"
+
+
+def chosen(label: str, wanted: list[str]) -> bool:
+    """Whether ``--pages`` asks for the page ``label`` (no list: every page)."""
+    return not wanted or any(label.startswith(start) for start in wanted)
 
 
 def main() -> None:
@@ -262,6 +258,9 @@ def main() -> None:
     )
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument(
+        "--pages", default="", help="comma-separated label starts: measure only those pages"
+    )
     args = parser.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
     results: dict[int, dict[str, tuple]] = {}
@@ -270,10 +269,17 @@ def main() -> None:
         path = args.dir / f"chickenfoot-history-{games}.db"
         build(path, games, max(1, games // 10), args.players, args.rebuild)
         app = bench_app(str(path))
-        urls = pages(app)
+        wanted = [p.strip() for p in args.pages.split(",") if p.strip()]
+        urls = [(label, url) for label, url in pages(app) if chosen(label, wanted)]
         queries = in_process(app, urls, 5)
-        reference = static_ms(path, static_url(app), args.requests)
-        row: dict[str, tuple] = {"static": (reference,)}
+        static_cold, reference = cold_and_warm(path, static_url(app), args.requests, args.servers)
+        assert static_cold is not None and reference is not None, "the stylesheet did not answer"
+        row: dict[str, tuple] = {
+            "static": (reference,),
+            STATIC_LABEL: (static_cold, reference, reference, 0, 0),
+        }
+        if STATIC_LABEL not in labels:
+            labels.append(STATIC_LABEL)
         for label, url in urls:
             generic = label.split(" (")[0]
             if generic not in labels:
