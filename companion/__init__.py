@@ -10,7 +10,7 @@ import gc
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, has_app_context
+from flask import Flask, has_app_context, url_for
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -182,6 +182,7 @@ def warm_up(app: Flask) -> None:
             )
     if answered:
         _warm_pages(app)
+    _warm_static_file(app)
     # Everything loaded so far (modules, compiled templates, locale data, the ORM's set-up)
     # lives as long as the process: collect once now and move it out of the cyclic garbage
     # collector's reach. Otherwise the first requests trigger the first full collections,
@@ -216,6 +217,16 @@ def _warm_pages(app: Flask) -> None:
             # Each page from an empty session, as a request of its own (under an app context
             # pushed already the pages would share one, and find rows loaded by the one before).
             db.session.remove()
+
+
+def _warm_static_file(app: Flask) -> None:
+    """Serve the stylesheet once through the test client: a process's first static file pays
+    for the standard library's MIME-type tables (read from the system's files on first use) and
+    werkzeug's file-sending set-up, about 5 ms measured against 1-2 ms for the next one, and
+    every phone's first request after a restart is for the stylesheet."""
+    with app.test_request_context():
+        url = url_for("static", filename="css/app.css")
+    app.test_client().get(url).close()
 
 
 def _load_locale_data(languages: list[str]) -> None:
