@@ -1,0 +1,104 @@
+"""Does the pip reader give the same answer at 0.5x, 2x and 3x as at the photo's own size?
+Prints figures, asserts nothing (issue 24's goal: "the same answer at 0.5x-3x scale").
+
+For every generated scene of a part of the labelled set (companion/pips/labelled.py; the
+textures have no size to keep), the scene is read at its own size and resized by
+:func:`companion.pips.labelled.vary` (Lanczos, JPEG quality 92) to each factor. A photo whose
+resized copy would exceed :data:`LARGEST_MP` megapixels is skipped at that factor and counted
+(a 4,000 px scene at 3x is 12,000 px wide: no phone takes it, and making it costs gigabytes).
+An answer is the sorted list of tiles read, or "unreadable".
+
+Run: ``.venv/bin/python benchmarks/pips_scales.py --part held_out_third`` (any part of
+tests/data/pips_split*.json; ``--failures`` lists each scene whose answer changed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from PIL import Image  # noqa: E402
+
+from companion.pips import PhotoError, count_pips  # noqa: E402
+from companion.pips.labelled import items, vary  # noqa: E402
+
+PHOTOS = ROOT / "tests" / "data" / "photos"
+FACTORS = ("x0.5", "x2", "x3")
+#: Resized copies larger than this (megapixels) are not made.
+LARGEST_MP = 24.0
+
+
+def answer(data: bytes) -> tuple[str, ...]:
+    """The tiles read, sorted, or ("unreadable",)."""
+    try:
+        return tuple(sorted(t.text for t in count_pips(data).read_tiles))
+    except PhotoError:
+        return ("unreadable",)
+
+
+def megapixels(data: bytes, factor: float) -> float:
+    """Megapixels of ``data`` resized by ``factor`` (read from its header only)."""
+    width, height = Image.open(io.BytesIO(data)).size
+    return width * height * factor * factor / 1e6
+
+
+def part_names(part: str) -> list[str]:
+    """The item names of ``part``, from whichever split file holds it."""
+    for path in sorted((ROOT / "tests" / "data").glob("pips_split*.json")):
+        parts = json.loads(path.read_text())["parts"]
+        if part in parts:
+            return list(parts[part])
+    raise SystemExit(f"no part {part!r} in tests/data/pips_split*.json")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", default="dev")
+    parser.add_argument("--failures", action="store_true")
+    args = parser.parse_args()
+    scenes = [name for name in part_names(args.part) if name.startswith("scene:")]
+    f: Counter[str] = Counter()
+    for it in items(scenes, PHOTOS):
+        f["scenes"] += 1
+        own = answer(it.data)
+        right = own == tuple(sorted(it.tiles))
+        f["right_at_1x"] += right
+        same_everywhere = True
+        right_everywhere = right
+        for how in FACTORS:
+            if megapixels(it.data, float(how[1:])) > LARGEST_MP:
+                f[f"skipped {how}"] += 1
+                continue
+            got = answer(vary(it.data, how))
+            f[f"compared {how}"] += 1
+            f[f"same {how}"] += got == own
+            same_everywhere &= got == own
+            right_everywhere &= got == tuple(sorted(it.tiles))
+            if args.failures and got != own:
+                print(f"  CHANGED {it.id} {how}: {list(own)} -> {list(got)}")
+        f["same_everywhere"] += same_everywhere
+        f["right_everywhere"] += right_everywhere
+    n = max(1, f["scenes"])
+    print(
+        f"{args.part}: {f['scenes']} scenes; the same answer at every factor tried: "
+        f"{f['same_everywhere']} ({100 * f['same_everywhere'] / n:.0f} %); right at every "
+        f"factor: {f['right_everywhere']} ({100 * f['right_everywhere'] / n:.0f} %); right at "
+        f"their own size: {f['right_at_1x']}"
+    )
+    for how in FACTORS:
+        compared = f[f"compared {how}"]
+        print(
+            f"    {how}: {f[f'same {how}']} of {compared} the same as at 1x"
+            f" ({f[f'skipped {how}']} skipped: over {LARGEST_MP:g} MP)"
+        )
+
+
+if __name__ == "__main__":
+    main()
