@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from companion.access import hand_over
 from companion.extensions import db
 from companion.models import Device, Game, GameAccess
-from companion.table.views import _record_handover as record_handover
+from companion.services.handovers import record_handover
 from tests.browser.table_screen import FOUR, phone_posts, seed_table
 from tests.browser.test_entries_kept_browser import keeper_saves
 from tests.browser.test_table_screen_browser import open_game, small_phone
@@ -92,7 +92,7 @@ def taken_over(app: Flask, game_id: int) -> None:
         row = GameAccess(game_id=game.id, device_id=device.id, role="asking")
         db.session.add(row)
         db.session.flush()
-        record_handover(game, hand_over(game, row.id))  # (the view's own recording)
+        record_handover(game, hand_over(game, row.id))  # (the routes' own recording)
         db.session.remove()
 
 
