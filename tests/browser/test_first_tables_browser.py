@@ -122,6 +122,29 @@ def test_the_old_scorekeepers_form_is_disabled_after_a_handover(
     assert gap <= 12, gap
 
 
+def test_the_old_scorekeepers_seat_buttons_are_disabled_after_a_handover(
+    small_phone: Page, live_server
+) -> None:
+    table = seed_table(live_server.app, FOUR, 6)
+    phone_posts(live_server.app, table.id, {0: 5})  # Anna joined: her "Remove" button shows
+    open_game(small_phone, table.edit)
+    small_phone.get_by_label("Points for Bob").fill("4")  # typed: the page is not reloaded
+    taken_over(live_server.app, table.id)  # the poll finds it out
+    expect(small_phone.locator("form.round-form[data-retired]")).to_have_count(1)
+    for name in (
+        "Lock the seats: everyone is in",
+        "Close: everyone who plays has joined",
+        "Remove this phone from the seat",
+        "Save a round by itself when every hand is posted",
+    ):
+        buttons = small_phone.get_by_role("button", name=name)
+        assert buttons.count() >= 1, name
+        for index in range(buttons.count()):
+            expect(buttons.nth(index)).to_be_disabled()
+    # the score sheet's own links stay: reading is still fine
+    expect(small_phone.get_by_label("Points for Bob")).to_have_value("4")
+
+
 def test_a_round_saved_meanwhile_offers_the_scorekeeper_its_correction(
     small_phone: Page, live_server
 ) -> None:

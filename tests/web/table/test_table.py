@@ -575,6 +575,29 @@ def test_a_posted_hand_of_tiles_is_shown_in_words(table):
     assert "Posted: 2 tiles: 3-2 5-4." in text(ann.get(f"/p/{game.share_token}"))
 
 
+def test_the_old_scorekeepers_seat_buttons_are_refused_in_words(app, client, table):
+    """After a handover a seat button tapped on the old scorekeeper's page (its page still
+    shows them) changes nothing and says so."""
+    game, _phone = table
+    new = app.test_client()
+    new.post(f"/g/{game.edit_token}/ask")
+    page = client.get(f"/g/{game.edit_token}").text
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"})
+    for path, data in (
+        ("seats/lock", {"locked": "1"}),
+        ("join-panel", {}),
+        ("auto-save", {"on": "1"}),
+    ):
+        r = client.post(f"/g/{game.edit_token}/{path}", data=data)
+        assert r.status_code == 403, path
+        assert "This phone no longer keeps score" in r.text
+        assert "What you tapped was not done" in text(r), path
+    db.session.expire_all()
+    fresh = db.session.get(Game, game.id)
+    assert not fresh.seats_locked and not fresh.join_closed and not fresh.auto_save
+
+
 def test_the_host_takes_scorekeeping_over_with_the_passcode(app, client, table):
     game, _phone = table
     app.config["COMPANION_PASSCODE"] = "hen"
