@@ -88,6 +88,8 @@ def join(join_token: str) -> Any:
     join secret shown on the scorekeeper's screen opens the seats: the share token (public in
     exports and night pages) shows how to join instead, and a POST with it is refused."""
     found = game_for_join(join_token)
+    if found is None and access.join_link_replaced(join_token):
+        abort(410, description=JOIN_LINK_REPLACED)  # (nothing of the game: it opens nothing)
     if found is None:
         return _join_elsewhere(join_token)
     rematch = followed_rematch(found)
@@ -135,6 +137,14 @@ def _take_seat(game: Game, join_token: str) -> Any:
 SEATS_LOCKED = _l(
     "The scorekeeper locked the seats: everyone is in. If you should be playing, ask the "
     "scorekeeper to unlock them."
+)
+
+
+#: what an old join link says once the scorekeeper replaced it (a phone removed from its seat,
+#: the seats unlocked): the secret changed on purpose, the new one is on the scorekeeper's screen
+JOIN_LINK_REPLACED = _l(
+    "This join link was replaced by a new one: the scorekeeper changed it on purpose. Ask "
+    "the scorekeeper to show the new QR code, and scan it."
 )
 
 
