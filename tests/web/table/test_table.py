@@ -191,6 +191,37 @@ def test_the_scorekeeper_overrules_a_hand_and_the_trail_says_who_entered_what(cl
     assert "the scorekeeper entered it" in page and "You posted: 12" in page
 
 
+def test_a_round_typed_by_a_new_scorekeeper_says_who_entered_it(app, client, table):
+    """After a handover the new scorekeeper typed a whole round: its trail line said
+    "Ann 0 (went out), Bob 4" while the first scorekeeper's read "Cy 3 (entered by the
+    scorekeeper)". A game played with phones says who entered every hand of every round."""
+    game, phone = table
+    post(phone("Bob"), game, total="12")
+    ids = seat_ids(game)
+    seen = {f"seen_{ids['Bob']}": str(hand_post(game, "Bob").revision)}
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data={**data, **seen}).status_code == 303
+    new = app.test_client()
+    new.post(f"/g/{game.edit_token}/ask")
+    page = client.get(f"/g/{game.edit_token}").text
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"})
+    db.session.expire_all()
+    data = round_post(db.session.get(Game, game.id), 5, totals={"Ann": 7, "Bob": 4}, out="Cy")
+    assert new.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    lines = [
+        e.summary
+        for e in db.session.scalars(
+            select(AuditEntry).where(AuditEntry.action == "round_saved").order_by(AuditEntry.id)
+        )
+    ]
+    assert "Cy 3 (entered by the scorekeeper)" in lines[0]
+    assert "Ann 7 (entered by the scorekeeper)" in lines[1], lines[1]
+    assert "Cy 0 (went out; entered by the scorekeeper)" in lines[1]
+    # the trail page says it too, in the reader's language
+    assert "Bob 4 (entered by the scorekeeper)" in text(new.get(f"/g/{game.edit_token}/audit"))
+
+
 def test_a_phone_can_change_its_post_until_the_round_is_saved(client, table):
     game, phone = table
     bob = phone("Bob")
