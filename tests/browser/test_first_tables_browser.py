@@ -80,6 +80,30 @@ def test_a_refusal_from_a_background_send_is_brought_into_view(small_phone: Page
     expect(heading).to_be_focused()  # a screen reader is taken there too
 
 
+@pytest.mark.usefixtures("refused_table")
+def test_the_focused_conflict_heading_has_room_inside_its_outline(small_phone: Page) -> None:
+    """At 360 px the focus outline of the outbox's heading touched its words: it is drawn
+    with a gap (outline-offset and padding) and not cut off by the card."""
+    heading = small_phone.locator("#outbox .outbox-group.attention h2")
+    expect(heading).to_be_focused()
+    drawn = heading.evaluate(
+        """h => {
+          const s = getComputedStyle(h);
+          const box = h.getBoundingClientRect();
+          const card = h.closest('#outbox').getBoundingClientRect();
+          const gap = parseFloat(s.outlineOffset);
+          const reach = gap + parseFloat(s.outlineWidth);
+          return {style: s.outlineStyle, width: parseFloat(s.outlineWidth),
+                  gap: gap + Math.min(parseFloat(s.paddingLeft), parseFloat(s.paddingTop)),
+                  inside: box.left - reach >= 0 && box.right + reach <= window.innerWidth
+                          && box.left - reach >= card.left - 1};
+        }"""
+    )
+    assert drawn["style"] != "none" and drawn["width"] >= 2, drawn
+    assert drawn["gap"] >= 3, drawn  # not touching the words
+    assert drawn["inside"], drawn  # on the screen, not under the card's edge
+
+
 def taken_over(app: Flask, game_id: int) -> None:
     """Another phone takes scorekeeping over (with the host's passcode: every old scorekeeper
     stops at once)."""
