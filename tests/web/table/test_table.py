@@ -170,13 +170,34 @@ def test_posted_hands_fill_the_scorekeepers_form_and_saving_takes_them(client, t
     assert "UTC" not in page
 
 
-def test_the_scorekeeper_overrules_a_hand_and_the_trail_says_who_entered_what(client, table):
-    game, phone = table
+def handed_over(app, client, game):
+    """A new phone asks to keep score and ``client`` (the scorekeeper) hands over to it (the
+    real routes); the new phone's test client."""
+    new = app.test_client()
+    new.post(f"/g/{game.edit_token}/ask")
+    page = client.get(f"/g/{game.edit_token}").text
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    r = client.post(
+        f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"}
+    )
+    assert r.status_code == 303
+    return new
+
+
+def saved_with_bobs_post(client, phone, game, **totals):
+    """Bob posts 12 from his phone; the scorekeeper saves the round with 6-6 with ``totals``
+    typed (Ann went out)."""
     post(phone("Bob"), game, total="12")
     ids = seat_ids(game)
     seen = {f"seen_{ids['Bob']}": str(hand_post(game, "Bob").revision)}
-    data = round_post(game, 6, totals={"Bob": 10, "Cy": 3}, out="Ann")
+    data = round_post(game, 6, totals=totals, out="Ann")
     assert client.post(f"/g/{game.edit_token}/round", data={**data, **seen}).status_code == 303
+
+
+def test_the_scorekeeper_overrules_a_hand_and_the_trail_says_who_entered_what(client, table):
+    game, phone = table
+    saved_with_bobs_post(client, phone, game, Bob=10, Cy=3)
+    ids = seat_ids(game)
     hands = {h.seat_id: h for h in rounds(game)[0].hands}
     assert hands[ids["Bob"]].points == 10 and hands[ids["Bob"]].entered_by == "overruled"
     assert hands[ids["Cy"]].entered_by == "scorekeeper"
@@ -196,16 +217,8 @@ def test_a_round_typed_by_a_new_scorekeeper_says_who_entered_it(app, client, tab
     "Ann 0 (went out), Bob 4" while the first scorekeeper's read "Cy 3 (entered by the
     scorekeeper)". A game played with phones says who entered every hand of every round."""
     game, phone = table
-    post(phone("Bob"), game, total="12")
-    ids = seat_ids(game)
-    seen = {f"seen_{ids['Bob']}": str(hand_post(game, "Bob").revision)}
-    data = round_post(game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")
-    assert client.post(f"/g/{game.edit_token}/round", data={**data, **seen}).status_code == 303
-    new = app.test_client()
-    new.post(f"/g/{game.edit_token}/ask")
-    page = client.get(f"/g/{game.edit_token}").text
-    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
-    client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"})
+    saved_with_bobs_post(client, phone, game, Bob=12, Cy=3)
+    new = handed_over(app, client, game)
     db.session.expire_all()
     data = round_post(db.session.get(Game, game.id), 5, totals={"Ann": 7, "Bob": 4}, out="Cy")
     assert new.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
@@ -610,11 +623,7 @@ def test_the_old_scorekeepers_seat_buttons_are_refused_in_words(app, client, tab
     """After a handover a seat button tapped on the old scorekeeper's page (its page still
     shows them) changes nothing and says so."""
     game, _phone = table
-    new = app.test_client()
-    new.post(f"/g/{game.edit_token}/ask")
-    page = client.get(f"/g/{game.edit_token}").text
-    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
-    client.post(f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"})
+    handed_over(app, client, game)
     for path, data in (
         ("seats/lock", {"locked": "1"}),
         ("join-panel", {}),
