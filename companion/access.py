@@ -58,7 +58,16 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .extensions import db
-from .models import Device, Game, GameAccess, RateCounter, Seat, new_token, utcnow
+from .models import (
+    Device,
+    Game,
+    GameAccess,
+    RateCounter,
+    RetiredJoinLink,
+    Seat,
+    new_token,
+    utcnow,
+)
 from .web.htmx import is_htmx, navigate
 from .web.redact import carries_secret
 
@@ -716,8 +725,35 @@ def lock_seats(game: Game, locked: bool) -> None:
 
 
 def _new_join_secret(game: Game) -> None:
+    """Replace ``game``'s join secret; the old one is kept only as a digest
+    (:class:`RetiredJoinLink`), so its link can say it was replaced (the caller commits)."""
+    old = db.session.scalar(select(Game.join_token).where(Game.id == game.id))
     # a plain UPDATE: the game's version (optimistic locking of its rounds) stays as it is
     db.session.execute(update(Game).where(Game.id == game.id).values(join_token=new_token()))
+    if old:
+        try:
+            with db.session.begin_nested():
+                db.session.add(RetiredJoinLink(digest=_join_digest(old), game_id=game.id))
+        except IntegrityError:
+            pass  # (two phones removed at once: both replaced the same secret, kept once)
+
+
+def _join_digest(token: str) -> str:
+    # a join secret is 128 random bits: its plain SHA-256 cannot be turned back into it
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def join_link_replaced(token: str) -> bool:
+    """True when ``token`` is a join secret the scorekeeper replaced (of a game not deleted):
+    its link opens nothing, but can say so and where the new one is."""
+    return (
+        db.session.scalar(
+            select(RetiredJoinLink.game_id)
+            .join(Game, Game.id == RetiredJoinLink.game_id)
+            .where(RetiredJoinLink.digest == _join_digest(token), Game.deleted_at.is_(None))
+        )
+        is not None
+    )
 
 
 # --- the optional instance passcode ------------------------------------------------------------

@@ -577,6 +577,18 @@ class HandPost(Model):
     round: Mapped[Round | None] = relationship()
 
 
+class RetiredJoinLink(Model):
+    """A join secret the scorekeeper replaced (a phone removed from its seat, the seats
+    unlocked): only its SHA-256 ``digest`` is kept, never the secret, so the old link (or its
+    QR code) can say "this link was replaced" instead of "no game", and open nothing."""
+
+    __tablename__ = "retired_join_links"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    retired_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class RateCounter(Model):
     """A rate-limit counter kept in the database, so that every worker process and app server
     counts the same (companion.access: passcode attempts). ``key`` names the bucket."""

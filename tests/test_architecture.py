@@ -102,3 +102,35 @@ def test_imports_below_the_blueprints_are_allowed(tmp_path: Path) -> None:
         "from ..services.scoreboard import build_board\nfrom . import queries\n"
     )
     assert crossings(import_graph(package)) == []
+
+
+def private_blueprint_imports(source: str) -> list[str]:
+    """``module.name`` for every private name (``_x``) a test's ``source`` imports from a
+    blueprint's routes (``companion.<blueprint>`` or its ``views``): such a test is tied to the
+    routes' insides, not to what they do."""
+    routes = {f"companion.{b}" for b in BLUEPRINTS} | {f"companion.{b}.views" for b in BLUEPRINTS}
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module in routes:
+            module = node.module or ""
+            found += [
+                f"{module}.{a.name}" for a in node.names if a.name.startswith("_") and a.name != "*"
+            ]
+    return found
+
+
+def test_no_test_imports_a_private_name_of_a_blueprint() -> None:
+    """A test that needs a blueprint's work uses a service function or drives the route."""
+    tests = ROOT / "tests"
+    found = {
+        str(path.relative_to(ROOT)): names
+        for path in sorted(tests.rglob("*.py"))
+        if (names := private_blueprint_imports(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
+def test_the_private_import_check_would_notice() -> None:
+    source = "from companion.table.views import _record_handover as record\n"
+    assert private_blueprint_imports(source) == ["companion.table.views._record_handover"]
+    assert private_blueprint_imports("from companion.services.x import _y\n") == []

@@ -20,7 +20,7 @@ from flask_babel import lazy_gettext as _l
 from sqlalchemy import func, select
 
 from ..extensions import db
-from ..models import SUMMARY_MAX, AuditEntry, Game
+from ..models import SUMMARY_MAX, AuditEntry, Game, GameAccess, HandPost
 from ..stored import read_or
 from ..vocab import AuditCode, EnteredBy, RoundOutcome, RoundStatus
 
@@ -68,6 +68,30 @@ def hands_params(game: Game, snapshot: Mapping[str, Any]) -> list[dict[str, Any]
     ]
 
 
+def round_line(game: Game, double: int, snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters of a saved or corrected round's line: its ``double``, its ``hands``
+    (:func:`hands_params`) and ``phones`` when the game is played with phones (a seat joined
+    on one, or a hand posted from one): then every hand says who entered it, also in a round
+    the scorekeeper (the first or one handed over to) typed whole."""
+    hands = hands_params(game, snapshot)
+    line: dict[str, Any] = {"double": double, "hands": hands}
+    if _said_by_phone(hands) or _played_with_phones(game):
+        line["phones"] = True
+    return line
+
+
+def _said_by_phone(hands: Sequence[Mapping[str, Any]]) -> bool:
+    return any(h.get("by") in (EnteredBy.PHONE, EnteredBy.OVERRULED) for h in hands)
+
+
+def _played_with_phones(game: Game) -> bool:
+    joined = select(GameAccess.id).where(
+        GameAccess.game_id == game.id, GameAccess.seat_id.is_not(None)
+    )
+    posted = select(HandPost.id).where(HandPost.game_id == game.id, HandPost.device_id.is_not(None))
+    return db.session.scalar(select(joined.exists() | posted.exists())) or False
+
+
 def entered_words(seat_name: str, entered_by: str | None) -> str:
     """Who entered a saved hand, for the audit trail: "posted from Bob's phone" or "entered
     by the scorekeeper" ("" for hands saved before phones could post)."""
@@ -80,10 +104,11 @@ def entered_words(seat_name: str, entered_by: str | None) -> str:
     return ""
 
 
-def _hands_words(hands: Sequence[Mapping[str, Any]]) -> str:
-    # Who entered each hand is said once phones post hands; a round typed entirely by the
-    # scorekeeper reads as before.
-    phones = any(h.get("by") in (EnteredBy.PHONE, EnteredBy.OVERRULED) for h in hands)
+def _hands_words(hands: Sequence[Mapping[str, Any]], *, phones: bool = False) -> str:
+    # Who entered each hand is said in a game played with phones (``phones``: the line's flag,
+    # see round_line; a line written before the flag says it when a phone posted one of its
+    # hands); a game kept on the scorekeeper's phone alone reads as before.
+    phones = phones or _said_by_phone(hands)
     parts = []
     for h in hands:
         name = str(h["name"])
@@ -137,7 +162,8 @@ def line_words(code: str, params: Mapping[str, Any]) -> str:
                 return _("Rematch: %(players)s, double-%(set)s.", players=players, set=size)
             return _("Game started: %(players)s, double-%(set)d.", players=players, set=size)
         case AuditCode.ROUND_SAVED | AuditCode.ROUND_CORRECTED:
-            double, hands = _double(p["double"]), _hands_words(p["hands"])
+            double = _double(p["double"])
+            hands = _hands_words(p["hands"], phones=bool(p.get("phones")))
             if code == AuditCode.ROUND_CORRECTED:
                 return _("Round with %(d)s corrected: %(hands)s", d=double, hands=hands)
             k = int(p["number"])

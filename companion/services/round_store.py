@@ -20,7 +20,7 @@ from ..extensions import db
 from ..mapping import scored_rounds
 from ..models import Game, HandScore, Round, utcnow
 from ..vocab import AuditCode, EnteredBy, GameStatus, RoundStatus
-from .audit import hands_params, new_entry
+from .audit import new_entry, round_line
 from .round_check import ScoredHand, ScoredRound
 from .round_plan import allowed_doubles, game_over, plan_round
 
@@ -170,11 +170,7 @@ def save_round(
         with conflict_guard():
             also(rnd)
     snap = round_snapshot(rnd)
-    line = {
-        "number": len(scored_rounds(game)),
-        "double": scored.double,
-        "hands": hands_params(game, snap),
-    }
+    line = {"number": len(scored_rounds(game)), **round_line(game, scored.double, snap)}
     if by_itself:
         line["auto"] = True
     commit_change(game, "round_saved", AuditCode.ROUND_SAVED, line, None, snap)
@@ -217,7 +213,7 @@ def edit_round(game: Game, rnd: Round, scored: ScoredRound, version: Any) -> boo
     if _same_play(before, after):
         return False
     apply_snapshot(rnd, after)
-    line = {"double": rnd.start_double, "hands": hands_params(game, after)}
+    line = round_line(game, rnd.start_double, after)
     commit_change(game, "round_edited", AuditCode.ROUND_CORRECTED, line, before, after)
     return True
 

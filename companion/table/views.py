@@ -33,9 +33,9 @@ from ..services import hand_posts as posts
 from ..services.audit import new_entry
 from ..services.deleted_games import shared_game
 from ..services.game_lookup import game_for_join, game_for_view
+from ..services.handovers import record_handover
 from ..services.rematches import followed_rematch
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
-from ..services.round_store import commit_change
 from ..services.scoreboard import board_window, build_board
 from ..vocab import AuditCode, GameStatus, PostStatus
 from ..web import hand_photo as photo_page
@@ -88,6 +88,8 @@ def join(join_token: str) -> Any:
     join secret shown on the scorekeeper's screen opens the seats: the share token (public in
     exports and night pages) shows how to join instead, and a POST with it is refused."""
     found = game_for_join(join_token)
+    if found is None and access.join_link_replaced(join_token):
+        abort(410, description=JOIN_LINK_REPLACED)  # (nothing of the game: it opens nothing)
     if found is None:
         return _join_elsewhere(join_token)
     rematch = followed_rematch(found)
@@ -135,6 +137,14 @@ def _take_seat(game: Game, join_token: str) -> Any:
 SEATS_LOCKED = _l(
     "The scorekeeper locked the seats: everyone is in. If you should be playing, ask the "
     "scorekeeper to unlock them."
+)
+
+
+#: what an old join link says once the scorekeeper replaced it (a phone removed from its seat,
+#: the seats unlocked): the secret changed on purpose, the new one is on the scorekeeper's screen
+JOIN_LINK_REPLACED = _l(
+    "This join link was replaced by a new one: the scorekeeper changed it on purpose. Ask "
+    "the scorekeeper to show the new QR code, and scan it."
 )
 
 
@@ -592,7 +602,7 @@ def ask(token: str) -> Any:
     if now and _passcode_configured() and access.is_host():
         row = next((r for r in access.asking(game) if device and r.device_id == device.id), None)
         if row is not None:
-            _record_handover(game, access.hand_over(game, row.id))
+            record_handover(game, access.hand_over(game, row.id))
             flash(_("This phone keeps score now."), "success")
             return redirect(url_for("games.play", token=token), 303)
     flash(
@@ -631,24 +641,8 @@ def handover(token: str) -> Any:
     if done is None:
         flash(_("That request is no longer there; nothing changed."), "error")
         return redirect(url_for("games.play", token=token), 303)
-    _record_handover(game, done)
+    record_handover(game, done)
     if choice == "add":
         flash(_("That phone keeps score too now."), "success")
         return redirect(url_for("games.play", token=token), 303)
     return redirect(url_for("games.play", token=token), 303)
-
-
-def _record_handover(game: Game, done: access.Handover | None) -> None:
-    if done is None:
-        return
-    game = db.session.get(Game, game.id) or game
-    # a phone that joined a seat is named in the trail ("handed over to Dmitri's phone")
-    name = access.seated_name(game, done.to_device)
-    commit_change(
-        game,
-        "scorekeeper_moved" if done.from_devices else "scorekeeper_added",
-        AuditCode.SCOREKEEPER_MOVED if done.from_devices else AuditCode.SCOREKEEPER_ADDED,
-        {"to": name} if name and done.from_devices else None,
-        {"devices": list(done.from_devices)} if done.from_devices else None,
-        {"device": done.to_device},
-    )

@@ -90,6 +90,8 @@ def scorekeeper_game(token: str) -> Game:
             game=game,
             was=exc.was,
             asked=holds(device, game, Grant.ASKING),
+            # a seat button (lock, remove a phone...) tapped on the old scorekeeper's page
+            refused=request.method == "POST",
             # what a refused round form carried: the old scorekeeper's phone loses nothing typed
             typed=game_lookup.typed_values(game, query.posted())
             if request.method == "POST"

@@ -208,10 +208,22 @@
   function endedIn(html) {
     return /data-scorekeeping-ended/.test(html || "");
   }
-  function retire(form) {
+  function disable(form) {
     form.setAttribute("data-retired", "");
     form.querySelectorAll("button, input, select, textarea").forEach(function (control) {
       if ((control.type || "").toLowerCase() !== "hidden") { control.disabled = true; }
+    });
+  }
+  // The round form, and every other scorekeeper's form of the page (the seat buttons: lock,
+  // close the join panel, remove a phone, auto-save, a request's answer): each posts under the
+  // game's edit link, which the server now refuses from this phone.
+  function retire(form) {
+    disable(form);
+    var page = form.getAttribute("data-outbox-page");
+    if (!page) { return; }
+    document.querySelectorAll("form[method='post'], form[method='POST']").forEach(function (other) {
+      var to = other.getAttribute("action") || "";
+      if (other !== form && (to === page || to.indexOf(page + "/") === 0)) { disable(other); }
     });
   }
   // A Save refused so: after htmx has enabled its Save button again (afterRequest).

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from companion.access import hand_over
 from companion.extensions import db
 from companion.models import Device, Game, GameAccess
-from companion.table.views import _record_handover as record_handover
+from companion.services.handovers import record_handover
 from tests.browser.table_screen import FOUR, phone_posts, seed_table
 from tests.browser.test_entries_kept_browser import keeper_saves
 from tests.browser.test_table_screen_browser import open_game, small_phone
@@ -80,6 +80,30 @@ def test_a_refusal_from_a_background_send_is_brought_into_view(small_phone: Page
     expect(heading).to_be_focused()  # a screen reader is taken there too
 
 
+@pytest.mark.usefixtures("refused_table")
+def test_the_focused_conflict_heading_has_room_inside_its_outline(small_phone: Page) -> None:
+    """At 360 px the focus outline of the outbox's heading touched its words: it is drawn
+    with a gap (outline-offset and padding) and not cut off by the card."""
+    heading = small_phone.locator("#outbox .outbox-group.attention h2")
+    expect(heading).to_be_focused()
+    drawn = heading.evaluate(
+        """h => {
+          const s = getComputedStyle(h);
+          const box = h.getBoundingClientRect();
+          const card = h.closest('#outbox').getBoundingClientRect();
+          const gap = parseFloat(s.outlineOffset);
+          const reach = gap + parseFloat(s.outlineWidth);
+          return {style: s.outlineStyle, width: parseFloat(s.outlineWidth),
+                  gap: gap + Math.min(parseFloat(s.paddingLeft), parseFloat(s.paddingTop)),
+                  inside: box.left - reach >= 0 && box.right + reach <= window.innerWidth
+                          && box.left - reach >= card.left - 1};
+        }"""
+    )
+    assert drawn["style"] != "none" and drawn["width"] >= 2, drawn
+    assert drawn["gap"] >= 3, drawn  # not touching the words
+    assert drawn["inside"], drawn  # on the screen, not under the card's edge
+
+
 def taken_over(app: Flask, game_id: int) -> None:
     """Another phone takes scorekeeping over (with the host's passcode: every old scorekeeper
     stops at once)."""
@@ -92,7 +116,7 @@ def taken_over(app: Flask, game_id: int) -> None:
         row = GameAccess(game_id=game.id, device_id=device.id, role="asking")
         db.session.add(row)
         db.session.flush()
-        record_handover(game, hand_over(game, row.id))  # (the view's own recording)
+        record_handover(game, hand_over(game, row.id))  # (the routes' own recording)
         db.session.remove()
 
 
@@ -120,6 +144,29 @@ def test_the_old_scorekeepers_form_is_disabled_after_a_handover(
         }"""
     )
     assert gap <= 12, gap
+
+
+def test_the_old_scorekeepers_seat_buttons_are_disabled_after_a_handover(
+    small_phone: Page, live_server
+) -> None:
+    table = seed_table(live_server.app, FOUR, 6)
+    phone_posts(live_server.app, table.id, {0: 5})  # Anna joined: her "Remove" button shows
+    open_game(small_phone, table.edit)
+    small_phone.get_by_label("Points for Bob").fill("4")  # typed: the page is not reloaded
+    taken_over(live_server.app, table.id)  # the poll finds it out
+    expect(small_phone.locator("form.round-form[data-retired]")).to_have_count(1)
+    for name in (
+        "Lock the seats: everyone is in",
+        "Close: everyone who plays has joined",
+        "Remove this phone from the seat",
+        "Save a round by itself when every hand is posted",
+    ):
+        buttons = small_phone.get_by_role("button", name=name)
+        assert buttons.count() >= 1, name
+        for index in range(buttons.count()):
+            expect(buttons.nth(index)).to_be_disabled()
+    # the score sheet's own links stay: reading is still fine
+    expect(small_phone.get_by_label("Points for Bob")).to_have_value("4")
 
 
 def test_a_round_saved_meanwhile_offers_the_scorekeeper_its_correction(

@@ -4,12 +4,14 @@ and the read-only board). The scorekeeper removes a phone from a seat and locks 
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 from sqlalchemy import func, select
 
 from companion import config
 from companion.extensions import db
-from companion.models import Game, GameAccess, HandPost
+from companion.models import Game, GameAccess, HandPost, RetiredJoinLink
 from tests.conftest import fresh_app
 from tests.web.playkit import make_game, seat_ids, text
 
@@ -83,12 +85,38 @@ def test_removing_a_phone_makes_a_new_join_link_so_it_cannot_take_the_seat_back(
     assert new_link != old_link
     # the removed phone tries again with the link it had: refused, the seat stays free
     r = squatter.post(f"/j/{old_link}", data={"seat": seat_ids(game)["Bob"]})
-    assert r.status_code == 404 and seated() == 0
+    assert r.status_code == 410 and seated() == 0
     # the scorekeeper's screen shows the new link, and the real Bob joins with it
     assert f"/j/{new_link}" in client.get(f"/g/{game.edit_token}").text
     bob = app.test_client()
     assert bob.post(f"/j/{new_link}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
     assert seated() == 1
+
+
+def test_an_old_join_link_says_it_was_replaced_and_where_the_new_one_is(app, client):
+    """A join link (or QR code) from before the scorekeeper removed a phone said "There is no
+    game at this link": it says the link was replaced and to ask for the new QR code. Only a
+    digest of the old secret is kept: the old link still opens nothing."""
+    game = make_game(("Ann", "Bob"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    old_link = game.join_token
+    bob = app.test_client()
+    bob.post(f"/j/{old_link}", data={"seat": seat_ids(game)["Bob"]})
+    client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
+    late = app.test_client()
+    for answer in (late.get(f"/j/{old_link}"), bob.get(f"/j/{old_link}")):
+        words = text(answer)
+        assert answer.status_code == 410
+        assert "This join link was replaced by a new one" in words
+        assert "Ask the scorekeeper to show the new QR code" in words
+        assert "There is no game at this link" not in words
+        assert 'name="seat"' not in answer.text and game.share_token not in answer.text
+    assert late.post(f"/j/{old_link}", data={"seat": seat_ids(game)["Ann"]}).status_code == 410
+    assert seated() == 0
+    kept = db.session.scalars(select(RetiredJoinLink.digest)).all()
+    assert kept == [hashlib.sha256(old_link.encode()).hexdigest()]  # the digest, not the secret
+    # a link that never was one still says there is no game
+    assert "There is no game at this link" in text(late.get("/j/" + "x" * 22))
 
 
 def test_locked_seats_refuse_new_joins_in_words_and_unlocking_makes_a_new_link(app, client):
@@ -118,7 +146,7 @@ def test_locked_seats_refuse_new_joins_in_words_and_unlocking_makes_a_new_link(a
     client.post(f"/g/{game.edit_token}/seats/lock", data={"locked": "0"})
     now = fresh(game)
     assert not now.seats_locked and now.join_token != link
-    assert late.post(f"/j/{link}", data={"seat": seat_ids(game)["Bob"]}).status_code == 404
+    assert late.post(f"/j/{link}", data={"seat": seat_ids(game)["Bob"]}).status_code == 410
     assert (
         late.post(f"/j/{now.join_token}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
     )

@@ -170,13 +170,34 @@ def test_posted_hands_fill_the_scorekeepers_form_and_saving_takes_them(client, t
     assert "UTC" not in page
 
 
-def test_the_scorekeeper_overrules_a_hand_and_the_trail_says_who_entered_what(client, table):
-    game, phone = table
+def handed_over(app, client, game):
+    """A new phone asks to keep score and ``client`` (the scorekeeper) hands over to it (the
+    real routes); the new phone's test client."""
+    new = app.test_client()
+    new.post(f"/g/{game.edit_token}/ask")
+    page = client.get(f"/g/{game.edit_token}").text
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    r = client.post(
+        f"/g/{game.edit_token}/handover", data={"request": request_id, "choice": "move"}
+    )
+    assert r.status_code == 303
+    return new
+
+
+def saved_with_bobs_post(client, phone, game, **totals):
+    """Bob posts 12 from his phone; the scorekeeper saves the round with 6-6 with ``totals``
+    typed (Ann went out)."""
     post(phone("Bob"), game, total="12")
     ids = seat_ids(game)
     seen = {f"seen_{ids['Bob']}": str(hand_post(game, "Bob").revision)}
-    data = round_post(game, 6, totals={"Bob": 10, "Cy": 3}, out="Ann")
+    data = round_post(game, 6, totals=totals, out="Ann")
     assert client.post(f"/g/{game.edit_token}/round", data={**data, **seen}).status_code == 303
+
+
+def test_the_scorekeeper_overrules_a_hand_and_the_trail_says_who_entered_what(client, table):
+    game, phone = table
+    saved_with_bobs_post(client, phone, game, Bob=10, Cy=3)
+    ids = seat_ids(game)
     hands = {h.seat_id: h for h in rounds(game)[0].hands}
     assert hands[ids["Bob"]].points == 10 and hands[ids["Bob"]].entered_by == "overruled"
     assert hands[ids["Cy"]].entered_by == "scorekeeper"
@@ -189,6 +210,29 @@ def test_the_scorekeeper_overrules_a_hand_and_the_trail_says_who_entered_what(cl
     assert "Cy 3 (entered by the scorekeeper)" in summary
     page = text(phone("Bob").get(f"/p/{game.share_token}"))
     assert "the scorekeeper entered it" in page and "You posted: 12" in page
+
+
+def test_a_round_typed_by_a_new_scorekeeper_says_who_entered_it(app, client, table):
+    """After a handover the new scorekeeper typed a whole round: its trail line said
+    "Ann 0 (went out), Bob 4" while the first scorekeeper's read "Cy 3 (entered by the
+    scorekeeper)". A game played with phones says who entered every hand of every round."""
+    game, phone = table
+    saved_with_bobs_post(client, phone, game, Bob=12, Cy=3)
+    new = handed_over(app, client, game)
+    db.session.expire_all()
+    data = round_post(db.session.get(Game, game.id), 5, totals={"Ann": 7, "Bob": 4}, out="Cy")
+    assert new.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    lines = [
+        e.summary
+        for e in db.session.scalars(
+            select(AuditEntry).where(AuditEntry.action == "round_saved").order_by(AuditEntry.id)
+        )
+    ]
+    assert "Cy 3 (entered by the scorekeeper)" in lines[0]
+    assert "Ann 7 (entered by the scorekeeper)" in lines[1], lines[1]
+    assert "Cy 0 (went out; entered by the scorekeeper)" in lines[1]
+    # the trail page says it too, in the reader's language
+    assert "Bob 4 (entered by the scorekeeper)" in text(new.get(f"/g/{game.edit_token}/audit"))
 
 
 def test_a_phone_can_change_its_post_until_the_round_is_saved(client, table):
@@ -573,6 +617,25 @@ def test_a_posted_hand_of_tiles_is_shown_in_words(table):
     ann = phone("Ann")
     assert post(ann, game, tiles=["5-4", "3-2"]).status_code == 303
     assert "Posted: 2 tiles: 3-2 5-4." in text(ann.get(f"/p/{game.share_token}"))
+
+
+def test_the_old_scorekeepers_seat_buttons_are_refused_in_words(app, client, table):
+    """After a handover a seat button tapped on the old scorekeeper's page (its page still
+    shows them) changes nothing and says so."""
+    game, _phone = table
+    handed_over(app, client, game)
+    for path, data in (
+        ("seats/lock", {"locked": "1"}),
+        ("join-panel", {}),
+        ("auto-save", {"on": "1"}),
+    ):
+        r = client.post(f"/g/{game.edit_token}/{path}", data=data)
+        assert r.status_code == 403, path
+        assert "This phone no longer keeps score" in r.text
+        assert "What you tapped was not done" in text(r), path
+    db.session.expire_all()
+    fresh = db.session.get(Game, game.id)
+    assert not fresh.seats_locked and not fresh.join_closed and not fresh.auto_save
 
 
 def test_the_host_takes_scorekeeping_over_with_the_passcode(app, client, table):
