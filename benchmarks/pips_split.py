@@ -1,6 +1,7 @@
 """Write tests/data/pips_split.json: which labelled items are for development and which are held
 out (never tuned on). Run once, before tuning; the seed and the rule are in the file.
-``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way.
+``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
+``--third`` the third (tests/data/pips_split_third.json).
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,10 +26,45 @@ SEED = 24
 SPLIT = ROOT / "tests" / "data" / "pips_split.json"
 PHOTOS = ROOT / "tests" / "data" / "photos"
 SIDES = (640, 1200, 1600, 2400, 4000)
-#: The second held-out part, drawn once after the first one had been looked at once per change:
-#: seeds from ranges nobody had used (scenes 60 000-70 000, textures 70 000-71 000).
-FRESH_SEED = 1204
-FRESH = ROOT / "tests" / "data" / "pips_split_fresh.json"
+
+
+@dataclass(frozen=True)
+class LaterPart:
+    """A held-out part drawn after the earlier ones had been looked at: seeds from ranges
+    nobody had used, written once, measured once at the end of a round of tuning."""
+
+    name: str
+    path: Path
+    seed: int
+    scenes: tuple[int, int, int]  # first seed, end seed (excluded), how many
+    textures: tuple[int, int, int]
+    about: str
+
+
+#: The later held-out parts by command-line option (each becomes tuning data once the next
+#: one is written).
+LATER_PARTS = {
+    "--fresh": LaterPart(
+        "held_out_fresh",
+        ROOT / "tests" / "data" / "pips_split_fresh.json",
+        1204,
+        (60_000, 70_000, 100),
+        (70_000, 71_000, 20),
+        "A second held-out part of the photo reader's labelled set, written once before "
+        "tuning: the first one (pips_split.json's held_out) had been looked at once per change "
+        "and became tuning data.",
+    ),
+    "--third": LaterPart(
+        "held_out_third",
+        ROOT / "tests" / "data" / "pips_split_third.json",
+        1205,
+        (80_000, 90_000, 100),
+        (90_000, 91_000, 30),
+        "A third held-out part of the photo reader's labelled set, written once before the "
+        "texture-phantom round: the second one (pips_split_fresh.json) had been measured once "
+        "and became tuning data.",
+    ),
+}
 
 
 def main() -> None:
@@ -57,24 +94,29 @@ def main() -> None:
     print({k: len(v) for k, v in parts.items()})
 
 
-def fresh() -> None:
-    """Write tests/data/pips_split_fresh.json once: 100 scenes and 20 textures nobody has seen,
-    the part ``held_out_fresh`` that is measured once, at the end of a round of tuning."""
-    if FRESH.exists():
-        raise SystemExit(f"{FRESH.name} exists: it is written once")
-    rng = random.Random(FRESH_SEED)
-    scenes = [f"scene:{s}:{rng.choice(SIDES)}" for s in rng.sample(range(60_000, 70_000), 100)]
-    textures = [f"texture:{s}" for s in rng.sample(range(70_000, 71_000), 20)]
-    parts = {"held_out_fresh": scenes + textures}
-    FRESH.write_text(
+def spaced(number: int) -> str:
+    """``number`` with a space between thousands (80 000), as the split files write seeds."""
+    return f"{number:,}".replace(",", " ")
+
+
+def later(part: LaterPart) -> None:
+    """Write ``part``'s file once: scenes and textures nobody has seen, all held out."""
+    if part.path.exists():
+        raise SystemExit(f"{part.path.name} exists: it is written once")
+    rng = random.Random(part.seed)
+    low, high, count = part.scenes
+    scenes = [f"scene:{s}:{rng.choice(SIDES)}" for s in rng.sample(range(low, high), count)]
+    t_low, t_high, t_count = part.textures
+    textures = [f"texture:{s}" for s in rng.sample(range(t_low, t_high), t_count)]
+    parts = {part.name: scenes + textures}
+    part.path.write_text(
         json.dumps(
             {
-                "about": "A second held-out part of the photo reader's labelled set, written "
-                "once before tuning: the first one (pips_split.json's held_out) had been looked "
-                "at once per change and became tuning data.",
-                "seed": FRESH_SEED,
-                "rule": "100 scenes (seeds 60 000-70 000) and 20 textures (seeds "
-                "70 000-71 000), never used before, drawn with random.Random(1204); all held out",
+                "about": part.about,
+                "seed": part.seed,
+                "rule": f"{count} scenes (seeds {spaced(low)}-{spaced(high)}) and {t_count} "
+                f"textures (seeds {spaced(t_low)}-{spaced(t_high)}), never used before, drawn "
+                f"with random.Random({part.seed}); all held out",
                 "parts": parts,
             },
             indent=1,
@@ -85,4 +127,5 @@ def fresh() -> None:
 
 
 if __name__ == "__main__":
-    fresh() if sys.argv[1:] == ["--fresh"] else main()
+    option = sys.argv[1] if len(sys.argv) > 1 else ""
+    later(LATER_PARTS[option]) if option in LATER_PARTS else main()
