@@ -57,6 +57,11 @@ EDGE_SHARE = 0.8
 EDGES_SEEN = 2
 #: The first look's neighbourhoods, as fractions (1/n) of the photo's short side.
 FIRST_LOOK_SHARES = (8, 16, 32)
+#: Where a half's pips must centre, in tile widths: at most this far along the divider from
+#: the tile's middle, and between these distances across it (the half's middle is at 0.5).
+HALF_MIDDLE = (0.2, 0.3, 0.7)
+#: A tile with at most this many pips must show its edges too (see :func:`_needs_edges`).
+FAKEABLE = 4
 #: Contrast (0-255) a mark needs above its surroundings.
 MIN_CONTRAST = 28
 
@@ -356,7 +361,7 @@ def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRe
         tile = _tile_at(divider, pips, claimed, max_pips)
         if tile is None or not face.looks_like_tile(divider, blank=not tile.pips):
             continue
-        if _has_blank_half(tile) and not face.stands_out(divider):
+        if _needs_edges(tile) and not face.stands_out(divider):
             continue  # a blank half with no tile edge around it: grain, a knot, a crease
         if _overlaps_any(tile, tiles):
             continue  # a seam between two touching tiles, or a tile found twice
@@ -366,6 +371,12 @@ def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRe
             )
         tiles.append(tile)
     return tiles
+
+
+def _needs_edges(tile: TileRead) -> bool:
+    """Whether the tile is one grain, knots or a crease can fake: a blank half, or few pips
+    (a knot either side of a stripe of grain is a 1-1)."""
+    return _has_blank_half(tile) or (tile.halves is not None and sum(tile.halves) <= FAKEABLE)
 
 
 def _has_blank_half(tile: TileRead) -> bool:
@@ -460,6 +471,8 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
             continue  # on the divider: the centre pin (spinner), not a pip
         halves[0 if v < 0 else 1].append((index, pip))
     found = [p for _, p in halves[0] + halves[1]]
+    if not _halves_centred(halves, divider, width):
+        return None
     corners = _outline(divider.x, divider.y, (ax, ay), (nx, ny), width)
     marks = tuple(Pip(p.x, p.y, p.diameter / 2) for p in found)
     problem = _why_unreadable(halves, found, max_pips)
@@ -467,6 +480,24 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
         return TileRead(corners, None, marks, 0.0, problem)
     confidence = _confidence(found, [p for _, p in halves[0]], [p for _, p in halves[1]])
     return TileRead(corners, (len(halves[0]), len(halves[1])), marks, confidence)
+
+
+def _halves_centred(
+    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]], divider: Blob, width: float
+) -> bool:
+    """Whether each half's pips sit around the middle of that half, as every standard pattern
+    does (one pip in the middle, two or more in pairs mirrored through it). Knots on either
+    side of a stripe of wood grain lie anywhere along it."""
+    ax, ay = math.cos(divider.angle), math.sin(divider.angle)
+    for half in halves:
+        if not half:
+            continue
+        us = [(p.x - divider.x) * ax + (p.y - divider.y) * ay for _, p in half]
+        vs = [-(p.x - divider.x) * ay + (p.y - divider.y) * ax for _, p in half]
+        u, v = abs(float(np.mean(us))), abs(float(np.mean(vs)))
+        if u > HALF_MIDDLE[0] * width or not HALF_MIDDLE[1] <= v / width <= HALF_MIDDLE[2]:
+            return False
+    return True
 
 
 def _why_unreadable(halves: tuple[list, list], found: list[Blob], max_pips: int) -> Unread | None:
