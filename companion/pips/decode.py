@@ -98,14 +98,11 @@ def load_photo(data: bytes, work_side: int = WORK_SIDE) -> Photo:
         if image.format not in FORMATS:
             raise PhotoError(PhotoProblem.NOT_AN_IMAGE)
         width, height = image.size
-        if width * height > MAX_PIXELS:
-            raise PhotoError(
-                PhotoProblem.TOO_MANY_PIXELS, width=width, height=height, limit=MAX_PIXELS
-            )
-        if not _decodes_scaled(image) and width * height > MAX_DECODED_PIXELS:
-            raise PhotoError(
-                PhotoProblem.TOO_MANY_PIXELS, width=width, height=height, limit=MAX_DECODED_PIXELS
-            )
+        # the limit of this format, so that the words name the one that applies (a 64 MP PNG
+        # told "at most 60" would be refused again at 50)
+        limit = MAX_PIXELS if _decodes_scaled(image) else MAX_DECODED_PIXELS
+        if width * height > limit:
+            raise PhotoError(PhotoProblem.TOO_MANY_PIXELS, width=width, height=height, limit=limit)
         if min(width, height) < MIN_SIDE:
             raise PhotoError(PhotoProblem.TOO_SMALL, width=width, height=height, limit=MIN_SIDE)
         try:

@@ -104,6 +104,12 @@ def test_the_attack_png_is_small_in_bytes_and_refused_from_its_header(huge_png):
     assert_refused_from_the_header(data)
 
 
+def test_a_png_over_every_limit_is_told_the_png_limit():
+    """A 64-megapixel PNG was told "at most 60 megapixels" (the JPEG limit): cut to 50 it was
+    refused again. It is told the limit that applies to it, 12."""
+    assert_refused_from_the_header(big_png(8000))
+
+
 def test_the_attack_png_grows_memory_by_less_than_250_mb(huge_png):
     answer = measure(huge_png)
     assert answer.get("problem") == PhotoProblem.TOO_MANY_PIXELS.value
