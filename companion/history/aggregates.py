@@ -139,6 +139,8 @@ def records(filters: Filters) -> dict[int, PlayerStats]:
     """Player id -> record over the live finished games narrowed by ``filters`` (``game_ids``
     is not supported): all-time totals without dates; with dates, buckets for whole months and
     lines for the days of partial edge months."""
+    if filters.date_to == date.max:  # a season with no end runs to the last day there is,
+        filters = replace(filters, date_to=None)  # which has no day after it
     if filters.date_from is None and filters.date_to is None:
         return _combine(stats for _, stats in _total_rows(filters))
     first, after = _whole_months(filters.date_from, filters.date_to)

@@ -213,6 +213,18 @@ def test_bad_season_dates_are_named_not_a_500(client, history):
     assert "is not a date" in page_text(response)
 
 
+@pytest.mark.parametrize(
+    "query",
+    ["from=2026-12-31&to=2026-01-01", "from=2026-02-01", "to=2026-02-28", "to=9999-12-31"],
+    ids=["reversed", "no end", "no start", "the last day"],
+)
+def test_a_season_open_at_one_end_or_reversed_is_not_a_500(client, history, query):
+    """A season with no end (or one whose end the form refused, as a reversed range's) ran to
+    the last day there is, and the day after it overflowed: a 500."""
+    response = client.get(f"/history/seasons?{query}")
+    assert response.status_code == 200
+
+
 # --- ratings on the pages ----------------------------------------------------------------------
 
 
