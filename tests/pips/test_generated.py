@@ -77,6 +77,14 @@ def test_textures_give_no_tile(seed):
     assert caught.value.problem is PhotoProblem.UNREADABLE
 
 
+@pytest.mark.parametrize("angle", [0.0, 0.4, 1.2])
+def test_tiles_with_few_pips_still_show_their_edges_and_are_read(angle):
+    """A tile of up to 4 pips must show its edges and its halves' pips centre on their middles
+    (what stopped knots on grain): real 1-1s, 2-1s, 3-1s, 2-2s and 1-0s on a table pass."""
+    photo = scene([(1, 1), (2, 1), (1, 0), (3, 1), (2, 2)], angle=angle)
+    assert read(photo) == sorted(photo.tiles)
+
+
 def test_double_blank_is_a_tile_with_no_pips():
     reading = count_pips(scene([(0, 0)]).data)
     assert [t.text for t in reading.tiles] == ["0-0"]
