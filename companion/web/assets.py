@@ -106,8 +106,13 @@ def minified(path: Path) -> bytes:
     return minify(raw.decode("utf-8")).encode("utf-8")
 
 
+def _compressible(path: Path, mimetype: str) -> bool:
+    """Whether the file is ever sent compressed (a property of the file, not of a request)."""
+    return path.stat().st_size >= MIN_COMPRESS and mimetype.startswith(COMPRESSIBLE)
+
+
 def _encoding(path: Path, mimetype: str) -> str:
-    if path.stat().st_size < MIN_COMPRESS or not mimetype.startswith(COMPRESSIBLE):
+    if not _compressible(path, mimetype):
         return "identity"
     accepted = request.accept_encodings
     if accepted["br"]:
@@ -137,8 +142,12 @@ def init_assets(app: Flask) -> None:
         response = Response(assets.body(path, encoding), mimetype=mimetype)
         if encoding != "identity":
             response.headers["Content-Encoding"] = encoding
-        response.vary.add("Accept-Encoding")
-        response.set_etag(f"{digest}-{encoding}")
+        if _compressible(path, mimetype):
+            response.vary.add("Accept-Encoding")
+            response.set_etag(f"{digest}-{encoding}")
+        else:  # one representation whatever the browser accepts: no Vary, a plain ETag (the
+            # 144 px icon and the favicon are in every first visit's 30 KB, issue 26)
+            response.set_etag(digest or "")
         if query.optional_text("v") == digest:
             response.cache_control.public = True
             response.cache_control.max_age = YEAR

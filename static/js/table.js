@@ -221,9 +221,8 @@
     disable(form);
     var page = form.getAttribute("data-outbox-page");
     if (!page) { return; }
-    document.querySelectorAll("form[method='post'], form[method='POST']").forEach(function (other) {
-      var to = other.getAttribute("action") || "";
-      if (other !== form && (to === page || to.indexOf(page + "/") === 0)) { disable(other); }
+    [].forEach.call(document.forms, function (other) {
+      if (other.method === "post" && other.action.indexOf(page + "/") > 0) { disable(other); }
     });
   }
   // A Save refused so: after htmx has enabled its Save button again (afterRequest).
