@@ -111,8 +111,10 @@ def _compressible(path: Path, mimetype: str) -> bool:
     return path.stat().st_size >= MIN_COMPRESS and mimetype.startswith(COMPRESSIBLE)
 
 
-def _encoding(path: Path, mimetype: str) -> str:
-    if not _compressible(path, mimetype):
+def _encoding(compressible: bool) -> str:
+    """The encoding this request gets: ``identity`` for a file never compressed, else the best
+    the browser accepts."""
+    if not compressible:
         return "identity"
     accepted = request.accept_encodings
     if accepted["br"]:
@@ -138,11 +140,12 @@ def init_assets(app: Flask) -> None:
             abort(404)
         digest = assets.digest(filename)
         mimetype = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        encoding = _encoding(path, mimetype)
+        compressible = _compressible(path, mimetype)  # one stat of the file per request
+        encoding = _encoding(compressible)
         response = Response(assets.body(path, encoding), mimetype=mimetype)
         if encoding != "identity":
             response.headers["Content-Encoding"] = encoding
-        if _compressible(path, mimetype):
+        if compressible:
             response.vary.add("Accept-Encoding")
             response.set_etag(f"{digest}-{encoding}")
         else:  # one representation whatever the browser accepts: no Vary, a plain ETag (the
