@@ -49,6 +49,11 @@ SIZES = {1: (1155, 866), 3: (2000, 1500), 12: (4000, 3000)}
 LEVELS = (0.5, 0.7, 0.8, 0.9, 0.95)
 
 
+def all_parts() -> dict[str, list[str]]:
+    """Every part of the labelled set by name, from the split files (the third once written)."""
+    return split(SPLIT) | split(FRESH) | (split(THIRD) if THIRD.exists() else {})
+
+
 def accuracy(
     names: list[str], failures: bool = False
 ) -> tuple[Counter[str], list[tuple[float, bool]]]:
@@ -143,7 +148,7 @@ def main() -> None:
     parser.add_argument("--failures", action="store_true")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}")
-    parts = split(SPLIT) | split(FRESH) | (split(THIRD) if THIRD.exists() else {})
+    parts = all_parts()
     for part in ("dev", "held_out", "held_out_fresh", "held_out_third"):
         if args.part == part or (args.part == "both" and part in ("dev", "held_out")):
             report(part, *accuracy(parts[part], args.failures))

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from PIL import Image  # noqa: E402
+from pips_bench import all_parts  # noqa: E402
 
 from companion.pips import PhotoError, count_pips  # noqa: E402
 from companion.pips.labelled import items, vary  # noqa: E402
@@ -50,12 +51,11 @@ def megapixels(data: bytes, factor: float) -> float:
 
 
 def part_names(part: str) -> list[str]:
-    """The item names of ``part``, from whichever split file holds it."""
-    for path in sorted((ROOT / "tests" / "data").glob("pips_split*.json")):
-        parts = json.loads(path.read_text())["parts"]
-        if part in parts:
-            return list(parts[part])
-    raise SystemExit(f"no part {part!r} in tests/data/pips_split*.json")
+    """The item names of ``part`` (the parts are read as the accuracy benchmark reads them)."""
+    parts = all_parts()
+    if part not in parts:
+        raise SystemExit(f"no part {part!r}; there are {sorted(parts)}")
+    return list(parts[part])
 
 
 def main() -> None:
