@@ -1,7 +1,8 @@
 """Write tests/data/pips_split.json: which labelled items are for development and which are held
 out (never tuned on). Run once, before tuning; the seed and the rule are in the file.
 ``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
-``--third`` the third (tests/data/pips_split_third.json).
+``--third`` the third (tests/data/pips_split_third.json) and ``--fourth`` the fourth
+(tests/data/pips_split_fourth.json).
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -63,6 +64,16 @@ LATER_PARTS = {
         "A third held-out part of the photo reader's labelled set, written once before the "
         "texture-phantom round: the second one (pips_split_fresh.json) had been measured once "
         "and became tuning data.",
+    ),
+    "--fourth": LaterPart(
+        "held_out_fourth",
+        ROOT / "tests" / "data" / "pips_split_fourth.json",
+        1206,
+        (100_000, 110_000, 120),
+        (110_000, 111_000, 30),
+        "A fourth held-out part of the photo reader's labelled set, written once before the "
+        "small-tile and lone-tile round: the third one (pips_split_third.json) had been "
+        "measured once and became tuning data.",
     ),
 }
 
