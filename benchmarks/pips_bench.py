@@ -11,9 +11,9 @@
    Pillow; the ratios say how the reading scales on any machine.
 
 Run: ``.venv/bin/python benchmarks/pips_bench.py`` (``--runs N``, ``--part dev|held_out|
-held_out_fresh|held_out_third|both``; "both" is dev and held_out: a later held-out part is
-only measured when named, once, at the end of a round of tuning). ``--failures`` lists each
-photo not read exactly.
+held_out_fresh|held_out_third|held_out_fourth|tuning|both``; "tuning" is every part tuned
+on so far; "both" is dev and held_out: a later held-out part is only measured when named,
+once, at the end of a round of tuning). ``--failures`` lists each photo not read exactly.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ THIRD = ROOT / "tests" / "data" / "pips_split_third.json"
 #: The fourth held-out part (written before the small-tile round; the third is tuning data now).
 FOURTH = ROOT / "tests" / "data" / "pips_split_fourth.json"
 PHOTOS = ROOT / "tests" / "data" / "photos"
+#: The parts tuned on so far: each later held-out part joins them once it has been measured.
+TUNING = ("dev", "held_out", "held_out_fresh", "held_out_third")
 #: megapixels -> (width, height), 4:3 like a phone camera
 SIZES = {1: (1155, 866), 3: (2000, 1500), 12: (4000, 3000)}
 #: Confidence levels at which the share of right tiles is shown.
@@ -145,16 +147,16 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument(
         "--part",
-        choices=("dev", "held_out", "held_out_fresh", "held_out_third", "both", "none"),
+        choices=(*all_parts(), "tuning", "both", "none"),
         default="both",
     )
     parser.add_argument("--failures", action="store_true")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}")
-    parts = all_parts()
-    for part in ("dev", "held_out", "held_out_fresh", "held_out_third"):
-        if args.part == part or (args.part == "both" and part in ("dev", "held_out")):
-            report(part, *accuracy(parts[part], args.failures))
+    groups = {"tuning": TUNING, "both": ("dev", "held_out")}
+    for part, names in all_parts().items():
+        if args.part == part or part in groups.get(args.part, ()):
+            report(part, *accuracy(names, args.failures))
     if args.runs < 1:
         return
     print(f"CPU per photo, median of {args.runs} runs; reference: Pillow's full decode")
