@@ -11,11 +11,9 @@ import cv2
 import numpy as np
 
 from .decode import MAX_BYTES, MAX_PIXELS, MIN_SIDE, PhotoError, PhotoProblem, load_photo
-from .detect import divider_length, find_tiles
+from .detect import MAX_HALF, divider_length, find_tiles
 from .reading import Pip, Reading, TileRead, Unread
 
-#: The most pips a half can have in the biggest set the app knows (double-18).
-MAX_HALF = 18
 #: The divider length, in pixels, every photo is scaled to before its tiles are read.
 DIVIDER_PIXELS = 72.0
 #: The least and most that scaling may shrink or enlarge the working image.
@@ -57,20 +55,29 @@ def tile_sized(rgb: np.ndarray) -> np.ndarray:
     low, high = TILE_SCALING
     factor = min(high, max(low, DIVIDER_PIXELS / length))
     if abs(factor - 1) < 0.1:
-        return framed(rgb)
+        return rgb
     method = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
-    sized = cv2.resize(rgb, None, fx=factor, fy=factor, interpolation=method)
-    return framed(sized)
+    return cv2.resize(rgb, None, fx=factor, fy=factor, interpolation=method)
 
 
-def framed(rgb: np.ndarray) -> np.ndarray:
+def framed(rgb: np.ndarray) -> tuple[np.ndarray, int]:
     """``rgb`` with a margin of its own border (replicated) when it is only a few tiles
-    across: a photo cropped close to its tiles still has table around them, which the
-    reader's neighbourhoods and its edge check need."""
+    across, and the margin's width in pixels (0 when none): a photo cropped close to its
+    tiles still has table around them, which the reader's neighbourhoods and its edge check
+    need."""
     room = int(FRAME_TILES * DIVIDER_PIXELS)
     if min(rgb.shape[:2]) >= 2 * room:
-        return rgb
-    return cv2.copyMakeBorder(rgb, room // 2, room // 2, room // 2, room // 2, cv2.BORDER_REPLICATE)
+        return rgb, 0
+    margin = room // 2
+    return cv2.copyMakeBorder(rgb, margin, margin, margin, margin, cv2.BORDER_REPLICATE), margin
+
+
+def in_photo(tile: TileRead, rgb: np.ndarray, margin: int) -> bool:
+    """Whether ``tile``'s centre lies in the photo itself, not in the margin :func:`framed`
+    added: the replicated border is made-up stripes, where grain gave a phantom 0-0."""
+    x, y = tile.centre
+    height, width = rgb.shape[:2]
+    return margin <= x < width - margin and margin <= y < height - margin
 
 
 def read_photo(data: bytes, max_pips: int = MAX_HALF) -> tuple[Reading, np.ndarray]:
@@ -79,9 +86,9 @@ def read_photo(data: bytes, max_pips: int = MAX_HALF) -> tuple[Reading, np.ndarr
     A photo with no tile read is refused (``PhotoProblem.UNREADABLE``), never read as 0 pips.
     """
     photo = load_photo(data)
-    rgb = tile_sized(photo.rgb)
+    rgb, margin = framed(tile_sized(photo.rgb))
     height, width = rgb.shape[:2]
-    tiles = reading_order(find_tiles(rgb, max_pips))
+    tiles = reading_order([t for t in find_tiles(rgb, max_pips) if in_photo(t, rgb, margin)])
     reading = Reading(
         width=width,
         height=height,

@@ -23,6 +23,8 @@ import numpy as np
 
 from .reading import Pip, Point, Quad, TileRead, Unread
 
+#: The most pips a half can have in the biggest set the app knows (double-18).
+MAX_HALF = 18
 #: Divider length / tile width: dividers stop short of the tile's long edges.
 DIVIDER_SPAN = 0.8
 #: The shortest divider, in working-image pixels, that can carry readable pips.
@@ -43,6 +45,9 @@ USUAL_PIP = 0.22
 FACE_REACH = (0.45, 0.92)
 #: Divider lengths, as shares of the typical one, taken for tiles of the same set.
 SAME_SIZE = (0.75, 1.33)
+#: Where a tile's face is sampled across the divider, in tile widths: within 0.7, since some
+#: sets' tiles are only 1.5 times as long as wide (a half 0.75 wide).
+FACE_SAMPLES_ACROSS = (0.14, 0.33, 0.52, 0.7)
 #: How much (Lab, 0-255 scale) a tile's face must differ from the table around it.
 SURROUND_STEP = 18
 #: Where a tile's edge is looked for: just inside and just outside, as shares of the distance
@@ -62,6 +67,17 @@ FIRST_LOOK_SHARES = (8, 16, 32)
 HALF_MIDDLE = (0.2, 0.3, 0.7)
 #: A tile with at most this many pips must show its edges too (see :func:`_needs_edges`).
 FAKEABLE = 4
+#: A tile's length in tile widths, with room for a tilted outline: a mark longer than this
+#: is no mark on a tile's face.
+TILE_LONGER = 2.2
+#: A mark this many times longer than its bounding rectangle is thick is measured for its
+#: usual width (the rectangle of a divider with its centre pin is as thick as the pin).
+ELONGATED = 2.5
+#: How much firmer than the usual threshold a mark that is neither pip nor bar is looked at
+#: again (a divider with pips run into it).
+PARTING = 2.0
+#: How many strips along an elongated mark its width is measured in.
+WIDTH_STRIPS = 8
 #: Contrast (0-255) a mark needs above its surroundings.
 MIN_CONTRAST = 28
 
@@ -85,15 +101,32 @@ class Blob:
 
 def divider_length(rgb: np.ndarray) -> float | None:
     """The typical divider's length in ``rgb`` (pixels), or None when no divider shows: what
-    the reader scales every photo by, so that tiles reach it at one size."""
-    half = cv2.resize(
-        cv2.GaussianBlur(rgb, (3, 3), 0), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA
-    )
-    found = [(len(first), first) for first in (_first_look(half, dark) for dark in (True, False))]
-    count, dividers = max(found, key=lambda pair: pair[0])
-    if not count:
+    the reader scales every photo by, so that tiles reach it at one size.
+
+    A half-size copy is enough for tiles of ordinary size; when it shows no pip around any
+    divider, the tiles may be too small for it (a small photo, tiles far away: at half size
+    their pips merge with the divider), and the full-size copy is looked at too."""
+    blurred = cv2.GaussianBlur(rgb, (3, 3), 0)
+    best: tuple[list[Blob], int, float] = ([], -1, 1.0)
+    for shrink in (0.5, 1.0):
+        sized = (
+            blurred
+            if shrink == 1.0
+            else cv2.resize(blurred, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        )
+        # the polarity whose dividers have the most pips around them (a pen on the table is
+        # a bar too, with none), then the one with the most dividers (double-blanks have no
+        # pips)
+        looks = [_first_look(sized, dark) for dark in (True, False)]
+        dividers, support = max(looks, key=lambda look: (look[1], len(look[0])))
+        if support > best[1]:  # the full size only when its dividers have pips
+            best = (dividers, support, shrink)
+        if support > 0:
+            break
+    dividers, _, shrink = best
+    if not dividers:
         return None
-    return 2.0 * float(np.median([d.length for d in dividers]))
+    return float(np.median([d.length for d in dividers])) / shrink
 
 
 def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
@@ -109,33 +142,38 @@ def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
     lab = cv2.cvtColor(cv2.medianBlur(rgb, 5), cv2.COLOR_RGB2LAB)
     tiles: list[TileRead] = []
     for dark_marks in (True, False):
-        first = _first_look(half, dark_marks)
+        first, _ = _first_look(half, dark_marks)
         if not first:
             continue
         side = _fitted_side(first, scale=2.0)
         contrast = _contrast_map(blurred, dark_marks, side)
         blobs = _blobs(contrast)
         face = _Face(lab, contrast < _level(contrast))
-        found = _read_polarity(blobs, max_pips, face)
+        expected = 2.0 * float(np.median([d.length for d in first]))
+        found = _read_polarity(blobs, max_pips, face, expected)
         tiles.extend(t for t in found if not _overlaps_any(t, tiles))
     return tiles
 
 
-def _first_look(half: np.ndarray, dark_marks: bool) -> list[Blob]:
+def _first_look(half: np.ndarray, dark_marks: bool) -> tuple[list[Blob], int]:
     """The dividers of a half-size copy, with the neighbourhood (an 8th, 16th or 32nd of the
-    short side) that shows the most pips around them: a neighbourhood wider than the tiles
-    would take a whole tile lighter or darker than the table for one mark."""
+    short side) that shows the most pips around them, and how many pips that is: a
+    neighbourhood wider than the tiles would take a whole tile lighter or darker than the
+    table for one mark."""
     best: list[Blob] = []
     best_support = -1
+    short = min(half.shape[0], half.shape[1])
     for share in FIRST_LOOK_SHARES:
-        side = max(9, min(half.shape[0], half.shape[1]) // share) | 1
+        side = max(9, short // share) | 1
         glance = _blobs(_contrast_map(half, dark_marks, side))
         pips = [b for b in glance if _is_pip_shape(b)]
-        first = _usual_size(_bars(glance, MIN_DIVIDER / 2), pips)
+        # a whole tile shows in the photo, so its divider is shorter than the short side
+        bars = [b for b in _bars(glance, MIN_DIVIDER / 2) if b.length <= DIVIDER_SPAN * short]
+        first = _usual_size(bars, pips)
         support = sum(_support(b, pips) for b in first)
         if support > best_support:
             best, best_support = first, support
-    return best
+    return best, best_support
 
 
 def _fitted_side(dividers: list[Blob], scale: float) -> int:
@@ -160,11 +198,32 @@ def _level(contrast: np.ndarray) -> float:
 
 
 def _blobs(contrast: np.ndarray) -> list[Blob]:
-    """The connected marks of ``contrast`` above a threshold from its own histogram."""
-    _, mask = cv2.threshold(contrast, _level(contrast), 255, cv2.THRESH_BINARY)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    """The connected marks of ``contrast`` above a threshold from its own histogram. A mark
+    that is neither pip nor bar is looked at again at a firmer threshold: on a small or
+    blurred tile the pips nearest the divider run into it, and a pip in a tile's corner runs
+    into the table around it when the table is lighter (or darker) than the tile; they part
+    there."""
+    level = _level(contrast)
+    firmer: list[tuple[Blob, np.ndarray]] | None = None
     blobs = []
+    for blob, contour in _marks(contrast, level):
+        if not _is_pip_shape(blob) and blob.length < ELONGATED * blob.thickness:
+            firmer = _marks(contrast, PARTING * level) if firmer is None else firmer
+            parts = [b for b, _ in firmer if cv2.pointPolygonTest(contour, (b.x, b.y), False) >= 0]
+            if any(_is_pip_shape(b) or _is_divider(b, MIN_DIVIDER / 2) for b in parts):
+                blobs.extend(parts)
+                continue
+        blobs.append(blob)
+    return blobs
+
+
+def _marks(contrast: np.ndarray, level: float) -> list[tuple[Blob, np.ndarray]]:
+    """The connected marks of ``contrast`` above ``level``, each with its outline."""
+    _, mask = cv2.threshold(contrast, level, 255, cv2.THRESH_BINARY)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    # every boundary pixel (not only corners): a bar's width is measured along its length
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    marks = []
     for contour in contours:
         area = cv2.contourArea(contour)
         if area < 6:
@@ -172,18 +231,33 @@ def _blobs(contrast: np.ndarray) -> list[Blob]:
         (x, y), (w, h), deg = cv2.minAreaRect(contour)
         perimeter = cv2.arcLength(contour, True) or 1.0
         angle = math.radians(deg) if w >= h else math.radians(deg + 90)
-        blobs.append(
-            Blob(
-                x=x,
-                y=y,
-                length=max(w, h),
-                thickness=max(1.0, min(w, h)),
-                angle=angle,
-                area=area,
-                roundness=4 * math.pi * area / perimeter**2,
-            )
+        length, thickness = max(w, h), max(1.0, min(w, h))
+        if length >= ELONGATED * thickness:
+            thickness = min(thickness, _usual_width(contour, x, y, angle, length))
+        blob = Blob(
+            x=x,
+            y=y,
+            length=length,
+            thickness=thickness,
+            angle=angle,
+            area=area,
+            roundness=4 * math.pi * area / perimeter**2,
         )
-    return blobs
+        marks.append((blob, contour))
+    return marks
+
+
+def _usual_width(contour: np.ndarray, x: float, y: float, angle: float, length: float) -> float:
+    """The median width (pixels) of an elongated mark across its length, in
+    :data:`WIDTH_STRIPS` strips: a divider's centre pin (a spinner) touching it widens its
+    bounding rectangle in the middle only, and would make it too thick for a divider."""
+    points = contour.reshape(-1, 2).astype(np.float32)
+    dx, dy = points[:, 0] - x, points[:, 1] - y
+    along = dx * math.cos(angle) + dy * math.sin(angle)
+    across = -dx * math.sin(angle) + dy * math.cos(angle)
+    strip = np.clip(((along / length + 0.5) * WIDTH_STRIPS).astype(int), 0, WIDTH_STRIPS - 1)
+    widths = [float(np.ptp(across[strip == k])) + 1.0 for k in np.unique(strip)]
+    return max(1.0, float(np.median(widths)))
 
 
 def _bars(blobs: list[Blob], shortest: float = MIN_DIVIDER) -> list[Blob]:
@@ -294,7 +368,7 @@ class _Face:
         for sign in (-1, 1):
             samples = []
             for u in (-0.36, -0.18, 0.0, 0.18, 0.36):
-                for v in (0.14, 0.4, 0.62, 0.8):
+                for v in FACE_SAMPLES_ACROSS:
                     x = int(divider.x + u * width * ax - sign * v * width * ay)
                     y = int(divider.y + u * width * ay + sign * v * width * ax)
                     if 0 <= x < breadth and 0 <= y < height and self.plain[y, x]:
@@ -349,10 +423,13 @@ class _Face:
         return float(np.mean(steps >= SURROUND_STEP)) >= EDGE_SHARE
 
 
-def _read_polarity(blobs: list[Blob], max_pips: int, face: _Face) -> list[TileRead]:
-    """Tiles around the dividers among ``blobs``, each with the round blobs on its halves."""
+def _read_polarity(
+    blobs: list[Blob], max_pips: int, face: _Face, expected: float
+) -> list[TileRead]:
+    """Tiles around the dividers among ``blobs``, each with the round blobs on its halves;
+    ``expected``: the dividers' length (pixels) the first look found."""
     pips = [b for b in blobs if _is_pip_shape(b)]
-    dividers = _usual_size(_bars(blobs), pips)
+    dividers = _usual_size(_bars(blobs), pips, expected)
     claimed: set[int] = set()
     tiles: list[TileRead] = []
     for divider in dividers:
@@ -385,12 +462,13 @@ def _has_blank_half(tile: TileRead) -> bool:
     return tile.halves is not None and min(tile.halves) == 0
 
 
-def _usual_size(bars: list[Blob], pips: list[Blob]) -> list[Blob]:
+def _usual_size(bars: list[Blob], pips: list[Blob], expected: float | None = None) -> list[Blob]:
     """The bars about as long as the typical divider (all tiles of a set are the same size,
     seen at about the same distance); much longer bars are tile edges or pens, much shorter
     ones scratches or grain. The typical one agrees in length with the most other bars that
     have pips around them, then has the most pips of the usual size for its length (a pip is
-    about a fifth of a divider across)."""
+    about a fifth of a divider across), then is nearest the ``expected`` length (pixels) when
+    one is known: a lone double-blank has no pip to tell it from a pen or a crease."""
     if len(bars) < 2:
         return bars
     low, high = SAME_SIZE
@@ -398,11 +476,12 @@ def _usual_size(bars: list[Blob], pips: list[Blob]) -> list[Blob]:
     floor = min(2, max(support))
     backed = [b for b, n in zip(bars, support, strict=True) if n >= floor]
 
-    def score(bar: Blob) -> tuple[int, float]:
+    def score(bar: Blob) -> tuple[int, float, float]:
         agreeing = sum(1 for b in backed if low * bar.length <= b.length <= high * bar.length)
         sizes = np.array([p.diameter / bar.length for p in _pips_on(bar, pips)])
         # each pip counts by how close its size is to the usual one for this bar
-        return agreeing, float(np.exp(-(((sizes - USUAL_PIP) / 0.08) ** 2)).sum())
+        fit = float(np.exp(-(((sizes - USUAL_PIP) / 0.08) ** 2)).sum())
+        return agreeing, fit, -abs(math.log(bar.length / expected)) if expected else 0.0
 
     typical = max(backed, key=score).length
     return sorted(
@@ -412,8 +491,13 @@ def _usual_size(bars: list[Blob], pips: list[Blob]) -> list[Blob]:
 
 
 def _support(divider: Blob, pips: list[Blob]) -> int:
-    """How many round blobs of a pip's size for ``divider`` lie on its would-be tile."""
-    return len(_pips_on(divider, pips))
+    """How many round blobs of a pip's size for ``divider`` lie on its would-be tile; none
+    when a side holds more than any half can (:data:`MAX_HALF`): the squares of a checked
+    cloth around a pen are not pips."""
+    found = _pips_on(divider, pips)
+    ax, ay = math.cos(divider.angle), math.sin(divider.angle)
+    first = sum(1 for p in found if (p.y - divider.y) * ax - (p.x - divider.x) * ay < 0)
+    return len(found) if max(first, len(found) - first) <= MAX_HALF else 0
 
 
 def _on_face(u: float, v: float, width: float) -> bool:
@@ -446,6 +530,8 @@ def _has_foreign_mark(divider: Blob, blobs: list[Blob]) -> bool:
     for blob in blobs:
         if blob.area <= biggest_pip or blob.area < 0.35 * blob.length * blob.thickness:
             continue  # pip-sized, or a thin outline (a tile's shadow along two edges)
+        if blob.length > TILE_LONGER * width:
+            continue  # longer than a tile: a shadow run into the dark squares of a cloth
         dx, dy = blob.x - divider.x, blob.y - divider.y
         u, v = dx * ax + dy * ay, -dx * ay + dy * ax
         if abs(u) < 0.4 * width and divider.thickness < abs(v) < 0.85 * width:
@@ -478,7 +564,7 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     problem = _why_unreadable(halves, found, max_pips)
     if problem:
         return TileRead(corners, None, marks, 0.0, problem)
-    confidence = _confidence(found, [p for _, p in halves[0]], [p for _, p in halves[1]])
+    confidence = _confidence(found, [[p for _, p in half] for half in halves], divider)
     return TileRead(corners, (len(halves[0]), len(halves[1])), marks, confidence)
 
 
@@ -511,29 +597,31 @@ def _why_unreadable(halves: tuple[list, list], found: list[Blob], max_pips: int)
     return None
 
 
-def _confidence(found: list[Blob], first: list[Blob], second: list[Blob]) -> float:
+def _confidence(found: list[Blob], halves: list[list[Blob]], divider: Blob) -> float:
     """0-1: how regular the pips are. Standard pip patterns are symmetric about the middle of
-    their half; a stray mark breaks that symmetry."""
+    their half; a stray mark, or a pip missed, breaks that symmetry."""
     if not found:
         return 0.9  # a double-blank: nothing to check but the divider
     sizes = np.array([p.diameter for p in found])
     spread = float(sizes.std() / sizes.mean()) if len(sizes) > 1 else 0.0
-    symmetric = np.mean([_symmetric_share(h) for h in (first, second) if h] or [1.0])
+    symmetric = np.mean([_symmetric_share(h, divider) for h in halves if h] or [1.0])
     return round(max(0.0, min(1.0, float(symmetric) - spread)), 2)
 
 
-def _symmetric_share(half: list[Blob]) -> float:
-    """The share of a half's pips that have a mirror image through the half's centre."""
+def _symmetric_share(half: list[Blob], divider: Blob) -> float:
+    """The share of a half's pips that have a mirror image through the half's centre. Along
+    the divider that centre is the divider's middle, not the pips' own mean: two pips of a
+    3 with the third missed are symmetric about their own mean, and would pass for a 2."""
     if len(half) < 2:
         return 1.0
-    xs = np.array([p.x for p in half])
-    ys = np.array([p.y for p in half])
-    cx, cy = xs.mean(), ys.mean()
+    ax, ay = math.cos(divider.angle), math.sin(divider.angle)
+    us = np.array([(p.x - divider.x) * ax + (p.y - divider.y) * ay for p in half])
+    vs = np.array([-(p.x - divider.x) * ay + (p.y - divider.y) * ax for p in half])
+    across = vs.mean()  # the tile's length is less sure than its divider
     tolerance = 0.6 * np.mean([p.diameter for p in half])
     hits = 0
-    for p in half:
-        mx, my = 2 * cx - p.x, 2 * cy - p.y
-        if np.min(np.hypot(xs - mx, ys - my)) <= tolerance:
+    for u, v in zip(us, vs, strict=True):
+        if np.min(np.hypot(us + u, vs - (2 * across - v))) <= tolerance:
             hits += 1
     return hits / len(half)
 

@@ -15,7 +15,6 @@ from .conftest import PHOTOS, real_photos
 KNOWN_FAILURES = {
     ("valid_5.jpg", "r180"): "turned 180 degrees the 1-4 (blue and khaki pips) does not keep "
     "its total since the tile-size scaling was widened for close crops; not yet diagnosed",
-    ("valid_5.jpg", "crop"): "cropped close to the 1-4, its total is not kept; not yet diagnosed",
 }
 
 

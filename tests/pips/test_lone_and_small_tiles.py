@@ -1,0 +1,98 @@
+"""Hands the reader got wrong in the stop of 2026-12-04 night: a single tile alone on the table,
+a divider with its centre pin, a pen that set the photo's scale, a shadow run into a checked
+cloth, pips run into the divider or into the table, a pip missed that left a 3 looking like
+a 2, and grain in a made-up margin. Each test failed on the reader before the change it names."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from companion.pips import PhotoError, PhotoProblem, count_pips
+from companion.pips.detect import Blob, _symmetric_share
+from companion.pips.labelled import item
+from companion.pips.synth import make_photo
+
+from .conftest import PHOTOS
+
+
+def tiles_of(data: bytes) -> list[str]:
+    return sorted(t.text for t in count_pips(data).tiles)
+
+
+def test_a_lone_double_blank_is_found_not_a_pen_beside_it():
+    """A 0-0 alone (no pip to back its divider) beside a pen half as long: the second look
+    kept the pen, as long as the first look's dividers were not asked."""
+    photo = make_photo(200008, 2000, 1500)
+    assert photo.tiles == ("0-0",)
+    assert tiles_of(photo.data) == ["0-0"]
+
+
+def test_a_lone_double_with_its_centre_pin_touching_the_divider():
+    """A 7-7 whose centre pin (spinner) touches the divider: the pin made the divider's
+    bounding rectangle too thick for a divider; its usual width along its length is thin."""
+    photo = make_photo(200011, 800, 600)
+    assert photo.tiles == ("7-7",)
+    assert tiles_of(photo.data) == ["7-7"]
+
+
+def test_a_shadow_run_into_a_checked_cloth_is_not_a_mark_on_the_tile():
+    """A 6-6 whose shadow runs into the dark squares of the cloth: one mark longer than a
+    tile, taken for a logo on its face, so the tile was dropped and 18 pips read as 12 with
+    nothing unsure."""
+    photo = make_photo(200001, 800, 600)
+    assert tiles_of(photo.data) == sorted(photo.tiles) == ["5-1", "6-6"]
+
+
+def test_a_pen_with_no_pips_does_not_set_the_scale():
+    """A pen (a long bar with no pip) on a checked cloth, whose squares look like pips: the
+    photo was scaled by the pen, and the 6-1 became too small to read."""
+    spec = "scene:63009:2400"
+    assert tiles_of(item(spec, PHOTOS).data) == ["6-1"]
+
+
+def test_a_small_tile_whose_pips_run_into_its_divider():
+    """A dark 4-3 about 30 px long in a 640 px photo: at the first look's half size its pips
+    merge with the divider; the full size is looked at, and a firmer threshold parts them."""
+    spec = "scene:21848:640"
+    assert tiles_of(item(spec, PHOTOS).data) == ["4-3"]
+
+
+def test_a_corner_pip_run_into_a_lighter_table_parts_from_it():
+    """A blue 3-0 on a lighter table: the 3's corner pip ran into the table around the tile
+    and was not a pip, and the 3 was read as a sure 2."""
+    spec = "scene:87713:1600"
+    assert tiles_of(item(spec, PHOTOS).data) == ["3-0", "4-3", "5-3", "5-4"]
+
+
+def blob(u: float, v: float) -> Blob:
+    """A pip of 10 px at ``u`` along and ``v`` across a horizontal divider at the origin."""
+    return Blob(x=u, y=v, length=10, thickness=10, angle=0.0, area=78.5, roundness=0.9)
+
+
+DIVIDER = Blob(x=0, y=0, length=64, thickness=5, angle=0.0, area=320, roundness=0.1)
+
+
+def test_a_three_with_a_pip_missed_is_not_symmetric():
+    """Two pips of a 3 (its middle and one corner) are symmetric about their own mean, which
+    made a sure 2 of them; about the half's middle along the divider they are not."""
+    width = DIVIDER.length / 0.8
+    corner = blob(0.3 * width, 0.75 * width)
+    middle = blob(0.0, 0.5 * width)
+    assert _symmetric_share([middle, corner], DIVIDER) == 0.0
+    two = [blob(-0.3 * width, 0.25 * width), blob(0.3 * width, 0.75 * width)]
+    assert _symmetric_share(two, DIVIDER) == 1.0
+    three = [*two, middle]
+    assert math.isclose(_symmetric_share(three, DIVIDER), 1.0)
+
+
+def test_grain_in_the_made_up_margin_is_no_tile():
+    """Fine wood grain: a stripe as long as the photo was taken for a divider, the photo was
+    shrunk and given a margin of its replicated border, and the margin's made-up stripes
+    gave a phantom 0-0 (50 points). A divider is shorter than the photo's short side, and a
+    tile centred in the margin is not in the photo."""
+    for seed in (70336, 70760):
+        with pytest.raises(PhotoError) as caught:
+            count_pips(item(f"texture:{seed}", PHOTOS).data)
+        assert caught.value.problem is PhotoProblem.UNREADABLE
