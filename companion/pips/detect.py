@@ -48,6 +48,9 @@ SAME_SIZE = (0.75, 1.33)
 #: Where a tile's face is sampled across the divider, in tile widths: within 0.7, since some
 #: sets' tiles are only 1.5 times as long as wide (a half 0.75 wide).
 FACE_SAMPLES_ACROSS = (0.14, 0.33, 0.52, 0.7)
+#: Of the 20 spots sampled on each side of a divider, how many must be plain surface: on the
+#: side with fewer and on the side with more.
+PLAIN_SPOTS = (6, 12)
 #: How much (Lab, 0-255 scale) a tile's face must differ from the table around it.
 SURROUND_STEP = 18
 #: Where a tile's edge is looked for: just inside and just outside, as shares of the distance
@@ -373,9 +376,12 @@ class _Face:
                     y = int(divider.y + u * width * ay + sign * v * width * ax)
                     if 0 <= x < breadth and 0 <= y < height and self.plain[y, x]:
                         samples.append(self.lab[y, x])
-            if len(samples) < 12:  # a face is mostly plain surface; grain or a pattern is not
-                return False
-            sides.append(np.array(samples, dtype=np.float32))
+            sides.append(np.array(samples, dtype=np.float32).reshape(-1, 3))
+        # a face is mostly plain surface, grain or a pattern is not; a half full of pips (an
+        # 8, a 9) leaves fewer plain spots, the other half of a tile rarely does too
+        fewer, more = sorted(len(side) for side in sides)
+        if fewer < PLAIN_SPOTS[0] or more < PLAIN_SPOTS[1]:
+            return False
         medians = [np.median(s, axis=0) for s in sides]
         spread = max(
             float(np.median(np.abs(s[:, 0] - m[0]))) for s, m in zip(sides, medians, strict=True)

@@ -96,3 +96,9 @@ def test_grain_in_the_made_up_margin_is_no_tile():
         with pytest.raises(PhotoError) as caught:
             count_pips(item(f"texture:{seed}", PHOTOS).data)
         assert caught.value.problem is PhotoProblem.UNREADABLE
+
+
+def test_a_half_full_of_pips_still_looks_like_a_tile():
+    """A red 8-0 touching a green 3-1 at 640 px: the 8's pips left 8 plain spots of 20 on
+    that side, and a face had to show 12 on both; the other half shows them."""
+    assert "8-0" in tiles_of(item("scene:84748:640", PHOTOS).data)
