@@ -449,16 +449,13 @@ def hand_photo_confirm(share_token: str) -> Any:
     found = _photo_seat(share_token)
     if not isinstance(found, tuple):
         return found
-    game, seat, _double = found
-    tiles, missing = hand_photo.confirmed_tiles(ConfirmedTilesForm().picks(), game.set_size)
-    if missing or not tiles:
-        flash(
-            _("Some tiles were not picked; nothing was posted. Type the points instead.")
-            if missing
-            else _("No tile was confirmed; nothing was posted. Type the points instead."),
-            "error",
-        )
-        return redirect(url_for("table.hand_photo_page", share_token=share_token), 303)
+    game, seat, page_double = found
+    picks = ConfirmedTilesForm().picks()
+    problem = hand_photo.confirm_problem(picks, game.set_size)
+    if problem is not None:  # the reading again, every pick kept, the tiles to fix pointed at
+        render = partial(_photo_page, game, seat, page_double)
+        return photo_page.refused_confirm(problem, picks, render)
+    tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)
     typed = {"total": "", "tiles": tiles, "went_out": False}
     double = round_double(query.optional_text("double"))  # the round the photo page was for
     if double is None:  # a link taken apart: nothing to post it to, the tiles shown as typed

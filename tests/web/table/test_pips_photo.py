@@ -5,6 +5,7 @@ hand's tiles filled in, nothing saved before the round is), bad uploads; POST /a
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -137,8 +138,23 @@ def test_an_unread_tile_must_be_picked(client):
     bob = seat_ids(game)["Bob"]
     start_photo(client, game, "Bob")
     r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["6-5", "?"]})
-    assert r.status_code == 303 and r.headers["Location"].endswith(f"/photo/{bob}")
-    assert "Some tiles were not picked" in text(client.get(r.headers["Location"]))
+    assert r.status_code == 422 and "Tile 2 is not picked yet" in text(r)
+    assert "tiles from the photo" not in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_a_tile_picked_twice_is_refused_and_the_reading_kept(client):
+    """The scorekeeper's photo page refuses a duplicate like a player's: the reading again with
+    every pick, nothing filled in (it used to fill in the tile once, not what the headline said)."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    start_photo(client, game, "Bob", Ann=12)
+    page = upload(client, game, bob, hand_photo().data).get_data(as_text=True)
+    kept = html.unescape(re.search(r'name="reading" value="([^"]*)"', page).group(1))
+    picks = {"tile": ["6-5", "6-5", "2-2"], "reading": kept}
+    r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data=picks)
+    assert r.status_code == 422
+    assert "6-5 is picked twice: a set has only one 6-5" in text(r)
+    assert "Points to post: 26" in text(r) and "Confirm these tiles" in text(r)
     assert "tiles from the photo" not in text(client.get(f"/g/{game.edit_token}"))
 
 
@@ -153,7 +169,7 @@ def test_a_tile_outside_the_set_is_refused(client):
     game = make_game()
     bob = seat_ids(game)["Bob"]
     r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["9-9"]})
-    assert r.headers["Location"].endswith(f"/photo/{bob}")
+    assert r.status_code == 422 and "Tile 1 is not picked yet" in text(r)
 
 
 def test_bad_uploads_get_a_clear_message_never_a_500(client):
@@ -215,8 +231,8 @@ def test_a_tile_not_sure_must_be_picked(client, monkeypatch):
     assert "? (looks like 6-5: pick it)" in body and "(not sure: check it)" in body
     picks = {"tile": ["?", "3-1", "2-2"], "csrf_token": ""}
     r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data=picks)
-    assert r.status_code == 303 and stored_rounds(game) == 0
-    assert "Some tiles were not picked" in text(client.get(r.headers["Location"]))
+    assert r.status_code == 422 and stored_rounds(game) == 0
+    assert "Tile 1 is not picked yet" in text(r)
 
 
 def test_no_tiles_says_what_to_do(client):
