@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..access import Role, requires
 from ..extensions import csrf
@@ -128,11 +129,12 @@ def photo_confirm(token: str, seat_id: int) -> Any:
         tiles,
     )
     flash(
-        _(
-            "%(who)s: %(n)d tiles from the photo, %(p)d pips. Check the round and save it.",
+        ngettext(
+            "%(who)s: %(num)d tile from the photo, %(p)d points. Check the round and save it.",
+            "%(who)s: %(num)d tiles from the photo, %(p)d points. Check the round and save it.",
+            len(tiles),
             who=seat.player.name,
-            n=len(tiles),
-            p=hand_photo.tile_total(tiles),
+            p=hand_photo.hand_value(game, tiles),
         ),
         "success",
     )

@@ -122,9 +122,10 @@ def reading_message(unread: int) -> str:
     """One sentence on the result: ``unread`` tiles not read, or what to check (a photo with
     no tile read never gets here: it is refused as ``PhotoProblem.UNREADABLE``)."""
     if unread:
-        return _(
-            "%(n)d tile(s) could not be read (marked ?): pick each one below or type the points.",
-            n=unread,
+        return ngettext(
+            "%(num)d tile could not be read (marked ?): pick it below or type the points.",
+            "%(num)d tiles could not be read (marked ?): pick each one below or type the points.",
+            unread,
         )
     return _("Check every tile against the photo, fix any that is wrong, then confirm.")
 
@@ -303,9 +304,11 @@ def confirmed_tiles(picks: list[str], set_size: int) -> tuple[list[str], list[in
     return tiles, missing
 
 
-def tile_total(tiles: list[str]) -> int:
-    """The pips on ``tiles`` (the house rules' value of the double-blank is the scorer's)."""
-    return sum(int(a) + int(b) for a, b in (t.split("-") for t in tiles))
+def hand_value(game: Game, tiles: list[str]) -> int:
+    """The points ``tiles`` are worth under the game's house rules (the double-blank at its
+    value, blank halves as set): what the headline adds up and what is posted."""
+    rules = rules_of(game)
+    return sum(tile_points(parse_tile(tile), rules) for tile in tiles)
 
 
 def draft_with_tiles(

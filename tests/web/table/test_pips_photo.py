@@ -106,7 +106,7 @@ def test_confirm_fills_the_hand_and_keeps_what_was_typed(client):
     assert r.status_code == 303 and r.headers["Location"] == f"/g/{game.edit_token}"
     page = client.get(f"/g/{game.edit_token}")
     body = page.get_data(as_text=True)
-    assert "Bob: 3 tiles from the photo, 20 pips" in text(page)
+    assert "Bob: 3 tiles from the photo, 20 points" in text(page)
     for tile in ("6-5", "4-1", "2-2"):
         assert re.search(
             rf'name="tiles_{ids["Bob"]}" value="{tile}" data-points="\d+" checked', body
@@ -162,7 +162,22 @@ def test_not_a_tile_drops_a_false_find(client):
     game = make_game()
     bob = seat_ids(game)["Bob"]
     client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["6-5", "none"]})
-    assert "1 tiles from the photo, 11 pips" in text(client.get(f"/g/{game.edit_token}"))
+    assert "Bob: 1 tile from the photo, 11 points." in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_the_flash_says_the_points_posted_under_the_house_rules(client):
+    """A double-blank hand is worth its house value (50), not "0 pips"; one tile is "1 tile"."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["0-0", "2-2"]})
+    assert "Bob: 2 tiles from the photo, 54 points." in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_one_unread_tile_is_said_in_the_singular(client, monkeypatch):
+    monkeypatch.setattr("companion.services.hand_photo.Reading.unread", property(lambda r: [0]))
+    game = make_game()
+    r = upload(client, game, seat_ids(game)["Bob"], hand_photo().data)
+    assert "1 tile could not be read (marked ?): pick it below" in text(r)
 
 
 def test_a_tile_outside_the_set_is_refused(client):
