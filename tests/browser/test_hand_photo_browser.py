@@ -35,7 +35,7 @@ def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, 
         bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
         keeper.evaluate("window.__sameDocument = true")
 
-        bo.get_by_role("link", name="Count my pips from a photo").click()
+        bo.get_by_role("button", name="Count my pips from a photo").click()
         bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
         bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
             files=[
