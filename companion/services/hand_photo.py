@@ -115,7 +115,24 @@ def picker_context(game: Game) -> dict[str, Any]:
         "points": {c: tile_points(parse_tile(c), rules) for c in choices},
         "not_a_tile": NOT_A_TILE,
         "confirm_words": confirm_words(),
+        "sure_words": sure_words,
     }
+
+
+def sure_words(marks: Sequence[TileMark]) -> str:
+    """How many tiles were read surely and how many the player must check ("5 of 7 tiles sure;
+    2 to check"): true and useful where one overall confidence read 0 % as soon as any tile
+    was unread."""
+    sure = sum(mark.sure for mark in marks)
+    if sure == len(marks):
+        return ngettext("%(num)d tile sure", "All %(num)d tiles sure", sure)
+    return ngettext(
+        "%(sure)d of %(num)d tile sure; %(check)d to check",
+        "%(sure)d of %(num)d tiles sure; %(check)d to check",
+        len(marks),
+        sure=sure,
+        check=len(marks) - sure,
+    )
 
 
 def reading_message(unread: int) -> str:
@@ -181,7 +198,6 @@ def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
         "marks": marks,
         "stroke": stroke,
         "total": reading.total,
-        "confidence": reading.confidence,
     }
 
 
@@ -211,7 +227,6 @@ def marked_from_text(text: str) -> dict[str, Any] | None:
             "height": int(data["height"]),
             "stroke": float(data["stroke"]),
             "total": int(data["total"]),
-            "confidence": float(data["confidence"]),
             "marks": marks,
         }
     except (ValueError, TypeError, KeyError):
