@@ -73,7 +73,14 @@ def problem_message(error: PhotoError) -> str:
             "or take a sharper photo from above."
         ),
     }
+    if error.problem in (PhotoProblem.TOO_MANY_BYTES, PhotoProblem.TOO_MANY_PIXELS):
+        return " ".join((messages[error.problem], smaller_or_type()))
     return messages[error.problem]
+
+
+def smaller_or_type() -> str:
+    """What to do about a photo too big to read, in the player's words."""
+    return _("Take it again at a lower camera resolution, or type your points instead.")
 
 
 def busy_message(busy: photo_gate.PhotoBusy) -> str:

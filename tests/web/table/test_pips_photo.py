@@ -433,6 +433,19 @@ def test_over_the_byte_limit_gets_its_message(client):
     r = upload(client, game, bob, b"\xff\xd8" + b"\0" * (MAX_BYTES + 100_000))
     assert r.status_code == 422
     assert "This photo is too large" in text(r)
+    assert "or type your points instead" in text(r)
+
+
+def test_a_picture_with_too_many_pixels_offers_typing_the_points(client):
+    """A 16 MP PNG (over the limit of formats without a scaled decode) said only "too big":
+    it now says what to do."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    big = io.BytesIO()
+    Image.new("L", (4000, 4000)).save(big, "PNG", optimize=False)
+    r = upload(client, game, bob, big.getvalue(), name="big.png")
+    assert r.status_code == 422 and "This picture is too big" in text(r)
+    assert "Take it again at a lower camera resolution, or type your points instead." in text(r)
     r = api(client, b"\xff\xd8" + b"\0" * (MAX_BYTES + 100_000))
     assert r.status_code == 413 and r.get_json()["error"]["code"] == "TOO_MANY_BYTES"
 
