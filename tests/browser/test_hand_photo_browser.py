@@ -21,18 +21,25 @@ PHOTOS = Path(__file__).resolve().parents[1] / "data" / "photos"
 PHOTO = "valid_4.jpg"  # one tile, 3-1 (red and blue pips)
 
 
-def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, live_server, shot):
-    keeper = phone
+def bo_joined(keeper: Page, context) -> Page:
+    """A game of Ana, Bo and Cy started on ``keeper``, and Bo's phone (a page of ``context``)
+    joined to it, on its hand page."""
     start_night(keeper)
     create_game(keeper, ["Ana", "Bo", "Cy"])
     join = urlsplit(keeper.locator(".table-box .share-link a").get_attribute("href") or "").path
-    context = browser.new_context(**playwright.devices["Pixel 7"], base_url=live_server.url)
     context.set_default_timeout(10_000)
+    bo = context.new_page()
+    bo.goto(join)
+    bo.get_by_role("button", name="Bo", exact=True).click()
+    bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    return bo
+
+
+def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, live_server, shot):
+    keeper = phone
+    context = browser.new_context(**playwright.devices["Pixel 7"], base_url=live_server.url)
     try:
-        bo = context.new_page()
-        bo.goto(join)
-        bo.get_by_role("button", name="Bo", exact=True).click()
-        bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
+        bo = bo_joined(keeper, context)
         keeper.evaluate("window.__sameDocument = true")
 
         bo.get_by_role("button", name="Count my pips from a photo").click()
@@ -105,19 +112,11 @@ def test_confirm_is_held_back_while_a_tile_is_picked_twice_and_typing_is_kept(
     """At 360 px: Bo types 23, opens the photo page (the 23 waits), reads valid_2.jpg and picks
     2-2 twice: photo.js marks both pickers and Confirm is held back with the server's words
     (nothing posted, nothing on the page lost); "Back to my hand" shows the 23 again."""
-    keeper = phone
-    start_night(keeper)
-    create_game(keeper, ["Ana", "Bo", "Cy"])
-    join = urlsplit(keeper.locator(".table-box .share-link a").get_attribute("href") or "").path
     context = browser.new_context(
         viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
     )
-    context.set_default_timeout(10_000)
     try:
-        bo = context.new_page()
-        bo.goto(join)
-        bo.get_by_role("button", name="Bo", exact=True).click()
-        bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
+        bo = bo_joined(phone, context)
         bo.get_by_label("Points left in my hand").fill("23")
         bo.get_by_role("button", name="Count my pips from a photo").click()
         bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
