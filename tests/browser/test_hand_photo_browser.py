@@ -159,5 +159,6 @@ def test_confirm_is_held_back_while_a_tile_is_picked_twice_and_typing_is_kept(
         bo.get_by_role("link", name=re.compile("Back to my hand")).click()
         bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
         expect(bo.get_by_label("Points left in my hand")).to_have_value("23")
+        shot(bo, "hand-typing-kept")
     finally:
         context.close()
