@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..access import Role, requires
 from ..extensions import csrf
@@ -117,13 +118,10 @@ def photo_confirm(token: str, seat_id: int) -> Any:
         return moved
     seat = _seat(game, seat_id)
     picks = ConfirmedTilesForm().picks()
-    tiles, missing = hand_photo.confirmed_tiles(picks, game.set_size)
-    if missing:
-        flash(
-            _("Some tiles were not picked; nothing was filled in. Type the points instead."),
-            "error",
-        )
-        return redirect(url_for("games.photo", token=token, seat_id=seat.id), 303)
+    problem = hand_photo.confirm_problem(picks, game.set_size)
+    if problem is not None:  # the reading again, every pick kept, the tiles to fix pointed at
+        return photo_page.refused_confirm(problem, picks, partial(_page, game, seat))
+    tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)
     photo_page.put_tiles_in_draft(
         game.edit_token,
         hand_field(HandPart.TILES, seat.id),
@@ -131,11 +129,12 @@ def photo_confirm(token: str, seat_id: int) -> Any:
         tiles,
     )
     flash(
-        _(
-            "%(who)s: %(n)d tiles from the photo, %(p)d pips. Check the round and save it.",
+        ngettext(
+            "%(who)s: %(num)d tile from the photo, %(p)d points. Check the round and save it.",
+            "%(who)s: %(num)d tiles from the photo, %(p)d points. Check the round and save it.",
+            len(tiles),
             who=seat.player.name,
-            n=len(tiles),
-            p=hand_photo.tile_total(tiles),
+            p=hand_photo.hand_value(game, tiles),
         ),
         "success",
     )

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import math
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from PIL import Image
 
 from .. import pips
@@ -70,7 +73,14 @@ def problem_message(error: PhotoError) -> str:
             "or take a sharper photo from above."
         ),
     }
+    if error.problem in (PhotoProblem.TOO_MANY_BYTES, PhotoProblem.TOO_MANY_PIXELS):
+        return " ".join((messages[error.problem], smaller_or_type()))
     return messages[error.problem]
+
+
+def smaller_or_type() -> str:
+    """What to do about a photo too big to read, in the player's words."""
+    return _("Take it again at a lower camera resolution, or type your points instead.")
 
 
 def busy_message(busy: photo_gate.PhotoBusy) -> str:
@@ -111,16 +121,35 @@ def picker_context(game: Game) -> dict[str, Any]:
         "choices": choices,
         "points": {c: tile_points(parse_tile(c), rules) for c in choices},
         "not_a_tile": NOT_A_TILE,
+        "confirm_words": confirm_words(),
+        "sure_words": sure_words,
     }
 
 
-def reading_message(reading: Reading) -> str:
-    """One sentence on the result: some unread, or what to check (a photo with no tile read
-    never gets here: it is refused as ``PhotoProblem.UNREADABLE``)."""
-    if reading.unread:
-        return _(
-            "%(n)d tile(s) could not be read (marked ?): pick each one below or type the points.",
-            n=len(reading.unread),
+def sure_words(marks: Sequence[TileMark]) -> str:
+    """How many tiles were read surely and how many the player must check ("5 of 7 tiles sure;
+    2 to check"): true and useful where one overall confidence read 0 % as soon as any tile
+    was unread."""
+    sure = sum(mark.sure for mark in marks)
+    if sure == len(marks):
+        return ngettext("%(num)d tile sure", "All %(num)d tiles sure", sure)
+    return ngettext(
+        "%(sure)d of %(num)d tile sure; %(check)d to check",
+        "%(sure)d of %(num)d tiles sure; %(check)d to check",
+        len(marks),
+        sure=sure,
+        check=len(marks) - sure,
+    )
+
+
+def reading_message(unread: int) -> str:
+    """One sentence on the result: ``unread`` tiles not read, or what to check (a photo with
+    no tile read never gets here: it is refused as ``PhotoProblem.UNREADABLE``)."""
+    if unread:
+        return ngettext(
+            "%(num)d tile could not be read (marked ?): pick it below or type the points.",
+            "%(num)d tiles could not be read (marked ?): pick each one below or type the points.",
+            unread,
         )
     return _("Check every tile against the photo, fix any that is wrong, then confirm.")
 
@@ -170,12 +199,45 @@ def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
             )
         )
     return {
-        "src": "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode("ascii"),
+        "src": JPEG_URI + base64.b64encode(buffer.getvalue()).decode("ascii"),
         "width": reading.width,
         "height": reading.height,
         "marks": marks,
         "stroke": stroke,
+        "total": reading.total,
     }
+
+
+#: How the marked photo's image starts (a data URI; nothing else is ever drawn).
+JPEG_URI = "data:image/jpeg;base64,"
+
+
+def marked_to_text(marked: dict[str, Any]) -> str:
+    """``marked`` (:func:`marked_photo`) as JSON text, so the confirm form can carry the reading
+    back: a refused confirm shows it again with every pick (the photo itself is not kept)."""
+    return json.dumps({**marked, "marks": [asdict(m) for m in marked["marks"]]})
+
+
+def marked_from_text(text: str) -> dict[str, Any] | None:
+    """The marked photo of :func:`marked_to_text`, or None when ``text`` is not one."""
+    try:
+        data = json.loads(text)
+        marks = [
+            TileMark(**{**m, "pips": tuple(tuple(float(v) for v in p) for p in m["pips"])})
+            for m in data["marks"]
+        ]
+        if not str(data["src"]).startswith(JPEG_URI):
+            return None
+        return {
+            "src": str(data["src"]),
+            "width": int(data["width"]),
+            "height": int(data["height"]),
+            "stroke": float(data["stroke"]),
+            "total": int(data["total"]),
+            "marks": marks,
+        }
+    except (ValueError, TypeError, KeyError):
+        return None
 
 
 # Bold digits are about 0.62 em wide. A label whose box fits the circle inscribed in its tile
@@ -201,6 +263,54 @@ def tile_choices(set_size: int) -> list[str]:
     return [f"{high}-{low}" for high in range(set_size, -1, -1) for low in range(high, -1, -1)]
 
 
+def picked_twice(tile: str) -> str:
+    """Why a confirm is refused when ``tile`` is picked twice, in the player's words."""
+    return _(
+        "%(t)s is picked twice: a set has only one %(t)s; pick the other tile or 'not a tile'.",
+        t=tile,
+    )
+
+
+def not_picked(numbers: list[str]) -> str:
+    """Why a confirm is refused when the tiles ``numbers`` (as shown: "1", "4") are on "?"."""
+    return ngettext(
+        "Tile %(tiles)s is not picked yet: pick it below, or 'not a tile', then confirm.",
+        "Tiles %(tiles)s are not picked yet: pick each one below, or 'not a tile', then confirm.",
+        len(numbers),
+        tiles=", ".join(numbers),
+    )
+
+
+def nothing_left() -> str:
+    """Why a confirm is refused when every tile is set to "not a tile"."""
+    return _(
+        "Every tile is set to 'not a tile': there is no tile left to post. Pick the tiles, "
+        "or type the points instead."
+    )
+
+
+def confirm_words() -> dict[str, str]:
+    """The refusals above for static/js/photo.js, which says them before Confirm is sent
+    (``{t}``: the tile picked twice; ``{n}``: the tile's number)."""
+    return {"twice": picked_twice("{t}"), "pick": not_picked(["{n}"]), "none": nothing_left()}
+
+
+def confirm_problem(picks: list[str], set_size: int) -> tuple[str, list[int]] | None:
+    """Why the player's picks cannot be posted, in their words, and the indexes of the tiles
+    to fix; None when they can be posted. Refused: a tile picked twice (a set has one of each,
+    so one of them is misread), tiles still on "?" (or holding something that is not a tile of
+    the set), or no tile left at all."""
+    tiles, missing = confirmed_tiles(picks, set_size)
+    twice = [tile for tile, n in Counter(tiles).items() if n > 1]
+    if twice:
+        return picked_twice(twice[0]), [i for i, pick in enumerate(picks) if pick == twice[0]]
+    if missing:
+        return not_picked([str(i + 1) for i in missing]), missing
+    if not tiles:
+        return nothing_left(), list(range(len(picks)))
+    return None
+
+
 def confirmed_tiles(picks: list[str], set_size: int) -> tuple[list[str], list[int]]:
     """The tiles the player confirmed (one pick per outline; :data:`NOT_A_TILE` drops it) and
     the indexes of outlines still unread or holding something that is not a tile of the set."""
@@ -216,9 +326,11 @@ def confirmed_tiles(picks: list[str], set_size: int) -> tuple[list[str], list[in
     return tiles, missing
 
 
-def tile_total(tiles: list[str]) -> int:
-    """The pips on ``tiles`` (the house rules' value of the double-blank is the scorer's)."""
-    return sum(int(a) + int(b) for a, b in (t.split("-") for t in tiles))
+def hand_value(game: Game, tiles: list[str]) -> int:
+    """The points ``tiles`` are worth under the game's house rules (the double-blank at its
+    value, blank halves as set): what the headline adds up and what is posted."""
+    rules = rules_of(game)
+    return sum(tile_points(parse_tile(tile), rules) for tile in tiles)
 
 
 def draft_with_tiles(

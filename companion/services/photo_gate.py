@@ -21,7 +21,7 @@ import math
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -77,6 +77,13 @@ class Gate:
                 raise PhotoBusy(max(1, math.ceil(times[0] + WINDOW - now)), rate=True)
             times.append(now)
 
+    def refund(self, phone: str, stamp: float) -> None:
+        """Take back the reading counted for ``phone`` at ``stamp`` (it cost no reading)."""
+        with self.lock:
+            times = self.recent.get(phone)
+            if times is not None and stamp in times:
+                times.remove(stamp)
+
 
 def gate(app: Flask) -> Gate:
     """``app``'s gate, made on first use from its config."""
@@ -92,16 +99,24 @@ def gate(app: Flask) -> Gate:
 
 
 @contextmanager
-def reading_slot(phone: str) -> Iterator[None]:
+def reading_slot(
+    phone: str, free: Callable[[Exception], bool] = lambda error: False
+) -> Iterator[None]:
     """Hold one of the current app's reading slots for ``phone`` (who sends: any string that
     names one phone, :func:`companion.web.photo_gate.phone_key` for a request) while the body
     runs; raises :class:`PhotoBusy` over the phone's rate or when no slot frees within the
-    wait."""
+    wait. A body that fails with an error ``free`` says cost no reading (a file refused from
+    its header) does not count toward the phone's rate."""
     bounds = gate(current_app)
-    bounds.count(phone, time.monotonic())
+    stamp = time.monotonic()
+    bounds.count(phone, stamp)
     if not bounds.slots.acquire(timeout=bounds.wait):
         raise PhotoBusy(BUSY_RETRY, rate=False)
     try:
         yield
+    except Exception as error:
+        if free(error):
+            bounds.refund(phone, stamp)
+        raise
     finally:
         bounds.slots.release()

@@ -55,7 +55,8 @@ class HandPostForm(FlaskForm):
     """A player's own hand for the coming round (templates/table/hand.html): the typed total,
     the tapped tiles or "I went out", the round's double and the revision the phone last saw;
     ``force`` posts over another phone's change after both were shown; ``open_picker`` is
-    "Tap the tiles" without JavaScript (the page again with the picker open, nothing posted)."""
+    "Tap the tiles" without JavaScript (the page again with the picker open, nothing posted);
+    ``to_photo`` is "Count my pips from a photo" (what was typed kept, the photo page opened)."""
 
     total = StringField(
         validators=[
@@ -71,10 +72,15 @@ class HandPostForm(FlaskForm):
     seen = StringField(default="0")
     force = BooleanField()
     open_picker = StringField()
+    to_photo = StringField()
 
     def opens_picker(self) -> bool:
         """True when "Tap the tiles" sent the form (the field is there, whatever its value)."""
         return bool(self.open_picker.raw_data)
+
+    def opens_photo(self) -> bool:
+        """True when "Count my pips from a photo" sent the form."""
+        return bool(self.to_photo.raw_data)
 
     def typed(self) -> dict[str, Any]:
         """What the player typed, as the hand post and the hand page take it."""

@@ -22,6 +22,7 @@ from flask import Response, abort, flash, jsonify, redirect, render_template, re
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
+from werkzeug.datastructures import MultiDict
 
 from .. import access, render_cache
 from ..access import Role, requires
@@ -254,8 +255,19 @@ def hand(share_token: str) -> Any:
     if request.method == "GET" and query.has("picker"):
         return _hand_picker(game, seat)
     if request.method == "GET":
-        return render_template("table/hand.html", **_hand_context(game, seat))
+        return render_template("table/hand.html", **_hand_context(game, seat, typed=_kept(seat)))
     return _post(game, seat, share_token)
+
+
+def _draft_key(seat: Seat) -> str:
+    """Where a hand's typing is kept in the session while its photo page is open."""
+    return f"hand-{seat.id}"
+
+
+def _kept(seat: Seat) -> dict[str, Any] | None:
+    """What the player typed before opening the photo page (used once), or None."""
+    fields = photo_page.take_draft(_draft_key(seat))
+    return HandPostForm(formdata=MultiDict(fields)).typed() if fields is not None else None
 
 
 def _removed_page(game: Game) -> Any:
@@ -294,6 +306,10 @@ def _hand_picker(game: Game, seat: Seat) -> Any:
 def _post(game: Game, seat: Seat, share_token: str) -> Any:
     form = HandPostForm()
     typed = form.typed()
+    if form.opens_photo():  # "Count my pips from a photo": what was typed waits in the session
+        fields = [(k, v) for k, v in query.posted().items(multi=True) if k in HAND_FIELDS]
+        photo_page.keep_draft(_draft_key(seat), fields)
+        return redirect(url_for("table.hand_photo_page", share_token=share_token), 303)
     if form.opens_picker():  # "Tap the tiles" without JavaScript: the page again, picker open
         context = _hand_context(game, seat, typed=typed, picker_open=True)
         return render_template("table/hand.html", **context)
@@ -378,6 +394,10 @@ def _auto_save(game: Game) -> bool:
     return posts.save_posted_round(game)
 
 
+#: The hand form's fields kept while the photo page is open (not the token, nor the button).
+HAND_FIELDS = frozenset({"total", "tiles", "went_out"})
+
+
 # --- a player's own hand from a photo ----------------------------------------------------------
 
 
@@ -449,16 +469,14 @@ def hand_photo_confirm(share_token: str) -> Any:
     found = _photo_seat(share_token)
     if not isinstance(found, tuple):
         return found
-    game, seat, _double = found
-    tiles, missing = hand_photo.confirmed_tiles(ConfirmedTilesForm().picks(), game.set_size)
-    if missing or not tiles:
-        flash(
-            _("Some tiles were not picked; nothing was posted. Type the points instead.")
-            if missing
-            else _("No tile was confirmed; nothing was posted. Type the points instead."),
-            "error",
-        )
-        return redirect(url_for("table.hand_photo_page", share_token=share_token), 303)
+    game, seat, page_double = found
+    picks = ConfirmedTilesForm().picks()
+    problem = hand_photo.confirm_problem(picks, game.set_size)
+    if problem is not None:  # the reading again, every pick kept, the tiles to fix pointed at
+        render = partial(_photo_page, game, seat, page_double)
+        return photo_page.refused_confirm(problem, picks, render)
+    tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)
+    photo_page.take_draft(_draft_key(seat))  # the photo's tiles replace what was typed
     typed = {"total": "", "tiles": tiles, "went_out": False}
     double = round_double(query.optional_text("double"))  # the round the photo page was for
     if double is None:  # a link taken apart: nothing to post it to, the tiles shown as typed

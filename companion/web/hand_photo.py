@@ -14,6 +14,7 @@ from typing import Any
 from flask import current_app, request, session
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError, validate_csrf
+from itsdangerous import BadSignature, Signer
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import ValidationError
 
@@ -28,6 +29,8 @@ from .photo_gate import reading_slot
 DRAFTS = "round_drafts"
 #: Room for the multipart envelope around the photo, in bytes.
 ENVELOPE = 64 * 1024
+#: The confirm form's field carrying the reading back (signed: only what the server drew).
+READING_FIELD = "reading"
 
 
 def uploaded_photo(check_csrf: bool) -> bytes | None:
@@ -61,7 +64,41 @@ def read_upload(max_pips: int) -> dict[str, Any]:
     data = uploaded_photo(check_csrf=True) or b""
     with reading_slot():
         reading, marked = hand_photo.read_photo(data, max_pips)
-    return {"reading": reading, "marked": marked, "message": hand_photo.reading_message(reading)}
+    return {
+        "marked": marked,
+        "message": hand_photo.reading_message(len(reading.unread)),
+        **_kept(marked),
+    }
+
+
+def _signer() -> Signer:
+    return Signer(current_app.secret_key or "", salt="photo-reading")
+
+
+def _kept(marked: dict[str, Any]) -> dict[str, str]:
+    """The signed reading the confirm form carries back (:data:`READING_FIELD`)."""
+    return {"kept": _signer().sign(hand_photo.marked_to_text(marked)).decode()}
+
+
+def refused_confirm(
+    problem: tuple[str, list[int]], picks: list[str], render: Callable[..., Any]
+) -> Any:
+    """A photo page's answer to a confirm it cannot post: ``render(422, ...)`` with the
+    ``problem`` (why, and the indexes of the tiles to fix:
+    :func:`companion.services.hand_photo.confirm_problem`) and, when the form carried it back,
+    the reading with every one of the ``picks`` kept."""
+    why, flagged = problem
+    try:
+        text = _signer().unsign(str(query.posted().get(READING_FIELD, ""))).decode()
+    except BadSignature:
+        return render(422, problem=why)
+    marked = hand_photo.marked_from_text(text)
+    if marked is None:
+        return render(422, problem=why)
+    unread = sum(not m.read for m in marked["marks"])
+    message = hand_photo.reading_message(unread)
+    kept = {"picks": picks, "flagged": flagged, **_kept(marked)}
+    return render(422, marked=marked, message=message, refused=why, **kept)
 
 
 def read_or_refuse(max_pips: int, render: Callable[..., tuple[str, int]]) -> Any:

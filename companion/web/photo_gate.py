@@ -9,7 +9,20 @@ from contextlib import contextmanager
 from flask import request
 
 from .. import access
+from ..pips import PhotoError, PhotoProblem
 from ..services import photo_gate
+
+#: Refusals made from the file's size or header, before any decoding or reading: they cost
+#: no CPU worth bounding, so they do not count toward the phone's photos a minute.
+CHEAP_REFUSALS = frozenset(
+    {
+        PhotoProblem.EMPTY,
+        PhotoProblem.TOO_MANY_BYTES,
+        PhotoProblem.NOT_AN_IMAGE,
+        PhotoProblem.TOO_MANY_PIXELS,
+        PhotoProblem.TOO_SMALL,
+    }
+)
 
 
 def phone_key() -> str:
@@ -24,6 +37,11 @@ def phone_key() -> str:
 def reading_slot() -> Iterator[None]:
     """Hold one reading slot for this request's phone while the body runs; raises
     :class:`~companion.services.photo_gate.PhotoBusy` over the phone's rate or when no slot
-    frees within the wait."""
-    with photo_gate.reading_slot(phone_key()):
+    frees within the wait. A photo refused from its header (:data:`CHEAP_REFUSALS`) does not
+    count toward the phone's rate."""
+    with photo_gate.reading_slot(phone_key(), free=_cheap):
         yield
+
+
+def _cheap(error: Exception) -> bool:
+    return isinstance(error, PhotoError) and error.problem in CHEAP_REFUSALS

@@ -3,13 +3,48 @@
 // its value, blank halves as set). Re-added whenever a tile's picker changes; tiles still on
 // "?" add nothing and keep the "pick each one" line shown. Without JS the headline is the
 // server's sum of the tiles it was sure of.
+// Confirm is held back, in the server's words (the form's data-twice, data-pick, data-none),
+// while a tile is picked twice (a set has one of each), a tile is still on "?", or every tile
+// is "not a tile": the browser points at the tile to fix and nothing on the page is lost. The
+// server refuses the same picks the same way when this script does not run.
 (function () {
   "use strict";
+
+  function check(form, selects) {
+    var counts = {};
+    var tiles = 0;
+    var pending = 0;
+    selects.forEach(function (select) {
+      var value = select.value;
+      if (value === "?") { pending += 1; return; }
+      if (value === form.getAttribute("data-not-a-tile")) { return; }
+      counts[value] = (counts[value] || 0) + 1;
+      tiles += 1;
+    });
+    selects.forEach(function (select, index) {
+      var value = select.value;
+      var words = "";
+      if (value === "?") {
+        words = form.dataset.pick.replace("{n}", String(index + 1));
+      } else if (counts[value] > 1) {
+        words = form.dataset.twice.split("{t}").join(value);
+      } else if (index === 0 && tiles === 0 && pending === 0) {
+        words = form.dataset.none;
+      }
+      select.setCustomValidity(words);
+      if (words && value !== "?") {
+        select.setAttribute("aria-invalid", "true");
+      } else {
+        select.removeAttribute("aria-invalid");
+      }
+    });
+  }
 
   function update(form) {
     var total = 0;
     var toPick = 0;
-    form.querySelectorAll("select[name=tile]").forEach(function (select) {
+    var selects = Array.prototype.slice.call(form.querySelectorAll("select[name=tile]"));
+    selects.forEach(function (select) {
       var option = select.options[select.selectedIndex];
       if (!option) { return; }
       if (option.value === "?") { toPick += 1; }
@@ -21,6 +56,7 @@
     document.querySelectorAll("[data-to-pick]").forEach(function (line) {
       line.hidden = toPick === 0;
     });
+    check(form, selects);
   }
 
   function wire() {

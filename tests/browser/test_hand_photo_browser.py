@@ -21,21 +21,28 @@ PHOTOS = Path(__file__).resolve().parents[1] / "data" / "photos"
 PHOTO = "valid_4.jpg"  # one tile, 3-1 (red and blue pips)
 
 
-def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, live_server, shot):
-    keeper = phone
+def bo_joined(keeper: Page, context) -> Page:
+    """A game of Ana, Bo and Cy started on ``keeper``, and Bo's phone (a page of ``context``)
+    joined to it, on its hand page."""
     start_night(keeper)
     create_game(keeper, ["Ana", "Bo", "Cy"])
     join = urlsplit(keeper.locator(".table-box .share-link a").get_attribute("href") or "").path
-    context = browser.new_context(**playwright.devices["Pixel 7"], base_url=live_server.url)
     context.set_default_timeout(10_000)
+    bo = context.new_page()
+    bo.goto(join)
+    bo.get_by_role("button", name="Bo", exact=True).click()
+    bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    return bo
+
+
+def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, live_server, shot):
+    keeper = phone
+    context = browser.new_context(**playwright.devices["Pixel 7"], base_url=live_server.url)
     try:
-        bo = context.new_page()
-        bo.goto(join)
-        bo.get_by_role("button", name="Bo", exact=True).click()
-        bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
+        bo = bo_joined(keeper, context)
         keeper.evaluate("window.__sameDocument = true")
 
-        bo.get_by_role("link", name="Count my pips from a photo").click()
+        bo.get_by_role("button", name="Count my pips from a photo").click()
         bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
         bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
             files=[
@@ -50,7 +57,7 @@ def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, 
         expect(bo.get_by_role("heading", name=re.compile(r"Points to post: \d+"))).to_be_visible()
         marked = bo.locator("svg.marked-photo")
         expect(marked.locator("a.tile-mark").first).to_be_visible()
-        expect(bo.get_by_text(re.compile(r"Confidence: \d+%"))).to_be_visible()
+        expect(bo.get_by_text(re.compile(r"tiles? sure"))).to_be_visible()
         shot(bo, "hand-photo-marked")
 
         # Bo corrects the first tile (whatever was read) to 5-4 and confirms.
@@ -95,5 +102,63 @@ def test_the_top_menu_words_do_not_break_on_a_360_px_phone(browser, live_server)
         )
         assert lines and all(n == 1 for _, n in lines), lines
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
+
+
+def test_confirm_is_held_back_while_a_tile_is_picked_twice_and_typing_is_kept(
+    phone: Page, browser, playwright, live_server, shot
+):
+    """At 360 px: Bo types 23, opens the photo page (the 23 waits), reads valid_2.jpg and picks
+    2-2 twice: photo.js marks both pickers and Confirm is held back with the server's words
+    (nothing posted, nothing on the page lost); "Back to my hand" shows the 23 again."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
+    )
+    try:
+        bo = bo_joined(phone, context)
+        bo.get_by_label("Points left in my hand").fill("23")
+        bo.get_by_role("button", name="Count my pips from a photo").click()
+        bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+        bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+            files=[
+                {
+                    "name": "valid_2.jpg",
+                    "mimeType": "image/jpeg",
+                    "buffer": (PHOTOS / "valid_2.jpg").read_bytes(),
+                }
+            ]
+        )
+        bo.get_by_role("button", name="Count the pips").click()
+        expect(bo.get_by_role("heading", name=re.compile(r"Points to post: \d+"))).to_be_visible()
+        pickers = bo.locator("select[name='tile']")
+        assert pickers.count() >= 3
+        pickers.nth(0).select_option("2-2")
+        pickers.nth(1).select_option("2-2")
+        for i in range(2, pickers.count()):
+            pickers.nth(i).select_option("none")
+        expect(bo.get_by_role("heading", name="Points to post: 8")).to_be_visible()
+        expect(pickers.nth(0)).to_have_attribute("aria-invalid", "true")
+        expect(pickers.nth(1)).to_have_attribute("aria-invalid", "true")
+        words = pickers.nth(1).evaluate("s => s.validationMessage")
+        assert "2-2 is picked twice: a set has only one 2-2" in words
+        url = bo.url
+        bo.get_by_role("button", name="Confirm these tiles").click()
+        shot(bo, "hand-photo-picked-twice")
+        assert bo.url == url  # held back: the reading and every pick still on the page
+        expect(pickers.nth(0)).to_have_value("2-2")
+        expect(bo.locator("svg.marked-photo")).to_be_visible()
+
+        pickers.nth(1).select_option("none")  # the second was not a 2-2 after all
+        expect(pickers.nth(0)).not_to_have_attribute("aria-invalid", "true")
+        for i in range(pickers.count()):
+            pickers.nth(i).select_option("none")
+        words = pickers.nth(0).evaluate("s => s.validationMessage")
+        assert "there is no tile left to post" in words
+
+        bo.get_by_role("link", name=re.compile("Back to my hand")).click()
+        bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
+        expect(bo.get_by_label("Points left in my hand")).to_have_value("23")
+        shot(bo, "hand-typing-kept")
     finally:
         context.close()

@@ -50,7 +50,7 @@ def test_photo_of_a_hand_fills_the_round_form(phone: Page, shot, axe_violations)
     page.get_by_role("button", name="Confirm these tiles").click()
 
     page.wait_for_url(re.compile(r"/g/[^/]+$"))
-    expect(page.get_by_text("Bo: 3 tiles from the photo, 20 pips")).to_be_visible()
+    expect(page.get_by_text("Bo: 3 tiles from the photo, 20 points")).to_be_visible()
     bo = hand(page, "Bo")
     for tile in ("6-5", "4-1", "2-2"):
         expect(bo.get_by_role("checkbox", name=tile, exact=True)).to_be_checked()

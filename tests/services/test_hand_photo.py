@@ -3,14 +3,13 @@ their pips, and a kept draft with one hand's tiles replaced."""
 
 from __future__ import annotations
 
-from companion.services.hand_photo import NOT_A_TILE, confirmed_tiles, draft_with_tiles, tile_total
+from companion.services.hand_photo import NOT_A_TILE, confirmed_tiles, draft_with_tiles
 
 
 def test_confirmed_tiles_drop_false_finds_and_name_the_outlines_still_unread() -> None:
     tiles, missing = confirmed_tiles(["6-5", NOT_A_TILE, "?", "7-7", "0-0"], set_size=6)
     assert tiles == ["6-5", "0-0"]
     assert missing == [2, 3]  # "?" unread; 7-7 is not a tile of a double-6 set
-    assert tile_total(tiles) == 11
 
 
 def test_a_draft_gets_the_confirmed_tiles_in_place_of_that_hand_only() -> None:

@@ -4,6 +4,7 @@ tiles (the same post as the hand form), which the scorekeeper's poll then carrie
 
 from __future__ import annotations
 
+import html
 import io
 import re
 
@@ -13,7 +14,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import HandPost
 from companion.pips.synth import scene
-from tests.web.playkit import make_game, seat_ids
+from tests.web.playkit import make_game, seat_ids, text
 
 
 @pytest.fixture()
@@ -58,7 +59,7 @@ def confirm_url(page: str) -> str:
 def test_my_hand_links_to_the_photo_page_which_works_without_javascript(table):
     game, phone = table
     page = phone("Bob").get(f"/p/{game.share_token}").text
-    assert f'href="/p/{game.share_token}/photo"' in page
+    assert 'form="hand-form" name="to_photo"' in page
     assert "Count my pips from a photo" in page
     photo = phone("Bob").get(f"/p/{game.share_token}/photo")
     assert photo.status_code == 200
@@ -95,14 +96,98 @@ def test_photo_corrected_and_confirmed_posts_my_hand_with_those_tiles(client, ta
     assert sorted(hands[str(seat_ids(game)["Bob"])]["tiles"]) == sorted(picks)
 
 
-def test_an_unpicked_tile_posts_nothing(table):
+def test_what_was_typed_is_kept_while_the_photo_page_is_open(table):
+    """Type 23, tap "Count my pips from a photo", come back: the 23 is still there (it was
+    lost: the button was a plain link)."""
+    game, phone = table
+    bob = phone("Bob")
+    hand = f"/p/{game.share_token}"
+    r = bob.post(hand, data={"total": "23", "double": "6", "seen": "0", "to_photo": "1"})
+    assert r.status_code == 303 and r.location.endswith(f"{hand}/photo")
+    assert hand_post(game, "Bob") is None  # nothing posted
+    assert re.search(r'name="total"[^>]*value="23"', bob.get(hand).text)
+    # kept once: the page after that is the hand as posted (here: nothing yet)
+    assert not re.search(r'name="total"[^>]*value="23"', bob.get(hand).text)
+
+
+def test_a_hand_posted_from_the_photo_drops_what_was_typed(table):
+    game, phone = table
+    bob = phone("Bob")
+    hand = f"/p/{game.share_token}"
+    bob.post(hand, data={"total": "23", "double": "6", "seen": "0", "to_photo": "1"})
+    page = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data).text
+    r = bob.post(confirm_url(page), data={"tile": ["6-5", "3-1"]})
+    assert r.status_code == 303 and sorted(hand_post(game, "Bob").tiles) == ["3-1", "6-5"]
+    assert not re.search(r'name="total"[^>]*value="23"', bob.get(hand).text)
+
+
+def kept_reading(page: str) -> str:
+    """The reading the confirm form carries back (signed by the server)."""
+    return html.unescape(re.search(r'name="reading" value="([^"]*)"', page).group(1))
+
+
+def selected(page: str) -> list[str]:
+    """The pick shown selected in each tile's picker, in order."""
+    pickers = re.findall(r'<select name="tile".*?</select>', page, re.S)
+    return [re.search(r'value="([^"]*)"[^>]*selected', p).group(1) for p in pickers]
+
+
+def test_a_tile_picked_twice_is_refused_with_every_pick_kept(table):
+    """A set has one of each tile: a duplicate is a misreading, never silently dropped (it was:
+    "2-2, 2-2, 8-1, 7-0" headlined 24 and posted 20)."""
+    game, phone = table
+    bob = phone("Bob")
+    page = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data).text
+    picks = ["2-2", "2-2", "6-5"]
+    r = bob.post(confirm_url(page), data={"tile": picks, "reading": kept_reading(page)})
+    assert r.status_code == 422
+    assert hand_post(game, "Bob") is None
+    assert (
+        "2-2 is picked twice: a set has only one 2-2; pick the other tile or 'not a tile'."
+        in html.unescape(r.text)
+    )
+    assert "data:image/jpeg;base64," in r.text and r.text.count("<polygon") == 3
+    assert selected(r.text) == picks  # nothing lost: the reading and every pick
+    assert r.text.count('aria-invalid="true"') == 2  # both 2-2 pickers pointed at
+    assert "Points to post: 19" in text(r)  # the headline is what the picks are worth
+
+
+def test_an_unpicked_tile_keeps_the_reading_and_points_at_it(table):
     game, phone = table
     bob = phone("Bob")
     page = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data).text
-    r = bob.post(confirm_url(page), data={"tile": ["6-5", "?"]})
-    assert r.status_code == 303 and r.location.endswith("/photo")
+    r = bob.post(confirm_url(page), data={"tile": ["5-4", "?"], "reading": kept_reading(page)})
+    assert r.status_code == 422
     assert hand_post(game, "Bob") is None
-    assert "nothing was posted" in bob.get(r.location).text
+    assert "Tile 2 is not picked yet" in html.unescape(r.text)
+    assert "Confirm these tiles" in r.text and r.text.count("<polygon") == 2
+    assert selected(r.text) == ["5-4", "?"]  # the correction of tile 1 is kept
+    assert r.text.count('aria-invalid="true"') == 1
+    # the page can be confirmed again from there
+    r = bob.post(
+        confirm_url(r.text), data={"tile": ["5-4", "3-1"], "reading": kept_reading(r.text)}
+    )
+    assert r.status_code == 303 and sorted(hand_post(game, "Bob").tiles) == ["3-1", "5-4"]
+
+
+def test_every_tile_not_a_tile_says_nothing_is_left_and_keeps_the_reading(table):
+    game, phone = table
+    bob = phone("Bob")
+    page = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data).text
+    r = bob.post(confirm_url(page), data={"tile": ["none", "none"], "reading": kept_reading(page)})
+    assert r.status_code == 422 and hand_post(game, "Bob") is None
+    assert "there is no tile left to post" in r.text
+    assert selected(r.text) == ["none", "none"] and "Confirm these tiles" in r.text
+
+
+def test_a_tampered_reading_is_not_drawn(table):
+    game, phone = table
+    bob = phone("Bob")
+    page = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data).text
+    forged = kept_reading(page).replace("data:image/jpeg", "data:image/svg+xml", 1)
+    r = bob.post(confirm_url(page), data={"tile": ["6-5", "?"], "reading": forged})
+    assert r.status_code == 422 and "data:image/svg" not in r.text
+    assert "Tile 2 is not picked yet" in r.text and 'type="file"' in r.text
 
 
 def test_a_photo_without_a_csrf_token_is_refused(app, table):

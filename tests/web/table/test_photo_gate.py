@@ -80,3 +80,26 @@ def test_a_reading_gives_its_slot_back_when_it_fails(app, client):
     assert api(client, scene([]).data).status_code == 422  # unreadable
     assert api(client, b"not an image").status_code == 422
     assert photo_gate.gate(app).slots.acquire(blocking=False)
+
+
+def test_files_refused_from_their_header_do_not_count_toward_the_rate(app, client, photo):
+    """A .txt sent six times used to answer "Too many photos... wait 56 seconds": only
+    readings that cost CPU count."""
+    app.config["PIPS_PER_MINUTE"] = 2
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    for data in (b"notes.txt, not a photo", b"", b"\x89PNG\r\n\x1a\n" + b"\0" * 40) * 2:
+        r = client.post(
+            f"/g/{game.edit_token}/photo/{bob}",
+            data={"photo": (io.BytesIO(data), "notes.txt")},
+            content_type="multipart/form-data",
+        )
+        assert r.status_code == 422, r.status_code
+    assert [api(client, photo).status_code for _ in range(3)] == [200, 200, 429]
+    assert api(client, b"hello").status_code == 429  # the rate is still the rate
+
+
+def test_an_unreadable_photo_still_counts(app, client):
+    app.config["PIPS_PER_MINUTE"] = 1
+    assert api(client, scene([]).data).status_code == 422  # read, found nothing: it cost
+    assert api(client, scene([]).data).status_code == 429

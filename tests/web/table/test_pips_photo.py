@@ -5,6 +5,7 @@ hand's tiles filled in, nothing saved before the round is), bad uploads; POST /a
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -90,7 +91,7 @@ def test_answer_shows_every_pip_marked_and_each_tile_outlined(client):
     assert "data:image/jpeg;base64," in body
     for tile in ("6-5", "3-1", "2-2"):
         assert re.search(rf">\d: {tile}</text>", body)
-    assert "Confidence:" in text(r)
+    assert "All 3 tiles sure" in text(r) and "Confidence" not in text(r)
     assert stored_rounds(game) == 0  # nothing saved from a photo
 
 
@@ -105,7 +106,7 @@ def test_confirm_fills_the_hand_and_keeps_what_was_typed(client):
     assert r.status_code == 303 and r.headers["Location"] == f"/g/{game.edit_token}"
     page = client.get(f"/g/{game.edit_token}")
     body = page.get_data(as_text=True)
-    assert "Bob: 3 tiles from the photo, 20 pips" in text(page)
+    assert "Bob: 3 tiles from the photo, 20 points" in text(page)
     for tile in ("6-5", "4-1", "2-2"):
         assert re.search(
             rf'name="tiles_{ids["Bob"]}" value="{tile}" data-points="\d+" checked', body
@@ -137,8 +138,23 @@ def test_an_unread_tile_must_be_picked(client):
     bob = seat_ids(game)["Bob"]
     start_photo(client, game, "Bob")
     r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["6-5", "?"]})
-    assert r.status_code == 303 and r.headers["Location"].endswith(f"/photo/{bob}")
-    assert "Some tiles were not picked" in text(client.get(r.headers["Location"]))
+    assert r.status_code == 422 and "Tile 2 is not picked yet" in text(r)
+    assert "tiles from the photo" not in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_a_tile_picked_twice_is_refused_and_the_reading_kept(client):
+    """The scorekeeper's photo page refuses a duplicate like a player's: the reading again with
+    every pick, nothing filled in (it used to fill in the tile once, not what the headline said)."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    start_photo(client, game, "Bob", Ann=12)
+    page = upload(client, game, bob, hand_photo().data).get_data(as_text=True)
+    kept = html.unescape(re.search(r'name="reading" value="([^"]*)"', page).group(1))
+    picks = {"tile": ["6-5", "6-5", "2-2"], "reading": kept}
+    r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data=picks)
+    assert r.status_code == 422
+    assert "6-5 is picked twice: a set has only one 6-5" in text(r)
+    assert "Points to post: 26" in text(r) and "Confirm these tiles" in text(r)
     assert "tiles from the photo" not in text(client.get(f"/g/{game.edit_token}"))
 
 
@@ -146,14 +162,29 @@ def test_not_a_tile_drops_a_false_find(client):
     game = make_game()
     bob = seat_ids(game)["Bob"]
     client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["6-5", "none"]})
-    assert "1 tiles from the photo, 11 pips" in text(client.get(f"/g/{game.edit_token}"))
+    assert "Bob: 1 tile from the photo, 11 points." in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_the_flash_says_the_points_posted_under_the_house_rules(client):
+    """A double-blank hand is worth its house value (50), not "0 pips"; one tile is "1 tile"."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["0-0", "2-2"]})
+    assert "Bob: 2 tiles from the photo, 54 points." in text(client.get(f"/g/{game.edit_token}"))
+
+
+def test_one_unread_tile_is_said_in_the_singular(client, monkeypatch):
+    monkeypatch.setattr("companion.services.hand_photo.Reading.unread", property(lambda r: [0]))
+    game = make_game()
+    r = upload(client, game, seat_ids(game)["Bob"], hand_photo().data)
+    assert "1 tile could not be read (marked ?): pick it below" in text(r)
 
 
 def test_a_tile_outside_the_set_is_refused(client):
     game = make_game()
     bob = seat_ids(game)["Bob"]
     r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["9-9"]})
-    assert r.headers["Location"].endswith(f"/photo/{bob}")
+    assert r.status_code == 422 and "Tile 1 is not picked yet" in text(r)
 
 
 def test_bad_uploads_get_a_clear_message_never_a_500(client):
@@ -211,12 +242,27 @@ def test_a_tile_not_sure_must_be_picked(client, monkeypatch):
     r = upload(client, game, bob, hand_photo().data)
     body = r.get_data(as_text=True)
     assert "Points to post: 0" in text(r)
+    assert "0 of 3 tiles sure; 3 to check" in text(r)
     assert body.count('<option value="?" data-points="0" selected>') == 3
     assert "? (looks like 6-5: pick it)" in body and "(not sure: check it)" in body
     picks = {"tile": ["?", "3-1", "2-2"], "csrf_token": ""}
     r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data=picks)
-    assert r.status_code == 303 and stored_rounds(game) == 0
-    assert "Some tiles were not picked" in text(client.get(r.headers["Location"]))
+    assert r.status_code == 422 and stored_rounds(game) == 0
+    assert "Tile 1 is not picked yet" in text(r)
+
+
+def test_the_sure_tiles_are_counted_not_one_confidence_that_any_unread_tile_zeroes(
+    client, monkeypatch
+):
+    """ "Confidence: 0%" was shown whenever any tile was unread, however many were sure."""
+    from companion.pips.reading import TileRead
+
+    sure = TileRead.sure
+    monkeypatch.setattr(TileRead, "sure", property(lambda t: sure.fget(t) and t.text != "3-1"))
+    game = make_game()
+    r = upload(client, game, seat_ids(game)["Bob"], hand_photo().data)
+    assert "2 of 3 tiles sure; 1 to check" in text(r)
+    assert "Confidence" not in text(r)
 
 
 def test_no_tiles_says_what_to_do(client):
@@ -387,6 +433,19 @@ def test_over_the_byte_limit_gets_its_message(client):
     r = upload(client, game, bob, b"\xff\xd8" + b"\0" * (MAX_BYTES + 100_000))
     assert r.status_code == 422
     assert "This photo is too large" in text(r)
+    assert "or type your points instead" in text(r)
+
+
+def test_a_picture_with_too_many_pixels_offers_typing_the_points(client):
+    """A 16 MP PNG (over the limit of formats without a scaled decode) said only "too big":
+    it now says what to do."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    big = io.BytesIO()
+    Image.new("L", (4000, 4000)).save(big, "PNG", optimize=False)
+    r = upload(client, game, bob, big.getvalue(), name="big.png")
+    assert r.status_code == 422 and "This picture is too big" in text(r)
+    assert "Take it again at a lower camera resolution, or type your points instead." in text(r)
     r = api(client, b"\xff\xd8" + b"\0" * (MAX_BYTES + 100_000))
     assert r.status_code == 413 and r.get_json()["error"]["code"] == "TOO_MANY_BYTES"
 
