@@ -1,8 +1,8 @@
 """Write tests/data/pips_split.json: which labelled items are for development and which are held
 out (never tuned on). Run once, before tuning; the seed and the rule are in the file.
 ``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
-``--third`` the third (tests/data/pips_split_third.json) and ``--fourth`` the fourth
-(tests/data/pips_split_fourth.json).
+``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
+(tests/data/pips_split_fourth.json) and ``--fifth`` the fifth.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -74,6 +74,15 @@ LATER_PARTS = {
         "A fourth held-out part of the photo reader's labelled set, written once before the "
         "small-tile and lone-tile round: the third one (pips_split_third.json) had been "
         "measured once and became tuning data.",
+    ),
+    "--fifth": LaterPart(
+        "held_out_fifth",
+        ROOT / "tests" / "data" / "pips_split_fifth.json",
+        1207,
+        (120_000, 130_000, 120),
+        (130_000, 131_000, 30),
+        "A fifth held-out part of the photo reader's labelled set, written once right after "
+        "the fourth one (pips_split_fourth.json) had been measured, before any tuning on it.",
     ),
 }
 
