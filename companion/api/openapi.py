@@ -435,7 +435,8 @@ def _pips_reading() -> Schema:
             "why_unread": {
                 "enum": [*(u.value for u in Unread), None],
                 "description": "too_many_pips: a half shows more than the set allows; "
-                "mixed_pip_sizes: marks of very different sizes.",
+                "mixed_pip_sizes: marks of very different sizes; double_blank_twice: more "
+                "than one 0-0 was seen, and a set has one.",
             },
             "outline": {"type": "array", "items": point, "minItems": 4, "maxItems": 4},
             "pip_marks": {

@@ -155,7 +155,20 @@ def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
         expected = 2.0 * float(np.median([d.length for d in first]))
         found = _read_polarity(blobs, max_pips, face, expected)
         tiles.extend(t for t in found if not _overlaps_any(t, tiles))
-    return tiles
+    return _one_double_blank(tiles)
+
+
+def _one_double_blank(tiles: list[TileRead]) -> list[TileRead]:
+    """``tiles``, with every 0-0 unread when more than one was read: a set has one 0-0, and
+    each is worth 50 points under the default house rules, so when several show, stripes of
+    grain or a pattern made them and none is taken (the player picks what they are)."""
+    blanks = [t for t in tiles if t.halves == (0, 0)]
+    if len(blanks) < 2:
+        return tiles
+    return [
+        TileRead(t.corners, None, t.pips, 0.0, Unread.DOUBLE_BLANK_TWICE) if t in blanks else t
+        for t in tiles
+    ]
 
 
 def _first_look(half: np.ndarray, dark_marks: bool) -> tuple[list[Blob], int]:

@@ -21,6 +21,8 @@ class Unread(StrEnum):
 
     TOO_MANY_PIPS = "too_many_pips"  # a half shows more pips than the set allows
     MIXED_PIP_SIZES = "mixed_pip_sizes"  # marks of very different sizes: not all are pips
+    #: more than one 0-0 read: a set has one, so stripes of grain or a pattern made them
+    DOUBLE_BLANK_TWICE = "double_blank_twice"
 
 
 @dataclass(frozen=True)

@@ -102,3 +102,12 @@ def test_a_half_full_of_pips_still_looks_like_a_tile():
     """A red 8-0 touching a green 3-1 at 640 px: the 8's pips left 8 plain spots of 20 on
     that side, and a face had to show 12 on both; the other half shows them."""
     assert "8-0" in tiles_of(item("scene:84748:640", PHOTOS).data)
+
+
+def test_several_double_blanks_are_none():
+    """Stripes of fine green grain at 2x gave nine 0-0s (450 points under the default house
+    rules). A set has one 0-0, so when more than one is read none is taken: each is a tile
+    to pick, and a photo with nothing else on it is unreadable."""
+    with pytest.raises(PhotoError) as caught:
+        count_pips(item("texture:110416", PHOTOS).data)
+    assert caught.value.problem is PhotoProblem.UNREADABLE
