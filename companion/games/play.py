@@ -121,11 +121,13 @@ def _game_context(
     board_who: int | None = None,
     mine: Sequence[posts.MineBeside] = (),
     mine_fields: Sequence[tuple[str, str]] = (),
+    from_draft: bool = False,
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
     open; ``changed`` says whether the game changed (an htmx answer then also swaps the
-    scoreboard and the corrections, out of band)."""
+    scoreboard and the corrections, out of band); ``from_draft``: the form is the one kept
+    while a photo was taken, newer than what the phone kept of its typing."""
     double = editing.start_double if editing else (plan.double if plan else None)
     if form is None and double is not None:
         data: dict[str, Any] = {"double": str(double)}
@@ -153,6 +155,7 @@ def _game_context(
         "conflict": conflict,
         "mine": list(mine),
         "mine_fields": list(mine_fields),
+        "from_draft": from_draft,
         "editing": editing,
         "double": double,
         "picker": picker_tiles(game, double) if double is not None else [],
@@ -250,7 +253,10 @@ def play(token: str) -> Any:
         return board(token)
     game = _edit(token)
     plan = plan_round(game, clean_missing(game, query.texts("missing")))
-    return _render_game(game=game, plan=plan, form=_form_from_draft(game, plan), **_window_args())
+    form = _form_from_draft(game, plan)
+    return _render_game(
+        game=game, plan=plan, form=form, from_draft=form is not None, **_window_args()
+    )
 
 
 def wants_board() -> bool:

@@ -124,12 +124,13 @@
   }
 
   // The kept typing of this form's round, or null; an entry of another round or version
-  // (saved or undone since) is dropped.
+  // (saved or undone since) is dropped, and so is one older than the form the server kept
+  // while a photo was taken (data-fresh: the photo's tiles must not be typed over).
   function keptTyping(form) {
     var store = storage();
     var kept = null;
     try { kept = store ? JSON.parse(store.getItem(draftName(form)) || "null") : null; } catch (e) { kept = null; }
-    if (kept && kept.key !== form.getAttribute("data-draft")) {
+    if (kept && (kept.key !== form.getAttribute("data-draft") || form.hasAttribute("data-fresh"))) {
       try { store.removeItem(draftName(form)); } catch (e) { /* nothing to drop */ }
       return null;
     }

@@ -96,3 +96,33 @@ def test_photo_flow_without_javascript(browser, playwright, live_server, shot):
         expect(page.locator("#scoreboard tbody.player", has_text="Finn")).to_contain_text("14")
     finally:
         context.close()
+
+
+def test_points_typed_before_the_photo_do_not_come_back_over_its_tiles(phone: Page):
+    """The scorekeeper typed 17 for Bo, then counted Bo's hand from a photo: the page came
+    back with the photo's tiles, then the phone's kept typing put 17 back over them and the
+    round was saved with 17. The form the server kept while the photo was taken is newer."""
+    page = phone
+    start_night(page)
+    create_game(page, ["Ana", "Bo", "Cy"])
+    page.get_by_label("Points for Ana").fill("7")
+    page.get_by_label("Points for Bo").fill("17")
+    page.get_by_role("button", name="Count Bo's pips from a photo").click()
+    page.wait_for_url(re.compile(r"/photo/\d+$"))
+    photo = scene([(6, 5), (3, 1), (2, 2)], angle=0.5)
+    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
+    )
+    page.get_by_role("button", name="Count the pips").click()
+    expect(page.get_by_role("heading", name="Points to post: 19")).to_be_visible()
+    page.get_by_role("button", name="Confirm these tiles").click()
+
+    page.wait_for_url(re.compile(r"/g/[^/]+$"))
+    bo = hand(page, "Bo")
+    for tile in ("6-5", "3-1", "2-2"):
+        expect(bo.get_by_role("checkbox", name=tile, exact=True)).to_be_checked()
+    expect(page.get_by_label("Points for Bo")).to_have_value("")
+    hand(page, "Cy").get_by_label("Went out").check()
+    page.get_by_role("button", name="Save round").click()
+    expect(page.get_by_text("Round saved.")).to_be_visible()
+    expect(page.locator("#scoreboard tbody.player", has_text="Bo")).to_contain_text("19")
