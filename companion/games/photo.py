@@ -130,11 +130,12 @@ def photo_confirm(token: str, seat_id: int) -> Any:
     )
     flash(
         ngettext(
-            "%(who)s: %(num)d tile from the photo, %(p)d points. Check the round and save it.",
-            "%(who)s: %(num)d tiles from the photo, %(p)d points. Check the round and save it.",
+            "%(who)s: %(num)d tile from the photo, %(points)s. Check the round and save it.",
+            "%(who)s: %(num)d tiles from the photo, %(points)s. Check the round and save it.",
             len(tiles),
             who=seat.player.name,
-            p=hand_photo.hand_value(game, tiles),
+            # one plural per message: the points are their own ("1 point", "4 очка")
+            points=ngettext("%(num)d point", "%(num)d points", hand_photo.hand_value(game, tiles)),
         ),
         "success",
     )

@@ -173,6 +173,14 @@ def test_the_flash_says_the_points_posted_under_the_house_rules(client):
     assert "Bob: 2 tiles from the photo, 54 points." in text(client.get(f"/g/{game.edit_token}"))
 
 
+def test_one_point_is_said_in_the_singular(client):
+    """The points have their own plural: "1 point", not "1 points" (nor "4 очков")."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data={"tile": ["1-0"]})
+    assert "Bob: 1 tile from the photo, 1 point." in text(client.get(f"/g/{game.edit_token}"))
+
+
 def test_one_unread_tile_is_said_in_the_singular(client, monkeypatch):
     monkeypatch.setattr("companion.services.hand_photo.Reading.unread", property(lambda r: [0]))
     game = make_game()
