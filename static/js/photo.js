@@ -32,7 +32,10 @@
         words = form.dataset.none;
       }
       select.setCustomValidity(words);
-      if (words && value !== "?") {
+      // a tile still on "?" keeps the mark the server gave it after a refused Confirm, and
+      // gets none before one (it is not wrong yet, only not picked)
+      if (value === "?") { return; }
+      if (words) {
         select.setAttribute("aria-invalid", "true");
       } else {
         select.removeAttribute("aria-invalid");
