@@ -162,3 +162,31 @@ def test_confirm_is_held_back_while_a_tile_is_picked_twice_and_typing_is_kept(
         shot(bo, "hand-typing-kept")
     finally:
         context.close()
+
+
+def test_a_tile_still_on_the_question_mark_stays_marked_after_a_refused_confirm(
+    phone: Page, browser, live_server
+):
+    """The server refuses a Confirm with a tile on "?" and marks its picker aria-invalid;
+    photo.js, run on the refused page, used to take the mark away again."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
+    )
+    try:
+        bo = bo_joined(phone, context)
+        bo.get_by_role("button", name="Count my pips from a photo").click()
+        bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+        bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+            files=[
+                {"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}
+            ]
+        )
+        bo.get_by_role("button", name="Count the pips").click()
+        picker = bo.locator("select[name='tile']").first
+        expect(picker).to_be_visible()
+        # as a phone whose script did not hold Confirm back would send it: the tile on "?"
+        picker.evaluate("s => { s.add(new Option('?', '?')); s.value = '?'; s.form.submit(); }")
+        expect(bo.get_by_text("Tile 1 is not picked yet")).to_be_visible()
+        expect(bo.locator("select[name='tile']").first).to_have_attribute("aria-invalid", "true")
+    finally:
+        context.close()
