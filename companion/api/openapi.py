@@ -551,6 +551,17 @@ def _ratings_path() -> Schema:
     }
 
 
+def _get_json(summary: str, description: str, schema: Schema) -> Schema:
+    """A GET path that always answers 200 with ``schema``."""
+    content = {"application/json": {"schema": schema}}
+    return {
+        "get": {
+            "summary": summary,
+            "responses": {"200": {"description": description, "content": content}},
+        }
+    }
+
+
 def openapi_document() -> Schema:
     """The OpenAPI 3.1 document of the rules API (a JSON-ready dict)."""
     return {
@@ -582,6 +593,20 @@ def openapi_document() -> Schema:
             ),
             "/api/v1/pips": _pips_path(),
             "/api/v1/ratings": _ratings_path(),
+            "/api/v1/health": _get_json(
+                "Liveness probe",
+                "The app answers.",
+                {
+                    "type": "object",
+                    "required": ["status"],
+                    "properties": {"status": {"const": "ok"}},
+                },
+            ),
+            "/api/v1/openapi.json": _get_json(
+                "This document",
+                "The OpenAPI 3.1 document of the API.",
+                {"type": "object", "required": ["openapi", "info", "paths"]},
+            ),
         },
         "components": {"schemas": _components()},
     }

@@ -124,6 +124,14 @@ def test_document_is_openapi_31_with_both_endpoints(document):
     assert {"/api/v1/rules/answer", "/api/v1/rules/answer-batch"} <= set(document["paths"])
 
 
+def test_document_lists_every_route_of_the_api(document):
+    """Every address the API blueprint answers is in its document (the health probe and the
+    document itself were missing)."""
+    app = create_app(config.TestConfig)
+    routes = {rule.rule for rule in app.url_map.iter_rules() if rule.endpoint.startswith("api.")}
+    assert routes <= set(document["paths"]), routes - set(document["paths"])
+
+
 def test_document_lists_the_ratings_route(document):
     answer = document["paths"]["/api/v1/ratings"]["get"]["responses"]["200"]
     schema = answer["content"]["application/json"]["schema"]
