@@ -48,9 +48,11 @@ def _helpers() -> dict[str, Any]:
 
 
 def _page() -> int:
-    """The ``page`` query argument: a whole number from 1; junk or out of range means 1."""
+    """The ``page`` query argument: a whole number from 1 (junk or under 1 means 1); a page
+    past :data:`MAX_PAGE` is that page, empty like any page past the last, so it is never
+    shown as page 1."""
     page = query.number("page") or 1
-    return page if 1 <= page <= MAX_PAGE else 1
+    return min(page, MAX_PAGE) if page >= 1 else 1
 
 
 def _valid_dates(form: Any) -> tuple[Any, Any]:

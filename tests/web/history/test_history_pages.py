@@ -160,6 +160,8 @@ def test_nights_list_pages(client, h):
     assert third.count("Extra ") == 8
     assert "Extra 0" in third  # the oldest night is last
     assert "This page is empty." in text(client.get("/history/?page=4"))
+    # far past the last page it is empty too, never page 1 again
+    assert "This page is empty." in text(client.get("/history/?page=999999"))
     filtered = client.get("/history/?q=extra&page=1").get_data(as_text=True)
     assert 'href="/history/?page=2&amp;q=extra"' in filtered  # filters survive paging
     odd = client.get("/history/?_scheme=javascript&_external=0&_anchor=x&zzz=1")
