@@ -26,7 +26,7 @@ from flask_babel import ngettext
 from PIL import Image
 
 from .. import pips
-from ..engine import parse_tile, tile_points
+from ..engine import hand_points, parse_tile, tile_points
 from ..mapping import rules_of
 from ..models import Game
 from ..pips import MAX_BYTES, PhotoError, PhotoProblem, Reading
@@ -329,8 +329,7 @@ def confirmed_tiles(picks: list[str], set_size: int) -> tuple[list[str], list[in
 def hand_value(game: Game, tiles: list[str]) -> int:
     """The points ``tiles`` are worth under the game's house rules (the double-blank at its
     value, blank halves as set): what the headline adds up and what is posted."""
-    rules = rules_of(game)
-    return sum(tile_points(parse_tile(tile), rules) for tile in tiles)
+    return hand_points((parse_tile(tile) for tile in tiles), rules_of(game))
 
 
 def draft_with_tiles(
