@@ -101,6 +101,13 @@ class Blob:
     def diameter(self) -> float:
         return 2.0 * math.sqrt(self.area / math.pi)
 
+    def along_across(self, x: float, y: float) -> tuple[float, float]:
+        """Where the point (``x``, ``y``) lies from this mark's centre, in pixels: along its
+        long side, and across it (for a divider: towards one half or the other)."""
+        ax, ay = math.cos(self.angle), math.sin(self.angle)
+        dx, dy = x - self.x, y - self.y
+        return dx * ax + dy * ay, -dx * ay + dy * ax
+
 
 def divider_length(rgb: np.ndarray) -> float | None:
     """The typical divider's length in ``rgb`` (pixels), or None when no divider shows: what
@@ -310,9 +317,7 @@ def _joinable_gap(a: Blob, b: Blob) -> float | None:
         return None
     if abs(math.sin(a.angle - b.angle)) > 0.17:  # about 10 degrees
         return None
-    ax, ay = math.cos(a.angle), math.sin(a.angle)
-    dx, dy = b.x - a.x, b.y - a.y
-    along, across = dx * ax + dy * ay, -dx * ay + dy * ax
+    along, across = a.along_across(b.x, b.y)
     if abs(across) > 1.5 * max(a.thickness, b.thickness):
         return None
     gap = abs(along) - (a.length + b.length) / 2
@@ -514,8 +519,7 @@ def _support(divider: Blob, pips: list[Blob]) -> int:
     when a side holds more than any half can (:data:`MAX_HALF`): the squares of a checked
     cloth around a pen are not pips."""
     found = _pips_on(divider, pips)
-    ax, ay = math.cos(divider.angle), math.sin(divider.angle)
-    first = sum(1 for p in found if (p.y - divider.y) * ax - (p.x - divider.x) * ay < 0)
+    first = sum(1 for p in found if divider.along_across(p.x, p.y)[1] < 0)
     return len(found) if max(first, len(found) - first) <= MAX_HALF else 0
 
 
@@ -530,11 +534,9 @@ def _pips_on(divider: Blob, pips: list[Blob]) -> list[Blob]:
     """The round blobs of a pip's size for ``divider`` on its would-be tile."""
     width = divider.length / DIVIDER_SPAN
     low, high = PIP_SIZE[0] * divider.length, PIP_SIZE[1] * divider.length
-    ax, ay = math.cos(divider.angle), math.sin(divider.angle)
     found = []
     for pip in pips:
-        dx, dy = pip.x - divider.x, pip.y - divider.y
-        u, v = dx * ax + dy * ay, -dx * ay + dy * ax
+        u, v = divider.along_across(pip.x, pip.y)
         if low <= pip.diameter <= high and _on_face(u, v, width):
             found.append(pip)
     return found
@@ -545,14 +547,12 @@ def _has_foreign_mark(divider: Blob, blobs: list[Blob]) -> bool:
     tile's face, away from the divider."""
     width = divider.length / DIVIDER_SPAN
     biggest_pip = (PIP_SIZE[1] * divider.length) ** 2 * math.pi / 4
-    ax, ay = math.cos(divider.angle), math.sin(divider.angle)
     for blob in blobs:
         if blob.area <= biggest_pip or blob.area < 0.35 * blob.length * blob.thickness:
             continue  # pip-sized, or a thin outline (a tile's shadow along two edges)
         if blob.length > TILE_LONGER * width:
             continue  # longer than a tile: a shadow run into the dark squares of a cloth
-        dx, dy = blob.x - divider.x, blob.y - divider.y
-        u, v = dx * ax + dy * ay, -dx * ay + dy * ax
+        u, v = divider.along_across(blob.x, blob.y)
         if abs(u) < 0.4 * width and divider.thickness < abs(v) < 0.85 * width:
             return True
     return False
@@ -568,8 +568,7 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     for index, pip in enumerate(pips):
         if index in claimed or not low <= pip.diameter <= high:
             continue
-        dx, dy = pip.x - divider.x, pip.y - divider.y
-        u, v = dx * ax + dy * ay, dx * nx + dy * ny
+        u, v = divider.along_across(pip.x, pip.y)
         if not _on_face(u, v, width):
             continue
         if abs(v) < divider.thickness / 2 + 0.45 * pip.diameter:
@@ -593,12 +592,10 @@ def _halves_centred(
     """Whether each half's pips sit around the middle of that half, as every standard pattern
     does (one pip in the middle, two or more in pairs mirrored through it). Knots on either
     side of a stripe of wood grain lie anywhere along it."""
-    ax, ay = math.cos(divider.angle), math.sin(divider.angle)
     for half in halves:
         if not half:
             continue
-        us = [(p.x - divider.x) * ax + (p.y - divider.y) * ay for _, p in half]
-        vs = [-(p.x - divider.x) * ay + (p.y - divider.y) * ax for _, p in half]
+        us, vs = zip(*(divider.along_across(p.x, p.y) for _, p in half), strict=True)
         u, v = abs(float(np.mean(us))), abs(float(np.mean(vs)))
         if u > HALF_MIDDLE[0] * width or not HALF_MIDDLE[1] <= v / width <= HALF_MIDDLE[2]:
             return False
@@ -633,9 +630,7 @@ def _symmetric_share(half: list[Blob], divider: Blob) -> float:
     3 with the third missed are symmetric about their own mean, and would pass for a 2."""
     if len(half) < 2:
         return 1.0
-    ax, ay = math.cos(divider.angle), math.sin(divider.angle)
-    us = np.array([(p.x - divider.x) * ax + (p.y - divider.y) * ay for p in half])
-    vs = np.array([-(p.x - divider.x) * ay + (p.y - divider.y) * ax for p in half])
+    us, vs = np.array([divider.along_across(p.x, p.y) for p in half]).T
     across = vs.mean()  # the tile's length is less sure than its divider
     tolerance = 0.6 * np.mean([p.diameter for p in half])
     hits = 0
