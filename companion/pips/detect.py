@@ -169,11 +169,12 @@ def _one_double_blank(tiles: list[TileRead]) -> list[TileRead]:
     """``tiles``, with every 0-0 unread when more than one was read: a set has one 0-0, and
     each is worth 50 points under the default house rules, so when several show, stripes of
     grain or a pattern made them and none is taken (the player picks what they are)."""
-    blanks = [t for t in tiles if t.halves == (0, 0)]
-    if len(blanks) < 2:
+    if sum(t.halves == (0, 0) for t in tiles) < 2:
         return tiles
     return [
-        TileRead(t.corners, None, t.pips, 0.0, Unread.DOUBLE_BLANK_TWICE) if t in blanks else t
+        TileRead(t.corners, None, t.pips, 0.0, Unread.DOUBLE_BLANK_TWICE)
+        if t.halves == (0, 0)
+        else t
         for t in tiles
     ]
 
