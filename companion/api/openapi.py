@@ -523,43 +523,33 @@ def _ratings_path() -> Schema:
             "games": {"type": "integer", "minimum": 1, "description": "Rated games."},
         },
     }
-    return {
-        "get": {
-            "summary": "Skill ratings of every player",
-            "description": "openskill's Weng-Lin Plackett-Luce model with its defaults, over "
-            "every finished game in order of play (ties share a place). Best first by ordinal. "
-            "Read from the stored ratings; nothing is computed per request.",
-            "responses": {
-                "200": {
-                    "description": "The model and the rated players, best first.",
-                    "content": {
-                        "application/json": {
-                            "schema": {
-                                "type": "object",
-                                "additionalProperties": False,
-                                "required": ["model", "players"],
-                                "properties": {
-                                    "model": {"const": MODEL_NAME},
-                                    "players": {"type": "array", "items": player},
-                                },
-                            }
-                        }
-                    },
-                }
+    return _get_json(
+        "Skill ratings of every player",
+        "The model and the rated players, best first.",
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["model", "players"],
+            "properties": {
+                "model": {"const": MODEL_NAME},
+                "players": {"type": "array", "items": player},
             },
-        }
-    }
+        },
+        about="openskill's Weng-Lin Plackett-Luce model with its defaults, over every "
+        "finished game in order of play (ties share a place). Best first by ordinal. Read "
+        "from the stored ratings; nothing is computed per request.",
+    )
 
 
-def _get_json(summary: str, description: str, schema: Schema) -> Schema:
-    """A GET path that always answers 200 with ``schema``."""
+def _get_json(summary: str, answer: str, schema: Schema, about: str = "") -> Schema:
+    """A GET path that always answers 200 with JSON of ``schema`` (``answer`` describes it;
+    ``about``, when given, the path)."""
     content = {"application/json": {"schema": schema}}
-    return {
-        "get": {
-            "summary": summary,
-            "responses": {"200": {"description": description, "content": content}},
-        }
-    }
+    get: Schema = {"summary": summary}
+    if about:
+        get["description"] = about
+    get["responses"] = {"200": {"description": answer, "content": content}}
+    return {"get": get}
 
 
 def openapi_document() -> Schema:
