@@ -32,23 +32,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
+from pips_split import LATER_PARTS, SPLIT  # noqa: E402
 
 from companion.pips import PhotoError, PhotoProblem, count_pips  # noqa: E402
 from companion.pips.labelled import items, split  # noqa: E402
 from companion.pips.synth import make_photo  # noqa: E402
 
-SPLIT = ROOT / "tests" / "data" / "pips_split.json"
-#: The second held-out part (written once; measured once at the end of a round of tuning).
-FRESH = ROOT / "tests" / "data" / "pips_split_fresh.json"
-#: The third held-out part (the same rule; the fresh part is tuning data since it was written).
-THIRD = ROOT / "tests" / "data" / "pips_split_third.json"
-#: The fourth held-out part (written before the small-tile round; the third is tuning data now).
-FOURTH = ROOT / "tests" / "data" / "pips_split_fourth.json"
-#: The fifth, written when the fourth had been measured once.
-FIFTH = ROOT / "tests" / "data" / "pips_split_fifth.json"
 PHOTOS = ROOT / "tests" / "data" / "photos"
-#: The parts tuned on so far: each later held-out part joins them once it has been measured.
-TUNING = ("dev", "held_out", "held_out_fresh", "held_out_third", "held_out_fourth")
 #: megapixels -> (width, height), 4:3 like a phone camera
 SIZES = {1: (1155, 866), 3: (2000, 1500), 12: (4000, 3000)}
 #: Confidence levels at which the share of right tiles is shown.
@@ -56,9 +46,16 @@ LEVELS = (0.5, 0.7, 0.8, 0.9, 0.95)
 
 
 def all_parts() -> dict[str, list[str]]:
-    """Every part of the labelled set by name, from the split files that have been written."""
-    later = (FRESH, THIRD, FOURTH, FIFTH)
+    """Every part of the labelled set by name, from the split files that have been written
+    (:mod:`pips_split` names them), oldest first."""
+    later = [part.path for part in LATER_PARTS.values()]
     return split(SPLIT) | {k: v for p in later if p.exists() for k, v in split(p).items()}
+
+
+def tuning_parts() -> tuple[str, ...]:
+    """The parts tuned on so far: all but the newest, which stays held out until the next one
+    is written (a held-out part is measured once, then tuned on)."""
+    return tuple(all_parts())[:-1]
 
 
 def accuracy(
@@ -155,7 +152,7 @@ def main() -> None:
     parser.add_argument("--failures", action="store_true")
     args = parser.parse_args()
     print(f"Python {platform.python_version()} on {platform.machine()}")
-    groups = {"tuning": TUNING, "both": ("dev", "held_out")}
+    groups = {"tuning": tuning_parts(), "both": ("dev", "held_out")}
     for part, names in all_parts().items():
         if args.part == part or part in groups.get(args.part, ()):
             report(part, *accuracy(names, args.failures))
