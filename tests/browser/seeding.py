@@ -48,6 +48,21 @@ def fill_round(page: Page) -> None:
     page.locator("fieldset.hand", has_text="Cy").get_by_label("Went out").check()
 
 
+def lose_session_cookie(page: Page) -> None:
+    """Drop the phone's cookies once nothing in flight can bring them back.
+
+    A fresh browser's service worker fetches the first page once it takes over, to keep it for
+    offline; that answer renews the session cookie. Under load it came after the cookies were
+    cleared and put the session back (CI, stop 30), so wait for the page to be kept first.
+    """
+    page.wait_for_function(
+        "async () => !!(navigator.serviceWorker && navigator.serviceWorker.controller"
+        " && await caches.match(location.origin + location.pathname))",
+        polling=200,
+    )
+    page.context.clear_cookies()
+
+
 def join_secret(app, share: str) -> str:
     """The join secret of the game shared as ``share`` (shown on the scorekeeper's screen)."""
     with app.app_context():

@@ -22,7 +22,7 @@ from companion.models import Game
 from companion.services.scoreboard import BOARD_COLUMNS
 from tests.web.playkit import add_scored_rounds
 
-from .seeding import fill_round, open_new_game, seed_game
+from .seeding import fill_round, lose_session_cookie, open_new_game, seed_game
 
 pytestmark = pytest.mark.browser
 
@@ -800,7 +800,7 @@ def test_lost_session_cookie_shows_the_round_again_as_typed(phone: Page, live_se
     is still on its screen."""
     open_new_game(phone, live_server)
     fill_round(phone)
-    phone.context.clear_cookies()
+    lose_session_cookie(phone)
     phone.get_by_role("button", name="Save round").click()
     expect(phone.get_by_text("Another phone keeps score").first).to_be_visible()
     expect(phone.get_by_label("Points for Ann")).to_have_value("12")
