@@ -84,6 +84,16 @@ LATER_PARTS = {
         "A fifth held-out part of the photo reader's labelled set, written once right after "
         "the fourth one (pips_split_fourth.json) had been measured, before any tuning on it.",
     ),
+    "--sixth": LaterPart(
+        "held_out_sixth",
+        ROOT / "tests" / "data" / "pips_split_sixth.json",
+        1208,
+        (140_000, 150_000, 150),
+        (150_000, 151_000, 30),
+        "A sixth held-out part of the photo reader's labelled set, written once before the "
+        "confidence was fitted to how often tiles are right: the fifth one "
+        "(pips_split_fifth.json) had been measured once and became fitting data.",
+    ),
 }
 
 
