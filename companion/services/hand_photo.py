@@ -264,9 +264,11 @@ def tile_choices(set_size: int) -> list[str]:
 
 
 def picked_twice(tile: str) -> str:
-    """Why a confirm is refused when ``tile`` is picked twice, in the player's words."""
+    """Why a confirm is refused when ``tile`` is picked more than once, in the player's words
+    (twice or three times: the words hold for both)."""
     return _(
-        "%(t)s is picked twice: a set has only one %(t)s; pick the other tile or 'not a tile'.",
+        "%(t)s is picked more than once: a set has only one %(t)s; pick another tile or "
+        "'not a tile'.",
         t=tile,
     )
 

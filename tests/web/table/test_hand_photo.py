@@ -143,13 +143,27 @@ def test_a_tile_picked_twice_is_refused_with_every_pick_kept(table):
     assert r.status_code == 422
     assert hand_post(game, "Bob") is None
     assert (
-        "2-2 is picked twice: a set has only one 2-2; pick the other tile or 'not a tile'."
+        "2-2 is picked more than once: a set has only one 2-2; pick another tile or 'not a tile'."
         in html.unescape(r.text)
     )
     assert "data:image/jpeg;base64," in r.text and r.text.count("<polygon") == 3
     assert selected(r.text) == picks  # nothing lost: the reading and every pick
     assert r.text.count('aria-invalid="true"') == 2  # both 2-2 pickers pointed at
     assert "Points to post: 19" in text(r)  # the headline is what the picks are worth
+
+
+def test_a_tile_picked_three_times_is_not_called_picked_twice(table):
+    """Three pickers on one tile: the refusal's words hold for three (they said "twice") and
+    every one of the three is pointed at."""
+    game, phone = table
+    bob = phone("Bob")
+    page = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data).text
+    picks = ["2-2", "2-2", "2-2"]
+    r = bob.post(confirm_url(page), data={"tile": picks, "reading": kept_reading(page)})
+    assert r.status_code == 422
+    words = html.unescape(r.text)
+    assert "2-2 is picked more than once" in words and "picked twice" not in words
+    assert r.text.count('aria-invalid="true"') == 3
 
 
 def test_an_unpicked_tile_keeps_the_reading_and_points_at_it(table):

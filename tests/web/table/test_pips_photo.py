@@ -153,7 +153,7 @@ def test_a_tile_picked_twice_is_refused_and_the_reading_kept(client):
     picks = {"tile": ["6-5", "6-5", "2-2"], "reading": kept}
     r = client.post(f"/g/{game.edit_token}/photo/{bob}/confirm", data=picks)
     assert r.status_code == 422
-    assert "6-5 is picked twice: a set has only one 6-5" in text(r)
+    assert "6-5 is picked more than once: a set has only one 6-5" in text(r)
     assert "Points to post: 26" in text(r) and "Confirm these tiles" in text(r)
     assert "tiles from the photo" not in text(client.get(f"/g/{game.edit_token}"))
 
