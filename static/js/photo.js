@@ -71,6 +71,12 @@
     });
   }
 
+  // A page drawn as the answer to a post (a reading, a refusal) takes its photo page's own
+  // address in the history: Back after Confirm, or a reload, then opens the photo page afresh
+  // instead of "Confirm Form Resubmission" (the photo is not kept, so it cannot be shown again).
+  var upload = document.querySelector("form.photo-upload");
+  if (upload && window.history.replaceState) { window.history.replaceState(null, "", upload.action); }
+
   document.addEventListener("DOMContentLoaded", wire);
   document.addEventListener("htmx:afterSettle", wire);
   wire();

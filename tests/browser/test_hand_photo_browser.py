@@ -190,3 +190,37 @@ def test_a_tile_still_on_the_question_mark_stays_marked_after_a_refused_confirm(
         expect(bo.locator("select[name='tile']").first).to_have_attribute("aria-invalid", "true")
     finally:
         context.close()
+
+
+def test_back_after_confirm_opens_the_photo_page_afresh(phone: Page, browser, live_server):
+    """Back from the hand page after a Confirm landed on the answer to the photo's upload,
+    which Chromium cannot show again without posting the photo anew ("Confirm Form
+    Resubmission", net::ERR_CACHE_MISS): it now opens the photo page, ready for a photo."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
+    )
+    try:
+        bo = bo_joined(phone, context)
+        bo.get_by_role("button", name="Count my pips from a photo").click()
+        bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+        bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+            files=[
+                {"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}
+            ]
+        )
+        bo.get_by_role("button", name="Count the pips").click()
+        pickers = bo.locator("select[name='tile']")
+        expect(pickers.first).to_be_visible()
+        pickers.first.select_option("3-1")
+        for i in range(1, pickers.count()):
+            pickers.nth(i).select_option("none")
+        bo.get_by_role("button", name="Confirm these tiles").click()
+        bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
+        expect(bo.get_by_text("Hand posted")).to_be_visible()
+
+        bo.go_back()
+        expect(bo.get_by_role("heading", name="Bo's pips from a photo")).to_be_visible()
+        expect(bo.get_by_label("Photo of the tiles, face up and apart")).to_be_attached()
+        assert re.search(r"/p/[\w-]+/photo$", bo.url)
+    finally:
+        context.close()
