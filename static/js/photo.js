@@ -43,6 +43,19 @@
     });
   }
 
+  // The photo's labels follow the picks ("1: 5-4"; a tile on "?" keeps the server's label,
+  // "not a tile" shows ×), so the photo never shows what will not be posted.
+  function relabel(form, selects) {
+    selects.forEach(function (select, index) {
+      var label = document.querySelector('a.tile-mark[href="#fix-' + index + '"] text');
+      if (!label) { return; }
+      if (!label.hasAttribute("data-read")) { label.setAttribute("data-read", label.textContent); }
+      var value = select.value;
+      var shown = value === form.getAttribute("data-not-a-tile") ? "\u00d7" : value;
+      label.textContent = value === "?" ? label.getAttribute("data-read") : (index + 1) + ": " + shown;
+    });
+  }
+
   function update(form) {
     var total = 0;
     var toPick = 0;
@@ -60,6 +73,7 @@
       line.hidden = toPick === 0;
     });
     check(form, selects);
+    relabel(form, selects);
   }
 
   function wire() {
@@ -76,6 +90,18 @@
   // instead of "Confirm Form Resubmission" (the photo is not kept, so it cannot be shown again).
   var upload = document.querySelector("form.photo-upload");
   if (upload && window.history.replaceState) { window.history.replaceState(null, "", upload.action); }
+
+  // A tap on a tile of the photo jumps to its picker (a plain link without JS) and opens it for
+  // the thumb: the picker takes the focus.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest ? event.target.closest("a.tile-mark") : null;
+    var target = link ? document.getElementById((link.getAttribute("href") || "").slice(1)) : null;
+    var picker = target ? target.querySelector("select") : null;
+    if (!picker) { return; }
+    event.preventDefault();
+    picker.scrollIntoView({ block: "center" });
+    picker.focus();
+  });
 
   document.addEventListener("DOMContentLoaded", wire);
   document.addEventListener("htmx:afterSettle", wire);

@@ -224,3 +224,34 @@ def test_back_after_confirm_opens_the_photo_page_afresh(phone: Page, browser, li
         assert re.search(r"/p/[\w-]+/photo$", bo.url)
     finally:
         context.close()
+
+
+def test_a_tap_on_a_tile_of_the_photo_focuses_its_picker_and_the_label_follows_the_pick(
+    phone: Page, browser, live_server
+):
+    """The tile's link only scrolled to its picker (the thumb then had to find it), and the
+    number drawn on the photo kept the first reading whatever was picked."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
+    )
+    try:
+        bo = bo_joined(phone, context)
+        bo.get_by_role("button", name="Count my pips from a photo").click()
+        bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+        bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+            files=[
+                {"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}
+            ]
+        )
+        bo.get_by_role("button", name="Count the pips").click()
+        mark = bo.locator("svg.marked-photo a.tile-mark").first
+        expect(mark).to_be_visible()
+        mark.locator("polygon").tap()
+        picker = bo.locator("select[name='tile']").first
+        expect(picker).to_be_focused()
+        picker.select_option("5-4")
+        expect(mark.locator("text")).to_have_text("1: 5-4")
+        picker.select_option("none")
+        expect(mark.locator("text")).to_have_text("1: \u00d7")
+    finally:
+        context.close()
