@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image  # noqa: E402
 from pips_split import LATER_PARTS, SPLIT  # noqa: E402
 
-from companion.pips import PhotoError, PhotoProblem, count_pips  # noqa: E402
+from companion.pips import PhotoError, PhotoProblem, TileRead, count_pips  # noqa: E402
 from companion.pips.labelled import items, split  # noqa: E402
 from companion.pips.synth import make_photo  # noqa: E402
 
@@ -60,11 +60,12 @@ def tuning_parts() -> tuple[str, ...]:
 
 def accuracy(
     names: list[str], failures: bool = False
-) -> tuple[Counter[str], list[tuple[float, bool]]]:
-    """The figures of one part, and (confidence, right) for every tile read; ``failures``:
-    print each item not read exactly (what was missed, what was invented)."""
+) -> tuple[Counter[str], list[tuple[TileRead, bool]]]:
+    """The figures of one part, and every tile read with whether it was right (a tile is right
+    while the photo holds one more such tile than those already matched, surest first);
+    ``failures``: print each item not read exactly (what was missed, what was invented)."""
     f: Counter[str] = Counter()
-    tiles_seen: list[tuple[float, bool]] = []
+    tiles_seen: list[tuple[TileRead, bool]] = []
     for it in items(names, PHOTOS):
         f["photos"] += 1
         f["tiles"] += len(it.tiles)
@@ -83,10 +84,10 @@ def accuracy(
         f["cpu"] += time.process_time() - start
         want = Counter(it.tiles)
         left = Counter(want)
-        for tile in sorted(reading.read_tiles, key=lambda t: -t.confidence):
+        for tile in sorted(reading.read_tiles, key=lambda t: (-t.confidence, -t.regularity)):
             right = left[tile.text] > 0
             left[tile.text] -= right
-            tiles_seen.append((tile.confidence, right))
+            tiles_seen.append((tile, right))
         got = Counter(t.text for t in reading.read_tiles)
         phantom = got - want
         f["right"] += sum((got & want).values())
@@ -103,7 +104,7 @@ def accuracy(
     return f, tiles_seen
 
 
-def report(part: str, f: Counter[str], seen: list[tuple[float, bool]]) -> None:
+def report(part: str, f: Counter[str], tiles: list[tuple[TileRead, bool]]) -> None:
     n = max(1, f["photos"])
     print(
         f"{part}: {f['exact']}/{f['photos']} exact ({100 * f['exact'] / n:.0f} %); "
@@ -113,6 +114,7 @@ def report(part: str, f: Counter[str], seen: list[tuple[float, bool]]) -> None:
         f"{f['unreadable']} unreadable answers ({f['exact_textures']} of them right); "
         f"{f['unread_tiles']} tiles marked unread; {1000 * f['cpu'] / n:.0f} ms CPU per photo"
     )
+    seen = [(tile.confidence, right) for tile, right in tiles]
     for level in LEVELS:
         sure = [right for confidence, right in seen if confidence >= level]
         if sure:

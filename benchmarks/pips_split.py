@@ -2,7 +2,7 @@
 out (never tuned on). Run once, before tuning; the seed and the rule are in the file.
 ``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
-(tests/data/pips_split_fourth.json) and ``--fifth`` the fifth.
+(tests/data/pips_split_fourth.json), ``--fifth`` the fifth and ``--sixth`` the sixth.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .calibration import confidence
 from .reading import Pip, Point, Quad, TileRead, Unread
 
 #: The most pips a half can have in the biggest set the app knows (double-18).
@@ -583,8 +584,9 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     problem = _why_unreadable(halves, found, max_pips)
     if problem:
         return TileRead(corners, None, marks, 0.0, problem)
-    confidence = _confidence(found, [[p for _, p in half] for half in halves], divider)
-    return TileRead(corners, (len(halves[0]), len(halves[1])), marks, confidence)
+    regularity = _regularity(found, [[p for _, p in half] for half in halves], divider)
+    counted = (len(halves[0]), len(halves[1]))
+    return TileRead(corners, counted, marks, confidence(regularity, counted), None, regularity)
 
 
 def _halves_centred(
@@ -614,9 +616,10 @@ def _why_unreadable(halves: tuple[list, list], found: list[Blob], max_pips: int)
     return None
 
 
-def _confidence(found: list[Blob], halves: list[list[Blob]], divider: Blob) -> float:
-    """0-1: how regular the pips are. Standard pip patterns are symmetric about the middle of
-    their half; a stray mark, or a pip missed, breaks that symmetry."""
+def _regularity(found: list[Blob], halves: list[list[Blob]], divider: Blob) -> float:
+    """0-1: how regular the pips are (not yet a probability: :mod:`.calibration` turns it into
+    one). Standard pip patterns are symmetric about the middle of their half; a stray mark, or
+    a pip missed, breaks that symmetry."""
     if not found:
         return 0.9  # a double-blank: nothing to check but the divider
     sizes = np.array([p.diameter for p in found])

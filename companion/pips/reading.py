@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-#: The confidence from which a tile is shown as read without asking. Chosen on the dev part's
-#: reliability (docs/PIPS.md): tiles at 0.95 or more were right 98 % of the time, tiles at
-#: 0.9-0.95 only 59 %, so those are asked for a tap instead of being counted.
-SURE = 0.95
+#: The confidence (a share of tiles read right, :mod:`.calibration`) from which a tile is shown
+#: as read without asking: of 100 tiles shown so, at most about one may be wrong. Tiles below
+#: it (their pips less regular; every 0-0, a kind too rarely seen to be sure of) wait for a tap.
+SURE = 0.99
 
 Point = tuple[float, float]
 Quad = tuple[Point, Point, Point, Point]
@@ -40,7 +40,9 @@ class TileRead:
 
     ``corners``: the tile's outline (4 points, working-image pixels); ``halves``: the pips
     counted on each side of the divider (None for a tile that could not be read, which is
-    never guessed); ``confidence``: 0-1, how regular the pips looked (sizes, symmetry).
+    never guessed); ``confidence``: 0-1, the share of tiles read right among those that looked
+    like this one on the labelled set (:mod:`.calibration`); ``regularity``: 0-1, how regular
+    its pips looked (sizes, symmetry), from which the confidence is fitted.
     """
 
     corners: Quad
@@ -48,6 +50,7 @@ class TileRead:
     pips: tuple[Pip, ...]
     confidence: float
     why_unread: Unread | None = None
+    regularity: float = 0.0
 
     @property
     def read(self) -> bool:
