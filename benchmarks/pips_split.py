@@ -2,7 +2,8 @@
 out (never tuned on). Run once, before tuning; the seed and the rule are in the file.
 ``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
-(tests/data/pips_split_fourth.json), ``--fifth`` the fifth and ``--sixth`` the sixth.
+(tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth`` and
+``--seventh`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -93,6 +94,16 @@ LATER_PARTS = {
         "A sixth held-out part of the photo reader's labelled set, written once before the "
         "confidence was fitted to how often tiles are right: the fifth one "
         "(pips_split_fifth.json) had been measured once and became fitting data.",
+    ),
+    "--seventh": LaterPart(
+        "held_out_seventh",
+        ROOT / "tests" / "data" / "pips_split_seventh.json",
+        1209,
+        (160_000, 170_000, 150),
+        (170_000, 171_000, 30),
+        "A seventh held-out part of the photo reader's labelled set, written once right "
+        "after the sixth one (pips_split_sixth.json) had been measured (the reader and the "
+        "fitted confidence), before any tuning on it.",
     ),
 }
 
