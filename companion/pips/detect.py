@@ -16,7 +16,7 @@ a face-down tile (logo, dots) has none. So the counter
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -80,6 +80,9 @@ ELONGATED = 2.5
 #: How much firmer than the usual threshold a mark that is neither pip nor bar is looked at
 #: again (a divider with pips run into it).
 PARTING = 2.0
+#: A long mark is a bar blurred thick when it keeps this share of its length at the firmer
+#: threshold; a smear of a blurred photo fades to a short stub there.
+STAYS_LONG = 0.85
 #: How many strips along an elongated mark its width is measured in.
 WIDTH_STRIPS = 8
 #: Contrast (0-255) a mark needs above its surroundings.
@@ -97,6 +100,9 @@ class Blob:
     angle: float  # of the long side, radians
     area: float
     roundness: float
+    #: the width at the usual threshold, for a mark thinned by a firmer look (:func:`_blobs`);
+    #: two pieces of one divider are told by the gap the usual width bridges
+    outer: float = 0.0
 
     @property
     def diameter(self) -> float:
@@ -224,17 +230,27 @@ def _level(contrast: np.ndarray) -> float:
 
 def _blobs(contrast: np.ndarray) -> list[Blob]:
     """The connected marks of ``contrast`` above a threshold from its own histogram. A mark
-    that is neither pip nor bar is looked at again at a firmer threshold: on a small or
-    blurred tile the pips nearest the divider run into it, and a pip in a tile's corner runs
-    into the table around it when the table is lighter (or darker) than the tile; they part
-    there."""
+    that is neither pip nor divider is looked at again at a firmer threshold: on a small or
+    blurred tile the pips nearest the divider run into it, a row of pips runs together, and
+    a pip in a tile's corner runs into the table around it when the table is lighter (or
+    darker) than the tile; they part there. A long mark that only gets thinner there (one
+    part, about as long: a divider blurred thick on a small photo) takes the thinner width but
+    keeps its length and its usual width for joining: a piece of a divider split by its
+    centre pin must still join its other piece."""
     level = _level(contrast)
     firmer: list[tuple[Blob, np.ndarray]] | None = None
     blobs = []
     for blob, contour in _marks(contrast, level):
-        if not _is_pip_shape(blob) and blob.length < ELONGATED * blob.thickness:
+        if not _is_pip_shape(blob) and not _is_divider(blob, MIN_DIVIDER / 2):
             firmer = _marks(contrast, PARTING * level) if firmer is None else firmer
             parts = [b for b, _ in firmer if cv2.pointPolygonTest(contour, (b.x, b.y), False) >= 0]
+            if len(parts) == 1 and blob.length >= ELONGATED * blob.thickness:
+                part = parts[0]
+                if part.length >= STAYS_LONG * blob.length:  # not a blurred smear fading away
+                    thinner = min(blob.thickness, part.thickness)
+                    blob = replace(blob, thickness=thinner, outer=blob.thickness)
+                blobs.append(blob)
+                continue
             if any(_is_pip_shape(b) or _is_divider(b, MIN_DIVIDER / 2) for b in parts):
                 blobs.extend(parts)
                 continue
@@ -285,16 +301,23 @@ def _usual_width(contour: np.ndarray, x: float, y: float, angle: float, length: 
     return max(1.0, float(np.median(widths)))
 
 
-def _bars(blobs: list[Blob], shortest: float = MIN_DIVIDER) -> list[Blob]:
+def _bars(
+    blobs: list[Blob], shortest: float = MIN_DIVIDER, expected: float | None = None
+) -> list[Blob]:
     """The dividers among ``blobs``; the two pieces of one divider split by its centre pin (a
     spinner) are joined first (each piece with its nearest collinear partner of similar
-    length, once, so that the dividers of tiles lying in a row are not chained together)."""
+    length, once, so that the dividers of tiles lying in a row are not chained together).
+    With the dividers' ``expected`` length known (pixels), two pieces are joined only into a
+    bar of about that length: the dividers of two tiles lying long side to long side are
+    collinear too, and on a small photo the seam between the tiles nearly bridges them."""
     pieces = [b for b in blobs if b.length >= shortest / 2 and b.length / b.thickness >= 2.5]
     partner: dict[int, tuple[float, int]] = {}
     for i, a in enumerate(pieces):
         for j, b in enumerate(pieces):
             gap = _joinable_gap(a, b) if i != j else None
-            touching = gap is not None and gap <= max(2.0, 0.5 * a.thickness)
+            if gap is not None and expected and a.length + b.length + gap > SAME_SIZE[1] * expected:
+                continue
+            touching = gap is not None and gap <= max(2.0, 0.5 * a.thickness, 0.5 * a.outer)
             if gap is not None and not touching and not _pin_between(a, b, blobs):
                 continue
             if gap is not None and gap < partner.get(i, (math.inf, -1))[0]:
@@ -455,7 +478,7 @@ def _read_polarity(
     """Tiles around the dividers among ``blobs``, each with the round blobs on its halves;
     ``expected``: the dividers' length (pixels) the first look found."""
     pips = [b for b in blobs if _is_pip_shape(b)]
-    dividers = _usual_size(_bars(blobs), pips, expected)
+    dividers = _usual_size(_bars(blobs, expected=expected), pips, expected)
     claimed: set[int] = set()
     tiles: list[TileRead] = []
     for divider in dividers:
