@@ -35,6 +35,19 @@ def bo_joined(keeper: Page, context) -> Page:
     return bo
 
 
+def bo_photo_read(keeper: Page, context) -> Page:
+    """Bo joined (:func:`bo_joined`) has sent :data:`PHOTO` from the photo page of his hand;
+    the page with the reading (or on its way to it)."""
+    bo = bo_joined(keeper, context)
+    bo.get_by_role("button", name="Count my pips from a photo").click()
+    bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+    bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}]
+    )
+    bo.get_by_role("button", name="Count the pips").click()
+    return bo
+
+
 def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, live_server, shot):
     keeper = phone
     context = browser.new_context(**playwright.devices["Pixel 7"], base_url=live_server.url)
@@ -173,15 +186,7 @@ def test_a_tile_still_on_the_question_mark_stays_marked_after_a_refused_confirm(
         viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
     )
     try:
-        bo = bo_joined(phone, context)
-        bo.get_by_role("button", name="Count my pips from a photo").click()
-        bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
-        bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
-            files=[
-                {"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}
-            ]
-        )
-        bo.get_by_role("button", name="Count the pips").click()
+        bo = bo_photo_read(phone, context)
         picker = bo.locator("select[name='tile']").first
         expect(picker).to_be_visible()
         # as a phone whose script did not hold Confirm back would send it: the tile on "?"
@@ -200,15 +205,7 @@ def test_back_after_confirm_opens_the_photo_page_afresh(phone: Page, browser, li
         viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
     )
     try:
-        bo = bo_joined(phone, context)
-        bo.get_by_role("button", name="Count my pips from a photo").click()
-        bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
-        bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
-            files=[
-                {"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}
-            ]
-        )
-        bo.get_by_role("button", name="Count the pips").click()
+        bo = bo_photo_read(phone, context)
         pickers = bo.locator("select[name='tile']")
         expect(pickers.first).to_be_visible()
         pickers.first.select_option("3-1")
@@ -235,15 +232,7 @@ def test_a_tap_on_a_tile_of_the_photo_focuses_its_picker_and_the_label_follows_t
         viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
     )
     try:
-        bo = bo_joined(phone, context)
-        bo.get_by_role("button", name="Count my pips from a photo").click()
-        bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
-        bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
-            files=[
-                {"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}
-            ]
-        )
-        bo.get_by_role("button", name="Count the pips").click()
+        bo = bo_photo_read(phone, context)
         mark = bo.locator("svg.marked-photo a.tile-mark").first
         expect(mark).to_be_visible()
         mark.locator("polygon").tap()
