@@ -46,8 +46,10 @@ def test_photo_of_a_hand_fills_the_round_form(phone: Page, shot, axe_violations)
     # The player sees the 3-1 is really a 4-1 (say a pip hid under glare): tap it, fix it.
     misread = marked.locator("a.tile-mark", has_text="3-1")
     misread.click()
-    target = page.url.rsplit("#", 1)[1]
+    # photo.js focuses the tile's picker instead of following the link (no #fragment)
+    target = (misread.get_attribute("href") or "#").lstrip("#")
     picker = page.locator(f"#{target} select")
+    expect(picker).to_be_focused()
     expect(picker).to_have_value("3-1")
     picker.select_option("4-1")
     # the headline is what will be posted, updated as the tile is corrected (photo.js)
