@@ -3,8 +3,8 @@
 The reader scores every tile it reads for regularity (0-1). This script reads the fitting parts
 of the labelled set (every part but the newest, as :func:`pips_bench.tuning_parts`), counts how
 many tiles of each kind (a 0-0, or a tile with pips) and each band of regularity were right, and
-gives each band that share (smoothed towards its kind's share, then made to rise with the
-score). ``--write`` stores the table in companion/pips/calibration.json, which the reader uses.
+gives each band that share (pulled towards one half by a few tiles, then made to rise with
+the score). ``--write`` stores the table in companion/pips/calibration.json, which the reader uses.
 
 ``--judge PART`` reads a part with the table in use and prints, for each band of confidence,
 how many tiles it holds, the confidence they were given on average and the share that were
