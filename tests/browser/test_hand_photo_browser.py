@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -46,6 +48,18 @@ def bo_photo_read(keeper: Page, context) -> Page:
     )
     bo.get_by_role("button", name="Count the pips").click()
     return bo
+
+
+@contextmanager
+def bo_photo_read_on_a_small_phone(keeper: Page, browser, live_server) -> Iterator[Page]:
+    """:func:`bo_photo_read` on a 360 px touch phone of its own, closed afterwards."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
+    )
+    try:
+        yield bo_photo_read(keeper, context)
+    finally:
+        context.close()
 
 
 def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, live_server, shot):
@@ -182,30 +196,20 @@ def test_a_tile_still_on_the_question_mark_stays_marked_after_a_refused_confirm(
 ):
     """The server refuses a Confirm with a tile on "?" and marks its picker aria-invalid;
     photo.js, run on the refused page, used to take the mark away again."""
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
-    )
-    try:
-        bo = bo_photo_read(phone, context)
+    with bo_photo_read_on_a_small_phone(phone, browser, live_server) as bo:
         picker = bo.locator("select[name='tile']").first
         expect(picker).to_be_visible()
         # as a phone whose script did not hold Confirm back would send it: the tile on "?"
         picker.evaluate("s => { s.add(new Option('?', '?')); s.value = '?'; s.form.submit(); }")
         expect(bo.get_by_text("Tile 1 is not picked yet")).to_be_visible()
         expect(bo.locator("select[name='tile']").first).to_have_attribute("aria-invalid", "true")
-    finally:
-        context.close()
 
 
 def test_back_after_confirm_opens_the_photo_page_afresh(phone: Page, browser, live_server):
     """Back from the hand page after a Confirm landed on the answer to the photo's upload,
     which Chromium cannot show again without posting the photo anew ("Confirm Form
     Resubmission", net::ERR_CACHE_MISS): it now opens the photo page, ready for a photo."""
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
-    )
-    try:
-        bo = bo_photo_read(phone, context)
+    with bo_photo_read_on_a_small_phone(phone, browser, live_server) as bo:
         pickers = bo.locator("select[name='tile']")
         expect(pickers.first).to_be_visible()
         pickers.first.select_option("3-1")
@@ -219,8 +223,6 @@ def test_back_after_confirm_opens_the_photo_page_afresh(phone: Page, browser, li
         expect(bo.get_by_role("heading", name="Bo's pips from a photo")).to_be_visible()
         expect(bo.get_by_label("Photo of the tiles, face up and apart")).to_be_attached()
         assert re.search(r"/p/[\w-]+/photo$", bo.url)
-    finally:
-        context.close()
 
 
 def test_a_tap_on_a_tile_of_the_photo_focuses_its_picker_and_the_label_follows_the_pick(
@@ -228,11 +230,7 @@ def test_a_tap_on_a_tile_of_the_photo_focuses_its_picker_and_the_label_follows_t
 ):
     """The tile's link only scrolled to its picker (the thumb then had to find it), and the
     number drawn on the photo kept the first reading whatever was picked."""
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
-    )
-    try:
-        bo = bo_photo_read(phone, context)
+    with bo_photo_read_on_a_small_phone(phone, browser, live_server) as bo:
         mark = bo.locator("svg.marked-photo a.tile-mark").first
         expect(mark).to_be_visible()
         mark.locator("polygon").tap()
@@ -242,5 +240,3 @@ def test_a_tap_on_a_tile_of_the_photo_focuses_its_picker_and_the_label_follows_t
         expect(mark.locator("text")).to_have_text("1: 5-4")
         picker.select_option("none")
         expect(mark.locator("text")).to_have_text("1: \u00d7")
-    finally:
-        context.close()

@@ -132,14 +132,20 @@ def selected(page: str) -> list[str]:
     return [re.search(r'value="([^"]*)"[^>]*selected', p).group(1) for p in pickers]
 
 
-def test_a_tile_picked_twice_is_refused_with_every_pick_kept(table):
-    """A set has one of each tile: a duplicate is a misreading, never silently dropped (it was:
-    "2-2, 2-2, 8-1, 7-0" headlined 24 and posted 20)."""
+def bobs_three_tiles_confirmed_as(table, picks: list[str]):
+    """Bob's photo of 6-5, 3-1 and 2-2 read, then confirmed with ``picks``; the answer."""
     game, phone = table
     bob = phone("Bob")
     page = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data).text
+    return bob.post(confirm_url(page), data={"tile": picks, "reading": kept_reading(page)})
+
+
+def test_a_tile_picked_twice_is_refused_with_every_pick_kept(table):
+    """A set has one of each tile: a duplicate is a misreading, never silently dropped (it was:
+    "2-2, 2-2, 8-1, 7-0" headlined 24 and posted 20)."""
+    game, _ = table
     picks = ["2-2", "2-2", "6-5"]
-    r = bob.post(confirm_url(page), data={"tile": picks, "reading": kept_reading(page)})
+    r = bobs_three_tiles_confirmed_as(table, picks)
     assert r.status_code == 422
     assert hand_post(game, "Bob") is None
     assert (
@@ -155,11 +161,8 @@ def test_a_tile_picked_twice_is_refused_with_every_pick_kept(table):
 def test_a_tile_picked_three_times_is_not_called_picked_twice(table):
     """Three pickers on one tile: the refusal's words hold for three (they said "twice") and
     every one of the three is pointed at."""
-    game, phone = table
-    bob = phone("Bob")
-    page = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data).text
     picks = ["2-2", "2-2", "2-2"]
-    r = bob.post(confirm_url(page), data={"tile": picks, "reading": kept_reading(page)})
+    r = bobs_three_tiles_confirmed_as(table, picks)
     assert r.status_code == 422
     words = html.unescape(r.text)
     assert "2-2 is picked more than once" in words and "picked twice" not in words
