@@ -2,8 +2,8 @@
 out (never tuned on). Run once, before tuning; the seed and the rule are in the file.
 ``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
-(tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth`` and
-``--seventh`` the later ones.
+(tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
+``--seventh`` and ``--eighth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -104,6 +104,16 @@ LATER_PARTS = {
         "A seventh held-out part of the photo reader's labelled set, written once right "
         "after the sixth one (pips_split_sixth.json) had been measured (the reader and the "
         "fitted confidence), before any tuning on it.",
+    ),
+    "--eighth": LaterPart(
+        "held_out_eighth",
+        ROOT / "tests" / "data" / "pips_split_eighth.json",
+        1210,
+        (180_000, 190_000, 150),
+        (190_000, 191_000, 30),
+        "An eighth held-out part of the photo reader's labelled set, written once right "
+        "after the seventh one (pips_split_seventh.json) had been measured (the reader, its "
+        "answers at 0.5x-3x and the fitted confidence), before any tuning on it.",
     ),
 }
 
