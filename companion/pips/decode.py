@@ -44,6 +44,9 @@ SCALED_FORMATS = frozenset({"JPEG", "MPO"})
 class PhotoProblem(StrEnum):
     """Why a photo cannot be counted (the API's error codes)."""
 
+    #: The upload holds no file at all (nothing chosen): the API's ``NO_PHOTO``.
+    NO_PHOTO = "NO_PHOTO"
+    #: A file was chosen but it holds 0 bytes (a photo not finished saving, a broken share).
     EMPTY = "EMPTY"
     TOO_MANY_BYTES = "TOO_MANY_BYTES"
     NOT_AN_IMAGE = "NOT_AN_IMAGE"

@@ -43,7 +43,11 @@ def problem_message(error: PhotoError) -> str:
     """Why a photo was refused, in the player's words."""
     d = error.details
     messages = {
-        PhotoProblem.EMPTY: _("No photo was sent: choose or take a photo of the tiles."),
+        PhotoProblem.NO_PHOTO: _("No photo was sent: choose or take a photo of the tiles."),
+        PhotoProblem.EMPTY: _(
+            "This file is empty (0 bytes): there is no picture in it. Choose the photo again "
+            "or take a new one."
+        ),
         PhotoProblem.TOO_MANY_BYTES: _(
             "This photo is too large (%(mb)d MB; at most %(limit)d MB).",
             mb=int(d.get("size", 0)) // 2**20 + 1,

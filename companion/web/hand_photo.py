@@ -34,7 +34,8 @@ READING_FIELD = "reading"
 
 
 def uploaded_photo(check_csrf: bool) -> bytes | None:
-    """The bytes of the photo in this request's ``photo`` field, or None when there is none.
+    """The bytes of the photo in this request's ``photo`` field, or None when there is none
+    (no such field, or a form sent with no file chosen: a part without a file name).
 
     The app-wide body limit (1 MiB) is raised to :data:`MAX_BYTES` for this request first,
     so the view must be exempt from the global CSRF check (which reads the form before any
@@ -53,7 +54,9 @@ def uploaded_photo(check_csrf: bool) -> bytes | None:
         raise PhotoError(
             PhotoProblem.TOO_MANY_BYTES, size=request.content_length or 0, limit=MAX_BYTES
         ) from None
-    return upload.read(MAX_BYTES + 1) if upload is not None else None
+    if upload is None or not upload.filename:  # a form sent with no file chosen
+        return None
+    return upload.read(MAX_BYTES + 1)
 
 
 def read_upload(max_pips: int) -> dict[str, Any]:
@@ -61,7 +64,9 @@ def read_upload(max_pips: int) -> dict[str, Any]:
     ``marked`` photo and the ``message`` above it. Raises CSRFError or PhotoError as
     :func:`uploaded_photo` and :func:`companion.services.hand_photo.read_photo` do, and
     ``PhotoBusy`` past the bounds of :mod:`companion.services.photo_gate`."""
-    data = uploaded_photo(check_csrf=True) or b""
+    data = uploaded_photo(check_csrf=True)
+    if data is None:  # refused before any reading slot: nothing was sent to read
+        raise PhotoError(PhotoProblem.NO_PHOTO)
     with reading_slot():
         reading, marked = hand_photo.read_photo(data, max_pips)
     return {

@@ -222,7 +222,7 @@ def test_a_photo_without_a_csrf_token_is_refused(app, table):
     ("data", "words"),
     [
         (b"not an image at all", "not a photo the app can read"),
-        (b"", "No photo was sent"),
+        (b"", "This file is empty (0 bytes)"),
     ],
 )
 def test_a_bad_file_is_refused_in_words(table, data, words):

@@ -199,7 +199,7 @@ def test_bad_uploads_get_a_clear_message_never_a_500(client):
     game = make_game()
     bob = seat_ids(game)["Bob"]
     cases = {
-        b"": "No photo was sent",
+        b"": "This file is empty (0 bytes)",
         b"hello": "not a photo the app can read",
         b"\x89PNG\r\n\x1a\n" + b"\0" * 40: "not a photo the app can read",
     }
@@ -350,6 +350,28 @@ def test_api_errors(client):
     for bad in ("99", "0", "six", "-1"):
         r = api(client, hand_photo().data, max_pips=bad)
         assert r.status_code == 400 and r.get_json()["error"]["code"] == "BAD_MAX_PIPS"
+
+
+def test_an_empty_file_is_called_empty_and_no_file_is_called_no_photo(client):
+    """A 0-byte file chosen as the photo said "No photo was sent" (the page and the API's
+    message): it says the file is empty. A form sent with no file chosen (a part without a
+    file name) is "no photo" on both; the API's codes stay EMPTY and NO_PHOTO."""
+    game = make_game()
+    bob = seat_ids(game)["Bob"]
+    r = upload(client, game, bob, b"", name="IMG_0042.jpg")
+    assert r.status_code == 422 and "This file is empty (0 bytes)" in text(r)
+    assert "No photo was sent" not in text(r)
+    r = upload(client, game, bob, b"", name="")
+    assert r.status_code == 422 and "No photo was sent" in text(r)
+    r = api(client, b"")
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and error["code"] == "EMPTY" and "empty" in error["message"]
+    r = client.post(
+        "/api/v1/pips",
+        data={"photo": (io.BytesIO(b""), "")},
+        content_type="multipart/form-data",
+    )
+    assert r.status_code == 400 and r.get_json()["error"]["code"] == "NO_PHOTO"
 
 
 def test_api_unread_when_a_half_is_over_the_sets_highest(client):
