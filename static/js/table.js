@@ -249,7 +249,9 @@
       var hand = latest[seat];
       var differs = !!hand && formKey(form, seat) !== postKey(hand);
       button.hidden = !differs;
-      if (differs) { button.querySelector(".use-words").textContent = "(" + hand.words + ")"; }
+      // the points go in the button's last child, an empty span, after a no-break space: the
+      // button is a flex box, which drops a plain space there ("Use Bob's post(12 points)")
+      if (differs) { button.lastChild.textContent = "\xa0(" + hand.words + ")"; }
     }
     function show(seat, state, hand) {
       mark(form, seat, state, hand);

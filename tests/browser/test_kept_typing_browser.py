@@ -57,6 +57,19 @@ def test_typing_comes_back_after_a_reload_and_the_post_is_one_tap_away(
     expect(hand(small_phone, "Bob").locator(".post-mark")).to_contain_text("typed over their post")
     expect(use_bob).to_be_visible()
     expect(use_bob).to_have_text("Use Bob's post (12 points)")
+    # as drawn: the button is a flex box, which dropped the space before the filled-in
+    # points ("Use Bob's post(12 points)"); the "(" stands a space's width after "post"
+    gap = use_bob.evaluate(
+        """button => {
+            const words = document.createRange(), points = document.createRange();
+            words.selectNodeContents(button.firstChild);
+            const text = button.lastChild.firstChild, at = text.data.indexOf("(");
+            points.setStart(text, at);
+            points.setEnd(text, at + 1);
+            return points.getBoundingClientRect().left - words.getBoundingClientRect().right;
+        }"""
+    )
+    assert gap >= 3, gap
 
     small_phone.reload()  # (or the phone killed the tab)
     expect(points(small_phone, "Bob")).to_have_value("15")
