@@ -160,10 +160,13 @@ def reading_message(unread: int) -> str:
 
 @dataclass(frozen=True)
 class TileMark:
-    """One tile as the answer page draws it: outline points (SVG), label position, reading."""
+    """One tile as the answer page draws it: outline points (SVG), its centre (the tap
+    circle's), label position and size, reading; all in working-image pixels."""
 
     index: int
     points: str
+    centre_x: float
+    centre_y: float
     label_x: float
     label_y: float
     text: str
@@ -175,41 +178,111 @@ class TileMark:
 
 def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
     """What ``_photo_reading.html`` draws: the working image as a data URI (JPEG), its size,
-    and every tile's outline, label and pips in its pixel coordinates."""
+    and every tile's outline, label and pips in its pixel coordinates; ``hit``: the radius of
+    each tile's invisible tap circle (pixels of the working image)."""
     buffer = io.BytesIO()
     Image.fromarray(rgb).save(buffer, "JPEG", quality=80)
     stroke = max(1.5, reading.width / 300)
-    marks = []
+    least = readable_font(reading.width)
     centres = [tile.centre for tile in reading.tiles]
+    fonts, spans = [], []
     for index, tile in enumerate(reading.tiles):
-        cx, cy = tile.centre
         room = min(
             (math.dist(tile.centre, other) for i, other in enumerate(centres) if i != index),
             default=math.inf,
         )
-        marks.append(
-            TileMark(
-                index=index,
-                points=" ".join(f"{x:.1f},{y:.1f}" for x, y in tile.corners),
-                label_x=round(cx, 1),
-                label_y=round(cy, 1),
-                text=tile.text,
-                read=tile.read,
-                sure=tile.sure,
-                font=label_font(tile.corners, f"{index + 1}: {tile.text}", stroke * 9, room),
-                pips=tuple(
-                    (round(p.x, 1), round(p.y, 1), round(max(p.r, 2.0), 1)) for p in tile.pips
-                ),
-            )
+        label = f"{index + 1}: {tile.text}"
+        font = label_font(tile.corners, label, stroke * 9, room, least)
+        fonts.append(font)
+        # room for a longer pick than the reading ("1: ?" picked as "1: 6-4")
+        spans.append(font * _EM_PER_CHAR * max(len(label), len(f"{index + 1}: 6-4")))
+    places = place_labels(centres, fonts, spans, reading.width, reading.height)
+    marks = [
+        TileMark(
+            index=index,
+            points=" ".join(f"{x:.1f},{y:.1f}" for x, y in tile.corners),
+            centre_x=round(tile.centre[0], 1),
+            centre_y=round(tile.centre[1], 1),
+            label_x=round(places[index][0], 1),
+            label_y=round(places[index][1], 1),
+            text=tile.text,
+            read=tile.read,
+            sure=tile.sure,
+            font=fonts[index],
+            pips=tuple((round(p.x, 1), round(p.y, 1), round(max(p.r, 2.0), 1)) for p in tile.pips),
         )
+        for index, tile in enumerate(reading.tiles)
+    ]
     return {
         "src": JPEG_URI + base64.b64encode(buffer.getvalue()).decode("ascii"),
         "width": reading.width,
         "height": reading.height,
         "marks": marks,
         "stroke": stroke,
+        "hit": hit_radius(reading.width),
         "total": reading.total,
     }
+
+
+#: How wide the marked photo is shown on a 360 px phone (CSS px: the page's margins taken off).
+SHOWN_CSS_PX = 340
+#: The least font size of a tile's label as shown there (CSS px): readable at arm's length.
+LABEL_CSS_PX = 13
+#: The radius of a tile's tap circle as shown there (CSS px): a 44 px target for the thumb.
+HIT_CSS_PX = 22
+
+
+def readable_font(width: int) -> float:
+    """The least label font size (pixels of a working image ``width`` pixels wide, the SVG's
+    viewBox units) that is :data:`LABEL_CSS_PX` CSS px on a photo shown
+    :data:`SHOWN_CSS_PX` wide: a tile's own size set 6 CSS px on a 4000 px photo."""
+    return round(width * LABEL_CSS_PX / SHOWN_CSS_PX, 1)
+
+
+def hit_radius(width: int) -> float:
+    """The radius (working-image pixels) of a tile's invisible tap circle: :data:`HIT_CSS_PX`
+    CSS px on a photo shown :data:`SHOWN_CSS_PX` wide, so a small tile is still a 44 px
+    target (its outline alone could be under 40 px)."""
+    return round(width * HIT_CSS_PX / SHOWN_CSS_PX, 1)
+
+
+def place_labels(
+    centres: Sequence[tuple[float, float]],
+    fonts: Sequence[float],
+    spans: Sequence[float],
+    width: int,
+    height: int,
+) -> list[tuple[float, float]]:
+    """Where each tile's label is drawn (its box's centre, working-image pixels): on the
+    tile's centre, else the nearest spot above or below it where the box (``spans`` wide,
+    1.2 ``fonts`` tall) covers no label placed before it; inside the photo. A label as large
+    as readable no longer fits a small tile, so touching tiles' labels are stacked."""
+    placed: list[tuple[float, float, float, float]] = []  # x, y, half width, half height
+    out = []
+    for (cx, cy), font, span in zip(centres, fonts, spans, strict=True):
+        half_w, half_h = span / 2, 0.6 * font
+        step = 2 * half_h
+        spot = _inside(cx, cy, half_w, half_h, width, height)
+        for shift in (0, -1, 1, -2, 2, -3, 3, -4, 4):
+            x, y = _inside(cx, cy + shift * step, half_w, half_h, width, height)
+            if not any(
+                abs(x - px) < half_w + pw and abs(y - py) < half_h + ph for px, py, pw, ph in placed
+            ):
+                spot = (x, y)
+                break
+        placed.append((*spot, half_w, half_h))
+        out.append(spot)
+    return out
+
+
+def _inside(
+    x: float, y: float, half_w: float, half_h: float, width: int, height: int
+) -> tuple[float, float]:
+    """(x, y) moved so that a box of those half sizes centred there stays inside the photo
+    (centred on the photo where the box is larger than it)."""
+    x = min(max(x, half_w), width - half_w) if 2 * half_w <= width else width / 2
+    y = min(max(y, half_h), height - half_h) if 2 * half_h <= height else height / 2
+    return x, y
 
 
 #: How the marked photo's image starts (a data URI; nothing else is ever drawn).
@@ -237,6 +310,7 @@ def marked_from_text(text: str) -> dict[str, Any] | None:
             "width": int(data["width"]),
             "height": int(data["height"]),
             "stroke": float(data["stroke"]),
+            "hit": hit_radius(int(data["width"])),
             "total": int(data["total"]),
             "marks": marks,
         }
@@ -250,16 +324,21 @@ _EM_PER_CHAR = 0.62
 
 
 def label_font(
-    corners: Sequence[tuple[float, float]], label: str, largest: float, room: float = math.inf
+    corners: Sequence[tuple[float, float]],
+    label: str,
+    largest: float,
+    room: float = math.inf,
+    least: float = 1.0,
 ) -> float:
     """The font size (photo pixels) of a tile's label: ``largest`` unless the label's box would
     not fit the circle inscribed in the tile (diameter: the tile's short side, or ``room``, the
     distance to the nearest other tile's centre, when the outlines of touching tiles overlap a
-    little), then as large as fits it."""
+    little), then as large as fits it; never under ``least`` (readable on the phone: a label
+    that large sticks out of a small tile, :func:`place_labels` keeps it off the others)."""
     sides = [math.dist(corners[i], corners[(i + 1) % len(corners)]) for i in range(len(corners))]
     diameter = 0.95 * min(*sides, room)
     fits = diameter / math.hypot(_EM_PER_CHAR * max(1, len(label)), 1.0)
-    return round(max(1.0, min(largest, fits)), 1)
+    return round(max(1.0, least, min(largest, fits)), 1)
 
 
 def tile_choices(set_size: int) -> list[str]:

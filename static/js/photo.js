@@ -91,10 +91,10 @@
   var upload = document.querySelector("form.photo-upload");
   if (upload && window.history.replaceState) { window.history.replaceState(null, "", upload.action); }
 
-  // A tap on a tile of the photo jumps to its picker (a plain link without JS) and opens it for
-  // the thumb: the picker takes the focus.
+  // A tap on a tile of the photo (or on its wider tap circle) jumps to its picker (a plain link
+  // without JS) and opens it for the thumb: the picker takes the focus.
   document.addEventListener("click", function (event) {
-    var link = event.target.closest ? event.target.closest("a.tile-mark") : null;
+    var link = event.target.closest ? event.target.closest("a.tile-mark, a.tile-hit") : null;
     var target = link ? document.getElementById((link.getAttribute("href") || "").slice(1)) : null;
     var picker = target ? target.querySelector("select") : null;
     if (!picker) { return; }

@@ -240,3 +240,34 @@ def test_a_tap_on_a_tile_of_the_photo_focuses_its_picker_and_the_label_follows_t
         expect(mark.locator("text")).to_have_text("1: 5-4")
         picker.select_option("none")
         expect(mark.locator("text")).to_have_text("1: \u00d7")
+
+
+def test_the_photos_labels_are_readable_and_its_tiles_easy_to_tap_at_360_px(
+    phone: Page, browser, live_server, shot
+):
+    """A fresh tester at 360 px: the numbers drawn on the photo were about 6 CSS px (their size
+    was set by the tile, in the photo's own pixels) and a small tile's tap area was under
+    40 px. Each label is now at least 12 CSS px and each tile a 40 px target or more."""
+    with bo_photo_read_on_a_small_phone(phone, browser, live_server) as bo:
+        marked = bo.locator("svg.marked-photo")
+        expect(marked.locator("a.tile-mark").first).to_be_visible()
+        shot(bo, "hand-photo-labels-360")
+        shown = marked.bounding_box()
+        assert shown is not None and 300 <= shown["width"] <= 360, shown
+        labels = marked.locator("a.tile-mark text")
+        assert labels.count() >= 1
+        for label in labels.all():
+            box = label.bounding_box()
+            size = label.evaluate(
+                """text => parseFloat(text.getAttribute("font-size"))
+                    * text.ownerSVGElement.getBoundingClientRect().width
+                    / text.ownerSVGElement.viewBox.baseVal.width"""
+            )
+            assert size >= 12 and box is not None and box["height"] >= 12, (size, box)
+        for hit in marked.locator("a.tile-hit").all():
+            box = hit.bounding_box()
+            assert box is not None and min(box["width"], box["height"]) >= 40, box
+        # a tap beside the tile's outline, inside its tap circle, still opens its picker
+        hit = marked.locator("a.tile-hit").first.bounding_box()
+        bo.touchscreen.tap(hit["x"] + hit["width"] / 2, hit["y"] + 3)
+        expect(bo.locator("select[name='tile']").first).to_be_focused()

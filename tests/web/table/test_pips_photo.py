@@ -87,7 +87,8 @@ def test_answer_shows_every_pip_marked_and_each_tile_outlined(client):
     assert reading.total == 19
     assert "Points to post: 19" in text(r) and "Pips counted: 19" in text(r)
     assert body.count("<polygon") == 3
-    assert body.count("<circle") == 19  # one mark per counted pip
+    assert len(re.findall(r'<circle[^>]*fill="none"', body)) == 19  # one mark per counted pip
+    assert body.count('class="tile-hit"') == 3  # and one tap circle per tile
     assert "data:image/jpeg;base64," in body
     for tile in ("6-5", "3-1", "2-2"):
         assert re.search(rf">\d: {tile}</text>", body)
