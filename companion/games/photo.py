@@ -118,6 +118,10 @@ def photo_confirm(token: str, seat_id: int) -> Any:
         return moved
     seat = _seat(game, seat_id)
     picks = ConfirmedTilesForm().picks()
+    if (
+        photo_page.adding_up()
+    ):  # "Add up my picks" (no JS): the page again, nothing kept in the draft
+        return photo_page.added_up(picks, partial(_page, game, seat))
     problem = hand_photo.confirm_problem(picks, game.set_size)
     if problem is not None:  # the reading again, every pick kept, the tiles to fix pointed at
         return photo_page.refused_confirm(problem, picks, partial(_page, game, seat))

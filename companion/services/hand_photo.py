@@ -126,6 +126,7 @@ def picker_context(game: Game) -> dict[str, Any]:
         "points": {c: tile_points(parse_tile(c), rules) for c in choices},
         "not_a_tile": NOT_A_TILE,
         "confirm_words": confirm_words(),
+        "picked_twice": picked_twice,
         "sure_words": sure_words,
     }
 
@@ -372,6 +373,12 @@ def nothing_left() -> str:
         "Every tile is set to 'not a tile': there is no tile left to post. Pick the tiles, "
         "or type the points instead."
     )
+
+
+def reading_lost() -> str:
+    """Why a reading cannot be shown again (the form did not carry it back), in the player's
+    words: the photo itself is not kept."""
+    return _("This photo's reading could not be shown again: take or choose the photo again.")
 
 
 def confirm_words() -> dict[str, str]:

@@ -471,9 +471,11 @@ def hand_photo_confirm(share_token: str) -> Any:
         return found
     game, seat, page_double = found
     picks = ConfirmedTilesForm().picks()
+    render = partial(_photo_page, game, seat, page_double)
+    if photo_page.adding_up():  # "Add up my picks" (no JS): the page again, nothing posted
+        return photo_page.added_up(picks, render)
     problem = hand_photo.confirm_problem(picks, game.set_size)
     if problem is not None:  # the reading again, every pick kept, the tiles to fix pointed at
-        render = partial(_photo_page, game, seat, page_double)
         return photo_page.refused_confirm(problem, picks, render)
     tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)
     photo_page.take_draft(_draft_key(seat))  # the photo's tiles replace what was typed

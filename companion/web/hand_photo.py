@@ -85,6 +85,26 @@ def _kept(marked: dict[str, Any]) -> dict[str, str]:
     return {"kept": _signer().sign(hand_photo.marked_to_text(marked)).decode()}
 
 
+def _kept_marked() -> dict[str, Any] | None:
+    """The reading the confirm form carried back (:data:`READING_FIELD`), or None when it is
+    missing or was not signed by this server."""
+    try:
+        text = _signer().unsign(str(query.posted().get(READING_FIELD, ""))).decode()
+    except BadSignature:
+        return None
+    return hand_photo.marked_from_text(text)
+
+
+def _reading_again(
+    marked: dict[str, Any], picks: list[str], render: Callable[..., Any], status: int, **extra: Any
+) -> Any:
+    """``render(status, ...)``: the reading ``marked`` again with every one of the ``picks``
+    kept (the headline, the labels and the pickers show them)."""
+    unread = sum(not m.read for m in marked["marks"])
+    message = hand_photo.reading_message(unread)
+    return render(status, marked=marked, message=message, picks=picks, **_kept(marked), **extra)
+
+
 def refused_confirm(
     problem: tuple[str, list[int]], picks: list[str], render: Callable[..., Any]
 ) -> Any:
@@ -93,17 +113,30 @@ def refused_confirm(
     :func:`companion.services.hand_photo.confirm_problem`) and, when the form carried it back,
     the reading with every one of the ``picks`` kept."""
     why, flagged = problem
-    try:
-        text = _signer().unsign(str(query.posted().get(READING_FIELD, ""))).decode()
-    except BadSignature:
-        return render(422, problem=why)
-    marked = hand_photo.marked_from_text(text)
+    marked = _kept_marked()
     if marked is None:
         return render(422, problem=why)
-    unread = sum(not m.read for m in marked["marks"])
-    message = hand_photo.reading_message(unread)
-    kept = {"picks": picks, "flagged": flagged, **_kept(marked)}
-    return render(422, marked=marked, message=message, refused=why, **kept)
+    return _reading_again(marked, picks, render, 422, refused=why, flagged=flagged)
+
+
+#: The confirm form's button that only adds the picks up (the page without JavaScript).
+ADD_UP_FIELD = "add_up"
+
+
+def adding_up() -> bool:
+    """Whether the confirm form was sent with "Add up my picks" (:data:`ADD_UP_FIELD`)
+    rather than Confirm: nothing is to be posted."""
+    return bool(query.posted().get(ADD_UP_FIELD))
+
+
+def added_up(picks: list[str], render: Callable[..., Any]) -> Any:
+    """A photo page's answer to "Add up my picks": ``render(200, ...)``, the reading again
+    with the ``picks`` (the headline adds them up, the labels show them), nothing posted or
+    refused; without the signed reading, the upload form says to take the photo again (422)."""
+    marked = _kept_marked()
+    if marked is None:
+        return render(422, problem=hand_photo.reading_lost())
+    return _reading_again(marked, picks, render, 200)
 
 
 def read_or_refuse(max_pips: int, render: Callable[..., tuple[str, int]]) -> Any:

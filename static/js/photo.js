@@ -2,7 +2,7 @@
 // house rules (each option carries its points, worked out on the server: the double-blank at
 // its value, blank halves as set). Re-added whenever a tile's picker changes; tiles still on
 // "?" add nothing and keep the "pick each one" line shown. Without JS the headline is the
-// server's sum of the tiles it was sure of.
+// server's sum of the picks, added up again by the form's "Add up my picks" (removed here).
 // Confirm is held back, in the server's words (the form's data-twice, data-pick, data-none),
 // while a tile is picked twice (a set has one of each), a tile is still on "?", or every tile
 // is "not a tile": the browser points at the tile to fix and nothing on the page is lost. The
@@ -35,10 +35,26 @@
       // a tile still on "?" keeps the mark the server gave it after a refused Confirm, and
       // gets none before one (it is not wrong yet, only not picked)
       if (value === "?") { return; }
+      // the words are shown beside the picker too (drawn by the server from the first render),
+      // not only said when Confirm is pressed
+      var shown = document.getElementById("fix-words-" + index);
+      if (shown) {
+        shown.textContent = words;
+        shown.hidden = !words;
+      }
+      var described = (select.getAttribute("aria-describedby") || "").split(" ").filter(function (id) {
+        return id && id !== "fix-words-" + index;
+      });
       if (words) {
         select.setAttribute("aria-invalid", "true");
+        if (shown) { described.push("fix-words-" + index); }
       } else {
         select.removeAttribute("aria-invalid");
+      }
+      if (described.length) {
+        select.setAttribute("aria-describedby", described.join(" "));
+      } else {
+        select.removeAttribute("aria-describedby");
       }
     });
   }
@@ -80,6 +96,9 @@
     document.querySelectorAll("form[data-photo-hand]").forEach(function (form) {
       if (form.dataset.wired) { return; }
       form.dataset.wired = "1";
+      // the headline is added up here as tiles are picked: the no-JS "Add up my picks" is not needed
+      // (removed, not hidden: the stylesheet's buttons are flex boxes, which [hidden] loses to)
+      form.querySelectorAll("[data-add-up]").forEach(function (button) { button.remove(); });
       form.addEventListener("change", function () { update(form); });
       update(form);
     });

@@ -169,6 +169,10 @@ def test_confirm_is_held_back_while_a_tile_is_picked_twice_and_typing_is_kept(
         expect(pickers.nth(1)).to_have_attribute("aria-invalid", "true")
         words = pickers.nth(1).evaluate("s => s.validationMessage")
         assert "2-2 is picked more than once: a set has only one 2-2" in words
+        # said beside both pickers too, not only when Confirm is pressed
+        for i in (0, 1):
+            expect(bo.locator(f"#fix-words-{i}")).to_be_visible()
+            expect(bo.locator(f"#fix-words-{i}")).to_contain_text("2-2 is picked more than once")
         url = bo.url
         bo.get_by_role("button", name="Confirm these tiles").click()
         shot(bo, "hand-photo-picked-twice")
@@ -178,10 +182,13 @@ def test_confirm_is_held_back_while_a_tile_is_picked_twice_and_typing_is_kept(
 
         pickers.nth(1).select_option("none")  # the second was not a 2-2 after all
         expect(pickers.nth(0)).not_to_have_attribute("aria-invalid", "true")
+        expect(bo.locator("#fix-words-0")).to_be_hidden()
+        expect(bo.get_by_text("is picked more than once")).to_have_count(0)
         for i in range(pickers.count()):
             pickers.nth(i).select_option("none")
         words = pickers.nth(0).evaluate("s => s.validationMessage")
         assert "there is no tile left to post" in words
+        expect(bo.locator("#fix-words-0")).to_contain_text("there is no tile left to post")
 
         bo.get_by_role("link", name=re.compile("Back to my hand")).click()
         bo.wait_for_url(re.compile(r"/p/[\w-]+$"))

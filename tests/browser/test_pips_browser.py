@@ -92,16 +92,23 @@ def test_photo_flow_without_javascript(browser, playwright, live_server, shot):
         )
         page.get_by_role("button", name="Count the pips").click()
         expect(page.get_by_role("heading", name="Points to post: 14")).to_be_visible()
+        # the 4-0 was a 4-1: without JS, "Add up my picks" draws the page again with the pick
+        pickers = page.locator("select[name='tile']")
+        index = pickers.evaluate_all("all => all.findIndex(s => s.value === '4-0')")
+        pickers.nth(index).select_option("4-1")
+        page.get_by_role("button", name="Add up my picks").click()
+        expect(page.get_by_role("heading", name="Points to post: 15")).to_be_visible()
+        expect(page.locator("svg.marked-photo text", has_text=f"{index + 1}: 4-1")).to_be_visible()
         page.get_by_role("button", name="Confirm these tiles").click()
         page.wait_for_url(re.compile(r"/g/[^/]+$"))
         finn = hand(page, "Finn")
-        for tile in ("5-5", "4-0"):
+        for tile in ("5-5", "4-1"):
             expect(finn.get_by_role("checkbox", name=tile, exact=True)).to_be_checked()
         expect(page.get_by_label("Points for Gus")).to_have_value("11")
         hand(page, "Eva").get_by_label("Went out").check()
         page.get_by_role("button", name="Save round").click()
         expect(page.get_by_text("Round saved.")).to_be_visible()
-        expect(page.locator("#scoreboard tbody.player", has_text="Finn")).to_contain_text("14")
+        expect(page.locator("#scoreboard tbody.player", has_text="Finn")).to_contain_text("15")
     finally:
         context.close()
 

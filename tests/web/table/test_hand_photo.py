@@ -247,3 +247,61 @@ def test_a_photo_without_tiles_says_so_instead_of_zero_pips_at_zero_confidence(t
     assert "Back to my hand: type the points instead" in r.text
     assert "0 pips counted" not in r.text and "Confidence: 0%" not in r.text
     assert "Confirm these tiles" not in r.text
+
+
+def labels(page: str) -> list[str]:
+    """The labels drawn on the photo ("1: 5-4"), in order."""
+    return [html.unescape(t) for t in re.findall(r"<text [^>]*>([^<]*)</text>", page)]
+
+
+def test_a_refused_confirm_draws_the_players_picks_on_the_photo(table):
+    """Without JavaScript the photo's labels kept the first reading after a refused Confirm
+    while the pickers showed the picks."""
+    r = bobs_three_tiles_confirmed_as(table, ["2-2", "2-2", "none"])
+    assert r.status_code == 422
+    assert labels(r.text) == ["1: 2-2", "2: 2-2", "3: ×"]
+
+
+def test_add_up_my_picks_draws_the_page_again_with_the_picks_and_posts_nothing(table):
+    """Without JavaScript the headline was not added up again after a correction: "Add up my
+    picks" sends the picks back and the page is drawn again with them (headline, labels,
+    pickers), nothing posted, nothing refused; Confirm from there posts them."""
+    game, phone = table
+    bob = phone("Bob")
+    page = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data).text
+    assert "Add up my picks" in page
+    picks = ["5-4", "3-1", "none"]
+    r = bob.post(
+        confirm_url(page), data={"tile": picks, "reading": kept_reading(page), "add_up": "1"}
+    )
+    assert r.status_code == 200 and hand_post(game, "Bob") is None
+    assert "Points to post: 13" in text(r)  # 5-4 and 3-1
+    assert selected(r.text) == picks and labels(r.text) == ["1: 5-4", "2: 3-1", "3: ×"]
+    assert 'role="alert"' not in r.text and 'aria-invalid="true"' not in r.text
+    r = bob.post(confirm_url(r.text), data={"tile": picks, "reading": kept_reading(r.text)})
+    assert r.status_code == 303 and sorted(hand_post(game, "Bob").tiles) == ["3-1", "5-4"]
+
+
+def test_add_up_without_the_reading_asks_for_the_photo_again(table):
+    game, phone = table
+    bob = phone("Bob")
+    page = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data).text
+    r = bob.post(confirm_url(page), data={"tile": ["6-5", "3-1"], "add_up": "1"})
+    assert r.status_code == 422 and hand_post(game, "Bob") is None
+    assert "could not be shown again" in html.unescape(r.text) and 'type="file"' in r.text
+
+
+def test_a_tile_the_reader_reads_twice_says_so_beside_its_pickers_from_the_start(table):
+    """A set has one of each tile: two tiles read as 3-1 were marked only by aria-invalid
+    (from photo.js) until Confirm. The page says it beside both pickers from its first
+    render, in the words of a refused Confirm, and works without JavaScript."""
+    game, phone = table
+    r = upload(phone("Bob"), game, scene([(3, 1), (6, 5), (3, 1)], angle=0.4).data)
+    assert r.status_code == 200
+    assert sorted(selected(r.text)) == ["3-1", "3-1", "6-5"]
+    words = "3-1 is picked more than once: a set has only one 3-1"
+    shown = re.findall(r'<p class="errors" id="(fix-words-\d)" data-fix-words>([^<]*)</p>', r.text)
+    assert len(shown) == 2 and all(words in html.unescape(w) for _, w in shown)
+    for fix_id, _ in shown:
+        assert re.search(rf'aria-invalid="true" aria-describedby="{fix_id}"', r.text)
+    assert r.text.count("data-fix-words hidden") == 1  # the 6-5's, empty
