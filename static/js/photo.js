@@ -107,8 +107,14 @@
   // A page drawn as the answer to a post (a reading, a refusal) takes its photo page's own
   // address in the history: Back after Confirm, or a reload, then opens the photo page afresh
   // instead of "Confirm Form Resubmission" (the photo is not kept, so it cannot be shown again).
+  // The photo page opened by its own address keeps its query: a link's "?lang=de" was dropped
+  // from the address at once, so the page looked as if it had not taken it.
   var upload = document.querySelector("form.photo-upload");
-  if (upload && window.history.replaceState) { window.history.replaceState(null, "", upload.action); }
+  if (upload && window.history.replaceState) {
+    var address = new URL(upload.action, window.location.href);
+    if (address.pathname === window.location.pathname) { address.search = window.location.search; }
+    window.history.replaceState(null, "", address.href);
+  }
 
   // A tap on a tile of the photo (or on its wider tap circle) jumps to its picker (a plain link
   // without JS) and opens it for the thumb: the picker takes the focus.

@@ -278,3 +278,34 @@ def test_the_photos_labels_are_readable_and_its_tiles_easy_to_tap_at_360_px(
         hit = marked.locator("a.tile-hit").first.bounding_box()
         bo.touchscreen.tap(hit["x"] + hit["width"] / 2, hit["y"] + 3)
         expect(bo.locator("select[name='tile']").first).to_be_focused()
+
+
+def test_a_links_language_is_taken_on_the_photo_page_and_kept_in_its_address(
+    phone: Page, browser, live_server
+):
+    """A tester opened the photo page with "?lang=lt": the address dropped it at once
+    (photo.js gave every photo page the upload form's address), as if it were not taken. The
+    page is in the link's language (a phone whose browser asks for none of the app's) and
+    its address keeps the query; the answer to the upload stays in that language."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale="fr-FR", base_url=live_server.url
+    )
+    try:
+        bo = bo_joined(phone, context)
+        bo.goto(urlsplit(bo.url).path + "/photo?lang=lt")
+        expect(bo.locator("html")).to_have_attribute("lang", "lt")
+        bo.wait_for_load_state("load")  # photo.js (deferred) has run
+        assert bo.url.endswith("/photo?lang=lt"), bo.url
+        bo.reload()
+        expect(bo.locator("html")).to_have_attribute("lang", "lt")
+        bo.locator("#photo").set_input_files(
+            files=[
+                {"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}
+            ]
+        )
+        bo.locator("form.photo-upload button[type=submit]").click()
+        expect(bo.locator("svg.marked-photo")).to_be_visible()
+        expect(bo.locator("html")).to_have_attribute("lang", "lt")
+        assert re.search(r"/p/[\w-]+/photo$", bo.url), bo.url  # the answer's address: no post
+    finally:
+        context.close()
