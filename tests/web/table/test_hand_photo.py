@@ -247,3 +247,20 @@ def test_a_photo_without_tiles_says_so_instead_of_zero_pips_at_zero_confidence(t
     assert "Back to my hand: type the points instead" in r.text
     assert "0 pips counted" not in r.text and "Confidence: 0%" not in r.text
     assert "Confirm these tiles" not in r.text
+
+
+def test_a_later_post_says_which_earlier_post_it_replaced(table):
+    """The last post wins (a player correcting their own hand), but never silently: typed or
+    from the photo, the answer names the post it replaced; a first post says nothing of it."""
+    game, phone = table
+    bob = phone("Bob")
+    hand = f"/p/{game.share_token}"
+    first = bob.post(hand, data={"total": "22", "double": "6", "seen": "0"}, follow_redirects=True)
+    assert "replaced" not in first.text
+    typed = bob.post(hand, data={"total": "15", "double": "6", "seen": "1"}, follow_redirects=True)
+    assert "This replaced your earlier post: 22 points." in typed.text
+    assert hand_post(game, "Bob").total == 15
+    page = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data).text
+    r = bob.post(confirm_url(page), data={"tile": ["6-5", "3-1"]}, follow_redirects=True)
+    assert "This replaced your earlier post: 15 points." in r.text
+    assert sorted(hand_post(game, "Bob").tiles) == ["3-1", "6-5"]
