@@ -345,6 +345,10 @@ def _post_typed(
     """Post ``typed`` as ``seat``'s hand (the hand form and the confirmed photo share this)."""
     device = access.current_device()
     assert device is not None
+    # The last post wins (a player correcting their own hand is normal), but never silently:
+    # the answer names the earlier post it replaced (from this phone or another of theirs).
+    earlier = posts.posts_for(game, double).get(seat.id)
+    replaced = posts.HandValue.of(earlier) if earlier is not None else None
     try:
         posts.post_hand(
             game,
@@ -382,7 +386,16 @@ def _post_typed(
         )
     else:
         flash(_("Hand posted. You can change it until the round is saved."), "success")
+    if replaced is not None and replaced != _posted_value(game, seat, double):
+        flash(_("This replaced your earlier post: %(hand)s.", hand=replaced.words()), "info")
     return redirect(url_for("table.hand", share_token=share_token), 303)
+
+
+def _posted_value(game: Game, seat: Seat, double: int) -> posts.HandValue | None:
+    """The value of ``seat``'s post for the round with ``double`` as stored now, None if none
+    (a round that saved itself has moved its posts on)."""
+    post = posts.posts_for(load_game(game, audit=False), double).get(seat.id)
+    return posts.HandValue.of(post) if post is not None else None
 
 
 def _auto_save(game: Game) -> bool:
@@ -434,6 +447,10 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
         ),
         "back_url": url_for("table.hand", share_token=share),
         "back_text": _("Back to my hand: type the points instead"),
+        # Kept in the phone's outbox when the network is down, like the typed hand's form
+        # (static/js/offline.js): the same words, sent once when the network is back.
+        "outbox_label": _("My hand for the round with %(d)s", d=double_name(double)),
+        "outbox_page": url_for("table.hand", share_token=share),
         **photo_page.page_context(game),
         **extra,
     }

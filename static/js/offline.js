@@ -270,14 +270,14 @@
       if (i >= queue.length) {
         sending = false;
         if (news) { attentionNext(); }
-        if (reload) { location.reload(); } else { render(); showAttention(); }
+        if (reload) { location.assign(reload); } else { render(); showAttention(); }
         return;
       }
       send(queue[i]).then(function (result) {
         if ((result === "conflict" || result === "refused") && mineHere(queue[i])) { news = true; }
         // This page's entry was answered (saved, or refused with what is saved now): show
         // the game as it is now; a refused entry stays in the outbox beside it.
-        if (result !== "waiting" && mineHere(queue[i])) { reload = true; }
+        if (result !== "waiting" && mineHere(queue[i])) { reload = queue[i].page; }
         if (result === "waiting") { sending = false; render(); return; }
         next(i + 1);
       });
@@ -285,8 +285,8 @@
     next(0);
   }
 
-  // True when ``entry`` is shown on this page.
-  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname; }
+  // True when ``entry`` is shown on this page (a photo's confirm: on the photo page too).
+  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname || formFor(entry); }
 
   // A background send came back refused while the phone shows the next round's form near
   // Save: the outbox (at the top of the page) is brought into view, its heading focused (a

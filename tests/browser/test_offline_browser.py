@@ -623,3 +623,42 @@ def test_without_javascript_or_service_workers_a_round_saves_as_before(
             page.wait_for_function("() => localStorage.getItem('cfc-outbox') === '[]'")
     finally:
         ctx.close()
+
+
+def test_a_photo_confirmed_offline_waits_and_is_posted_once_with_the_picks(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """The photo page's Confirm with the network down: the picks wait in the outbox (not the
+    browser's offline page) and are posted once when the network is back."""
+    from tests.browser.test_hand_photo_browser import PHOTO, PHOTOS
+
+    game = new_game(live_server)
+    page.goto(f"/j/{game['join']}")
+    page.get_by_role("button", name="Bob", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    kept_offline(page, f"/p/{game['share']}")
+    page.get_by_role("button", name="Count my pips from a photo").click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}]
+    )
+    page.get_by_role("button", name="Count the pips").click()
+    pickers = page.locator("select[name='tile']")
+    expect(pickers.first).to_be_visible()
+    pickers.first.select_option("5-4")
+    for i in range(1, pickers.count()):
+        pickers.nth(i).select_option("none")
+
+    offline(context, live_server, True)
+    page.get_by_role("button", name="Confirm these tiles").click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    expect(page.locator(".outbox-kept")).to_be_visible()
+    expect(pickers.first).to_have_value("5-4")  # the picks are still on the page
+
+    offline(context, live_server, False)
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    expect(page.locator(".post-state")).to_contain_text("1 tile")
+    with live_server.app.app_context():
+        posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
+    assert [(p.tiles, p.revision) for p in posts] == [(["5-4"], 1)]

@@ -305,3 +305,20 @@ def test_a_tile_the_reader_reads_twice_says_so_beside_its_pickers_from_the_start
     for fix_id, _ in shown:
         assert re.search(rf'aria-invalid="true" aria-describedby="{fix_id}"', r.text)
     assert r.text.count("data-fix-words hidden") == 1  # the 6-5's, empty
+
+
+def test_a_later_post_says_which_earlier_post_it_replaced(table):
+    """The last post wins (a player correcting their own hand), but never silently: typed or
+    from the photo, the answer names the post it replaced; a first post says nothing of it."""
+    game, phone = table
+    bob = phone("Bob")
+    hand = f"/p/{game.share_token}"
+    first = bob.post(hand, data={"total": "22", "double": "6", "seen": "0"}, follow_redirects=True)
+    assert "replaced" not in first.text
+    typed = bob.post(hand, data={"total": "15", "double": "6", "seen": "1"}, follow_redirects=True)
+    assert "This replaced your earlier post: 22 points." in typed.text
+    assert hand_post(game, "Bob").total == 15
+    page = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data).text
+    r = bob.post(confirm_url(page), data={"tile": ["6-5", "3-1"]}, follow_redirects=True)
+    assert "This replaced your earlier post: 15 points." in r.text
+    assert sorted(hand_post(game, "Bob").tiles) == ["3-1", "6-5"]
