@@ -253,10 +253,8 @@ def play(token: str) -> Any:
         return board(token)
     game = _edit(token)
     plan = plan_round(game, clean_missing(game, query.texts("missing")))
-    form = _form_from_draft(game, plan)
-    return _render_game(
-        game=game, plan=plan, form=form, from_draft=form is not None, **_window_args()
-    )
+    form, fresh = _form_from_draft(game, plan)
+    return _render_game(game=game, plan=plan, form=form, from_draft=fresh, **_window_args())
 
 
 def wants_board() -> bool:
@@ -288,14 +286,26 @@ def round_page(token: str) -> Any:
     return redirect(url_for("games.play", token=token, **carried), 303)
 
 
-def _form_from_draft(game: Game, plan: RoundPlan | None) -> RoundForm | None:
+def _form_from_draft(game: Game, plan: RoundPlan | None) -> tuple[RoundForm | None, bool]:
     """The round form as it was when a hand's photo was taken, with that hand's confirmed
-    tiles (see :mod:`.photo`); None when there is no draft or it is for another round."""
-    draft = photo_page.take_draft(game.edit_token)
-    if not draft or plan is None:
-        return None
+    tiles (see :mod:`.photo`), and whether it is shown for the first time (the phone's own
+    kept typing is older then and gives way; on a reload it is newer and is put back);
+    (None, False) when there is no draft. The draft is kept until the game moves on (a round
+    saved, undone or corrected changes its version) and then dropped."""
+    shown = photo_page.show_draft(game.edit_token)
+    if shown is None:
+        return None, False
+    draft, first = shown
     form = round_form(game, MultiDict(draft))
-    return form if parse_double(form.double.data, game.set_size) == plan.double else None
+    fits = (
+        plan is not None
+        and parse_double(form.double.data, game.set_size) == plan.double
+        and str(form.version.data) == str(game.version)
+    )
+    if not fits:
+        photo_page.take_draft(game.edit_token)
+        return None, False
+    return form, first
 
 
 @bp.post("/g/<token>/round")

@@ -3,7 +3,7 @@
 CSRF-checked (:func:`uploaded_photo`), a photo page's answer to an upload
 (:func:`read_or_refuse`), the page's form (:func:`page_context`), and the round-form drafts kept
 in the session while a photo is taken (:func:`keep_draft`, :func:`put_tiles_in_draft`,
-:func:`take_draft`).
+:func:`show_draft`, :func:`take_draft`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from .photo_gate import reading_slot
 
 #: Session key of the round-form drafts kept while a photo is taken.
 DRAFTS = "round_drafts"
+#: Session key of the drafts already shown once (a reload shows them again, not as fresh).
+SHOWN_DRAFTS = "round_drafts_shown"
 #: Room for the multipart envelope around the photo, in bytes.
 ENVELOPE = 64 * 1024
 #: The confirm form's field carrying the reading back (signed: only what the server drew).
@@ -165,12 +167,26 @@ def keep_draft(key: str, fields: list[tuple[str, str]]) -> None:
     drafts = dict(session.get(DRAFTS, {}))
     drafts[key] = [[name, value] for name, value in fields]
     session[DRAFTS] = drafts
+    session[SHOWN_DRAFTS] = [k for k in session.get(SHOWN_DRAFTS, []) if k != key]
 
 
 def put_tiles_in_draft(key: str, tiles_field: str, total_field: str, tiles: list[str]) -> None:
     """Replace one hand's entries in the kept draft by the confirmed tiles."""
     kept = [(str(name), str(value)) for name, value in dict(session.get(DRAFTS, {})).get(key, [])]
     keep_draft(key, hand_photo.draft_with_tiles(kept, tiles_field, total_field, tiles))
+
+
+def show_draft(key: str) -> tuple[list[tuple[str, str]], bool] | None:
+    """The kept draft for ``key`` and whether this is the first time it is shown (it stays
+    kept, so a reload before the save shows the photo's tiles again), or None. The caller
+    drops it (:func:`take_draft`) once it no longer fits the round."""
+    fields = dict(session.get(DRAFTS, {})).get(key)
+    if fields is None:
+        return None
+    shown = list(session.get(SHOWN_DRAFTS, []))
+    if key not in shown:
+        session[SHOWN_DRAFTS] = [*shown, key]
+    return [(str(name), str(value)) for name, value in fields], key not in shown
 
 
 def take_draft(key: str) -> list[tuple[str, str]] | None:
@@ -180,4 +196,5 @@ def take_draft(key: str) -> list[tuple[str, str]] | None:
     if fields is None:
         return None
     session[DRAFTS] = drafts
+    session[SHOWN_DRAFTS] = [k for k in session.get(SHOWN_DRAFTS, []) if k != key]
     return [(str(name), str(value)) for name, value in fields]

@@ -114,9 +114,34 @@ def test_confirm_fills_the_hand_and_keeps_what_was_typed(client):
         )
     assert re.search(rf'name="total_{ids["Ann"]}"[^>]*value="12"', body)
     assert stored_rounds(game) == 0
-    # the draft is used once: a reload shows an empty form again
-    again = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
-    assert "checked" not in again.split('name="blocked"')[0].split("tiles_")[-1]
+    assert "data-fresh" in body  # the phone's older kept typing gives way to the photo's tiles
+
+
+def test_a_reload_before_the_save_shows_the_photos_tiles_again_until_the_round_is_saved(client):
+    """The kept draft was used once: a reload of the scorekeeper's page after coming back
+    from a photo, before saving, lost the photo's tiles. It stays until the game moves on;
+    shown again it is not fresh, so what the phone typed since (kept on the phone) is put
+    back over it."""
+    game = make_game()
+    ids = seat_ids(game)
+    start_photo(client, game, "Bob", Ann=12)
+    client.post(f"/g/{game.edit_token}/photo/{ids['Bob']}/confirm", data={"tile": ["6-5", "2-2"]})
+    client.get(f"/g/{game.edit_token}")
+    again = client.get(f"/g/{game.edit_token}")
+    body = again.get_data(as_text=True)
+    for tile in ("6-5", "2-2"):
+        assert re.search(
+            rf'name="tiles_{ids["Bob"]}" value="{tile}" data-points="\d+" checked', body
+        )
+    assert re.search(rf'name="total_{ids["Ann"]}"[^>]*value="12"', body)
+    assert "data-fresh" not in body
+    r = client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Ann": 12}, tiles={"Bob": ["6-5", "2-2"]}, out="Cy"),
+    )
+    assert r.status_code == 303 and stored_rounds(game) == 1
+    after = client.get(f"/g/{game.edit_token}")
+    assert not re.search(r'name="tiles_\d+" value="[^"]+" data-points="\d+" checked', after.text)
 
 
 def test_confirmed_tiles_are_scored_as_tapped_tiles(client):
