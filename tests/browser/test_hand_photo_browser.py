@@ -88,7 +88,7 @@ def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, 
         shot(bo, "hand-photo-marked")
 
         # Bo corrects the first tile (whatever was read) to 5-4 and confirms.
-        pickers = bo.locator("select[name='tile']")
+        pickers = bo.locator("select[name='tile'][data-read]")
         pickers.first.select_option("5-4")
         for i in range(1, pickers.count()):
             pickers.nth(i).select_option("none")  # keep only the corrected tile
@@ -158,7 +158,7 @@ def test_confirm_is_held_back_while_a_tile_is_picked_twice_and_typing_is_kept(
         )
         bo.get_by_role("button", name="Count the pips").click()
         expect(bo.get_by_role("heading", name=re.compile(r"Points to post: \d+"))).to_be_visible()
-        pickers = bo.locator("select[name='tile']")
+        pickers = bo.locator("select[name='tile'][data-read]")
         assert pickers.count() >= 3
         pickers.nth(0).select_option("2-2")
         pickers.nth(1).select_option("2-2")
@@ -204,12 +204,14 @@ def test_a_tile_still_on_the_question_mark_stays_marked_after_a_refused_confirm(
     """The server refuses a Confirm with a tile on "?" and marks its picker aria-invalid;
     photo.js, run on the refused page, used to take the mark away again."""
     with bo_photo_read_on_a_small_phone(phone, browser, live_server) as bo:
-        picker = bo.locator("select[name='tile']").first
+        picker = bo.locator("select[name='tile'][data-read]").first
         expect(picker).to_be_visible()
         # as a phone whose script did not hold Confirm back would send it: the tile on "?"
         picker.evaluate("s => { s.add(new Option('?', '?')); s.value = '?'; s.form.submit(); }")
         expect(bo.get_by_text("Tile 1 is not picked yet")).to_be_visible()
-        expect(bo.locator("select[name='tile']").first).to_have_attribute("aria-invalid", "true")
+        expect(bo.locator("select[name='tile'][data-read]").first).to_have_attribute(
+            "aria-invalid", "true"
+        )
 
 
 def test_back_after_confirm_opens_the_photo_page_afresh(phone: Page, browser, live_server):
@@ -217,7 +219,7 @@ def test_back_after_confirm_opens_the_photo_page_afresh(phone: Page, browser, li
     which Chromium cannot show again without posting the photo anew ("Confirm Form
     Resubmission", net::ERR_CACHE_MISS): it now opens the photo page, ready for a photo."""
     with bo_photo_read_on_a_small_phone(phone, browser, live_server) as bo:
-        pickers = bo.locator("select[name='tile']")
+        pickers = bo.locator("select[name='tile'][data-read]")
         expect(pickers.first).to_be_visible()
         pickers.first.select_option("3-1")
         for i in range(1, pickers.count()):
@@ -241,7 +243,7 @@ def test_a_tap_on_a_tile_of_the_photo_focuses_its_picker_and_the_label_follows_t
         mark = bo.locator("svg.marked-photo a.tile-mark").first
         expect(mark).to_be_visible()
         mark.locator("polygon").tap()
-        picker = bo.locator("select[name='tile']").first
+        picker = bo.locator("select[name='tile'][data-read]").first
         expect(picker).to_be_focused()
         picker.select_option("5-4")
         expect(mark.locator("text")).to_have_text("1: 5-4")
@@ -277,7 +279,7 @@ def test_the_photos_labels_are_readable_and_its_tiles_easy_to_tap_at_360_px(
         # a tap beside the tile's outline, inside its tap circle, still opens its picker
         hit = marked.locator("a.tile-hit").first.bounding_box()
         bo.touchscreen.tap(hit["x"] + hit["width"] / 2, hit["y"] + 3)
-        expect(bo.locator("select[name='tile']").first).to_be_focused()
+        expect(bo.locator("select[name='tile'][data-read]").first).to_be_focused()
 
 
 def test_a_links_language_is_taken_on_the_photo_page_and_kept_in_its_address(
@@ -309,3 +311,23 @@ def test_a_links_language_is_taken_on_the_photo_page_and_kept_in_its_address(
         assert re.search(r"/p/[\w-]+/photo$", bo.url), bo.url  # the answer's address: no post
     finally:
         context.close()
+
+
+def test_a_tile_the_photo_missed_is_added_and_counted_at_360_px(phone: Page, browser, live_server):
+    """A tile the reader missed could not be added on the page: it is added under "The photo
+    missed a tile?", the headline counts it as it is picked, and Confirm posts it."""
+    with bo_photo_read_on_a_small_phone(phone, browser, live_server) as bo:
+        pickers = bo.locator("select[name='tile'][data-read]")
+        expect(pickers.first).to_be_visible()
+        pickers.first.select_option("3-1")
+        for i in range(1, pickers.count()):
+            pickers.nth(i).select_option("none")
+        headline = bo.locator("[data-hand-points]").first
+        expect(headline).to_have_text("4")
+        bo.get_by_text("The photo missed a tile? Add it here.").tap()
+        bo.get_by_label("Added tile 1").select_option("6-5")
+        expect(headline).to_have_text("15")
+        bo.get_by_role("button", name="Confirm these tiles").click()
+        bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
+        expect(bo.get_by_text("Hand posted")).to_be_visible()
+        expect(bo.get_by_text("6-5").first).to_be_visible()

@@ -93,7 +93,7 @@ def test_photo_flow_without_javascript(browser, playwright, live_server, shot):
         page.get_by_role("button", name="Count the pips").click()
         expect(page.get_by_role("heading", name="Points to post: 14")).to_be_visible()
         # the 4-0 was a 4-1: without JS, "Add up my picks" draws the page again with the pick
-        pickers = page.locator("select[name='tile']")
+        pickers = page.locator("select[name='tile'][data-read]")
         index = pickers.evaluate_all("all => all.findIndex(s => s.value === '4-0')")
         pickers.nth(index).select_option("4-1")
         page.get_by_role("button", name="Add up my picks").click()

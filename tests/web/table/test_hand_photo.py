@@ -127,8 +127,8 @@ def kept_reading(page: str) -> str:
 
 
 def selected(page: str) -> list[str]:
-    """The pick shown selected in each tile's picker, in order."""
-    pickers = re.findall(r'<select name="tile".*?</select>', page, re.S)
+    """The pick shown selected in each picker of a tile read, in order."""
+    pickers = re.findall(r'<select name="tile" data-read.*?</select>', page, re.S)
     return [re.search(r'value="([^"]*)"[^>]*selected', p).group(1) for p in pickers]
 
 
@@ -304,7 +304,7 @@ def test_a_tile_the_reader_reads_twice_says_so_beside_its_pickers_from_the_start
     assert len(shown) == 2 and all(words in html.unescape(w) for _, w in shown)
     for fix_id, _ in shown:
         assert re.search(rf'aria-invalid="true" aria-describedby="{fix_id}"', r.text)
-    assert r.text.count("data-fix-words hidden") == 1  # the 6-5's, empty
+    assert r.text.count("data-fix-words hidden") == 3  # the 6-5's and two added tiles', empty
 
 
 def test_a_later_post_says_which_earlier_post_it_replaced(table):
@@ -322,3 +322,32 @@ def test_a_later_post_says_which_earlier_post_it_replaced(table):
     r = bob.post(confirm_url(page), data={"tile": ["6-5", "3-1"]}, follow_redirects=True)
     assert "This replaced your earlier post: 15 points." in r.text
     assert sorted(hand_post(game, "Bob").tiles) == ["3-1", "6-5"]
+
+
+def added(page: str) -> list[str]:
+    """The pick shown in each "added tile" picker (a tile the photo missed), in order."""
+    part = page.split('class="added-tiles"')[1]
+    pickers = re.findall(r'<select name="tile".*?</select>', part, re.S)
+    return [re.search(r'value="([^"]*)"[^>]*selected', p).group(1) for p in pickers]
+
+
+def test_a_tile_the_photo_missed_is_added_counted_and_posted(table):
+    """The reader can miss a tile, or refuse one without a word: the page had no way to add
+    it, so the hand was posted short. Two "added tile" pickers (none by default) are counted
+    in the headline, checked against the others for a tile picked twice, and posted."""
+    game, phone = table
+    bob = phone("Bob")
+    page = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data).text
+    assert added(page) == ["none", "none"] and "The photo missed a tile?" in page
+    reading = kept_reading(page)
+    picks = ["6-5", "3-1", "5-4", "none"]
+    r = bob.post(confirm_url(page), data={"tile": picks, "reading": reading, "add_up": "1"})
+    assert r.status_code == 200 and hand_post(game, "Bob") is None
+    assert "Points to post: 24" in text(r) and added(r.text) == ["5-4", "none"]
+    twice = ["6-5", "3-1", "3-1", "none"]
+    r = bob.post(confirm_url(page), data={"tile": twice, "reading": reading})
+    assert r.status_code == 422 and hand_post(game, "Bob") is None
+    assert "3-1 is picked more than once" in html.unescape(r.text)
+    assert added(r.text) == ["3-1", "none"]
+    r = bob.post(confirm_url(page), data={"tile": picks, "reading": reading})
+    assert r.status_code == 303 and sorted(hand_post(game, "Bob").tiles) == ["3-1", "5-4", "6-5"]
