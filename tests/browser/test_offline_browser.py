@@ -163,8 +163,11 @@ def test_a_cut_wifi_reaches_nothing_and_the_page_sees_a_lost_connection(
 def kept_offline(page: Page, path: str) -> None:
     """Open ``path`` until the service worker controls it and keeps a copy of it."""
     page.goto(path)
+    # 30 s, not the default 15: in a fresh-clone run under load (2026-12-05) the worker once
+    # took longer than 15 s to install and take over a player's first page
     page.wait_for_function(
-        "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)"
+        "() => !!(navigator.serviceWorker && navigator.serviceWorker.controller)",
+        timeout=30_000,
     )
     kept = "async (p) => !!(await caches.match(location.origin + p))"
     # Through the worker now, which keeps the page. Rarely (about 1 in 40 under load, cause not
