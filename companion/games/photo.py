@@ -65,6 +65,15 @@ def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str,
         "upload_url": url_for("games.photo_read", token=game.edit_token, seat_id=seat.id),
         "confirm_url": url_for("games.photo_confirm", token=game.edit_token, seat_id=seat.id),
         "back_url": url_for("games.play", token=game.edit_token),
+        # Confirm with the network down waits in the outbox (static/js/offline.js) and the
+        # phone goes back to the game page, which lists it; sent once when the network is
+        # back, it fills the round form's hand as an online Confirm does. photo.js puts the
+        # points in place of {n} as tiles are picked.
+        "outbox_label": _(
+            "%(who)s's hand from a photo, points: %(points)s", who=seat.player.name, points="{n}"
+        ),
+        "outbox_page": url_for("games.play", token=game.edit_token),
+        "outbox_keeper": True,
         **photo_page.page_context(game),
         **extra,
     }

@@ -448,9 +448,16 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
         "back_url": url_for("table.hand", share_token=share),
         "back_text": _("Back to my hand: type the points instead"),
         # Kept in the phone's outbox when the network is down, like the typed hand's form
-        # (static/js/offline.js): the same words, sent once when the network is back.
-        "outbox_label": _("My hand for the round with %(d)s", d=double_name(double)),
+        # (static/js/offline.js), sent once when the network is back; photo.js puts the
+        # points in place of {n} as tiles are picked. A reload while it waits opens the hand
+        # page, which lists it.
+        "outbox_label": _(
+            "My hand from a photo for the round with %(d)s, points: %(points)s",
+            d=double_name(double),
+            points="{n}",
+        ),
         "outbox_page": url_for("table.hand", share_token=share),
+        "outbox_keeper": False,
         **photo_page.page_context(game),
         **extra,
     }

@@ -483,6 +483,7 @@
     var note = region.querySelector(".outbox-kept") || el("p", "outbox-kept");
     note.textContent = words.kept;
     region.appendChild(note);
+    form.dispatchEvent(new Event("outbox-kept")); // a photo's reading leaves (photo.js)
   }
 
   // --- capturing entries --------------------------------------------------------------------

@@ -85,6 +85,10 @@
     document.querySelectorAll("[data-hand-points]").forEach(function (out) {
       out.textContent = String(total);
     });
+    // the outbox names the entry with the points it will post ("Bo's hand from a photo,
+    // points: 20"), as the headline says them now
+    var named = form.getAttribute("data-outbox-words");
+    if (named) { form.setAttribute("data-outbox", named.replace("{n}", String(total))); }
     document.querySelectorAll("[data-to-pick]").forEach(function (line) {
       line.hidden = toPick === 0;
     });
@@ -100,6 +104,20 @@
       // (removed, not hidden: the stylesheet's buttons are flex boxes, which [hidden] loses to)
       form.querySelectorAll("[data-add-up]").forEach(function (button) { button.remove(); });
       form.addEventListener("change", function () { update(form); });
+      // Confirm kept in the outbox (offline.js: no connection). The reading is the answer to a
+      // post, with no address of its own: a reload or coming back opens the entry's page
+      // instead (the hand page, the scorekeeper's game page: the service worker keeps their
+      // copies), which shows the entry waiting, with its picks, and no Confirm to post it
+      // again. The scorekeeper goes back to the game page now, to go on with the round;
+      // without a service worker that page cannot be opened offline: the reading stays.
+      form.addEventListener("outbox-kept", function () {
+        var page = form.getAttribute("data-outbox-page");
+        if (!page || !window.history.replaceState) { return; }
+        window.history.replaceState(null, "", page);
+        if (form.hasAttribute("data-outbox-keeper") && navigator.serviceWorker && navigator.serviceWorker.controller) {
+          window.location.replace(page);
+        }
+      });
       update(form);
     });
   }

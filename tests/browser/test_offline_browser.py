@@ -665,3 +665,107 @@ def test_a_photo_confirmed_offline_waits_and_is_posted_once_with_the_picks(
     with live_server.app.app_context():
         posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
     assert [(p.tiles, p.revision) for p in posts] == [(["5-4"], 1)]
+
+
+def test_a_photo_confirm_waiting_offline_is_shown_again_on_a_reload_not_posted_twice(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """At 360 px: a player's photo Confirm waits in the outbox; a reload made while it waits
+    showed the browser's offline page (the reading has no address of its own). The reload now
+    opens the hand page's copy, which says the photo's hand is waiting, with its picks and
+    points and no Confirm to post it again; once back, it is posted once."""
+    from tests.browser.test_hand_photo_browser import PHOTO, PHOTOS
+
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    page.goto(f"/j/{game['join']}")
+    page.get_by_role("button", name="Bob", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    kept_offline(page, f"/p/{game['share']}")
+    page.get_by_role("button", name="Count my pips from a photo").click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}]
+    )
+    page.get_by_role("button", name="Count the pips").click()
+    pickers = page.locator("select[name='tile'][data-read]")
+    expect(pickers.first).to_be_visible()
+    pickers.first.select_option("5-4")
+    for i in range(1, pickers.count()):
+        pickers.nth(i).select_option("none")
+
+    offline(context, live_server, True)
+    page.get_by_role("button", name="Confirm these tiles").click()
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    page.reload()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    expect(page.locator("body")).to_have_attribute("data-offline-copy", re.compile(r"."))
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    expect(entry.get_by_role("heading")).to_have_text(
+        re.compile(r"^My hand from a photo for the round with .+, points: 9$")
+    )
+    expect(entry.locator(".outbox-own")).to_contain_text("Tile 1: 5-4")
+    expect(page.get_by_role("button", name="Confirm these tiles")).to_have_count(0)
+
+    offline(context, live_server, False)
+    expect(page.locator(".post-state")).to_contain_text("1 tile")
+    expect(page.locator("#outbox")).to_have_count(0)
+    with live_server.app.app_context():
+        posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
+    assert [(p.tiles, p.revision) for p in posts] == [(["5-4"], 1)]
+
+
+def test_the_scorekeepers_photo_confirm_offline_waits_on_the_game_page_and_fills_the_hand_once(
+    context: BrowserContext, page: Page, live_server: LiveServer, shot
+) -> None:
+    """At 360 px: the scorekeeper counts Bob's hand from a photo, fixes a tile and confirms
+    with the network down. The browser's offline page showed and the picks were lost; now the
+    phone goes back to the game page (its copy) where "Bob's hand from a photo, points: 20"
+    waits with its tiles; once back it is sent once and the round form has Bob's tiles, as an
+    online Confirm gives, ready to save."""
+    from companion.pips.synth import scene
+
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+    page.get_by_label("Points for Cy").fill("3")
+    page.get_by_role("button", name="Count Bob's pips from a photo").click()
+    page.wait_for_url(re.compile(r"/photo/\d+$"))
+    photo = scene([(6, 5), (3, 1), (2, 2)], angle=0.5)
+    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
+    )
+    page.get_by_role("button", name="Count the pips").click()
+    expect(page.get_by_role("heading", name="Points to post: 19")).to_be_visible()
+    page.locator("select[name='tile'][data-read='3-1']").select_option("4-1")
+    expect(page.get_by_role("heading", name="Points to post: 20")).to_be_visible()
+
+    offline(context, live_server, True)
+    page.get_by_role("button", name="Confirm these tiles").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    expect(page.locator("body")).to_have_attribute("data-offline-copy", re.compile(r"."))
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    expect(entry.get_by_role("heading")).to_have_text("Bob's hand from a photo, points: 20")
+    for tile in ("6-5", "4-1", "2-2"):  # each pick said by its tile's name, not every option
+        expect(entry.locator(".outbox-own")).to_contain_text(re.compile(rf"Tile \d: {tile}"))
+    shot(page, "offline-photo-keeper-360")
+    page.reload()  # still waiting, still shown
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+
+    offline(context, live_server, False)
+    flash = page.get_by_text("Bob: 3 tiles from the photo, 20 points")
+    expect(flash).to_be_visible()
+    expect(flash).to_have_count(1)
+    expect(page.locator("#outbox")).to_have_count(0)
+    page.wait_for_function("() => localStorage.getItem('cfc-outbox') === '[]'")
+    bob = page.locator("fieldset.hand").filter(has_text="Bob")
+    for tile in ("6-5", "4-1", "2-2"):
+        expect(bob.get_by_role("checkbox", name=tile, exact=True)).to_be_checked()
+    expect(page.get_by_label("Points for Cy")).to_have_value("3")
+    page.locator("fieldset.hand").filter(has_text="Ann").get_by_label("Went out").check()
+    page.get_by_role("button", name="Save round", exact=True).click()
+    expect(page.get_by_text("Round saved.")).to_be_visible()
+    assert rounds(live_server, game["id"]) == 1
+    expect(page.locator("#scoreboard tbody.player", has_text="Bob")).to_contain_text("20")

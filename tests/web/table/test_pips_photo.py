@@ -509,3 +509,21 @@ def test_a_picture_with_too_many_pixels_offers_typing_the_points(client):
 def test_big_photo_through_the_api_with_csrf_on(csrf_client):
     r = api(csrf_client, big_photo())
     assert r.status_code == 200 and r.get_json()["pips"] == 19
+
+
+def test_a_confirm_sent_again_by_the_outbox_fills_the_hand_once(client):
+    """The scorekeeper's Confirm made offline waits in the phone's outbox and is sent with its
+    idempotency key, again should an answer be lost: the hand is filled and said once."""
+    game = make_game()
+    ids = seat_ids(game)
+    client.get(f"/g/{game.edit_token}")  # the scorekeeper's phone, with its device id
+    start_photo(client, game, "Bob", Ann=12)
+    url = f"/g/{game.edit_token}/photo/{ids['Bob']}/confirm"
+    sent = {"tile": ["6-5", "4-1", "2-2"]}
+    first = client.post(url, data=sent, headers={"Idempotency-Key": "k-photo-1"})
+    again = client.post(url, data=sent, headers={"Idempotency-Key": "k-photo-1"})
+    assert first.status_code == again.status_code == 303
+    assert again.headers["Location"] == first.headers["Location"] == f"/g/{game.edit_token}"
+    page = text(client.get(f"/g/{game.edit_token}"))
+    assert page.count("Bob: 3 tiles from the photo, 20 points") == 1
+    assert stored_rounds(game) == 0
