@@ -294,6 +294,7 @@ def place_labels(
     photo has no free spot left (tiles covering it), in rows below the photo, with a leader
     line: the SVG is drawn taller for them (:func:`labels_bottom`)."""
     hulls = [_hull(outline) for outline in outlines]
+    bounds = [_bounds(hull) for hull in hulls]  # a cheap first test: most boxes are far apart
     centres = [_centre(outline) for outline in outlines]
     places: dict[int, LabelPlace] = {}
     boxes: list[Box] = []
@@ -307,7 +308,30 @@ def place_labels(
             return False
         if any(_boxes_overlap(box, other) for other in boxes):
             return False
-        return not any(_box_on_hull(box, hull) for j, hull in enumerate(hulls) if j != index)
+        return not any(
+            _box_on_hull(box, hull, bounds[j]) for j, hull in enumerate(hulls) if j != index
+        )
+
+    def owned(index: int, x: float, y: float) -> bool:
+        """Whether a label of tile ``index`` at (x, y) is clearly nearer its tile's centre than
+        any other tile's: read as that tile's without a line."""
+        w, h = sizes[index]
+        box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        near = [_box_to_point(box, centre) for centre in centres]
+        # clearly nearer: by half a label's height (a hair nearer reads as either tile's)
+        return all(near[index] + h / 2 <= d for j, d in enumerate(near) if j != index)
+
+    def crossed(index: int, x: float, y: float) -> int:
+        """How many other tiles a leader line from tile ``index`` to (x, y) crosses."""
+        line = (centres[index], (x, y))
+        # a line passing a tile's corner closely looks as if it pointed at it: a quarter of
+        # a label's height clear
+        margin = sizes[index][1] / 4
+        return sum(
+            _segment_on_hull(line, hull, bounds[j], margin)
+            for j, hull in enumerate(hulls)
+            if j != index
+        )
 
     def take(index: int, x: float, y: float, leader: bool) -> None:
         w, h = sizes[index]
@@ -330,6 +354,8 @@ def place_labels(
             height,
             gap,
             functools.partial(free, index),
+            functools.partial(owned, index),
+            functools.partial(crossed, index),
         )
         if spot is not None:
             take(index, *spot)
@@ -361,36 +387,75 @@ def _nearest_free(
     height: int,
     gap: float,
     free: Callable[[float, float], bool],
+    owned: Callable[[float, float], bool],
+    crossed: Callable[[float, float], int],
 ) -> tuple[float, float, bool] | None:
     """The free spot nearest a tile (``free(x, y)`` says whether a label centred there is
     free): ring after ring around the tile's bounding box, half a label's height further out
-    each time, each ring's spots tried nearest the tile's centre first; the label's centre and
-    whether it needs a leader line; None when no spot in the photo is free."""
+    each time; the label's centre and whether it needs a leader line; None when no spot in the
+    photo is free. A spot at most half a label's height off the tile whose label would be
+    nearer the tile's centre than any other tile's (``owned(x, y)``) comes first, with no
+    line; any other spot gets a leader line, ring by ring, those squarely beside the tile
+    (the middle half of the label level with its centre: a straight line) first, then the
+    others nearest the tile's centre;
+    one whose line crosses another tile (``crossed(x, y)``: how many) is taken only when no
+    spot up to :data:`_RINGS_FOR_A_CLEAR_LINE` rings further out has a line crossing none: a
+    line over another tile points at the wrong one."""
     w, h = size
-    left = min(x for x, _ in hull) - gap
-    right = max(x for x, _ in hull) + gap
-    top = min(y for _, y in hull) - gap
-    bottom = max(y for _, y in hull) + gap
+    left, top, right, bottom = _bounds(hull)
+    left, top, right, bottom = left - gap, top - gap, right + gap, bottom + gap
     step = h / 2
-    ring = 0
-    while True:
+
+    def ring_spots(ring: int) -> list[tuple[float, float]]:
+        """The spots of a ring, squarely beside the tile first, then nearest its centre; none
+        when the ring is all outside the photo (so is everything further out)."""
         out = ring * step
         # the box's centre on this ring: the box just touches the tile's bounding box grown by
-        # ``out`` (its sides, its corners)
+        # ``out`` (its sides, its corners); level with the tile's centre on each side too
         x0, x1 = left - out - w / 2, right + out + w / 2
         y0, y1 = top - out - h / 2, bottom + out + h / 2
         if x0 < w / 2 and x1 > width - w / 2 and y0 < h / 2 and y1 > height - h / 2:
-            return None  # the ring is all outside the photo: nothing further out is in it
+            return []
         spots = []
-        for x in _steps(x0, x1, step):
+        for x in [centre[0], *_steps(x0, x1, step)]:
             spots += [(x, y0), (x, y1)]
-        for y in _steps(y0 + step, y1 - step, step):
+        for y in [centre[1], *_steps(y0 + step, y1 - step, step)]:
             spots += [(x0, y), (x1, y)]
-        spots.sort(key=lambda s: math.dist(s, centre))
+        return sorted(spots, key=lambda spot: (not square(spot), math.dist(spot, centre)))
+
+    def square(spot: tuple[float, float]) -> bool:
+        # the label's middle half level with the tile's centre: a label much wider than its
+        # tile, shifted further along, sits over its neighbours as much as over it
+        return abs(spot[0] - centre[0]) <= w / 4 or abs(spot[1] - centre[1]) <= h / 4
+
+    # right next to the tile (at most half a label's height off it) and nearer its centre than
+    # any other tile's: no line
+    for ring in (0, 1):
+        for x, y in sorted(ring_spots(ring), key=lambda spot: math.dist(spot, centre)):
+            if owned(x, y) and free(x, y):
+                return x, y, False
+    best: tuple[int, float, float] | None = None  # crossings, x, y of the best led spot
+    until = math.inf  # the last ring looked at once a led spot crossing tiles is found
+    ring = 0
+    while ring <= until:
+        spots = ring_spots(ring)
+        if not spots:
+            break
         for x, y in spots:
-            if free(x, y):
-                return x, y, out > h / 2
+            if not free(x, y):
+                continue
+            crossings = crossed(x, y)
+            if crossings == 0:
+                return x, y, True
+            if best is None or crossings < best[0]:
+                best = (crossings, x, y)
+                until = min(until, ring + _RINGS_FOR_A_CLEAR_LINE)
         ring += 1
+    return None if best is None else (best[1], best[2], True)
+
+
+#: How many rings further out a spot is looked for whose leader line crosses no other tile.
+_RINGS_FOR_A_CLEAR_LINE = 8  # four label heights
 
 
 def _steps(start: float, stop: float, step: float) -> list[float]:
@@ -435,18 +500,10 @@ def _boxes_overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _box_on_hull(box: Box, hull: Sequence[tuple[float, float]]) -> bool:
-    """Whether a box and a convex polygon overlap (separating axes: the box's two, then each
-    of the polygon's edges' normals)."""
-    if not _boxes_overlap(
-        box,
-        (
-            min(x for x, _ in hull),
-            min(y for _, y in hull),
-            max(x for x, _ in hull),
-            max(y for _, y in hull),
-        ),
-    ):
+def _box_on_hull(box: Box, hull: Sequence[tuple[float, float]], bounds: Box) -> bool:
+    """Whether a box and a convex polygon (``bounds``: its bounding box) overlap (separating
+    axes: the box's two, then each of the polygon's edges' normals)."""
+    if not _boxes_overlap(box, bounds):
         return False
     corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
     for i, (ax, ay) in enumerate(hull):
@@ -457,6 +514,48 @@ def _box_on_hull(box: Box, hull: Sequence[tuple[float, float]]) -> bool:
         if max(theirs) <= min(mine) or max(mine) <= min(theirs):
             return False
     return True
+
+
+def _segment_on_hull(
+    line: tuple[tuple[float, float], tuple[float, float]],
+    hull: Sequence[tuple[float, float]],
+    bounds: Box,
+    margin: float = 0.0,
+) -> bool:
+    """Whether a line segment crosses a convex polygon (``bounds``: its bounding box) or
+    passes within about ``margin`` of it, by separating axes: the polygon's edges' normals
+    and the segment's own (the segment's extent on each grown by ``margin``)."""
+    (px, py), (qx, qy) = line
+    reach = (
+        min(px, qx) - margin,
+        min(py, qy) - margin,
+        max(px, qx) + margin,
+        max(py, qy) + margin,
+    )
+    if not _boxes_overlap(reach, bounds):
+        return False
+    edges = [(hull[i], hull[(i + 1) % len(hull)]) for i in range(len(hull))]
+    for (ax, ay), (bx, by) in [*edges, line]:
+        nx, ny = by - ay, ax - bx
+        grow = margin * math.hypot(nx, ny)
+        mine = [nx * x + ny * y for x, y in hull]
+        theirs = [nx * px + ny * py, nx * qx + ny * qy]
+        if max(theirs) + grow <= min(mine) or max(mine) <= min(theirs) - grow:
+            return False
+    return True
+
+
+def _box_to_point(box: Box, point: tuple[float, float]) -> float:
+    """How far ``point`` is from ``box`` (0 inside it)."""
+    dx = max(box[0] - point[0], point[0] - box[2], 0.0)
+    dy = max(box[1] - point[1], point[1] - box[3], 0.0)
+    return math.hypot(dx, dy)
+
+
+def _bounds(points: Sequence[tuple[float, float]]) -> Box:
+    """The bounding box of ``points``."""
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 #: How the marked photo's image starts (a data URI; nothing else is ever drawn).

@@ -122,9 +122,9 @@ def test_a_small_tiles_label_goes_beside_it_on_the_free_side_not_over_its_neighb
     sizes = [LABEL] * 3
     places = place_labels(outlines, sizes, 340, 255, gap=1.0)
     assert_clear(outlines, sizes, places, 340, 255)
-    assert not any(p.leader for p in places)
     middle = box_of(places[1], LABEL)
     assert middle[2] <= 155 or middle[0] >= 185  # beside its tile: left or right of the column
+    assert places[1].y == pytest.approx(115)  # level with it
 
 
 def test_with_no_room_in_the_photo_labels_go_below_it_with_a_leader_line():
@@ -159,3 +159,37 @@ def test_a_crowded_photos_labels_lie_over_no_other_tile(app, angle, gap, tile_w,
     places = [LabelPlace(m.label_x, m.label_y, m.leader) for m in marked["marks"]]
     assert_clear(outlines, sizes, places, marked["width"], marked["drawn_height"])
     assert marked["drawn_height"] == labels_bottom(marked["marks"], marked["height"])
+
+
+def test_a_leader_line_crosses_no_other_tile_where_a_spot_allows():
+    """A row of touching small tiles: most labels cannot sit right beside their tiles, and a
+    line from a tile to a label over its neighbours pointed at the wrong tile."""
+    outlines = [quad(100 + 15 * k, 128, 14, 28) for k in range(10)]
+    sizes = [LABEL] * len(outlines)
+    places = place_labels(outlines, sizes, 340, 255, gap=1.0)
+    assert_clear(outlines, sizes, places, 340, 255)
+    assert any(p.leader for p in places)
+    for i, place in enumerate(places):
+        if not place.leader:
+            continue
+        cx = sum(x for x, _ in outlines[i]) / 4
+        line = [(cx, 128.0), (place.x, place.y)]
+        crossed = [j + 1 for j, o in enumerate(outlines) if j != i and overlaps_line(line, o)]
+        assert not crossed, f"tile {i + 1}'s leader line crosses tiles {crossed}"
+
+
+def overlaps_line(line: list[Point], polygon: list[Point]) -> bool:
+    """Whether a segment crosses a convex polygon: sampled along its length."""
+    (px, py), (qx, qy) = line
+    for k in range(201):
+        x, y = px + (qx - px) * k / 200, py + (qy - py) * k / 200
+        inside = all(
+            (bx - ax) * (y - ay) - (by - ay) * (x - ax) >= 0
+            for (ax, ay), (bx, by) in zip(polygon, polygon[1:] + polygon[:1], strict=True)
+        ) or all(
+            (bx - ax) * (y - ay) - (by - ay) * (x - ax) <= 0
+            for (ax, ay), (bx, by) in zip(polygon, polygon[1:] + polygon[:1], strict=True)
+        )
+        if inside:
+            return True
+    return False
