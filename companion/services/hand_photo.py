@@ -12,11 +12,12 @@ tiles into its own form (for the round form, a draft in the session:
 from __future__ import annotations
 
 import base64
+import functools
 import io
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -111,7 +112,7 @@ def read_photo(data: bytes, max_pips: int) -> tuple[Reading, dict[str, Any]]:
     """Count the pips in ``data``: the reading and the marked photo for
     ``_photo_reading.html``. Raises :class:`PhotoError` (see :func:`problem_message`)."""
     reading, rgb = pips.read_photo(data, max_pips)
-    return reading, marked_photo(rgb, reading)
+    return reading, marked_photo(rgb, reading, max_pips)
 
 
 def picker_context(game: Game) -> dict[str, Any]:
@@ -175,12 +176,18 @@ class TileMark:
     sure: bool
     font: float
     pips: tuple[tuple[float, float, float], ...]
+    #: a line from the label to the tile's centre: the label found no free spot next to it
+    #: (False in a reading kept before labels had them)
+    leader: bool = False
 
 
-def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
+def marked_photo(rgb: np.ndarray, reading: Reading, max_pips: int = 12) -> dict[str, Any]:
     """What ``_photo_reading.html`` draws: the working image as a data URI (JPEG), its size,
     and every tile's outline, label and pips in its pixel coordinates; ``hit``: the radius of
-    each tile's invisible tap circle (pixels of the working image)."""
+    each tile's invisible tap circle; ``drawn_height``: the SVG's height, more than the
+    photo's when labels found no room in it (:func:`place_labels`); all in pixels of the
+    working image. Each label is given room for the widest pick of a double-``max_pips``
+    set, so a label redrawn as the player picks stays clear of the other tiles too."""
     buffer = io.BytesIO()
     Image.fromarray(rgb).save(buffer, "JPEG", quality=80)
     stroke = max(1.5, reading.width / 300)
@@ -195,22 +202,31 @@ def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
         label = f"{index + 1}: {tile.text}"
         font = label_font(tile.corners, label, stroke * 9, room, least)
         fonts.append(font)
-        # room for a longer pick than the reading ("1: ?" picked as "1: 6-4")
-        spans.append(font * _EM_PER_CHAR * max(len(label), len(f"{index + 1}: 6-4")))
-    places = place_labels(centres, fonts, spans, reading.width, reading.height)
+        # room for a longer pick than the reading ("1: ?" picked as "1: 12-11") and for the
+        # reading of a tile not sure ("1: 6-4?")
+        widest = f"{index + 1}: {max_pips}-{max_pips}"
+        spans.append(font * _EM_PER_CHAR * max(len(label) + 1, len(widest)))
+    places = place_labels(
+        [tile.corners for tile in reading.tiles],
+        [(span, 1.2 * font) for span, font in zip(spans, fonts, strict=True)],
+        reading.width,
+        reading.height,
+        gap=stroke,
+    )
     marks = [
         TileMark(
             index=index,
             points=" ".join(f"{x:.1f},{y:.1f}" for x, y in tile.corners),
             centre_x=round(tile.centre[0], 1),
             centre_y=round(tile.centre[1], 1),
-            label_x=round(places[index][0], 1),
-            label_y=round(places[index][1], 1),
+            label_x=round(places[index].x, 1),
+            label_y=round(places[index].y, 1),
             text=tile.text,
             read=tile.read,
             sure=tile.sure,
             font=fonts[index],
             pips=tuple((round(p.x, 1), round(p.y, 1), round(max(p.r, 2.0), 1)) for p in tile.pips),
+            leader=places[index].leader,
         )
         for index, tile in enumerate(reading.tiles)
     ]
@@ -218,6 +234,7 @@ def marked_photo(rgb: np.ndarray, reading: Reading) -> dict[str, Any]:
         "src": JPEG_URI + base64.b64encode(buffer.getvalue()).decode("ascii"),
         "width": reading.width,
         "height": reading.height,
+        "drawn_height": labels_bottom(marks, reading.height),
         "marks": marks,
         "stroke": stroke,
         "hit": hit_radius(reading.width),
@@ -247,43 +264,298 @@ def hit_radius(width: int) -> float:
     return round(width * HIT_CSS_PX / SHOWN_CSS_PX, 1)
 
 
+@dataclass(frozen=True)
+class LabelPlace:
+    """Where a tile's label is drawn: its box's centre (working-image pixels) and whether a
+    leader line joins it to its tile (drawn when no free spot was found right next to it)."""
+
+    x: float
+    y: float
+    leader: bool = False
+
+
+#: A label box: left, top, right, bottom (working-image pixels).
+Box = tuple[float, float, float, float]
+
+
 def place_labels(
-    centres: Sequence[tuple[float, float]],
-    fonts: Sequence[float],
-    spans: Sequence[float],
+    outlines: Sequence[Sequence[tuple[float, float]]],
+    sizes: Sequence[tuple[float, float]],
     width: int,
     height: int,
-) -> list[tuple[float, float]]:
-    """Where each tile's label is drawn (its box's centre, working-image pixels): on the
-    tile's centre, else the nearest spot above or below it where the box (``spans`` wide,
-    1.2 ``fonts`` tall) covers no label placed before it; inside the photo. A label as large
-    as readable no longer fits a small tile, so touching tiles' labels are stacked."""
-    placed: list[tuple[float, float, float, float]] = []  # x, y, half width, half height
-    out = []
-    for (cx, cy), font, span in zip(centres, fonts, spans, strict=True):
-        half_w, half_h = span / 2, 0.6 * font
-        step = 2 * half_h
-        spot = _inside(cx, cy, half_w, half_h, width, height)
-        for shift in (0, -1, 1, -2, 2, -3, 3, -4, 4):
-            x, y = _inside(cx, cy + shift * step, half_w, half_h, width, height)
-            if not any(
-                abs(x - px) < half_w + pw and abs(y - py) < half_h + ph for px, py, pw, ph in placed
-            ):
-                spot = (x, y)
-                break
-        placed.append((*spot, half_w, half_h))
-        out.append(spot)
-    return out
+    gap: float = 0.0,
+) -> list[LabelPlace]:
+    """Where each tile's label is drawn: its box (``sizes``: width and height, working-image
+    pixels) lies over no other tile's outline and no other label, ``gap`` pixels clear of both
+    (the outline's stroke), so a tap on a label always reaches its own tile and the number read
+    is that tile's. In order of preference: on the tile's centre; else the free spot nearest
+    the tile, tried all around it and then further out, ring by ring, inside the photo (a spot
+    more than half a label's height off the tile gets a leader line to it); else, when the
+    photo has no free spot left (tiles covering it), in rows below the photo, with a leader
+    line: the SVG is drawn taller for them (:func:`labels_bottom`)."""
+    hulls = [_hull(outline) for outline in outlines]
+    bounds = [_bounds(hull) for hull in hulls]  # a cheap first test: most boxes are far apart
+    centres = [_centre(outline) for outline in outlines]
+    places: dict[int, LabelPlace] = {}
+    boxes: list[Box] = []
+
+    def free(index: int, x: float, y: float, below: bool = False) -> bool:
+        w, h = sizes[index]
+        box = (x - w / 2 - gap, y - h / 2 - gap, x + w / 2 + gap, y + h / 2 + gap)
+        # below the photo only other labels are in the way (and a label wider than the
+        # photo must still find a row)
+        if not below and (box[0] < 0 or box[2] > width or box[1] < 0 or box[3] > height):
+            return False
+        if any(_boxes_overlap(box, other) for other in boxes):
+            return False
+        return not any(
+            _box_on_hull(box, hull, bounds[j]) for j, hull in enumerate(hulls) if j != index
+        )
+
+    def owned(index: int, x: float, y: float) -> bool:
+        """Whether a label of tile ``index`` at (x, y) is clearly nearer its tile's centre than
+        any other tile's: read as that tile's without a line."""
+        w, h = sizes[index]
+        box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        near = [_box_to_point(box, centre) for centre in centres]
+        # clearly nearer: by half a label's height (a hair nearer reads as either tile's)
+        return all(near[index] + h / 2 <= d for j, d in enumerate(near) if j != index)
+
+    def crossed(index: int, x: float, y: float) -> int:
+        """How many other tiles a leader line from tile ``index`` to (x, y) crosses."""
+        line = (centres[index], (x, y))
+        # a line passing a tile's corner closely looks as if it pointed at it: a quarter of
+        # a label's height clear
+        margin = sizes[index][1] / 4
+        return sum(
+            _segment_on_hull(line, hull, bounds[j], margin)
+            for j, hull in enumerate(hulls)
+            if j != index
+        )
+
+    def take(index: int, x: float, y: float, leader: bool) -> None:
+        w, h = sizes[index]
+        places[index] = LabelPlace(x, y, leader)
+        boxes.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+
+    # first every label that fits on its own tile's centre, so that none is pushed off its
+    # tile by another tile's label placed before it
+    for index, (cx, cy) in enumerate(centres):
+        if free(index, cx, cy):
+            take(index, cx, cy, False)
+    for index in range(len(outlines)):
+        if index in places:
+            continue
+        spot = _nearest_free(
+            hulls[index],
+            centres[index],
+            sizes[index],
+            width,
+            height,
+            gap,
+            functools.partial(free, index),
+            functools.partial(owned, index),
+            functools.partial(crossed, index),
+        )
+        if spot is not None:
+            take(index, *spot)
+    # no free spot in the photo: rows below it, each label under its tile if it can be
+    for index in range(len(outlines)):
+        if index in places:
+            continue
+        w, h = sizes[index]
+        x = min(max(centres[index][0], w / 2 + gap), width - w / 2 - gap)
+        y = height + h / 2 + 2 * gap
+        while not free(index, x, y, below=True):
+            y += h / 2
+        take(index, x, y, True)
+    return [places[index] for index in range(len(outlines))]
 
 
-def _inside(
-    x: float, y: float, half_w: float, half_h: float, width: int, height: int
-) -> tuple[float, float]:
-    """(x, y) moved so that a box of those half sizes centred there stays inside the photo
-    (centred on the photo where the box is larger than it)."""
-    x = min(max(x, half_w), width - half_w) if 2 * half_w <= width else width / 2
-    y = min(max(y, half_h), height - half_h) if 2 * half_h <= height else height / 2
-    return x, y
+def labels_bottom(marks: Sequence[TileMark], height: int) -> float:
+    """How tall the marked photo's SVG is drawn (working-image pixels): the photo's
+    ``height``, or more when :func:`place_labels` put labels below it (a label's box is 1.2
+    of its font tall, centred on its ``label_y``)."""
+    return round(max([float(height), *(m.label_y + 0.7 * m.font for m in marks)]), 1)
+
+
+def _nearest_free(
+    hull: Sequence[tuple[float, float]],
+    centre: tuple[float, float],
+    size: tuple[float, float],
+    width: int,
+    height: int,
+    gap: float,
+    free: Callable[[float, float], bool],
+    owned: Callable[[float, float], bool],
+    crossed: Callable[[float, float], int],
+) -> tuple[float, float, bool] | None:
+    """The free spot nearest a tile (``free(x, y)`` says whether a label centred there is
+    free): ring after ring around the tile's bounding box, half a label's height further out
+    each time; the label's centre and whether it needs a leader line; None when no spot in the
+    photo is free. A spot at most half a label's height off the tile whose label would be
+    nearer the tile's centre than any other tile's (``owned(x, y)``) comes first, with no
+    line; any other spot gets a leader line, ring by ring, those squarely beside the tile
+    (the middle half of the label level with its centre: a straight line) first, then the
+    others nearest the tile's centre;
+    one whose line crosses another tile (``crossed(x, y)``: how many) is taken only when no
+    spot up to :data:`_RINGS_FOR_A_CLEAR_LINE` rings further out has a line crossing none: a
+    line over another tile points at the wrong one."""
+    w, h = size
+    left, top, right, bottom = _bounds(hull)
+    left, top, right, bottom = left - gap, top - gap, right + gap, bottom + gap
+    step = h / 2
+
+    def ring_spots(ring: int) -> list[tuple[float, float]]:
+        """The spots of a ring, squarely beside the tile first, then nearest its centre; none
+        when the ring is all outside the photo (so is everything further out)."""
+        out = ring * step
+        # the box's centre on this ring: the box just touches the tile's bounding box grown by
+        # ``out`` (its sides, its corners); level with the tile's centre on each side too
+        x0, x1 = left - out - w / 2, right + out + w / 2
+        y0, y1 = top - out - h / 2, bottom + out + h / 2
+        if x0 < w / 2 and x1 > width - w / 2 and y0 < h / 2 and y1 > height - h / 2:
+            return []
+        spots = []
+        for x in [centre[0], *_steps(x0, x1, step)]:
+            spots += [(x, y0), (x, y1)]
+        for y in [centre[1], *_steps(y0 + step, y1 - step, step)]:
+            spots += [(x0, y), (x1, y)]
+        return sorted(spots, key=lambda spot: (not square(spot), math.dist(spot, centre)))
+
+    def square(spot: tuple[float, float]) -> bool:
+        # the label's middle half level with the tile's centre: a label much wider than its
+        # tile, shifted further along, sits over its neighbours as much as over it
+        return abs(spot[0] - centre[0]) <= w / 4 or abs(spot[1] - centre[1]) <= h / 4
+
+    # right next to the tile (at most half a label's height off it) and nearer its centre than
+    # any other tile's: no line
+    for ring in (0, 1):
+        for x, y in sorted(ring_spots(ring), key=lambda spot: math.dist(spot, centre)):
+            if owned(x, y) and free(x, y):
+                return x, y, False
+    best: tuple[int, float, float] | None = None  # crossings, x, y of the best led spot
+    until = math.inf  # the last ring looked at once a led spot crossing tiles is found
+    ring = 0
+    while ring <= until:
+        spots = ring_spots(ring)
+        if not spots:
+            break
+        for x, y in spots:
+            if not free(x, y):
+                continue
+            crossings = crossed(x, y)
+            if crossings == 0:
+                return x, y, True
+            if best is None or crossings < best[0]:
+                best = (crossings, x, y)
+                until = min(until, ring + _RINGS_FOR_A_CLEAR_LINE)
+        ring += 1
+    return None if best is None else (best[1], best[2], True)
+
+
+#: How many rings further out a spot is looked for whose leader line crosses no other tile.
+_RINGS_FOR_A_CLEAR_LINE = 8  # four label heights
+
+
+def _steps(start: float, stop: float, step: float) -> list[float]:
+    """``start`` to ``stop`` (both included) about ``step`` apart."""
+    count = max(1, math.ceil((stop - start) / step))
+    return [start + (stop - start) * k / count for k in range(count + 1)]
+
+
+def _centre(outline: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """The mean of an outline's corners."""
+    return (
+        sum(x for x, _ in outline) / len(outline),
+        sum(y for _, y in outline) / len(outline),
+    )
+
+
+def _hull(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The convex hull of ``points``, counter-clockwise (monotone chain): an outline as the
+    area its fill covers for a tap."""
+    pts = sorted(set(points))
+    if len(pts) <= 2:
+        return pts
+
+    def cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]
+
+
+def _boxes_overlap(a: Box, b: Box) -> bool:
+    """Whether two boxes share more than an edge."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _box_on_hull(box: Box, hull: Sequence[tuple[float, float]], bounds: Box) -> bool:
+    """Whether a box and a convex polygon (``bounds``: its bounding box) overlap (separating
+    axes: the box's two, then each of the polygon's edges' normals)."""
+    if not _boxes_overlap(box, bounds):
+        return False
+    corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+    for i, (ax, ay) in enumerate(hull):
+        bx, by = hull[(i + 1) % len(hull)]
+        nx, ny = by - ay, ax - bx  # the edge's normal
+        mine = [nx * x + ny * y for x, y in hull]
+        theirs = [nx * x + ny * y for x, y in corners]
+        if max(theirs) <= min(mine) or max(mine) <= min(theirs):
+            return False
+    return True
+
+
+def _segment_on_hull(
+    line: tuple[tuple[float, float], tuple[float, float]],
+    hull: Sequence[tuple[float, float]],
+    bounds: Box,
+    margin: float = 0.0,
+) -> bool:
+    """Whether a line segment crosses a convex polygon (``bounds``: its bounding box) or
+    passes within about ``margin`` of it, by separating axes: the polygon's edges' normals
+    and the segment's own (the segment's extent on each grown by ``margin``)."""
+    (px, py), (qx, qy) = line
+    reach = (
+        min(px, qx) - margin,
+        min(py, qy) - margin,
+        max(px, qx) + margin,
+        max(py, qy) + margin,
+    )
+    if not _boxes_overlap(reach, bounds):
+        return False
+    edges = [(hull[i], hull[(i + 1) % len(hull)]) for i in range(len(hull))]
+    for (ax, ay), (bx, by) in [*edges, line]:
+        nx, ny = by - ay, ax - bx
+        grow = margin * math.hypot(nx, ny)
+        mine = [nx * x + ny * y for x, y in hull]
+        theirs = [nx * px + ny * py, nx * qx + ny * qy]
+        if max(theirs) + grow <= min(mine) or max(mine) <= min(theirs) - grow:
+            return False
+    return True
+
+
+def _box_to_point(box: Box, point: tuple[float, float]) -> float:
+    """How far ``point`` is from ``box`` (0 inside it)."""
+    dx = max(box[0] - point[0], point[0] - box[2], 0.0)
+    dy = max(box[1] - point[1], point[1] - box[3], 0.0)
+    return math.hypot(dx, dy)
+
+
+def _bounds(points: Sequence[tuple[float, float]]) -> Box:
+    """The bounding box of ``points``."""
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 #: How the marked photo's image starts (a data URI; nothing else is ever drawn).
@@ -310,6 +582,7 @@ def marked_from_text(text: str) -> dict[str, Any] | None:
             "src": str(data["src"]),
             "width": int(data["width"]),
             "height": int(data["height"]),
+            "drawn_height": labels_bottom(marks, int(data["height"])),
             "stroke": float(data["stroke"]),
             "hit": hit_radius(int(data["width"])),
             "total": int(data["total"]),

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
+from companion.pips.synth import scene
 from tests.browser.test_scorekeeper_browser import create_game, hand, start_night
 
 pytestmark = pytest.mark.browser
@@ -37,27 +38,30 @@ def bo_joined(keeper: Page, context) -> Page:
     return bo
 
 
-def bo_photo_read(keeper: Page, context) -> Page:
-    """Bo joined (:func:`bo_joined`) has sent :data:`PHOTO` from the photo page of his hand;
-    the page with the reading (or on its way to it)."""
+def bo_photo_read(keeper: Page, context, photo: bytes | None = None) -> Page:
+    """Bo joined (:func:`bo_joined`) has sent ``photo`` (JPEG; :data:`PHOTO` when None) from
+    the photo page of his hand; the page with the reading (or on its way to it)."""
     bo = bo_joined(keeper, context)
     bo.get_by_role("button", name="Count my pips from a photo").click()
     bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+    data = (PHOTOS / PHOTO).read_bytes() if photo is None else photo
     bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
-        files=[{"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}]
+        files=[{"name": PHOTO, "mimeType": "image/jpeg", "buffer": data}]
     )
     bo.get_by_role("button", name="Count the pips").click()
     return bo
 
 
 @contextmanager
-def bo_photo_read_on_a_small_phone(keeper: Page, browser, live_server) -> Iterator[Page]:
+def bo_photo_read_on_a_small_phone(
+    keeper: Page, browser, live_server, photo: bytes | None = None
+) -> Iterator[Page]:
     """:func:`bo_photo_read` on a 360 px touch phone of its own, closed afterwards."""
     context = browser.new_context(
         viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
     )
     try:
-        yield bo_photo_read(keeper, context)
+        yield bo_photo_read(keeper, context, photo)
     finally:
         context.close()
 
@@ -280,6 +284,33 @@ def test_the_photos_labels_are_readable_and_its_tiles_easy_to_tap_at_360_px(
         hit = marked.locator("a.tile-hit").first.bounding_box()
         bo.touchscreen.tap(hit["x"] + hit["width"] / 2, hit["y"] + 3)
         expect(bo.locator("select[name='tile'][data-read]").first).to_be_focused()
+
+
+def test_a_tap_on_each_label_of_a_crowded_photo_focuses_its_own_tiles_picker(
+    phone: Page, browser, live_server, shot
+):
+    """Twelve small tiles in a slanting row on a 4000 px photo, at 360 px: a label moved off
+    its small tile lay over the next tile's outline, where a tap went to that tile (and the
+    number read there was the wrong tile's). A tap on each label now opens its own picker."""
+    halves = [(6, 5), (4, 1), (3, 3), (2, 0), (5, 2), (6, 1), (4, 4), (3, 1), (5, 0), (2, 2)]
+    photo = scene([*halves, (6, 3), (1, 0)], angle=0.6, gap=1.3, tile_w=150, size=(4000, 3000))
+    with bo_photo_read_on_a_small_phone(phone, browser, live_server, photo.data) as bo:
+        marked = bo.locator("svg.marked-photo")
+        expect(marked.locator("a.tile-mark").first).to_be_visible()
+        labels = marked.locator("a.tile-mark text")
+        pickers = bo.locator("select[name='tile'][data-read]")
+        assert labels.count() == pickers.count() >= 10
+        shot(bo, "hand-photo-crowded-labels-360")
+        for index in range(labels.count()):
+            label = labels.nth(index)
+            # anywhere on the label: its ends lay over the neighbours' outlines
+            for part in (0.1, 0.3, 0.5, 0.7, 0.9):
+                bo.evaluate("document.activeElement.blur()")
+                label.scroll_into_view_if_needed()
+                box = label.bounding_box()
+                assert box is not None
+                bo.touchscreen.tap(box["x"] + part * box["width"], box["y"] + box["height"] / 2)
+                expect(pickers.nth(index)).to_be_focused()
 
 
 def test_a_links_language_is_taken_on_the_photo_page_and_kept_in_its_address(
