@@ -34,6 +34,8 @@ MIN_DIVIDER = 14
 DIVIDER_ASPECT = 5.0
 #: Pip diameter as a share of the divider's length: the range accepted.
 PIP_SIZE = (0.07, 0.36)
+#: A mark on a tile under this share of its usual pip's diameter is a speck, not a pip.
+SPECK = 0.5
 #: Pips of one tile whose diameters differ by more than this factor make it unread.
 PIP_SIZE_SPREAD = 1.9
 #: How round a blob must be (4 pi area / perimeter^2) to be a pip.
@@ -599,6 +601,7 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
         if abs(v) < divider.thickness / 2 + 0.45 * pip.diameter:
             continue  # on the divider: the centre pin (spinner), not a pip
         halves[0 if v < 0 else 1].append((index, pip))
+    halves = _without_specks(halves)
     found = [p for _, p in halves[0] + halves[1]]
     if not _halves_centred(halves, divider, width):
         return None
@@ -610,6 +613,23 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     regularity = _regularity(found, [[p for _, p in half] for half in halves], divider)
     counted = (len(halves[0]), len(halves[1]))
     return TileRead(corners, counted, marks, confidence(regularity, counted), None, regularity)
+
+
+def _without_specks(
+    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]],
+) -> tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]]:
+    """``halves`` without specks: marks under :data:`SPECK` times the tile's usual pip
+    across (JPEG noise, a glint at the edge of a tile's shadow). Every pip of a tile has one
+    size, so such a mark is no pip; left in, it made the whole tile unread (pips of mixed
+    sizes)."""
+    sizes = sorted(p.diameter for _, p in halves[0] + halves[1])
+    if len(sizes) < 3:
+        return halves
+    usual = sizes[len(sizes) // 2]
+    return (
+        [(i, p) for i, p in halves[0] if p.diameter >= SPECK * usual],
+        [(i, p) for i, p in halves[1] if p.diameter >= SPECK * usual],
+    )
 
 
 def _halves_centred(

@@ -1,7 +1,8 @@
 """Hands the reader got wrong in the stop of 2026-12-04 night: a single tile alone on the table,
 a divider with its centre pin, a pen that set the photo's scale, a shadow run into a checked
 cloth, pips run into the divider or into the table, a pip missed that left a 3 looking like
-a 2, and grain in a made-up margin. Each test failed on the reader before the change it names."""
+a 2, grain in a made-up margin, and (2026-12-05) a speck beside a tile's pips. Each test
+failed on the reader before the change it names."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import math
 import pytest
 
 from companion.pips import PhotoError, PhotoProblem, count_pips
-from companion.pips.detect import Blob, _symmetric_share
+from companion.pips.detect import Blob, _symmetric_share, _without_specks
 from companion.pips.labelled import item
 from companion.pips.synth import make_photo
 
@@ -111,3 +112,22 @@ def test_several_double_blanks_are_none():
     with pytest.raises(PhotoError) as caught:
         count_pips(item("texture:110416", PHOTOS).data)
     assert caught.value.problem is PhotoProblem.UNREADABLE
+
+
+def test_a_speck_on_a_tile_is_not_a_pip():
+    """A 9-3 at 640 px with a speck (a glint at the edge of its shadow) beside its pips: a
+    mark under half the tile's usual pip across made its pips 'of mixed sizes', and the
+    tile was left unread, where at 0.5x, 2x and 3x it was read."""
+    assert tiles_of(item("scene:165191:640", PHOTOS).data) == ["5-3", "6-4", "9-3"]
+
+
+def test_only_marks_much_smaller_than_the_tile_s_pips_are_specks():
+    """A mark under half the usual pip across is dropped; one a little smaller (a pip seen
+    at a slant, a pip half in shadow) stays and is counted."""
+    pips = [blob(-20, 12), blob(-20, 24), blob(20, 12)]
+    speck = Blob(x=20, y=24, length=4, thickness=4, angle=0.0, area=12.0, roundness=0.9)
+    slanted = Blob(x=20, y=24, length=8, thickness=7, angle=0.0, area=50.0, roundness=0.8)
+    kept = _without_specks(([(0, pips[0]), (1, pips[1])], [(2, pips[2]), (3, speck)]))
+    assert [i for i, _ in kept[0] + kept[1]] == [0, 1, 2]
+    kept = _without_specks(([(0, pips[0]), (1, pips[1])], [(2, pips[2]), (3, slanted)]))
+    assert [i for i, _ in kept[0] + kept[1]] == [0, 1, 2, 3]
