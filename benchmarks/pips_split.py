@@ -3,7 +3,7 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
-``--seventh`` and ``--eighth`` the later ones.
+``--seventh``, ``--eighth`` and ``--ninth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -114,6 +114,16 @@ LATER_PARTS = {
         "An eighth held-out part of the photo reader's labelled set, written once right "
         "after the seventh one (pips_split_seventh.json) had been measured (the reader, its "
         "answers at 0.5x-3x and the fitted confidence), before any tuning on it.",
+    ),
+    "--ninth": LaterPart(
+        "held_out_ninth",
+        ROOT / "tests" / "data" / "pips_split_ninth.json",
+        1211,
+        (210_000, 220_000, 150),
+        (220_000, 221_000, 30),
+        "A ninth held-out part of the photo reader's labelled set, written once right after "
+        "the eighth one (pips_split_eighth.json) had measured the speck change (its answers, "
+        "at 0.5x-3x, and the confidence), before any tuning on it.",
     ),
 }
 
