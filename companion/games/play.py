@@ -305,7 +305,27 @@ def _form_from_draft(game: Game, plan: RoundPlan | None) -> tuple[RoundForm | No
     if not fits:
         photo_page.take_draft(game.edit_token)
         return None, False
+    _take_posts_into_untouched_boxes(game, form, plan.double if plan else None)
     return form, first
+
+
+def _take_posts_into_untouched_boxes(game: Game, form: RoundForm, double: int | None) -> None:
+    """Put each hand posted since the draft was kept into its box when the scorekeeper had
+    not typed over it (it still holds what it was filled with, often nothing), as the live
+    page would have while the scorekeeper was on the photo page. Without this an empty box
+    read as typed over a post that came meanwhile, and the post was left out of the form."""
+    if double is None:
+        return
+    held = _held(form)
+    for seat_id, post in posts.open_posts(game, double).items():
+        if seat_id not in held:
+            continue
+        hand = form.hand(seat_id)
+        if post.revision == posts.revision_number(str(hand.seen.data or "")):
+            continue
+        if held[seat_id].key() == str(hand.filled.data or ""):
+            _fill_from_post(hand, posts.HandValue.of(post))
+            hand.seen.data = str(post.revision)
 
 
 @bp.post("/g/<token>/round")
