@@ -844,3 +844,43 @@ def test_a_hand_posted_again_offline_replaces_the_waiting_entry(
     with live_server.app.app_context():
         posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
     assert [(p.total, p.revision) for p in posts] == [(21, 1)]
+
+
+def test_typing_done_while_the_scorekeepers_photo_confirm_waits_is_kept_when_it_is_sent(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """At 360 px: the scorekeeper's photo Confirm for Bob waits offline on the game page, and
+    the scorekeeper types Cy's 3 there meanwhile. Once sent, the page came back with the
+    photo's draft (data-fresh) and table.js dropped all the phone's kept typing: Cy's 3 was
+    gone without a word. Only the photo's own hand gives way now."""
+    from companion.pips.synth import scene
+
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+    page.get_by_role("button", name="Count Bob's pips from a photo").click()
+    page.wait_for_url(re.compile(r"/photo/\d+$"))
+    photo = scene([(6, 5), (3, 1), (2, 2)], angle=0.5)
+    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
+    )
+    page.get_by_role("button", name="Count the pips").click()
+    expect(page.get_by_role("heading", name="Points to post: 19")).to_be_visible()
+
+    offline(context, live_server, True)
+    page.get_by_role("button", name="Confirm these tiles").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    page.get_by_label("Points for Cy").fill("3")
+    page.get_by_label("Points for Bob").fill("40")  # the photo's hand: its tiles win
+
+    offline(context, live_server, False)
+    expect(page.get_by_text("Bob: 3 tiles from the photo, 19 points")).to_be_visible()
+    expect(page.get_by_label("Points for Cy")).to_have_value("3")
+    bob = page.locator("fieldset.hand").filter(has_text="Bob")
+    for tile in ("6-5", "3-1", "2-2"):
+        expect(bob.get_by_role("checkbox", name=tile, exact=True)).to_be_checked()
+    expect(page.get_by_label("Points for Bob")).to_have_value("")
+    page.reload()  # not fresh any more: Bob's 40 must not come back over the tiles either
+    expect(page.get_by_label("Points for Cy")).to_have_value("3")
+    expect(page.get_by_label("Points for Bob")).to_have_value("")
