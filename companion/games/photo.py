@@ -140,6 +140,7 @@ def photo_confirm(token: str, seat_id: int) -> Any:
         hand_field(HandPart.TILES, seat.id),
         hand_field(HandPart.TOTAL, seat.id),
         tiles,
+        seat.id,
     )
     flash(
         ngettext(

@@ -121,13 +121,14 @@ def _game_context(
     board_who: int | None = None,
     mine: Sequence[posts.MineBeside] = (),
     mine_fields: Sequence[tuple[str, str]] = (),
-    from_draft: bool = False,
+    from_draft: int | None = None,
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
     open; ``changed`` says whether the game changed (an htmx answer then also swaps the
     scoreboard and the corrections, out of band); ``from_draft``: the form is the one kept
-    while a photo was taken, newer than what the phone kept of its typing."""
+    while a photo was taken, shown for the first time, and this is the seat the photo filled:
+    what the phone kept of its typing for that hand is older and gives way."""
     double = editing.start_double if editing else (plan.double if plan else None)
     if form is None and double is not None:
         data: dict[str, Any] = {"double": str(double)}
@@ -286,15 +287,17 @@ def round_page(token: str) -> Any:
     return redirect(url_for("games.play", token=token, **carried), 303)
 
 
-def _form_from_draft(game: Game, plan: RoundPlan | None) -> tuple[RoundForm | None, bool]:
+def _form_from_draft(game: Game, plan: RoundPlan | None) -> tuple[RoundForm | None, int | None]:
     """The round form as it was when a hand's photo was taken, with that hand's confirmed
-    tiles (see :mod:`.photo`), and whether it is shown for the first time (the phone's own
-    kept typing is older then and gives way; on a reload it is newer and is put back);
-    (None, False) when there is no draft. The draft is kept until the game moves on (a round
-    saved, undone or corrected changes its version) and then dropped."""
+    tiles (see :mod:`.photo`), and, when it is shown for the first time, the seat of that
+    hand (the phone's own kept typing for that hand is older then and gives way; its typing
+    for the other hands, done on the page while the Confirm waited offline, is put back; on a
+    reload all of it is newer and is put back); (None, None) when there is no draft. The draft
+    is kept until the game moves on (a round saved, undone or corrected changes its version)
+    and then dropped."""
     shown = photo_page.show_draft(game.edit_token)
     if shown is None:
-        return None, False
+        return None, None
     draft, first = shown
     form = round_form(game, MultiDict(draft))
     fits = (
@@ -304,8 +307,28 @@ def _form_from_draft(game: Game, plan: RoundPlan | None) -> tuple[RoundForm | No
     )
     if not fits:
         photo_page.take_draft(game.edit_token)
-        return None, False
-    return form, first
+        return None, None
+    _take_posts_into_untouched_boxes(game, form, plan.double if plan else None)
+    return form, photo_page.photo_seat(game.edit_token) if first else None
+
+
+def _take_posts_into_untouched_boxes(game: Game, form: RoundForm, double: int | None) -> None:
+    """Put each hand posted since the draft was kept into its box when the scorekeeper had
+    not typed over it (it still holds what it was filled with, often nothing), as the live
+    page would have while the scorekeeper was on the photo page. Without this an empty box
+    read as typed over a post that came meanwhile, and the post was left out of the form."""
+    if double is None:
+        return
+    held = _held(form)
+    for seat_id, post in posts.open_posts(game, double).items():
+        if seat_id not in held:
+            continue
+        hand = form.hand(seat_id)
+        if post.revision == posts.revision_number(str(hand.seen.data or "")):
+            continue
+        if held[seat_id].key() == str(hand.filled.data or ""):
+            _fill_from_post(hand, posts.HandValue.of(post))
+            hand.seen.data = str(post.revision)
 
 
 @bp.post("/g/<token>/round")

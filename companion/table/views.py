@@ -486,6 +486,18 @@ def hand_photo_read(share_token: str) -> Any:
     return photo_page.read_or_refuse(game.set_size, partial(_photo_page, game, seat, double))
 
 
+@bp.get("/p/<share_token>/photo/confirm")
+@requires(Role.PLAYER)
+def hand_photo_confirm_again(share_token: str) -> Any:
+    """The address a refused Confirm leaves in the address bar (the hand page is its answer:
+    a tile already in another posted hand, a round saved meanwhile), asked again with GET
+    (a tab restored, the address opened again): the hand page, not "nothing to open here"."""
+    found = _photo_seat(share_token)  # a phone not joined is refused as on the photo page
+    if not isinstance(found, tuple):
+        return found
+    return redirect(url_for("table.hand", share_token=share_token), 303)
+
+
 @bp.post("/p/<share_token>/photo/confirm")
 @requires(Role.PLAYER)
 def hand_photo_confirm(share_token: str) -> Any:

@@ -29,6 +29,8 @@ from .photo_gate import reading_slot
 DRAFTS = "round_drafts"
 #: Session key of the drafts already shown once (a reload shows them again, not as fresh).
 SHOWN_DRAFTS = "round_drafts_shown"
+#: Session key of the seat whose hand a draft's photo filled (draft key -> seat id).
+PHOTO_SEATS = "round_drafts_photo_seat"
 #: Room for the multipart envelope around the photo, in bytes.
 ENVELOPE = 64 * 1024
 #: The confirm form's field carrying the reading back (signed: only what the server drew).
@@ -168,12 +170,29 @@ def keep_draft(key: str, fields: list[tuple[str, str]]) -> None:
     drafts[key] = [[name, value] for name, value in fields]
     session[DRAFTS] = drafts
     session[SHOWN_DRAFTS] = [k for k in session.get(SHOWN_DRAFTS, []) if k != key]
+    _forget_photo_seat(key)
 
 
-def put_tiles_in_draft(key: str, tiles_field: str, total_field: str, tiles: list[str]) -> None:
-    """Replace one hand's entries in the kept draft by the confirmed tiles."""
+def put_tiles_in_draft(
+    key: str, tiles_field: str, total_field: str, tiles: list[str], seat_id: int
+) -> None:
+    """Replace one hand's entries (``seat_id``'s) in the kept draft by the confirmed tiles."""
     kept = [(str(name), str(value)) for name, value in dict(session.get(DRAFTS, {})).get(key, [])]
     keep_draft(key, hand_photo.draft_with_tiles(kept, tiles_field, total_field, tiles))
+    session[PHOTO_SEATS] = {**dict(session.get(PHOTO_SEATS, {})), key: seat_id}
+
+
+def photo_seat(key: str) -> int | None:
+    """The seat whose hand the kept draft's photo filled (its tiles must not be typed over
+    by what the phone kept of its earlier typing), or None (no photo confirmed yet)."""
+    seat = dict(session.get(PHOTO_SEATS, {})).get(key)
+    return seat if isinstance(seat, int) else None
+
+
+def _forget_photo_seat(key: str) -> None:
+    seats = dict(session.get(PHOTO_SEATS, {}))
+    if seats.pop(key, None) is not None:
+        session[PHOTO_SEATS] = seats
 
 
 def show_draft(key: str) -> tuple[list[tuple[str, str]], bool] | None:
@@ -197,4 +216,5 @@ def take_draft(key: str) -> list[tuple[str, str]] | None:
         return None
     session[DRAFTS] = drafts
     session[SHOWN_DRAFTS] = [k for k in session.get(SHOWN_DRAFTS, []) if k != key]
+    _forget_photo_seat(key)
     return [(str(name), str(value)) for name, value in fields]

@@ -478,7 +478,9 @@
       form.appendChild(region);
     }
     // The outbox keeps the entry, so app.js's "Not saved — tap Save again" would contradict
-    // it: only the outbox's word stays (tapping Save again is still fine: it replaces the entry).
+    // it: only the outbox's word stays. Tapping again replaces the entry: app.js's double-tap
+    // guard is lifted.
+    form.removeAttribute("data-sending");
     region.querySelectorAll(".flash.error").forEach(function (node) { node.remove(); });
     var note = region.querySelector(".outbox-kept") || el("p", "outbox-kept");
     note.textContent = words.kept;

@@ -124,16 +124,17 @@
   }
 
   // The kept typing of this form's round, or null; an entry of another round or version
-  // (saved or undone since) is dropped, and so is one older than the form the server kept
-  // while a photo was taken (data-fresh: the photo's tiles must not be typed over).
+  // (saved or undone since) is dropped, and so is the hand a photo filled since
+  // (data-fresh: its seat; the photo's tiles must not be typed over).
   function keptTyping(form) {
     var store = storage();
     var kept = null;
     try { kept = store ? JSON.parse(store.getItem(draftName(form)) || "null") : null; } catch (e) { kept = null; }
-    if (kept && (kept.key !== form.getAttribute("data-draft") || form.hasAttribute("data-fresh"))) {
+    if (kept && kept.key !== form.getAttribute("data-draft")) {
       try { store.removeItem(draftName(form)); } catch (e) { /* nothing to drop */ }
       return null;
     }
+    if (kept && kept.seats) { delete kept.seats[form.getAttribute("data-fresh")]; }
     return kept && kept.seats ? kept.seats : null;
   }
 
@@ -289,8 +290,8 @@
     form.querySelectorAll(".post-mark[data-post]").forEach(function (badge) {
       try { latest[badge.getAttribute("data-seat")] = JSON.parse(badge.getAttribute("data-post")); } catch (e) { /* none */ }
     });
-    var kept = keptTyping(form) || {};
-    Object.keys(kept).forEach(function (seat) {
+    var kept = keptTyping(form);
+    Object.keys(kept || {}).forEach(function (seat) {
       if (!field(form, "total_" + seat)) { return; }
       dirty[seat] = true;
       if (sameValue(handNow(form, seat), kept[seat])) { return; } // (a refused save shows them)
@@ -298,7 +299,7 @@
       var hand = latest[seat] || null;
       show(seat, hand && String(hand.revision) !== kept[seat].seen ? "typed" : "restored", hand);
     });
-    if (Object.keys(kept).length) { keepTyping(form, dirty); } // (the revisions seen now)
+    if (kept) { keepTyping(form, dirty); } // (the revisions seen now)
     form.querySelectorAll("button.use-post[data-seat]").forEach(function (button) {
       offer(button.getAttribute("data-seat"));
     });

@@ -769,3 +769,118 @@ def test_the_scorekeepers_photo_confirm_offline_waits_on_the_game_page_and_fills
     expect(page.get_by_text("Round saved.")).to_be_visible()
     assert rounds(live_server, game["id"]) == 1
     expect(page.locator("#scoreboard tbody.player", has_text="Bob")).to_contain_text("20")
+
+
+def test_a_second_photo_confirm_offline_replaces_the_waiting_entry_and_its_picks_are_posted(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """At 360 px, a player confirms a photo offline, sees a tile wrong, fixes it and taps
+    Confirm again. The second tap was swallowed (app.js's guard against a double tap left the
+    form marked as sending), so the outbox kept the first picks and posted them once back
+    online: the fixed tile was lost without a word. Now the second Confirm replaces the entry,
+    and the fixed picks are what is posted, once."""
+    from tests.browser.test_hand_photo_browser import PHOTO, PHOTOS
+
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    page.goto(f"/j/{game['join']}")
+    page.get_by_role("button", name="Bob", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    kept_offline(page, f"/p/{game['share']}")
+    page.get_by_role("button", name="Count my pips from a photo").click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}]
+    )
+    page.get_by_role("button", name="Count the pips").click()
+    pickers = page.locator("select[name='tile'][data-read]")
+    expect(pickers.first).to_be_visible()
+    pickers.first.select_option("5-4")
+    for i in range(1, pickers.count()):
+        pickers.nth(i).select_option("none")
+
+    offline(context, live_server, True)
+    page.get_by_role("button", name="Confirm these tiles").click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry.get_by_role("heading")).to_have_text(re.compile(r", points: 9$"))
+    pickers.first.select_option("6-5")  # the player sees the tile was a 6-5
+    page.get_by_role("button", name="Confirm these tiles").click()
+    expect(entry).to_have_count(1)
+    expect(entry.get_by_role("heading")).to_have_text(re.compile(r", points: 11$"))
+    expect(entry.locator(".outbox-own")).to_contain_text("Tile 1: 6-5")
+
+    offline(context, live_server, False)
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    expect(page.locator(".post-state")).to_contain_text("6-5")
+    with live_server.app.app_context():
+        posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
+    assert [(p.tiles, p.revision) for p in posts] == [(["6-5"], 1)]
+
+
+def test_a_hand_posted_again_offline_replaces_the_waiting_entry(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """A typed hand posted offline, then typed again and posted again: the second post
+    replaces the waiting entry (it was swallowed, and the first total was posted)."""
+    game = new_game(live_server)
+    page.goto(f"/j/{game['join']}")
+    page.get_by_role("button", name="Bob", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    kept_offline(page, f"/p/{game['share']}")
+
+    offline(context, live_server, True)
+    page.get_by_label("Points left in my hand").fill("12")
+    page.get_by_role("button", name="Post my hand").click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_contain_text("Points left in my hand: 12")
+    page.get_by_label("Points left in my hand").fill("21")
+    page.get_by_role("button", name="Post my hand").click()
+    expect(entry).to_have_count(1)
+    expect(entry).to_contain_text("Points left in my hand: 21")
+
+    offline(context, live_server, False)
+    expect(page.locator("#outbox")).to_have_count(0)
+    expect(page.locator(".post-state")).to_contain_text("Posted: 21 point")
+    with live_server.app.app_context():
+        posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
+    assert [(p.total, p.revision) for p in posts] == [(21, 1)]
+
+
+def test_typing_done_while_the_scorekeepers_photo_confirm_waits_is_kept_when_it_is_sent(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """At 360 px: the scorekeeper's photo Confirm for Bob waits offline on the game page, and
+    the scorekeeper types Cy's 3 there meanwhile. Once sent, the page came back with the
+    photo's draft (data-fresh) and table.js dropped all the phone's kept typing: Cy's 3 was
+    gone without a word. Only the photo's own hand gives way now."""
+    from companion.pips.synth import scene
+
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+    page.get_by_role("button", name="Count Bob's pips from a photo").click()
+    page.wait_for_url(re.compile(r"/photo/\d+$"))
+    photo = scene([(6, 5), (3, 1), (2, 2)], angle=0.5)
+    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
+    )
+    page.get_by_role("button", name="Count the pips").click()
+    expect(page.get_by_role("heading", name="Points to post: 19")).to_be_visible()
+
+    offline(context, live_server, True)
+    page.get_by_role("button", name="Confirm these tiles").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    page.get_by_label("Points for Cy").fill("3")
+    page.get_by_label("Points for Bob").fill("40")  # the photo's hand: its tiles win
+
+    offline(context, live_server, False)
+    expect(page.get_by_text("Bob: 3 tiles from the photo, 19 points")).to_be_visible()
+    expect(page.get_by_label("Points for Cy")).to_have_value("3")
+    bob = page.locator("fieldset.hand").filter(has_text="Bob")
+    for tile in ("6-5", "3-1", "2-2"):
+        expect(bob.get_by_role("checkbox", name=tile, exact=True)).to_be_checked()
+    expect(page.get_by_label("Points for Bob")).to_have_value("")
+    page.reload()  # not fresh any more: Bob's 40 must not come back over the tiles either
+    expect(page.get_by_label("Points for Cy")).to_have_value("3")
+    expect(page.get_by_label("Points for Bob")).to_have_value("")

@@ -351,3 +351,20 @@ def test_a_tile_the_photo_missed_is_added_counted_and_posted(table):
     assert added(r.text) == ["3-1", "none"]
     r = bob.post(confirm_url(page), data={"tile": picks, "reading": reading})
     assert r.status_code == 303 and sorted(hand_post(game, "Bob").tiles) == ["3-1", "5-4", "6-5"]
+
+
+def test_the_address_a_refused_confirm_leaves_opens_the_hand_page(table):
+    """A photo's Confirm refused by the other hands (a tile already in Ann's posted hand) is
+    answered with the hand page at the Confirm's address, /p/<share>/photo/confirm?...; a tab
+    restored or that address opened again asked it with GET: "405 · Page not found, there is
+    nothing to open at this address". It now opens the hand page."""
+    game, phone = table
+    ann = phone("Ann").post(f"/p/{game.share_token}", data={"double": "6", "tiles": ["6-5"]})
+    assert ann.status_code == 303
+    bob = phone("Bob")
+    page = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data).text
+    address = confirm_url(page)
+    refused = bob.post(address, data={"tile": re.findall(r'data-read="([^"]*)"', page)})
+    assert refused.status_code == 422 and "6-5 is already in Ann" in text(refused)
+    again = bob.get(address)
+    assert again.status_code == 303 and again.location.endswith(f"/p/{game.share_token}")

@@ -144,6 +144,30 @@ def test_a_reload_before_the_save_shows_the_photos_tiles_again_until_the_round_i
     assert not re.search(r'name="tiles_\d+" value="[^"]+" data-points="\d+" checked', after.text)
 
 
+def test_a_hand_posted_while_the_photo_was_taken_fills_its_untouched_box(app, client):
+    """Bob posts 12 from his phone while the scorekeeper is on Cy's photo page. Back on the
+    round form (the kept draft), Bob's box was empty and marked "typed over their post", as if
+    the scorekeeper had typed nothing over it: saving then refused Bob's hand or needed "Use
+    Bob's post". An untouched box takes the post, as it would have live; a box typed before
+    the photo (Ann's 7) and the photo's tiles stay."""
+    game = make_game()
+    ids = seat_ids(game)
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    bob = app.test_client()
+    assert bob.post(f"/j/{game.join_token}", data={"seat": ids["Bob"]}).status_code == 303
+    start_photo(client, game, "Cy", Ann=7)
+    r = bob.post(f"/p/{game.share_token}", data={"double": "6", "total": "12"})
+    assert r.status_code == 303
+    client.post(f"/g/{game.edit_token}/photo/{ids['Cy']}/confirm", data={"tile": ["3-1"]})
+    body = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert re.search(rf'name="total_{ids["Bob"]}"[^>]*value="12"', body)
+    assert re.search(rf'name="seen_{ids["Bob"]}"[^>]*value="1"', body)
+    assert f'class="post-mark posted" data-seat="{ids["Bob"]}"' in body
+    assert 'class="post-mark typed"' not in body
+    assert re.search(rf'name="total_{ids["Ann"]}"[^>]*value="7"', body)
+    assert re.search(rf'name="tiles_{ids["Cy"]}" value="3-1" data-points="\d+" checked', body)
+
+
 def test_confirmed_tiles_are_scored_as_tapped_tiles(client):
     game = make_game()
     ids = seat_ids(game)
