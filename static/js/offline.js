@@ -67,7 +67,7 @@
   // The parts ``scope`` holds, leaving out the controls ``skip`` says. In a hand a typed box
   // is its bare value (the hand's legend names the player; a tile picker's inner legend,
   // "Tiles left in …", must not make a typed total read as tiles); elsewhere its label says
-  // what it is.
+  // what it is. An option valued "" or data-quiet says nothing.
   function said(scope, inHand, skip) {
     var parts = [];
     var pickers = [];
@@ -90,7 +90,7 @@
       if (type === "checkbox" || type === "radio") {
         if (control.checked) { parts.push(labelOf(control)); }
       } else if (control.tagName === "SELECT") {
-        var chosen = Array.prototype.filter.call(control.options, function (o) { return o.selected && o.value !== ""; });
+        var chosen = Array.prototype.filter.call(control.options, function (o) { return o.selected && o.value !== "" && !o.dataset.quiet; });
         if (chosen.length) { parts.push(named(labelOf(control), chosen.map(textOf).join(", "))); }
       } else if (control.value.trim()) {
         parts.push(inHand ? control.value.trim() : named(labelOf(control), control.value.trim()));
@@ -601,7 +601,7 @@
     var saved = document.body.getAttribute("data-offline-copy");
     if (saved === null) { return; }
     var when = saved ? new Date(saved) : null;
-    var time = when && !isNaN(when) ? when.toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "?";
+    var time = when && !isNaN(when) ? when.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" }) : "?";
     var note = el("p", "flash offline-copy", (words.offlineCopy || "").replace("{time}", time));
     note.setAttribute("role", "status");
     var main = document.getElementById("main");

@@ -658,6 +658,9 @@ def test_a_photo_confirmed_offline_waits_and_is_posted_once_with_the_picks(
     expect(entry).to_have_attribute("data-state", "waiting")
     expect(page.locator(".outbox-kept")).to_be_visible()
     expect(pickers.first).to_have_value("5-4")  # the picks are still on the page
+    # the entry lists the picks, and no added-tile picker left at "none"
+    expect(entry).to_contain_text("5-4")
+    expect(entry).not_to_contain_text("Added tile")
 
     offline(context, live_server, False)
     page.wait_for_url(re.compile(r"/p/[\w-]+$"))
@@ -884,3 +887,30 @@ def test_typing_done_while_the_scorekeepers_photo_confirm_waits_is_kept_when_it_
     page.reload()  # not fresh any more: Bob's 40 must not come back over the tiles either
     expect(page.get_by_label("Points for Cy")).to_have_value("3")
     expect(page.get_by_label("Points for Bob")).to_have_value("")
+
+
+def test_the_offline_copys_time_is_written_in_the_pages_language(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """A player who chose German on an English phone: the kept page's "as last updated at"
+    time was written the browser's way (Dec 5, 2026, 5:31 PM), not the page's."""
+    game = new_game(live_server)
+    page.goto(f"/j/{game['join']}")
+    page.get_by_role("button", name="Bob", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    page.goto("/")
+    page.locator("details.language-picker > summary").click()
+    page.locator("details.language-picker button[value='de']").click()
+    kept_offline(page, f"/p/{game['share']}")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+
+    offline(context, live_server, True)
+    page.reload()
+    note = page.locator(".flash.offline-copy")
+    expect(note).to_be_visible()
+    german, english = page.evaluate(
+        """() => ["de", "en-US"].map((lang) => new Date(document.body.dataset.offlineCopy)
+            .toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" }))"""
+    )
+    assert german != english
+    expect(note).to_contain_text(german)
