@@ -291,8 +291,10 @@ def place_labels(
     is that tile's. In order of preference: on the tile's centre; else the free spot nearest
     the tile, tried all around it and then further out, ring by ring, inside the photo (a spot
     more than half a label's height off the tile gets a leader line to it); else, when the
-    photo has no free spot left (tiles covering it), in rows below the photo, with a leader
-    line: the SVG is drawn taller for them (:func:`labels_bottom`)."""
+    photo has no free spot left (tiles covering it), or only spots whose line would cross more
+    other tiles than a line straight down out of the photo (a wide photo shown small), in
+    rows below the photo, with a leader line: the SVG is drawn taller for them
+    (:func:`labels_bottom`)."""
     hulls = [_hull(outline) for outline in outlines]
     bounds = [_bounds(hull) for hull in hulls]  # a cheap first test: most boxes are far apart
     centres = [_centre(outline) for outline in outlines]
@@ -333,6 +335,20 @@ def place_labels(
             if j != index
         )
 
+    def below(index: int) -> tuple[float, float]:
+        """The first row below the photo, under tile ``index`` (within the photo's width)."""
+        w, h = sizes[index]
+        return min(
+            max(centres[index][0], w / 2 + gap), width - w / 2 - gap
+        ), height + h / 2 + 2 * gap
+
+    def crossed_below(index: int, x: float, y: float) -> int:
+        """How many other tiles and labels placed so far a leader line from tile ``index``
+        to (x, y) below the photo crosses."""
+        line = (centres[index], (x, y))
+        labels = sum(_segment_on_hull(line, _box_corners(box), box) for box in boxes)
+        return crossed(index, x, y) + labels
+
     def take(index: int, x: float, y: float, leader: bool) -> None:
         w, h = sizes[index]
         places[index] = LabelPlace(x, y, leader)
@@ -357,19 +373,63 @@ def place_labels(
             functools.partial(owned, index),
             functools.partial(crossed, index),
         )
-        if spot is not None:
+        if spot is not None and not (
+            spot[2] and crossed(index, *spot[:2]) > crossed(index, *below(index))
+        ):
             take(index, *spot)
-    # no free spot in the photo: rows below it, each label under its tile if it can be
+    # no free spot in the photo, or only one whose line crosses more tiles than a line
+    # straight down out of it (a wide photo shown small: labels as tall as its tiles): rows
+    # below it, each label under its tile if it can be
     for index in range(len(outlines)):
         if index in places:
             continue
-        w, h = sizes[index]
-        x = min(max(centres[index][0], w / 2 + gap), width - w / 2 - gap)
-        y = height + h / 2 + 2 * gap
-        while not free(index, x, y, below=True):
-            y += h / 2
+        x, y = _row_spot(
+            below(index),
+            width,
+            gap,
+            sizes[index],
+            functools.partial(free, index, below=True),
+            functools.partial(crossed_below, index),
+        )
         take(index, x, y, True)
     return [places[index] for index in range(len(outlines))]
+
+
+def _row_spot(
+    first: tuple[float, float],
+    width: int,
+    gap: float,
+    size: tuple[float, float],
+    free: Callable[[float, float], bool],
+    crossings: Callable[[float, float], int],
+) -> tuple[float, float]:
+    """A spot below the photo for a label (``size``: width, height), row by row from
+    ``first`` (under its tile): the free spot whose leader line crosses the fewest other
+    tiles and labels (``crossings``), nearest under the tile; a line through another tile or
+    label reads as pointing at it. Rows further down are looked at while the best so far
+    crosses something, up to :data:`_ROWS_FOR_A_CLEAR_LINE` rows past the first free spot."""
+    w, h = size
+    x0, y = first
+    low, high = w / 2 + gap, max(w / 2 + gap, width - w / 2 - gap)
+    best: tuple[int, float, float, float] | None = None  # crossings, off, x, y
+    rows_left = _ROWS_FOR_A_CLEAR_LINE
+    while best is None or (best[0] and rows_left):
+        for x in _steps(low, high, w / 4) + [x0]:
+            if free(x, y):
+                spot = (crossings(x, y), abs(x - x0), x, y)
+                best = spot if best is None or spot < best else best
+        rows_left -= best is not None
+        y += h / 2
+    return best[2], best[3]
+
+
+#: How many rows further down a label below the photo looks for a line crossing nothing.
+_ROWS_FOR_A_CLEAR_LINE = 4
+
+
+def _box_corners(box: Box) -> list[tuple[float, float]]:
+    """A box's corners, clockwise from its top left."""
+    return [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
 
 
 def labels_bottom(marks: Sequence[TileMark], height: int) -> float:

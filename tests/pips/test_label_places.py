@@ -6,6 +6,7 @@ room in the photo it goes below it, joined to its tile by a leader line."""
 
 from __future__ import annotations
 
+import io
 import math
 
 import pytest
@@ -193,3 +194,32 @@ def overlaps_line(line: list[Point], polygon: list[Point]) -> bool:
         if inside:
             return True
     return False
+
+
+def test_on_a_wide_photo_a_leader_line_goes_down_out_of_it_rather_than_across_tiles(app):
+    """The five shared photos side by side (5:1), shown 336 px wide: labels as tall as the
+    tiles, so a spot inside the photo could only be reached across other tiles (one line
+    crossed three, another ran through "1: 1-1"). Such a label now goes below the photo,
+    its line crossing at most one other tile."""
+    from PIL import Image
+
+    from .conftest import PHOTOS
+
+    names = ("valid_2.jpg", "valid_3.jpg", "valid_4.jpg", "valid_5.jpg", "valid_6.jpg")
+    strip = Image.new("RGB", (640 * len(names), 640))
+    for k, name in enumerate(names):
+        strip.paste(Image.open(PHOTOS / name).convert("RGB").resize((640, 640)), (640 * k, 0))
+    buffer = io.BytesIO()
+    strip.save(buffer, "JPEG", quality=90)
+    reading, rgb = read_photo(buffer.getvalue(), 12)
+    with app.test_request_context():
+        marked = marked_photo(rgb, reading, 12)
+    outlines = [list(tile.corners) for tile in reading.tiles]
+    assert len(outlines) >= 8
+    for m in marked["marks"]:
+        if m.leader:
+            line = [(m.centre_x, m.centre_y), (m.label_x, m.label_y)]
+            crossed = [
+                j + 1 for j, o in enumerate(outlines) if j != m.index and overlaps_line(line, o)
+            ]
+            assert len(crossed) <= 1, f"tile {m.index + 1}'s leader line crosses tiles {crossed}"
