@@ -5,6 +5,7 @@ posted hand shows the tiles and the scorekeeper's form gets them without a reloa
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from PIL import Image
 from playwright.sync_api import Page, expect
 
 from companion.pips.synth import scene
@@ -311,6 +313,33 @@ def test_a_tap_on_each_label_of_a_crowded_photo_focuses_its_own_tiles_picker(
                 assert box is not None
                 bo.touchscreen.tap(box["x"] + part * box["width"], box["y"] + box["height"] / 2)
                 expect(pickers.nth(index)).to_be_focused()
+
+
+def test_a_tap_on_each_label_of_a_wide_photo_focuses_its_own_tiles_picker(
+    phone: Page, browser, live_server, shot
+):
+    """The five shared photos side by side (5:1) at 360 px: labels as tall as the tiles, some
+    drawn below the photo with a leader line; a tap on each still opens its own picker."""
+    names = ("valid_2.jpg", "valid_3.jpg", "valid_4.jpg", "valid_5.jpg", "valid_6.jpg")
+    strip = Image.new("RGB", (640 * len(names), 640))
+    for k, name in enumerate(names):
+        strip.paste(Image.open(PHOTOS / name).convert("RGB").resize((640, 640)), (640 * k, 0))
+    buffer = io.BytesIO()
+    strip.save(buffer, "JPEG", quality=90)
+    with bo_photo_read_on_a_small_phone(phone, browser, live_server, buffer.getvalue()) as bo:
+        marked = bo.locator("svg.marked-photo")
+        expect(marked.locator("a.tile-mark").first).to_be_visible()
+        labels = marked.locator("a.tile-mark text")
+        pickers = bo.locator("select[name='tile'][data-read]")
+        assert labels.count() == pickers.count() >= 8
+        shot(bo, "hand-photo-wide-labels-360")
+        for index in range(labels.count()):
+            bo.evaluate("document.activeElement.blur()")
+            labels.nth(index).scroll_into_view_if_needed()
+            box = labels.nth(index).bounding_box()
+            assert box is not None
+            bo.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            expect(pickers.nth(index)).to_be_focused()
 
 
 def test_a_links_language_is_taken_on_the_photo_page_and_kept_in_its_address(
