@@ -326,7 +326,7 @@ def _take_posts_into_untouched_boxes(game: Game, form: RoundForm, double: int | 
         hand = form.hand(seat_id)
         if post.revision == posts.revision_number(str(hand.seen.data or "")):
             continue
-        if held[seat_id].key() == str(hand.filled.data or ""):
+        if _untouched(hand, held[seat_id]):
             _fill_from_post(hand, posts.HandValue.of(post))
             hand.seen.data = str(post.revision)
 
@@ -409,8 +409,8 @@ def _show_newer_posts(form: RoundForm, changed: dict[int, HandPost]) -> None:
     for seat_id, post in changed.items():
         hand = form.hand(seat_id)
         hand.seen.data = str(post.revision)
-        if held[seat_id].key() == str(hand.filled.data or ""):
-            _fill_from_post(hand, posts.HandValue.of(post))  # untouched box: the phone's hand
+        if _untouched(hand, held[seat_id]):
+            _fill_from_post(hand, posts.HandValue.of(post))  # the phone's hand
         hand.total.errors.append(
             _(
                 "%(who)s posted %(posted)s from their phone after this form was filled. "
@@ -419,6 +419,12 @@ def _show_newer_posts(form: RoundForm, changed: dict[int, HandPost]) -> None:
                 posted=posts.HandValue.of(post).words(),
             )
         )
+
+
+def _untouched(hand: Any, held: posts.HandValue) -> bool:
+    """Whether a hand's box still holds (``held``) what it was filled with from a post: the
+    scorekeeper has not typed over it, so a newer post may take its place."""
+    return held.key() == str(hand.filled.data or "")
 
 
 def _fill_from_post(hand: Any, value: posts.HandValue) -> None:

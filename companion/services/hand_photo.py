@@ -418,7 +418,8 @@ def _row_spot(
             if free(x, y):
                 spot = (crossings(x, y), abs(x - x0), x, y)
                 best = spot if best is None or spot < best else best
-        rows_left -= best is not None
+        if best is not None:
+            rows_left -= 1
         y += h / 2
     return best[2], best[3]
 
@@ -565,7 +566,7 @@ def _box_on_hull(box: Box, hull: Sequence[tuple[float, float]], bounds: Box) -> 
     axes: the box's two, then each of the polygon's edges' normals)."""
     if not _boxes_overlap(box, bounds):
         return False
-    corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+    corners = _box_corners(box)
     for i, (ax, ay) in enumerate(hull):
         bx, by = hull[(i + 1) % len(hull)]
         nx, ny = by - ay, ax - bx  # the edge's normal
