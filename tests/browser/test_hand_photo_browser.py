@@ -5,7 +5,6 @@ posted hand shows the tiles and the scorekeeper's form gets them without a reloa
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from collections.abc import Iterator
@@ -14,11 +13,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from PIL import Image
 from playwright.sync_api import Page, expect
 
 from companion.pips.synth import scene
 from tests.browser.test_scorekeeper_browser import create_game, hand, start_night
+from tests.pips.conftest import shared_photos_side_by_side
 
 pytestmark = pytest.mark.browser
 
@@ -288,6 +287,29 @@ def test_the_photos_labels_are_readable_and_its_tiles_easy_to_tap_at_360_px(
         expect(bo.locator("select[name='tile'][data-read]").first).to_be_focused()
 
 
+def each_label_tapped_focuses_its_picker(
+    bo: Page, shot, name: str, at_least: int, parts: tuple[float, ...]
+) -> None:
+    """On the reading shown on ``bo``: one label per picker (at least ``at_least``), a
+    screenshot ``name``, and a tap on each label, at each of ``parts`` of its width (level
+    with its middle), focuses its own tile's picker."""
+    marked = bo.locator("svg.marked-photo")
+    expect(marked.locator("a.tile-mark").first).to_be_visible()
+    labels = marked.locator("a.tile-mark text")
+    pickers = bo.locator("select[name='tile'][data-read]")
+    assert labels.count() == pickers.count() >= at_least
+    shot(bo, name)
+    for index in range(labels.count()):
+        label = labels.nth(index)
+        for part in parts:
+            bo.evaluate("document.activeElement.blur()")
+            label.scroll_into_view_if_needed()
+            box = label.bounding_box()
+            assert box is not None
+            bo.touchscreen.tap(box["x"] + part * box["width"], box["y"] + box["height"] / 2)
+            expect(pickers.nth(index)).to_be_focused()
+
+
 def test_a_tap_on_each_label_of_a_crowded_photo_focuses_its_own_tiles_picker(
     phone: Page, browser, live_server, shot
 ):
@@ -297,22 +319,10 @@ def test_a_tap_on_each_label_of_a_crowded_photo_focuses_its_own_tiles_picker(
     halves = [(6, 5), (4, 1), (3, 3), (2, 0), (5, 2), (6, 1), (4, 4), (3, 1), (5, 0), (2, 2)]
     photo = scene([*halves, (6, 3), (1, 0)], angle=0.6, gap=1.3, tile_w=150, size=(4000, 3000))
     with bo_photo_read_on_a_small_phone(phone, browser, live_server, photo.data) as bo:
-        marked = bo.locator("svg.marked-photo")
-        expect(marked.locator("a.tile-mark").first).to_be_visible()
-        labels = marked.locator("a.tile-mark text")
-        pickers = bo.locator("select[name='tile'][data-read]")
-        assert labels.count() == pickers.count() >= 10
-        shot(bo, "hand-photo-crowded-labels-360")
-        for index in range(labels.count()):
-            label = labels.nth(index)
-            # anywhere on the label: its ends lay over the neighbours' outlines
-            for part in (0.1, 0.3, 0.5, 0.7, 0.9):
-                bo.evaluate("document.activeElement.blur()")
-                label.scroll_into_view_if_needed()
-                box = label.bounding_box()
-                assert box is not None
-                bo.touchscreen.tap(box["x"] + part * box["width"], box["y"] + box["height"] / 2)
-                expect(pickers.nth(index)).to_be_focused()
+        # anywhere on the label: its ends lay over the neighbours' outlines
+        each_label_tapped_focuses_its_picker(
+            bo, shot, "hand-photo-crowded-labels-360", 10, (0.1, 0.3, 0.5, 0.7, 0.9)
+        )
 
 
 def test_a_tap_on_each_label_of_a_wide_photo_focuses_its_own_tiles_picker(
@@ -320,26 +330,9 @@ def test_a_tap_on_each_label_of_a_wide_photo_focuses_its_own_tiles_picker(
 ):
     """The five shared photos side by side (5:1) at 360 px: labels as tall as the tiles, some
     drawn below the photo with a leader line; a tap on each still opens its own picker."""
-    names = ("valid_2.jpg", "valid_3.jpg", "valid_4.jpg", "valid_5.jpg", "valid_6.jpg")
-    strip = Image.new("RGB", (640 * len(names), 640))
-    for k, name in enumerate(names):
-        strip.paste(Image.open(PHOTOS / name).convert("RGB").resize((640, 640)), (640 * k, 0))
-    buffer = io.BytesIO()
-    strip.save(buffer, "JPEG", quality=90)
-    with bo_photo_read_on_a_small_phone(phone, browser, live_server, buffer.getvalue()) as bo:
-        marked = bo.locator("svg.marked-photo")
-        expect(marked.locator("a.tile-mark").first).to_be_visible()
-        labels = marked.locator("a.tile-mark text")
-        pickers = bo.locator("select[name='tile'][data-read]")
-        assert labels.count() == pickers.count() >= 8
-        shot(bo, "hand-photo-wide-labels-360")
-        for index in range(labels.count()):
-            bo.evaluate("document.activeElement.blur()")
-            labels.nth(index).scroll_into_view_if_needed()
-            box = labels.nth(index).bounding_box()
-            assert box is not None
-            bo.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-            expect(pickers.nth(index)).to_be_focused()
+    photo = shared_photos_side_by_side()
+    with bo_photo_read_on_a_small_phone(phone, browser, live_server, photo) as bo:
+        each_label_tapped_focuses_its_picker(bo, shot, "hand-photo-wide-labels-360", 8, (0.5,))
 
 
 def test_a_links_language_is_taken_on_the_photo_page_and_kept_in_its_address(

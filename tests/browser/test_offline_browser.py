@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from companion.extensions import db
 from companion.models import AuditEntry, Device, Game, GameAccess, HandPost, Round
 from tests.browser.conftest import PHONE, LiveServer, serve_app
+from tests.browser.test_pips_browser import read_hand_photo
 from tests.web.playkit import make_game, round_post
 
 pytestmark = pytest.mark.browser
@@ -182,6 +183,36 @@ def kept_offline(page: Page, path: str) -> None:
     page.wait_for_function(kept, arg=path, polling=200)
 
 
+def bob_joined(page: Page, game: dict[str, Any]) -> None:
+    """``page`` joins ``game`` as Bob, on his hand page."""
+    page.goto(f"/j/{game['join']}")
+    page.get_by_role("button", name="Bob", exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+
+
+def bobs_photo_read_as_5_4(page: Page, live_server: LiveServer) -> tuple[dict[str, Any], Any]:
+    """A new game, Bob joined on ``page`` (his hand page kept for offline), his photo
+    (:data:`~tests.browser.test_hand_photo_browser.PHOTO`) read, its first tile picked as
+    5-4 and the others as not a tile: the game and the reading's pickers."""
+    from tests.browser.test_hand_photo_browser import PHOTO, PHOTOS
+
+    game = new_game(live_server)
+    bob_joined(page, game)
+    kept_offline(page, f"/p/{game['share']}")
+    page.get_by_role("button", name="Count my pips from a photo").click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}]
+    )
+    page.get_by_role("button", name="Count the pips").click()
+    pickers = page.locator("select[name='tile'][data-read]")
+    expect(pickers.first).to_be_visible()
+    pickers.first.select_option("5-4")
+    for i in range(1, pickers.count()):
+        pickers.nth(i).select_option("none")
+    return game, pickers
+
+
 def rounds(server: LiveServer, game_id: int) -> int:
     with server.app.app_context():
         return db.session.scalar(select(func.count(Round.id)).where(Round.game_id == game_id)) or 0
@@ -262,9 +293,7 @@ def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     context: BrowserContext, page: Page, live_server: LiveServer, shot
 ) -> None:
     game = new_game(live_server)
-    page.goto(f"/j/{game['join']}")
-    page.get_by_role("button", name="Bob", exact=True).click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    bob_joined(page, game)
     kept_offline(page, f"/p/{game['share']}")
 
     offline(context, live_server, True)
@@ -292,9 +321,7 @@ def test_a_waiting_hand_says_what_was_typed_in_the_players_words(
 ) -> None:
     """A typed total is shown as points, not under the tile picker's "Tiles left in …"."""
     game = new_game(live_server)
-    page.goto(f"/j/{game['join']}")
-    page.get_by_role("button", name="Bob", exact=True).click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    bob_joined(page, game)
     page.wait_for_function("() => !!document.querySelector('form[data-outbox]')")
 
     offline(context, live_server, True)
@@ -468,9 +495,7 @@ def test_a_hand_posted_offline_after_the_round_was_saved_shows_the_saved_score(
     game = new_game(live_server)
     other = live_server.app.test_client()  # the scorekeeper's phone: the first to open the game
     assert other.get(f"/g/{game['edit']}").status_code == 200
-    page.goto(f"/j/{game['join']}")
-    page.get_by_role("button", name="Bob", exact=True).click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    bob_joined(page, game)
     kept_offline(page, f"/p/{game['share']}")
 
     offline(context, live_server, True)
@@ -633,24 +658,7 @@ def test_a_photo_confirmed_offline_waits_and_is_posted_once_with_the_picks(
 ) -> None:
     """The photo page's Confirm with the network down: the picks wait in the outbox (not the
     browser's offline page) and are posted once when the network is back."""
-    from tests.browser.test_hand_photo_browser import PHOTO, PHOTOS
-
-    game = new_game(live_server)
-    page.goto(f"/j/{game['join']}")
-    page.get_by_role("button", name="Bob", exact=True).click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
-    kept_offline(page, f"/p/{game['share']}")
-    page.get_by_role("button", name="Count my pips from a photo").click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
-    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
-        files=[{"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}]
-    )
-    page.get_by_role("button", name="Count the pips").click()
-    pickers = page.locator("select[name='tile'][data-read]")
-    expect(pickers.first).to_be_visible()
-    pickers.first.select_option("5-4")
-    for i in range(1, pickers.count()):
-        pickers.nth(i).select_option("none")
+    game, pickers = bobs_photo_read_as_5_4(page, live_server)
 
     offline(context, live_server, True)
     page.get_by_role("button", name="Confirm these tiles").click()
@@ -677,25 +685,8 @@ def test_a_photo_confirm_waiting_offline_is_shown_again_on_a_reload_not_posted_t
     showed the browser's offline page (the reading has no address of its own). The reload now
     opens the hand page's copy, which says the photo's hand is waiting, with its picks and
     points and no Confirm to post it again; once back, it is posted once."""
-    from tests.browser.test_hand_photo_browser import PHOTO, PHOTOS
-
     page.set_viewport_size({"width": 360, "height": 740})
-    game = new_game(live_server)
-    page.goto(f"/j/{game['join']}")
-    page.get_by_role("button", name="Bob", exact=True).click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
-    kept_offline(page, f"/p/{game['share']}")
-    page.get_by_role("button", name="Count my pips from a photo").click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
-    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
-        files=[{"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}]
-    )
-    page.get_by_role("button", name="Count the pips").click()
-    pickers = page.locator("select[name='tile'][data-read]")
-    expect(pickers.first).to_be_visible()
-    pickers.first.select_option("5-4")
-    for i in range(1, pickers.count()):
-        pickers.nth(i).select_option("none")
+    game, pickers = bobs_photo_read_as_5_4(page, live_server)
 
     offline(context, live_server, True)
     page.get_by_role("button", name="Confirm these tiles").click()
@@ -727,20 +718,11 @@ def test_the_scorekeepers_photo_confirm_offline_waits_on_the_game_page_and_fills
     phone goes back to the game page (its copy) where "Bob's hand from a photo, points: 20"
     waits with its tiles; once back it is sent once and the round form has Bob's tiles, as an
     online Confirm gives, ready to save."""
-    from companion.pips.synth import scene
-
     page.set_viewport_size({"width": 360, "height": 740})
     game = new_game(live_server)
     kept_offline(page, f"/g/{game['edit']}")
     page.get_by_label("Points for Cy").fill("3")
-    page.get_by_role("button", name="Count Bob's pips from a photo").click()
-    page.wait_for_url(re.compile(r"/photo/\d+$"))
-    photo = scene([(6, 5), (3, 1), (2, 2)], angle=0.5)
-    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
-        files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
-    )
-    page.get_by_role("button", name="Count the pips").click()
-    expect(page.get_by_role("heading", name="Points to post: 19")).to_be_visible()
+    read_hand_photo(page, "Bob")
     page.locator("select[name='tile'][data-read='3-1']").select_option("4-1")
     expect(page.get_by_role("heading", name="Points to post: 20")).to_be_visible()
 
@@ -782,25 +764,8 @@ def test_a_second_photo_confirm_offline_replaces_the_waiting_entry_and_its_picks
     form marked as sending), so the outbox kept the first picks and posted them once back
     online: the fixed tile was lost without a word. Now the second Confirm replaces the entry,
     and the fixed picks are what is posted, once."""
-    from tests.browser.test_hand_photo_browser import PHOTO, PHOTOS
-
     page.set_viewport_size({"width": 360, "height": 740})
-    game = new_game(live_server)
-    page.goto(f"/j/{game['join']}")
-    page.get_by_role("button", name="Bob", exact=True).click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
-    kept_offline(page, f"/p/{game['share']}")
-    page.get_by_role("button", name="Count my pips from a photo").click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
-    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
-        files=[{"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}]
-    )
-    page.get_by_role("button", name="Count the pips").click()
-    pickers = page.locator("select[name='tile'][data-read]")
-    expect(pickers.first).to_be_visible()
-    pickers.first.select_option("5-4")
-    for i in range(1, pickers.count()):
-        pickers.nth(i).select_option("none")
+    game, pickers = bobs_photo_read_as_5_4(page, live_server)
 
     offline(context, live_server, True)
     page.get_by_role("button", name="Confirm these tiles").click()
@@ -826,9 +791,7 @@ def test_a_hand_posted_again_offline_replaces_the_waiting_entry(
     """A typed hand posted offline, then typed again and posted again: the second post
     replaces the waiting entry (it was swallowed, and the first total was posted)."""
     game = new_game(live_server)
-    page.goto(f"/j/{game['join']}")
-    page.get_by_role("button", name="Bob", exact=True).click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    bob_joined(page, game)
     kept_offline(page, f"/p/{game['share']}")
 
     offline(context, live_server, True)
@@ -856,19 +819,10 @@ def test_typing_done_while_the_scorekeepers_photo_confirm_waits_is_kept_when_it_
     the scorekeeper types Cy's 3 there meanwhile. Once sent, the page came back with the
     photo's draft (data-fresh) and table.js dropped all the phone's kept typing: Cy's 3 was
     gone without a word. Only the photo's own hand gives way now."""
-    from companion.pips.synth import scene
-
     page.set_viewport_size({"width": 360, "height": 740})
     game = new_game(live_server)
     kept_offline(page, f"/g/{game['edit']}")
-    page.get_by_role("button", name="Count Bob's pips from a photo").click()
-    page.wait_for_url(re.compile(r"/photo/\d+$"))
-    photo = scene([(6, 5), (3, 1), (2, 2)], angle=0.5)
-    page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
-        files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
-    )
-    page.get_by_role("button", name="Count the pips").click()
-    expect(page.get_by_role("heading", name="Points to post: 19")).to_be_visible()
+    read_hand_photo(page, "Bob")
 
     offline(context, live_server, True)
     page.get_by_role("button", name="Confirm these tiles").click()
@@ -895,9 +849,7 @@ def test_the_offline_copys_time_is_written_in_the_pages_language(
     """A player who chose German on an English phone: the kept page's "as last updated at"
     time was written the browser's way (Dec 5, 2026, 5:31 PM), not the page's."""
     game = new_game(live_server)
-    page.goto(f"/j/{game['join']}")
-    page.get_by_role("button", name="Bob", exact=True).click()
-    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    bob_joined(page, game)
     page.goto("/")
     page.locator("details.language-picker > summary").click()
     page.locator("details.language-picker button[value='de']").click()

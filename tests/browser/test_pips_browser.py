@@ -18,10 +18,10 @@ from .test_scorekeeper_browser import create_game, hand, start_night
 pytestmark = pytest.mark.browser
 
 
-def read_bos_photo(page: Page) -> None:
-    """From the round form, Bo's photo button, a photo of 6-5, 3-1 and 2-2 (19 points) sent
-    and read."""
-    page.get_by_role("button", name="Count Bo's pips from a photo").click()
+def read_hand_photo(page: Page, who: str = "Bo") -> None:
+    """From the round form, ``who``'s photo button, a photo of 6-5, 3-1 and 2-2 (19 points)
+    sent and read."""
+    page.get_by_role("button", name=f"Count {who}'s pips from a photo").click()
     page.wait_for_url(re.compile(r"/photo/\d+$"))
     photo = scene([(6, 5), (3, 1), (2, 2)], angle=0.5)
     page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
@@ -36,7 +36,7 @@ def test_photo_of_a_hand_fills_the_round_form(phone: Page, shot, axe_violations)
     start_night(page)
     create_game(page, ["Ana", "Bo", "Cy"])
     page.get_by_label("Points for Ana").fill("7")
-    read_bos_photo(page)
+    read_hand_photo(page)
     marked = page.locator("svg.marked-photo")
     expect(marked.locator("polygon")).to_have_count(3)
     expect(marked.locator("a.tile-mark circle")).to_have_count(19)  # the pips
@@ -122,7 +122,7 @@ def test_points_typed_before_the_photo_do_not_come_back_over_its_tiles(phone: Pa
     create_game(page, ["Ana", "Bo", "Cy"])
     page.get_by_label("Points for Ana").fill("7")
     page.get_by_label("Points for Bo").fill("17")
-    read_bos_photo(page)
+    read_hand_photo(page)
     page.get_by_role("button", name="Confirm these tiles").click()
 
     page.wait_for_url(re.compile(r"/g/[^/]+$"))

@@ -27,6 +27,18 @@ def encode(rgb: np.ndarray, fmt: str = "PNG") -> bytes:
     return buffer.getvalue()
 
 
+def shared_photos_side_by_side() -> bytes:
+    """The five shared photos, each 640 x 640, side by side in one 5:1 JPEG: a wide photo
+    that a 360 px phone shows small (its labels as tall as its tiles)."""
+    names = sorted(name for name, _ in real_photos())
+    strip = Image.new("RGB", (640 * len(names), 640))
+    for k, name in enumerate(names):
+        strip.paste(Image.open(PHOTOS / name).convert("RGB").resize((640, 640)), (640 * k, 0))
+    buffer = io.BytesIO()
+    strip.save(buffer, "JPEG", quality=90)
+    return buffer.getvalue()
+
+
 @pytest.fixture()
 def photo_bytes():
     """Read a real photo by file name."""

@@ -6,7 +6,6 @@ room in the photo it goes below it, joined to its tile by a leader line."""
 
 from __future__ import annotations
 
-import io
 import math
 
 import pytest
@@ -20,6 +19,8 @@ from companion.services.hand_photo import (
     marked_photo,
     place_labels,
 )
+
+from .conftest import shared_photos_side_by_side
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -201,17 +202,7 @@ def test_on_a_wide_photo_a_leader_line_goes_down_out_of_it_rather_than_across_ti
     tiles, so a spot inside the photo could only be reached across other tiles (one line
     crossed three, another ran through "1: 1-1"). Such a label now goes below the photo,
     its line crossing at most one other tile."""
-    from PIL import Image
-
-    from .conftest import PHOTOS
-
-    names = ("valid_2.jpg", "valid_3.jpg", "valid_4.jpg", "valid_5.jpg", "valid_6.jpg")
-    strip = Image.new("RGB", (640 * len(names), 640))
-    for k, name in enumerate(names):
-        strip.paste(Image.open(PHOTOS / name).convert("RGB").resize((640, 640)), (640 * k, 0))
-    buffer = io.BytesIO()
-    strip.save(buffer, "JPEG", quality=90)
-    reading, rgb = read_photo(buffer.getvalue(), 12)
+    reading, rgb = read_photo(shared_photos_side_by_side(), 12)
     with app.test_request_context():
         marked = marked_photo(rgb, reading, 12)
     outlines = [list(tile.corners) for tile in reading.tiles]
