@@ -2,13 +2,14 @@
 :mod:`companion.services.hand_photo`): the uploaded photo read within its own size bound and
 CSRF-checked (:func:`uploaded_photo`), a photo page's answer to an upload
 (:func:`read_or_refuse`), the page's form (:func:`page_context`), and the round-form drafts kept
-in the session while a photo is taken (:func:`keep_draft`, :func:`put_tiles_in_draft`,
-:func:`show_draft`, :func:`take_draft`).
+in the session while a photo is taken (one :class:`Draft` each: :func:`keep_draft`,
+:func:`put_tiles_in_draft`, :func:`photo_seat`, :func:`show_draft`, :func:`take_draft`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import current_app, request, session
@@ -25,12 +26,15 @@ from ..services.photo_gate import PhotoBusy
 from . import query
 from .photo_gate import reading_slot
 
-#: Session key of the round-form drafts kept while a photo is taken.
-DRAFTS = "round_drafts"
-#: Session key of the drafts already shown once (a reload shows them again, not as fresh).
-SHOWN_DRAFTS = "round_drafts_shown"
-#: Session key of the seat whose hand a draft's photo filled (draft key -> seat id).
-PHOTO_SEATS = "round_drafts_photo_seat"
+#: Session key of the round-form drafts kept while a photo is taken: draft key -> its record
+#: (:meth:`Draft.stored`).
+DRAFTS = "drafts"
+#: The session keys older versions kept a draft under, in three parts (its fields, whether it
+#: was shown, its photo's seat). Dropped at the first look at the drafts, never read: a phone
+#: carrying them over a deploy (mid game night) loses at most the one draft it had open for a
+#: photo (that photo is taken again), while reading them would keep a second shape of the
+#: draft in the code for good, and leaving them would send them with every request.
+OLD_DRAFT_KEYS = ("round_drafts", "round_drafts_shown", "round_drafts_photo_seat")
 #: Room for the multipart envelope around the photo, in bytes.
 ENVELOPE = 64 * 1024
 #: The confirm form's field carrying the reading back (signed: only what the server drew).
@@ -164,57 +168,103 @@ def page_context(game: Game) -> dict[str, Any]:
     return {"form": FlaskForm(formdata=None), **hand_photo.picker_context(game)}
 
 
+@dataclass(frozen=True)
+class Draft:
+    """A hand or round form kept in the session while a photo is taken: its ``fields`` (name,
+    value pairs as posted), whether it was ``shown`` once already (a reload shows it again,
+    not as fresh), and the id of the ``seat`` whose hand the photo filled (None until a photo
+    is confirmed)."""
+
+    fields: tuple[tuple[str, str], ...]
+    shown: bool = False
+    seat: int | None = None
+
+    def stored(self) -> dict[str, Any]:
+        """The record as kept in the session (a signed JSON cookie): JSON types only, lists
+        for tuples (Flask would tag a tuple), and the defaults left out, for the cookie goes
+        with every request."""
+        record: dict[str, Any] = {"fields": [[name, value] for name, value in self.fields]}
+        if self.shown:
+            record["shown"] = True
+        if self.seat is not None:
+            record["seat"] = self.seat
+        return record
+
+    @classmethod
+    def from_stored(cls, record: dict[str, Any]) -> Draft:
+        """The draft that :meth:`stored` gave ``record``."""
+        return cls(
+            fields=tuple((str(name), str(value)) for name, value in record["fields"]),
+            shown=bool(record.get("shown")),
+            seat=record.get("seat"),
+        )
+
+
+def _records() -> dict[str, dict[str, Any]]:
+    """The kept drafts' records by draft key (a copy), the older versions' keys dropped
+    (:data:`OLD_DRAFT_KEYS`)."""
+    for old in OLD_DRAFT_KEYS:
+        session.pop(old, None)  # marks the cookie changed only when the key was there
+    return dict(session.get(DRAFTS, {}))
+
+
+def _draft(key: str) -> Draft | None:
+    record = _records().get(key)
+    return Draft.from_stored(record) if record is not None else None
+
+
+def _store(key: str, draft: Draft | None) -> None:
+    """Keep ``draft`` as the draft for ``key``, or with None drop it (the session key too
+    once no draft is left: the cookie goes with every request)."""
+    records = _records()
+    records.pop(key, None)
+    if draft is not None:
+        records[key] = draft.stored()
+    if records:
+        session[DRAFTS] = records
+    else:
+        session.pop(DRAFTS, None)
+
+
 def keep_draft(key: str, fields: list[tuple[str, str]]) -> None:
     """Keep a hand form's fields (name, value pairs) in the session while a photo is taken."""
-    drafts = dict(session.get(DRAFTS, {}))
-    drafts[key] = [[name, value] for name, value in fields]
-    session[DRAFTS] = drafts
-    session[SHOWN_DRAFTS] = [k for k in session.get(SHOWN_DRAFTS, []) if k != key]
-    _forget_photo_seat(key)
+    _store(key, Draft(tuple(fields)))
 
 
 def put_tiles_in_draft(
     key: str, tiles_field: str, total_field: str, tiles: list[str], seat_id: int
 ) -> None:
     """Replace one hand's entries (``seat_id``'s) in the kept draft by the confirmed tiles."""
-    kept = [(str(name), str(value)) for name, value in dict(session.get(DRAFTS, {})).get(key, [])]
-    keep_draft(key, hand_photo.draft_with_tiles(kept, tiles_field, total_field, tiles))
-    session[PHOTO_SEATS] = {**dict(session.get(PHOTO_SEATS, {})), key: seat_id}
+    kept = _draft(key)
+    fields = hand_photo.draft_with_tiles(
+        list(kept.fields) if kept else [], tiles_field, total_field, tiles
+    )
+    _store(key, Draft(tuple(fields), seat=seat_id))
 
 
 def photo_seat(key: str) -> int | None:
     """The seat whose hand the kept draft's photo filled (its tiles must not be typed over
     by what the phone kept of its earlier typing), or None (no photo confirmed yet)."""
-    seat = dict(session.get(PHOTO_SEATS, {})).get(key)
-    return seat if isinstance(seat, int) else None
-
-
-def _forget_photo_seat(key: str) -> None:
-    seats = dict(session.get(PHOTO_SEATS, {}))
-    if seats.pop(key, None) is not None:
-        session[PHOTO_SEATS] = seats
+    kept = _draft(key)
+    return kept.seat if kept else None
 
 
 def show_draft(key: str) -> tuple[list[tuple[str, str]], bool] | None:
     """The kept draft for ``key`` and whether this is the first time it is shown (it stays
     kept, so a reload before the save shows the photo's tiles again), or None. The caller
     drops it (:func:`take_draft`) once it no longer fits the round."""
-    fields = dict(session.get(DRAFTS, {})).get(key)
-    if fields is None:
+    kept = _draft(key)
+    if kept is None:
         return None
-    shown = list(session.get(SHOWN_DRAFTS, []))
-    if key not in shown:
-        session[SHOWN_DRAFTS] = [*shown, key]
-    return [(str(name), str(value)) for name, value in fields], key not in shown
+    if not kept.shown:
+        _store(key, replace(kept, shown=True))
+    return list(kept.fields), not kept.shown
 
 
 def take_draft(key: str) -> list[tuple[str, str]] | None:
     """The kept draft for ``key`` (removed from the session), or None."""
-    drafts = dict(session.get(DRAFTS, {}))
-    fields = drafts.pop(key, None)
-    if fields is None:
+    kept = _draft(key)
+    if kept is None:
         return None
-    session[DRAFTS] = drafts
-    session[SHOWN_DRAFTS] = [k for k in session.get(SHOWN_DRAFTS, []) if k != key]
-    _forget_photo_seat(key)
-    return [(str(name), str(value)) for name, value in fields]
+    _store(key, None)
+    return list(kept.fields)

@@ -144,6 +144,32 @@ def test_a_reload_before_the_save_shows_the_photos_tiles_again_until_the_round_i
     assert not re.search(r'name="tiles_\d+" value="[^"]+" data-points="\d+" checked', after.text)
 
 
+def test_a_cookie_with_the_older_versions_draft_keys_is_no_trouble(client):
+    """A deploy mid game night: the scorekeeper's cookie still holds the three keys older
+    versions kept a draft under (its fields, whether it was shown, its photo's seat). They are
+    dropped unread, and the photo flow works as on a fresh phone."""
+    game = make_game()
+    ids = seat_ids(game)
+    old = {
+        "round_drafts": {game.edit_token: [["double", "6"], [f"total_{ids['Ann']}", "99"]]},
+        "round_drafts_shown": [game.edit_token],
+        "round_drafts_photo_seat": {game.edit_token: ids["Cy"]},
+    }
+    with client.session_transaction() as session:
+        session.update(old)
+    page = client.get(f"/g/{game.edit_token}")
+    assert page.status_code == 200 and 'value="99"' not in page.text
+    start_photo(client, game, "Bob", Ann=12)
+    r = client.post(f"/g/{game.edit_token}/photo/{ids['Bob']}/confirm", data={"tile": ["6-5"]})
+    assert r.status_code == 303
+    body = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert re.search(rf'name="tiles_{ids["Bob"]}" value="6-5" data-points="\d+" checked', body)
+    assert re.search(rf'name="total_{ids["Ann"]}"[^>]*value="12"', body)
+    assert "data-fresh" in body
+    with client.session_transaction() as session:
+        assert not set(old) & set(session)
+
+
 def test_a_hand_posted_while_the_photo_was_taken_fills_its_untouched_box(app, client):
     """Bob posts 12 from his phone while the scorekeeper is on Cy's photo page. Back on the
     round form (the kept draft), Bob's box was empty and marked "typed over their post", as if
