@@ -3,8 +3,10 @@
 The round form's "Count from a photo" button posts the whole form here (nothing typed is
 lost: it is kept as a draft in the session), the player takes or chooses a photo, sees it
 with every pip marked and each tile outlined with its reading, fixes any tile in the picker
-and confirms; only then are the tiles put into that hand of the draft, and the game page
-shows the round form filled in from it, to check and save as usual. The photo itself is
+and confirms; only then are the tiles put into that hand of the draft (while the photo's
+round, named in the page's address, is still the one to be entered; else the game page says
+so, with the tiles), and the game page shows the round form filled in from it, to check and
+save as usual. The photo itself is
 never stored. The shared parts live in :mod:`companion.services.hand_photo`,
 :mod:`companion.web.hand_photo` and ``templates/pips/``.
 """
@@ -23,7 +25,6 @@ from ..extensions import csrf
 from ..models import Game, Seat
 from ..services import hand_photo
 from ..services.rematches import followed_rematch, same_place
-from ..services.round_check import HandPart, hand_field
 from ..services.round_plan import load_game
 from ..web import hand_photo as photo_page
 from ..web import query
@@ -59,11 +60,16 @@ def _rematch_photo(game: Game, seat_id: int) -> Any:
 
 
 def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str, int]:
+    double = photo_page.photo_double(game)  # its forms carry the round on (see photo_start)
     context = {
         "game": game,
         "seat": seat,
-        "upload_url": url_for("games.photo_read", token=game.edit_token, seat_id=seat.id),
-        "confirm_url": url_for("games.photo_confirm", token=game.edit_token, seat_id=seat.id),
+        "upload_url": url_for(
+            "games.photo_read", token=game.edit_token, seat_id=seat.id, double=double
+        ),
+        "confirm_url": url_for(
+            "games.photo_confirm", token=game.edit_token, seat_id=seat.id, double=double
+        ),
         "back_url": url_for("games.play", token=game.edit_token),
         # Confirm with the network down waits in the outbox (static/js/offline.js) and the
         # phone goes back to the game page, which lists it; sent once when the network is
@@ -90,7 +96,10 @@ def photo_start(token: str) -> Any:
     # the whole round form as typed, whichever seats it has: its own form reads it back later
     fields = [(k, v) for k, v in query.posted().items(multi=True) if k not in NOT_KEPT]
     photo_page.keep_draft(game.edit_token, fields)
-    target = url_for("games.photo", token=token, seat_id=seat.id)
+    # the address names the round the photo is for: its Confirm, sent later (another tab saved
+    # that round meanwhile, or offline), is checked against it, not against the next round
+    double = photo_page.photo_double(game)
+    target = url_for("games.photo", token=token, seat_id=seat.id, double=double)
     if is_htmx():
         return navigate(target)
     return redirect(target, 303)
@@ -135,13 +144,11 @@ def photo_confirm(token: str, seat_id: int) -> Any:
     if problem is not None:  # the reading again, every pick kept, the tiles to fix pointed at
         return photo_page.refused_confirm(problem, picks, partial(_page, game, seat))
     tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)
-    photo_page.put_tiles_in_draft(
-        game.edit_token,
-        hand_field(HandPart.TILES, seat.id),
-        hand_field(HandPart.TOTAL, seat.id),
-        tiles,
-        seat.id,
-    )
+    double = photo_page.photo_double(game)
+    if not photo_page.put_tiles_in_draft(game, double, seat.id, tiles):
+        # its round was saved meanwhile (another tab or phone): said, with the photo's tiles
+        flash(hand_photo.not_filled_in(game, seat.player.name, double, tiles), "error")
+        return redirect(url_for("games.play", token=token), 303)
     flash(
         ngettext(
             "%(who)s: %(num)d tile from the photo, %(points)s. Check the round and save it.",

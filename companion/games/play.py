@@ -299,15 +299,10 @@ def _form_from_draft(game: Game, plan: RoundPlan | None) -> tuple[RoundForm | No
     if shown is None:
         return None, None
     draft, first = shown
-    form = round_form(game, MultiDict(draft))
-    fits = (
-        plan is not None
-        and parse_double(form.double.data, game.set_size) == plan.double
-        and str(form.version.data) == str(game.version)
-    )
-    if not fits:
+    if not photo_page.draft_fits(draft, game, plan.double if plan is not None else None):
         photo_page.take_draft(game.edit_token)
         return None, None
+    form = round_form(game, MultiDict(draft))
     _take_posts_into_untouched_boxes(game, form, plan.double if plan else None)
     return form, photo_page.photo_seat(game.edit_token) if first else None
 

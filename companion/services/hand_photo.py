@@ -28,11 +28,12 @@ from PIL import Image
 
 from .. import pips
 from ..engine import hand_points, parse_tile, tile_points
-from ..mapping import rules_of
+from ..mapping import rules_of, scored_rounds
 from ..models import Game
 from ..pips import MAX_BYTES, PhotoError, PhotoProblem, Reading
 from ..pips.decode import MAX_PIXELS, MIN_SIDE
 from . import photo_gate
+from .round_plan import double_name
 
 #: The form field carrying the photo (page and API).
 PHOTO_FIELD = "photo"
@@ -756,6 +757,33 @@ def hand_value(game: Game, tiles: list[str]) -> int:
     """The points ``tiles`` are worth under the game's house rules (the double-blank at its
     value, blank halves as set): what the headline adds up and what is posted."""
     return hand_points((parse_tile(tile) for tile in tiles), rules_of(game))
+
+
+def not_filled_in(game: Game, who: str, double: int | None, tiles: list[str]) -> str:
+    """Why a photo's confirmed ``tiles`` (``who``'s hand) were not put into the round form:
+    the round with ``double`` the photo was taken for is no longer the one to be entered
+    (saved meanwhile, from another tab or phone), in the players' words. The tiles and their
+    points are said too: the photo is not kept, and this is all that is left of its reading
+    (the scorekeeper can correct the saved round with them)."""
+    points = ngettext("%(num)d point", "%(num)d points", hand_value(game, tiles))
+    shown = ", ".join(tiles) if tiles else "-"
+    if double is not None and any(r.start_double == double for r in scored_rounds(game)):
+        return _(
+            "%(who)s's hand from the photo was not filled in: the round with %(double)s was "
+            "already saved. The photo's tiles: %(tiles)s (%(points)s). To use them, correct "
+            "that round.",
+            who=who,
+            double=double_name(double),
+            tiles=shown,
+            points=points,
+        )
+    return _(
+        "%(who)s's hand from the photo was not filled in: its round is no longer the round to "
+        "enter. The photo's tiles: %(tiles)s (%(points)s).",
+        who=who,
+        tiles=shown,
+        points=points,
+    )
 
 
 def draft_with_tiles(

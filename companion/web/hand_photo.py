@@ -3,12 +3,13 @@
 CSRF-checked (:func:`uploaded_photo`), a photo page's answer to an upload
 (:func:`read_or_refuse`), the page's form (:func:`page_context`), and the round-form drafts kept
 in the session while a photo is taken (one :class:`Draft` each: :func:`keep_draft`,
-:func:`put_tiles_in_draft`, :func:`photo_seat`, :func:`show_draft`, :func:`take_draft`).
+:func:`photo_double`, :func:`put_tiles_in_draft`, :func:`draft_fits`, :func:`photo_seat`,
+:func:`show_draft`, :func:`take_draft`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -16,6 +17,7 @@ from flask import current_app, request, session
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError, validate_csrf
 from itsdangerous import BadSignature, Signer
+from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import ValidationError
 
@@ -23,8 +25,11 @@ from ..models import Game
 from ..pips import MAX_BYTES, PhotoError, PhotoProblem
 from ..services import hand_photo
 from ..services.photo_gate import PhotoBusy
+from ..services.round_check import HandPart, hand_field
+from ..services.round_plan import plan_round
 from . import query
 from .photo_gate import reading_slot
+from .round_form import parse_double
 
 #: Session key of the round-form drafts kept while a photo is taken: draft key -> its record
 #: (:meth:`Draft.stored`).
@@ -231,15 +236,68 @@ def keep_draft(key: str, fields: list[tuple[str, str]]) -> None:
     _store(key, Draft(tuple(fields)))
 
 
-def put_tiles_in_draft(
-    key: str, tiles_field: str, total_field: str, tiles: list[str], seat_id: int
-) -> None:
-    """Replace one hand's entries (``seat_id``'s) in the kept draft by the confirmed tiles."""
-    kept = _draft(key)
-    fields = hand_photo.draft_with_tiles(
-        list(kept.fields) if kept else [], tiles_field, total_field, tiles
+#: The round form's fields saying which round it is for: the game's version it was drawn at
+#: and the round's centre double (a hidden field each).
+VERSION_FIELD = "version"
+DOUBLE_FIELD = "double"
+
+
+def draft_fits(fields: Sequence[tuple[str, str]], game: Game, double: int | None) -> bool:
+    """Whether a kept draft's ``fields`` are the round form of the round with ``double`` (the
+    round to be entered now; None once the game is over) at the game's current version. A
+    draft kept before a round was saved, undone or corrected no longer fits: its version is
+    older (and its double, after a save, another round's)."""
+    posted = MultiDict(list(fields))
+    return (
+        double is not None
+        and parse_double(posted.get(DOUBLE_FIELD), game.set_size) == double
+        and str(posted.get(VERSION_FIELD)) == str(game.version)
     )
-    _store(key, Draft(tuple(fields), seat=seat_id))
+
+
+def photo_double(game: Game) -> int | None:
+    """The centre double of the round a hand's photo is taken for: the one its photo page's
+    address names (``?double=``, from the round form its button was pressed in, carried by the
+    page's forms, an offline Confirm's too), else the kept draft's (a page drawn before the
+    address named it), else the round to be entered now; None once the game is over."""
+    named = parse_double(query.optional_text(DOUBLE_FIELD), game.set_size)
+    if named is not None:
+        return named
+    kept = _draft(game.edit_token)
+    if kept is not None:
+        drafted = parse_double(MultiDict(list(kept.fields)).get(DOUBLE_FIELD), game.set_size)
+        if drafted is not None:
+            return drafted
+    plan = plan_round(game)
+    return plan.double if plan is not None else None
+
+
+def put_tiles_in_draft(game: Game, double: int | None, seat_id: int, tiles: list[str]) -> bool:
+    """Put a photo's confirmed ``tiles`` into ``seat_id``'s hand of the round form kept for
+    ``game``, when the photo's round (``double``: :func:`photo_double`) is still the round to
+    be entered: into the kept draft when it is that round's at this version, else (the draft
+    was dropped, or kept before another round was saved, undone or corrected, which the game
+    page would drop) into a draft of that round as the game page draws it, the hands posted
+    from phones meanwhile then taking their boxes there. True when put in; False when the
+    photo's round is no longer the one to be entered (saved meanwhile, from another tab or
+    phone): nothing is kept then, and a kept draft, perhaps of the next round, stays as it is.
+    """
+    plan = plan_round(game)
+    if plan is None or double != plan.double:
+        return False
+    kept = _draft(game.edit_token)
+    if kept is not None and draft_fits(kept.fields, game, plan.double):
+        fields = list(kept.fields)
+    else:
+        fields = [(VERSION_FIELD, str(game.version)), (DOUBLE_FIELD, str(plan.double))]
+    filled = hand_photo.draft_with_tiles(
+        fields,
+        hand_field(HandPart.TILES, seat_id),
+        hand_field(HandPart.TOTAL, seat_id),
+        tiles,
+    )
+    _store(game.edit_token, Draft(tuple(filled), seat=seat_id))
+    return True
 
 
 def photo_seat(key: str) -> int | None:

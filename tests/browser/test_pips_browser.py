@@ -22,7 +22,7 @@ def read_hand_photo(page: Page, who: str = "Bo") -> None:
     """From the round form, ``who``'s photo button, a photo of 6-5, 3-1 and 2-2 (19 points)
     sent and read."""
     page.get_by_role("button", name=f"Count {who}'s pips from a photo").click()
-    page.wait_for_url(re.compile(r"/photo/\d+$"))
+    page.wait_for_url(re.compile(r"/photo/\d+\?double=\d+$"))  # the address names its round
     photo = scene([(6, 5), (3, 1), (2, 2)], angle=0.5)
     page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
         files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
@@ -85,7 +85,7 @@ def test_photo_flow_without_javascript(browser, playwright, live_server, shot):
         create_game(page, ["Eva", "Finn", "Gus"])
         page.get_by_label("Points for Gus").fill("11")
         page.get_by_role("button", name="Count Finn's pips from a photo").click()
-        page.wait_for_url(re.compile(r"/photo/\d+$"))
+        page.wait_for_url(re.compile(r"/photo/\d+\?double=\d+$"))  # the address names its round
         photo = scene([(5, 5), (4, 0)], angle=1.2)
         page.get_by_label("Photo of the tiles, face up and apart").set_input_files(
             files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]

@@ -17,6 +17,7 @@ from companion.extensions import db
 from companion.models import Round
 from companion.pips import MAX_BYTES, count_pips
 from companion.pips.synth import scene
+from tests.web.games.test_corrections import undo
 from tests.web.playkit import make_game, round_post, seat_ids, text
 
 PHOTOS = Path(__file__).resolve().parents[2] / "data" / "photos"
@@ -73,7 +74,7 @@ def test_htmx_photo_button_navigates_to_the_photo_page(client):
     data = round_post(game, 6)
     data["photo_seat"] = str(ids["Ann"])
     r = client.post(f"/g/{game.edit_token}/photo", data=data, headers={"HX-Request": "true"})
-    assert r.headers["HX-Redirect"] == f"/g/{game.edit_token}/photo/{ids['Ann']}"
+    assert r.headers["HX-Redirect"] == f"/g/{game.edit_token}/photo/{ids['Ann']}?double=6"
 
 
 def test_answer_shows_every_pip_marked_and_each_tile_outlined(client):
@@ -577,3 +578,96 @@ def test_a_confirm_sent_again_by_the_outbox_fills_the_hand_once(client):
     page = text(client.get(f"/g/{game.edit_token}"))
     assert page.count("Bob: 3 tiles from the photo, 20 points") == 1
     assert stored_rounds(game) == 0
+
+
+def action_of(body: str, ending: str) -> str:
+    """The address a photo page's form posts to (the upload's, or the Confirm's with
+    ``ending="/confirm"``), as the page gives it."""
+    found = re.search(rf'<form method="post" action="([^"]*/photo/\d+{ending}(?:\?[^"]*)?)"', body)
+    assert found, f"no form posting to …{ending}"
+    return html.unescape(found.group(1))
+
+
+def test_a_confirm_whose_kept_draft_is_gone_fills_the_round_being_entered(client):
+    """The session's draft was dropped while the photo page was open: the Confirm built a
+    draft of the tiles alone, with no round or version, which the game page threw away, while
+    its message said the tiles were filled in. They go into that hand of the round being
+    entered, as the page draws it (a hand posted from a phone takes its own box)."""
+    game = make_game()
+    ids = seat_ids(game)
+    start_photo(client, game, "Bob", Ann=12)
+    with client.session_transaction() as session:
+        session.pop("drafts")
+    r = client.post(f"/g/{game.edit_token}/photo/{ids['Bob']}/confirm", data={"tile": ["6-5"]})
+    assert r.status_code == 303
+    page = client.get(f"/g/{game.edit_token}")
+    assert "Bob: 1 tile from the photo, 11 points" in text(page)
+    assert re.search(rf'name="tiles_{ids["Bob"]}" value="6-5" data-points="\d+" checked', page.text)
+    assert "data-fresh" in page.text
+    assert stored_rounds(game) == 0
+
+
+def test_a_confirm_for_a_round_saved_meanwhile_says_so_and_keeps_the_next_rounds_form(client):
+    """The round was saved from another tab while Bob's photo page was open. His photo's
+    Confirm, sent afterwards, fills nothing in (not the saved round, not the next one), and
+    says so with the photo's tiles instead of "3 tiles from the photo"; the form the
+    scorekeeper keeps for the next round (a photo of Cy's hand begun there) stays as it was."""
+    game = make_game()
+    ids = seat_ids(game)
+    start = start_photo(client, game, "Bob", Ann=12)
+    photo_page = client.get(start.headers["Location"]).get_data(as_text=True)
+    saved = client.post(
+        f"/g/{game.edit_token}/round",  # the other tab
+        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
+    )
+    assert saved.status_code == 303 and stored_rounds(game) == 1
+    client.get(f"/g/{game.edit_token}")
+    db.session.refresh(game)
+    next_round = round_post(game, 5, totals={"Ann": 3})
+    client.post(f"/g/{game.edit_token}/photo", data={**next_round, "photo_seat": str(ids["Cy"])})
+    reading = client.post(
+        action_of(photo_page, ""),
+        data={"photo": (io.BytesIO(hand_photo().data), "hand.jpg")},
+        content_type="multipart/form-data",
+    )
+    assert reading.status_code == 200
+    confirm = action_of(reading.get_data(as_text=True), "/confirm")
+    r = client.post(confirm, data={"tile": ["6-5", "4-1", "2-2"]})
+    assert r.status_code == 303 and r.headers["Location"] == f"/g/{game.edit_token}"
+    page = client.get(f"/g/{game.edit_token}")
+    said = text(page)
+    assert (
+        "Bob's hand from the photo was not filled in: the round with 6-6 was already saved. "
+        "The photo's tiles: 6-5, 4-1, 2-2 (20 points). To use them, correct that round." in said
+    )
+    assert "tiles from the photo" not in said
+    assert not re.search(r'name="tiles_\d+" value="[^"]+" data-points="\d+" checked', page.text)
+    assert re.search(rf'name="total_{ids["Ann"]}"[^>]*value="3"', page.text)
+    assert re.search(r"<input[^>]*name=\"double\"[^>]*value=\"5\"", page.text)  # the next round
+    assert stored_rounds(game) == 1
+
+
+def test_a_confirm_for_a_round_no_longer_being_entered_is_said_not_put_in_another(client):
+    """Bob's photo was for the round with 5-5; the round with 6-6 was undone from another tab
+    meanwhile, so 6-6 is to be entered again. The photo's tiles do not go into that round."""
+    game = make_game()
+    ids = seat_ids(game)
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
+    )
+    db.session.refresh(game)
+    start = client.post(
+        f"/g/{game.edit_token}/photo", data={**round_post(game, 5), "photo_seat": str(ids["Bob"])}
+    )
+    assert start.headers["Location"].endswith("?double=5")
+    assert undo(client, game).status_code == 200 and stored_rounds(game) == 0  # another tab
+    confirm = start.headers["Location"].replace("?", "/confirm?")
+    r = client.post(confirm, data={"tile": ["6-5"]})
+    assert r.status_code == 303
+    page = client.get(f"/g/{game.edit_token}")
+    assert (
+        "Bob's hand from the photo was not filled in: its round is no longer the round to "
+        "enter. The photo's tiles: 6-5 (11 points)." in text(page)
+    )
+    assert not re.search(r'name="tiles_\d+" value="[^"]+" data-points="\d+" checked', page.text)
