@@ -292,19 +292,16 @@ def _form_from_draft(game: Game, plan: RoundPlan | None) -> tuple[RoundForm | No
     tiles (see :mod:`.photo`), and, when it is shown for the first time, the seat of that
     hand (the phone's own kept typing for that hand is older then and gives way; its typing
     for the other hands, done on the page while the Confirm waited offline, is put back; on a
-    reload all of it is newer and is put back); (None, None) when there is no draft. The draft
-    is kept until the game moves on (a round saved, undone or corrected changes its version)
-    and then dropped."""
-    shown = photo_page.show_draft(game.edit_token)
-    if shown is None:
-        return None, None
-    draft, first = shown
-    if not photo_page.draft_fits(draft, game, plan.double if plan is not None else None):
-        photo_page.take_draft(game.edit_token)
+    reload all of it is newer and is put back); (None, None) when there is no draft to show
+    (:func:`companion.web.hand_photo.draft_to_show`, which also says what became of a photo's
+    tiles)."""
+    double = plan.double if plan is not None else None
+    draft, fresh = photo_page.draft_to_show(game, double)
+    if not draft:
         return None, None
     form = round_form(game, MultiDict(draft))
-    _take_posts_into_untouched_boxes(game, form, plan.double if plan else None)
-    return form, photo_page.photo_seat(game.edit_token) if first else None
+    _take_posts_into_untouched_boxes(game, form, double)
+    return form, fresh
 
 
 def _take_posts_into_untouched_boxes(game: Game, form: RoundForm, double: int | None) -> None:

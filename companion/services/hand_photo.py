@@ -759,19 +759,39 @@ def hand_value(game: Game, tiles: list[str]) -> int:
     return hand_points((parse_tile(tile) for tile in tiles), rules_of(game))
 
 
+def filled_in(game: Game, who: str, tiles: list[str]) -> str:
+    """What the game page says when it shows the round form with a photo's confirmed
+    ``tiles`` in ``who``'s hand, for the first time: they are there, to check and save."""
+    return ngettext(
+        "%(who)s: %(num)d tile from the photo, %(points)s. Check the round and save it.",
+        "%(who)s: %(num)d tiles from the photo, %(points)s. Check the round and save it.",
+        len(tiles),
+        who=who,
+        # one plural per message: the points are their own ("1 point", "4 очка")
+        points=_points(game, tiles),
+    )
+
+
+def _points(game: Game, tiles: list[str]) -> str:
+    """The points ``tiles`` are worth (:func:`hand_value`), in words: "20 points"."""
+    return ngettext("%(num)d point", "%(num)d points", hand_value(game, tiles))
+
+
 def not_filled_in(game: Game, who: str, double: int | None, tiles: list[str]) -> str:
-    """Why a photo's confirmed ``tiles`` (``who``'s hand) were not put into the round form:
-    the round with ``double`` the photo was taken for is no longer the one to be entered
-    (saved meanwhile, from another tab or phone), in the players' words. The tiles and their
-    points are said too: the photo is not kept, and this is all that is left of its reading
-    (the scorekeeper can correct the saved round with them)."""
-    points = ngettext("%(num)d point", "%(num)d points", hand_value(game, tiles))
+    """Why a photo's confirmed ``tiles`` (``who``'s hand) are not in the round form: the round
+    with ``double`` the photo was taken for is no longer the one to be entered, in the
+    players' words. Saved without them: from another tab or phone before the Confirm came,
+    or after it, by the save the scorekeeper typed on the game page's offline copy while the
+    Confirm waited in the outbox (sent first, its tiles went into a form never shown). The
+    tiles and their points are said too: the photo is not kept, and this is all that is left
+    of its reading (the scorekeeper can correct the saved round with them)."""
+    points = _points(game, tiles)
     shown = ", ".join(tiles) if tiles else "-"
     if double is not None and any(r.start_double == double for r in scored_rounds(game)):
         return _(
-            "%(who)s's hand from the photo was not filled in: the round with %(double)s was "
-            "already saved. The photo's tiles: %(tiles)s (%(points)s). To use them, correct "
-            "that round.",
+            "%(who)s's hand from the photo was not used: the round with %(double)s was saved "
+            "with what was typed. The photo's tiles: %(tiles)s (%(points)s). To use them, "
+            "correct that round.",
             who=who,
             double=double_name(double),
             tiles=shown,

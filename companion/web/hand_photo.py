@@ -3,8 +3,8 @@
 CSRF-checked (:func:`uploaded_photo`), a photo page's answer to an upload
 (:func:`read_or_refuse`), the page's form (:func:`page_context`), and the round-form drafts kept
 in the session while a photo is taken (one :class:`Draft` each: :func:`keep_draft`,
-:func:`photo_double`, :func:`put_tiles_in_draft`, :func:`draft_fits`, :func:`photo_seat`,
-:func:`show_draft`, :func:`take_draft`).
+:func:`photo_double`, :func:`put_tiles_in_draft`, :func:`draft_fits`,
+:func:`draft_to_show`, :func:`take_draft`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from flask import current_app, request, session
+from flask import current_app, flash, request, session
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFError, validate_csrf
 from itsdangerous import BadSignature, Signer
@@ -247,12 +247,16 @@ def draft_fits(fields: Sequence[tuple[str, str]], game: Game, double: int | None
     round to be entered now; None once the game is over) at the game's current version. A
     draft kept before a round was saved, undone or corrected no longer fits: its version is
     older (and its double, after a save, another round's)."""
-    posted = MultiDict(list(fields))
     return (
         double is not None
-        and parse_double(posted.get(DOUBLE_FIELD), game.set_size) == double
-        and str(posted.get(VERSION_FIELD)) == str(game.version)
+        and _drafted_double(fields, game) == double
+        and str(MultiDict(list(fields)).get(VERSION_FIELD)) == str(game.version)
     )
+
+
+def _drafted_double(fields: Sequence[tuple[str, str]], game: Game) -> int | None:
+    """The centre double of the round a kept round form's ``fields`` are for, or None."""
+    return parse_double(MultiDict(list(fields)).get(DOUBLE_FIELD), game.set_size)
 
 
 def photo_double(game: Game) -> int | None:
@@ -264,10 +268,9 @@ def photo_double(game: Game) -> int | None:
     if named is not None:
         return named
     kept = _draft(game.edit_token)
-    if kept is not None:
-        drafted = parse_double(MultiDict(list(kept.fields)).get(DOUBLE_FIELD), game.set_size)
-        if drafted is not None:
-            return drafted
+    drafted = _drafted_double(kept.fields, game) if kept is not None else None
+    if drafted is not None:
+        return drafted
     plan = plan_round(game)
     return plan.double if plan is not None else None
 
@@ -300,23 +303,43 @@ def put_tiles_in_draft(game: Game, double: int | None, seat_id: int, tiles: list
     return True
 
 
-def photo_seat(key: str) -> int | None:
-    """The seat whose hand the kept draft's photo filled (its tiles must not be typed over
-    by what the phone kept of its earlier typing), or None (no photo confirmed yet)."""
-    kept = _draft(key)
-    return kept.seat if kept else None
+def draft_to_show(game: Game, double: int | None) -> tuple[list[tuple[str, str]], int | None]:
+    """The round form kept for ``game`` as the game page shows it for the round with
+    ``double`` (the round to be entered; None once the game is over): its fields (none when
+    there is no draft to show) and, the first time it is shown after a photo's Confirm, the
+    seat the photo filled (the phone's older kept typing for that hand gives way), else None.
 
-
-def show_draft(key: str) -> tuple[list[tuple[str, str]], bool] | None:
-    """The kept draft for ``key`` and whether this is the first time it is shown (it stays
-    kept, so a reload before the save shows the photo's tiles again), or None. The caller
-    drops it (:func:`take_draft`) once it no longer fits the round."""
+    The draft stays kept, so a reload shows the photo's tiles again (not as fresh), until the
+    game moves on; then it is dropped. A photo's message is flashed here, where it comes true
+    or not: the first time the form is shown holding the tiles ("3 tiles from the photo");
+    or, when a draft holding them was never shown and no longer fits (its round saved
+    meanwhile: from another phone, or by the save the scorekeeper typed offline, which the
+    outbox sends after the Confirm), that they were not used, with the tiles. A draft whose
+    round is still the one to be entered (only another round corrected) takes them into a
+    draft of that round, as a Confirm sent then would (:func:`put_tiles_in_draft`)."""
+    key = game.edit_token
     kept = _draft(key)
     if kept is None:
-        return None
-    if not kept.shown:
-        _store(key, replace(kept, shown=True))
-    return list(kept.fields), not kept.shown
+        return [], None
+    seat = kept.seat
+    who = next((s.player.name for s in game.seats if s.id == seat), None)
+    field = hand_field(HandPart.TILES, seat) if seat is not None else None
+    tiles = [value for name, value in kept.fields if name == field]
+    if not draft_fits(kept.fields, game, double):
+        _store(key, None)
+        if seat is None or who is None or kept.shown:  # no photo's tiles, or they were seen
+            return [], None
+        drafted = _drafted_double(kept.fields, game)
+        if drafted != double or not put_tiles_in_draft(game, drafted, seat, tiles):
+            flash(hand_photo.not_filled_in(game, who, drafted, tiles), "error")
+            return [], None
+        kept = _draft(key) or kept
+    if kept.shown:
+        return list(kept.fields), None
+    _store(key, replace(kept, shown=True))
+    if seat is not None and who is not None:
+        flash(hand_photo.filled_in(game, who, tiles), "success")
+    return list(kept.fields), seat
 
 
 def take_draft(key: str) -> list[tuple[str, str]] | None:

@@ -812,6 +812,23 @@ def test_a_hand_posted_again_offline_replaces_the_waiting_entry(
     assert [(p.total, p.revision) for p in posts] == [(21, 1)]
 
 
+def keepers_photo_confirmed_offline(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> dict[str, Any]:
+    """At 360 px, a new game whose page is kept offline: Bob's photo (6-5, 3-1, 2-2, 19
+    points) read from the round form and confirmed with the network down, its Confirm
+    waiting in the outbox on the game page's copy. The game."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+    read_hand_photo(page, "Bob")
+    offline(context, live_server, True)
+    page.get_by_role("button", name="Confirm these tiles").click()
+    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    return game
+
+
 def test_typing_done_while_the_scorekeepers_photo_confirm_waits_is_kept_when_it_is_sent(
     context: BrowserContext, page: Page, live_server: LiveServer
 ) -> None:
@@ -819,15 +836,7 @@ def test_typing_done_while_the_scorekeepers_photo_confirm_waits_is_kept_when_it_
     the scorekeeper types Cy's 3 there meanwhile. Once sent, the page came back with the
     photo's draft (data-fresh) and table.js dropped all the phone's kept typing: Cy's 3 was
     gone without a word. Only the photo's own hand gives way now."""
-    page.set_viewport_size({"width": 360, "height": 740})
-    game = new_game(live_server)
-    kept_offline(page, f"/g/{game['edit']}")
-    read_hand_photo(page, "Bob")
-
-    offline(context, live_server, True)
-    page.get_by_role("button", name="Confirm these tiles").click()
-    page.wait_for_url(re.compile(r"/g/[\w-]+$"))
-    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    keepers_photo_confirmed_offline(context, page, live_server)
     page.get_by_label("Points for Cy").fill("3")
     page.get_by_label("Points for Bob").fill("40")  # the photo's hand: its tiles win
 
@@ -841,6 +850,33 @@ def test_typing_done_while_the_scorekeepers_photo_confirm_waits_is_kept_when_it_
     page.reload()  # not fresh any more: Bob's 40 must not come back over the tiles either
     expect(page.get_by_label("Points for Cy")).to_have_value("3")
     expect(page.get_by_label("Points for Bob")).to_have_value("")
+
+
+def test_a_round_saved_offline_after_the_scorekeepers_photo_confirm_says_its_tiles_were_not_used(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """At 360 px: the scorekeeper confirms Bob's photo offline, then types and saves the round
+    on the game page's copy (Bob's 12 typed). Back online the outbox sends the Confirm, then
+    the save: the page said "Bob: 3 tiles from the photo ... Check the round and save it"
+    over a round already saved without them. It says the round was saved with what was
+    typed, and the photo's tiles."""
+    game = keepers_photo_confirmed_offline(context, page, live_server)
+    type_round(page)
+    expect(page.locator("#outbox .outbox-entry")).to_have_count(2)
+
+    offline(context, live_server, False)
+    expect(page.get_by_text("Round saved.")).to_be_visible()
+    expect(
+        page.get_by_text(
+            "Bob's hand from the photo was not used: the round with 6-6 was saved with what was "
+            "typed. The photo's tiles: 6-5, 3-1, 2-2 (19 points). To use them, correct that round."
+        )
+    ).to_be_visible()
+    expect(page.get_by_text("Check the round and save it")).to_have_count(0)
+    expect(page.locator("#outbox")).to_have_count(0)
+    assert rounds(live_server, game["id"]) == 1
+    expect(page.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
+    expect(page.locator("#scoreboard tbody.player", has_text="Bob")).to_contain_text("12")
 
 
 def test_the_offline_copys_time_is_written_in_the_pages_language(

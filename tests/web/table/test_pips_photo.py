@@ -637,8 +637,9 @@ def test_a_confirm_for_a_round_saved_meanwhile_says_so_and_keeps_the_next_rounds
     page = client.get(f"/g/{game.edit_token}")
     said = text(page)
     assert (
-        "Bob's hand from the photo was not filled in: the round with 6-6 was already saved. "
-        "The photo's tiles: 6-5, 4-1, 2-2 (20 points). To use them, correct that round." in said
+        "Bob's hand from the photo was not used: the round with 6-6 was saved with what was "
+        "typed. The photo's tiles: 6-5, 4-1, 2-2 (20 points). To use them, correct that "
+        "round." in said
     )
     assert "tiles from the photo" not in said
     assert not re.search(r'name="tiles_\d+" value="[^"]+" data-points="\d+" checked', page.text)
@@ -671,3 +672,107 @@ def test_a_confirm_for_a_round_no_longer_being_entered_is_said_not_put_in_anothe
         "enter. The photo's tiles: 6-5 (11 points)." in text(page)
     )
     assert not re.search(r'name="tiles_\d+" value="[^"]+" data-points="\d+" checked', page.text)
+
+
+def test_a_confirm_sent_before_the_round_typed_offline_is_saved_says_its_tiles_were_not_used(
+    client,
+):
+    """Offline, the scorekeeper confirmed Bob's photo (it waits in the outbox) and then typed
+    and saved the round on the game page's kept copy. Back online the outbox sends the
+    Confirm, then the save: the round is saved as typed. The game page said "3 tiles from
+    the photo ... Check the round and save it" although the round was saved and the photo's
+    tiles went nowhere; it says the round was saved with what was typed, and the tiles."""
+    game = make_game()
+    ids = seat_ids(game)
+    client.get(f"/g/{game.edit_token}")  # the scorekeeper's phone, with its device id
+    start = start_photo(client, game, "Bob", Ann=12)
+    typed = round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy")  # the kept copy's form
+    confirm = start.headers["Location"].replace("?", "/confirm?")
+    sent = client.post(
+        confirm, data={"tile": ["6-5", "4-1", "2-2"]}, headers={"Idempotency-Key": "k-photo-1"}
+    )
+    saved = client.post(
+        f"/g/{game.edit_token}/round", data=typed, headers={"Idempotency-Key": "k-round-1"}
+    )
+    assert sent.status_code == saved.status_code == 303
+    page = client.get(f"/g/{game.edit_token}")  # the outbox opens the entries' page
+    said = text(page)
+    assert "Round saved." in said
+    assert (
+        "Bob's hand from the photo was not used: the round with 6-6 was saved with what was "
+        "typed. The photo's tiles: 6-5, 4-1, 2-2 (20 points). To use them, correct that "
+        "round." in said
+    )
+    assert "tiles from the photo" not in said and "Check the round and save it" not in said
+    assert not re.search(r'name="tiles_\d+" value="[^"]+" data-points="\d+" checked', page.text)
+    assert "data-fresh" not in page.text
+    assert "the photo" not in text(client.get(f"/g/{game.edit_token}"))  # said once
+    assert stored_rounds(game) == 1
+    hand = {h.seat_id: h for h in db.session.scalars(db.select(Round)).one().hands}
+    assert hand[ids["Bob"]].points == 30 and not hand[ids["Bob"]].tiles  # as typed
+
+
+def outbox_confirm(client, game, seat_name, tiles, **typed):
+    """Bob's photo taken for the round being entered (``typed`` in the form when its button
+    was pressed) and its Confirm sent from the outbox: 303, nothing shown yet."""
+    start = start_photo_for(client, game, seat_name, **typed)
+    confirm = start.headers["Location"].replace("?", "/confirm?")
+    r = client.post(confirm, data={"tile": tiles}, headers={"Idempotency-Key": "k-photo-2"})
+    assert r.status_code == 303
+
+
+def start_photo_for(client, game, seat_name, **typed):
+    """:func:`start_photo` for the round with the game's next double (5-5 after one round)."""
+    db.session.refresh(game)
+    double = 6 - len(game.rounds)
+    data = {**round_post(game, double, totals=typed), "photo_seat": str(seat_ids(game)[seat_name])}
+    return client.post(f"/g/{game.edit_token}/photo", data=data)
+
+
+def test_a_confirm_sent_before_a_correction_of_an_earlier_round_still_fills_the_hand(client):
+    """The outbox sent the Confirm, then a correction of the round before, typed offline too:
+    the game moved on, so the draft holding the photo's tiles no longer fitted and the game
+    page dropped it unseen, its message still saying the tiles were in the form. The round
+    is still the one to be entered: the tiles go into its form, and the message is true."""
+    game = make_game()
+    ids = seat_ids(game)
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
+    )
+    client.get(f"/g/{game.edit_token}")
+    db.session.refresh(game)
+    correction = round_post(game, 6, totals={"Ann": 14, "Bob": 30}, out="Cy")  # the copy's
+    outbox_confirm(client, game, "Bob", ["6-5"], Ann=3)
+    fixed = client.post(f"/g/{game.edit_token}/round/1", data=correction)
+    assert fixed.status_code == 303
+    page = client.get(f"/g/{game.edit_token}")
+    tapped = rf'name="tiles_{ids["Bob"]}" value="6-5" data-points="\d+" checked'
+    assert "Bob: 1 tile from the photo, 11 points. Check the round and save it." in text(page)
+    assert re.search(tapped, page.text)
+    assert re.search(r"<input[^>]*name=\"double\"[^>]*value=\"5\"", page.text)
+    assert "data-fresh" in page.text
+    again = client.get(f"/g/{game.edit_token}")  # a reload: the tiles again, not said again
+    assert "from the photo" not in text(again) and "data-fresh" not in again.text
+    assert re.search(tapped, again.text)
+    assert stored_rounds(game) == 1
+
+
+def test_a_confirm_sent_before_its_round_is_undone_away_says_its_tiles_were_not_used(client):
+    """The Confirm for the round with 5-5 came, then the round before was undone (from another
+    tab): the round to be entered is 6-6 again, and the page says the photo's tiles were not
+    filled in, with them, instead of "1 tile from the photo"."""
+    game = make_game()
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
+    )
+    outbox_confirm(client, game, "Bob", ["6-5"])
+    undone = undo(client, game)  # followed to the game page
+    assert undone.status_code == 200 and stored_rounds(game) == 0
+    said = text(undone)
+    assert (
+        "Bob's hand from the photo was not filled in: its round is no longer the round to "
+        "enter. The photo's tiles: 6-5 (11 points)." in said
+    )
+    assert "tile from the photo" not in said
