@@ -6,7 +6,10 @@ textures have no size to keep), the scene is read at its own size and resized by
 :func:`companion.pips.labelled.vary` (Lanczos, JPEG quality 92) to each factor. A photo whose
 resized copy would exceed :data:`LARGEST_MP` megapixels is skipped at that factor and counted
 (a 4,000 px scene at 3x is 12,000 px wide: no phone takes it, and making it costs gigabytes).
-An answer is the sorted list of tiles read, or "unreadable".
+An answer is the sorted list of tiles read, or "unreadable". A changed answer is counted as
+asked about when every tile that differs waits for a tap on the photo page (read, but not
+sure) on the side that has it: the player is shown each change; otherwise it is silent (a tile
+read sure at one size is missing or another tile at the other).
 
 Run: ``.venv/bin/python benchmarks/pips_scales.py --part held_out_third`` (any part of
 tests/data/pips_split*.json; ``--failures`` lists each scene whose answer changed).
@@ -38,10 +41,30 @@ LARGEST_MP = 24.0
 
 def answer(data: bytes) -> tuple[str, ...]:
     """The tiles read, sorted, or ("unreadable",)."""
+    return tuple(sorted(text for text, _ in look(data)))
+
+
+def look(data: bytes) -> tuple[tuple[str, bool], ...]:
+    """Each tile read and whether it is shown as sure (not waiting for a tap), sorted, or
+    (("unreadable", False),)."""
     try:
-        return tuple(sorted(t.text for t in count_pips(data).read_tiles))
+        return tuple(sorted((t.text, t.sure) for t in count_pips(data).read_tiles))
     except PhotoError:
-        return ("unreadable",)
+        return (("unreadable", False),)
+
+
+def told(own: tuple[tuple[str, bool], ...], got: tuple[tuple[str, bool], ...]) -> bool:
+    """Whether every tile one reading has and the other has not waits for a tap (or one
+    reading is "unreadable"): the player is asked about each change, none is silent. A tile
+    missing from one reading is silent when the other read it sure."""
+    mine, theirs = Counter(t for t, _ in own), Counter(t for t, _ in got)
+    if "unreadable" in mine or "unreadable" in theirs:
+        return True
+    for reading, extra in ((own, mine - theirs), (got, theirs - mine)):
+        unsure = Counter(t for t, sure in reading if not sure)
+        if any(unsure[tile] < n for tile, n in extra.items()):
+            return False
+    return True
 
 
 def megapixels(data: bytes, factor: float) -> float:
@@ -67,30 +90,38 @@ def main() -> None:
     f: Counter[str] = Counter()
     for it in items(scenes, PHOTOS):
         f["scenes"] += 1
-        own = answer(it.data)
+        own_look = look(it.data)
+        own = tuple(text for text, _ in own_look)
         right = own == tuple(sorted(it.tiles))
         f["right_at_1x"] += right
         same_everywhere = True
+        silent_anywhere = False
         right_everywhere = right
         for how in FACTORS:
             if megapixels(it.data, float(how[1:])) > LARGEST_MP:
                 f[f"skipped {how}"] += 1
                 continue
-            got = answer(vary(it.data, how))
+            got_look = look(vary(it.data, how))
+            got = tuple(text for text, _ in got_look)
             f[f"compared {how}"] += 1
             f[f"same {how}"] += got == own
+            silent = got != own and not told(own_look, got_look)
+            silent_anywhere |= silent
             same_everywhere &= got == own
             right_everywhere &= got == tuple(sorted(it.tiles))
             if args.failures and got != own:
-                print(f"  CHANGED {it.id} {how}: {list(own)} -> {list(got)}")
+                how_told = "silently" if silent else "asked"
+                print(f"  CHANGED {how_told} {it.id} {how}: {list(own)} -> {list(got)}")
         f["same_everywhere"] += same_everywhere
+        f["no_silent_change"] += not silent_anywhere
         f["right_everywhere"] += right_everywhere
     n = max(1, f["scenes"])
     print(
         f"{args.part}: {f['scenes']} scenes; the same answer at every factor tried: "
         f"{f['same_everywhere']} ({100 * f['same_everywhere'] / n:.0f} %); right at every "
         f"factor: {f['right_everywhere']} ({100 * f['right_everywhere'] / n:.0f} %); right at "
-        f"their own size: {f['right_at_1x']}"
+        f"their own size: {f['right_at_1x']}; no change without a tap asked for: "
+        f"{f['no_silent_change']} ({100 * f['no_silent_change'] / n:.0f} %)"
     )
     for how in FACTORS:
         compared = f[f"compared {how}"]

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from .calibration import confidence
-from .reading import Pip, Point, Quad, TileRead, Unread
+from .reading import SURE, Pip, Point, Quad, TileRead, Unread
 
 #: The most pips a half can have in the biggest set the app knows (double-18).
 MAX_HALF = 18
@@ -36,6 +36,9 @@ DIVIDER_ASPECT = 5.0
 PIP_SIZE = (0.07, 0.36)
 #: A mark on a tile under this share of its usual pip's diameter is a speck, not a pip.
 SPECK = 0.5
+#: A mark this many times smaller or larger than a tile's usual pip that keeps a half from a
+#: standard pattern is left out of the guess shown for a tile not sure (:func:`_without_stray`).
+STRAY_SIZE = 1.2
 #: Pips of one tile whose diameters differ by more than this factor make it unread.
 PIP_SIZE_SPREAD = 1.9
 #: How round a blob must be (4 pi area / perimeter^2) to be a pip.
@@ -612,7 +615,12 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
         return TileRead(corners, None, marks, 0.0, problem)
     regularity = _regularity(found, [[p for _, p in half] for half in halves], divider)
     counted = (len(halves[0]), len(halves[1]))
-    return TileRead(corners, counted, marks, confidence(regularity, counted), None, regularity)
+    share = confidence(regularity, counted)
+    if share < SURE:  # the guess shown for a tap: a mark breaking a pattern left out
+        halves = _without_stray(halves, divider)
+        counted = (len(halves[0]), len(halves[1]))
+        marks = tuple(Pip(p.x, p.y, p.diameter / 2) for _, p in halves[0] + halves[1])
+    return TileRead(corners, counted, marks, share, None, regularity)
 
 
 def _without_specks(
@@ -630,6 +638,44 @@ def _without_specks(
         [(i, p) for i, p in halves[0] if p.diameter >= SPECK * usual],
         [(i, p) for i, p in halves[1] if p.diameter >= SPECK * usual],
     )
+
+
+def _without_stray(
+    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]], divider: Blob
+) -> tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]]:
+    """``halves`` without the one mark that keeps a half from a standard pattern, when there
+    is one: its size is at least :data:`STRAY_SIZE` times off the tile's usual pip (a glint,
+    a fleck of the table at the tile's edge), the half is not symmetric with it and is
+    without it. Only the guess changes: the caller keeps the tile's low confidence, so it
+    still waits for a tap. With none such, or fewer than three marks, ``halves`` as they are.
+    """
+    sizes = sorted(p.diameter for _, p in halves[0] + halves[1])
+    if len(sizes) < 3:
+        return halves
+    usual = sizes[len(sizes) // 2]
+    stray: tuple[float, int, int] | None = None  # how far off in size, half, place in half
+    for side, half in enumerate(halves):
+        marks = [p for _, p in half]
+        if len(marks) < 2 or _in_pattern(marks, divider):
+            continue
+        for k, mark in enumerate(marks):
+            off = abs(math.log(mark.diameter / usual))
+            if off >= math.log(STRAY_SIZE) and _in_pattern(marks[:k] + marks[k + 1 :], divider):
+                stray = max(stray or (off, side, k), (off, side, k))
+    if stray is None:
+        return halves
+    _, side, k = stray
+    kept = [half if i != side else half[:k] + half[k + 1 :] for i, half in enumerate(halves)]
+    return kept[0], kept[1]
+
+
+def _in_pattern(half: list[Blob], divider: Blob) -> bool:
+    """Whether a half's pips lie as a standard pattern does: one pip in the half's middle
+    along the divider, or every pip mirrored through the half's centre."""
+    if len(half) == 1:
+        u, _ = divider.along_across(half[0].x, half[0].y)
+        return abs(u) <= 0.6 * half[0].diameter  # the mirror test's tolerance
+    return _symmetric_share(half, divider) == 1.0
 
 
 def _halves_centred(
