@@ -11,7 +11,7 @@
    Pillow; the ratios say how the reading scales on any machine.
 
 Run: ``.venv/bin/python benchmarks/pips_bench.py`` (``--runs N``, ``--part`` any part of the
-split files (dev, held_out, held_out_fresh ... held_out_seventh), ``tuning`` (every part tuned
+split files (dev, held_out, held_out_fresh ... held_out_tenth), ``tuning`` (every part tuned
 on so far) or ``both`` (dev and held_out); a later held-out part is only measured when
 named, once, at the end of a round of tuning). ``--failures`` lists each photo not read exactly.
 """
