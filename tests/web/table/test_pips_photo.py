@@ -823,3 +823,24 @@ def test_points_typed_before_a_photo_stay_when_a_correction_follows_its_confirm(
     page = client.get(f"/g/{game.edit_token}")
     assert "Bob: 1 tile from the photo, 11 points." in text(page)
     assert re.search(rf'name="total_{ids["Ann"]}"[^>]*value="3"', page.text)
+
+
+def test_the_rounds_centre_double_picked_on_the_photo_is_refused_not_dropped(client):
+    """Tester-60: Bob's photo for the round with 6-6 confirmed with 6-6 among its picks (a
+    misread, or the centre double caught in the photo). The game page said "2 tiles from the
+    photo, 23 points", but the round form has no box for the centre double: it held 6-5 alone
+    (11 points), and a save took 11 without a word. The Confirm is refused, the tile pointed
+    at, in the words the round form uses for the centre double."""
+    game = make_game()
+    ids = seat_ids(game)
+    start = start_photo(client, game, "Bob", Ann=12)
+    confirm = start.headers["Location"].replace("?", "/confirm?")
+    r = client.post(confirm, data={"tile": ["6-5", "6-6"]})
+    assert r.status_code == 422
+    assert "Bob: 6-6 is this round's centre double, so it can't be in a hand." in text(r)
+    page = client.get(f"/g/{game.edit_token}")
+    assert "from the photo" not in text(page)
+    assert not re.search(
+        rf'name="tiles_{ids["Bob"]}" value="6-5" data-points="\d+" checked', page.text
+    )
+    assert stored_rounds(game) == 0
