@@ -140,11 +140,13 @@ def photo_confirm(token: str, seat_id: int) -> Any:
         photo_page.adding_up()
     ):  # "Add up my picks" (no JS): the page again, nothing kept in the draft
         return photo_page.added_up(picks, partial(_page, game, seat))
-    problem = hand_photo.confirm_problem(picks, game.set_size)
+    double = photo_page.photo_double(game)
+    problem = hand_photo.confirm_problem(picks, game.set_size) or hand_photo.centre_double_problem(
+        picks, seat.player.name, double
+    )
     if problem is not None:  # the reading again, every pick kept, the tiles to fix pointed at
         return photo_page.refused_confirm(problem, picks, partial(_page, game, seat))
     tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)
-    double = photo_page.photo_double(game)
     if not photo_page.put_tiles_in_draft(game, double, seat.id, tiles):
         # its round was saved meanwhile (another tab or phone): said, with the photo's tiles
         flash(hand_photo.not_filled_in(game, seat.player.name, double, tiles), "error")

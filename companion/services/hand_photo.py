@@ -738,6 +738,25 @@ def confirm_problem(picks: list[str], set_size: int) -> tuple[str, list[int]] | 
     return None
 
 
+def centre_double_problem(
+    picks: list[str], who: str, double: int | None
+) -> tuple[str, list[int]] | None:
+    """Why picks holding the centre double of the photo's round (``double``; None: no round)
+    cannot go into ``who``'s hand, in the round form's words, and the indexes of those picks;
+    None when there is none. The round form has no box for that tile: put in its draft, it
+    was dropped unsaid while the game page counted it in "N tiles from the photo"."""
+    centre = f"{double}-{double}"
+    flagged = [i for i, pick in enumerate(picks) if double is not None and pick == centre]
+    if not flagged:
+        return None
+    why = _(
+        "%(who)s: %(tile)s is this round's centre double, so it can't be in a hand.",
+        who=who,
+        tile=centre,
+    )
+    return why, flagged
+
+
 def confirmed_tiles(picks: list[str], set_size: int) -> tuple[list[str], list[int]]:
     """The tiles the player confirmed (one pick per outline; :data:`NOT_A_TILE` drops it) and
     the indexes of outlines still unread or holding something that is not a tile of the set."""

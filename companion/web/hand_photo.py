@@ -259,6 +259,14 @@ def _drafted_double(fields: Sequence[tuple[str, str]], game: Game) -> int | None
     return parse_double(MultiDict(list(fields)).get(DOUBLE_FIELD), game.set_size)
 
 
+def _at_version(fields: Sequence[tuple[str, str]], game: Game) -> tuple[tuple[str, str], ...]:
+    """A kept round form's ``fields`` with the game's version now (the round still to be
+    entered after another round was corrected: its typing stands, and its save is not stale)."""
+    return tuple(
+        (name, str(game.version) if name == VERSION_FIELD else value) for name, value in fields
+    )
+
+
 def photo_double(game: Game) -> int | None:
     """The centre double of the round a hand's photo is taken for: the one its photo page's
     address names (``?double=``, from the round form its button was pressed in, carried by the
@@ -278,19 +286,23 @@ def photo_double(game: Game) -> int | None:
 def put_tiles_in_draft(game: Game, double: int | None, seat_id: int, tiles: list[str]) -> bool:
     """Put a photo's confirmed ``tiles`` into ``seat_id``'s hand of the round form kept for
     ``game``, when the photo's round (``double``: :func:`photo_double`) is still the round to
-    be entered: into the kept draft when it is that round's at this version, else (the draft
-    was dropped, or kept before another round was saved, undone or corrected, which the game
-    page would drop) into a draft of that round as the game page draws it, the hands posted
-    from phones meanwhile then taking their boxes there. True when put in; False when the
-    photo's round is no longer the one to be entered (saved meanwhile, from another tab or
-    phone): nothing is kept then, and a kept draft, perhaps of the next round, stays as it is.
+    be entered: into the kept draft when it is that round's (at the game's version now: kept
+    before another round was corrected, what was typed in it still stands), else (the draft
+    was dropped, or is another round's) into a draft of that round as the game page draws it,
+    the hands posted from phones meanwhile then taking their boxes there. True when put in;
+    False when the photo's round is no longer the one to be entered (saved meanwhile, from
+    another tab or phone): nothing is kept then, and a kept draft, perhaps of the next round,
+    stays as it is.
     """
     plan = plan_round(game)
     if plan is None or double != plan.double:
         return False
     kept = _draft(game.edit_token)
-    if kept is not None and draft_fits(kept.fields, game, plan.double):
-        fields = list(kept.fields)
+    if kept is not None and _drafted_double(kept.fields, game) == plan.double:
+        # that round's form, perhaps drawn before another round was corrected (or saved and
+        # undone): the round is still the one to be entered, so what was typed in it stands,
+        # at the game's version now (dropping it lost the other hands' typing, unsaid)
+        fields = list(_at_version(kept.fields, game))
     else:
         fields = [(VERSION_FIELD, str(game.version)), (DOUBLE_FIELD, str(plan.double))]
     filled = hand_photo.draft_with_tiles(
@@ -315,8 +327,9 @@ def draft_to_show(game: Game, double: int | None) -> tuple[list[tuple[str, str]]
     or, when a draft holding them was never shown and no longer fits (its round saved
     meanwhile: from another phone, or by the save the scorekeeper typed offline, which the
     outbox sends after the Confirm), that they were not used, with the tiles. A draft whose
-    round is still the one to be entered (only another round corrected) takes them into a
-    draft of that round, as a Confirm sent then would (:func:`put_tiles_in_draft`)."""
+    round is still the one to be entered (only another round corrected since) is kept at the
+    game's version, its typing and the photo's tiles alike, as a Confirm sent then would keep
+    it (:func:`put_tiles_in_draft`)."""
     key = game.edit_token
     kept = _draft(key)
     if kept is None:
@@ -325,15 +338,18 @@ def draft_to_show(game: Game, double: int | None) -> tuple[list[tuple[str, str]]
     who = next((s.player.name for s in game.seats if s.id == seat), None)
     field = hand_field(HandPart.TILES, seat) if seat is not None else None
     tiles = [value for name, value in kept.fields if name == field]
+    drafted = _drafted_double(kept.fields, game)
+    if double is not None and drafted == double and not draft_fits(kept.fields, game, double):
+        # still the round to be entered, another round corrected (or saved and undone) since:
+        # what was typed in it and the photo's tiles stand, at the game's version now
+        kept = replace(kept, fields=_at_version(kept.fields, game))
+        _store(key, kept)
     if not draft_fits(kept.fields, game, double):
         _store(key, None)
         if seat is None or who is None or kept.shown:  # no photo's tiles, or they were seen
             return [], None
-        drafted = _drafted_double(kept.fields, game)
-        if drafted != double or not put_tiles_in_draft(game, drafted, seat, tiles):
-            flash(hand_photo.not_filled_in(game, who, drafted, tiles), "error")
-            return [], None
-        kept = _draft(key) or kept
+        flash(hand_photo.not_filled_in(game, who, drafted, tiles), "error")
+        return [], None
     if kept.shown:
         return list(kept.fields), None
     _store(key, replace(kept, shown=True))

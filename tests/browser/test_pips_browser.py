@@ -134,3 +134,41 @@ def test_points_typed_before_the_photo_do_not_come_back_over_its_tiles(phone: Pa
     page.get_by_role("button", name="Save round").click()
     expect(page.get_by_text("Round saved.")).to_be_visible()
     expect(page.locator("#scoreboard tbody.player", has_text="Bo")).to_contain_text("19")
+
+
+def test_typing_stays_when_another_tab_corrects_an_earlier_round_during_the_photo(phone: Page):
+    """Tester-60, at 360 px: Ana's 7 and Cy's 9 typed in round 2, Bo's photo read, and another
+    tab of the scorekeeper corrected round 1 meanwhile. The Confirm filled Bo's tiles into an
+    empty form of round 2: Ana's 7 and Cy's 9 were gone without a word."""
+    page = phone
+    page.set_viewport_size({"width": 360, "height": 740})
+    start_night(page)
+    create_game(page, ["Ana", "Bo", "Cy"])
+    page.get_by_label("Points for Ana").fill("5")
+    page.get_by_label("Points for Bo").fill("6")
+    hand(page, "Cy").get_by_label("Went out").check()
+    page.get_by_role("button", name="Save round").click()
+    expect(page.get_by_text("Round saved.")).to_be_visible()
+    page.get_by_label("Points for Ana").fill("7")
+    page.get_by_label("Points for Cy").fill("9")
+    read_hand_photo(page)
+
+    other = page.context.new_page()  # the scorekeeper's other tab
+    other.goto(page.url.split("/photo/")[0])
+    other.locator("#correct-rounds a").first.click()
+    other.get_by_label("Points for Ana").fill("15")
+    other.get_by_role("button", name="Save the correction").click()
+    expect(other.get_by_text("Round with 9-9 corrected.", exact=True)).to_be_visible()
+    other.close()
+
+    page.get_by_role("button", name="Confirm these tiles").click()
+    page.wait_for_url(re.compile(r"/g/[^/]+$"))
+    expect(page.get_by_text("Bo: 3 tiles from the photo, 19 points")).to_be_visible()
+    for tile in ("6-5", "3-1", "2-2"):
+        expect(hand(page, "Bo").get_by_role("checkbox", name=tile, exact=True)).to_be_checked()
+    expect(page.get_by_label("Points for Ana")).to_have_value("7")
+    expect(page.get_by_label("Points for Cy")).to_have_value("9")
+    page.get_by_label("Nobody went out: the round was blocked").check()
+    page.get_by_role("button", name="Save round").click()  # not refused as stale
+    expect(page.get_by_text("Round saved.")).to_be_visible()
+    expect(page.locator("#scoreboard tbody.player", has_text="Bo")).to_contain_text("25")

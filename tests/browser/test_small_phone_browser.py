@@ -181,3 +181,23 @@ def test_a_hand_typed_as_letters_is_refused_in_the_servers_words(
     page.get_by_role("button", name="Post my hand").click()
     expect(page.locator("main")).to_contain_text("type the points as a whole number (digits only)")
     expect(page.get_by_label("Points left in my hand")).to_have_value("abc")
+
+
+#: each ticked-box of the round form whose box is narrower or shorter than the others' 24 px
+#: (squeezed by a label that wraps), with the label's words
+SQUEEZED_BOXES = """() => [...document.querySelectorAll('#round-area input[type=checkbox]')]
+  .map(box => [box.getBoundingClientRect(), box.closest('label')])
+  .filter(([r, label]) => r.width && (r.width < 23.5 || r.height < 23.5))
+  .map(([r, label]) => `${label ? label.textContent.trim() : '?'}: ${r.width}x${r.height}`)"""
+
+
+def test_no_tick_box_of_the_round_form_is_squeezed_by_its_label(
+    phone_in: Page, live_server
+) -> None:
+    """Tester-60: at 360 px in German, "Niemand hat alle Steine abgelegt: Die Runde war
+    blockiert" wraps onto three lines and its box shrank to 13 px wide beside it (18 px in
+    Lithuanian), a squashed box next to the others' 24 px squares."""
+    page = phone_in
+    token, _share, _night = seed_game(live_server.app, ["Aleksandra", "Bo", "Cy", "Dan"], 9, 0)
+    remember_game(page, token)
+    assert page.evaluate(SQUEEZED_BOXES) == []

@@ -776,3 +776,71 @@ def test_a_confirm_sent_before_its_round_is_undone_away_says_its_tiles_were_not_
         "enter. The photo's tiles: 6-5 (11 points)." in said
     )
     assert "tile from the photo" not in said
+
+
+def test_points_typed_before_a_photo_stay_when_an_earlier_round_is_corrected_meanwhile(client):
+    """Tester-60: the scorekeeper typed Ann 3 and Cy 9 in the round with 5-5, counted Bob's
+    hand from a photo, and another tab corrected the round before while the photo page was
+    open. The Confirm filled Bob's tiles into a form of the same round with nothing else in
+    it: Ann's 3 and Cy's 9 were gone, unsaid. The round is still the one to be entered, so
+    what was typed in it stands beside the photo's tiles."""
+    game = make_game()
+    ids = seat_ids(game)
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
+    )
+    start = start_photo_for(client, game, "Bob", Ann=3, Cy=9)
+    db.session.refresh(game)
+    correction = round_post(game, 6, totals={"Ann": 14, "Bob": 30}, out="Cy")
+    assert client.post(f"/g/{game.edit_token}/round/1", data=correction).status_code == 303
+    client.get(f"/g/{game.edit_token}")  # the other tab back on the game page after it
+    confirm = start.headers["Location"].replace("?", "/confirm?")
+    assert client.post(confirm, data={"tile": ["6-5"]}).status_code == 303
+    page = client.get(f"/g/{game.edit_token}")
+    assert "Bob: 1 tile from the photo, 11 points. Check the round and save it." in text(page)
+    assert re.search(rf'name="tiles_{ids["Bob"]}" value="6-5" data-points="\d+" checked', page.text)
+    assert re.search(rf'name="total_{ids["Ann"]}"[^>]*value="3"', page.text)
+    assert re.search(rf'name="total_{ids["Cy"]}"[^>]*value="9"', page.text)
+    db.session.refresh(game)
+    assert re.search(rf'name="version"[^>]*value="{game.version}"', page.text)
+
+
+def test_points_typed_before_a_photo_stay_when_a_correction_follows_its_confirm(client):
+    """The outbox's order (tester-60): the Confirm, then a correction of the round before. The
+    game page takes the photo's tiles into the round's form at the new version; Ann's 3,
+    typed before the photo, stays too."""
+    game = make_game()
+    ids = seat_ids(game)
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
+    )
+    db.session.refresh(game)
+    correction = round_post(game, 6, totals={"Ann": 14, "Bob": 30}, out="Cy")
+    outbox_confirm(client, game, "Bob", ["6-5"], Ann=3)
+    assert client.post(f"/g/{game.edit_token}/round/1", data=correction).status_code == 303
+    page = client.get(f"/g/{game.edit_token}")
+    assert "Bob: 1 tile from the photo, 11 points." in text(page)
+    assert re.search(rf'name="total_{ids["Ann"]}"[^>]*value="3"', page.text)
+
+
+def test_the_rounds_centre_double_picked_on_the_photo_is_refused_not_dropped(client):
+    """Tester-60: Bob's photo for the round with 6-6 confirmed with 6-6 among its picks (a
+    misread, or the centre double caught in the photo). The game page said "2 tiles from the
+    photo, 23 points", but the round form has no box for the centre double: it held 6-5 alone
+    (11 points), and a save took 11 without a word. The Confirm is refused, the tile pointed
+    at, in the words the round form uses for the centre double."""
+    game = make_game()
+    ids = seat_ids(game)
+    start = start_photo(client, game, "Bob", Ann=12)
+    confirm = start.headers["Location"].replace("?", "/confirm?")
+    r = client.post(confirm, data={"tile": ["6-5", "6-6"]})
+    assert r.status_code == 422
+    assert "Bob: 6-6 is this round's centre double, so it can't be in a hand." in text(r)
+    page = client.get(f"/g/{game.edit_token}")
+    assert "from the photo" not in text(page)
+    assert not re.search(
+        rf'name="tiles_{ids["Bob"]}" value="6-5" data-points="\d+" checked', page.text
+    )
+    assert stored_rounds(game) == 0
