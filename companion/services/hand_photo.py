@@ -33,6 +33,7 @@ from ..models import Game
 from ..pips import MAX_BYTES, PhotoError, PhotoProblem, Reading
 from ..pips.decode import MAX_PIXELS, MIN_SIDE
 from . import photo_gate
+from .round_check import centre_double_in_hand
 from .round_plan import double_name
 
 #: The form field carrying the photo (page and API).
@@ -749,12 +750,7 @@ def centre_double_problem(
     flagged = [i for i, pick in enumerate(picks) if double is not None and pick == centre]
     if not flagged:
         return None
-    why = _(
-        "%(who)s: %(tile)s is this round's centre double, so it can't be in a hand.",
-        who=who,
-        tile=centre,
-    )
-    return why, flagged
+    return str(centre_double_in_hand(who, centre)), flagged
 
 
 def confirmed_tiles(picks: list[str], set_size: int) -> tuple[list[str], list[int]]:

@@ -20,6 +20,7 @@ from enum import StrEnum
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
+from flask_babel.speaklater import LazyString
 
 from ..engine import (
     DominoSet,
@@ -158,6 +159,17 @@ def round_end_problems(outs: int, blocked: bool) -> list[Problem]:
     return problems
 
 
+def centre_double_in_hand(who: str, tile: str) -> LazyString:
+    """Why ``tile``, the round's centre double (it starts the layout), cannot be in ``who``'s
+    hand, in the players' words: the round form's message, and the scorekeeper's photo
+    page's."""
+    return _l(
+        "%(who)s: %(tile)s is this round's centre double, so it can't be in a hand.",
+        who=who,
+        tile=tile,
+    )
+
+
 def placement_problems(
     tiles: Sequence[Tile], centre: Tile, seen: dict[Tile, str], who: str
 ) -> list[Problem]:
@@ -166,12 +178,7 @@ def placement_problems(
     problems = []
     for tile in tiles:
         if tile == centre:
-            message = _l(
-                "%(who)s: %(tile)s is this round's centre double, so it can't be in a hand.",
-                who=who,
-                tile=str(tile),
-            )
-            problems.append(Problem(message, HandPart.TILES))
+            problems.append(Problem(centre_double_in_hand(who, str(tile)), HandPart.TILES))
         elif tile in seen:
             message = _l(
                 "%(tile)s can't be in both %(a)s's and %(b)s's hands.",
