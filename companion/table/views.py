@@ -524,7 +524,11 @@ def hand_photo_confirm(share_token: str) -> Any:
     render = partial(_photo_page, game, seat, page_double)
     if photo_page.adding_up():  # "Add up my picks" (no JS): the page again, nothing posted
         return photo_page.added_up(picks, render)
-    problem = hand_photo.confirm_problem(picks, game.set_size)
+    # the centre double is refused here too, as on the scorekeeper's photo page: refused by the
+    # post, the player landed on the hand form with the tile dropped and the photo gone
+    problem = hand_photo.confirm_problem(picks, game.set_size) or hand_photo.centre_double_problem(
+        picks, seat.player.name, page_double
+    )
     if problem is not None:  # the reading again, every pick kept, the tiles to fix pointed at
         return photo_page.refused_confirm(problem, picks, render)
     tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)

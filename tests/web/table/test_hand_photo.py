@@ -140,6 +140,22 @@ def bobs_three_tiles_confirmed_as(table, picks: list[str]):
     return bob.post(confirm_url(page), data={"tile": picks, "reading": kept_reading(page)})
 
 
+def test_the_centre_double_picked_is_refused_on_the_photo_page_with_every_pick_kept(table):
+    """The round is 6-6's: Bob picks 6-6 for his 6-5 by mistake. As on the scorekeeper's photo
+    page, the Confirm is refused on the photo page itself, the reading and every pick kept and
+    the 6-6 picker pointed at; before, he was sent to his hand form with the 6-6 dropped from
+    the tiles and the photo gone, so he could no longer see which tile it had been."""
+    game, _ = table
+    picks = ["6-6", "3-1", "2-2"]
+    r = bobs_three_tiles_confirmed_as(table, picks)
+    assert r.status_code == 422
+    assert hand_post(game, "Bob") is None
+    assert "6-6 is this round's centre double" in html.unescape(r.text)
+    assert "data:image/jpeg;base64," in r.text and r.text.count("<polygon") == 3
+    assert selected(r.text) == picks
+    assert r.text.count('aria-invalid="true"') == 1
+
+
 def test_a_tile_picked_twice_is_refused_with_every_pick_kept(table):
     """A set has one of each tile: a duplicate is a misreading, never silently dropped (it was:
     "2-2, 2-2, 8-1, 7-0" headlined 24 and posted 20)."""
