@@ -414,8 +414,13 @@ HAND_FIELDS = frozenset({"total", "tiles", "went_out"})
 # --- a player's own hand from a photo ----------------------------------------------------------
 
 
-def _photo_seat(share_token: str) -> tuple[Game, Seat, int] | Any:
-    """The joined seat and the coming round's double, or the redirect that replaces the page."""
+def _photo_seat(
+    share_token: str, *, confirming: bool = False
+) -> tuple[Game, Seat, int | None] | Any:
+    """The joined seat and the coming round's double, or the redirect that replaces the page.
+    ``confirming`` (the photo's Confirm): with no round left to play (the last round saved
+    while the photo page was open) the double is None instead of the redirect, so the Confirm
+    can still say that its round was saved without it, and with which tiles."""
     game, seat = _joined(share_token)
     carried = _carried_to(game)
     if carried is not None:  # the old game's photo page: the rematch's round is the one now
@@ -427,9 +432,16 @@ def _photo_seat(share_token: str) -> tuple[Game, Seat, int] | Any:
         return redirect(url_for("table.join", join_token=share_token), 303)
     plan = plan_round(game)
     if plan is None or game.status == GameStatus.FINISHED:
-        flash(_("No round is being played now: there is no hand to count."), "info")
-        return redirect(url_for("table.hand", share_token=share_token), 303)
+        if confirming:
+            return game, seat, None
+        return _no_round_to_count(share_token)
     return game, seat, plan.double
+
+
+def _no_round_to_count(share_token: str) -> Any:
+    """The hand page, told that no round is being played (the game is over)."""
+    flash(_("No round is being played now: there is no hand to count."), "info")
+    return redirect(url_for("table.hand", share_token=share_token), 303)
 
 
 def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra: Any) -> Any:
@@ -502,15 +514,21 @@ def hand_photo_confirm_again(share_token: str) -> Any:
 @requires(Role.PLAYER)
 def hand_photo_confirm(share_token: str) -> Any:
     """Post the confirmed tiles as my hand (the same post as the hand form's)."""
-    found = _photo_seat(share_token)
+    found = _photo_seat(share_token, confirming=True)
     if not isinstance(found, tuple):
         return found
     game, seat, page_double = found
     picks = ConfirmedTilesForm().picks()
+    if page_double is None:  # the game ended while the photo page was open
+        return _confirm_after_the_game(game, seat, share_token, picks)
     render = partial(_photo_page, game, seat, page_double)
     if photo_page.adding_up():  # "Add up my picks" (no JS): the page again, nothing posted
         return photo_page.added_up(picks, render)
-    problem = hand_photo.confirm_problem(picks, game.set_size)
+    # the centre double is refused here too, as on the scorekeeper's photo page: refused by the
+    # post, the player landed on the hand form with the tile dropped and the photo gone
+    problem = hand_photo.confirm_problem(picks, game.set_size) or hand_photo.centre_double_problem(
+        picks, seat.player.name, page_double
+    )
     if problem is not None:  # the reading again, every pick kept, the tiles to fix pointed at
         return photo_page.refused_confirm(problem, picks, render)
     tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)
@@ -528,6 +546,23 @@ def hand_photo_confirm(share_token: str) -> Any:
         typed,
         seen=posts.revision_number(query.text("seen", "0")),
     )
+
+
+def _confirm_after_the_game(game: Game, seat: Seat, share_token: str, picks: list[str]) -> Any:
+    """A photo's Confirm that comes after the game's last round was saved: posted like any
+    other, so the answer is "That round was already saved" with the saved score and the
+    photo's tiles beside it (as for a round saved mid-game), not a bare "no round is being
+    played" that drops the tiles unsaid. Picks that are not a hand, or a link without its
+    round, get that bare answer: there is nothing to show."""
+    double = round_double(query.optional_text("double"))
+    if double is None or hand_photo.confirm_problem(picks, game.set_size) is not None:
+        return _no_round_to_count(share_token)
+    if posts.saved_round(game, double) is None:  # a game ended early: its round never saved
+        return _no_round_to_count(share_token)  # (never a post into a finished game)
+    tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)
+    typed = {"total": "", "tiles": tiles, "went_out": False}
+    seen = posts.revision_number(query.text("seen", "0"))
+    return _post_typed(game, seat, share_token, double, typed, seen=seen)
 
 
 @bp.get("/p/<share_token>/live")

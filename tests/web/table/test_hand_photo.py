@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.models import HandPost
+from companion.models import HandPost, HandScore, Round
 from companion.pips.synth import scene
-from tests.web.playkit import make_game, seat_ids, text
+from tests.web.playkit import add_scored_rounds, make_game, seat_ids, text
 
 
 @pytest.fixture()
@@ -138,6 +138,22 @@ def bobs_three_tiles_confirmed_as(table, picks: list[str]):
     bob = phone("Bob")
     page = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data).text
     return bob.post(confirm_url(page), data={"tile": picks, "reading": kept_reading(page)})
+
+
+def test_the_centre_double_picked_is_refused_on_the_photo_page_with_every_pick_kept(table):
+    """The round is 6-6's: Bob picks 6-6 for his 6-5 by mistake. As on the scorekeeper's photo
+    page, the Confirm is refused on the photo page itself, the reading and every pick kept and
+    the 6-6 picker pointed at; before, he was sent to his hand form with the 6-6 dropped from
+    the tiles and the photo gone, so he could no longer see which tile it had been."""
+    game, _ = table
+    picks = ["6-6", "3-1", "2-2"]
+    r = bobs_three_tiles_confirmed_as(table, picks)
+    assert r.status_code == 422
+    assert hand_post(game, "Bob") is None
+    assert "6-6 is this round's centre double" in html.unescape(r.text)
+    assert "data:image/jpeg;base64," in r.text and r.text.count("<polygon") == 3
+    assert selected(r.text) == picks
+    assert r.text.count('aria-invalid="true"') == 1
 
 
 def test_a_tile_picked_twice_is_refused_with_every_pick_kept(table):
@@ -368,3 +384,30 @@ def test_the_address_a_refused_confirm_leaves_opens_the_hand_page(table):
     assert refused.status_code == 422 and "6-5 is already in Ann" in text(refused)
     again = bob.get(address)
     assert again.status_code == 303 and again.location.endswith(f"/p/{game.share_token}")
+
+
+def test_a_confirm_after_the_games_last_round_was_saved_says_so_with_the_photos_tiles(table):
+    """Bob reads his hand for the last round (0-0); the scorekeeper saves that round, which ends
+    the game; then Bob confirms. As for a round saved mid-game, he is told the round was
+    already saved, with the saved score and the photo's tiles beside it; before, he only got
+    "No round is being played now" and the tiles he had just confirmed were gone unsaid."""
+    game, phone = table
+    bob = phone("Bob")
+    add_scored_rounds(game, [{"Ann": 0, "Bob": 5, "Cy": 7}] * 6)
+    r = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.5).data)
+    assert r.status_code == 200 and "double=0" in confirm_url(r.text)
+    picks = ["6-5", "3-1"]
+    last = Round(number=7, start_double=0, status="scored")  # 0-0 saved: the game is over
+    for seat in game.seats:
+        points = {"Ann": 0, "Bob": 9, "Cy": 4}[seat.player.name]
+        last.hands.append(HandScore(seat=seat, points=points, went_out=points == 0))
+    game.rounds.append(last)
+    game.status = "finished"
+    game.version += 1
+    db.session.commit()
+    r = bob.post(confirm_url(r.text), data={"tile": picks})
+    assert r.status_code == 409
+    words = text(r)
+    assert "That round was already saved" in words
+    assert "Saved: 9" in words and "What you typed: 6-5 3-1" in words
+    assert hand_post(game, "Bob") is None

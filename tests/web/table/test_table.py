@@ -256,6 +256,27 @@ def test_a_phone_can_change_its_post_until_the_round_is_saved(client, table):
     assert hand_post(game, "Bob").total == 14
 
 
+def test_a_post_for_a_saved_round_does_not_fill_the_next_rounds_form(client, table):
+    """Bob's 20 (or his photo's tiles) for the round with 6-6 comes after it was saved: the
+    answer shows it beside the saved score, but the form below is the next round's (5-5),
+    and it starts empty: pre-filled with the old hand, one tap on "Post my hand" would post
+    last round's hand as this round's."""
+    game, phone = table
+    bob = phone("Bob")
+    client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 14, "Cy": 3}, out="Ann"),
+    )
+    for fields, shown in (({"total": "20"}, "20"), ({"tiles": ["3-1"]}, "3-1")):
+        r = post(bob, game, **fields)
+        assert r.status_code == 409
+        assert f"What you typed: {shown}" in text(r)
+        assert "Round 2: centre 5-5" in text(r)
+        form = r.text.split('id="hand-form"', 1)[1].split("</form>", 1)[0]
+        assert re.search(r'id="total"[^>]*value=""', form)
+        assert not re.search(r'value="3-1"[^>]*checked', form)
+
+
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
