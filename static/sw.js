@@ -124,7 +124,7 @@ self.addEventListener("message", function (event) {
     // it was not kept: fetch it once now (as the page would) and keep it as any page is kept.
     var first = new URL(data.path, self.location.origin);
     if (!isGamePage(first) && !isStart(first)) { return; }
-    event.waitUntil(fetch(new Request(first.href, { credentials: "same-origin" })).then(function (response) {
+    event.waitUntil(fetch(new Request(first.href, { credentials: "same-origin", headers: { "X-Offline-Copy": "1" } })).then(function (response) {
       return keepOnly(response.headers.get("X-Offline-Games")).then(function () { return remember(first, response); });
     }).catch(function () {}));
     return;

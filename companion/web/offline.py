@@ -23,9 +23,17 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from flask import Flask, Response, has_request_context, redirect, request, url_for
+from flask import (
+    Flask,
+    Response,
+    get_flashed_messages,
+    has_request_context,
+    redirect,
+    request,
+    url_for,
+)
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
@@ -45,6 +53,10 @@ NOT_IN_SHELL = (".png",)
 PAGE_HEADER = "X-Offline-Page"
 #: the response header listing the games whose pages this phone may keep (comma-separated ids)
 GAMES_HEADER = "X-Offline-Games"
+#: the request header of the service worker's own fetch of a page to keep (static/sw.js,
+#: "keep-first"): a page drawn for it shows no notice, so one meant for the phone (set by a
+#: save or an undo the phone made meanwhile) waits for the page the phone opens
+COPY_HEADER = "X-Offline-Copy"
 #: the pages the service worker handles, which carry :data:`GAMES_HEADER`
 LISTING_PAGES = ("games.index", "games.play", "table.hand")
 #: the blueprints whose pages load static/js/offline.js: the pages kept offline, the forms
@@ -195,6 +207,16 @@ def _kept_page_game(response: Response) -> int | None:
     return game.id
 
 
+def page_notices() -> list[tuple[str, str]]:
+    """The notices (category, message) the page drawn now shows, taken from the session; none
+    for the service worker's own fetch of a page (:data:`COPY_HEADER`), which nobody sees:
+    taking them there lost an "Undone: ..." made while the first page's copy was fetched."""
+    if request.headers.get(COPY_HEADER):
+        return []
+    # with categories, Flask gives (category, message) pairs; its stub joins both shapes
+    return cast(list[tuple[str, str]], get_flashed_messages(with_categories=True))
+
+
 def offline_scripts() -> bool:
     """Whether this request's page loads the offline script (see :data:`OFFLINE_BLUEPRINTS`);
     an error page outside any blueprint does not."""
@@ -207,6 +229,7 @@ def init_offline(app: Flask) -> None:
         app.session_interface = QuietSessionInterface()
 
     app.jinja_env.globals["offline_scripts"] = offline_scripts
+    app.jinja_env.globals["page_notices"] = page_notices
 
     @app.get("/manifest.webmanifest")
     @requires(Role.ANYONE)
