@@ -44,6 +44,14 @@ def upload(client, game, seat_id, data: bytes, name="hand.jpg"):
     )
 
 
+def save_first_round(client, game):
+    """Save the round with 6-6 as another tab or phone would: Ann 12, Bob 30, Cy went out."""
+    return client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
+    )
+
+
 def stored_rounds(game) -> int:
     db.session.expire_all()
     return db.session.scalar(
@@ -616,10 +624,7 @@ def test_a_confirm_for_a_round_saved_meanwhile_says_so_and_keeps_the_next_rounds
     ids = seat_ids(game)
     start = start_photo(client, game, "Bob", Ann=12)
     photo_page = client.get(start.headers["Location"]).get_data(as_text=True)
-    saved = client.post(
-        f"/g/{game.edit_token}/round",  # the other tab
-        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
-    )
+    saved = save_first_round(client, game)  # the other tab
     assert saved.status_code == 303 and stored_rounds(game) == 1
     client.get(f"/g/{game.edit_token}")
     db.session.refresh(game)
@@ -653,10 +658,7 @@ def test_a_confirm_for_a_round_no_longer_being_entered_is_said_not_put_in_anothe
     meanwhile, so 6-6 is to be entered again. The photo's tiles do not go into that round."""
     game = make_game()
     ids = seat_ids(game)
-    client.post(
-        f"/g/{game.edit_token}/round",
-        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
-    )
+    save_first_round(client, game)
     db.session.refresh(game)
     start = client.post(
         f"/g/{game.edit_token}/photo", data={**round_post(game, 5), "photo_seat": str(ids["Bob"])}
@@ -736,10 +738,7 @@ def test_a_confirm_sent_before_a_correction_of_an_earlier_round_still_fills_the_
     is still the one to be entered: the tiles go into its form, and the message is true."""
     game = make_game()
     ids = seat_ids(game)
-    client.post(
-        f"/g/{game.edit_token}/round",
-        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
-    )
+    save_first_round(client, game)
     client.get(f"/g/{game.edit_token}")
     db.session.refresh(game)
     correction = round_post(game, 6, totals={"Ann": 14, "Bob": 30}, out="Cy")  # the copy's
@@ -763,10 +762,7 @@ def test_a_confirm_sent_before_its_round_is_undone_away_says_its_tiles_were_not_
     tab): the round to be entered is 6-6 again, and the page says the photo's tiles were not
     filled in, with them, instead of "1 tile from the photo"."""
     game = make_game()
-    client.post(
-        f"/g/{game.edit_token}/round",
-        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
-    )
+    save_first_round(client, game)
     outbox_confirm(client, game, "Bob", ["6-5"])
     undone = undo(client, game)  # followed to the game page
     assert undone.status_code == 200 and stored_rounds(game) == 0
@@ -786,10 +782,7 @@ def test_points_typed_before_a_photo_stay_when_an_earlier_round_is_corrected_mea
     what was typed in it stands beside the photo's tiles."""
     game = make_game()
     ids = seat_ids(game)
-    client.post(
-        f"/g/{game.edit_token}/round",
-        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
-    )
+    save_first_round(client, game)
     start = start_photo_for(client, game, "Bob", Ann=3, Cy=9)
     db.session.refresh(game)
     correction = round_post(game, 6, totals={"Ann": 14, "Bob": 30}, out="Cy")
@@ -812,10 +805,7 @@ def test_points_typed_before_a_photo_stay_when_a_correction_follows_its_confirm(
     typed before the photo, stays too."""
     game = make_game()
     ids = seat_ids(game)
-    client.post(
-        f"/g/{game.edit_token}/round",
-        data=round_post(game, 6, totals={"Ann": 12, "Bob": 30}, out="Cy"),
-    )
+    save_first_round(client, game)
     db.session.refresh(game)
     correction = round_post(game, 6, totals={"Ann": 14, "Bob": 30}, out="Cy")
     outbox_confirm(client, game, "Bob", ["6-5"], Ann=3)
