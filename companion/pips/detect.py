@@ -623,6 +623,13 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     return TileRead(corners, counted, marks, share, None, regularity)
 
 
+def _usual_pip(halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]]) -> float | None:
+    """The median diameter (pixels) of the marks on a tile's two halves, or None with fewer
+    than three marks (too few to tell which size is the usual one)."""
+    sizes = sorted(p.diameter for _, p in halves[0] + halves[1])
+    return sizes[len(sizes) // 2] if len(sizes) >= 3 else None
+
+
 def _without_specks(
     halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]],
 ) -> tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]]:
@@ -630,10 +637,9 @@ def _without_specks(
     across (JPEG noise, a glint at the edge of a tile's shadow). Every pip of a tile has one
     size, so such a mark is no pip; left in, it made the whole tile unread (pips of mixed
     sizes)."""
-    sizes = sorted(p.diameter for _, p in halves[0] + halves[1])
-    if len(sizes) < 3:
+    usual = _usual_pip(halves)
+    if usual is None:
         return halves
-    usual = sizes[len(sizes) // 2]
     return (
         [(i, p) for i, p in halves[0] if p.diameter >= SPECK * usual],
         [(i, p) for i, p in halves[1] if p.diameter >= SPECK * usual],
@@ -649,10 +655,9 @@ def _without_stray(
     without it. Only the guess changes: the caller keeps the tile's low confidence, so it
     still waits for a tap. With none such, or fewer than three marks, ``halves`` as they are.
     """
-    sizes = sorted(p.diameter for _, p in halves[0] + halves[1])
-    if len(sizes) < 3:
+    usual = _usual_pip(halves)
+    if usual is None:
         return halves
-    usual = sizes[len(sizes) // 2]
     stray: tuple[float, int, int] | None = None  # how far off in size, half, place in half
     for side, half in enumerate(halves):
         marks = [p for _, p in half]
