@@ -98,13 +98,20 @@ QUIET_ENDPOINTS = ("static", "web_manifest")
 
 
 class QuietSessionInterface(SecureCookieSessionInterface):
-    """Flask's cookie sessions, except that an answer flagged :data:`QUIET_SESSION` or from
-    one of :data:`QUIET_ENDPOINTS` never sets the cookie (Flask otherwise re-sends a permanent
-    session's cookie with every answer)."""
+    """Flask's cookie sessions, except that an answer flagged :data:`QUIET_SESSION`, from one
+    of :data:`QUIET_ENDPOINTS` or to the service worker's own fetch of a page
+    (:data:`COPY_HEADER`) never sets the cookie (Flask otherwise re-sends a permanent
+    session's cookie with every answer).
+
+    The worker's fetch runs in the background, at any moment: its answer wrote back the cookie
+    it was sent with over whatever the phone did meanwhile (a browser test that drops the
+    cookies saw the old session come back a few milliseconds later, under load)."""
 
     def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
         if has_request_context() and (
-            request.environ.get(QUIET_SESSION) or request.endpoint in QUIET_ENDPOINTS
+            request.environ.get(QUIET_SESSION)
+            or request.endpoint in QUIET_ENDPOINTS
+            or request.headers.get(COPY_HEADER)
         ):
             return False
         return super().should_set_cookie(app, session)

@@ -52,8 +52,9 @@ def lose_session_cookie(page: Page) -> None:
     """Drop the phone's cookies once nothing in flight can bring them back.
 
     A fresh browser's service worker fetches the first page once it takes over, to keep it for
-    offline; that answer renews the session cookie. Under load it came after the cookies were
-    cleared and put the session back (CI, stop 30), so wait for the page to be kept first.
+    offline. Its answer renewed the session cookie and, under load, put the session back after
+    the cookies were cleared (two CI runs); it sets no cookie now, and the wait for the
+    page to be kept still leaves the worker idle before the cookies go.
     """
     page.wait_for_function(
         "async () => !!(navigator.serviceWorker && navigator.serviceWorker.controller"

@@ -225,3 +225,17 @@ def test_the_service_workers_own_fetch_of_a_page_leaves_the_phones_notice(client
     assert "Undone:" not in kept
     shown = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
     assert "Undone: Round 1 (6-6) saved" in shown
+
+
+def test_the_service_workers_own_fetch_of_a_page_leaves_the_cookie_alone(client):
+    """The worker's fetch of a fresh phone's first page (static/sw.js, "keep-first") runs in
+    the background: its answer must not write back the cookie it was sent with over one the
+    phone has had since (a browser test that dropped the cookies got the old session back from
+    it, under load, and a save that had to be refused was saved)."""
+    from companion.web.offline import COPY_HEADER
+
+    game = make_game()
+    assert client.get(f"/g/{game.edit_token}").headers.get("Set-Cookie")
+    kept = client.get(f"/g/{game.edit_token}", headers={COPY_HEADER: "1"})
+    assert kept.status_code == 200 and kept.headers.get("X-Offline-Page") == str(game.id)
+    assert kept.headers.get("Set-Cookie") is None
