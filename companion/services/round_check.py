@@ -170,6 +170,13 @@ def centre_double_in_hand(who: str, tile: str) -> LazyString:
     )
 
 
+def tile_in_two_hands(tile: str, first: str, second: str) -> LazyString:
+    """Why ``tile`` cannot be in ``second``'s hand, ``first``'s holding it already (a set has
+    one of each tile), in the players' words: the round form's message, and the scorekeeper's
+    photo page's."""
+    return _l("%(tile)s can't be in both %(a)s's and %(b)s's hands.", tile=tile, a=first, b=second)
+
+
 def placement_problems(
     tiles: Sequence[Tile], centre: Tile, seen: dict[Tile, str], who: str
 ) -> list[Problem]:
@@ -180,13 +187,7 @@ def placement_problems(
         if tile == centre:
             problems.append(Problem(centre_double_in_hand(who, str(tile)), HandPart.TILES))
         elif tile in seen:
-            message = _l(
-                "%(tile)s can't be in both %(a)s's and %(b)s's hands.",
-                tile=str(tile),
-                a=seen[tile],
-                b=who,
-            )
-            problems.append(Problem(message, HandPart.TILES))
+            problems.append(Problem(tile_in_two_hands(str(tile), seen[tile], who), HandPart.TILES))
         else:
             seen[tile] = who
     return problems
