@@ -161,8 +161,8 @@ def round_end_problems(outs: int, blocked: bool) -> list[Problem]:
 
 def centre_double_in_hand(who: str, tile: str) -> LazyString:
     """Why ``tile``, the round's centre double (it starts the layout), cannot be in ``who``'s
-    hand, in the players' words: the round form's message, and the scorekeeper's photo
-    page's."""
+    hand, in the players' words: the round form's message, and both photo pages' (refused on
+    Confirm, flagged beside the picker before it)."""
     return _l(
         "%(who)s: %(tile)s is this round's centre double, so it can't be in a hand.",
         who=who,
