@@ -24,6 +24,7 @@ from ..extensions import csrf
 from ..models import Game, Seat
 from ..services import hand_photo
 from ..services.rematches import followed_rematch, same_place
+from ..services.round_check import tile_in_two_hands
 from ..services.round_plan import load_game
 from ..web import hand_photo as photo_page
 from ..web import query
@@ -32,6 +33,7 @@ from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx, navigate
 from . import bp
 from .forms import PhotoStartForm
+from .play import form_after_photo
 
 #: Round-form fields not kept in the draft (the CSRF token is renewed; the button is spent).
 NOT_KEPT = frozenset({"csrf_token", "photo_seat"})
@@ -58,6 +60,23 @@ def _rematch_photo(game: Game, seat_id: int) -> Any:
     return redirect(url_for("games.photo", token=new.edit_token, seat_id=seat.id), 303)
 
 
+def _elsewhere(game: Game, seat: Seat, double: int | None) -> dict[str, Any]:
+    """What the photo page flags beside a picker before Confirm
+    (:func:`companion.web.hand_photo.elsewhere_context`): the round's centre double, and each
+    tile in another hand of the round form the scorekeeper goes back to (typed there, or
+    posted from a phone), in the words of the round's Save refusing it."""
+    who = seat.player.name
+    held: dict[str, str] = {}
+    if double is not None:
+        for hand in form_after_photo(game, double).hand_forms():
+            if hand.seat.id != seat.id:
+                for tile in hand.tiles.data or []:
+                    held.setdefault(str(tile), hand.seat.player.name)
+    return photo_page.elsewhere_context(
+        who, double, held, lambda tile, other: str(tile_in_two_hands(tile, other, who))
+    )
+
+
 def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str, int]:
     double = photo_page.photo_double(game)  # its forms carry the round on (see photo_start)
     context = {
@@ -80,6 +99,7 @@ def _page(game: Game, seat: Seat, status: int = 200, **extra: Any) -> tuple[str,
         "outbox_page": url_for("games.play", token=game.edit_token),
         "outbox_keeper": True,
         **photo_page.page_context(game),
+        **_elsewhere(game, seat, double),
         **extra,
     }
     return render_template("pips/photo.html", **context), status

@@ -304,6 +304,21 @@ def _form_from_draft(game: Game, plan: RoundPlan | None) -> tuple[RoundForm | No
     return form, fresh
 
 
+def form_after_photo(game: Game, double: int) -> RoundForm:
+    """The round form of the round with ``double`` as the game page will show it after a
+    hand's photo is confirmed (the photographed hand aside): the form kept while the photo is
+    taken, with the hands posted since in the boxes not typed over, else the form filled from
+    the posted hands. Only read: nothing flashed, the kept form not marked shown."""
+    fields = photo_page.kept_fields(game, double)
+    if fields is None:
+        return round_form(
+            game, double=str(double), **posts.form_data(posts.open_posts(game, double))
+        )
+    form = round_form(game, MultiDict(fields))
+    _take_posts_into_untouched_boxes(game, form, double)
+    return form
+
+
 def _take_posts_into_untouched_boxes(game: Game, form: RoundForm, double: int | None) -> None:
     """Put each hand posted since the draft was kept into its box when the scorekeeper had
     not typed over it (it still holds what it was filled with, often nothing), as the live

@@ -17,7 +17,7 @@ import io
 import json
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -751,6 +751,22 @@ def centre_double_problem(
     if not flagged:
         return None
     return str(centre_double_in_hand(who, centre)), flagged
+
+
+def held_elsewhere(
+    who: str, double: int | None, held: Mapping[str, str], clash: Callable[[str, str], str]
+) -> dict[str, str]:
+    """Tile -> why it cannot be picked for ``who``'s hand, in the words of the refusal to
+    come: the centre double of the photo's round (``double``; None: no round), in the round
+    form's words (:func:`centre_double_problem`), and each tile ``held`` in another hand
+    (tile -> whose hand), in ``clash(tile, whose)``. ``_photo_reading.html`` says them beside
+    a picker holding one from the first render, and static/js/photo.js as tiles are picked:
+    before Confirm, not only when the Confirm (or the round's Save) is refused."""
+    words = {tile: clash(tile, other) for tile, other in held.items()}
+    if double is not None:
+        centre = f"{double}-{double}"
+        words[centre] = str(centre_double_in_hand(who, centre))
+    return words
 
 
 def confirmed_tiles(picks: list[str], set_size: int) -> tuple[list[str], list[int]]:

@@ -427,20 +427,10 @@ def _value_from(
                 tile=str(centre),
             )
         )
-    others = open_posts(game, double)
-    for seat_id, post in others.items():
-        if seat_id == seat.id or not post.tiles:
-            continue
-        clash = sorted(set(post.tiles) & {str(t) for t in parsed})
-        if clash:
-            raise PostRefused(
-                _(
-                    "%(tile)s is already in %(who)s's posted hand: check your tiles "
-                    "(or ask %(who)s to check theirs).",
-                    tile=clash[0],
-                    who=post.seat.player.name,
-                )
-            )
+    held = posted_tiles(game, double, seat.id)
+    clash = sorted(str(t) for t in parsed if str(t) in held)
+    if clash:
+        raise PostRefused(already_posted(clash[0], held[clash[0]]))
     if parsed:
         points = score_hand(parsed, rules_of(game), round_double=centre).points
         if total is not None and total != points:
@@ -456,6 +446,28 @@ def _value_from(
     if total is None:
         raise PostRefused(_("Type the points left in your hand, or tap your tiles."))
     return HandValue(total, None, False)
+
+
+def posted_tiles(game: Game, double: int, but: int) -> dict[str, str]:
+    """Tile ("5-3") -> the name of the player whose open posted hand for the round with
+    ``double`` holds it, every seat's but seat ``but``'s (a tile is in one hand only)."""
+    return {
+        tile: post.seat.player.name
+        for seat_id, post in open_posts(game, double).items()
+        if seat_id != but
+        for tile in post.tiles or ()
+    }
+
+
+def already_posted(tile: str, who: str) -> str:
+    """Why ``tile`` cannot be posted, ``who``'s posted hand holding it already, in the
+    player's words: the post's refusal, and the player's photo page's flag beside a picker."""
+    return _(
+        "%(tile)s is already in %(who)s's posted hand: check your tiles "
+        "(or ask %(who)s to check theirs).",
+        tile=tile,
+        who=who,
+    )
 
 
 def post_hand(

@@ -161,13 +161,20 @@ def round_end_problems(outs: int, blocked: bool) -> list[Problem]:
 
 def centre_double_in_hand(who: str, tile: str) -> LazyString:
     """Why ``tile``, the round's centre double (it starts the layout), cannot be in ``who``'s
-    hand, in the players' words: the round form's message, and the scorekeeper's photo
-    page's."""
+    hand, in the players' words: the round form's message, and both photo pages' (refused on
+    Confirm, flagged beside the picker before it)."""
     return _l(
         "%(who)s: %(tile)s is this round's centre double, so it can't be in a hand.",
         who=who,
         tile=tile,
     )
+
+
+def tile_in_two_hands(tile: str, first: str, second: str) -> LazyString:
+    """Why ``tile`` cannot be in ``second``'s hand, ``first``'s holding it already (a set has
+    one of each tile), in the players' words: the round form's message, and the scorekeeper's
+    photo page's."""
+    return _l("%(tile)s can't be in both %(a)s's and %(b)s's hands.", tile=tile, a=first, b=second)
 
 
 def placement_problems(
@@ -180,13 +187,7 @@ def placement_problems(
         if tile == centre:
             problems.append(Problem(centre_double_in_hand(who, str(tile)), HandPart.TILES))
         elif tile in seen:
-            message = _l(
-                "%(tile)s can't be in both %(a)s's and %(b)s's hands.",
-                tile=str(tile),
-                a=seen[tile],
-                b=who,
-            )
-            problems.append(Problem(message, HandPart.TILES))
+            problems.append(Problem(tile_in_two_hands(str(tile), seen[tile], who), HandPart.TILES))
         else:
             seen[tile] = who
     return problems

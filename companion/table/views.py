@@ -471,6 +471,14 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
         "outbox_page": url_for("table.hand", share_token=share),
         "outbox_keeper": False,
         **photo_page.page_context(game),
+        # flagged beside a picker before Confirm: the centre double, a tile another player
+        # posted (in the words of the post refusing it)
+        **photo_page.elsewhere_context(
+            seat.player.name,
+            double,
+            posts.posted_tiles(game, double, seat.id),
+            posts.already_posted,
+        ),
         **extra,
     }
     return render_template("pips/photo.html", **context), status

@@ -9,7 +9,7 @@ in the session while a photo is taken (one :class:`Draft` each: :func:`keep_draf
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -173,6 +173,20 @@ def page_context(game: Game) -> dict[str, Any]:
     return {"form": FlaskForm(formdata=None), **hand_photo.picker_context(game)}
 
 
+def elsewhere_context(
+    who: str, double: int | None, held: Mapping[str, str], clash: Callable[[str, str], str]
+) -> dict[str, Any]:
+    """What a photo page flags beside a picker before Confirm
+    (:func:`companion.services.hand_photo.held_elsewhere`): ``elsewhere``, tile -> the words,
+    and the ``centre`` double's tile ("6-6"; "" with no round), which photo.js holds Confirm
+    back for, as the Confirm refuses it (a tile in another hand is only flagged: that hand
+    may be the wrong one, and the Confirm or the round's Save decides)."""
+    return {
+        "elsewhere": hand_photo.held_elsewhere(who, double, held, clash),
+        "centre": f"{double}-{double}" if double is not None else "",
+    }
+
+
 @dataclass(frozen=True)
 class Draft:
     """A hand or round form kept in the session while a photo is taken: its ``fields`` (name,
@@ -265,6 +279,17 @@ def _at_version(fields: Sequence[tuple[str, str]], game: Game) -> tuple[tuple[st
     return tuple(
         (name, str(game.version) if name == VERSION_FIELD else value) for name, value in fields
     )
+
+
+def kept_fields(game: Game, double: int) -> list[tuple[str, str]] | None:
+    """The fields of the round form kept for ``game`` while a photo is taken, when it is the
+    round form of the round with ``double`` (at any version: another round corrected since
+    leaves its typing standing, :func:`put_tiles_in_draft`); else None. Only read: the draft
+    is neither marked shown nor dropped."""
+    kept = _draft(game.edit_token)
+    if kept is None or _drafted_double(kept.fields, game) != double:
+        return None
+    return list(kept.fields)
 
 
 def photo_double(game: Game) -> int | None:

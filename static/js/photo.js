@@ -4,13 +4,17 @@
 // "?" add nothing and keep the "pick each one" line shown. Without JS the headline is the
 // server's sum of the picks, added up again by the form's "Add up my picks" (removed here).
 // Confirm is held back, in the server's words (the form's data-twice, data-pick, data-none),
-// while a tile is picked twice (a set has one of each), a tile is still on "?", or every tile
-// is "not a tile": the browser points at the tile to fix and nothing on the page is lost. The
-// server refuses the same picks the same way when this script does not run.
+// while a tile is picked twice (a set has one of each), a tile is still on "?", every tile
+// is "not a tile", or the round's centre double is picked (data-centre): the browser points at
+// the tile to fix and nothing on the page is lost. The server refuses the same picks the same
+// way when this script does not run. A tile in another hand (data-elsewhere: tile -> the
+// server's words, the centre double's too) is flagged beside its picker but not held back:
+// that hand may be the wrong one, and the server decides.
 (function () {
   "use strict";
 
   function check(form, selects) {
+    var elsewhere = JSON.parse(form.getAttribute("data-elsewhere") || "{}");
     var counts = {};
     var tiles = 0;
     var pending = 0;
@@ -24,14 +28,18 @@
     selects.forEach(function (select, index) {
       var value = select.value;
       var words = "";
+      var warning = false;
       if (value === "?") {
         words = form.dataset.pick.replace("{n}", String(index + 1));
       } else if (counts[value] > 1) {
         words = form.dataset.twice.split("{t}").join(value);
+      } else if (Object.prototype.hasOwnProperty.call(elsewhere, value)) {
+        words = elsewhere[value];
+        warning = value !== form.getAttribute("data-centre");
       } else if (index === 0 && tiles === 0 && pending === 0) {
         words = form.dataset.none;
       }
-      select.setCustomValidity(words);
+      select.setCustomValidity(warning ? "" : words);
       // a tile still on "?" keeps the mark the server gave it after a refused Confirm, and
       // gets none before one (it is not wrong yet, only not picked)
       if (value === "?") { return; }

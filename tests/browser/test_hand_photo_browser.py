@@ -15,6 +15,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
+from companion.extensions import db
+from companion.models import Device, Game, HandPost
 from companion.pips.synth import scene
 from tests.browser.test_scorekeeper_browser import create_game, hand, start_night
 from tests.pips.conftest import shared_photos_side_by_side
@@ -384,3 +386,83 @@ def test_a_tile_the_photo_missed_is_added_and_counted_at_360_px(phone: Page, bro
         bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
         expect(bo.get_by_text("Hand posted")).to_be_visible()
         expect(bo.get_by_text("6-5").first).to_be_visible()
+
+
+def ana_posted(live_server, share_path: str, tiles: list[str]) -> None:
+    """Ana's hand for the round with 9-9 posted from a phone of hers (stored straight in the
+    live server's database), in the game of ``share_path`` ("/p/<share token>")."""
+    share = share_path.rsplit("/", 1)[-1]
+    with live_server.app.app_context():
+        game = db.session.scalar(db.select(Game).where(Game.share_token == share))
+        ana = next(s for s in game.seats if s.player.name == "Ana")
+        device = Device()
+        db.session.add(device)
+        db.session.flush()
+        db.session.add(
+            HandPost(game_id=game.id, double=9, seat_id=ana.id, tiles=tiles, device_id=device.id)
+        )
+        db.session.commit()
+        db.session.remove()
+
+
+def test_the_centre_double_and_a_tile_ana_posted_are_flagged_as_they_are_picked(
+    phone: Page, browser, live_server, shot
+):
+    """At 360 px: Ana posted 5-4; Bo reads valid_4.jpg (one tile, 3-1) for the round with 9-9
+    and picks 9-9, the centre double (in the middle of the table, in nobody's hand): photo.js
+    says so beside the picker at once, in the words of the Confirm that would refuse it, and
+    holds the Confirm back (nothing lost). He picks 5-4: that is flagged as Ana's, but only
+    flagged (her hand may be the wrong one: the post decides). He picks 5-3: no flag."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, base_url=live_server.url
+    )
+    context.set_default_timeout(10_000)
+    try:
+        bo = bo_joined(phone, context)
+        ana_posted(live_server, urlsplit(bo.url).path, ["5-4"])
+        bo.get_by_role("button", name="Count my pips from a photo").click()
+        bo.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+        bo.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+            files=[
+                {"name": PHOTO, "mimeType": "image/jpeg", "buffer": (PHOTOS / PHOTO).read_bytes()}
+            ]
+        )
+        bo.get_by_role("button", name="Count the pips").click()
+        expect(bo.get_by_role("heading", name=re.compile(r"Points to post: \d+"))).to_be_visible()
+        picker = bo.locator("select[name='tile'][data-read]").first
+        flag = bo.locator("#fix-words-0")
+        expect(flag).to_be_hidden()
+
+        picker.select_option("9-9")
+        centre = "Bo: 9-9 is this round's centre double, so it can't be in a hand."
+        expect(flag).to_be_visible()
+        expect(flag).to_have_text(centre)
+        expect(picker).to_have_attribute("aria-invalid", "true")
+        expect(picker).to_have_attribute("aria-describedby", "fix-words-0")
+        assert picker.evaluate("s => s.validationMessage") == centre
+        expect(bo.get_by_role("heading", name="Points to post: 18")).to_be_visible()
+        # readable at 360 px: the words wrap inside the page, nothing runs off its side
+        box = flag.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert bo.evaluate("document.documentElement.scrollWidth") <= 360
+        flag.scroll_into_view_if_needed()
+        shot(bo, "hand-photo-centre-double-flagged")
+        url = bo.url
+        bo.get_by_role("button", name="Confirm these tiles").click()
+        assert bo.url == url  # held back: the reading and the pick still on the page
+        expect(picker).to_have_value("9-9")
+
+        picker.select_option("5-4")
+        expect(flag).to_have_text(
+            "5-4 is already in Ana's posted hand: check your tiles (or ask Ana to check theirs)."
+        )
+        expect(picker).to_have_attribute("aria-invalid", "true")
+        assert picker.evaluate("s => s.validationMessage") == ""  # flagged, not held back
+
+        picker.select_option("5-3")
+        expect(flag).to_be_hidden()
+        expect(picker).not_to_have_attribute("aria-invalid", "true")
+        expect(picker).not_to_have_attribute("aria-describedby", re.compile("fix-words"))
+        assert picker.evaluate("s => s.validationMessage") == ""
+    finally:
+        context.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import re
 
 import pytest
@@ -411,3 +412,71 @@ def test_a_confirm_after_the_games_last_round_was_saved_says_so_with_the_photos_
     assert "That round was already saved" in words
     assert "Saved: 9" in words and "What you typed: 6-5 3-1" in words
     assert hand_post(game, "Bob") is None
+
+
+def flags(page: str) -> dict[str, str]:
+    """The words shown beside the pickers (the hidden ones left out): fix-words id -> words."""
+    shown = re.findall(r'<p class="errors" id="(fix-words-\d+)" data-fix-words>([^<]*)</p>', page)
+    return {fix_id: html.unescape(words) for fix_id, words in shown}
+
+
+def flagged_as_picked(page: str) -> dict[str, str]:
+    """What photo.js flags as tiles are picked (the form's data-elsewhere): tile -> words."""
+    return json.loads(html.unescape(re.search(r"data-elsewhere='([^']*)'", page).group(1)))
+
+
+CENTRE_WORDS = "Bob: 6-6 is this round's centre double, so it can't be in a hand."
+
+
+def test_the_centre_double_read_is_flagged_beside_its_picker_from_the_first_render(table):
+    """The round is 6-6's, which sits in the middle of the table: a 6-6 read in Bob's photo (a
+    misread, or the centre double caught in the picture) is said beside its picker as soon as
+    the reading is shown, in the words of the Confirm that would refuse it; not only when the
+    Confirm is refused."""
+    game, phone = table
+    r = upload(phone("Bob"), game, scene([(6, 6), (6, 5), (3, 1)], angle=0.4).data)
+    assert r.status_code == 200
+    picks = selected(r.text)
+    assert sorted(picks) == ["3-1", "6-5", "6-6"]
+    at = picks.index("6-6")
+    assert flags(r.text) == {f"fix-words-{at}": CENTRE_WORDS}
+    assert re.search(rf'aria-invalid="true" aria-describedby="fix-words-{at}"', r.text)
+    assert r.text.count('aria-invalid="true"') == 1
+    assert "Points to post: 27" in text(r)  # the headline is not changed by the flag
+
+
+def test_a_photo_with_no_tile_held_elsewhere_flags_nothing(table):
+    game, phone = table
+    r = upload(phone("Bob"), game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data)
+    assert r.status_code == 200
+    assert flags(r.text) == {} and 'aria-invalid="true"' not in r.text
+    # photo.js is given the words for a tile picked later: here only the centre double's
+    assert flagged_as_picked(r.text) == {"6-6": CENTRE_WORDS}
+
+
+def test_a_tile_another_player_posted_is_flagged_beside_its_picker(table):
+    """Ann posted 6-5 for this round: Bob's photo reading 6-5 says so beside that picker from
+    the first render (a tile is in one hand only), in the words of the post that would refuse
+    it, naming Ann; his own earlier post (3-1) is no clash, it is replaced. Without JS, "Add up
+    my picks" draws the flags for the picks: 6-5 corrected to 5-4 is no longer flagged, the
+    centre double picked in an added picker is."""
+    game, phone = table
+    ann = phone("Ann").post(f"/p/{game.share_token}", data={"double": "6", "tiles": ["6-5"]})
+    assert ann.status_code == 303
+    bob = phone("Bob")
+    mine = bob.post(f"/p/{game.share_token}", data={"double": "6", "tiles": ["3-1"], "seen": "0"})
+    assert mine.status_code == 303
+    r = upload(bob, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data)
+    assert r.status_code == 200
+    picks = selected(r.text)
+    at = picks.index("6-5")
+    words = "6-5 is already in Ann's posted hand: check your tiles (or ask Ann to check theirs)."
+    assert flags(r.text) == {f"fix-words-{at}": words}
+    assert re.search(rf'aria-invalid="true" aria-describedby="fix-words-{at}"', r.text)
+    picks[at] = "5-4"
+    again = bob.post(
+        confirm_url(r.text),
+        data={"tile": [*picks, "6-6", "none"], "reading": kept_reading(r.text), "add_up": "1"},
+    )
+    assert again.status_code == 200
+    assert flags(again.text) == {"fix-words-3": CENTRE_WORDS}

@@ -19,6 +19,7 @@ from companion.pips import MAX_BYTES, count_pips
 from companion.pips.synth import scene
 from tests.web.games.test_corrections import undo
 from tests.web.playkit import make_game, round_post, seat_ids, text
+from tests.web.table.test_hand_photo import flagged_as_picked, flags, selected
 
 PHOTOS = Path(__file__).resolve().parents[2] / "data" / "photos"
 
@@ -834,3 +835,56 @@ def test_the_rounds_centre_double_picked_on_the_photo_is_refused_not_dropped(cli
         rf'name="tiles_{ids["Bob"]}" value="6-5" data-points="\d+" checked', page.text
     )
     assert stored_rounds(game) == 0
+
+
+def test_the_photo_page_flags_the_centre_double_and_tiles_in_the_other_hands_before_confirm(
+    app, client
+):
+    """Bob's photo for the round with 6-6 reads 6-6, 6-5 and 3-1. The round form the
+    scorekeeper goes back to holds 6-5 in Ann's hand (tapped before the photo button) and 3-1
+    in Cy's (posted from Cy's phone while the photo was taken): each is said beside its picker
+    from the first render, in the words the round's Save would refuse it with, and the centre
+    double in the words its Confirm would; not only once the Confirm or the Save refuses."""
+    game = make_game()
+    ids = seat_ids(game)
+    data = round_post(game, 6, tiles={"Ann": ["6-5"]})
+    data["photo_seat"] = str(ids["Bob"])
+    assert client.post(f"/g/{game.edit_token}/photo", data=data).status_code == 303
+    cy = app.test_client()
+    assert cy.post(f"/j/{game.join_token}", data={"seat": ids["Cy"]}).status_code == 303
+    posted = cy.post(f"/p/{game.share_token}", data={"double": "6", "tiles": ["3-1"]})
+    assert posted.status_code == 303
+    r = upload(client, game, ids["Bob"], scene([(6, 6), (6, 5), (3, 1)], angle=0.4).data)
+    assert r.status_code == 200
+    picks = selected(r.text)
+    assert sorted(picks) == ["3-1", "6-5", "6-6"]
+    assert flags(r.text) == {
+        f"fix-words-{picks.index('6-6')}": (
+            "Bob: 6-6 is this round's centre double, so it can't be in a hand."
+        ),
+        f"fix-words-{picks.index('6-5')}": "6-5 can't be in both Ann's and Bob's hands.",
+        f"fix-words-{picks.index('3-1')}": "3-1 can't be in both Cy's and Bob's hands.",
+    }
+    assert r.text.count('aria-invalid="true"') == 3
+    assert "Points to post: 27" in text(r)  # the headline is not changed by the flags
+
+
+def test_a_post_typed_over_on_the_round_form_is_not_flagged_nor_is_a_plain_reading(app, client):
+    """Cy posted 3-1, but the scorekeeper typed 5 over it before taking Bob's photo: the round
+    form holds no 3-1, so Bob's 3-1 is no clash there; nor is anything flagged in a photo of
+    tiles in no other hand."""
+    game = make_game()
+    ids = seat_ids(game)
+    cy = app.test_client()
+    assert cy.post(f"/j/{game.join_token}", data={"seat": ids["Cy"]}).status_code == 303
+    posted = cy.post(f"/p/{game.share_token}", data={"double": "6", "tiles": ["3-1"]})
+    assert posted.status_code == 303
+    typed_over = {f"seen_{ids['Cy']}": "1", f"filled_{ids['Cy']}": "tiles:3-1"}
+    data = round_post(game, 6, totals={"Cy": 5}, **typed_over)
+    data["photo_seat"] = str(ids["Bob"])
+    assert client.post(f"/g/{game.edit_token}/photo", data=data).status_code == 303
+    r = upload(client, game, ids["Bob"], hand_photo().data)
+    assert r.status_code == 200 and sorted(selected(r.text)) == ["2-2", "3-1", "6-5"]
+    assert flags(r.text) == {} and 'aria-invalid="true"' not in r.text
+    # nor by photo.js as tiles are picked: only the centre double is
+    assert list(flagged_as_picked(r.text)) == ["6-6"]
