@@ -43,6 +43,7 @@ from .round_check import (
     HandEntry,
     RoundEntry,
     ScoredRound,
+    centre_double_in_hand,
     check_round,
     parse_tiles,
     parse_total,
@@ -421,12 +422,7 @@ def _value_from(
         raise PostRefused(problems[0])
     centre = Tile(double, double)
     if centre in parsed:
-        raise PostRefused(
-            _(
-                "%(tile)s is this round's centre double, so it can't be in your hand.",
-                tile=str(centre),
-            )
-        )
+        raise PostRefused(str(centre_double_in_hand(who, str(centre))))
     held = posted_tiles(game, double, seat.id)
     clash = sorted(str(t) for t in parsed if str(t) in held)
     if clash:

@@ -280,7 +280,8 @@ def test_a_post_for_a_saved_round_does_not_fill_the_next_rounds_form(client, tab
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"tiles": ["6-6"]}, "6-6 is this round's centre double"),
+        # the round form's words (round_check.centre_double_in_hand: one home)
+        ({"tiles": ["6-6"]}, "Bob: 6-6 is this round's centre double, so it can't be in a hand."),
         ({"tiles": ["9-9"]}, "Bob:"),
         ({"total": "-3"}, "a score can't be negative"),
         ({"total": "12abc"}, "digits only"),
