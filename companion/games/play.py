@@ -58,6 +58,7 @@ from ..services.round_plan import (
 from ..services.round_store import Conflict, burn_double, check_version, edit_round, save_round
 from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
+from ..stored import read_or
 from ..text import ascii_whole_number
 from ..vocab import GameStatus
 from ..web import hand_photo as photo_page
@@ -72,6 +73,7 @@ from ..web.round_form import (
     VersionForm,
     data_from_round,
     parse_double,
+    round_end_data,
     round_form,
 )
 from . import bp
@@ -83,6 +85,7 @@ from .undo import (
     rematch,
     restore_game,
     undo_last,
+    undone_round,
 )
 
 #: seconds between two polls of the live pages (posted hands and saved rounds show within 2 s)
@@ -130,12 +133,16 @@ def _game_context(
     while a photo was taken, shown for the first time, and this is the seat the photo filled:
     what the phone kept of its typing for that hand is older and gives way."""
     double = editing.start_double if editing else (plan.double if plan else None)
+    restored: set[int] = set()
     if form is None and double is not None:
         data: dict[str, Any] = {"double": str(double)}
         if plan is not None and plan.starter_seat is not None:
             data["starter"] = str(plan.starter_seat.id)
         if not editing:
-            data.update(posts.form_data(posts.open_posts(game, double)))
+            open_posts = posts.open_posts(game, double)
+            data.update(posts.form_data(open_posts))
+            put_back, restored = _undone_round_data(game, double, open_posts)
+            data.update(put_back)
         form = round_form(game, **(data_from_round(editing) if editing else data))
     if form is not None:
         form.version.data = str(game.version)
@@ -176,7 +183,7 @@ def _game_context(
         # an htmx answer is only the #game fragment: messages flashed while making it (e.g.
         # companion.web.stale_forms) are shown in it, as base.html shows them on a whole page
         "flashes": get_flashed_messages(with_categories=True) if is_htmx() else [],
-        "marks": _marks(game, form, double) if form is not None and not editing else {},
+        "marks": _marks(game, form, double, restored) if form is not None and not editing else {},
         "phones": (phones := seat_phones(game)),
         "join_panel_open": join_panel_open(game, phones),
         "asking": asking(game),
@@ -226,13 +233,38 @@ def _form_fields(form: RoundForm) -> list[tuple[str, str]]:
     return fields
 
 
-def _marks(game: Game, form: RoundForm, double: int | None) -> dict[int, posts.PostMark]:
+def _marks(
+    game: Game, form: RoundForm, double: int | None, restored: set[int]
+) -> dict[int, posts.PostMark]:
     """Seat id -> what the round form says about that hand: not posted / posted (when) /
-    changed on their phone / typed over by the scorekeeper."""
+    changed on their phone / typed over by the scorekeeper / typed and put back by an undo
+    (``restored``: those seats)."""
     if double is None:
         return {}
     seen = {h.seat.id: posts.revision_number(str(h.seen.data or "")) for h in form.hand_forms()}
-    return posts.marks(game, double, seen, _held(form))
+    return posts.marks(game, double, seen, _held(form), restored)
+
+
+@read_or(lambda: ({}, set()))
+def _undone_round_data(
+    game: Game, double: int, open_posts: dict[int, HandPost]
+) -> tuple[dict[str, Any], set[int]]:
+    """The round form's data that brings back the saved round "Undo the last change" took away,
+    while it is the round with ``double`` to be entered (:func:`.undo.undone_round`): how it
+    ended and each hand the scorekeeper had entered (:func:`posts.put_back`; the posts fill
+    their own boxes), and the seats so put back that no phone posted (marked as typed, not
+    saved yet). Nothing for any other round, or a stored round of another shape."""
+    snapshot = undone_round(game, double)
+    if snapshot is None:
+        return {}, set()
+    seats = {s.id for s in game.seats}
+    values = {
+        seat_id: value
+        for seat_id, value in posts.put_back(snapshot, open_posts).items()
+        if seat_id in seats
+    }
+    data = {**round_end_data(snapshot), **posts.put_back_data(values)}
+    return data, {seat_id for seat_id in values if seat_id not in open_posts}
 
 
 def _render_game(status: int = 200, /, **kwargs: Any) -> tuple[str, int]:
@@ -626,12 +658,18 @@ def undo(token: str) -> Any:
     else:
         try:
             entry = undo_last(game, form.version.data)
+            said = _("Undone: %(what)s", what=entry_words(entry))
+            if entry.action == "round_saved":
+                # its hands come back in the round form (_undone_round_data): nothing to type
+                back = _(
+                    "Its hands are back in the round form as they were saved: check them and "
+                    "save the round again."
+                )
+                said = Markup("{}. {}").format(said, back)
             # Markup survives the session (Flask's tagged JSON); the link is escaped-safe.
             flash(
                 Markup('{} <a href="{}">{}</a>').format(
-                    _("Undone: %(what)s", what=entry_words(entry)),
-                    url_for("games.audit", token=token),
-                    _("See it in the audit trail"),
+                    said, url_for("games.audit", token=token), _("See it in the audit trail")
                 ),
                 "success",
             )

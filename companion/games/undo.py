@@ -16,10 +16,10 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import AuditEntry, Game, Round, Seat, utcnow
-from ..services.audit import latest_entry, new_entry, undone_params
+from ..services.audit import latest_entry, new_entry, newest_entries, undone_params
 from ..services.game_lookup import carry_table, live_rematch
 from ..services.round_store import Conflict, apply_snapshot, check_version, commit_change
-from ..vocab import AuditCode
+from ..vocab import AuditCode, RoundStatus
 
 #: Changes that "undo the last change" can revert.
 UNDOABLE = ("round_saved", "round_edited", "double_burned")
@@ -33,6 +33,38 @@ def latest_change(game: Game) -> AuditEntry | None:
     """The most recent change that can still be undone, or None (one query: the trail is not
     loaded whole)."""
     return latest_entry(game, UNDOABLE)
+
+
+#: The changes that decide which round is to be entered: a round saved, a double burned, or
+#: one of them taken away by an undo (a correction, and its undo, leave that round alone).
+ROUND_CHANGES = ("round_saved", "double_burned", "undo")
+
+
+def undone_round(game: Game, double: int) -> dict[str, Any] | None:
+    """The saved round that "Undo the last change" took away, as it was saved (its
+    :func:`~companion.services.round_store.round_snapshot`), while it is the round with
+    ``double`` still to be entered: no round saved or double burned since. None otherwise.
+
+    Read from the trail (the undo's entry keeps the round it removed), so the round form of any
+    phone that keeps score shows it again, also when another phone typed it; nothing is kept
+    in the session."""
+    for entry in newest_entries(game, ROUND_CHANGES):
+        if entry.action == "undo" and entry.after is not None:
+            continue  # an undone correction put a saved round's old values back: not this one
+        removed = entry.before if entry.action == "undo" else None
+        return removed if _scored_round_with(removed, double) else None
+    return None
+
+
+def _scored_round_with(snapshot: Any, double: int) -> bool:
+    """Whether a stored snapshot (any JSON: it may come from another version) is a scored
+    round started by ``double``."""
+    return (
+        isinstance(snapshot, dict)
+        and snapshot.get("status") == RoundStatus.SCORED
+        and snapshot.get("start_double") == double
+        and isinstance(snapshot.get("hands"), list)
+    )
 
 
 def _round_by_number(game: Game, number: int) -> Round | None:

@@ -11,7 +11,7 @@ player, is :func:`changes`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -259,6 +259,24 @@ def audit_page(game: Game, number: int = 1) -> AuditPage:
         .limit(AUDIT_PAGE)
     ).all()
     return AuditPage(list(entries), number, int(total or 0))
+
+
+def newest_entries(game: Game, actions: tuple[str, ...], batch: int = 8) -> Iterator[AuditEntry]:
+    """The entries with one of ``actions``, undone or not, newest first, read ``batch`` at a
+    time (a caller that stops at the first it needs never loads a long trail whole)."""
+    query = (
+        select(AuditEntry)
+        .where(AuditEntry.game_id == game.id, AuditEntry.action.in_(actions))
+        .order_by(AuditEntry.id.desc())
+        .limit(batch)
+    )
+    offset = 0
+    while True:
+        found = db.session.scalars(query.offset(offset)).all()
+        yield from found
+        if len(found) < batch:
+            return
+        offset += batch
 
 
 def latest_entry(game: Game, actions: tuple[str, ...]) -> AuditEntry | None:

@@ -22,6 +22,7 @@ through :mod:`.round_check` (RULES.md §6, §7).
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -41,10 +42,12 @@ from ..text import ascii_whole_number
 from ..vocab import PostStatus, RoundStatus
 from .round_check import (
     HandEntry,
+    HandPart,
     RoundEntry,
     ScoredRound,
     centre_double_in_hand,
     check_round,
+    hand_field,
     parse_tiles,
     parse_total,
     score_bound,
@@ -60,6 +63,8 @@ class PostState(StrEnum):
     POSTED = "posted"  # posted; the form shows it
     CHANGED = "changed"  # posted again after the form was filled
     TYPED = "typed"  # the scorekeeper's form holds another value than the post (typed over it)
+    #: no post; the box holds the scorekeeper's typing put back (a saved round since undone)
+    RESTORED = "restored"
     TAKEN = "taken"  # saved into the round
 
 
@@ -209,11 +214,52 @@ class MineBeside:
 
 def saved_value(hand: Any) -> HandValue:
     """A saved hand (:class:`~companion.models.HandScore`) as a :class:`HandValue`."""
-    if hand.went_out:
+    return _saved(bool(hand.went_out), hand.tiles, hand.points)
+
+
+def _saved(went_out: bool, tiles: list[str] | None, points: int) -> HandValue:
+    """A saved hand as the round form shows it: went out, its tiles, else its points."""
+    if went_out:
         return HandValue(None, None, True)
-    if hand.tiles:
-        return HandValue(None, tuple(sorted(hand.tiles)), False)
-    return HandValue(hand.points, None, False)
+    if tiles:
+        return HandValue(None, tuple(sorted(str(t) for t in tiles)), False)
+    return HandValue(int(points), None, False)
+
+
+def put_back(snapshot: Mapping[str, Any], posts: dict[int, HandPost]) -> dict[int, HandValue]:
+    """Seat id -> the hand of a saved round since undone (``snapshot``: its
+    :func:`~.round_store.round_snapshot`) that goes back into the round form, beside the
+    round's open ``posts`` (which fill their boxes as ever, :func:`form_data`): each hand the
+    scorekeeper entered, typed or typed over the phone's post. A hand taken from its phone's
+    post comes back as that post, and a hand its phone posted again after the undo (an open
+    row again: ``take_posts`` left the others taken) is that newer post: it wins, as it would
+    over any box filled before it. Raises ``LookupError``/``TypeError``/``ValueError`` for a
+    snapshot of another shape (stored JSON: :func:`companion.stored.read_or`)."""
+    back: dict[int, HandValue] = {}
+    for hand in snapshot["hands"]:
+        post = posts.get(int(hand["seat_id"]))
+        posted_since = post is not None and post.status == PostStatus.OPEN
+        if posted_since or (post is not None and hand.get("entered_by") == EnteredBy.PHONE):
+            continue
+        value = _saved(bool(hand["went_out"]), hand.get("tiles"), hand["points"])
+        back[int(hand["seat_id"])] = value
+    return back
+
+
+def put_back_data(values: dict[int, HandValue]) -> dict[str, Any]:
+    """Round-form data that puts each hand of ``values`` (seat id -> hand) in its boxes as
+    the form's own (its total, tiles and tick; any post's value there replaced), and records
+    it as what the box was filled with (``filled_<seat>``): the scorekeeper's typing put
+    back, which a hand posted after it replaces as it replaces a box filled from an older
+    post (``seen_<seat>`` stays the post's the form shows, if any)."""
+    data: dict[str, Any] = {}
+    for seat_id, value in values.items():
+        typed = value.total is not None and not value.tiles and not value.went_out
+        data[hand_field(HandPart.TOTAL, seat_id)] = str(value.total) if typed else ""
+        data[hand_field(HandPart.TILES, seat_id)] = list(value.tiles or ())
+        data[hand_field(HandPart.OUT, seat_id)] = value.went_out
+        data[hand_field(HandPart.FILLED, seat_id)] = value.key()
+    return data
 
 
 def mine_beside(rnd: Round, seats: list[Seat], held: dict[int, HandValue]) -> list[MineBeside]:
@@ -337,9 +383,14 @@ def revision_number(text: str) -> int:
 
 
 def marks(
-    game: Game, double: int, seen: dict[int, int], held: dict[int, HandValue] | None = None
+    game: Game,
+    double: int,
+    seen: dict[int, int],
+    held: dict[int, HandValue] | None = None,
+    restored: Collection[int] = (),
 ) -> dict[int, PostMark]:
-    """Seat id -> what the scorekeeper's form says about that hand: not posted; posted (and
+    """Seat id -> what the scorekeeper's form says about that hand: not posted (or, for the
+    ``restored`` seats, the scorekeeper's typing put back: :func:`put_back`); posted (and
     when); changed on the phone after the form was filled; or typed over by the scorekeeper
     (``held``: what the form holds per seat differs from the post it was filled from)."""
     posts = open_posts(game, double)
@@ -347,7 +398,8 @@ def marks(
     for seat in game.seats:
         post = posts.get(seat.id)
         if post is None:
-            out[seat.id] = PostMark(PostState.MISSING)
+            typed = seat.id in restored
+            out[seat.id] = PostMark(PostState.RESTORED if typed else PostState.MISSING)
             continue
         state = PostState.POSTED
         if post.revision > seen.get(seat.id, 0) and seen.get(seat.id, 0) != 0:
@@ -624,10 +676,19 @@ def take_posts(game: Game, rnd: Round, scored: ScoredRound, seen: dict[int, int]
     posts = posts_for(game, scored.double)
     now = utcnow()
     by_seat = {h.seat_id: h for h in rnd.hands}
+    # ``rnd`` is in the session already: a post taken into a round since undone (put back by
+    # the undo) still waits for this round, which is_open alone would read as saved
+    earlier = saved_round(game, scored.double)
+    waiting = {
+        seat_id: post
+        for seat_id, post in posts.items()
+        if post.device_id is not None
+        and (post.status == PostStatus.OPEN or earlier is None or earlier is rnd)
+    }
     for hand in scored.hands:
         post = posts.get(hand.seat_id)
         saved = by_seat[hand.seat_id]
-        if post is None or not is_open(post, game):
+        if post is None or hand.seat_id not in waiting:
             saved.entered_by = str(EnteredBy.SCOREKEEPER)
             if post is None:
                 db.session.add(_typed_row(game, rnd, scored.double, hand, now))

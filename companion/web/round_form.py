@@ -15,6 +15,7 @@ or on the form (``form.form_errors``). A hand's fields are named ``<part>_<seat 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import gettext as _
@@ -43,6 +44,7 @@ from ..services.round_check import (
     check_entry,
     hand_field,
 )
+from ..services.round_store import round_snapshot
 from ..text import ascii_whole_number
 from ..vocab import RoundOutcome
 from .form_fields import EntryList, EntryNames
@@ -224,12 +226,7 @@ def round_form(
 
 def data_from_round(rnd: Round) -> dict[str, Any]:
     """Form data that shows a saved round again (for editing, or after a conflict)."""
-    data: dict[str, Any] = {
-        "double": str(rnd.start_double),
-        "blocked": rnd.outcome == RoundOutcome.BLOCKED,
-        "out_on_double": any(h.out_on_double for h in rnd.hands),
-        "starter": str(rnd.starter_seat_id or ""),
-    }
+    data = round_end_data(round_snapshot(rnd))
     for hand in rnd.hands:
         data[hand_field(HandPart.OUT, hand.seat_id)] = hand.went_out
         if hand.tiles:
@@ -237,6 +234,17 @@ def data_from_round(rnd: Round) -> dict[str, Any]:
         elif not hand.went_out:
             data[hand_field(HandPart.TOTAL, hand.seat_id)] = str(hand.points)
     return data
+
+
+def round_end_data(snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """Form data for how a round ended, as its :func:`round_snapshot` holds it (a saved round,
+    or one an undo took away): its double, blocked, the last tile a double, who started."""
+    return {
+        "double": str(snapshot["start_double"]),
+        "blocked": snapshot["outcome"] == RoundOutcome.BLOCKED,
+        "out_on_double": any(h["out_on_double"] for h in snapshot["hands"]),
+        "starter": str(snapshot["starter_seat_id"] or ""),
+    }
 
 
 def parse_double(text: Any, set_size: int) -> int | None:

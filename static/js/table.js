@@ -338,13 +338,14 @@
           var hand = data.hands[seat];
           var seen = field(form, "seen_" + seat);
           latest[seat] = hand;
-          if (!dirty[seat]) {
+          // a post the box has seen stays as drawn: it may hold typing an undo put back
+          if (seen && seen.value === String(hand.revision)) {
+            offer(seat);
+          } else if (!dirty[seat]) {
             fill(form, seat, hand);
             show(seat, "posted", hand);
-          } else if (seen && seen.value !== String(hand.revision)) {
-            show(seat, "changed", hand);
           } else {
-            offer(seat);
+            show(seat, "changed", hand);
           }
         });
       }).catch(function () { /* offline: try again at the next tick */ });

@@ -1,0 +1,121 @@
+""" "Undo the last change" of a saved round puts its hands back in the round form, at 360 x 740:
+the scorekeeper types a round, saves it, undoes it, finds every typed hand in its box (marked as
+typed, not saved yet) and saves it again with one tap; a hand posted from a phone after the
+undo takes its box, while a typed hand put back over an older post stays (docs/TABLE.md)."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Page, expect
+
+from companion.extensions import db
+from companion.models import Game
+from companion.services.round_plan import load_game
+from tests.browser.table_screen import FOUR, phone_posts, seed_table
+from tests.browser.test_table_screen_browser import open_game, small_phone
+from tests.browser.test_table_sizes_browser import hand
+
+__all__ = ["small_phone"]  # the fixture: a 360 x 740 phone
+
+pytestmark = pytest.mark.browser
+
+BACK = "Its hands are back in the round form as they were saved"
+
+
+def points(page: Page, name: str):
+    return hand(page, name).get_by_role("textbox")
+
+
+def saved(app: Flask, game_id: int) -> list[dict[str, tuple[int, str]]]:
+    """Per saved round: player name -> (points, who entered the hand)."""
+    with app.app_context():
+        game = load_game(db.session.get(Game, game_id))
+        found = [
+            {h.seat.player.name: (h.points, h.entered_by) for h in rnd.hands} for rnd in game.rounds
+        ]
+        db.session.remove()
+    return found
+
+
+def save(page: Page) -> None:
+    page.locator("#round-area .actions button.big").click()
+    expect(page.locator("#round-area .flash.success")).to_have_text("Round saved.")
+
+
+def undo(page: Page) -> None:
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Undo the last change").click()
+    expect(page.locator("#flashes")).to_contain_text("Undone: Round 1 (9-9) saved")
+    expect(page.locator("#flashes")).to_contain_text(BACK)
+
+
+def test_an_undone_round_comes_back_typed_and_one_tap_saves_it_again(
+    small_phone: Page, live_server
+) -> None:
+    app = live_server.app
+    table = seed_table(app, FOUR, 9)
+    page = small_phone
+    open_game(page, table.edit)
+    hand(page, "Ann").get_by_label("Went out").check()
+    points(page, "Bob").fill("12")
+    points(page, "Cho").fill("7")
+    points(page, "Dee").fill("30")
+    save(page)
+    expect(page.locator("#round-area")).to_contain_text("Round 2 of 10")
+    first = saved(app, table.id)
+    assert [{n: p for n, (p, _by) in r.items()} for r in first] == [
+        {"Ann": 0, "Bob": 12, "Cho": 7, "Dee": 30}
+    ]
+
+    undo(page)
+    expect(page.locator("#round-area")).to_contain_text("Round 1 of 10")
+    assert saved(app, table.id) == []
+    # every typed hand is back in its box, marked as the form marks typing not saved yet
+    expect(hand(page, "Ann").get_by_label("Went out")).to_be_checked()
+    expect(points(page, "Bob")).to_have_value("12")
+    expect(points(page, "Cho")).to_have_value("7")
+    expect(points(page, "Dee")).to_have_value("30")
+    for name in FOUR:
+        expect(hand(page, name).locator(".post-mark")).to_have_text("typed by you, not saved yet")
+    box = page.locator("#round-area .actions button.big").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 360 and box["height"] >= 44, box
+
+    save(page)  # one tap
+    expect(page.locator("#round-area")).to_contain_text("Round 2 of 10")
+    assert saved(app, table.id) == first
+
+
+def test_a_post_after_the_undo_takes_its_box_and_a_typed_hand_over_a_post_stays(
+    small_phone: Page, live_server
+) -> None:
+    app = live_server.app
+    table = seed_table(app, FOUR, 9)
+    page = small_phone
+    phone_posts(app, table.id, {1: 10})  # Bob's phone posts 10
+    open_game(page, table.edit)
+    expect(points(page, "Bob")).to_have_value("10")
+    hand(page, "Ann").get_by_label("Went out").check()
+    points(page, "Bob").fill("12")  # typed over Bob's post
+    points(page, "Cho").fill("7")
+    points(page, "Dee").fill("30")
+    save(page)
+    undo(page)
+    expect(points(page, "Bob")).to_have_value("12")
+    expect(hand(page, "Bob").locator(".post-mark")).to_contain_text("typed over their post")
+    expect(hand(page, "Bob").locator("button.use-post")).to_have_text("Use Bob's post (10 points)")
+    expect(points(page, "Dee")).to_have_value("30")
+    # after the undo Dee's phone posts 25: the live form takes it into Dee's box; Bob's typed
+    # 12 stays (his post, 10, is the one the form was drawn with)
+    phone_posts(app, table.id, {3: 25})
+    expect(points(page, "Dee")).to_have_value("25")
+    expect(hand(page, "Dee").locator(".post-mark")).to_contain_text("posted")
+    expect(points(page, "Bob")).to_have_value("12")
+    save(page)
+    (round_one,) = saved(app, table.id)
+    assert round_one == {
+        "Ann": (0, "scorekeeper"),
+        "Bob": (12, "overruled"),
+        "Cho": (7, "scorekeeper"),
+        "Dee": (25, "phone"),
+    }
