@@ -27,9 +27,7 @@ def save_answer(client, players: int, set_size: int) -> str:
     db.session.refresh(game)
     totals = {n: (i * 7 + 3) % 40 + 1 for i, n in enumerate(names[1:], 1)}
     data = round_post(game, set_size - half, totals=totals, out=names[0])
-    answer = client.post(
-        f"/g/{game.edit_token}/round", data=data, headers={"HX-Request": "true"}
-    )
+    answer = client.post(f"/g/{game.edit_token}/round", data=data, headers={"HX-Request": "true"})
     body = answer.get_data(as_text=True)
     assert answer.status_code == 200 and "Round saved." in body, body
     return body
@@ -53,3 +51,17 @@ def test_a_save_answer_draws_no_icon_of_its_own(client):
         assert hand.count('<use href="#i-') == 2 and "<path" not in hand and "<symbol" not in hand
         assert hand.count("/photo") == 1  # the photo button's address, once
     assert "<symbol" not in body  # the page keeps its own, outside #round-area
+
+
+def test_every_page_with_the_icons_defines_them_once_outside_what_a_save_swaps(client):
+    game = make_game()
+    page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    for name in ("tiles", "photo"):
+        assert page.count(f'<symbol id="i-{name}"') == 1
+        assert page.count(f'<use href="#i-{name}"/>') == 3
+    assert page.index('<symbol id="i-photo"') < page.index('<div id="round-area">')
+    # a player's hand page: its one "Tap the tiles" button, and that icon only
+    client.post(f"/j/{game.join_token}", data={"seat": game.seats[0].id})
+    hand = client.get(f"/p/{game.share_token}").get_data(as_text=True)
+    assert hand.count('<symbol id="i-tiles"') == 1 and '<use href="#i-tiles"/>' in hand
+    assert "i-photo" not in hand
