@@ -77,7 +77,7 @@ from ..web.round_form import (
     round_form,
 )
 from . import bp
-from .forms import OpenPickerForm
+from .forms import OpenPickerForm, PhotoStartForm
 from .undo import (
     NothingToUndo,
     delete_game,
@@ -377,6 +377,11 @@ def save(token: str) -> Any:
     game = _edit(token)
     if OpenPickerForm().opens():
         return _pick_page(game, None)
+    if PhotoStartForm().photo_seat.raw_data:
+        # Without JavaScript a hand's photo button posts the form here (its address is not
+        # written twice in every hand: htmx posts to games.photo_start itself): 307 sends the
+        # same post on, nothing read or saved here.
+        return redirect(url_for("games.photo_start", token=token), 307)
     form = round_form(game, query.posted())
     double = parse_double(form.double.data, game.set_size)
     missing = clean_missing(game, query.texts("missing"))

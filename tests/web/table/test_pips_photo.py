@@ -64,7 +64,23 @@ def test_round_form_has_a_photo_button_per_hand(client):
     game = make_game()
     body = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
     assert body.count('name="photo_seat"') == 3
-    assert f'formaction="/g/{game.edit_token}/photo"' in body
+    # htmx posts the form to the photo address, named once per hand (no formaction) ...
+    assert body.count(f'hx-post="/g/{game.edit_token}/photo"') == 3
+    assert "formaction" not in body
+
+
+def test_without_javascript_the_photo_button_goes_through_the_rounds_address(client):
+    # ... without JavaScript the button posts the form to its own address, which sends the
+    # same post on (307 keeps the method and the body) and saves nothing
+    game = make_game()
+    data = round_post(game, 6, totals={"Ann": 12})
+    data["photo_seat"] = str(seat_ids(game)["Bob"])
+    r = client.post(f"/g/{game.edit_token}/round", data=data)
+    assert r.status_code == 307
+    assert r.headers["Location"] == f"/g/{game.edit_token}/photo"
+    assert stored_rounds(game) == 0
+    on = client.post(r.headers["Location"], data=data)
+    assert on.status_code == 303 and f"/photo/{seat_ids(game)['Bob']}" in on.headers["Location"]
 
 
 def test_photo_page_takes_or_chooses_a_photo_without_javascript(client):
