@@ -604,7 +604,7 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
         if abs(v) < divider.thickness / 2 + 0.45 * pip.diameter:
             continue  # on the divider: the centre pin (spinner), not a pip
         halves[0 if v < 0 else 1].append((index, pip))
-    halves = _without_specks(halves)
+    halves = _without_specks(halves, divider)
     found = [p for _, p in halves[0] + halves[1]]
     if not _halves_centred(halves, divider, width):
         return None
@@ -631,19 +631,33 @@ def _usual_pip(halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]]) ->
 
 
 def _without_specks(
-    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]],
+    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]], divider: Blob
 ) -> tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]]:
     """``halves`` without specks: marks under :data:`SPECK` times the tile's usual pip
     across (JPEG noise, a glint at the edge of a tile's shadow). Every pip of a tile has one
     size, so such a mark is no pip; left in, it made the whole tile unread (pips of mixed
-    sizes)."""
-    usual = _usual_pip(halves)
+    sizes). With two marks, the usual one is the mark nearer a pip's usual size for the
+    divider (:data:`USUAL_PIP`): a 1-0 at 3x had a glint at its corner, and the tile was
+    dropped (its blank half's "pip" off the half's middle)."""
+    usual = _usual_pip(halves) or _nearer_usual(halves, divider)
     if usual is None:
         return halves
     return (
         [(i, p) for i, p in halves[0] if p.diameter >= SPECK * usual],
         [(i, p) for i, p in halves[1] if p.diameter >= SPECK * usual],
     )
+
+
+def _nearer_usual(
+    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]], divider: Blob
+) -> float | None:
+    """Of a tile's two marks, the diameter (pixels) of the one nearer a pip's usual size for
+    ``divider``; None unless there are exactly two."""
+    marks = [p for _, p in halves[0] + halves[1]]
+    if len(marks) != 2:
+        return None
+    expected = USUAL_PIP * divider.length
+    return min((p.diameter for p in marks), key=lambda d: abs(math.log(d / expected)))
 
 
 def _without_stray(

@@ -127,10 +127,34 @@ def test_only_marks_much_smaller_than_the_tile_s_pips_are_specks():
     pips = [blob(-20, 12), blob(-20, 24), blob(20, 12)]
     speck = Blob(x=20, y=24, length=4, thickness=4, angle=0.0, area=12.0, roundness=0.9)
     slanted = Blob(x=20, y=24, length=8, thickness=7, angle=0.0, area=50.0, roundness=0.8)
-    kept = _without_specks(([(0, pips[0]), (1, pips[1])], [(2, pips[2]), (3, speck)]))
+    kept = _without_specks(([(0, pips[0]), (1, pips[1])], [(2, pips[2]), (3, speck)]), DIVIDER)
     assert [i for i, _ in kept[0] + kept[1]] == [0, 1, 2]
-    kept = _without_specks(([(0, pips[0]), (1, pips[1])], [(2, pips[2]), (3, slanted)]))
+    kept = _without_specks(([(0, pips[0]), (1, pips[1])], [(2, pips[2]), (3, slanted)]), DIVIDER)
     assert [i for i, _ in kept[0] + kept[1]] == [0, 1, 2, 3]
+
+
+def test_a_glint_at_the_corner_of_a_one_blank_is_not_a_pip():
+    """A 1-0 at 3x (3,600 px) with a glint at a corner of its blank half: with two marks
+    there was no usual pip size to call the glint a speck, the blank half's "pip" lay off
+    the half's middle and the tile was dropped, so the hand was read as 9-5 alone, sure."""
+    reading = count_pips(vary(item("scene:218428:1200", PHOTOS).data, "x3"))
+    assert sorted(t.text for t in reading.read_tiles) == ["1-0", "9-5"]
+
+
+def test_of_two_marks_the_one_far_from_a_pips_size_is_the_speck():
+    """With two marks on a tile, the one nearer a pip's usual size for the divider sets the
+    size specks are judged by: a glint a third of it goes; two pips of one size (a 1-1), or
+    a pip a little small, stay."""
+    width = DIVIDER.length / 0.8
+    pip = Blob(x=0.0, y=0.5 * width, length=14, thickness=14, angle=0.0, area=154, roundness=0.9)
+    glint = Blob(
+        x=-0.4 * width, y=-0.9 * width, length=5, thickness=5, angle=0.0, area=20, roundness=0.9
+    )
+    kept = _without_specks(([(0, glint)], [(1, pip)]), DIVIDER)
+    assert [i for i, _ in kept[0] + kept[1]] == [1]
+    other = blob(0.0, -0.5 * width)
+    kept = _without_specks(([(0, other)], [(1, pip)]), DIVIDER)
+    assert [i for i, _ in kept[0] + kept[1]] == [0, 1]
 
 
 def test_a_stray_mark_is_left_out_of_a_tile_not_sure():
