@@ -336,6 +336,15 @@ def posts_for(game: Game, double: int) -> dict[int, HandPost]:
     return {r.seat_id: r for r in rows}
 
 
+def phone_post(game: Game, double: int, seat_id: int) -> HandPost | None:
+    """The hand ``seat_id``'s phone posted for the round with ``double`` (open or taken), None
+    when none did: the row a save wrote for a hand the scorekeeper typed is no post (after an
+    undo it stays, and a player's page showed it as "Posted: ..." and a post over it as
+    replacing "your earlier post")."""
+    post = posts_for(game, double).get(seat_id)
+    return post if post is not None and post.device_id is not None else None
+
+
 def is_open(post: HandPost, game: Game) -> bool:
     """True while ``post`` (from a phone) waits for its round: not taken, or taken into a round
     since undone. A row the scorekeeper's save wrote for a typed hand is never a post."""

@@ -180,10 +180,10 @@ def save_round(
 def _entered_after_edit(before: Mapping[str, Any], hand: ScoredHand) -> str:
     """A corrected hand keeps who entered it when unchanged; otherwise the scorekeeper did."""
     old = next((h for h in before["hands"] if h["seat_id"] == hand.seat_id), None)
-    same = old is not None and (old["points"], old["went_out"], old["tiles"]) == (
+    same = old is not None and (old["points"], old["went_out"], _tiles(old["tiles"])) == (
         hand.points,
         hand.went_out,
-        hand.tiles,
+        _tiles(hand.tiles),
     )
     return (old.get("entered_by") or "") if same and old else str(EnteredBy.SCOREKEEPER)
 
@@ -233,7 +233,9 @@ def _same_play(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
 
 
 def _tiles(tiles: Any) -> tuple[str, ...] | None:
-    return tuple(tiles) if tiles is not None else None
+    """A hand's tiles as a set of tiles, whatever order they were listed in: a post stores
+    them sorted, the picker in its own order, and the same tiles are the same hand."""
+    return tuple(sorted(tiles)) if tiles is not None else None
 
 
 def burn_double(game: Game, double: int, version: Any) -> Round:

@@ -174,7 +174,7 @@ def _hand_context(
     ``live_key`` when the caller has it already."""
     plan = plan_round(game)
     double = plan.double if plan else None
-    post = posts.posts_for(game, double).get(seat.id) if double is not None else None
+    post = posts.phone_post(game, double, seat.id) if double is not None else None
     last_taken = _last_taken(game, seat)
     return {
         "game": game,
@@ -347,7 +347,7 @@ def _post_typed(
     assert device is not None
     # The last post wins (a player correcting their own hand is normal), but never silently:
     # the answer names the earlier post it replaced (from this phone or another of theirs).
-    earlier = posts.posts_for(game, double).get(seat.id)
+    earlier = posts.phone_post(game, double, seat.id)
     replaced = posts.HandValue.of(earlier) if earlier is not None else None
     try:
         posts.post_hand(
@@ -394,7 +394,7 @@ def _post_typed(
 def _posted_value(game: Game, seat: Seat, double: int) -> posts.HandValue | None:
     """The value of ``seat``'s post for the round with ``double`` as stored now, None if none
     (a round that saved itself has moved its posts on)."""
-    post = posts.posts_for(load_game(game, audit=False), double).get(seat.id)
+    post = posts.phone_post(load_game(game, audit=False), double, seat.id)
     return posts.HandValue.of(post) if post is not None else None
 
 
@@ -445,7 +445,7 @@ def _no_round_to_count(share_token: str) -> Any:
 
 
 def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra: Any) -> Any:
-    post = posts.posts_for(game, double).get(seat.id)
+    post = posts.phone_post(game, double, seat.id)
     share = game.share_token
     context = {
         "game": game,

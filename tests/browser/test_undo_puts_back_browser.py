@@ -119,3 +119,40 @@ def test_a_post_after_the_undo_takes_its_box_and_a_typed_hand_over_a_post_stays(
         "Cho": (7, "scorekeeper"),
         "Dee": (25, "phone"),
     }
+
+
+def test_the_use_post_button_keeps_its_points_with_its_words_at_360_px(
+    small_phone: Page, live_server
+) -> None:
+    """After an undo a hand typed over a post comes back with "Use Maximiliane-Josefine's post
+    (12 points)" under it. The button laid its words and its points side by side as two
+    columns, so at 360 px "(12" and "points)" stood on two lines at the right, beside
+    "Use Maximiliane-Josefine's" and "post": the points flow on with the words now."""
+    app = live_server.app
+    table = seed_table(app, ["Maximiliane-Josefine", "Bob", "Cho"], 9)
+    page = small_phone
+    phone_posts(app, table.id, {0: 12})
+    open_game(page, table.edit)
+    points(page, "Maximiliane-Josefine").fill("15")  # typed over her post
+    points(page, "Bob").fill("3")
+    hand(page, "Cho").get_by_label("Went out").check()
+    page.locator("#round-area .actions button.big").click()
+    expect(page.locator("#round-area")).to_contain_text("Round 2 of 10")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Undo the last change").click()
+    expect(page.locator("#flashes")).to_contain_text(BACK)
+    button = hand(page, "Maximiliane-Josefine").locator("button.use-post")
+    expect(button).to_have_text("Use Maximiliane-Josefine's post (12 points)")
+    # the points flow on with the words as text does: on the words' last line, or wrapping
+    # to the button's left edge, not in a column of their own beside them
+    rects = button.evaluate(
+        """b => {
+          const left = b.getBoundingClientRect().left + parseFloat(getComputedStyle(b).paddingLeft);
+          const line = parseFloat(getComputedStyle(b).fontSize) * 1.5;
+          return [...b.querySelector('span').getClientRects()].map(
+            r => [Math.round(r.left - left), r.height < line]);
+        }"""
+    )
+    assert all(short for _x, short in rects), rects
+    assert len(rects) == 1 or rects[-1][0] <= 1, rects
+    assert button.evaluate("b => b.scrollWidth <= b.clientWidth")

@@ -90,8 +90,8 @@ def test_every_translation_keeps_its_placeholders(code):
 
 #: words of the register a language does NOT use (its glossary names the one it does)
 OTHER_REGISTER = {
-    # «вы»: its pronouns and the -йте/-ите imperatives and present forms
-    "ru": r"\b(?:[Вв]ы|[Вв]ас|[Вв]ам|[Вв]аш\w*|\w+(?:йте|йтесь|ите|итесь))\b",
+    # «вы»: its pronouns and the -йте/-ите/-ьте imperatives and present forms ("Добавьте")
+    "ru": r"\b(?:[Вв]ы|[Вв]ас|[Вв]ам|[Вв]аш\w*|\w+(?:йте|йтесь|ите|итесь|ьте|ьтесь))\b",
     # «Sie»: "schreiben Sie", "Ihnen", "Ihre" (a capital "Sie" after a colon is "they")
     "de": r"\b(?:[a-zäöüß]\w*en Sie|Ihnen|Ihre[mnrs]?)\b",
     # usted / vosotros: pronouns and the usted imperatives of the verbs the catalog uses (the

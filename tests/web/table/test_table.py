@@ -773,3 +773,40 @@ def test_a_players_phone_at_game_over_says_who_won(table):
     page = text(ann.get(f"/p/{game.share_token}"))
     assert "Game over" in page
     assert "Ann wins!" in page and "Decided by: lowest total." in page
+
+
+def test_a_correction_that_lists_posted_tiles_in_another_order_changes_nothing(client, table):
+    """Bob's phone posts 5-4 and 3-2; the round is saved with his post (its tiles as the
+    form sent them, 3-2 5-4, the order a post fills them in). The correction form ticks the
+    same tiles in the picker's order (5-4 3-2): a correction of only Cy's hand said "Bob 14
+    (entered by the scorekeeper)" and one that changed nothing was stored as a correction.
+    The same tiles are the same hand."""
+    game, phone = table
+    assert post(phone("Bob"), game, tiles=["5-4", "3-2"]).status_code == 303
+    ids = seat_ids(game)
+    seen = {f"seen_{ids['Bob']}": str(hand_post(game, "Bob").revision)}
+    data = round_post(game, 6, totals={"Cy": 3}, tiles={"Bob": ["3-2", "5-4"]}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data={**data, **seen}).status_code == 303
+    bob = next(h for h in rounds(game)[0].hands if h.seat_id == ids["Bob"])
+    assert (bob.points, bob.entered_by) == (14, "phone")
+
+    def corrected(cy: int) -> None:
+        fixed = round_post(
+            db.session.get(Game, game.id), 6, totals={"Cy": cy}, tiles={"Bob": ["5-4", "3-2"]}
+        )
+        fixed[f"out_{ids['Ann']}"] = "y"
+        r = client.post(f"/g/{game.edit_token}/round/1", data=fixed)
+        assert r.status_code == 303, text(r)
+
+    def edits() -> list[str]:
+        db.session.expire_all()
+        query = select(AuditEntry).where(AuditEntry.action == "round_edited")
+        return [e.summary for e in db.session.scalars(query)]
+
+    corrected(3)  # nothing changed
+    assert edits() == []
+    corrected(4)  # only Cy's hand changed
+    (line,) = edits()
+    assert "Bob 14 (posted from Bob's phone)" in line, line
+    bob = next(h for h in rounds(game)[0].hands if h.seat_id == ids["Bob"])
+    assert bob.entered_by == "phone"

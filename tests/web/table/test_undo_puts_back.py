@@ -285,3 +285,26 @@ def test_undoing_a_burned_double_is_as_before(client):
     # the form of the round with 6-6 is empty, as after any undone burn
     form = round_form(r.get_data(as_text=True))
     assert form[f"total_{ids['Bob']}"] == [""] and f"out_{ids['Ann']}" not in form
+
+
+def test_a_player_posting_after_the_undo_is_not_told_they_replaced_the_scorekeepers_typing(
+    client, table
+):
+    """Dee's tiles were tapped by the scorekeeper, not posted; after the undo Dee's phone
+    posts her hand. Her phone said "This replaced your earlier post: 2 tiles: 3-1 5-4" and
+    her hand page showed that hand as posted: she never posted it (the save's row for a typed
+    hand is no post). A player's own post replaced after the undo is still named."""
+    game, phone = table
+    save_first_round(client, phone, game)
+    undo(client, game)
+    dee = phone("Dee")
+    page = text(dee.get(f"/p/{game.share_token}"))
+    assert "5-4" not in page, page
+    r = dee.post(f"/p/{game.share_token}", data={"double": "6", "total": "9"})
+    assert r.status_code == 303, text(r)
+    page = text(dee.get(r.location))
+    assert "Hand posted" in page
+    assert "earlier post" not in page, page
+    # Cy posted 3 himself: posting again after the undo names it
+    r = phone("Cy").post(f"/p/{game.share_token}", data={"double": "6", "total": "4"})
+    assert "This replaced your earlier post: 3 points." in text(phone("Cy").get(r.location))
