@@ -308,3 +308,14 @@ def test_a_player_posting_after_the_undo_is_not_told_they_replaced_the_scorekeep
     # Cy posted 3 himself: posting again after the undo names it
     r = phone("Cy").post(f"/p/{game.share_token}", data={"double": "6", "total": "4"})
     assert "This replaced your earlier post: 3 points." in text(phone("Cy").get(r.location))
+
+
+def test_a_post_put_back_by_the_undo_waits_again_on_the_players_page(client, table):
+    """Cy posted 3 from his phone and the round was saved with it; after the undo his page
+    said only "Posted: 3 points." (the post is stored as taken, its round gone): the round is
+    to be saved again, so it says it waits, as for any post not yet taken."""
+    game, phone = table
+    save_first_round(client, phone, game)
+    undo(client, game)
+    page = text(phone("Cy").get(f"/p/{game.share_token}"))
+    assert "Posted: 3 points. Waiting for the round to be saved." in page, page
