@@ -345,12 +345,17 @@ def phone_post(game: Game, double: int, seat_id: int) -> HandPost | None:
     return post if post is not None and post.device_id is not None else None
 
 
-def is_open(post: HandPost, game: Game) -> bool:
+def is_open(post: HandPost, game: Game, saving: Round | None = None) -> bool:
     """True while ``post`` (from a phone) waits for its round: not taken, or taken into a round
-    since undone. A row the scorekeeper's save wrote for a typed hand is never a post."""
+    since undone. A row the scorekeeper's save wrote for a typed hand is never a post.
+    ``saving``: the round being saved now, already in the session, which does not count as
+    the saved round yet (a post the undo put back waits for it)."""
     if post.device_id is None:
         return False
-    return post.status == PostStatus.OPEN or saved_round(game, post.double) is None
+    if post.status == PostStatus.OPEN:
+        return True
+    saved = saved_round(game, post.double)
+    return saved is None or saved is saving
 
 
 def open_posts(game: Game, double: int) -> dict[int, HandPost]:
@@ -685,15 +690,7 @@ def take_posts(game: Game, rnd: Round, scored: ScoredRound, seen: dict[int, int]
     posts = posts_for(game, scored.double)
     now = utcnow()
     by_seat = {h.seat_id: h for h in rnd.hands}
-    # ``rnd`` is in the session already: a post taken into a round since undone (put back by
-    # the undo) still waits for this round, which is_open alone would read as saved
-    earlier = saved_round(game, scored.double)
-    waiting = {
-        seat_id: post
-        for seat_id, post in posts.items()
-        if post.device_id is not None
-        and (post.status == PostStatus.OPEN or earlier is None or earlier is rnd)
-    }
+    waiting = {seat_id for seat_id, post in posts.items() if is_open(post, game, saving=rnd)}
     for hand in scored.hands:
         post = posts.get(hand.seat_id)
         saved = by_seat[hand.seat_id]
