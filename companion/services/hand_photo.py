@@ -739,6 +739,11 @@ def confirm_problem(picks: list[str], set_size: int) -> tuple[str, list[int]] | 
     return None
 
 
+def centre_tile(double: int | None) -> str:
+    """The centre double of the photo's round as a tile's text ("6-6"); "" with no round."""
+    return f"{double}-{double}" if double is not None else ""
+
+
 def centre_double_problem(
     picks: list[str], who: str, double: int | None
 ) -> tuple[str, list[int]] | None:
@@ -746,7 +751,7 @@ def centre_double_problem(
     cannot go into ``who``'s hand, in the round form's words, and the indexes of those picks;
     None when there is none. The round form has no box for that tile: put in its draft, it
     was dropped unsaid while the game page counted it in "N tiles from the photo"."""
-    centre = f"{double}-{double}"
+    centre = centre_tile(double)
     flagged = [i for i, pick in enumerate(picks) if double is not None and pick == centre]
     if not flagged:
         return None
@@ -764,7 +769,7 @@ def held_elsewhere(
     before Confirm, not only when the Confirm (or the round's Save) is refused."""
     words = {tile: clash(tile, other) for tile, other in held.items()}
     if double is not None:
-        centre = f"{double}-{double}"
+        centre = centre_tile(double)
         words[centre] = str(centre_double_in_hand(who, centre))
     return words
 

@@ -183,7 +183,7 @@ def elsewhere_context(
     may be the wrong one, and the Confirm or the round's Save decides)."""
     return {
         "elsewhere": hand_photo.held_elsewhere(who, double, held, clash),
-        "centre": f"{double}-{double}" if double is not None else "",
+        "centre": hand_photo.centre_tile(double),
     }
 
 
