@@ -11,8 +11,11 @@ under a real WSGI server. Prints figures; not a test.
    the 12-player double-18 game page within 3x its bytes, its save response within 2x.
 2. SQL statements per page (``--sql``), in-process (second request = warm), for double-18
    games of 4 and 12 players with 2 and 18 rounds scored: the game page, the read-only
-   scoreboard and its polled fragment, the audit trail, correcting a round, and saving +
-   undoing a round. The count must not grow with rounds or players; exit 1 if it does.
+   scoreboard and its polled fragment, the audit trail, correcting a round, saving + undoing
+   a round the game goes on after (the game's last scored one, taken back first), and saving
+   + undoing a round that ends the game (at 18 rounds the last double's; at 2 rounds a game
+   played to a target total that its third round reaches), so each row compares like with
+   like. The reads must not grow with rounds or players; exit 1 if they do.
 3. A tile tap (``--taps N``): Chromium (Playwright, the system browser) at 360 px, two
    pickers open, the mean script time of N taps for the 4-player double-9 and the
    12-player double-18 game (static/js/score.js: the same whatever the players).
@@ -62,6 +65,7 @@ from companion.services import game_setup as setup  # noqa: E402
 from companion.services.round_check import HandEntry, RoundEntry, check_round  # noqa: E402
 from companion.services.round_plan import load_game, plan_round  # noqa: E402
 from companion.services.round_store import save_round  # noqa: E402
+from companion.vocab import GameStatus  # noqa: E402
 
 SET_SIZE = 18
 #: (players, rounds scored) of the games whose SQL statements are counted
@@ -107,15 +111,31 @@ def round_entry(game: Game, round_index: int) -> RoundEntry:
     return RoundEntry(double=plan.double, hands=hands)
 
 
-def build_game(app, players: int, rounds: int, set_size: int = SET_SIZE) -> tuple[str, str]:
-    """A game of ``players`` new players (standard rules) on ``set_size`` with ``rounds``
-    rounds scored through the score keeper's own service functions (engine checks and scoring
-    included). Returns (edit token, share token); raises ``setup.SetupError`` for a table
-    the engine refuses (e.g. 12 players on double-6)."""
+def ended_by_target(players: int, rounds: int) -> dict[str, object]:
+    """House rules that end a game of ``players`` in its round ``rounds + 1``: played to a
+    target total that the typed totals of :func:`round_entry` (``points``; the player who goes
+    out holds 0) first reach in that round."""
+
+    def leading(n: int) -> int:
+        return max(sum(points(i, k) for k in range(n) if k % players != i) for i in range(players))
+
+    before, after = leading(rounds), leading(rounds + 1)
+    if after <= before:
+        raise RuntimeError(f"no total grows in round {rounds + 1} of {players} players")
+    return {"game_length": "target_total", "target_total": after}
+
+
+def build_game(
+    app, players: int, rounds: int, set_size: int = SET_SIZE, rules: dict | None = None
+) -> tuple[str, str]:
+    """A game of ``players`` new players (standard rules, with ``rules`` overriding them) on
+    ``set_size`` with ``rounds`` rounds scored through the score keeper's own service
+    functions (engine checks and scoring included). Returns (edit token, share token); raises
+    ``setup.SetupError`` for a table the engine refuses (e.g. 12 players on double-6)."""
     with app.test_request_context():
         night = setup.create_night(db.session, date.today(), f"bench {players}x{rounds}")
         choices = [setup.PlayerChoice(name=NAMES[i], seat=i + 1) for i in range(players)]
-        game = setup.create_game(db.session, night, choices, set_size, "standard", {})
+        game = setup.create_game(db.session, night, choices, set_size, "standard", rules or {})
         for k in range(rounds):
             load_game(game)
             scored, errors = check_round(game, round_entry(game, k))
@@ -351,10 +371,28 @@ def page_urls(edit: str, share: str) -> dict[str, str]:
     }
 
 
-def count_queries(app, games: dict[tuple[int, int], tuple[str, str]]) -> dict[str, dict]:
+def status_of(app, edit_token: str) -> tuple[str, int]:
+    """(status, version) of the game as stored now."""
+    with app.app_context():
+        row = db.session.execute(
+            db.select(Game.status, Game.version).filter_by(edit_token=edit_token)
+        ).one()
+        db.session.remove()
+    return str(row[0]), int(row[1])
+
+
+def count_queries(
+    app, games: dict[tuple[int, int], tuple[str, str]], enders: dict[tuple[int, int], str]
+) -> dict[str, dict]:
     """label -> {(players, rounds): (reads, writes)}: the SQL statements of a warm request,
-    SELECTs and the others apart. "save a round" is the htmx save of the last round and "undo"
-    its undo (writes there are per row: one INSERT per hand on SQLite)."""
+    SELECTs and the others apart. "save a round" is the htmx save of a round the game goes on
+    after (the game's last scored round, taken back by an undo first: at 18 rounds on
+    double-18 the coming round is the last double's) and "undo it" its undo; "save the last
+    round" saves the coming round of ``enders[shape]``, which ends that game (at 18 rounds the
+    same game, at 2 rounds a game played to a target total), and "undo it (reopens the game)"
+    takes it back, which rewinds the finished game's stored standings and ratings (writes are
+    per row: one INSERT per hand on SQLite). Raises RuntimeError when a game is not open or
+    finished as the row says."""
     counter = {"reads": 0, "writes": 0}
     with app.app_context():
         engine = db.engine
@@ -368,8 +406,19 @@ def count_queries(app, games: dict[tuple[int, int], tuple[str, str]]) -> dict[st
         result = call()
         return result, (counter["reads"], counter["writes"])
 
-    event.listen(engine, "before_cursor_execute", _count)
     client = app.test_client()
+
+    def save(edit: str) -> Callable:
+        """The htmx save of the game's coming round, its form read first (not counted)."""
+        data = last_round_form(app, edit)
+        return lambda: client.post(f"/g/{edit}/round", data=data, headers={"HX-Request": "true"})
+
+    def undo(edit: str) -> Callable:
+        """The undo of the game's last change, its version read first (not counted)."""
+        data = {"version": str(status_of(app, edit)[1])}
+        return lambda: client.post(f"/g/{edit}/undo", data=data)
+
+    event.listen(engine, "before_cursor_execute", _count)
     table: dict[str, dict] = {}
     try:
         for shape, (edit, share) in games.items():
@@ -379,22 +428,27 @@ def count_queries(app, games: dict[tuple[int, int], tuple[str, str]]) -> dict[st
                 table.setdefault(label, {})[shape] = (
                     figures if response.status_code == 200 else response.status_code
                 )
-            data = last_round_form(app, edit)
-            saved, figures = counted(
-                lambda d=data, e=edit: client.post(
-                    f"/g/{e}/round", data=d, headers={"HX-Request": "true"}
-                )
-            )
-            table.setdefault("save a round (htmx)", {})[shape] = (
-                figures if saved.status_code == 200 else saved.status_code
-            )
-            version = hidden_value(saved.get_data(as_text=True), "version")
-            undone, figures = counted(
-                lambda v=version, e=edit: client.post(f"/g/{e}/undo", data={"version": v})
-            )
-            table.setdefault("undo it", {})[shape] = (
-                figures if undone.status_code == 303 else undone.status_code
-            )
+            # this phone keeps score for the game that ends (its first visit claims that)
+            client.get(f"/g/{enders[shape]}")
+            # the last scored round, taken back: saved and undone below, the game goes on
+            if undo(edit)().status_code != 303:
+                raise RuntimeError(f"{shape}: the last round could not be taken back")
+            ended, active, finished = enders[shape], GameStatus.ACTIVE, GameStatus.FINISHED
+            steps = [
+                ("save a round (htmx)", edit, save, 200, active),
+                ("undo it", edit, undo, 303, active),
+                ("", edit, save, 200, active),  # the game as built again, not counted
+                ("save the last round (htmx; ends the game)", ended, save, 200, finished),
+                ("undo it (reopens the game)", ended, undo, 303, active),
+            ]
+            for label, game, request, expected, status in steps:
+                response, figures = counted(request(game))
+                if label:
+                    table.setdefault(label, {})[shape] = (
+                        figures if response.status_code == expected else response.status_code
+                    )
+                if status_of(app, game)[0] != status:
+                    raise RuntimeError(f"{label or 'save'} {shape}: the game is not {status}")
     finally:
         event.remove(engine, "before_cursor_execute", _count)
     return table
@@ -574,7 +628,15 @@ def run_sql_counts() -> bool:
         with counted.app_context():
             db.create_all()
         games = {shape: build_game(counted, *shape) for shape in SHAPES}
-        queries = count_queries(counted, games)
+        # the game whose coming round ends it: at 18 rounds the same, else one played to a
+        # target total its coming round reaches
+        enders = {
+            (p, r): games[p, r][0]
+            if r == SET_SIZE
+            else build_game(counted, p, r, rules=ended_by_target(p, r))[0]
+            for p, r in SHAPES
+        }
+        queries = count_queries(counted, games, enders)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(

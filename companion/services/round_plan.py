@@ -26,21 +26,22 @@ def double_name(value: int) -> str:
     return f"{value}-{value}"
 
 
-def load_game(game: Game, *, audit: bool = True) -> Game:
-    """``game`` with its rounds and their hands, its seats and their players, and (unless
-    ``audit`` is false: a polled part that shows none of it) its audit trail loaded in a fixed
+def load_game(game: Game) -> Game:
+    """``game`` with its rounds and their hands, its seats and their players loaded in a fixed
     number of queries (pages must not issue one query per round or player). Returns the same,
-    refreshed object."""
-    options = [
-        selectinload(Game.rounds).selectinload(Round.hands),
-        selectinload(Game.seats).selectinload(Seat.player),
-    ]
-    if audit:
-        options.append(selectinload(Game.audit))
+    refreshed object.
+
+    Not its audit trail: it grows with every save, correction, undo and post, and nothing that
+    loads a game shows it whole (the undo line, the undo and the audit page read the entries
+    they need: :mod:`companion.services.audit`); a new entry is added with ``game=game``, which
+    does not load the trail either."""
     return db.session.scalars(
         db.select(Game)
         .where(Game.id == game.id)
-        .options(*options)
+        .options(
+            selectinload(Game.rounds).selectinload(Round.hands),
+            selectinload(Game.seats).selectinload(Seat.player),
+        )
         .execution_options(populate_existing=True)
     ).one()
 

@@ -232,9 +232,7 @@ def _last_taken(game: Game, seat: Seat) -> tuple[HandPost, Any] | None:
 
 
 def _joined(share_token: str) -> tuple[Game, Seat] | Any:
-    # no audit trail: a player's page shows none of it, and a post that writes to it loads it
-    # then (it grows with every post and round: half of a post's time went to loading it)
-    game = load_game(game_for_view(share_token), audit=False)
+    game = load_game(game_for_view(share_token))
     seat = access.joined_seat(game)
     return game, seat
 
@@ -375,7 +373,7 @@ def _post_typed(
         game = load_game(game)
         ctx = _hand_context(game, seat, closed=exc.round, typed=typed)
         return render_template("table/hand.html", **ctx), 409
-    if _auto_save(load_game(game, audit=False)):
+    if _auto_save(load_game(game)):
         # this post completed the round: "you can change it" would no longer be true
         flash(
             _(
@@ -394,7 +392,7 @@ def _post_typed(
 def _posted_value(game: Game, seat: Seat, double: int) -> posts.HandValue | None:
     """The value of ``seat``'s post for the round with ``double`` as stored now, None if none
     (a round that saved itself has moved its posts on)."""
-    post = posts.phone_post(load_game(game, audit=False), double, seat.id)
+    post = posts.phone_post(load_game(game), double, seat.id)
     return posts.HandValue.of(post) if post is not None else None
 
 
@@ -593,7 +591,7 @@ def hand_live(share_token: str) -> Any:
     key = posts.seat_live_key(game, seat.id)
     if query.text("v") == key:
         return Response(status=204)
-    game = load_game(game, audit=False)
+    game = load_game(game)
     context = _hand_context(game, seat, live_key=key, live=True)
     shown = query.optional_text("d")
     current = "" if context["double"] is None else str(context["double"])
