@@ -59,6 +59,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .extensions import db
 from .models import (
+    AuditEntry,
     Device,
     Game,
     GameAccess,
@@ -68,6 +69,7 @@ from .models import (
     new_token,
     utcnow,
 )
+from .vocab import AuditCode
 from .web.htmx import is_htmx, navigate
 from .web.redact import carries_secret
 
@@ -454,10 +456,13 @@ def claim_or_check_scorekeeper(game: Game) -> None:
             return
         except IntegrityError:
             db.session.rollback()
-    was = any(
-        e.action == "scorekeeper_moved" and device.id in (e.before or {}).get("devices", [])
-        for e in game.audit
+    # Only the handovers' entries: the whole trail grows with every round.
+    handed_over = db.session.scalars(
+        select(AuditEntry.before).where(
+            AuditEntry.game_id == game.id, AuditEntry.action == AuditCode.SCOREKEEPER_MOVED
+        )
     )
+    was = any(device.id in (before or {}).get("devices", []) for before in handed_over)
     raise NotScorekeeper(game, was)
 
 
