@@ -212,8 +212,9 @@ RECENT_POSITIONS = 4  # positions offered from a game's recent rulings
 
 def recent_positions(table: TableSetting, current: str) -> list[tuple[str, str]]:
     """Positions to start from, newest first: those of the game's recent rulings (the last
-    position asked in that game first), as (position text, words: centre and tiles laid);
-    the position on screen is left out. Empty without a game."""
+    position asked in that game first), as (position text, words: centre and tiles laid, and
+    what was asked, worded in the page's language by :func:`ruling_summary`); the position on
+    screen is left out. Empty without a game."""
     if table.game is None:
         return []
     out: list[tuple[str, str]] = []
@@ -230,7 +231,7 @@ def recent_positions(table: TableSetting, current: str) -> list[tuple[str, str]]
                     "Centre %(c)s and %(num)s tiles, asked: %(what)s",
                     tiles,
                     c=layout.get("center"),
-                    what=ruling.summary[:60],
+                    what=(ruling_summary(ruling) or ruling.summary)[:60],
                 )
                 out.append((text, label))
         if len(out) >= RECENT_POSITIONS:
