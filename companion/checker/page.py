@@ -19,6 +19,7 @@ from ..engine import (
     EngineError,
     Layout,
     RuleSet,
+    house_rule_overrides,
     legal_moves,
 )
 from ..engine.explain import position_of
@@ -289,9 +290,9 @@ def ruling_essentials(ruling: Any) -> str:
         parts.append(f"{name}: {', '.join(str(p) for p in points)}")
     ruleset = question.get("ruleset") or {}
     name = str(ruleset.get("preset") or "")
-    label = str(PRESET_TITLES.get(name, name))
-    if ruleset.get("overrides"):
-        changes = len(ruleset["overrides"])
+    label = _(PRESET_TITLES.get(name, name)) if name else ""
+    changes = len(house_rule_overrides(ruleset.get("overrides") or {}))
+    if changes:
         label += " " + ngettext(
             "+ %(num)s house rule change", "+ %(num)s house rule changes", changes
         )
