@@ -778,7 +778,11 @@ NOT_HOUSE_RULES = frozenset({"set_size"})
 
 def house_rule_overrides(overrides: dict[str, Any]) -> dict[str, Any]:
     """The house rules among ``overrides`` (switch name -> value, e.g. a question's
-    ``ruleset.overrides``): all but :data:`NOT_HOUSE_RULES`."""
+    ``ruleset.overrides``): all but :data:`NOT_HOUSE_RULES`.
+
+    >>> house_rule_overrides({"set_size": 6, "foot_toes_required": 2})
+    {'foot_toes_required': 2}
+    """
     return {k: v for k, v in overrides.items() if k not in NOT_HOUSE_RULES}
 
 
