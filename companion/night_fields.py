@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import StringField, TextAreaField
+from wtforms import HiddenField, StringField, TextAreaField
 from wtforms.validators import Length, Optional
 
 from .models import NOTES_MAX, PLACE_MAX
@@ -45,3 +45,11 @@ def notes_field(label: Any) -> TextAreaField:
         ],
         render_kw={"maxlength": NOTES_MAX},
     )
+
+
+def seen_field() -> HiddenField:
+    """What a notes form was shown with: the fingerprint of the night's place and notes
+    (:func:`companion.services.game_setup.night_text_seen`), sent back with a save so that one
+    made after another phone changed them is refused, not silently replacing that phone's
+    text."""
+    return HiddenField()

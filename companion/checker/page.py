@@ -19,6 +19,7 @@ from ..engine import (
     EngineError,
     Layout,
     RuleSet,
+    house_rule_overrides,
     legal_moves,
 )
 from ..engine.explain import position_of
@@ -212,8 +213,9 @@ RECENT_POSITIONS = 4  # positions offered from a game's recent rulings
 
 def recent_positions(table: TableSetting, current: str) -> list[tuple[str, str]]:
     """Positions to start from, newest first: those of the game's recent rulings (the last
-    position asked in that game first), as (position text, words: centre and tiles laid);
-    the position on screen is left out. Empty without a game."""
+    position asked in that game first), as (position text, words: centre and tiles laid, and
+    what was asked, worded in the page's language by :func:`ruling_summary`); the position on
+    screen is left out. Empty without a game."""
     if table.game is None:
         return []
     out: list[tuple[str, str]] = []
@@ -230,7 +232,7 @@ def recent_positions(table: TableSetting, current: str) -> list[tuple[str, str]]
                     "Centre %(c)s and %(num)s tiles, asked: %(what)s",
                     tiles,
                     c=layout.get("center"),
-                    what=ruling.summary[:60],
+                    what=(ruling_summary(ruling) or ruling.summary)[:60],
                 )
                 out.append((text, label))
         if len(out) >= RECENT_POSITIONS:
@@ -288,9 +290,9 @@ def ruling_essentials(ruling: Any) -> str:
         parts.append(f"{name}: {', '.join(str(p) for p in points)}")
     ruleset = question.get("ruleset") or {}
     name = str(ruleset.get("preset") or "")
-    label = str(PRESET_TITLES.get(name, name))
-    if ruleset.get("overrides"):
-        changes = len(ruleset["overrides"])
+    label = _(PRESET_TITLES.get(name, name)) if name else ""
+    changes = len(house_rule_overrides(ruleset.get("overrides") or {}))
+    if changes:
         label += " " + ngettext(
             "+ %(num)s house rule change", "+ %(num)s house rule changes", changes
         )

@@ -178,7 +178,7 @@ def _same_value(a: Any, b: Any) -> bool:
 def house_rules() -> ResponseReturnValue:
     """Every switch in force, in plain words, with what the other choices would mean."""
     table = table_of(query.arguments())
-    changed = table.rules.differences()
+    changed = table.rules.house_rule_changes()
     rows = []
     for switch in SWITCHES:
         value = getattr(table.rules, switch.name)
@@ -210,7 +210,7 @@ def rule_book() -> ResponseReturnValue:
     the house rule that chooses, and this table's choice highlighted (``?game=`` or the
     preset on the checker)."""
     table = table_of(query.arguments())
-    changed = table.rules.differences()
+    changed = table.rules.house_rule_changes()
     return render_template(
         "checker/rule_book.html",
         table=table,

@@ -23,11 +23,13 @@ from .questions import CATEGORIES, answer, answer_document
 from .reasons import SECTION, DecidedAt, Reason, TurnResult
 from .round_end import RoundEnd, round_status
 from .rules import (
+    NOT_HOUSE_RULES,
     PRESET_TITLES,
     PRESETS,
     SWITCH_BY_NAME,
     SWITCHES,
     RuleSet,
+    house_rule_overrides,
     preset,
     ruleset_from_spec,
     spokes_required,
@@ -51,6 +53,7 @@ __all__ = [
     "CATEGORIES",
     "CENTER",
     "DECIDED_LABELS",
+    "NOT_HOUSE_RULES",
     "PRESETS",
     "PRESET_TITLES",
     "SUPPORTED_SETS",
@@ -95,6 +98,7 @@ __all__ = [
     "hand_points",
     "hand_size",
     "has_legal_play",
+    "house_rule_overrides",
     "legal_moves",
     "max_hand_points",
     "next_clockwise",

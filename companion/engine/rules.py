@@ -682,6 +682,11 @@ class RuleSet:
         base = (other or RuleSet()).to_dict()
         return {k: v for k, v in self.to_dict().items() if base.get(k) != v}
 
+    def house_rule_changes(self, other: RuleSet | None = None) -> dict[str, Any]:
+        """The house rules that differ from ``other`` (default: the standard rules): the
+        :meth:`differences` but the table's equipment (:data:`NOT_HOUSE_RULES`)."""
+        return house_rule_overrides(self.differences(other))
+
 
 def _check_value(name: str, value: Any, where: str) -> Any:
     if name == "tiebreak":
@@ -765,6 +770,21 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     "hcherndon_app": {"missing_start_double": MissingStartDouble.RETRY_NEXT_ROUND},
 }
+
+#: switches that name the table's equipment, not a house rule: the set is shown with the game
+#: ("double-6"), so a double-6 game under the standard rules has no house rule changed
+NOT_HOUSE_RULES = frozenset({"set_size"})
+
+
+def house_rule_overrides(overrides: dict[str, Any]) -> dict[str, Any]:
+    """The house rules among ``overrides`` (switch name -> value, e.g. a question's
+    ``ruleset.overrides``): all but :data:`NOT_HOUSE_RULES`.
+
+    >>> house_rule_overrides({"set_size": 6, "foot_toes_required": 2})
+    {'foot_toes_required': 2}
+    """
+    return {k: v for k, v in overrides.items() if k not in NOT_HOUSE_RULES}
+
 
 PRESET_TITLES: dict[str, str] = {
     "standard": "Standard (Spruce / Wikipedia defaults)",

@@ -34,7 +34,7 @@ from ..engine import PRESET_TITLES, PRESETS, SWITCH_BY_NAME, SWITCHES
 from ..engine.rules import PLAYERS_MAX, Switch
 from ..ids import ID_DIGITS, ID_MAX
 from ..models import NAME_MAX
-from ..night_fields import notes_field, place_field
+from ..night_fields import notes_field, place_field, seen_field
 from ..text import DIGITS_ONLY_MESSAGE, PlainText, ascii_whole_number, stripped
 from .engine_strings import translated
 
@@ -99,6 +99,7 @@ class NotesForm(FlaskForm):
 
     place = NightForm.place
     notes = NightForm.notes
+    seen = seen_field()
     submit = SubmitField(_l("Save notes"))
 
 

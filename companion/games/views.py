@@ -267,11 +267,22 @@ def night(night_id: int) -> ResponseReturnValue:
     """A game night: its games with their links, and its place and notes (editable)."""
     the_night = _night_or_404(night_id)
     form = NotesForm(obj=the_night) if request.method == "GET" else NotesForm()
+    status = 200
+    if request.method == "GET":
+        form.seen.data = setup.night_text_seen(the_night)
     if request.method == "POST" and form.validate_on_submit():
         try:
             setup.update_night_notes(
-                db.session(), the_night, form.place.data or "", form.notes.data or ""
+                db.session(),
+                the_night,
+                form.place.data or "",
+                form.notes.data or "",
+                form.seen.data,
             )
+        except setup.NotesChanged as exc:
+            flash(exc.messages[0], "error")
+            form.seen.data = setup.night_text_seen(the_night)  # saving again keeps the text
+            status = 409
         except setup.SetupError as exc:
             for message in exc.messages:
                 flash(message, "error")
@@ -292,7 +303,7 @@ def night(night_id: int) -> ResponseReturnValue:
         form=form,
         mine=set(remembered_tokens()),
         winners={g.id: build_board(g).winners for g in games if g.status == GameStatus.FINISHED},
-    )
+    ), status
 
 
 # --- new game ------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from wtforms.validators import DataRequired, Length, Optional, ValidationError
 from ..engine import SUPPORTED_SETS
 from ..ids import parse_id
 from ..models import NAME_MAX
-from ..night_fields import notes_field
+from ..night_fields import notes_field, seen_field
 from ..text import PlainText
 from ..vocab import RankBy
 
@@ -161,6 +161,7 @@ class NotesForm(FlaskForm):
     """Edit a game night's notes (the field the games blueprint's night page uses too)."""
 
     notes = notes_field(_l("Notes"))
+    seen = seen_field()
 
 
 class RenameForm(FlaskForm):

@@ -36,7 +36,7 @@ def house_rules(game: Game) -> list[tuple[Switch, Any, str, bool]]:
     """Each house-rule switch: (switch, value, meaning, differs from the standard rules); the
     set is shown with the game, so it never counts as a difference."""
     rules = rules_of(game)
-    differs = set(rules.differences()) - {"set_size"}
+    differs = rules.house_rule_changes()
     return [(sw, value, meaning, sw.name in differs) for sw, value, meaning in rules.describe()]
 
 

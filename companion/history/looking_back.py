@@ -136,11 +136,12 @@ YEARS_ON_AXIS = 730
 
 def rating_chart_of(steps: list[ratings.Step]) -> Chart | None:
     """The player's rating and skill estimate after the given games (already thinned); the
-    axis names years for a long history, months ("Mar 26") for a short one."""
+    axis names years for a long history, months with their year for a short one ("Mar 2026":
+    "Mar 26" was read as the 26th of March; ``LLL`` is the month's name said alone)."""
     if not steps:
         return None
     span = (steps[-1].played_on - steps[0].played_on).days
-    pattern = "yyyy" if span >= YEARS_ON_AXIS else "MMM yy"
+    pattern = "yyyy" if span >= YEARS_ON_AXIS else "LLL yyyy"
     return rating_chart(
         [format_date(s.played_on, pattern) for s in steps],
         [

@@ -20,7 +20,12 @@ from ..engine import SUPPORTED_SETS
 from ..extensions import db
 from ..models import GameNight, Player, utcnow
 from ..services.deletion import restore_hours
-from ..services.game_setup import SetupError, update_night_notes
+from ..services.game_setup import (
+    NotesChanged,
+    SetupError,
+    night_text_seen,
+    update_night_notes,
+)
 from ..services.scoreboard import build_board, step_words
 from ..web import query
 from . import bp, game_page, looking_back, players, queries
@@ -110,7 +115,7 @@ def _night_page(the_night: Any, form: NotesForm, status: int = 200) -> tuple[str
 def night(night_id: int) -> Any:
     """One game night: each game's standings, its rulings, and the notes."""
     the_night = queries.live_night(night_id, full=True)
-    return _night_page(the_night, NotesForm(notes=the_night.notes))
+    return _night_page(the_night, NotesForm(notes=the_night.notes, seen=night_text_seen(the_night)))
 
 
 @bp.post("/nights/<int:night_id>/notes")
@@ -122,7 +127,13 @@ def night_notes(night_id: int) -> Any:
     form = NotesForm()
     if form.validate():
         try:
-            update_night_notes(db.session(), the_night, the_night.place, form.notes.data or "")
+            update_night_notes(
+                db.session(), the_night, the_night.place, form.notes.data or "", form.seen.data
+            )
+        except NotesChanged as exc:
+            flash(exc.messages[0], "error")
+            form.seen.data = night_text_seen(the_night)  # saving again keeps the text
+            return _night_page(the_night, form, 409)
         except SetupError as exc:
             for message in exc.messages:
                 flash(message, "error")

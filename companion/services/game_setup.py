@@ -9,6 +9,7 @@ only gathers the table's choices and stores them.
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -137,8 +138,51 @@ def create_night(session: Session, played_on: date, place: str = "", notes: str 
     return night
 
 
-def update_night_notes(session: Session, night: GameNight, place: str, notes: str) -> None:
-    """Replace a night's place and notes and commit. Raises SetupError when too long."""
+#: how much of the saved notes a refused save quotes back (characters)
+NOTES_QUOTED = 200
+
+
+class NotesChanged(SetupError):
+    """A save of a night's place and notes made after another phone changed them: nothing is
+    saved, the message quotes what is saved now."""
+
+
+def night_text_seen(night: GameNight) -> str:
+    """A fingerprint of a night's place and notes as a page shows them (16 hex digits): the
+    notes form sends it back, so that a save made after another phone changed them is refused
+    instead of silently replacing that phone's text (:func:`update_night_notes`)."""
+    text = f"{night.place or ''}\x00{night.notes or ''}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def update_night_notes(
+    session: Session, night: GameNight, place: str, notes: str, seen: str | None = None
+) -> None:
+    """Replace a night's place and notes and commit.
+
+    ``seen`` is the :func:`night_text_seen` of the page the text was typed on (None: not
+    checked, e.g. a form from before this check). When another phone saved other text since,
+    nothing is saved: a form tapped twice, or one whose text is what is saved now, is not
+    refused.
+
+    Raises:
+        NotesChanged: another phone changed the place or notes since the page was shown.
+        SetupError: when place or notes are too long or hold invisible characters.
+    """
+    if seen and seen != night_text_seen(night):
+        typed = (clean_text(place), clean_text(notes, multiline=True))
+        if typed != (night.place or "", night.notes or ""):
+            saved = night.notes or ""
+            if len(saved) > NOTES_QUOTED:
+                saved = saved[:NOTES_QUOTED] + "…"
+            raise NotesChanged(
+                _(
+                    "Nothing was saved: the place or notes were changed on another phone "
+                    "while you were typing. Saved now: “%(saved)s”. Your text is still in "
+                    "the form: save again to replace what is saved."
+                )
+                % {"saved": saved}
+            )
     _set_night_text(night, place, notes)
     session.commit()
 

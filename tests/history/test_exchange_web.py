@@ -300,6 +300,9 @@ def test_import_messages_read_well(client, app):
         ),
         (b'{"format": 1} x', "something follows the end of the backup", "Extra data"),
         (b'{"format" 1}', "something is missing or out of place", "delimiter"),
+        # a 0-byte file (a download that failed) was "not a JSON backup (is it a CSV export?)"
+        (b"", "The file is empty: choose the JSON file the export saved.", "CSV export"),
+        (b" \r\n\n", "The file is empty: choose the JSON file the export saved.", "CSV export"),
     ],
 )
 def test_json_errors_are_worded_in_the_players_language(

@@ -335,3 +335,14 @@ def test_a_year_in_review_counts_the_best_nights_games_for_the_plural(client, hi
     found = re.search(r"won (\d+) of (\d+) (games?) on", shown)
     assert found, shown
     assert found.group(3) == ("game" if found.group(2) == "1" else "games")
+
+
+def test_a_short_rating_history_names_months_with_their_year_in_full(client, history):
+    """Cy's games span January to March 2026: the axis said "Jan 26", "Mar 26", read at the
+    table as the 26th of January and of March; it says "Jan 2026" ... "Mar 2026"."""
+    page = client.get(f"/history/players/{history.players['Cy']}").get_data(as_text=True)
+    chart = re.search(r'<svg class="chart-svg".*?</svg>', page, re.S)
+    assert chart is not None
+    ticks = re.findall(r"<text[^>]*>([^<]+)</text>", chart.group(0))
+    assert "Jan 2026" in ticks and "Mar 2026" in ticks, ticks
+    assert not [t for t in ticks if re.fullmatch(r"[A-Z][a-z]{2} \d\d", t)], ticks

@@ -138,6 +138,10 @@ def _parse_text(source: str | bytes) -> tuple[Any, list[Problem]]:
     except UnicodeDecodeError:
         return None, [Problem("$", _("The file is not UTF-8 text."))]
     except json.JSONDecodeError as exc:
+        if not text.strip():  # a 0-byte file: a download that failed, not a CSV export
+            return None, [
+                Problem("$", _("The file is empty: choose the JSON file the export saved."))
+            ]
         if _looks_like_csv(text):
             message = _("Only JSON backups can be imported; this looks like a CSV export.")
             return None, [Problem("$", message)]

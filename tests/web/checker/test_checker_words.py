@@ -9,6 +9,7 @@ from datetime import date
 from html.parser import HTMLParser
 
 import pytest
+from flask_babel import refresh
 
 from companion.engine import SWITCHES, DecidedAt, Reason, TurnResult, preset
 from companion.extensions import db
@@ -296,3 +297,18 @@ def test_broken_pasted_json_is_told_in_words(client):
     assert "near character 16" in seen
     for term in ("Expecting", "delimiter", "column", "char "):
         assert term not in seen, seen
+
+
+@pytest.mark.usefixtures("fresh_translations")
+def test_a_recent_position_is_offered_in_the_readers_language(client):
+    """The ruling that names a recent position was asked on an English phone; a German phone
+    at the same table reads it in German (it showed the stored English line)."""
+    game = make_game()
+    ask(client, game=game.edit_token, q="move", pos=SPOKES, tile="5-6", on="S1")
+    refresh()  # the test's requests share an app context: Babel keeps the first locale in g
+    html = client.get(
+        "/checker/", query_string={"game": game.edit_token}, headers={"Accept-Language": "de"}
+    ).get_data(as_text=True)
+    offered = re.search(r'<details class="recent-positions".*?</details>', html, re.S).group(0)
+    assert "on the open 5" not in offered and "it can go there" not in offered
+    assert "Mitte 9-9 und 4 Steine, Frage: 5-6" in offered

@@ -1,0 +1,70 @@
+"""Two phones edit a game night's notes at once: the second save silently replaced what the
+first had just saved ("Anna brought the cake. Ivan owes 5 euros." was gone). Now the page's
+form carries what it was shown (a fingerprint of the place and notes); a save made after
+another phone changed them is refused with what is saved now, the typed text stays in the
+form, and saving that form again keeps it (on both pages that edit the notes)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.extensions import db
+from companion.models import GameNight
+from tests.web.playkit import text
+from tests.web.setup_helpers import start_night
+
+PAGES = {
+    "night": ("/nights/{id}", "/nights/{id}"),
+    "history": ("/history/nights/{id}", "/history/nights/{id}/notes"),
+}
+
+
+def seen_on(page_html: str) -> str:
+    """The fingerprint the page's notes form was shown with."""
+    match = re.search(r'name="seen"[^>]*value="([0-9a-f]+)"', page_html) or re.search(
+        r'value="([0-9a-f]+)"[^>]*name="seen"', page_html
+    )
+    assert match, "the notes form carries no 'seen' field"
+    return match.group(1)
+
+
+def save(client, page: str, night_id: int, notes: str, seen: str):
+    path = PAGES[page][1].format(id=night_id)
+    return client.post(path, data={"place": "Garden", "notes": notes, "seen": seen})
+
+
+def stored(night_id: int) -> str:
+    db.session.expire_all()
+    return db.session.get(GameNight, night_id).notes
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_a_save_after_another_phone_saved_is_refused_and_loses_nothing(client, page):
+    night_id = start_night(client)
+    shown = client.get(PAGES[page][0].format(id=night_id)).get_data(as_text=True)
+    phone_a = phone_b = seen_on(shown)  # both phones opened the page before either saved
+    first = "Anna brought the cake. Ivan owes 5 euros."
+    assert save(client, page, night_id, first, phone_a).status_code == 303
+    refused = save(client, page, night_id, "Next time at Jiří's.", phone_b)
+    assert refused.status_code in (400, 409, 422)
+    assert stored(night_id) == first  # the first phone's notes are kept
+    words = text(refused)
+    assert "changed on another phone" in words and first in words  # what is saved now
+    assert "Next time at Jiří's." in words  # the typed text is kept in the form
+    again = save(client, page, night_id, "Next time at Jiří's.", seen_on(refused.text))
+    assert again.status_code == 303  # saved once the phone has seen the other's notes
+    assert stored(night_id) == "Next time at Jiří's."
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_a_phone_saving_twice_in_a_row_is_not_refused(client, page):
+    night_id = start_night(client)
+    seen = seen_on(client.get(PAGES[page][0].format(id=night_id)).get_data(as_text=True))
+    assert save(client, page, night_id, "first", seen).status_code == 303
+    # the same phone taps Save again before the page reloaded (a double tap): same text
+    assert save(client, page, night_id, "first", seen).status_code == 303
+    seen = seen_on(client.get(PAGES[page][0].format(id=night_id)).get_data(as_text=True))
+    assert save(client, page, night_id, "second", seen).status_code == 303
+    assert stored(night_id) == "second"
