@@ -115,7 +115,8 @@ class SwitchForm(FlaskForm):
 
 
 class AskForm(FlaskForm):
-    """ "Make this phone the scorekeeper"; ``now`` is "Take over now with the passcode"."""
+    """ "Make this phone the scorekeeper"; ``now`` is "Take over now" (the host: with the
+    passcode, or anyone when none is set)."""
 
     now = StringField()
 

@@ -686,17 +686,20 @@ def auto_save(token: str) -> Any:
 @bp.post("/g/<token>/ask")
 @requires(Role.VIEWER)
 def ask(token: str) -> Any:
-    """This phone asks to keep score ("Make this phone the scorekeeper"). With the host's
-    passcode it takes over at once; otherwise the scorekeeper's phone confirms."""
+    """This phone asks to keep score ("Make this phone the scorekeeper"). The host ("Take
+    over now": with the passcode, or anyone when none is set) takes over at once; otherwise
+    the scorekeeper's phone confirms."""
     game = game_for_edit(token)
     access.ask_to_keep_score(game)
     device = access.current_device()
     now = bool(AskForm().now.data)
-    if now and _passcode_configured() and not access.is_host():
+    if now and not access.is_host():
         # Take over with the passcode: enter it first, then tap "Take over now" again.
         flash(_("Enter the passcode, then tap “Take over now with the passcode” again."), "info")
         return redirect(url_for("games.passcode", next=url_for("games.play", token=token)), 303)
-    if now and _passcode_configured() and access.is_host():
+    if now:
+        # Without a passcode everybody is host: a table whose scorekeeper's phone died (or
+        # lost its cookies) would otherwise wait for a confirmation that can never come.
         row = next((r for r in access.asking(game) if device and r.device_id == device.id), None)
         if row is not None:
             record_handover(game, access.hand_over(game, row.id))
@@ -707,12 +710,6 @@ def ask(token: str) -> Any:
         "info",
     )
     return redirect(url_for("games.play", token=token), 303)
-
-
-def _passcode_configured() -> bool:
-    from flask import current_app
-
-    return bool(current_app.config.get("COMPANION_PASSCODE"))
 
 
 @bp.post("/g/<token>/handover")

@@ -674,6 +674,26 @@ def test_the_host_takes_scorekeeping_over_with_the_passcode(app, client, table):
     assert r.status_code == 403 and "This phone no longer keeps score" in r.text
 
 
+def test_without_a_passcode_a_phone_takes_over_from_a_dead_scorekeepers_phone(app, client, table):
+    """With no passcode set (everybody is host) a table whose scorekeeper's phone died could
+    only ask, and wait for a confirmation that never came: nobody could keep score again.
+    "Take over now" hands scorekeeping over at once, and the old phone is told."""
+    game, _phone = table
+    app.config["COMPANION_PASSCODE"] = ""
+    new = app.test_client()
+    page = new.get(f"/g/{game.edit_token}")
+    assert page.status_code == 403 and "Take over now" in page.text
+    assert "with the passcode" not in page.text
+    r = new.post(f"/g/{game.edit_token}/ask", data={"now": "1"})
+    assert r.status_code == 303 and "/passcode" not in r.location
+    assert new.get(f"/g/{game.edit_token}").status_code == 200
+    r = client.get(f"/g/{game.edit_token}")
+    assert r.status_code == 403 and "This phone no longer keeps score" in r.text
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 403
+    assert rounds(game) == []
+
+
 def test_a_phone_that_asked_to_keep_score_opens_the_game_by_itself(app, client, table):
     """ "Asked … this page opens the game when it does" was a promise the page did not keep:
     the asking phone stayed on "Another phone keeps score" until its player reloaded. While it
