@@ -338,7 +338,8 @@ def test_tile_names_keep_their_hyphen_unbroken_in_the_story_and_the_rule_book(cl
 
 @pytest.mark.parametrize(
     ("language", "wanted", "unwanted"),
-    [("es", "1 cada una", "cada uno"), ("de", "in der letzten Partie", "letzten 1 Partie")],
+    # es: "cada uno" is each of the winners (los jugadores), not each game: "ganaron 1 cada uno"
+    [("es", "1 cada uno", "cada una"), ("de", "in der letzten Partie", "letzten 1 Partie")],
 )
 def test_story_and_trend_words_agree_with_their_number(app, language, wanted, unwanted):
     from flask_babel import ngettext
