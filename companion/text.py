@@ -12,6 +12,14 @@ game keys, and the same fields in an imported backup.
 Forms refuse forbidden characters with a clear message (what was typed stays in the form, so
 nothing is lost); the import of a backup removes them (:func:`clean_text`) so that a backup
 taken before this rule existed can still be restored. Both use :func:`forbidden_characters`.
+
+Player names have one more rule (:func:`clean_name_text`, used by every way a name enters: new
+game seats, rename, import): invisible *format* characters (Unicode category ``Cf``: zero-width
+space, word joiner, byte order mark, soft hyphen, bidi marks) are removed, so "Ирина" and
+"Ирина" + a zero-width space are one name, not two players who look the same. A zero-width
+joiner or non-joiner between two visible characters stays (it shapes emoji such as 👨‍👩‍👧 and
+Persian or Indic words); the name's lookup key (:func:`without_format_characters`) drops even
+those, so look-alike names still meet.
 """
 
 from __future__ import annotations
@@ -37,6 +45,44 @@ FORBIDDEN_MESSAGE = _l(
 def _forbidden(ch: str) -> bool:
     category = unicodedata.category(ch)
     return category == "Cs" or (category == "Cc" and ch not in _WHITESPACE_CONTROLS)
+
+
+#: zero-width non-joiner and joiner: format characters that change how a name looks when they
+#: sit between two visible characters
+_JOINERS = "\u200c\u200d"
+
+
+def _format(ch: str) -> bool:
+    return unicodedata.category(ch) == "Cf"
+
+
+def without_format_characters(text: str) -> str:
+    """``text`` without any invisible format character (Unicode category ``Cf``, joiners too):
+    how two names are compared."""
+    return "".join(ch for ch in text if not _format(ch))
+
+
+def clean_name_text(raw: Any) -> str:
+    """A player's name under :func:`clean_text` with invisible format characters removed (all of
+    Unicode category ``Cf`` except a zero-width joiner or non-joiner between two visible
+    characters); "" when nothing visible is left."""
+    text = str(raw or "")
+    kept = [
+        ch
+        for i, ch in enumerate(text)
+        if not _format(ch)
+        or (
+            ch in _JOINERS
+            and 0 < i < len(text) - 1
+            and _visible(text[i - 1])
+            and _visible(text[i + 1])
+        )
+    ]
+    return clean_text("".join(kept))
+
+
+def _visible(ch: str) -> bool:
+    return not (ch.isspace() or _format(ch) or _forbidden(ch))
 
 
 def stripped(value: Any) -> Any:

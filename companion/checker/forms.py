@@ -31,7 +31,7 @@ from wtforms import (
 from wtforms.validators import AnyOf, InputRequired, NumberRange, Optional, StopValidation
 
 from ..engine.tiles import TILE_SEPARATOR, TILE_TEXT
-from ..text import ascii_whole_number
+from ..text import ascii_whole_number, shortened
 from ..web.form_fields import EntryList, EntryNames
 
 #: question tab -> (QUESTIONS.md category, title)
@@ -151,7 +151,10 @@ def typed_tiles(text: str) -> list[str]:
         match = _TILE_TOKEN.fullmatch(token)
         if match is None:
             raise StopValidation(
-                _("Could not read '%(token)s' as a tile; write tiles like 5-0.", token=token)
+                _(
+                    "Could not read '%(token)s' as a tile; write tiles like 5-0.",
+                    token=shortened(token),  # a pasted screenful is not quoted back whole
+                )
             )
         out.append(f"{match.group(1)}-{match.group(2)}")
     return out
@@ -165,7 +168,8 @@ def round_scores(form: Any, field: Any) -> None:
         raise StopValidation(_("Enter this player's round scores, e.g. 12, 0, 30."))
     for part in parts:
         if not re.fullmatch(r"-?\d{1,6}", part):
-            raise StopValidation(_('"%(part)s" is not a score in points.', part=part))
+            # a pasted 5,000-digit "score" is not quoted back whole
+            raise StopValidation(_('"%(part)s" is not a score in points.', part=shortened(part)))
     field.points = [int(p) for p in parts]
 
 

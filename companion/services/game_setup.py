@@ -33,7 +33,7 @@ from ..models import (
     Player,
     Seat,
 )
-from ..text import clean_text, forbidden_characters
+from ..text import clean_name_text, clean_text, forbidden_characters, without_format_characters
 from ..vocab import AuditCode
 from ..words import error_words
 from .audit import new_entry
@@ -48,7 +48,9 @@ SetupError = Refused
 
 
 def clean_name(raw: str) -> str:
-    """A player's name as stored: Unicode NFC, whitespace trimmed and collapsed to single spaces.
+    """A player's name as stored: Unicode NFC, whitespace trimmed and collapsed to single spaces,
+    invisible format characters (zero-width space, byte order mark, bidi marks...) removed
+    (:func:`companion.text.clean_name_text`).
 
     Any language is welcome; markup is kept as text (templates escape it).
 
@@ -58,7 +60,7 @@ def clean_name(raw: str) -> str:
     """
     if forbidden_characters(raw or ""):
         raise SetupError(_("A player's name cannot contain invisible characters."))
-    name = clean_text(raw)
+    name = clean_name_text(raw)
     if not name:
         raise SetupError(_("A player's name cannot be empty."))
     if len(name) > NAME_MAX:
@@ -70,14 +72,15 @@ def clean_name(raw: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """The lookup key of a name (casefolded), as stored in ``Player.name_key``.
+    """The lookup key of a name (casefolded, without invisible format characters such as a
+    zero-width joiner), as stored in ``Player.name_key``.
 
     Casefolding can lengthen a name ("ß" -> "ss"), so the stored key is cut to the column's
     60 characters (:func:`stored_key`): two names whose keys agree in those 60 characters
     are one player, as the database's unique index on live players' keys says.
     """
     # NFKC folds look-alike forms ("Ｆｏｏ" full-width, ligatures) into one player.
-    return unicodedata.normalize("NFKC", name).casefold()
+    return unicodedata.normalize("NFKC", without_format_characters(name)).casefold()
 
 
 def stored_key(name: str) -> str:

@@ -188,6 +188,7 @@ def init_languages(app: object) -> None:
     app.context_processor(picker_context)
     app.jinja_env.filters["weekday_date"] = weekday_date
     app.jinja_env.filters["signed_change"] = signed_change
+    app.jinja_env.filters["figure"] = figure
     app.jinja_env.filters["tiles_whole"] = tiles_whole
     # a global, not a context value: htmx fragments (templates/games/_tile_picker.html) use it
     app.jinja_env.globals["plural_words"] = plural_words
@@ -199,8 +200,13 @@ def init_languages(app: object) -> None:
 #: CLDR skeleton of a date shown as weekday, day and month (no year)
 WEEKDAY_DAY_MONTH = "MMMMEd"
 
-#: a rating change with its sign, one decimal, the locale's separators and a true minus sign
-SIGNED_CHANGE = "+#,##0.0;\u2212#,##0.0"
+#: the one minus sign of every figure that can be negative (a rating, a rating change): U+2212.
+#: CLDR gives our languages a hyphen-minus ("-3,4"), so a season's table showed "-3,4" before
+#: the season next to "−3,4" changed.
+MINUS = "\u2212"
+
+#: a rating change with its sign, one decimal and the locale's separators (see :func:`figure`)
+SIGNED_CHANGE = "+#,##0.0"
 
 
 #: a tile's name in running text ("6-6", "15-15"): two pip counts joined by a hyphen, not part
@@ -216,10 +222,18 @@ def tiles_whole(text: str) -> str:
     return TILE_NAME.sub(rf"\1{NON_BREAKING_HYPHEN}\2", str(text))
 
 
+def figure(value: float, pattern: str = "#,##0.###") -> str:
+    """``value`` in the page's language as the CLDR ``pattern`` writes it ("#,##0.0": one
+    decimal), a negative one with the true minus sign :data:`MINUS` ("−3,4", never "-3,4"):
+    every figure that can be negative (ratings, their changes, a rating chart's axis) goes
+    through here, so one table never mixes two signs."""
+    return flask_format_decimal(value, f"{pattern};{MINUS}{pattern.lstrip('+')}")
+
+
 def signed_change(value: float) -> str:
     """A change in rating points with its sign in the page's language ("+11,1", "−0,9" in
     ru, lt, de; "+11.1" in en): printf's "%+.1f" kept the English decimal point everywhere."""
-    return flask_format_decimal(value, SIGNED_CHANGE)
+    return figure(value, SIGNED_CHANGE)
 
 
 def weekday_date(day: date) -> str:

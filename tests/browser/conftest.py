@@ -47,6 +47,12 @@ ROOT = Path(__file__).resolve().parents[2]
 expect.set_options(timeout=15_000)
 ARTIFACTS = ROOT / "test-artifacts"
 PHONE = "Pixel 7"
+#: the phone's width in CSS px, as a page script reads it. Not ``window.innerWidth``: on a mobile
+#: page (``is_mobile``) it grows with content wider than the screen (the phone zooms out), so a
+#: check against it can never fail; the root's client width stays the screen's (360 px).
+PHONE_WIDTH = "document.documentElement.clientWidth"
+#: a page script: true when nothing is wider than the phone (no sideways scrolling)
+PAGE_FITS = f"document.documentElement.scrollWidth <= {PHONE_WIDTH}"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -95,7 +95,8 @@ def test_the_focused_conflict_heading_has_room_inside_its_outline(small_phone: P
           const reach = gap + parseFloat(s.outlineWidth);
           return {style: s.outlineStyle, width: parseFloat(s.outlineWidth),
                   gap: gap + Math.min(parseFloat(s.paddingLeft), parseFloat(s.paddingTop)),
-                  inside: box.left - reach >= 0 && box.right + reach <= window.innerWidth
+                  inside: box.left - reach >= 0
+                          && box.right + reach <= document.documentElement.clientWidth
                           && box.left - reach >= card.left - 1};
         }"""
     )

@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 from playwright.sync_api import Page, expect
 
 from companion.config import LANGUAGES, ROOT
+from tests.browser.conftest import PHONE_WIDTH
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +63,7 @@ def english_words(code: str) -> set[str]:
 def check_page(page: Page, code: str, shot, name: str) -> None:
     """No sideways scrolling at 360 px, no English word in the visible text; a screenshot."""
     expect(page.locator("html")).to_have_attribute("lang", code)
-    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    wide = page.evaluate(f"document.documentElement.scrollWidth - {PHONE_WIDTH}")
     assert wide <= 0, f"{name}: {wide}px wider than the phone"
     seen = _words([page.inner_text("body")])
     leftover = sorted(seen & english_words(code))

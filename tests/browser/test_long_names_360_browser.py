@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page
 
-from tests.browser.conftest import LiveServer, phone_page, serve_app
+from tests.browser.conftest import PAGE_FITS, LiveServer, phone_page, serve_app
 from tests.browser.test_table_sizes_browser import SMALL_PHONE
 from tests.browser.test_tables_360_browser import SPLIT_CELLS
 from tests.web.playkit import add_scored_rounds, make_game
@@ -19,9 +19,6 @@ pytestmark = pytest.mark.browser
 
 LONG = "Maximiliana Alexandrova-Papadopoulou-Wolfeschlegelsteinhause"[:60]
 LANGUAGES = ("en", "de")
-#: nothing wider than the phone: on a mobile page ``window.innerWidth`` grows with content wider
-#: than the screen (the phone zooms out), the root's client width stays the screen's 360 px
-FITS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +46,7 @@ def test_the_nights_standings_fit_a_360_px_phone(phone_in: Page, history_server,
     assert response is not None and response.status == 200
     shot(phone_in, "long-name-night-360")
     assert phone_in.locator("table.standings").first.is_visible()
-    assert phone_in.evaluate(FITS)
+    assert phone_in.evaluate(PAGE_FITS)
     assert phone_in.evaluate(SPLIT_CELLS, "table.standings td") == []  # the figures stay whole
 
 
@@ -59,4 +56,4 @@ def test_the_charts_key_keeps_each_total_whole(phone_in: Page, history_server):
     assert response is not None and response.status == 200
     assert phone_in.locator(".chart-legend").first.is_visible()
     assert phone_in.evaluate(SPLIT_CELLS, ".chart-legend .muted") == []
-    assert phone_in.evaluate(FITS)
+    assert phone_in.evaluate(PAGE_FITS)

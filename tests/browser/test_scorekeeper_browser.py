@@ -545,6 +545,7 @@ def test_scoreboard_of_eight_players_fits_360px(browser, live_server, shot) -> N
                 """() => {
                   const board = document.querySelector('#scoreboard');
                   const table = board.querySelector('table');
+                  const phone = document.documentElement.clientWidth;  // conftest.PHONE_WIDTH
                   const overflowing = Array.from(document.querySelectorAll('main table'))
                     .filter(t => t.getBoundingClientRect().right
                                  > t.parentElement.getBoundingClientRect().right + 0.5)
@@ -552,10 +553,10 @@ def test_scoreboard_of_eight_players_fits_360px(browser, live_server, shot) -> N
                               + t.parentElement.getBoundingClientRect().right);
                   return {
                     tables: overflowing,
-                    page: document.documentElement.scrollWidth <= window.innerWidth,
+                    page: document.documentElement.scrollWidth <= phone,
                     board: board.scrollWidth <= board.clientWidth,
-                    table: table.getBoundingClientRect().right <= window.innerWidth,
-                    widths: [document.documentElement.scrollWidth, window.innerWidth,
+                    table: table.getBoundingClientRect().right <= phone,
+                    widths: [document.documentElement.scrollWidth, phone,
                              board.scrollWidth, board.clientWidth,
                              table.getBoundingClientRect().right],
                   };
@@ -670,7 +671,7 @@ BOARD_MEASURES = """() => {
   const rounds = 'tbody.player > tr:nth-child(2) > td';
   const cells = Array.from(board.querySelectorAll(rounds + ', td.tot, th.rd'));
   return {
-    scrolls: document.documentElement.scrollWidth > window.innerWidth
+    scrolls: document.documentElement.scrollWidth > document.documentElement.clientWidth
              || board.scrollWidth > board.clientWidth,
     names: Array.from(board.querySelectorAll('tbody th.who'))
       .map(th => [th.querySelector('.name').innerText, clipped(th)]),

@@ -51,9 +51,10 @@ SMALLEST_FONT = """(root) => {
   return smallest;
 }"""
 WIDER_THAN_VIEWPORT = (
-    "() => [document.documentElement.scrollWidth, window.innerWidth,"
+    "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth,"
     " Array.from(document.querySelectorAll('body *')).filter("
-    "e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.vh, .skip,"
+    "e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1"
+    " && !e.closest('.vh, .skip,"
     " .visually-hidden')).slice(0, 3).map(e => e.tagName + '.' + e.className)]"
 )
 

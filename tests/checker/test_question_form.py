@@ -57,6 +57,14 @@ def test_a_refused_question_names_its_field(table):
     assert (problem.field, str(problem)) == ("pos", "Fix the position first.")
 
 
+def test_a_huge_typed_score_or_tile_is_not_quoted_back_whole(table):
+    problem = ask(table, "tie", scores_0="12, 3", scores_1="7" * 5000, scores_2="1")
+    assert problem.field == "scores_1"
+    assert str(problem) == '"' + "7" * 60 + '…" is not a score in points.'
+    problem = ask(table, "score", hand_text="9" * 5000)
+    assert str(problem) == "Could not read '" + "9" * 60 + "…' as a tile; write tiles like 5-0."
+
+
 def test_a_count_that_is_not_a_whole_number_is_refused_in_words_not_a_500(table):
     # "²" is a digit to str.isdigit but not to int(): it raised ValueError before
     problem = ask(table, "edge", edge="capacity", spokes="²")

@@ -15,10 +15,11 @@ from PIL import Image, ImageChops
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.models import RatingStep
+from companion.models import GameNight, Player, RatingStep
 from companion.services import ratings, seasons
 from companion.services.night_card import HEIGHT, WIDTH, draw_card, font
 from companion.services.night_story import StoryGame, StoryRound, night_standings, story
+from tests.history.fixture import OUT, _game
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "night_card_reference.png"
 
@@ -273,6 +274,28 @@ def test_rating_changes_use_the_pages_decimal_comma_and_a_true_minus(client, his
     assert all("," in c and not c.startswith("-") for c in changes), changes
 
 
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_every_negative_rating_figure_has_the_same_true_minus(client, history, language):
+    """A season's table (before, after, change), the ratings, a player's page and its chart:
+    one sign for a figure below 0, the change's "−", never a hyphen "-" next to it."""
+    people = {p.name: p for p in db.session.scalars(select(Player))}
+    night = GameNight(played_on=date(2026, 5, 2), place="Porch")
+    db.session.add(night)
+    for _ in range(3):  # Zed loses three games in a row: a rating below 0
+        _game(night, people, 6, {"Ann": [OUT], "Zed": [9]})
+    db.session.commit()
+    ratings.rebuild_all(db.session)
+    refresh()  # the app fixture keeps one context: forget the locale of earlier requests
+    urls = ["/history/seasons?year=2026", "/history/leaderboard?by=rating"]
+    urls.append(f"/history/players/{history.players['Zed']}")
+    urls.append(f"/history/seasons/2026/players/{history.players['Zed']}")
+    shown = " ".join(
+        page_text(client.get(url, headers={"Accept-Language": language})) for url in urls
+    )
+    assert len(re.findall(r"−\d", shown)) >= 5  # Zed's rating after, its change, ...
+    assert re.findall(r"(?<![\w-])-\d+(?:[.,]\d+)?", shown) == []
+
+
 #: three players with long names who each win one game: the night is shared by all three
 LONG = ("Margarethe Hildebrandt", "Konstantin Wolkonski", "Hanna-Liisa Kuusela")
 SHARED = [
@@ -315,7 +338,8 @@ def test_tile_names_keep_their_hyphen_unbroken_in_the_story_and_the_rule_book(cl
 
 @pytest.mark.parametrize(
     ("language", "wanted", "unwanted"),
-    [("es", "1 cada una", "cada uno"), ("de", "in der letzten Partie", "letzten 1 Partie")],
+    # es: "cada uno" is each of the winners (los jugadores), not each game: "ganaron 1 cada uno"
+    [("es", "1 cada uno", "cada una"), ("de", "in der letzten Partie", "letzten 1 Partie")],
 )
 def test_story_and_trend_words_agree_with_their_number(app, language, wanted, unwanted):
     from flask_babel import ngettext

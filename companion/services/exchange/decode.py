@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
 
 from ...models import NAME_MAX
-from ...text import clean_text
+from ...text import clean_name_text, clean_text
 from ..game_setup import stored_key
 from .shape import Problem
 
@@ -213,17 +214,18 @@ def _number_same_names(people: list) -> None:
 
 
 def clean_free_text(doc: Any) -> int:
-    """Apply the one rule for free text (:func:`companion.text.clean_text`) to the document's
-    player names, night places and notes, in place, as the forms do; a player's name key is
+    """Apply the one rule for free text (:func:`companion.text.clean_text`; for player names
+    :func:`companion.text.clean_name_text`) to the document's player names, night places and
+    notes, in place, as the forms do; a player's name key is
     recomputed from the cleaned name. Returns how many texts changed (a backup taken before the
     rule existed may carry control characters: they are removed, so it can still be restored).
     Values that are not text are left for :func:`validate` to refuse."""
     changed = 0
 
-    def clean(data: Any, name: str, multiline: bool = False) -> None:
+    def clean(data: Any, name: str, rule: Callable[[str], str]) -> None:
         nonlocal changed
         if isinstance(data, dict) and isinstance(data.get(name), str):
-            cleaned = clean_text(data[name], multiline=multiline)
+            cleaned = rule(data[name])
             changed += cleaned != data[name]
             data[name] = cleaned
 
@@ -233,12 +235,12 @@ def clean_free_text(doc: Any) -> int:
     if not isinstance(people, list):
         people = []
     for player in people:
-        clean(player, "name")
+        clean(player, "name", clean_name_text)
         if isinstance(player, dict) and isinstance(player.get("name"), str):
             player["name_key"] = stored_key(player["name"])
     _number_same_names(people)
     nights = doc.get("nights")
     for night in nights if isinstance(nights, list) else []:
-        clean(night, "place")
-        clean(night, "notes", multiline=True)
+        clean(night, "place", clean_text)
+        clean(night, "notes", lambda notes: clean_text(notes, multiline=True))
     return changed

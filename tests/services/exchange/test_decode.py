@@ -71,6 +71,16 @@ def test_a_decoded_document_is_copied_before_it_is_cleaned():
     assert doc["players"][0]["name"] == "An\x1bna"  # the caller's document is untouched
 
 
+def test_invisible_format_characters_leave_imported_names():
+    doc = document()
+    doc["players"][0]["name"] = "\ufeffAn\u200bna\u200e"  # a BOM, a zero-width space, a bidi mark
+    doc["players"] += [player("p4", "Anna")]
+    assert clean_free_text(doc) == 1
+    names = [(p["name"], p["name_key"]) for p in doc["players"]]
+    assert names[0] == ("Anna", "anna")
+    assert names[3] == ("Anna (2)", "anna (2)")  # the same name as the first: one live player
+
+
 def test_live_players_with_one_name_key_are_numbered():
     doc = document()
     doc["players"] += [player("p4", "ANNA"), player("p5", "anna", merged_into="p1")]

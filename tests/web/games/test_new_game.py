@@ -226,6 +226,17 @@ def test_control_characters_in_names_are_refused(client, night_id):
     assert _games() == 0
 
 
+def test_an_invisible_format_character_makes_no_new_name(client, night_id):
+    # "Ирина" + a zero-width space looks like "Ирина": one person, so twice at this table
+    page = _post(client, night_id, game_data(["Ирина", "Ирина\u200b", "Bob"]))
+    assert "“Ирина” is in this game twice; each player sits once." in page.text
+    assert _games() == 0
+    assert _post(client, night_id, game_data(["\ufeffИрина\u200b", "Bob"])).status_code == 303
+    assert db.session.scalars(select(Player.name).order_by(Player.id)).all() == ["Ирина", "Bob"]
+    page = _post(client, night_id, game_data(["\u200b", "Bob"]))
+    assert "A player&#39;s name cannot be empty." in page.text
+
+
 def test_infeasible_deal_is_refused_with_the_engines_problem(client, night_id):
     names = [f"P{i}" for i in range(12)]
     page = _post(client, night_id, game_data(names, set_size=6))

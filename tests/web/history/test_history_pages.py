@@ -441,6 +441,12 @@ def test_rename(client, h):
     assert (zed.name, zed.name_key) == ("Zoë Q", "zoë q")
 
 
+def test_a_renamed_name_keeps_no_invisible_format_characters(client, h):
+    assert "Zed is now called Ирина." in rename(client, h.players["Zed"], "\u200bИрина\u200b")
+    zed = db.session.get(Player, h.players["Zed"])
+    assert (zed.name, zed.name_key) == ("Ирина", "ирина")
+
+
 def test_rename_only_the_case_of_ones_own_name(client, h):
     page = rename(client, h.players["Ann"], "ANN")
     assert "Ann is now called ANN." in page
@@ -455,6 +461,10 @@ def test_rename_only_the_case_of_ones_own_name(client, h):
         ("   ", "Type the new name."),
         ("x" * 61, "A name has at most 60 characters."),
         ("Ann\x07", "cannot contain invisible characters"),
+        # a zero-width space (or a byte order mark, a bidi mark) is no letter: Bob all the same
+        ("Bob\u200b", "Another player is already called Bob."),
+        ("\ufeffB\u200eob", "Another player is already called Bob."),
+        ("\u200b\u2060", "A player's name cannot be empty."),
     ],
 )
 def test_rename_refusals(client, h, name, message):
