@@ -66,3 +66,10 @@ def confidence(regularity: float, halves: tuple[int, int]) -> float:
         if regularity >= band.low:
             share = band.share
     return share
+
+
+def highest_unsure(halves: tuple[int, int], sure: float) -> float:
+    """The highest confidence of ``halves``' kind below ``sure`` (0-1): what a tile is given
+    at most when it is read in a way the fitted table never saw it (a mark left out)."""
+    below = [band.share for band in BANDS[kind_of(halves)] if band.share < sure]
+    return max(below, default=0.0)

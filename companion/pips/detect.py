@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from .calibration import confidence
+from .calibration import confidence, highest_unsure
 from .reading import SURE, Pip, Point, Quad, TileRead, Unread
 
 #: The most pips a half can have in the biggest set the app knows (double-18).
@@ -606,8 +606,12 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
         halves[0 if v < 0 else 1].append((index, pip))
     halves = _without_specks(halves, divider)
     found = [p for _, p in halves[0] + halves[1]]
+    left_out = False
     if not _halves_centred(halves, divider, width):
-        return None
+        centred = _centred_without_stray(halves, divider, width)
+        if centred is None:
+            return None
+        halves, left_out = centred, True
     corners = _outline(divider.x, divider.y, (ax, ay), (nx, ny), width)
     marks = tuple(Pip(p.x, p.y, p.diameter / 2) for p in found)
     problem = _why_unreadable(halves, found, max_pips)
@@ -616,6 +620,9 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     regularity = _regularity(found, [[p for _, p in half] for half in halves], divider)
     counted = (len(halves[0]), len(halves[1]))
     share = confidence(regularity, counted)
+    if left_out:  # read only by leaving a mark out: the player says whether it was a pip
+        share = min(share, highest_unsure(counted, SURE))
+        marks = tuple(Pip(p.x, p.y, p.diameter / 2) for _, p in halves[0] + halves[1])
     if share < SURE:  # the guess shown for a tap: a mark breaking a pattern left out
         halves = _without_stray(halves, divider)
         counted = (len(halves[0]), len(halves[1]))
@@ -685,6 +692,35 @@ def _without_stray(
         return halves
     _, side, k = stray
     kept = [half if i != side else half[:k] + half[k + 1 :] for i, half in enumerate(halves)]
+    return kept[0], kept[1]
+
+
+def _centred_without_stray(
+    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]], divider: Blob, width: float
+) -> tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]] | None:
+    """``halves`` without the one mark that keeps a half's pips off the half's middle, when
+    its size is at least :data:`STRAY_SIZE` times off the tile's usual pip (a speck on a
+    blank half, blurred larger on a small photo than :data:`SPECK`) and both halves are
+    standard patterns without it, or None when there is none such: a tile read sure at one
+    size was dropped at half size for such a speck. The caller keeps the tile below
+    ``SURE``, so it waits for a tap."""
+    usual = _usual_pip(halves)
+    if usual is None:
+        return None
+    best: tuple[float, int, int] | None = None  # how far off in size, half, place in half
+    for side, half in enumerate(halves):
+        for k, (_, mark) in enumerate(half):
+            off = abs(math.log(mark.diameter / usual))
+            if off < math.log(STRAY_SIZE):
+                continue
+            kept = [h if i != side else h[:k] + h[k + 1 :] for i, h in enumerate(halves)]
+            patterned = all(_in_pattern([p for _, p in h], divider) for h in kept if h)
+            if patterned and _halves_centred((kept[0], kept[1]), divider, width):
+                best = max(best or (off, side, k), (off, side, k))
+    if best is None:
+        return None
+    _, side, k = best
+    kept = [h if i != side else h[:k] + h[k + 1 :] for i, h in enumerate(halves)]
     return kept[0], kept[1]
 
 

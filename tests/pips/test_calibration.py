@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.pips import count_pips
-from companion.pips.calibration import BANDS, TABLE, Kind, confidence, kind_of
+from companion.pips.calibration import BANDS, TABLE, Kind, confidence, highest_unsure, kind_of
 from companion.pips.reading import SURE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,3 +55,10 @@ def test_a_tile_read_is_given_its_bands_share_not_its_raw_regularity():
         assert tile.halves is not None
         assert tile.confidence == confidence(tile.regularity, tile.halves)
         assert tile.sure == (tile.confidence >= SURE)
+
+
+@pytest.mark.parametrize("halves", [(2, 0), (0, 0)])
+def test_a_tile_read_by_leaving_a_mark_out_gets_the_highest_share_below_sure(halves):
+    capped = highest_unsure(halves, SURE)
+    assert capped < SURE
+    assert capped in [band.share for band in BANDS[kind_of(halves)]]

@@ -11,7 +11,13 @@ import math
 import pytest
 
 from companion.pips import PhotoError, PhotoProblem, count_pips
-from companion.pips.detect import Blob, _symmetric_share, _without_specks, _without_stray
+from companion.pips.detect import (
+    Blob,
+    _centred_without_stray,
+    _symmetric_share,
+    _without_specks,
+    _without_stray,
+)
 from companion.pips.labelled import item, vary
 from companion.pips.synth import make_photo
 
@@ -182,3 +188,33 @@ def test_a_half_in_a_standard_pattern_keeps_a_smaller_pip():
     )
     halves = _without_stray(([(0, two[0]), (1, two[1]), (2, stray)], one), DIVIDER)
     assert [i for i, _ in halves[0]] == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("spec", "tile"), [("scene:217356:1200", "2-0"), ("scene:216288:1600", "8-0")]
+)
+def test_a_speck_on_a_blank_half_at_half_size_waits_for_a_tap(spec, tile):
+    """At half size a speck on the blank half of a 2-0 (and of an 8-0) blurred to over
+    :data:`SPECK` of a pip across and lay off the half's middle: the tile, read sure at the
+    photo's own size, was dropped without a word. The mark is left out and the tile is
+    offered, below ``SURE``: it waits for a tap there, as the player must say what it was."""
+    at_own_size = count_pips(item(spec, PHOTOS).data)
+    assert [t.sure for t in at_own_size.read_tiles if t.text == tile] == [True]
+    halved = count_pips(vary(item(spec, PHOTOS).data, "x0.5"))
+    assert [t.sure for t in halved.read_tiles if t.text == tile] == [False]
+    assert sorted(t.text for t in halved.read_tiles) == sorted(item(spec, PHOTOS).tiles)
+
+
+def test_only_a_mark_off_the_pips_size_is_left_out_to_centre_a_half():
+    """A smaller mark off a blank half's middle beside a 2 is left out (the 2 and the blank
+    are standard patterns without it); a mark of the pips' own size there is a pip out of
+    place, and the tile is still not read."""
+    width = DIVIDER.length / 0.8
+    two = [(0, blob(-0.3 * width, 0.25 * width)), (1, blob(0.3 * width, 0.75 * width))]
+    speck = Blob(
+        x=0.35 * width, y=-0.5 * width, length=7, thickness=7, angle=0.0, area=38.0, roundness=0.9
+    )
+    halves = _centred_without_stray(([(2, speck)], two), DIVIDER, width)
+    assert halves is not None and [i for i, _ in halves[0] + halves[1]] == [0, 1]
+    pip = (2, blob(0.35 * width, -0.5 * width))
+    assert _centred_without_stray(([pip], two), DIVIDER, width) is None
