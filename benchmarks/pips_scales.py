@@ -12,7 +12,8 @@ sure) on the side that has it: the player is shown each change; otherwise it is 
 read sure at one size is missing or another tile at the other).
 
 Run: ``.venv/bin/python benchmarks/pips_scales.py --part held_out_third`` (any part of
-tests/data/pips_split*.json; ``--failures`` lists each scene whose answer changed).
+tests/data/pips_split*.json; ``--failures`` lists each scene whose answer changed;
+``--processes N`` reads the scenes in N processes, with the same figures).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import argparse
 import io
 import sys
 from collections import Counter
+from multiprocessing import Pool
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,13 +83,11 @@ def part_names(part: str) -> list[str]:
     return list(parts[part])
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", default="dev")
-    parser.add_argument("--failures", action="store_true")
-    args = parser.parse_args()
-    scenes = [name for name in part_names(args.part) if name.startswith("scene:")]
+def compare(scenes: list[str], failures: bool) -> tuple[Counter[str], list[str]]:
+    """The figures of ``scenes`` read at their own size and at each factor, and (with
+    ``failures``) a line for each changed answer."""
     f: Counter[str] = Counter()
+    lines: list[str] = []
     for it in items(scenes, PHOTOS):
         f["scenes"] += 1
         own_look = look(it.data)
@@ -109,12 +109,30 @@ def main() -> None:
             silent_anywhere |= silent
             same_everywhere &= got == own
             right_everywhere &= got == tuple(sorted(it.tiles))
-            if args.failures and got != own:
+            if failures and got != own:
                 how_told = "silently" if silent else "asked"
-                print(f"  CHANGED {how_told} {it.id} {how}: {list(own)} -> {list(got)}")
+                lines.append(f"  CHANGED {how_told} {it.id} {how}: {list(own)} -> {list(got)}")
         f["same_everywhere"] += same_everywhere
         f["no_silent_change"] += not silent_anywhere
         f["right_everywhere"] += right_everywhere
+    return f, lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", default="dev")
+    parser.add_argument("--failures", action="store_true")
+    parser.add_argument("--processes", type=int, default=1)
+    args = parser.parse_args()
+    scenes = [name for name in part_names(args.part) if name.startswith("scene:")]
+    chunks = [scenes[i :: args.processes * 3] for i in range(max(1, args.processes) * 3)]
+    with Pool(max(1, args.processes)) as pool:
+        outs = pool.starmap(compare, [(chunk, args.failures) for chunk in chunks])
+    f: Counter[str] = Counter()
+    for figures, lines in outs:
+        f.update(figures)
+        for line in lines:
+            print(line)
     n = max(1, f["scenes"])
     print(
         f"{args.part}: {f['scenes']} scenes; the same answer at every factor tried: "
