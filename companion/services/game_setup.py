@@ -175,6 +175,18 @@ def update_night_notes(
             saved = night.notes or ""
             if len(saved) > NOTES_QUOTED:
                 saved = saved[:NOTES_QUOTED] + "…"
+            if typed[0] != (night.place or ""):
+                # The other phone changed the place: name it too, or saving again would put
+                # the old place back over it unseen (the notes alone may even be empty).
+                raise NotesChanged(
+                    _(
+                        "Nothing was saved: the place or notes were changed on another phone "
+                        "while you were typing. Saved now: place “%(place)s”, notes "
+                        "“%(saved)s”. Your text is still in the form: save again to replace "
+                        "what is saved."
+                    )
+                    % {"place": night.place or "", "saved": saved}
+                )
             raise NotesChanged(
                 _(
                     "Nothing was saved: the place or notes were changed on another phone "

@@ -68,3 +68,23 @@ def test_a_phone_saving_twice_in_a_row_is_not_refused(client, page):
     seen = seen_on(client.get(PAGES[page][0].format(id=night_id)).get_data(as_text=True))
     assert save(client, page, night_id, "second", seen).status_code == 303
     assert stored(night_id) == "second"
+
+
+def test_a_refusal_names_the_place_another_phone_saved(client):
+    """Phone A changed only the place ("Garden" -> "Bob's flat"); phone B typed notes on the
+    old page. B's refusal said 'Saved now: “”' (only the notes, empty): B could not see that
+    the place had changed, and saving again put back "Garden" over A's place unseen. (The
+    history page edits only the notes: it keeps the place saved now.)"""
+    page = "night"
+    night_id = start_night(client)
+    seen = seen_on(client.get(PAGES[page][0].format(id=night_id)).get_data(as_text=True))
+    path = PAGES[page][1].format(id=night_id)
+    moved = client.post(path, data={"place": "Bob's flat", "notes": "", "seen": seen})
+    assert moved.status_code == 303
+    refused = client.post(path, data={"place": "Garden", "notes": "Pizza", "seen": seen})
+    assert refused.status_code in (400, 409, 422)
+    words = text(refused)
+    message = re.search(r"Nothing was saved:.*?replace what is saved", words)
+    assert message, words
+    message = message.group(0)
+    assert "Bob's flat" in message  # the place saved now is named in the message
