@@ -151,11 +151,16 @@ class NotesChanged(SetupError):
 
 
 def night_text_seen(night: GameNight) -> str:
-    """A fingerprint of a night's place and notes as a page shows them (16 hex digits): the
-    notes form sends it back, so that a save made after another phone changed them is refused
-    instead of silently replacing that phone's text (:func:`update_night_notes`)."""
-    text = f"{night.place or ''}\x00{night.notes or ''}"
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    """A fingerprint of a night's place and notes as a page shows them (16 hex digits: 8 for
+    the place, then 8 for the notes): the notes form sends it back, so that a save made after
+    another phone changed them is refused instead of silently replacing that phone's text
+    (:func:`update_night_notes`). One half per field, so that a page editing only the notes
+    is not refused because the place changed."""
+    return _digest(night.place or "") + _digest(night.notes or "")
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 def update_night_notes(
@@ -164,20 +169,38 @@ def update_night_notes(
     """Replace a night's place and notes and commit.
 
     ``seen`` is the :func:`night_text_seen` of the page the text was typed on (None: not
-    checked, e.g. a form from before this check). When another phone saved other text since,
-    nothing is saved: a form tapped twice, or one whose text is what is saved now, is not
-    refused.
+    checked, e.g. a form from before this check). When another phone changed the place or the
+    notes since and this save would replace that field, nothing is saved: a form tapped twice,
+    one whose text is what is saved now, or one changing only a field nobody else changed (the
+    history page's notes after the place was changed) is not refused.
 
     Raises:
         NotesChanged: another phone changed the place or notes since the page was shown.
         SetupError: when place or notes are too long or hold invisible characters.
     """
-    if seen and seen != night_text_seen(night):
-        typed = (clean_text(place), clean_text(notes, multiline=True))
-        if typed != (night.place or "", night.notes or ""):
+    now = night_text_seen(night)
+    if seen and seen != now:
+        typed_place, typed_notes = clean_text(place), clean_text(notes, multiline=True)
+        # a field conflicts when another phone changed it and this save would replace it; a
+        # seen of another shape (a page from before the halves) counts both as changed
+        place_lost = seen[:8] != now[:8] and typed_place != (night.place or "")
+        notes_lost = seen[8:] != now[8:] and typed_notes != (night.notes or "")
+        if place_lost or notes_lost:
             saved = night.notes or ""
             if len(saved) > NOTES_QUOTED:
                 saved = saved[:NOTES_QUOTED] + "…"
+            if place_lost:
+                # The other phone changed the place: name it too, or saving again would put
+                # the old place back over it unseen (the notes alone may even be empty).
+                raise NotesChanged(
+                    _(
+                        "Nothing was saved: the place or notes were changed on another phone "
+                        "while you were typing. Saved now: place “%(place)s”, notes "
+                        "“%(saved)s”. Your text is still in the form: save again to replace "
+                        "what is saved."
+                    )
+                    % {"place": night.place or "", "saved": saved}
+                )
             raise NotesChanged(
                 _(
                     "Nothing was saved: the place or notes were changed on another phone "

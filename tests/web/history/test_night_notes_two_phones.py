@@ -68,3 +68,61 @@ def test_a_phone_saving_twice_in_a_row_is_not_refused(client, page):
     seen = seen_on(client.get(PAGES[page][0].format(id=night_id)).get_data(as_text=True))
     assert save(client, page, night_id, "second", seen).status_code == 303
     assert stored(night_id) == "second"
+
+
+def test_a_refusal_names_the_place_another_phone_saved(client):
+    """Phone A changed only the place ("Garden" -> "Bob's flat"); phone B typed notes on the
+    old page. B's refusal said 'Saved now: “”' (only the notes, empty): B could not see that
+    the place had changed, and saving again put back "Garden" over A's place unseen. (The
+    history page edits only the notes: it keeps the place saved now.)"""
+    page = "night"
+    night_id = start_night(client)
+    seen = seen_on(client.get(PAGES[page][0].format(id=night_id)).get_data(as_text=True))
+    path = PAGES[page][1].format(id=night_id)
+    moved = client.post(path, data={"place": "Bob's flat", "notes": "", "seen": seen})
+    assert moved.status_code == 303
+    refused = client.post(path, data={"place": "Garden", "notes": "Pizza", "seen": seen})
+    assert refused.status_code in (400, 409, 422)
+    words = text(refused)
+    message = re.search(r"Nothing was saved:.*?replace what is saved", words)
+    assert message, words
+    message = message.group(0)
+    assert "Bob's flat" in message  # the place saved now is named in the message
+
+
+def test_the_history_page_is_not_refused_when_only_the_place_changed(client):
+    """The history page edits only the notes. Phone A moved the night to "Bob's flat" on the
+    night page; phone B, on the history page, added to the notes it was shown. B was refused
+    ('Saved now: “Cake”', the very notes it had seen), though its save changes nothing A
+    typed; now it is saved, and A's place stays."""
+    night_id = start_night(client)
+    seen = seen_on(client.get(f"/nights/{night_id}").get_data(as_text=True))
+    client.post(f"/nights/{night_id}", data={"place": "Garden", "notes": "Cake", "seen": seen})
+    shown_b = seen_on(client.get(f"/history/nights/{night_id}").get_data(as_text=True))
+    seen = seen_on(client.get(f"/nights/{night_id}").get_data(as_text=True))
+    moved = client.post(
+        f"/nights/{night_id}", data={"place": "Bob's flat", "notes": "Cake", "seen": seen}
+    )
+    assert moved.status_code == 303
+    added = client.post(
+        f"/history/nights/{night_id}/notes",
+        data={"notes": "Cake. Ivan owes 5", "seen": shown_b},
+    )
+    assert added.status_code == 303
+    db.session.expire_all()
+    night = db.session.get(GameNight, night_id)
+    assert (night.place, night.notes) == ("Bob's flat", "Cake. Ivan owes 5")
+
+
+def test_the_night_page_still_refuses_a_stale_place_over_changed_notes(client):
+    """The other way round stays refused: A changed the notes, B changed only the place on a
+    page showing the old notes (its save would put the old notes back)."""
+    night_id = start_night(client)
+    seen = seen_on(client.get(f"/nights/{night_id}").get_data(as_text=True))
+    first = client.post(
+        f"/nights/{night_id}", data={"place": "Garden", "notes": "Cake", "seen": seen}
+    )
+    assert first.status_code == 303
+    refused = client.post(f"/nights/{night_id}", data={"place": "Park", "notes": "", "seen": seen})
+    assert refused.status_code == 409
+    assert stored(night_id) == "Cake"
