@@ -3,7 +3,7 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
-``--seventh``, ``--eighth``, ``--ninth`` and ``--tenth`` the later ones.
+``--seventh``, ``--eighth``, ``--ninth``, ``--tenth`` and ``--eleventh`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -134,6 +134,16 @@ LATER_PARTS = {
         "A tenth held-out part of the photo reader's labelled set, written once right after "
         "the ninth one (pips_split_ninth.json) had measured the stray-mark change (its "
         "answers, at 0.5x-3x, and the confidence), before any tuning on it.",
+    ),
+    "--eleventh": LaterPart(
+        "held_out_eleventh",
+        ROOT / "tests" / "data" / "pips_split_eleventh.json",
+        1213,
+        (250_000, 260_000, 150),
+        (260_000, 261_000, 30),
+        "An eleventh held-out part of the photo reader's labelled set, written once right "
+        "after the tenth one (pips_split_tenth.json) had measured the blank-half speck change "
+        "(its answers, at 0.5x-3x, and the confidence), before any tuning on it.",
     ),
 }
 
