@@ -691,8 +691,7 @@ def _without_stray(
     if stray is None:
         return halves
     _, side, k = stray
-    kept = [half if i != side else half[:k] + half[k + 1 :] for i, half in enumerate(halves)]
-    return kept[0], kept[1]
+    return _without_mark(halves, side, k)
 
 
 def _centred_without_stray(
@@ -713,14 +712,21 @@ def _centred_without_stray(
             off = abs(math.log(mark.diameter / usual))
             if off < math.log(STRAY_SIZE):
                 continue
-            kept = [h if i != side else h[:k] + h[k + 1 :] for i, h in enumerate(halves)]
+            kept = _without_mark(halves, side, k)
             patterned = all(_in_pattern([p for _, p in h], divider) for h in kept if h)
-            if patterned and _halves_centred((kept[0], kept[1]), divider, width):
+            if patterned and _halves_centred(kept, divider, width):
                 best = max(best or (off, side, k), (off, side, k))
     if best is None:
         return None
     _, side, k = best
-    kept = [h if i != side else h[:k] + h[k + 1 :] for i, h in enumerate(halves)]
+    return _without_mark(halves, side, k)
+
+
+def _without_mark(
+    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]], side: int, k: int
+) -> tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]]:
+    """``halves`` with the ``k``-th mark of half ``side`` (0 or 1) left out."""
+    kept = [half if i != side else half[:k] + half[k + 1 :] for i, half in enumerate(halves)]
     return kept[0], kept[1]
 
 
