@@ -16,6 +16,7 @@ a face-down tile (logo, dots) has none. So the counter
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -119,6 +120,10 @@ class Blob:
         ax, ay = math.cos(self.angle), math.sin(self.angle)
         dx, dy = x - self.x, y - self.y
         return dx * ax + dy * ay, -dx * ay + dy * ax
+
+
+#: A tile's two halves: each mark with its index among the tile's marks.
+Halves = tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]]
 
 
 def divider_length(rgb: np.ndarray) -> float | None:
@@ -667,9 +672,7 @@ def _nearer_usual(
     return min((p.diameter for p in marks), key=lambda d: abs(math.log(d / expected)))
 
 
-def _without_stray(
-    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]], divider: Blob
-) -> tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]]:
+def _without_stray(halves: Halves, divider: Blob) -> Halves:
     """``halves`` without the one mark that keeps a half from a standard pattern, when there
     is one: its size is at least :data:`STRAY_SIZE` times off the tile's usual pip (a glint,
     a fleck of the table at the tile's edge), the half is not symmetric with it and is
@@ -679,24 +682,17 @@ def _without_stray(
     usual = _usual_pip(halves)
     if usual is None:
         return halves
-    stray: tuple[float, int, int] | None = None  # how far off in size, half, place in half
-    for side, half in enumerate(halves):
-        marks = [p for _, p in half]
+
+    def fits(side: int, kept: Halves) -> bool:
+        marks = [p for _, p in halves[side]]
         if len(marks) < 2 or _in_pattern(marks, divider):
-            continue
-        for k, mark in enumerate(marks):
-            off = abs(math.log(mark.diameter / usual))
-            if off >= math.log(STRAY_SIZE) and _in_pattern(marks[:k] + marks[k + 1 :], divider):
-                stray = max(stray or (off, side, k), (off, side, k))
-    if stray is None:
-        return halves
-    _, side, k = stray
-    return _without_mark(halves, side, k)
+            return False
+        return _in_pattern([p for _, p in kept[side]], divider)
+
+    return _farthest_stray(halves, usual, fits) or halves
 
 
-def _centred_without_stray(
-    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]], divider: Blob, width: float
-) -> tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]] | None:
+def _centred_without_stray(halves: Halves, divider: Blob, width: float) -> Halves | None:
     """``halves`` without the one mark that keeps a half's pips off the half's middle, when
     its size is at least :data:`STRAY_SIZE` times off the tile's usual pip (a speck on a
     blank half, blurred larger on a small photo than :data:`SPECK`) and both halves are
@@ -706,15 +702,25 @@ def _centred_without_stray(
     usual = _usual_pip(halves)
     if usual is None:
         return None
+
+    def fits(_side: int, kept: Halves) -> bool:
+        patterned = all(_in_pattern([p for _, p in h], divider) for h in kept if h)
+        return patterned and _halves_centred(kept, divider, width)
+
+    return _farthest_stray(halves, usual, fits)
+
+
+def _farthest_stray(
+    halves: Halves, usual: float, fits: Callable[[int, Halves], bool]
+) -> Halves | None:
+    """``halves`` without the mark farthest off ``usual`` (a pip's diameter, px) in size, of
+    those at least :data:`STRAY_SIZE` times off it whose leaving out ``fits`` (the half it
+    was in, and the halves without it); None when there is none such."""
     best: tuple[float, int, int] | None = None  # how far off in size, half, place in half
     for side, half in enumerate(halves):
         for k, (_, mark) in enumerate(half):
             off = abs(math.log(mark.diameter / usual))
-            if off < math.log(STRAY_SIZE):
-                continue
-            kept = _without_mark(halves, side, k)
-            patterned = all(_in_pattern([p for _, p in h], divider) for h in kept if h)
-            if patterned and _halves_centred(kept, divider, width):
+            if off >= math.log(STRAY_SIZE) and fits(side, _without_mark(halves, side, k)):
                 best = max(best or (off, side, k), (off, side, k))
     if best is None:
         return None
@@ -722,9 +728,7 @@ def _centred_without_stray(
     return _without_mark(halves, side, k)
 
 
-def _without_mark(
-    halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]], side: int, k: int
-) -> tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]]:
+def _without_mark(halves: Halves, side: int, k: int) -> Halves:
     """``halves`` with the ``k``-th mark of half ``side`` (0 or 1) left out."""
     kept = [half if i != side else half[:k] + half[k + 1 :] for i, half in enumerate(halves)]
     return kept[0], kept[1]
