@@ -33,7 +33,13 @@ from ..models import (
     Player,
     Seat,
 )
-from ..text import clean_name_text, clean_text, forbidden_characters, without_format_characters
+from ..text import (
+    clean_name_text,
+    clean_text,
+    forbidden_characters,
+    shortened,
+    without_format_characters,
+)
 from ..vocab import AuditCode
 from ..words import error_words
 from .audit import new_entry
@@ -159,8 +165,12 @@ def night_text_seen(night: GameNight) -> str:
     return _digest(night.place or "") + _digest(night.notes or "")
 
 
+#: hex digits of each field's half of :func:`night_text_seen`
+_DIGEST_HEX = 8
+
+
 def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()[:8]
+    return hashlib.sha256(text.encode()).hexdigest()[:_DIGEST_HEX]
 
 
 def update_night_notes(
@@ -183,12 +193,11 @@ def update_night_notes(
         typed_place, typed_notes = clean_text(place), clean_text(notes, multiline=True)
         # a field conflicts when another phone changed it and this save would replace it; a
         # seen of another shape (a page from before the halves) counts both as changed
-        place_lost = seen[:8] != now[:8] and typed_place != (night.place or "")
-        notes_lost = seen[8:] != now[8:] and typed_notes != (night.notes or "")
+        half = _DIGEST_HEX
+        place_lost = seen[:half] != now[:half] and typed_place != (night.place or "")
+        notes_lost = seen[half:] != now[half:] and typed_notes != (night.notes or "")
         if place_lost or notes_lost:
-            saved = night.notes or ""
-            if len(saved) > NOTES_QUOTED:
-                saved = saved[:NOTES_QUOTED] + "…"
+            saved = shortened(night.notes or "", NOTES_QUOTED)
             if place_lost:
                 # The other phone changed the place: name it too, or saving again would put
                 # the old place back over it unseen (the notes alone may even be empty).
