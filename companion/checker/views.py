@@ -33,7 +33,7 @@ from ..services.rulings import (
     save_ruling,
 )
 from ..web import query
-from ..web.game_lookup import game_of_this_phone
+from ..web.game_lookup import game_of_this_phone, way_back
 from ..web.htmx import is_htmx, keep_url, push_url
 from ..words import reason_words
 from . import bp
@@ -249,3 +249,5 @@ def checker_url(game: Game | None = None, **params: Any) -> str:
 #: "what a saved ruling judged", for the rulings list and the page (templates call it)
 bp.add_app_template_global(ruling_essentials, "ruling_essentials")
 bp.add_app_template_global(ruling_summary, "ruling_summary")
+#: the way back to the checker's game that this phone may take (never another phone's edit link)
+bp.add_app_template_global(way_back, "game_way_back")

@@ -191,6 +191,8 @@ def _hand_context(
         "poll_seconds": 2,
         "last_taken": last_taken,
         "double_name": double_name,
+        # the top bar's Rules link opens the checker under this game's house rules
+        "rules_game": game,
         **extra,
     }
 

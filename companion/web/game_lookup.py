@@ -1,17 +1,19 @@
 """The request-level half of finding a game by its link (the plain half is
 :mod:`companion.services.game_lookup`): a deleted game's edit link sent to its "undo delete"
-page, the game named in a query for this phone (:func:`game_of_this_phone`), and the game of
-the phone that keeps its score (:func:`scorekeeper_game`), with the page that refuses another
-phone. The share and join links have no answer of their own: the blueprints use the service's
-lookups for them.
+page, the game named in a query for this phone (:func:`game_of_this_phone`), the game of the
+phone that keeps its score (:func:`scorekeeper_game`), with the page that refuses another
+phone, and the way back to a game that this phone may take (:func:`way_back`). The share and
+join links have no answer of their own: the blueprints use the service's lookups for them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from flask import Response, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from ..access import (
     Grant,
@@ -99,3 +101,26 @@ def scorekeeper_game(token: str) -> Game:
         )
         abort(Response(body, status=403))
     return game
+
+
+class WayBack(NamedTuple):
+    """A link back to a game from another page, and its words."""
+
+    url: str
+    words: str
+
+
+def way_back(game: Game) -> WayBack:
+    """The page of ``game`` that this phone may open, for the checker's way back: the score
+    sheet (the edit link) only on the phone that keeps its score, the player's own page on a
+    joined phone, else the read-only scoreboard. Every phone counts as host when no passcode
+    is set, and the checker names any game by its id: an edit link on its pages let any phone
+    on the network take over a game's scorekeeping (docs/SECURITY.md)."""
+    device = current_device(create=False)
+    if holds(device, game, Grant.SCOREKEEPER):
+        return WayBack(url_for("games.play", token=game.edit_token), _("Back to the score sheet"))
+    if holds(device, game, Grant.PLAYER):
+        url = url_for("table.hand", share_token=game.share_token)
+    else:
+        url = url_for("games.shared", share_token=game.share_token)
+    return WayBack(url, _("Back to the game"))

@@ -573,6 +573,7 @@ def test_unknown_question_tab(client):
 # --- a game's checker -----------------------------------------------------------------------
 def test_opened_from_a_game_it_uses_its_rules_and_players(client):
     game = make_game("double_chickenfoot")
+    client.get(f"/g/{game.edit_token}")  # this phone keeps its score
     html = page(client, game=game.edit_token, q="end")
     assert "Game with Ann, Bob, Cy" in html and "6 spokes first" in html
     assert "Ann's hand" in html and "Cy's hand" in html
