@@ -273,6 +273,13 @@ class Preview:
         """True when a game can be started with these choices."""
         return self.table is not None and not self.problems
 
+    @property
+    def too_few_players(self) -> bool:
+        """True when the only thing missing is players (fewer than 2 chosen yet, the house rules
+        fine): the page is still being filled in, so its problem is a hint until "Start the
+        game" is pressed, not an error shown before anyone did anything."""
+        return self.rules is not None and self.players < PLAYERS_MIN
+
 
 def preview(
     preset_name: str,

@@ -201,3 +201,18 @@ def test_no_tick_box_of_the_round_form_is_squeezed_by_its_label(
     token, _share, _night = seed_game(live_server.app, ["Aleksandra", "Bo", "Cy", "Dan"], 9, 0)
     remember_game(page, token)
     assert page.evaluate(SQUEEZED_BOXES) == []
+
+
+#: the round form's column headings whose text is wider than its column (cut with "…")
+CUT_HEADINGS = """() => [...document.querySelectorAll('.round-form .hands-head span')]
+  .filter((s) => s.scrollWidth > s.clientWidth + 0.5)
+  .map((s) => `${s.textContent.trim()}: ${s.scrollWidth} > ${s.clientWidth}`)"""
+
+
+def test_no_column_heading_of_the_round_form_is_cut(phone_in: Page, live_server) -> None:
+    """A tester at 360 px: the headings over the round form's 44 px columns read "Вы…" (ru),
+    "Kau…", "Nuo…" (lt, also at 390 px), "Kost…" (cs); each language has a word that fits."""
+    page = phone_in
+    token, _share, _night = seed_game(live_server.app, ["Aleksandra", "Bo", "Cy", "Dan"], 9, 0)
+    remember_game(page, token)
+    assert page.evaluate(CUT_HEADINGS) == []

@@ -19,6 +19,7 @@ is written (:mod:`.write`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from flask_babel import gettext as _
@@ -103,8 +104,11 @@ class _Checker:
             self.problems.append(Problem(path, message))
 
 
-def _check_players(check: _Checker, players: list[Any]) -> set[str]:
+def _check_players(check: _Checker, players: list[Any]) -> dict[str, str]:
+    """The document's players: ref -> name (the ref itself when the name is not text), so that
+    a problem can name a player as the table knows them, not by a JSON path."""
     refs: dict[str, str | None] = {}
+    names: dict[str, str] = {}
     for i, player in enumerate(players):
         ref = player.get("ref") if isinstance(player, dict) else None
         if not isinstance(ref, str):
@@ -113,6 +117,8 @@ def _check_players(check: _Checker, players: list[Any]) -> set[str]:
             check.add(f"$.players[{i}].ref", _("%(ref)s is used by two players.", ref=repr(ref)))
         target = player.get("merged_into")
         refs[ref] = target if isinstance(target, str) else None
+        name = player.get("name")
+        names.setdefault(ref, name if isinstance(name, str) else ref)
     for i, player in enumerate(players):
         target = player.get("merged_into") if isinstance(player, dict) else None
         if isinstance(target, str) and target not in refs:
@@ -124,7 +130,7 @@ def _check_players(check: _Checker, players: list[Any]) -> set[str]:
         ref = player.get("ref") if isinstance(player, dict) else None
         if isinstance(ref, str) and _merge_loops(refs, ref):
             check.add(f"$.players[{i}].merged_into", _("merges lead back to this player."))
-    return set(refs)
+    return names
 
 
 def _merge_loops(targets: dict[str, str | None], ref: str) -> bool:
@@ -138,7 +144,9 @@ def _merge_loops(targets: dict[str, str | None], ref: str) -> bool:
     return False
 
 
-def _check_game(check: _Checker, game: Any, path: str, refs: set[str], keys: set[str]) -> None:
+def _check_game(
+    check: _Checker, game: Any, path: str, refs: Mapping[str, str], keys: set[str]
+) -> None:
     if not isinstance(game, dict):
         return
     key = game.get("key")
@@ -182,23 +190,28 @@ def _check_rules(
         check.add(where, error_words(exc))
 
 
-def _check_seats(check: _Checker, game: dict[str, Any], path: str, refs: set[str]) -> set[int]:
+def _check_seats(
+    check: _Checker, game: dict[str, Any], path: str, refs: Mapping[str, str]
+) -> dict[int, str]:
+    """The game's seats: position -> the name of the player sitting there (their ref when the
+    document does not know them, which is reported here)."""
     seats = _list(game, "seats")
-    positions: set[int] = set()
+    positions: dict[int, str] = {}
     players: set[str] = set()
     for s, seat in enumerate(seats):
         if not isinstance(seat, dict):
             continue
         where = f"{path}[{s}]"
         position = seat.get("position")
+        player = seat.get("player")
         if _is_int(position):
             if position in positions:
                 check.add(
                     f"{where}.position",
                     _("seat %(position)s is taken by two players.", position=position),
                 )
-            positions.add(position)
-        player = seat.get("player")
+            known = refs.get(player) if isinstance(player, str) else None
+            positions.setdefault(position, known or str(player))
         if not isinstance(player, str) or player not in refs:
             check.add(
                 f"{where}.player", _("refers to an unknown player %(player)s.", player=repr(player))
@@ -221,7 +234,7 @@ def _check_rounds(
     check: _Checker,
     rounds: list[Any],
     game_path: str,
-    positions: set[int],
+    positions: Mapping[int, str],
     dominoes: DominoSet | None,
     game: dict[str, Any],
 ) -> None:
@@ -251,7 +264,10 @@ def _check_rounds(
         if rnd.get("status") == RoundStatus.BURNED and hands:
             check.add(f"{path}.hands", _("a burned round has no hands."))
         round_double = Tile(double, double) if double is not None else None
-        _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, rules)
+        # the round as the table calls it: its number, or its place in the file when the
+        # number is wrong (reported above)
+        label = number if number is not None else r + 1
+        _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, rules, label)
 
 
 def _in_set(check: _Checker, data: dict[str, Any], name: str, path: str, lo: int, hi: int) -> Any:
@@ -272,10 +288,11 @@ def _check_hands(
     check: _Checker,
     hands: list[Any],
     path: str,
-    positions: set[int],
+    positions: Mapping[int, str],
     dominoes: DominoSet | None,
     round_double: Tile | None,
     rules: RuleSet | None,
+    number: int,
 ) -> None:
     seats: set[int] = set()
     seen: dict[Tile, str] = {}
@@ -302,9 +319,19 @@ def _check_hands(
             if out_seen is not None:
                 check.add(
                     f"{where}.went_out",
-                    _("the player at %(out_seen)s went out already.", out_seen=out_seen),
+                    _(
+                        "%(who)s went out already in round %(number)s.",
+                        who=out_seen,
+                        number=number,
+                    ),
                 )
-            out_seen = out_seen or where
+            # who went out first, by name (a seat the game does not have: by its number)
+            if out_seen is None:
+                out_seen = (
+                    positions[seat]
+                    if _is_int(seat) and seat in positions
+                    else _("the player in seat %(seat)s", seat=seat)
+                )
         tiles = hand.get("tiles")
         if tiles is None or dominoes is None:
             continue
@@ -336,7 +363,7 @@ def _ruleset_or_none(game: dict[str, Any], dominoes: DominoSet | None) -> RuleSe
         return None  # already reported by _check_rules
 
 
-def _check_audit(check: _Checker, entry: Any, path: str, positions: set[int]) -> None:
+def _check_audit(check: _Checker, entry: Any, path: str, positions: Mapping[int, str]) -> None:
     if not isinstance(entry, dict):
         return
     for name in ("before", "after"):

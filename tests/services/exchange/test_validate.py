@@ -113,10 +113,22 @@ def test_two_players_out_and_a_burned_round_with_hands():
     burned = {**rnd, "number": 2, "start_double": 5, "status": "burned", "outcome": None}
     _game(doc)["rounds"].append(burned)
     problems = _problems(doc)
-    assert problems[f"{ROUND}.hands[2].went_out"] == (
-        f"the player at {ROUND}.hands[0] went out already."
-    )
+    # the player who went out first is named as the table knows them, with the round's number
+    # (not by a JSON path: "the player at $.nights[0]...hands[0]")
+    assert problems[f"{ROUND}.hands[2].went_out"] == "Anna went out already in round 1."
     assert problems[f"{GAME}.rounds[1].hands"] == "a burned round has no hands."
+
+
+def test_a_second_player_out_beside_a_seat_the_game_does_not_have_names_that_seat():
+    doc = document()
+    hands = _game(doc)["rounds"][0]["hands"]
+    hands[0]["seat"] = 7
+    hands[2]["went_out"] = True
+    hands[2]["points"] = 0
+    problems = _problems(doc)
+    assert problems[f"{ROUND}.hands[2].went_out"] == (
+        "the player in seat 7 went out already in round 1."
+    )
 
 
 def test_too_few_players_for_a_game():

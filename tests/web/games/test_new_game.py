@@ -61,8 +61,10 @@ def test_page_shows_players_sets_presets_and_every_switch(client, night_id):
     assert "When nobody holds the round's double." in text  # trusted engine text
     assert _selected(text, "rules-center_spokes_required") == "4"
     assert 'name="rules-set_size"' not in text  # the set has its own field
-    # the deal preview for no players yet
-    assert "Choose at least 2 players (0 chosen)." in text
+    # the deal preview for no players yet: a neutral hint, not a red problem before the
+    # scorekeeper did anything
+    assert '<p class="hint">Choose at least 2 players (0 chosen).</p>' in text
+    assert 'class="problems"' not in text
     assert 'hx-post="/nights/' in text and 'hx-target="#deal-preview"' in text
 
 
@@ -130,7 +132,10 @@ def test_names_in_any_language(client, night_id):
 def test_too_few_players(client, night_id):
     page = _post(client, night_id, game_data(["Ann"]))
     assert page.status_code == 200
-    assert "Choose at least 2 players (1 chosen)." in page.text
+    # after "Start the game" it is a problem, said once, in red at the top
+    problems = page.text.split('<div class="problems" role="alert">')[1].split("</div>")[0]
+    assert "Choose at least 2 players (1 chosen)." in problems
+    assert page.text.count("Choose at least 2 players") == 1
     assert (_games(), _players()) == (0, 0)
 
 
