@@ -476,8 +476,11 @@ def test_auto_save_of_a_round_nobody_went_out_of_points_at_the_blocked_tick(clie
     post(phone("Ann"), game, total="4")
     post(phone("Bob"), game, total="12")
     assert hint not in text(client.get(f"/g/{game.edit_token}"))  # Cy has not posted yet
-    post(phone("Cy"), game, total="7")
+    r = post(phone("Cy"), game, total="7")
     assert rounds(game) == []
+    # the last phone is told who saves the round now (not only "waiting")
+    said = "Nobody went out, so the round waits for the scorekeeper to save it."
+    assert said in text(phone("Cy").get(r.location))
     page = client.get(f"/g/{game.edit_token}")
     assert hint in text(page)
     assert "tick “Nobody went out: the round was blocked” and save" in text(page)
