@@ -190,6 +190,8 @@ def _game_context(
         "asker_names": asker_names(game),
         "keepers": len(scorekeepers(game)),
         "live_key": posts.live_key(game),
+        # every hand posted, nobody out: auto-save waits for the scorekeeper's "blocked" tick
+        "blocked_unmarked": not editing and posts.blocked_unmarked(game),
         "poll_seconds": POLL_SECONDS,
         **_join_box(game),
     }
@@ -618,6 +620,9 @@ def edit(token: str, number: int) -> Any:
     if OpenPickerForm().opens():
         return _pick_page(game, rnd)
     form = round_form(game, query.posted())
+    switch = query.posted().get(AUTO_SAVE_FIELD)
+    if switch is not None:
+        return _switch_auto_save(game, rnd, form, switch == "1")
     scored = form.validate_round(game, rnd.start_double)
     if scored is None:
         errors = form.form_errors
@@ -650,6 +655,26 @@ def edit(token: str, number: int) -> Any:
         _("Round with %(d)s corrected.", d=double_name(rnd.start_double)),
         ROUND_CORRECTED,
     )
+
+
+#: the correction form's field posted by the auto-save switch of the page's table box, which
+#: submits the correction as typed (so nothing typed is lost): "1" on, "0" off
+AUTO_SAVE_FIELD = "auto_save"
+
+
+def _switch_auto_save(game: Game, editing: Round, form: RoundForm, on: bool) -> Any:
+    """The auto-save switch tapped on the correction page: switch it (saving the coming round
+    if its posted hands allow) and show the same page again, the correction as typed (nothing
+    is checked or saved; a round saved meanwhile makes its Save say the game changed, with the
+    typed values kept)."""
+    saved = posts.switch_auto_save(game, on)
+    game = load_game(scorekeeper_game(game.edit_token))
+    editing = next((r for r in game.rounds if r.number == editing.number), editing)
+    said = _("Auto-save is on.") if on else _("Auto-save is off.")
+    if saved:
+        also = _("The next round saved itself from the posted hands.")
+        said = f"{said} {also}"
+    return _render_game(game=game, editing=editing, form=form, notice=said, changed="auto save")
 
 
 @bp.post("/g/<token>/undo")

@@ -39,7 +39,8 @@ from ..extensions import db
 from ..mapping import dominoes_of, rules_of
 from ..models import Device, Game, GameAccess, HandPost, Round, Seat, utcnow
 from ..text import ascii_whole_number
-from ..vocab import PostStatus, RoundStatus
+from ..vocab import AuditCode, GameStatus, PostStatus, RoundStatus
+from .audit import new_entry
 from .round_check import (
     HandEntry,
     HandPart,
@@ -52,7 +53,7 @@ from .round_check import (
     parse_total,
     score_bound,
 )
-from .round_plan import double_name, plan_round
+from .round_plan import double_name, load_game, plan_round
 from .round_store import Conflict, EnteredBy, save_round
 
 
@@ -798,3 +799,26 @@ def save_posted_round(game: Game) -> bool:
     except Conflict:
         return False
     return True
+
+
+def switch_auto_save(game: Game, on: bool) -> bool:
+    """Switch the game's auto-save setting (kept in the audit trail) and, switched on, save the
+    coming round at once if its hands allow (:func:`save_posted_round`). True if it saved."""
+    game.auto_save = on
+    code = AuditCode.AUTO_SAVE_ON if on else AuditCode.AUTO_SAVE_OFF
+    db.session.add(new_entry("setting", code, game=game))
+    db.session.commit()
+    return on and save_posted_round(load_game(game))
+
+
+def blocked_unmarked(game: Game) -> bool:
+    """With auto-save on, is the coming round waiting only because nobody went out? Every seat
+    has posted and no posted hand went out: auto-save never guesses a blocked round (RULES.md
+    §7), so the scorekeeper must tick "Nobody went out: the round was blocked" and save."""
+    plan = plan_round(game) if game.auto_save and game.status != GameStatus.FINISHED else None
+    if plan is None:
+        return False
+    posted = open_posts(game, plan.double)
+    return set(posted) == {s.id for s in game.seats} and not any(
+        p.went_out for p in posted.values()
+    )

@@ -86,22 +86,30 @@ class ScoredRound:
 
 
 def score_bound(game: Game, double: int) -> int:
-    """The most points a typed total may have, in points.
+    """The most points a typed total may have in the round of ``game`` that starts with
+    ``double``, in points (:func:`hand_bound` of the game's rules, set and seats)."""
+    return hand_bound(rules_of(game), dominoes_of(game), len(game.seats), game.hand_size, double)
+
+
+def hand_bound(
+    rules: RuleSet, dominoes: DominoSet, players: int, chosen_size: int | None, double: int
+) -> int:
+    """The most points one hand may have, in points, for ``players`` players (at least one) of
+    ``dominoes`` dealt ``chosen_size`` tiles each (None: the house rules' hand size).
 
     A hand holds its dealt tiles plus whatever was drawn from the chicken yard, so the bound is
     what the heaviest ``hand size + chicken yard`` tiles of the set could score (engine
-    :func:`max_hand_points`), leaving out the centre double.
+    :func:`max_hand_points`), leaving out the centre double. The round form and the import
+    (:mod:`companion.services.exchange.validate`) both hold a hand to it.
     """
-    rules = rules_of(game)
-    dominoes = dominoes_of(game)
-    players = max(len(game.seats), 1)
+    players = max(players, 1)
     try:
-        size = hand_size(rules, game.set_size, players, game.hand_size)
+        size = hand_size(rules, dominoes.n, players, chosen_size)
     except (RuleError, EngineError):
         size = 7
     yard = max(dominoes.tile_count - 1 - players * size, 0)
     count = min(size + yard, dominoes.tile_count - 1)
-    return max_hand_points(count, game.set_size, rules, excluded=[Tile(double, double)])
+    return max_hand_points(count, dominoes.n, rules, excluded=[Tile(double, double)])
 
 
 def parse_total(text: str, who: str, bound: int) -> tuple[int | None, str | None]:
@@ -238,6 +246,35 @@ def score_entry(
         )
         return Problem(message, HandPart.TOTAL)
     return ScoredHand(hand.seat_id, hand.typed, False, False, None)
+
+
+def judge_hand(hand: HandCheck, rules: RoundRules, out_on_double: bool) -> Problem | None:
+    """Why a hand saved elsewhere (a round of an imported backup, ``hand.typed`` its points)
+    is not one the round form would have saved, in the player's words (None when it is): the
+    same checks, the bound of :func:`parse_total` and the engine's scoring of
+    :func:`score_entry`, so a hand's points always agree with its tiles under the house rules.
+    """
+    if hand.typed is not None and hand.typed > rules.bound:
+        _, message = parse_total(str(hand.typed), hand.who, rules.bound)
+        return Problem(message or "", HandPart.TOTAL)
+    with_tiles = bool(hand.tiles) and not hand.went_out
+    # tiles and points both given: score the tiles, then say which points they make (the
+    # form's own message tells the keeper which box to empty, there is no box here)
+    result = score_entry(
+        replace(hand, typed=None) if with_tiles else hand, rules.rules, rules.centre, out_on_double
+    )
+    if isinstance(result, Problem):
+        return result
+    if hand.typed is not None and hand.typed != result.points:
+        message = _l(
+            "%(who)s: the tiles %(tiles)s add up to %(points)s points, not %(typed)s.",
+            who=hand.who,
+            tiles=" ".join(str(t) for t in hand.tiles),
+            points=result.points,
+            typed=hand.typed,
+        )
+        return Problem(message, HandPart.TOTAL)
+    return None
 
 
 def _zero_hand_possible(rules: RuleSet, centre: Tile) -> bool:

@@ -31,14 +31,13 @@ from ..ids import parse_id
 from ..models import Game, HandPost, Seat
 from ..services import hand_photo
 from ..services import hand_posts as posts
-from ..services.audit import new_entry
 from ..services.deleted_games import shared_game
 from ..services.game_lookup import game_for_join, game_for_view
 from ..services.handovers import record_handover
 from ..services.rematches import followed_rematch
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.scoreboard import board_window, build_board
-from ..vocab import AuditCode, GameStatus, PostStatus
+from ..vocab import GameStatus, PostStatus
 from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.form_fields import ConfirmedTilesForm
@@ -183,6 +182,8 @@ def _hand_context(
         "double": double,
         "post": post,
         "value": posts.HandValue.of(post) if post else None,
+        # every hand posted and nobody out: auto-save waits for the scorekeeper's "blocked"
+        "blocked_unmarked": post is not None and posts.blocked_unmarked(game),
         "picker": picker_tiles(game, double) if double is not None and not live else [],
         "board_html": _hand_board(game),
         # who won, said as on the scorekeeper's phone (the board alone does not say it)
@@ -671,17 +672,7 @@ def lock_seats(token: str) -> Any:
 def auto_save(token: str) -> Any:
     """Switch the game's "save the round by itself when every hand is posted" setting."""
     game = scorekeeper_game(token)
-    game.auto_save = SwitchForm().on.data == "1"
-    db.session.add(
-        new_entry(
-            "setting",
-            AuditCode.AUTO_SAVE_ON if game.auto_save else AuditCode.AUTO_SAVE_OFF,
-            game=game,
-        )
-    )
-    db.session.commit()
-    if game.auto_save:
-        _auto_save(load_game(game))
+    posts.switch_auto_save(game, SwitchForm().on.data == "1")
     return redirect(url_for("games.play", token=token), 303)
 
 

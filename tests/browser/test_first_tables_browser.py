@@ -160,7 +160,7 @@ def test_the_old_scorekeepers_seat_buttons_are_disabled_after_a_handover(
         "Lock the seats: everyone is in",
         "Close: everyone who plays has joined",
         "Remove this phone from the seat",
-        "Save a round by itself when every hand is posted",
+        "Auto-save: off · Turn on",
     ):
         buttons = small_phone.get_by_role("button", name=name)
         assert buttons.count() >= 1, name
@@ -211,3 +211,19 @@ def test_a_marks_time_reads_the_same_after_a_refused_save(small_phone: Page, liv
     expect(small_phone.locator("#round-area .flash.error")).to_contain_text("Mark who went out")
     expect(stamp).to_have_text(live or "")  # one format: the time of day (posted today)
     assert "/" not in (live or "") and "," not in (live or ""), live
+
+
+def test_the_auto_save_switch_keeps_a_typed_correction_with_htmx(
+    small_phone: Page, live_server
+) -> None:
+    """On the correction page the auto-save switch submits the correction as typed (htmx):
+    Bob's typed 25 stays in its box and the switch says it is on."""
+    table = seed_table(live_server.app, FOUR, 6)
+    open_game(small_phone, table.edit)  # this phone keeps score
+    keeper_saves(live_server.app, table.id, dict(zip(FOUR, (None, 4, 5, 6), strict=True)))
+    small_phone.goto(f"/g/{table.edit}/round/1")
+    small_phone.wait_for_function("() => window.htmx !== undefined")
+    small_phone.get_by_label("Points for Bob").fill("25")
+    small_phone.get_by_role("button", name="Auto-save: off · Turn on").click()
+    expect(small_phone.get_by_role("button", name="Auto-save: on · Turn off")).to_be_visible()
+    expect(small_phone.get_by_label("Points for Bob")).to_have_value("25")

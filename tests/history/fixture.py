@@ -97,8 +97,11 @@ def _game(
         if number in burned:
             game.rounds.append(Round(number=number, start_double=double, status="burned"))
             continue
-        rnd = Round(number=number, start_double=double, status="scored", outcome="out")
-        rnd.hands = [_hand(seat, scores[seat.player.name][index]) for seat in seats]
+        hands = [_hand(seat, scores[seat.player.name][index]) for seat in seats]
+        # nobody out (G4's last round): the round was blocked, as the round form says it
+        outcome = "out" if any(h.went_out for h in hands) else "blocked"
+        rnd = Round(number=number, start_double=double, status="scored", outcome=outcome)
+        rnd.hands = hands
         game.rounds.append(rnd)
         index += 1
     db.session.add(game)

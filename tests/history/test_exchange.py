@@ -351,6 +351,44 @@ def test_inconsistent_files_are_refused_with_the_path_and_nothing_is_imported(
     assert report.lines()[0].startswith("Refused:")
 
 
+def _too_many_points(doc):
+    _game_a(doc)["rounds"][0]["hands"][2]["points"] = 9999  # Chloé, a typed total
+
+
+def _points_against_tiles(doc):
+    _game_a(doc)["rounds"][0]["hands"][1]["points"] = 1  # Bob holds 5-4 2-1: 12 points
+
+
+def _blocked_with_one_out(doc):
+    _game_a(doc)["rounds"][0]["outcome"] = "blocked"  # yet Anna went out
+
+
+JUDGED = [
+    (_too_many_points, "Chloé: 9999 is more than any hand could hold in this game (at most"),
+    (_points_against_tiles, "Bob: the tiles 5-4 2-1 add up to 12 points, not 1."),
+    (_blocked_with_one_out, "A blocked round has nobody going out"),
+]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "words"), JUDGED, ids=[m.__name__.strip("_") for m, _ in JUDGED]
+)
+def test_rounds_the_round_form_would_refuse_are_refused_in_words(app, mutate, words):
+    """Import judges each scored round with the round form's checks: a hand's points within
+    the set's bound and agreeing with its tiles, the round's end; the message names the night,
+    game and round in words (and the player, as the form does), and nothing is imported."""
+    build(db.session)
+    doc = exchange.export_document(db.session)
+    mutate(doc)
+    fresh_database()
+    report = exchange.import_document(db.session, json.dumps(doc))
+    assert len(report.problems) == 1, [str(p) for p in report.problems]
+    message = report.problems[0].message
+    assert message.startswith("Game night of November 20, 2026, game 1, round 1 (the 6-6): ")
+    assert words in message
+    assert set(counts().values()) == {0}
+
+
 def test_every_problem_is_reported_at_once(app):
     build(db.session)
     doc = exchange.export_document(db.session)

@@ -11,7 +11,11 @@ returns every problem, in the file's order, located by a JSON path
    round's starter), uniqueness (keys, seats, round numbers, doubles, tiles across hands) and
    the bounds that depend on the game's set;
 3. through the rules engine, as the pages do: sets, house rules, the number of players, each
-   hand's tiles and a ruling's question.
+   hand's tiles and a ruling's question;
+4. each scored round with the round form's own checks (:mod:`companion.services.round_check`):
+   a hand's points within what the set allows and agreeing with its tiles under the game's
+   house rules, who went out or the round blocked. These problems name the night, game, round
+   and player in words, as a keeper would look for them.
 
 A path the schema already reported gets no second problem. Only a document without problems
 is written (:mod:`.write`).
@@ -22,14 +26,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
+from flask_babel import format_date
 from flask_babel import gettext as _
 
 from ...engine import CATEGORIES, DominoSet, EngineError, RuleSet, Tile, answer, score_hand
 from ...engine.rules import check_players
 from ...text import forbidden_characters
-from ...vocab import RoundStatus
+from ...vocab import RoundOutcome, RoundStatus
 from ...words import error_words
-from .shape import FORMAT, Problem, seat_marker, shape_problems
+from ..round_check import HandCheck, RoundRules, hand_bound, judge_hand, round_end_problems
+from .shape import FORMAT, Problem, seat_marker, shape_problems, to_date
 
 
 def validate(doc: Any) -> list[Problem]:
@@ -58,6 +64,8 @@ def validate(doc: Any) -> list[Problem]:
     for n, night in enumerate(_list(doc, "nights")):
         for g, game in enumerate(_list(night, "games")):
             _check_game(check, game, f"$.nights[{n}].games[{g}]", refs, keys)
+    if not found and not check.problems:  # a file of the right shape: now judge its rounds
+        _judge_rounds(check, doc)
     for r, ruling in enumerate(_list(doc, "rulings")):
         _check_ruling(check, ruling, f"$.rulings[{r}]")
     return sorted(found + check.problems, key=lambda p: _path_key(doc, p.path))
@@ -441,3 +449,51 @@ def _has_forbidden_text(value: Any) -> bool:
         elif isinstance(item, list):
             stack.extend(item)
     return False
+
+
+def _judge_rounds(check: _Checker, doc: dict[str, Any]) -> None:
+    """Judge every scored round of ``doc`` (already of the right shape, its references and
+    tiles checked) with the round form's checks (:func:`_judge_round`)."""
+    names = {p["ref"]: p["name"] for p in doc["players"]}
+    for n, night in enumerate(doc["nights"]):
+        day = to_date(night["played_on"])  # the schema checked it is a date
+        for g, game in enumerate(night["games"]):
+            where = f"$.nights[{n}].games[{g}]"
+            seats = {s["position"]: names[s["player"]] for s in game["seats"]}
+            rules = RuleSet.from_dict({**game["rules"], "set_size": game["set_size"]})
+            dominoes = DominoSet(game["set_size"])
+            for r, rnd in enumerate(game["rounds"]):
+                if rnd["status"] != RoundStatus.SCORED:
+                    continue
+                double = rnd["start_double"]
+                bound = hand_bound(rules, dominoes, len(seats), game["hand_size"], double)
+                round_rules = RoundRules(rules, dominoes, Tile(double, double), bound)
+                for problem in _judge_round(rnd, seats, round_rules):
+                    context = _(
+                        "Game night of %(date)s, game %(game)s, round %(round)s (the "
+                        "%(double)s-%(double)s): %(problem)s",
+                        date=format_date(day, "long") if day else night["played_on"],
+                        game=g + 1,
+                        round=rnd["number"],
+                        double=double,
+                        problem=problem,
+                    )
+                    check.add(f"{where}.rounds[{r}]", context)
+
+
+def _judge_round(rnd: dict[str, Any], seats: dict[int, str], rules: RoundRules) -> list[str]:
+    """What the round form would refuse in ``rnd`` (a scored round), in the player's words:
+    how it ended (one player out, or blocked with nobody out), then each hand (its points
+    within the set's bound and agreeing with its tiles, RULES.md §6-§8)."""
+    hands = rnd["hands"]
+    outs = sum(1 for h in hands if h["went_out"])
+    problems = [str(p) for p in round_end_problems(outs, rnd["outcome"] == RoundOutcome.BLOCKED)]
+    out_on_double = any(h["out_on_double"] for h in hands)
+    for hand in hands:
+        tiles = [rules.dominoes.parse(t) for t in hand["tiles"] or []]
+        who = seats[hand["seat"]]
+        check = HandCheck(hand["seat"], who, hand["points"], tiles, hand["went_out"])
+        problem = judge_hand(check, rules, out_on_double)
+        if problem is not None:
+            problems.append(str(problem))
+    return problems

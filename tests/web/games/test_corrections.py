@@ -517,3 +517,41 @@ def test_stale_form_after_an_undo_says_out_of_date(client):
     words = text(r)
     assert OUT_OF_DATE in words and "already saved" not in words
     assert "Saved: the round with" not in words  # nothing is saved: no card
+
+
+def test_the_auto_save_switch_on_the_correction_page_keeps_the_typed_correction(client):
+    """The table box's auto-save switch on the correction page submits the correction as typed
+    (form="round-form"): the setting switches, the page comes back with Bob's typed 25 in its
+    box (nothing saved, nothing lost), and the switch says its state. Without JS and with htmx
+    (the swapped round area, the switch out of band)."""
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")
+    ids = seat_ids(game)
+    page = client.get(f"/g/{game.edit_token}/round/1").get_data(as_text=True)
+    assert 'id="round-form"' in page
+    assert re.search(r'<button[^>]*name="auto_save" value="1"[^>]*form="round-form"', page)
+    assert "Auto-save: off · Turn on" in page
+    typed = round_post(fresh(game), 6, totals={"Bob": 25, "Cy": 3}, out="Ann")
+    r = client.post(f"/g/{game.edit_token}/round/1", data={**typed, "auto_save": "1"})
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    assert re.search(rf'name="total_{ids["Bob"]}"[^>]* value="25"', body), "Bob's 25 kept"
+    assert "Auto-save is on." in text(r) and "Auto-save: on · Turn off" in text(r)
+    assert fresh(game).auto_save and points(game) == [{"Ann": 0, "Bob": 12, "Cy": 3}]
+    # with htmx: the round area with the typed form, and the switch swapped out of band
+    typed = round_post(fresh(game), 6, totals={"Bob": 25, "Cy": 3}, out="Ann")
+    r = client.post(
+        f"/g/{game.edit_token}/round/1",
+        data={**typed, "auto_save": "0"},
+        headers={"HX-Request": "true"},
+    )
+    body = r.get_data(as_text=True)
+    assert re.search(rf'name="total_{ids["Bob"]}"[^>]* value="25"', body)
+    assert re.search(r'<form[^>]*id="auto-save"[^>]*hx-swap-oob="true"', body)
+    assert "Auto-save: off · Turn on" in body and not fresh(game).auto_save
+    # saving the correction afterwards works: the page's form has the game's version now
+    version_now = re.search(r'name="version"[^>]* value="(\d+)"', body)
+    assert version_now and version_now.group(1) == str(fresh(game).version)
+    typed = round_post(fresh(game), 6, totals={"Bob": 25, "Cy": 3}, out="Ann")
+    r = client.post(f"/g/{game.edit_token}/round/1", data=typed)
+    assert r.status_code == 303 and points(game) == [{"Ann": 0, "Bob": 25, "Cy": 3}]

@@ -467,6 +467,28 @@ def test_auto_save_waits_when_the_posts_conflict(client, table):
     assert rounds(game) == []
 
 
+def test_auto_save_of_a_round_nobody_went_out_of_points_at_the_blocked_tick(client, table):
+    """Every hand posted and nobody went out: auto-save never guesses a blocked round, and the
+    scorekeeper's page says why the round did not save itself and points at the tick box."""
+    game, phone = table
+    hint = "Every hand is posted, but nobody went out, so the round did not save itself."
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    post(phone("Ann"), game, total="4")
+    post(phone("Bob"), game, total="12")
+    assert hint not in text(client.get(f"/g/{game.edit_token}"))  # Cy has not posted yet
+    r = post(phone("Cy"), game, total="7")
+    assert rounds(game) == []
+    # the last phone is told who saves the round now (not only "waiting")
+    said = "Nobody went out, so the round waits for the scorekeeper to save it."
+    assert said in text(phone("Cy").get(r.location))
+    page = client.get(f"/g/{game.edit_token}")
+    assert hint in text(page)
+    assert "tick “Nobody went out: the round was blocked” and save" in text(page)
+    assert 'href="#blocked"' in page.get_data(as_text=True)
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "0"})  # the keeper saves: no hint
+    assert hint not in text(client.get(f"/g/{game.edit_token}"))
+
+
 def test_auto_save_scores_tapped_tiles_posted_from_the_phones(client, table):
     """The round saved by itself reads the posted tiles as the scorekeeper's form would: the
     points come from the tiles (5-4 and 2-1: 12 points), and the tiles are kept."""
