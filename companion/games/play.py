@@ -125,13 +125,16 @@ def _game_context(
     mine: Sequence[posts.MineBeside] = (),
     mine_fields: Sequence[tuple[str, str]] = (),
     from_draft: int | None = None,
+    shown_version: str = "",
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
     open; ``changed`` says whether the game changed (an htmx answer then also swaps the
     scoreboard and the corrections, out of band); ``from_draft``: the form is the one kept
     while a photo was taken, shown for the first time, and this is the seat the photo filled:
-    what the phone kept of its typing for that hand is older and gives way."""
+    what the phone kept of its typing for that hand is older and gives way. ``shown_version``:
+    the version the form keeps instead of the game's (the form is shown again unchecked, and
+    what it was typed over changed on another phone: its Save must still say so)."""
     double = editing.start_double if editing else (plan.double if plan else None)
     restored: set[int] = set()
     if form is None and double is not None:
@@ -145,7 +148,7 @@ def _game_context(
             data.update(put_back)
         form = round_form(game, **(data_from_round(editing) if editing else data))
     if form is not None:
-        form.version.data = str(game.version)
+        form.version.data = shown_version or str(game.version)
     # formdata=None: after an htmx save (a POST) they must show the new version, not the posted
     # one, or the swapped-in undo/burn buttons would refuse as "changed on another phone".
     version_form = VersionForm(formdata=None, version=str(game.version))
@@ -667,6 +670,10 @@ def _switch_auto_save(game: Game, editing: Round, form: RoundForm, on: bool) -> 
     if its posted hands allow) and show the same page again, the correction as typed (nothing
     is checked or saved; a round saved meanwhile makes its Save say the game changed, with the
     typed values kept)."""
+    # a correction typed over a round another phone changed since keeps the version it was
+    # shown at, so its Save is refused with both values; the switch itself changes no round
+    stale = form.version.data != str(game.version)
+    shown = str(form.version.data) if stale else ""
     saved = posts.switch_auto_save(game, on)
     game = load_game(scorekeeper_game(game.edit_token))
     editing = next((r for r in game.rounds if r.number == editing.number), editing)
@@ -674,7 +681,14 @@ def _switch_auto_save(game: Game, editing: Round, form: RoundForm, on: bool) -> 
     if saved:
         also = _("The next round saved itself from the posted hands.")
         said = f"{said} {also}"
-    return _render_game(game=game, editing=editing, form=form, notice=said, changed="auto save")
+    return _render_game(
+        game=game,
+        editing=editing,
+        form=form,
+        notice=said,
+        changed="auto save",
+        shown_version=shown,
+    )
 
 
 @bp.post("/g/<token>/undo")

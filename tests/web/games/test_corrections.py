@@ -555,3 +555,25 @@ def test_the_auto_save_switch_on_the_correction_page_keeps_the_typed_correction(
     typed = round_post(fresh(game), 6, totals={"Bob": 25, "Cy": 3}, out="Ann")
     r = client.post(f"/g/{game.edit_token}/round/1", data=typed)
     assert r.status_code == 303 and points(game) == [{"Ann": 0, "Bob": 25, "Cy": 3}]
+
+
+def test_the_auto_save_switch_keeps_a_correction_typed_over_another_phones_change_stale(
+    app, client
+):
+    """The switch shows the correction again unchecked; when another phone corrected the same
+    round after this page was opened, the form must keep the version it was shown at, so that
+    its Save is refused with both values instead of silently replacing the other phone's."""
+    game = make_game()
+    save(client, game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")
+    typed = round_post(fresh(game), 6, totals={"Bob": 25, "Cy": 3}, out="Ann")
+    # another scorekeeper's phone corrects Cy's hand meanwhile (same session: the check is
+    # the game's version, not the phone)
+    other = round_post(fresh(game), 6, totals={"Bob": 12, "Cy": 30}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round/1", data=other).status_code == 303
+    r = client.post(f"/g/{game.edit_token}/round/1", data={**typed, "auto_save": "1"})
+    assert r.status_code == 200 and fresh(game).auto_save
+    shown = re.search(r'name="version"[^>]* value="(\d+)"', r.get_data(as_text=True))
+    assert shown and shown.group(1) == typed["version"]
+    r = client.post(f"/g/{game.edit_token}/round/1", data=typed)
+    assert r.status_code == 409, r.status_code
+    assert points(game) == [{"Ann": 0, "Bob": 12, "Cy": 30}]  # the other phone's, kept
