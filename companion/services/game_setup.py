@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -119,12 +119,42 @@ def _merge_target(session: Session, player: Player) -> Player:
     return player
 
 
+def in_live_game(player_id: Any) -> ColumnElement[bool]:
+    """The SQL condition "``player_id`` sits at a game not deleted, in a night not deleted"
+    (``player_id`` a column such as ``Player.id``, or an id).
+
+    The one rule of who is in the history: a player whose every game is deleted (or who has
+    no seat at all) is not listed anywhere (History's players, its filters, the new-game
+    page's people seen before) while those games stay deleted, and is back when one is
+    restored. A player of a game still in play is listed (with 0 finished games)."""
+    return (
+        select(Seat.id)
+        .join(Game, Game.id == Seat.game_id)
+        .join(GameNight, GameNight.id == Game.night_id)
+        .where(
+            Seat.player_id == player_id,
+            Game.deleted_at.is_(None),
+            GameNight.deleted_at.is_(None),
+        )
+        .exists()
+    )
+
+
+def is_listed(session: Session, player: Player) -> bool:
+    """True when ``player`` is in the history (:func:`in_live_game`); a player not saved yet
+    is not."""
+    if player.id is None:
+        return False
+    return bool(session.scalar(select(in_live_game(player.id))))
+
+
 def known_players(session: Session, limit: int = 200) -> list[Player]:
-    """People seen before (not merged away), most recently created first, at most ``limit``."""
+    """People seen before (not merged away, in the history: :func:`in_live_game`), most
+    recently created first, at most ``limit``."""
     return list(
         session.scalars(
             select(Player)
-            .where(Player.merged_into_id.is_(None))
+            .where(Player.merged_into_id.is_(None), in_live_game(Player.id))
             .order_by(Player.created_at.desc(), Player.id.desc())
             .limit(limit)
         )
