@@ -421,6 +421,47 @@ def _resolve_one(session: Session, choice: PlayerChoice) -> Player:
     return Player(name=name, name_key=stored_key(name))
 
 
+def _typed_names(
+    choices: Sequence[PlayerChoice], players: Sequence[Player]
+) -> list[tuple[str, Player]]:
+    """(name as typed and cleaned, the player it sits as) for each typed name of ``choices``
+    (in seat order, as :func:`resolve_players` returned ``players``)."""
+    return [
+        (clean_name_text(choice.name), player)
+        for choice, player in zip(choices, players, strict=True)
+        if choice.player_id is None and choice.name is not None
+    ]
+
+
+def _take_typed_spellings(
+    session: Session, choices: Sequence[PlayerChoice], players: Sequence[Player]
+) -> None:
+    """Give a player seen before the spelling just typed when nobody can see them any more:
+    every game they sat at is deleted (:func:`in_live_game`), so the history shows none of
+    their name. A player in the history (a finished game, or one still in play that another
+    table may be looking at) keeps the stored name; :func:`spelled_otherwise` says so."""
+    for typed, player in _typed_names(choices, players):
+        if (
+            player.name != typed
+            and player.name_key == stored_key(typed)  # not an old name leading to a merge
+            and not is_listed(session, player)
+        ):
+            player.name = typed
+
+
+def spelled_otherwise(choices: Sequence[PlayerChoice], game: Game) -> list[tuple[str, str]]:
+    """(name as typed, name as stored) for each typed name of ``choices`` that sits in
+    ``game`` as a player seen before under another spelling, or under the name they were
+    merged into: what the new game's page tells the scorekeeper, so that a name is never
+    replaced unsaid."""
+    players = [seat.player for seat in game.seats]
+    return [
+        (typed, player.name)
+        for typed, player in _typed_names(seat_order(choices), players)
+        if typed != player.name
+    ]
+
+
 # --- the game ------------------------------------------------------------------------------
 
 
@@ -474,6 +515,7 @@ def _create_game(
     if not check.ok or check.rules is None or check.table is None:
         raise SetupError(*check.problems)
     rules, table = check.rules, check.table
+    _take_typed_spellings(session, ordered, players)
     game = Game(
         night_id=night_id,
         set_size=set_size,

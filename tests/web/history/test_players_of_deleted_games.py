@@ -13,7 +13,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import Game, HandScore, Player, Round, Seat
 from companion.vocab import GameStatus
-from tests.web.setup_helpers import start_game, start_night
+from tests.web.setup_helpers import game_data, start_game, start_night
 
 
 def _text(response) -> str:
@@ -119,3 +119,12 @@ def test_a_name_held_by_a_player_out_of_the_history_is_free_to_rename_to(client)
     _restore(client, gone)
     seats = db.session.scalars(select(Seat).where(Seat.game_id == _game(gone).id)).all()
     assert [s.player.name for s in seats] == ["Eve", "Cy"]
+
+
+def test_a_typed_name_of_a_player_out_of_the_history_gets_no_notice(client):
+    night = start_night(client)
+    _delete(client, start_game(client, night, names=("evE", "Bob")))
+    response = client.post(
+        f"/nights/{night}/games/new", data=game_data(["Eve", "Bob"]), follow_redirects=True
+    )
+    assert "from History" not in response.text and "evE" not in response.text
