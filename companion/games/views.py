@@ -465,11 +465,12 @@ def new_game(night_id: int) -> ResponseReturnValue:
         # the reasons first (a too-long name, ...), then who is chosen
         reasons = dict.fromkeys(str(e) for row in form.new for e in row.form.name.errors)
         return _render_new_game(the_night, form, [_("Please correct the marked fields."), *reasons])
+    choices = _choices(form)
     try:
         game = setup.create_game(
             db.session(),
             the_night,
-            _choices(form),
+            choices,
             form.set_size.data,
             form.preset.data,
             form.rule_overrides(),
@@ -477,6 +478,18 @@ def new_game(night_id: int) -> ResponseReturnValue:
         )
     except setup.SetupError as exc:
         return _render_new_game(the_night, form, exc.messages)
+    # A typed name that sits as someone from History under another spelling is said, not
+    # silently replaced (docs/ARCHITECTURE.md, "Players and their names").
+    for typed, stored in setup.spelled_otherwise(choices, game):
+        flash(
+            _(
+                "“%(typed)s” is %(name)s from History: the name stays as it is there, so "
+                "their games stay together. To change the spelling, rename them in History.",
+                typed=shortened(typed),
+                name=stored,
+            ),
+            "info",
+        )
     remember(game)
     return redirect(play_url(game), code=303)
 

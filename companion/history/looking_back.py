@@ -235,6 +235,7 @@ def player_year(year: int, player_id: int) -> Any:
     if person is None or not 1 <= year <= 9999:
         abort(404)
     kept = players.merge_target(person)
+    players.must_be_listed(kept)
     season = seasons.Season.year(year)
     session = db.session()
     rows = leaderboard_rows(Filters(player_id=kept.id, date_from=season.start, date_to=season.end))

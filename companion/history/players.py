@@ -1,5 +1,9 @@
 """Players in the history: lists, renaming, and merging two entries for the same person.
 
+Only players who sit at a game not deleted are in the history
+(:func:`companion.services.game_setup.in_live_game`; docs/ARCHITECTURE.md, "Players and
+their names").
+
 Names follow the score keeper's rules (:func:`companion.services.game_setup.clean_name`) and
 are unique regardless of case (``Player.name_key``). Merging moves every seat of the merged
 player to the kept one and marks the merged row with ``merged_into_id``; the row stays, nothing
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from flask import abort
 from flask_babel import gettext as _
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -19,23 +24,25 @@ from sqlalchemy.orm import selectinload
 from ..extensions import db
 from ..models import Game, Player, PlayerTotal, Seat
 from ..services.audit import new_entry
-from ..services.game_setup import SetupError, clean_name, stored_key
+from ..services.game_setup import SetupError, clean_name, in_live_game, is_listed, stored_key
 from ..vocab import AuditCode
 
 
 def listed_players() -> list[Player]:
-    """Every player not merged away, by name (case-insensitive)."""
+    """Every player not merged away who sits at a game not deleted (finished or in play:
+    :func:`companion.services.game_setup.in_live_game`), by name (case-insensitive)."""
     return list(
         db.session.scalars(
             select(Player)
-            .where(Player.merged_into_id.is_(None))
+            .where(Player.merged_into_id.is_(None), in_live_game(Player.id))
             .order_by(Player.name_key, Player.id)
         )
     )
 
 
 def players_with_games() -> list[tuple[Player, int]]:
-    """(player, finished games played) for every player not merged away, by name; two
+    """(player, finished games played) for every listed player (:func:`listed_players`), by
+    name; two
     queries (the games of each player's all-time totals per set added up, and the players)."""
     counts = dict(
         db.session.execute(
@@ -45,6 +52,19 @@ def players_with_games() -> list[tuple[Player, int]]:
         ).all()
     )
     return [(p, counts.get(p.id, 0)) for p in listed_players()]
+
+
+def must_be_listed(player: Player) -> None:
+    """Abort with 404 when ``player`` is not in the history: every game they sat at is
+    deleted (their page comes back when one is restored)."""
+    if not is_listed(db.session(), player):
+        abort(
+            404,
+            description=_(
+                "%(name)s has no game in the history: every game they played was deleted.",
+                name=player.name,
+            ),
+        )
 
 
 def names(player_ids: Iterable[int]) -> dict[int, str]:
@@ -72,17 +92,30 @@ def rename(player: Player, raw: str) -> str:
 
     Raises:
         SetupError: for a name that is empty, too long or has control characters, or that
-            another player already has (case-insensitive) — merge them instead.
+            another player in the history already has (case-insensitive) — merge them
+            instead. A holder of the name whose every game is deleted is merged into
+            ``player`` (the name is free as far as anyone can see).
     """
     new = clean_name(raw)
     key = stored_key(new)
     others = db.session.scalars(
         select(Player).where(Player.name_key == key, Player.id != player.id)
     ).all()
+    hidden: list[Player] = []
     for other in others:
         target = merge_target(other)
         if target.id == player.id:
             continue  # an old name of this very player
+        if (
+            target.id == other.id
+            and not is_listed(db.session(), other)
+            and not shared_games(other, player)
+        ):
+            # Every game of the name's holder is deleted: nobody sees that name any more, so
+            # it is free. The holder joins this player (as typing the name in a new game
+            # would seat this player), and a restored game shows them under the new name.
+            hidden.append(other)
+            continue
         if target.id != other.id:  # the name still leads to the player it was merged into
             raise SetupError(
                 _(
@@ -100,8 +133,11 @@ def rename(player: Player, raw: str) -> str:
             )
         )
     old = player.name
-    player.name, player.name_key = new, key
     try:
+        for other in hidden:
+            _move_seats(other, player)
+        db.session.flush()  # the holder leaves the live names before the key is taken
+        player.name, player.name_key = new, key
         db.session.commit()
     except IntegrityError as exc:  # another phone gave someone this name at the same moment
         db.session.rollback()
@@ -143,6 +179,13 @@ def merge(gone: Player, kept: Player) -> int:
     The caller must have checked :func:`shared_games` is empty (the seats table allows one seat
     per player per game, so the commit would fail otherwise and nothing would change).
     """
+    moved = _move_seats(gone, kept)
+    db.session.commit()
+    return moved
+
+
+def _move_seats(gone: Player, kept: Player) -> int:
+    """:func:`merge` without the commit; returns the number of seats moved."""
     seats = db.session.scalars(select(Seat).where(Seat.player_id == gone.id)).all()
     for seat in seats:
         seat.player_id = kept.id
@@ -160,5 +203,4 @@ def merge(gone: Player, kept: Player) -> int:
         update(Player).where(Player.merged_into_id == gone.id).values(merged_into_id=kept.id)
     )
     gone.merged_into_id = kept.id
-    db.session.commit()
     return len(seats)

@@ -241,10 +241,18 @@ def players_list() -> str:
     return render_template("history/players.html", players=players.players_with_games())
 
 
-def _live_player(player_id: int) -> Player:
+def _known_player(player_id: int) -> Player:
     player = db.session.get(Player, player_id)
     if player is None:
         abort(404)
+    return player
+
+
+def _live_player(player_id: int) -> Player:
+    """The player, merged or not; 404 when unknown or out of the history (every game of
+    theirs deleted: :func:`companion.services.game_setup.in_live_game`)."""
+    player = _known_player(player_id)
+    players.must_be_listed(players.merge_target(player))
     return player
 
 
@@ -252,10 +260,13 @@ def _player_page(person: Player, form: RenameForm, status: int = 200) -> tuple[s
     # Stored standings aggregated in SQL: the page costs the same for 10 games or 10,000.
     opponents = head_to_head_rows(person.id)
     recent = finished_results(player_id=person.id, limit=10)
+    stats = player_record(person.id)
+    if not stats.games:  # a finished live game puts them in the history: no need to ask
+        players.must_be_listed(person)
     return render_template(
         "history/player.html",
         player=person,
-        stats=player_record(person.id),
+        stats=stats,
         opponents=opponents,
         names=players.names([o.opponent_id for o in opponents]),
         recent=[(r, next(s for s in r.seats if s.player_id == person.id)) for r in recent],
@@ -267,8 +278,9 @@ def _player_page(person: Player, form: RenameForm, status: int = 200) -> tuple[s
 @bp.get("/players/<int:player_id>")
 @requires(Role.ANYONE)
 def player(player_id: int) -> Any:
-    """A player's record: games, wins, averages, best and worst, opponents."""
-    person = _live_player(player_id)
+    """A player's record: games, wins, averages, best and worst, opponents (404 for a player
+    whose every game is deleted)."""
+    person = _known_player(player_id)
     if person.merged_into_id is not None:  # their history now lives on the kept player
         kept = players.merge_target(person)
         return redirect(url_for("history.player", player_id=kept.id), 302)

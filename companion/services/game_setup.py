@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -119,12 +119,42 @@ def _merge_target(session: Session, player: Player) -> Player:
     return player
 
 
+def in_live_game(player_id: Any) -> ColumnElement[bool]:
+    """The SQL condition "``player_id`` sits at a game not deleted, in a night not deleted"
+    (``player_id`` a column such as ``Player.id``, or an id).
+
+    The one rule of who is in the history: a player whose every game is deleted (or who has
+    no seat at all) is not listed anywhere (History's players, its filters, the new-game
+    page's people seen before) while those games stay deleted, and is back when one is
+    restored. A player of a game still in play is listed (with 0 finished games)."""
+    return (
+        select(Seat.id)
+        .join(Game, Game.id == Seat.game_id)
+        .join(GameNight, GameNight.id == Game.night_id)
+        .where(
+            Seat.player_id == player_id,
+            Game.deleted_at.is_(None),
+            GameNight.deleted_at.is_(None),
+        )
+        .exists()
+    )
+
+
+def is_listed(session: Session, player: Player) -> bool:
+    """True when ``player`` is in the history (:func:`in_live_game`); a player not saved yet
+    is not."""
+    if player.id is None:
+        return False
+    return bool(session.scalar(select(in_live_game(player.id))))
+
+
 def known_players(session: Session, limit: int = 200) -> list[Player]:
-    """People seen before (not merged away), most recently created first, at most ``limit``."""
+    """People seen before (not merged away, in the history: :func:`in_live_game`), most
+    recently created first, at most ``limit``."""
     return list(
         session.scalars(
             select(Player)
-            .where(Player.merged_into_id.is_(None))
+            .where(Player.merged_into_id.is_(None), in_live_game(Player.id))
             .order_by(Player.created_at.desc(), Player.id.desc())
             .limit(limit)
         )
@@ -398,6 +428,47 @@ def _resolve_one(session: Session, choice: PlayerChoice) -> Player:
     return Player(name=name, name_key=stored_key(name))
 
 
+def _typed_names(
+    choices: Sequence[PlayerChoice], players: Sequence[Player]
+) -> list[tuple[str, Player]]:
+    """(name as typed and cleaned, the player it sits as) for each typed name of ``choices``
+    (in seat order, as :func:`resolve_players` returned ``players``)."""
+    return [
+        (clean_name_text(choice.name), player)
+        for choice, player in zip(choices, players, strict=True)
+        if choice.player_id is None and choice.name is not None
+    ]
+
+
+def _take_typed_spellings(
+    session: Session, choices: Sequence[PlayerChoice], players: Sequence[Player]
+) -> None:
+    """Give a player seen before the spelling just typed when nobody can see them any more:
+    every game they sat at is deleted (:func:`in_live_game`), so the history shows none of
+    their name. A player in the history (a finished game, or one still in play that another
+    table may be looking at) keeps the stored name; :func:`spelled_otherwise` says so."""
+    for typed, player in _typed_names(choices, players):
+        if (
+            player.name != typed
+            and player.name_key == stored_key(typed)  # not an old name leading to a merge
+            and not is_listed(session, player)
+        ):
+            player.name = typed
+
+
+def spelled_otherwise(choices: Sequence[PlayerChoice], game: Game) -> list[tuple[str, str]]:
+    """(name as typed, name as stored) for each typed name of ``choices`` that sits in
+    ``game`` as a player seen before under another spelling, or under the name they were
+    merged into: what the new game's page tells the scorekeeper, so that a name is never
+    replaced unsaid."""
+    players = [seat.player for seat in game.seats]
+    return [
+        (typed, player.name)
+        for typed, player in _typed_names(seat_order(choices), players)
+        if typed != player.name
+    ]
+
+
 # --- the game ------------------------------------------------------------------------------
 
 
@@ -451,6 +522,7 @@ def _create_game(
     if not check.ok or check.rules is None or check.table is None:
         raise SetupError(*check.problems)
     rules, table = check.rules, check.table
+    _take_typed_spellings(session, ordered, players)
     game = Game(
         night_id=night_id,
         set_size=set_size,

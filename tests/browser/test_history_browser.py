@@ -116,7 +116,7 @@ def test_player_page(phone: Page, seeded: History, shot, axe_violations) -> None
 
 
 def test_rename_and_night_delete_undo(phone: Page, seeded: History, shot, axe_violations):
-    phone.goto(f"/history/players/{seeded.players['Zed']}")
+    phone.goto(f"/history/players/{seeded.players['Dee']}")
     phone.get_by_label("New name").fill("Bob")
     phone.get_by_role("button", name="Rename").click()
     # The reason is both in the message at the top (in view) and next to the field.

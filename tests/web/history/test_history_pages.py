@@ -356,9 +356,10 @@ def test_non_numeric_ids_are_404(client, h):
 
 def test_players_list(client, h):
     page = text(client.get("/history/players"))
-    for name, games in [("Ann", 4), ("Bob", 3), ("Cy", 3), ("Dee", 2), ("Eve", 2), ("Zed", 0)]:
+    for name, games in [("Ann", 4), ("Bob", 3), ("Cy", 3), ("Dee", 2), ("Eve", 2)]:
         assert f"{name} {games} finished game" in page
     assert "Annie" not in page
+    assert "Zed" not in page  # never played: not in the history
 
 
 def test_player_page(client, h):
@@ -385,8 +386,15 @@ def test_player_page(client, h):
 
 
 def test_player_without_games(client, h):
-    page = text(client.get(f"/history/players/{h.players['Zed']}"))
-    assert "No finished games yet." in page
+    response = client.get(f"/history/players/{h.players['Zed']}")
+    assert response.status_code == 404
+    assert "Zed has no game in the history: every game they played was deleted." in text(response)
+
+
+def test_player_of_a_game_in_play_only(client, h):
+    zed_in_play(h)
+    assert "Zed 0 finished games" in text(client.get("/history/players"))
+    assert "No finished games yet." in text(client.get(f"/history/players/{h.players['Zed']}"))
 
 
 def test_merged_player_redirects_to_the_kept_one(client, h):
@@ -429,22 +437,22 @@ def rename(client, player_id, name):
 
 
 def test_a_refused_rename_says_why_in_the_message_at_the_top(client, h):
-    response = client.post(f"/history/players/{h.players['Zed']}/rename", data={"name": ""})
+    response = client.post(f"/history/players/{h.players['Eve']}/rename", data={"name": ""})
     flashes = re.findall(r'<p class="flash error">(.*?)</p>', response.get_data(as_text=True))
     assert flashes == ["The name was not changed: Type the new name."]
 
 
 def test_rename(client, h):
-    page = rename(client, h.players["Zed"], "  Zoë   Q  ")
-    assert "Zed is now called Zoë Q." in page
-    zed = db.session.get(Player, h.players["Zed"])
-    assert (zed.name, zed.name_key) == ("Zoë Q", "zoë q")
+    page = rename(client, h.players["Eve"], "  Zoë   Q  ")
+    assert "Eve is now called Zoë Q." in page
+    eve = db.session.get(Player, h.players["Eve"])
+    assert (eve.name, eve.name_key) == ("Zoë Q", "zoë q")
 
 
 def test_a_renamed_name_keeps_no_invisible_format_characters(client, h):
-    assert "Zed is now called Ирина." in rename(client, h.players["Zed"], "\u200bИрина\u200b")
-    zed = db.session.get(Player, h.players["Zed"])
-    assert (zed.name, zed.name_key) == ("Ирина", "ирина")
+    assert "Eve is now called Ирина." in rename(client, h.players["Eve"], "\u200bИрина\u200b")
+    eve = db.session.get(Player, h.players["Eve"])
+    assert (eve.name, eve.name_key) == ("Ирина", "ирина")
 
 
 def test_rename_only_the_case_of_ones_own_name(client, h):
@@ -484,9 +492,9 @@ def test_rename_to_a_merged_name(client, h):
 
 
 def test_markup_in_names_is_shown_as_text(client, h):
-    rename(client, h.players["Zed"], "<b>Zed</b>")
+    rename(client, h.players["Eve"], "<b>Eve</b>")
     body = client.get("/history/players").get_data(as_text=True)
-    assert "&lt;b&gt;Zed&lt;/b&gt;" in body and "<b>Zed</b>" not in body
+    assert "&lt;b&gt;Eve&lt;/b&gt;" in body and "<b>Eve</b>" not in body
 
 
 # --- merge -----------------------------------------------------------------------------------
@@ -551,8 +559,17 @@ def test_a_merged_player_cannot_be_merged_or_renamed_again(client, h):
     assert client.post(f"/history/players/{annie}/rename", data={"name": "A"}).status_code == 404
 
 
+def zed_in_play(h) -> None:
+    """Zed (who never played) sits at a game still in play with Dee: in the history."""
+    night = db.session.get(GameNight, h.nights["N3"])
+    people = {p.name: p for p in db.session.scalars(select(Player))}
+    _game(night, people, 9, {"Zed": [OUT], "Dee": [7]}, finished=False)
+    db.session.commit()
+
+
 def test_merge_chain_points_to_the_last_kept_player(client, h):
     p = h.players
+    zed_in_play(h)
     client.post(f"/history/players/{p['Ann']}/merge", data={"into": str(p["Zed"])})
     assert db.session.get(Player, p["Annie"]).merged_into_id == p["Zed"]
     assert "Games 4" in text(client.get(f"/history/players/{p['Zed']}"))
