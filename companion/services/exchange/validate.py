@@ -318,6 +318,12 @@ def _check_hands(
                     f"{where}.seat", _("seat %(seat)s has two hands in this round.", seat=seat)
                 )
             seats.add(seat)
+        # the hand's player by name (a seat the game does not have: by its number)
+        who = (
+            positions[seat]
+            if _is_int(seat) and seat in positions
+            else _("the player in seat %(seat)s", seat=seat)
+        )
         went_out = hand.get("went_out")
         if hand.get("out_on_double") is True and went_out is False:
             check.add(
@@ -333,13 +339,8 @@ def _check_hands(
                         number=number,
                     ),
                 )
-            # who went out first, by name (a seat the game does not have: by its number)
             if out_seen is None:
-                out_seen = (
-                    positions[seat]
-                    if _is_int(seat) and seat in positions
-                    else _("the player in seat %(seat)s", seat=seat)
-                )
+                out_seen = who
         tiles = hand.get("tiles")
         if tiles is None or dominoes is None:
             continue
@@ -352,9 +353,14 @@ def _check_hands(
             if tile in seen:
                 check.add(
                     f"{where}.tiles[{t}]",
-                    _("%(tile)s is also in the hand at %(seen)s.", tile=tile, seen=seen[tile]),
+                    _(
+                        "%(tile)s is also in the hand of %(who)s in round %(number)s.",
+                        tile=tile,
+                        who=seen[tile],
+                        number=number,
+                    ),
                 )
-            seen[tile] = where
+            seen[tile] = who
         if rules is not None:
             try:  # the engine refuses the centre double in a hand and tiles after going out
                 score_hand(held, rules, went_out=went_out is True, round_double=round_double)

@@ -94,9 +94,8 @@ def test_a_tile_in_two_hands():
     doc = document()
     _game(doc)["rounds"][0]["hands"][2]["tiles"] = ["2-1"]
     problems = _problems(doc)
-    assert problems == {
-        f"{ROUND}.hands[2].tiles[0]": f"2-1 is also in the hand at {ROUND}.hands[1]."
-    }
+    # the other hand's player by name, with the round (not by a JSON path)
+    assert problems == {f"{ROUND}.hands[2].tiles[0]": "2-1 is also in the hand of Bob in round 1."}
 
 
 def test_the_engine_refuses_the_centre_double_in_a_hand():
