@@ -50,6 +50,10 @@ FACE_COLOUR_STEP = 22
 USUAL_PIP = 0.22
 #: How far pips lie from a tile's centre, along the divider and across it, in tile widths.
 FACE_REACH = (0.45, 0.92)
+#: A face's corners, in tile widths from its centre (along the divider, across it): no pip
+#: pattern reaches past both (the outer pips lie within 0.3 along and 0.8 across), but a
+#: tile's shadow and a neighbour's corner do; a mark there is left out.
+FACE_CORNER = (0.35, 0.8)
 #: Divider lengths, as shares of the typical one, taken for tiles of the same set.
 SAME_SIZE = (0.75, 1.33)
 #: Where a tile's face is sampled across the divider, in tile widths: within 0.7, since some
@@ -561,8 +565,10 @@ def _support(divider: Blob, pips: list[Blob]) -> int:
 def _on_face(u: float, v: float, width: float) -> bool:
     """Whether a point ``u`` along and ``v`` across a divider (pixels) is where a pip of that
     tile can be: pips keep clear of the tile's edges (a margin that also keeps a touching
-    neighbour's pips out when the tile's width is misjudged a little)."""
-    return abs(u) <= FACE_REACH[0] * width and abs(v) <= FACE_REACH[1] * width
+    neighbour's pips out when the tile's width is misjudged a little), and out of its corners
+    (:data:`FACE_CORNER`: a 1-1 at 3x was dropped for two flecks of its shadow there)."""
+    in_corner = abs(u) > FACE_CORNER[0] * width and abs(v) > FACE_CORNER[1] * width
+    return abs(u) <= FACE_REACH[0] * width and abs(v) <= FACE_REACH[1] * width and not in_corner
 
 
 def _pips_on(divider: Blob, pips: list[Blob]) -> list[Blob]:
@@ -620,12 +626,14 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     corners = _outline(divider.x, divider.y, (ax, ay), (nx, ny), width)
     marks = tuple(Pip(p.x, p.y, p.diameter / 2) for p in found)
     problem = _why_unreadable(halves, found, max_pips)
-    if problem:
+    patterned = problem is Unread.MIXED_PIP_SIZES and _patterned(halves, divider)
+    if problem and not patterned:
         return TileRead(corners, None, marks, 0.0, problem)
     regularity = _regularity(found, [[p for _, p in half] for half in halves], divider)
     counted = (len(halves[0]), len(halves[1]))
     share = confidence(regularity, counted)
-    if left_out:  # read only by leaving a mark out: the player says whether it was a pip
+    if left_out or patterned:  # read only by leaving a mark out, or by counting a mark of
+        # another size: the player says whether it was a pip
         share = min(share, highest_unsure(counted, SURE))
         marks = tuple(Pip(p.x, p.y, p.diameter / 2) for _, p in halves[0] + halves[1])
     if share < SURE:  # the guess shown for a tap: a mark breaking a pattern left out
@@ -732,6 +740,14 @@ def _without_mark(halves: Halves, side: int, k: int) -> Halves:
     """``halves`` with the ``k``-th mark of half ``side`` (0 or 1) left out."""
     kept = [half if i != side else half[:k] + half[k + 1 :] for i, half in enumerate(halves)]
     return kept[0], kept[1]
+
+
+def _patterned(halves: Halves, divider: Blob) -> bool:
+    """Whether every half with marks lies as a standard pattern does, each mark mirrored
+    through the half's centre: then a mark of another size completes the pattern (a pip run
+    into the divider on a small photo, seen smaller), and the tile is offered as read with
+    it, never sure, instead of unread (a 7-6 at half size was a "?" for one such pip)."""
+    return all(_in_pattern([p for _, p in half], divider) for half in halves if half)
 
 
 def _in_pattern(half: list[Blob], divider: Blob) -> bool:
