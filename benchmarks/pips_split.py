@@ -3,7 +3,8 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
-``--seventh``, ``--eighth``, ``--ninth``, ``--tenth`` and ``--eleventh`` the later ones.
+``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh`` and ``--twelfth`` the
+later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -144,6 +145,16 @@ LATER_PARTS = {
         "An eleventh held-out part of the photo reader's labelled set, written once right "
         "after the tenth one (pips_split_tenth.json) had measured the blank-half speck change "
         "(its answers, at 0.5x-3x, and the confidence), before any tuning on it.",
+    ),
+    "--twelfth": LaterPart(
+        "held_out_twelfth",
+        ROOT / "tests" / "data" / "pips_split_twelfth.json",
+        1214,
+        (270_000, 280_000, 150),
+        (280_000, 281_000, 30),
+        "A twelfth held-out part of the photo reader's labelled set, written once right after "
+        "the eleventh one (pips_split_eleventh.json) had measured the face-corner and "
+        "mixed-size changes (its answers, at 0.5x-3x), before any tuning on it.",
     ),
 }
 
