@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
+
 from companion.engine import preset
+from companion.extensions import db
 from companion.games.forms import encode_value, shown_switches
+from companion.models import Game
 
 
 def rules_data(preset_name: str = "standard", **switches: Any) -> dict[str, str]:
@@ -59,3 +63,24 @@ def start_game(client, night_id: int, names=("Ann", "Bob", "Cleo", "Dev"), **kwa
     location = response.headers["Location"]
     assert location.startswith("/g/")
     return location.split("/")[2]
+
+
+def game_by_link(token: str) -> Game:
+    """The game whose edit link is ``token``."""
+    return db.session.scalars(select(Game).where(Game.edit_token == token)).one()
+
+
+def delete_by_link(client, token: str) -> None:
+    """Delete the game of edit link ``token`` as its scorekeeper's phone does."""
+    version = game_by_link(token).version
+    response = client.post(f"/g/{token}/delete", data={"version": str(version)})
+    assert response.status_code == 303, response.text
+    db.session.expire_all()
+
+
+def restore_by_link(client, token: str) -> None:
+    """Restore the deleted game of edit link ``token`` (its "undo delete" page's button)."""
+    version = game_by_link(token).version
+    response = client.post(f"/g/{token}/restore", data={"version": str(version)})
+    assert response.status_code == 303, response.text
+    db.session.expire_all()

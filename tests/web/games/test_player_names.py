@@ -8,35 +8,25 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import AuditEntry, Game, Player
-from tests.web.setup_helpers import game_data, start_game, start_night
-
-
-def _game(token: str) -> Game:
-    return db.session.scalars(select(Game).where(Game.edit_token == token)).one()
-
-
-def _delete(client, token: str) -> None:
-    version = _game(token).version
-    response = client.post(f"/g/{token}/delete", data={"version": str(version)})
-    assert response.status_code == 303, response.text
-    db.session.expire_all()
-
-
-def _restore(client, token: str) -> None:
-    response = client.post(f"/g/{token}/restore", data={"version": str(_game(token).version)})
-    assert response.status_code == 303, response.text
-    db.session.expire_all()
+from tests.web.setup_helpers import (
+    delete_by_link,
+    game_by_link,
+    game_data,
+    restore_by_link,
+    start_game,
+    start_night,
+)
 
 
 def _names(token: str) -> list[str]:
-    return [seat.player.name for seat in _game(token).seats]
+    return [seat.player.name for seat in game_by_link(token).seats]
 
 
 def test_a_name_whose_every_game_is_deleted_takes_the_spelling_typed_now(client):
     night = start_night(client)
     first = start_game(client, night, names=("evE", "Bob"))
     eve = db.session.scalars(select(Player).where(Player.name == "evE")).one().id
-    _delete(client, first)
+    delete_by_link(client, first)
     response = client.post(
         f"/nights/{night}/games/new",
         data=game_data(["Eve", "Cleo"]),
@@ -45,12 +35,14 @@ def test_a_name_whose_every_game_is_deleted_takes_the_spelling_typed_now(client)
     token = response.headers["Location"].split("/")[2]
     assert _names(token) == ["Eve", "Cleo"]
     # the same player (a restored game keeps them together), now spelled as typed
-    assert _game(token).seats[0].player_id == eve
+    assert game_by_link(token).seats[0].player_id == eve
     page = client.get(f"/g/{token}").text
     assert "evE" not in page
-    audit = db.session.scalars(select(AuditEntry).where(AuditEntry.game_id == _game(token).id))
+    audit = db.session.scalars(
+        select(AuditEntry).where(AuditEntry.game_id == game_by_link(token).id)
+    )
     assert next(iter(audit)).after["players"] == ["Eve", "Cleo"]
-    _restore(client, first)
+    restore_by_link(client, first)
     assert _names(first) == ["Eve", "Bob"]
 
 

@@ -11,9 +11,16 @@ import re
 from sqlalchemy import select
 
 from companion.extensions import db
-from companion.models import Game, HandScore, Player, Round, Seat
+from companion.models import HandScore, Player, Round, Seat
 from companion.vocab import GameStatus
-from tests.web.setup_helpers import game_data, start_game, start_night
+from tests.web.setup_helpers import (
+    delete_by_link,
+    game_by_link,
+    game_data,
+    restore_by_link,
+    start_game,
+    start_night,
+)
 
 
 def _text(response) -> str:
@@ -22,29 +29,13 @@ def _text(response) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", main)).split())
 
 
-def _game(token: str) -> Game:
-    return db.session.scalars(select(Game).where(Game.edit_token == token)).one()
-
-
 def _player(name: str) -> int:
     return db.session.scalars(select(Player.id).where(Player.name == name)).one()
 
 
-def _delete(client, token: str) -> None:
-    response = client.post(f"/g/{token}/delete", data={"version": str(_game(token).version)})
-    assert response.status_code == 303, response.text
-    db.session.expire_all()
-
-
-def _restore(client, token: str) -> None:
-    response = client.post(f"/g/{token}/restore", data={"version": str(_game(token).version)})
-    assert response.status_code == 303, response.text
-    db.session.expire_all()
-
-
 def _finish(token: str) -> None:
     """One scored round, then the game marked finished (the results hook stores it)."""
-    game = _game(token)
+    game = game_by_link(token)
     with db.session.no_autoflush:
         hands = [
             HandScore(seat=s, points=5 * s.position, went_out=not s.position) for s in game.seats
@@ -63,7 +54,7 @@ def test_players_of_a_deleted_game_leave_the_history_and_come_back(client):
     aaaa, eve = _player("AAAA"), _player("evE")
     players = _text(client.get("/history/players"))
     assert "AAAA 0 finished games" in players and "evE 0 finished games" in players
-    _delete(client, gone)
+    delete_by_link(client, gone)
     players = _text(client.get("/history/players"))
     assert "AAAA" not in players and "evE" not in players
     assert "Ann 0 finished games" in players and "Bob 0 finished games" in players
@@ -77,7 +68,7 @@ def test_players_of_a_deleted_game_leave_the_history_and_come_back(client):
     assert client.get(f"/history/players/{eve}/merge").status_code == 404
     assert client.post(f"/history/players/{eve}/rename", data={"name": "X"}).status_code == 404
     assert client.get(f"/history/seasons/2026/players/{eve}").status_code == 404
-    _restore(client, gone)
+    restore_by_link(client, gone)
     players = _text(client.get("/history/players"))
     assert "AAAA 0 finished games" in players and "evE 0 finished games" in players
     assert client.get(f"/history/players/{aaaa}").status_code == 200
@@ -101,7 +92,7 @@ def test_the_json_backup_keeps_a_player_out_of_the_history(client):
     night = start_night(client)
     start_game(client, night, names=("Ann", "Bob"))
     gone = start_game(client, night, names=("evE", "Bob"))
-    _delete(client, gone)
+    delete_by_link(client, gone)
     backup = client.get("/history/export.json").get_json()
     assert "evE" in [p["name"] for p in backup["players"]]
 
@@ -110,20 +101,20 @@ def test_a_name_held_by_a_player_out_of_the_history_is_free_to_rename_to(client)
     night = start_night(client)
     start_game(client, night, names=("Evee", "Bob"))
     gone = start_game(client, night, names=("evE", "Cy"))
-    _delete(client, gone)
+    delete_by_link(client, gone)
     evee, eve = _player("Evee"), _player("evE")
     response = client.post(f"/history/players/{evee}/rename", data={"name": "Eve"})
     assert response.status_code == 303
     assert "Evee is now called Eve." in _text(client.get(response.headers["Location"]))
     assert db.session.get(Player, eve).merged_into_id == evee  # one person, as typing "Eve" says
-    _restore(client, gone)
-    seats = db.session.scalars(select(Seat).where(Seat.game_id == _game(gone).id)).all()
+    restore_by_link(client, gone)
+    seats = db.session.scalars(select(Seat).where(Seat.game_id == game_by_link(gone).id)).all()
     assert [s.player.name for s in seats] == ["Eve", "Cy"]
 
 
 def test_a_typed_name_of_a_player_out_of_the_history_gets_no_notice(client):
     night = start_night(client)
-    _delete(client, start_game(client, night, names=("evE", "Bob")))
+    delete_by_link(client, start_game(client, night, names=("evE", "Bob")))
     response = client.post(
         f"/nights/{night}/games/new", data=game_data(["Eve", "Bob"]), follow_redirects=True
     )
