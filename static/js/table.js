@@ -60,10 +60,12 @@
 
   // --- the scorekeeper's own typing, kept on this phone until the round is saved -----------
   // One entry per game in localStorage ("cf-round-typed:<game id>") holding the form's key
-  // (data-draft: game id, game version, the round's double) and, per hand typed in, the box,
+  // (data-draft: game id, rounds entered, the round's double) and, per hand typed in, the box,
   // the tick, the tiles, the post revision the form had seen and the post the box was filled
   // from. A reload, or a tab the phone killed, puts them back in the boxes; a save or an undo
-  // changes the game's version, and the entry of the old version is dropped when seen.
+  // changes the rounds entered, and the entry of another round is dropped when seen. Not the
+  // game's version: a switch in the table box (auto-save, lock the seats) changes it too,
+  // and the page it reloads dropped the typing.
   var DRAFT_PREFIX = "cf-round-typed:";
 
   function storage() {

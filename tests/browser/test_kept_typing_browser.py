@@ -130,3 +130,22 @@ def test_a_newer_post_never_replaces_the_restored_typing_and_a_save_clears_it(
     small_phone.reload()
     expect(points(small_phone, "Bob")).to_have_value("")
     expect(points(small_phone, "Ann")).to_have_value("")
+
+
+def test_typing_survives_a_switch_in_the_table_box(small_phone: Page, live_server) -> None:
+    """Found by a fresh tester (2026-12-06): "Auto-save: off · Turn on" (a form of its own,
+    which reloads the page) emptied every box the scorekeeper had typed in: the switch changes
+    the game's version, and the kept typing was keyed by it. It is keyed by the rounds entered
+    now, which a switch does not change."""
+    table = seed_table(live_server.app, FOUR, 9)
+    phone_posts(live_server.app, table.id, {1: 12})
+    open_game(small_phone, table.edit)
+    points(small_phone, "Ann").fill("7")
+    points(small_phone, "Bob").fill("15")
+    small_phone.get_by_role("button", name="Auto-save: off · Turn on").click()
+    expect(small_phone.get_by_role("button", name="Auto-save: on · Turn off")).to_be_visible()
+    expect(points(small_phone, "Ann")).to_have_value("7")
+    expect(points(small_phone, "Bob")).to_have_value("15")
+    expect(hand(small_phone, "Ann").locator(".post-mark")).to_contain_text(
+        "typed by you, not saved yet"
+    )
