@@ -52,3 +52,10 @@ def test_a_players_rules_link_opens_the_checker_for_their_game(app, game):
     player.post(f"/j/{game.join_token}", data={"seat": game.seats[1].id})
     body = player.get(f"/p/{game.share_token}").get_data(as_text=True)
     assert f'href="/checker/?game={game.id}"' in body
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_top_bars_rules_link_stays_on_the_checkers_game(client, game, page):
+    body = client.get(f"{page}?game={game.id}").get_data(as_text=True)
+    nav = body[body.index('<nav aria-label="Main">') : body.index("</nav>")]
+    assert f'href="/checker/?game={game.id}"' in nav
