@@ -388,12 +388,14 @@ def _choices(form: NewGameForm) -> list[setup.PlayerChoice]:
 
 def _preview(form: NewGameForm) -> setup.Preview:
     set_size = form.set_size.data if form.set_size.data in SUPPORTED_SETS else 9
+    choices = _choices(form)
     return setup.preview(
         form.preset.data or "",
         set_size,
         form.rule_overrides(),
-        len(_choices(form)),
+        len(choices),
         form.chosen_spokes.data,
+        setup.choice_problems(db.session(), choices),
     )
 
 

@@ -317,19 +317,21 @@ def preview(
     overrides: Mapping[str, Any],
     players: int,
     chosen_spokes: int | None = None,
+    seating: Sequence[str] = (),
 ) -> Preview:
     """The recommended hand size, chicken yard and spokes for these choices (RULES.md §3).
+    ``seating``: why the chosen players cannot sit (:func:`choice_problems`), told first.
 
     Never raises: every reason the game cannot start is in ``problems``.
     """
     try:
         rules = build_rules(preset_name, set_size, overrides)
     except SetupError as exc:
-        return Preview(players, None, None, tuple(exc.messages))
+        return Preview(players, None, None, (*seating, *exc.messages))
     if not PLAYERS_MIN <= players <= PLAYERS_MAX:
-        return Preview(players, rules, None, (_players_message(players),))
+        return Preview(players, rules, None, (*seating, _players_message(players)))
     table = check_table(rules, set_size, players, _spokes_choice(rules, chosen_spokes))
-    return Preview(players, rules, table, tuple(error_words(p) for p in table.problems))
+    return Preview(players, rules, table, (*seating, *(error_words(p) for p in table.problems)))
 
 
 def _spokes_choice(rules: RuleSet, chosen: int | None) -> int | None:
@@ -391,6 +393,23 @@ def resolve_players(session: Session, choices: Sequence[PlayerChoice]) -> list[P
         SetupError: for a name that is invalid or given twice, an unknown player id, or a
             player count outside 2..12.
     """
+    players, problems = _resolved(session, choices)
+    if problems:
+        raise SetupError(*problems)
+    if not PLAYERS_MIN <= len(players) <= PLAYERS_MAX:
+        raise SetupError(_players_message(len(players)))
+    return players
+
+
+def choice_problems(session: Session, choices: Sequence[PlayerChoice]) -> list[str]:
+    """Why ``choices`` cannot sit as they are (a player chosen twice, under any spelling or
+    ticked and typed; an unknown or invalid name), in the words "Start the game" refuses with:
+    the deal preview says it before. Never raises; the number of players is not judged here."""
+    return _resolved(session, choices)[1]
+
+
+def _resolved(session: Session, choices: Sequence[PlayerChoice]) -> tuple[list[Player], list[str]]:
+    """The players of ``choices`` in order (each once) and why the others cannot sit."""
     players: list[Player] = []
     seen: dict[str, str] = {}
     problems: list[str] = []
@@ -408,11 +427,7 @@ def resolve_players(session: Session, choices: Sequence[PlayerChoice]) -> list[P
             continue
         seen[key] = player.name
         players.append(player)
-    if problems:
-        raise SetupError(*problems)
-    if not PLAYERS_MIN <= len(players) <= PLAYERS_MAX:
-        raise SetupError(_players_message(len(players)))
-    return players
+    return players, problems
 
 
 def _resolve_one(session: Session, choice: PlayerChoice) -> Player:

@@ -315,14 +315,22 @@ def _duplicate_key(doc):
 REFUSALS = [
     (_seat_to_unknown, "$.nights[0].games[0].seats[2].player", "unknown player"),
     (_tile_outside, "$.nights[0].games[0].rounds[0].hands[1].tiles[0]", "not in a double-6"),
-    (_duplicate_tile, "$.nights[0].games[0].rounds[0].hands[2].tiles[0]", "also in the hand"),
+    (
+        _duplicate_tile,
+        "$.nights[0].games[0].rounds[0].hands[2].tiles[0]",
+        "can't be in both Bob's and Chloé's hands",
+    ),
     (_negative, "$.nights[0].games[0].rounds[2].hands[0].points", "between 0"),
     (_bad_rule, "$.nights[0].games[0].rules.double_blank_value", ""),
     (_seat_collision, "$.nights[0].games[0].seats[1].position", "taken by two"),
     (_centre_double, "$.nights[0].games[0].rounds[0].hands[2].tiles", "centre double"),
     (_merge_loop, ".merged_into", "lead back"),
     (_burned_with_hands, "$.nights[0].games[0].rounds[1].hands", "burned"),
-    (_two_went_out, "$.nights[0].games[0].rounds[2].hands[2].went_out", "went out already"),
+    (
+        _two_went_out,
+        "$.nights[0].games[0].rounds[2].hands[2].went_out",
+        "round 3 (the 4-4): Chloé went out too, but Bob already went out.",
+    ),
     (_bad_date, "$.nights[1].played_on", "date"),
     (_bad_set, "$.nights[0].games[0].set_size", "double-6, 9"),
     (_duplicate_key, "$.nights[1].games[0].key", "another game"),
@@ -398,7 +406,10 @@ def test_every_problem_is_reported_at_once(app):
     doc["nights"][0]["surprise"] = 1
     problems = exchange_import.validate(doc)
     assert len(problems) == 4
-    assert "$.nights[0].surprise: is not a field of this format." in [str(p) for p in problems]
+    assert (
+        "$.nights[0].surprise: Game night of November 20, 2026: is not a field of this format."
+        in [str(p) for p in problems]
+    )
 
 
 @pytest.mark.parametrize(

@@ -440,3 +440,20 @@ def test_a_csv_export_uploaded_as_a_backup_is_named_a_csv_export(client, app, la
     with po.open("rb") as handle:
         words = read_po(handle)["Only JSON backups can be imported; this looks like a CSV export."]
     assert html.escape(words.string, quote=True) in page or words.string in page
+
+
+def test_refusals_inside_a_round_name_the_night_game_round_and_player(client, app):
+    """A hand-edited backup: the page names the place in words (the night told apart from
+    another of its date, the game, the round, the player), the JSON path after it."""
+    build(db.session)
+    doc = exchange.export_document(db.session)
+    doc["nights"][1]["played_on"] = doc["nights"][0]["played_on"]  # two nights of one date
+    hands = doc["nights"][0]["games"][0]["rounds"][2]["hands"]
+    hands[2]["went_out"] = True  # Bob went out already
+    hands[0]["points"] = -5
+    fresh_database()
+    page = html.unescape(_upload(client, json.dumps(doc).encode()).get_data(as_text=True))
+    place = "Game night of November 20, 2026 at Kitchen, game 1, round 3 (the 4-4)"
+    assert f"{place}: Anna: must be between 0 and 1000000, not -5. (in the file at" in page
+    assert f"{place}: Chloé went out too, but Bob already went out. (in the file at" in page
+    assert "$.nights[0].games[0].rounds[2].hands[2].went_out" in page

@@ -14,18 +14,22 @@ returns every problem, in the file's order, located by a JSON path
    hand's tiles and a ruling's question;
 4. each scored round with the round form's own checks (:mod:`companion.services.round_check`):
    a hand's points within what the set allows and agreeing with its tiles under the game's
-   house rules, who went out or the round blocked. These problems name the night, game, round
-   and player in words, as a keeper would look for them.
+   house rules, who went out or the round blocked.
 
-A path the schema already reported gets no second problem. Only a document without problems
+A path the schema already reported gets no second problem. Every problem whose path points
+inside a night, game, round or hand starts with that place in words (:func:`place_words`: "Game
+night of December 6, 2026, game 1, round 1 (the 12-12): Dee: ..."), as a keeper would look for
+it; the JSON path stays beside it for whoever edits the file. Only a document without problems
 is written (:mod:`.write`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
+from flask import has_app_context
 from flask_babel import format_date
 from flask_babel import gettext as _
 
@@ -34,7 +38,14 @@ from ...engine.rules import check_players
 from ...text import forbidden_characters
 from ...vocab import RoundOutcome, RoundStatus
 from ...words import error_words
-from ..round_check import HandCheck, RoundRules, hand_bound, judge_hand, round_end_problems
+from ..round_check import (
+    HandCheck,
+    RoundRules,
+    hand_bound,
+    judge_hand,
+    round_end_problems,
+    tile_in_two_hands,
+)
 from .shape import FORMAT, Problem, seat_marker, shape_problems, to_date
 
 
@@ -68,7 +79,109 @@ def validate(doc: Any) -> list[Problem]:
         _judge_rounds(check, doc)
     for r, ruling in enumerate(_list(doc, "rulings")):
         _check_ruling(check, ruling, f"$.rulings[{r}]")
-    return sorted(found + check.problems, key=lambda p: _path_key(doc, p.path))
+    ordered = sorted(found + check.problems, key=lambda p: _path_key(doc, p.path))
+    return [_placed(doc, p, p.path in check.named) for p in ordered]
+
+
+#: the part of a JSON path that says where in a night it is: night, game, round, hand
+_PLACE = re.compile(
+    r"^\$\.nights\[(\d+)\](?:\.games\[(\d+)\](?:\.rounds\[(\d+)\](?:\.hands\[(\d+)\])?)?)?"
+)
+
+
+def _placed(doc: dict[str, Any], problem: Problem, names_player: bool) -> Problem:
+    """``problem`` with its place in words in front (:func:`place_words`), when its path is
+    inside a night; ``names_player``: its words already name the hand's player."""
+    place, who = place_words(doc, problem.path)
+    if place is None:
+        return problem
+    message = str(problem.message)
+    if who is not None and not names_player:
+        message = _("%(who)s: %(problem)s", who=who, problem=message)
+    return Problem(problem.path, _("%(place)s: %(problem)s", place=place, problem=message))
+
+
+def place_words(doc: dict[str, Any], path: str) -> tuple[str | None, str | None]:
+    """Where ``path`` points in ``doc``, as a keeper would look for it: the night, game and
+    round in words ("Game night of December 6, 2026, game 1, round 1 (the 12-12)"), and the
+    hand's player when it is inside a hand. (None, None) outside the nights. Never raises: the
+    document may be of any shape."""
+    found = _PLACE.match(path)
+    if found is None:
+        return None, None
+    n, g, r, h = (int(i) if i is not None else None for i in found.groups())
+    nights = _list(doc, "nights")
+    if n is None or n >= len(nights):
+        return None, None
+    place = _night_words(nights, n)
+    games = _list(nights[n], "games")
+    if g is None or g >= len(games):
+        return place, None
+    place = _("%(night)s, game %(game)s", night=place, game=g + 1)
+    rounds = _list(games[g], "rounds")
+    if r is None or r >= len(rounds) or not isinstance(rounds[r], dict):
+        return place, None
+    rnd = rounds[r]
+    number = rnd.get("number") if _is_int(rnd.get("number")) else r + 1
+    double = rnd.get("start_double")
+    top = games[g].get("set_size") if isinstance(games[g], dict) else None
+    if _is_int(double) and _is_int(top) and 0 <= double <= top:  # a double of the game's set
+        place = _(
+            "%(place)s, round %(round)s (the %(double)s-%(double)s)",
+            place=place,
+            round=number,
+            double=double,
+        )
+    else:
+        place = _("%(place)s, round %(round)s", place=place, round=number)
+    hands = _list(rnd, "hands")
+    if h is None or h >= len(hands) or not isinstance(hands[h], dict):
+        return place, None
+    return place, _hand_player(doc, games[g], hands[h].get("seat"))
+
+
+def _hand_player(doc: dict[str, Any], game: Any, seat: Any) -> str:
+    """The name of the player in ``seat`` of ``game`` (by the seat's number when unknown)."""
+    names = {
+        p.get("ref"): p.get("name")
+        for p in _list(doc, "players")
+        if isinstance(p, dict) and isinstance(p.get("name"), str)
+    }
+    for entry in _list(game, "seats"):
+        if isinstance(entry, dict) and entry.get("position") == seat and _is_int(seat):
+            name = names.get(entry.get("player"))
+            if isinstance(name, str):
+                return name
+    return _("the player in seat %(seat)s", seat=seat)
+
+
+def _night_words(nights: list[Any], n: int) -> str:
+    """Night ``n`` as the players know it: by its date, and, when other nights of the file
+    share that date, by its place (when it tells them apart) or its number that day."""
+    night = nights[n]
+    played_on = night.get("played_on") if isinstance(night, dict) else None
+    day = to_date(played_on)
+    if day is None:
+        return _("Game night %(number)s of the file", number=n + 1)
+    # in the reader's language inside the app; the ISO date without one (no app: the tests)
+    date = format_date(day, "long") if has_app_context() else day.isoformat()
+    same = [i for i, other in enumerate(nights) if _day_of(other) == day]
+    if len(same) == 1:
+        return _("Game night of %(date)s", date=date)
+    places = [nights[i].get("place") for i in same]
+    place = night.get("place")
+    if isinstance(place, str) and place.strip() and places.count(place) == 1:
+        return _("Game night of %(date)s at %(place)s", date=date, place=place.strip())
+    return _(
+        "Game night %(number)s of %(count)s on %(date)s",
+        number=same.index(n) + 1,
+        count=len(same),
+        date=date,
+    )
+
+
+def _day_of(night: Any) -> Any:
+    return to_date(night.get("played_on")) if isinstance(night, dict) else None
 
 
 def _path_key(doc: Any, path: str) -> list[int]:
@@ -105,11 +218,15 @@ class _Checker:
     def __init__(self, taken: set[str]) -> None:
         self.problems: list[Problem] = []
         self.taken = taken
+        #: paths whose words already name the hand's player (no "Dee: " in front of them)
+        self.named: set[str] = set()
 
-    def add(self, path: str, message: str) -> None:
+    def add(self, path: str, message: str, names_player: bool = False) -> None:
         if path not in self.taken:
             self.taken.add(path)
             self.problems.append(Problem(path, message))
+            if names_player:
+                self.named.add(path)
 
 
 def _check_players(check: _Checker, players: list[Any]) -> dict[str, str]:
@@ -272,10 +389,7 @@ def _check_rounds(
         if rnd.get("status") == RoundStatus.BURNED and hands:
             check.add(f"{path}.hands", _("a burned round has no hands."))
         round_double = Tile(double, double) if double is not None else None
-        # the round as the table calls it: its number, or its place in the file when the
-        # number is wrong (reported above)
-        label = number if number is not None else r + 1
-        _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, rules, label)
+        _check_hands(check, hands, f"{path}.hands", positions, dominoes, round_double, rules)
 
 
 def _in_set(check: _Checker, data: dict[str, Any], name: str, path: str, lo: int, hi: int) -> Any:
@@ -300,7 +414,6 @@ def _check_hands(
     dominoes: DominoSet | None,
     round_double: Tile | None,
     rules: RuleSet | None,
-    number: int,
 ) -> None:
     seats: set[int] = set()
     seen: dict[Tile, str] = {}
@@ -334,10 +447,11 @@ def _check_hands(
                 check.add(
                     f"{where}.went_out",
                     _(
-                        "%(who)s went out already in round %(number)s.",
-                        who=out_seen,
-                        number=number,
+                        "%(who)s went out too, but %(first)s already went out.",
+                        who=who,
+                        first=out_seen,
                     ),
+                    names_player=True,
                 )
             if out_seen is None:
                 out_seen = who
@@ -353,12 +467,8 @@ def _check_hands(
             if tile in seen:
                 check.add(
                     f"{where}.tiles[{t}]",
-                    _(
-                        "%(tile)s is also in the hand of %(who)s in round %(number)s.",
-                        tile=tile,
-                        who=seen[tile],
-                        number=number,
-                    ),
+                    str(tile_in_two_hands(str(tile), seen[tile], who)),
+                    names_player=True,
                 )
             seen[tile] = who
         if rules is not None:
@@ -462,7 +572,6 @@ def _judge_rounds(check: _Checker, doc: dict[str, Any]) -> None:
     tiles checked) with the round form's checks (:func:`_judge_round`)."""
     names = {p["ref"]: p["name"] for p in doc["players"]}
     for n, night in enumerate(doc["nights"]):
-        day = to_date(night["played_on"])  # the schema checked it is a date
         for g, game in enumerate(night["games"]):
             where = f"$.nights[{n}].games[{g}]"
             seats = {s["position"]: names[s["player"]] for s in game["seats"]}
@@ -474,17 +583,9 @@ def _judge_rounds(check: _Checker, doc: dict[str, Any]) -> None:
                 double = rnd["start_double"]
                 bound = hand_bound(rules, dominoes, len(seats), game["hand_size"], double)
                 round_rules = RoundRules(rules, dominoes, Tile(double, double), bound)
+                # at the round's path: validate() puts the round's place in front
                 for problem in _judge_round(rnd, seats, round_rules):
-                    context = _(
-                        "Game night of %(date)s, game %(game)s, round %(round)s (the "
-                        "%(double)s-%(double)s): %(problem)s",
-                        date=format_date(day, "long") if day else night["played_on"],
-                        game=g + 1,
-                        round=rnd["number"],
-                        double=double,
-                        problem=problem,
-                    )
-                    check.add(f"{where}.rounds[{r}]", context)
+                    check.add(f"{where}.rounds[{r}]", problem)
 
 
 def _judge_round(rnd: dict[str, Any], seats: dict[int, str], rules: RoundRules) -> list[str]:

@@ -602,3 +602,29 @@ def test_a_pasted_screenful_name_is_quoted_shortened_after_the_reason(client, ni
         "A name has at most 60 characters.",
         f"Chosen for this game (3): {'N' * 60}…, Bob, Cy.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("names", "known", "said"),
+    [
+        (["cy", "CY"], False, "“cy” is in this game twice; each player sits once."),
+        (["dee"], True, "“Dee” is in this game twice; each player sits once."),
+    ],
+)
+def test_preview_catches_a_player_chosen_twice_as_start_does(client, night_id, names, known, said):
+    """Two spellings of one name, or a ticked player typed again: the preview says what
+    "Start the game" would refuse with, never "This deal works."."""
+    rows: list[tuple[int, bool, int | None]] = []
+    if known:
+        dee = Player(name="Dee", name_key="dee")
+        db.session.add(dee)
+        db.session.commit()
+        rows = [(dee.id, True, None)]
+    data = game_data(names, known=rows, button="check")
+    page = client.post(
+        f"/nights/{night_id}/games/preview", data=data, headers={"HX-Request": "true"}
+    ).text
+    assert said in page.replace("&#34;", '"')
+    assert "This deal works." not in page
+    started = _post(client, night_id, game_data(names, known=rows)).text
+    assert said in started and started.count(said) == 1  # said once on the refused page
