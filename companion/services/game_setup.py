@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from ..engine import PRESETS, RuleError, RuleSet, TableCheck, check_table, preset
 from ..engine.rules import PLAYERS_MAX, PLAYERS_MIN, CenterSpokes
 from ..errors import Refused
+from ..ids import is_id
 from ..models import (
     NAME_MAX,
     NOTES_MAX,
@@ -432,7 +433,9 @@ def _resolved(session: Session, choices: Sequence[PlayerChoice]) -> tuple[list[P
 
 def _resolve_one(session: Session, choice: PlayerChoice) -> Player:
     if choice.player_id is not None:
-        player = session.get(Player, choice.player_id)
+        # an id past the bound names no row (and overflows PostgreSQL's INTEGER): not found;
+        # the deal preview resolves the choices of a form refused for such an id too
+        player = session.get(Player, choice.player_id) if is_id(choice.player_id) else None
         if player is None:
             raise SetupError(_("A chosen player was not found; please choose again."))
         return _merge_target(session, player)
