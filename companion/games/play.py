@@ -194,7 +194,7 @@ def _game_context(
         "keepers": len(scorekeepers(game)),
         "live_key": posts.live_key(game),
         # every hand posted, nobody out: auto-save waits for the scorekeeper's "blocked" tick
-        "blocked_unmarked": not editing and posts.blocked_unmarked(game),
+        "blocked_unmarked": not editing and posts.blocked_unmarked(game, plan),
         "poll_seconds": POLL_SECONDS,
         **_join_box(game),
     }
@@ -668,8 +668,8 @@ AUTO_SAVE_FIELD = "auto_save"
 def _switch_auto_save(game: Game, editing: Round, form: RoundForm, on: bool) -> Any:
     """The auto-save switch tapped on the correction page: switch it (saving the coming round
     if its posted hands allow) and show the same page again, the correction as typed (nothing
-    is checked or saved; a round saved meanwhile makes its Save say the game changed, with the
-    typed values kept)."""
+    is checked or saved; when the game changed on another phone after the correction page was
+    shown, its Save still says so, with the typed values kept)."""
     # a correction typed over a round another phone changed since keeps the version it was
     # shown at, so its Save is refused with both values; the switch itself changes no round
     stale = form.version.data != str(game.version)

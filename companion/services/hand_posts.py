@@ -53,7 +53,7 @@ from .round_check import (
     parse_total,
     score_bound,
 )
-from .round_plan import double_name, load_game, plan_round
+from .round_plan import RoundPlan, double_name, load_game, plan_round
 from .round_store import Conflict, EnteredBy, save_round
 
 
@@ -811,12 +811,13 @@ def switch_auto_save(game: Game, on: bool) -> bool:
     return on and save_posted_round(load_game(game))
 
 
-def blocked_unmarked(game: Game) -> bool:
-    """With auto-save on, is the coming round waiting only because nobody went out? Every seat
-    has posted and no posted hand went out: auto-save never guesses a blocked round (RULES.md
-    §7), so the scorekeeper must tick "Nobody went out: the round was blocked" and save."""
-    plan = plan_round(game) if game.auto_save and game.status != GameStatus.FINISHED else None
-    if plan is None:
+def blocked_unmarked(game: Game, plan: RoundPlan | None) -> bool:
+    """With auto-save on, is the coming round (``plan``, as the page showing it planned it:
+    no second replay of the game on a phone's poll) waiting only because nobody went out?
+    Every seat has posted and no posted hand went out: auto-save never guesses a blocked round
+    (RULES.md §7), so the scorekeeper must tick "Nobody went out: the round was blocked" and
+    save."""
+    if plan is None or not game.auto_save or game.status == GameStatus.FINISHED:
         return False
     posted = open_posts(game, plan.double)
     return set(posted) == {s.id for s in game.seats} and not any(

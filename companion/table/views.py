@@ -183,7 +183,7 @@ def _hand_context(
         "post": post,
         "value": posts.HandValue.of(post) if post else None,
         # every hand posted and nobody out: auto-save waits for the scorekeeper's "blocked"
-        "blocked_unmarked": post is not None and posts.blocked_unmarked(game),
+        "blocked_unmarked": post is not None and posts.blocked_unmarked(game, plan),
         "picker": picker_tiles(game, double) if double is not None and not live else [],
         "board_html": _hand_board(game),
         # who won, said as on the scorekeeper's phone (the board alone does not say it)
