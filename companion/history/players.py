@@ -42,8 +42,8 @@ def listed_players() -> list[Player]:
 
 def players_with_games() -> list[tuple[Player, int]]:
     """(player, finished games played) for every listed player (:func:`listed_players`), by
-    name; two
-    queries (the games of each player's all-time totals per set added up, and the players)."""
+    name; two queries (the games of each player's all-time totals per set added up, and the
+    players)."""
     counts = dict(
         db.session.execute(
             select(PlayerTotal.player_id, func.sum(PlayerTotal.games)).group_by(
