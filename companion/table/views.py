@@ -660,10 +660,7 @@ def lock_seats(token: str) -> Any:
     game = scorekeeper_game(token)
     locked = SwitchForm().locked.data == "1"
     access.lock_seats(game, locked)
-    if locked:
-        flash(_("Seats locked: no other phone can join this game."), "success")
-    else:
-        flash(_("Seats unlocked, with a new join link: phones can join again."), "success")
+    flash(access.seats_lock_words(locked), "success")
     return redirect(url_for("games.play", token=token), 303)
 
 
