@@ -130,6 +130,7 @@ def _game_context(
     from_draft: int | None = None,
     shown_version: str = "",
     switched: bool = False,
+    typed: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
@@ -139,9 +140,11 @@ def _game_context(
     what the phone kept of its typing for that hand is older and gives way. ``shown_version``:
     the version the form keeps instead of the game's (the form is shown again unchecked, and
     what it was typed over changed on another phone: its Save must still say so).
-    ``switched``: the auto-save switch was tapped (an htmx answer swaps it out of band)."""
+    ``switched``: the auto-save switch was tapped (an htmx answer swaps it out of band).
+    ``typed``: seats whose box holds this phone's typing, shown again unsaved (a hand no phone
+    posted is marked *typed by you, not saved yet*, as the phone's kept typing is)."""
     double = editing.start_double if editing else (plan.double if plan else None)
-    restored: set[int] = set()
+    restored: set[int] = set(typed)
     if form is None and double is not None:
         data: dict[str, Any] = {"double": str(double)}
         if plan is not None and plan.starter_seat is not None:
@@ -710,7 +713,8 @@ def _table_button(game: Game, form: RoundForm, editing: Round | None) -> Any | N
     double = parse_double(form.double.data, game.set_size)
     if plan is not None and double == plan.double:
         _take_posts_into_untouched_boxes(game, form, double)
-        return again(game=game, plan=plan, form=form)
+        typed = [seat_id for seat_id, value in _held(form).items() if value.key()]
+        return again(game=game, plan=plan, form=form, typed=typed)
     saved = next((r for r in game.rounds if r.start_double == double), None)
     if saved is None:  # the game moved on on another phone: it says so, with what is saved
         flash(said, "success")

@@ -63,6 +63,9 @@ def test_the_auto_save_switch_keeps_the_typed_round_without_javascript(client):
     assert typed_boxes(r.get_data(as_text=True), game) == as_typed
     assert saved_rounds(game) == [] and fresh(game).auto_save
     assert "Auto-save is on." in text(r) and "Auto-save: on · Turn off" in text(r)
+    # marked as the phone's own typing, not "not posted"
+    mark = re.search(rf'data-seat="{seat_ids(game)["Ann"]}"[^>]*>([^<]*)<', r.text)
+    assert mark and mark.group(1) == "typed by you, not saved yet"
     typed["version"] = shown_version(r)  # the re-drawn form's, as a phone would send it
     r = client.post(f"/g/{game.edit_token}/round", data={**typed, "auto_save": "0"})
     assert typed_boxes(r.get_data(as_text=True), game) == as_typed
