@@ -11,6 +11,7 @@ checks are :mod:`companion.services.round_check`),
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any, TypedDict
 
@@ -199,13 +200,14 @@ def _game_context(
         "flashes": get_flashed_messages(with_categories=True) if is_htmx() else [],
         "marks": _marks(game, form, double, restored) if form is not None and not editing else {},
         "phones": (phones := seat_phones(game)),
-        "join_panel_open": join_panel_open(game, phones),
+        "join_panel_open": (panel := join_panel_open(game, phones)),
         "asking": asking(game),
         "asker_names": asker_names(game),
         "keepers": len(scorekeepers(game)),
-        "live_key": posts.live_key(game),
         # every hand posted, nobody out: auto-save waits for the scorekeeper's "blocked" tick
-        "blocked_unmarked": not editing and posts.blocked_unmarked(game, plan),
+        "blocked_unmarked": (blocked := not editing and posts.blocked_unmarked(game, plan)),
+        # the poll keeps the join panel and the blocked-round hint up to date (table.posted)
+        "live_key": str(replace(posts.live_key(game), panel=panel, blocked=blocked)),
         "poll_seconds": POLL_SECONDS,
         **_join_box(game),
     }
