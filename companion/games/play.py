@@ -694,10 +694,12 @@ def _table_button(game: Game, form: RoundForm, editing: Round | None) -> Any | N
     # at, so its Save is refused with both values; the buttons themselves change no round
     stale = form.version.data != str(game.version)
     shown = str(form.version.data) if stale else ""
+    saved_itself = False
     if switch is not None:
         on = switch == "1"
         said = _("Auto-save is on.") if on else _("Auto-save is off.")
-        if posts.switch_auto_save(game, on):
+        saved_itself = posts.switch_auto_save(game, on)
+        if saved_itself:
             said = f"{said} {_('The next round saved itself from the posted hands.')}"
     else:
         lock_seats(game, lock == "1")
@@ -718,12 +720,14 @@ def _table_button(game: Game, form: RoundForm, editing: Round | None) -> Any | N
         typed = [seat_id for seat_id, value in _held(form).items() if value.key()]
         return again(game=game, plan=plan, form=form, typed=typed)
     saved = next((r for r in game.rounds if r.start_double == double), None)
-    if saved is None:  # the game moved on on another phone: it says so, with what is saved
+    if saved is None or not saved_itself:
+        # the game moved on on another phone: it says so, with what is saved now and this
+        # phone's values beside it (as a save of this form would be told)
         flash(said, "success")
-        return _conflict(game, double)
-    # the form's round was saved meanwhile (by this switch, from the posted hands): the next
-    # round, and this phone's values beside the saved ones when they differ (nothing typed
-    # disappears unsaid; "Put mine back in the form" takes them into a correction)
+        return _conflict(game, double, form)
+    # this switch saved the form's round from the posted hands: the next round, and this
+    # phone's values beside the saved ones when they differ (nothing typed disappears
+    # unsaid; "Put mine back in the form" takes them into a correction)
     mine = posts.mine_beside(saved, game.seats, _held(form))
     differs = any(row.differs for row in mine)
     return again(

@@ -131,3 +131,19 @@ def test_a_switch_that_saves_the_round_shows_the_typing_that_differs_beside_it(a
     assert "The next round saved itself from the posted hands." in words
     assert "Different from what was saved: Bob." in words
     assert "Put mine back in the form" in words
+
+
+def test_a_switch_under_a_round_saved_on_another_phone_says_so_with_the_typing_beside(client):
+    """The form's round was saved on another phone meanwhile: the switch still switches, and
+    the page says the round was already saved, with this phone's values beside it."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    typed = round_post(game, 6, totals={"Bob": 15, "Cy": 7}, out="Ann")
+    saved_first = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=saved_first).status_code == 303
+    r = client.post(f"/g/{game.edit_token}/round", data={**typed, "auto_save": "1"})
+    assert r.status_code == 409 and fresh(game).auto_save and len(saved_rounds(game)) == 1
+    words = text(r)
+    assert "Auto-save is on." in words
+    assert "This round was already saved on another phone" in words
+    assert "Different from what was saved: Bob." in words
