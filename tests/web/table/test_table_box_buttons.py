@@ -147,3 +147,21 @@ def test_a_switch_under_a_round_saved_on_another_phone_says_so_with_the_typing_b
     assert "Auto-save is on." in words
     assert "This round was already saved on another phone" in words
     assert "Different from what was saved: Bob." in words
+
+
+def test_the_seat_lock_on_the_correction_page_keeps_the_typed_correction(client):
+    """The lock under a correction submits the correction as typed (it was a form of its own,
+    which left the correction page for the game page: the correction lost)."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    first = round_post(game, 6, totals={"Bob": 12, "Cy": 3}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=first).status_code == 303
+    page = client.get(f"/g/{game.edit_token}/round/1").get_data(as_text=True)
+    assert re.search(r'<button[^>]*name="locked" value="1"[^>]*form="round-form"', page)
+    typed = round_post(fresh(game), 6, totals={"Bob": 25, "Cy": 3}, out="Ann")
+    r = client.post(f"/g/{game.edit_token}/round/1", data={**typed, "locked": "1"})
+    assert r.status_code == 200 and fresh(game).seats_locked
+    assert typed_boxes(r.get_data(as_text=True), game)["Bob"] == "25"
+    assert "Correct the round with 6-6" in text(r)
+    (saved,) = saved_rounds(game)
+    assert sorted(h.points for h in saved.hands) == [0, 3, 12]  # nothing saved
