@@ -729,6 +729,15 @@ def lock_seats(game: Game, locked: bool) -> None:
     db.session.refresh(game)
 
 
+def seats_lock_words(locked: bool) -> str:
+    """What the scorekeeper is told once the seats are locked (``locked``) or unlocked (with a
+    new join link, :func:`lock_seats`): said by the seat lock's own form and by the round form
+    that carries the lock button (the typing kept)."""
+    if locked:
+        return _("Seats locked: no other phone can join this game.")
+    return _("Seats unlocked, with a new join link: phones can join again.")
+
+
 def _new_join_secret(game: Game) -> None:
     """Replace ``game``'s join secret; the old one is kept only as a digest
     (:class:`RetiredJoinLink`), so its link can say it was replaced (the caller commits)."""

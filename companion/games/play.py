@@ -11,6 +11,8 @@ checks are :mod:`companion.services.round_check`),
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import partial
 from typing import Any, TypedDict
 
 from flask import (
@@ -35,10 +37,12 @@ from ..access import (
     asking,
     join_link,
     keeps_score,
+    lock_seats,
     remember,
     requires,
     scorekeepers,
     seat_phones,
+    seats_lock_words,
 )
 from ..mapping import rules_of, scored_rounds
 from ..models import Game, HandPost, Round
@@ -64,7 +68,7 @@ from ..vocab import GameStatus
 from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.game_lookup import scorekeeper_game
-from ..web.htmx import is_htmx, navigate, push_url, targets
+from ..web.htmx import is_htmx, navigate, push_url, retarget, targets
 from ..web.languages import with_language
 from ..web.public_url import public_url
 from ..web.round_form import (
@@ -126,6 +130,8 @@ def _game_context(
     mine_fields: Sequence[tuple[str, str]] = (),
     from_draft: int | None = None,
     shown_version: str = "",
+    switched: bool = False,
+    typed: Sequence[int] = (),
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
@@ -134,9 +140,12 @@ def _game_context(
     while a photo was taken, shown for the first time, and this is the seat the photo filled:
     what the phone kept of its typing for that hand is older and gives way. ``shown_version``:
     the version the form keeps instead of the game's (the form is shown again unchecked, and
-    what it was typed over changed on another phone: its Save must still say so)."""
+    what it was typed over changed on another phone: its Save must still say so).
+    ``switched``: the auto-save switch was tapped (an htmx answer swaps it out of band).
+    ``typed``: seats whose box holds this phone's typing, shown again unsaved (a hand no phone
+    posted is marked *typed by you, not saved yet*, as the phone's kept typing is)."""
     double = editing.start_double if editing else (plan.double if plan else None)
-    restored: set[int] = set()
+    restored: set[int] = set(typed)
     if form is None and double is not None:
         data: dict[str, Any] = {"double": str(double)}
         if plan is not None and plan.starter_seat is not None:
@@ -173,6 +182,9 @@ def _game_context(
         "open_pickers": _open_pickers(game, form, opened),
         "opened": opened,
         "changed": changed,
+        "switched": switched,
+        # the table box's auto-save switch and seat lock submit the round form as typed
+        "in_round_form": form is not None and (editing is not None or plan is not None),
         "board": board,
         "window": board_window(board, board_upto, board_who),
         "board_boost": True,
@@ -188,13 +200,14 @@ def _game_context(
         "flashes": get_flashed_messages(with_categories=True) if is_htmx() else [],
         "marks": _marks(game, form, double, restored) if form is not None and not editing else {},
         "phones": (phones := seat_phones(game)),
-        "join_panel_open": join_panel_open(game, phones),
+        "join_panel_open": (panel := join_panel_open(game, phones)),
         "asking": asking(game),
         "asker_names": asker_names(game),
         "keepers": len(scorekeepers(game)),
-        "live_key": posts.live_key(game),
         # every hand posted, nobody out: auto-save waits for the scorekeeper's "blocked" tick
-        "blocked_unmarked": not editing and posts.blocked_unmarked(game, plan),
+        "blocked_unmarked": (blocked := not editing and posts.blocked_unmarked(game, plan)),
+        # the poll keeps the join panel and the blocked-round hint up to date (table.posted)
+        "live_key": str(replace(posts.live_key(game), panel=panel, blocked=blocked)),
         "poll_seconds": POLL_SECONDS,
         **_join_box(game),
     }
@@ -388,6 +401,9 @@ def save(token: str) -> Any:
         # same post on, nothing read or saved here.
         return redirect(url_for("games.photo_start", token=token), 307)
     form = round_form(game, query.posted())
+    tapped = _table_button(game, form, None)
+    if tapped is not None:
+        return tapped
     double = parse_double(form.double.data, game.set_size)
     missing = clean_missing(game, query.texts("missing"))
     plan = plan_round(game, missing)
@@ -623,9 +639,9 @@ def edit(token: str, number: int) -> Any:
     if OpenPickerForm().opens():
         return _pick_page(game, rnd)
     form = round_form(game, query.posted())
-    switch = query.posted().get(AUTO_SAVE_FIELD)
-    if switch is not None:
-        return _switch_auto_save(game, rnd, form, switch == "1")
+    tapped = _table_button(game, form, rnd)
+    if tapped is not None:
+        return tapped
     scored = form.validate_round(game, rnd.start_double)
     if scored is None:
         errors = form.form_errors
@@ -660,35 +676,79 @@ def edit(token: str, number: int) -> Any:
     )
 
 
-#: the correction form's field posted by the auto-save switch of the page's table box, which
-#: submits the correction as typed (so nothing typed is lost): "1" on, "0" off
-AUTO_SAVE_FIELD = "auto_save"
+#: the round form's fields posted by the table box's buttons, which submit the round form (or
+#: the correction) as typed, so that nothing typed is lost, without JavaScript too: the
+#: auto-save switch ("1" on, "0" off) and the seat lock ("1" lock, "0" unlock)
+AUTO_SAVE_FIELD, LOCK_FIELD = "auto_save", "locked"
 
 
-def _switch_auto_save(game: Game, editing: Round, form: RoundForm, on: bool) -> Any:
-    """The auto-save switch tapped on the correction page: switch it (saving the coming round
-    if its posted hands allow) and show the same page again, the correction as typed (nothing
-    is checked or saved; when the game changed on another phone after the correction page was
-    shown, its Save still says so, with the typed values kept)."""
-    # a correction typed over a round another phone changed since keeps the version it was
-    # shown at, so its Save is refused with both values; the switch itself changes no round
+def _table_button(game: Game, form: RoundForm, editing: Round | None) -> Any | None:
+    """The auto-save switch or the seat lock tapped under the round form (or the correction,
+    ``editing``): do that and show the same page again with the form as typed (nothing is
+    checked or saved); None when the form was posted by anything else."""
+    posted = query.posted()
+    switch, lock = posted.get(AUTO_SAVE_FIELD), posted.get(LOCK_FIELD)
+    if switch is None and lock is None:
+        return None
+    # a form typed over a round another phone changed since keeps the version it was shown
+    # at, so its Save is refused with both values; the buttons themselves change no round
     stale = form.version.data != str(game.version)
     shown = str(form.version.data) if stale else ""
-    saved = posts.switch_auto_save(game, on)
+    saved_itself = False
+    if switch is not None:
+        on = switch == "1"
+        said = _("Auto-save is on.") if on else _("Auto-save is off.")
+        saved_itself = posts.switch_auto_save(game, on)
+        if saved_itself:
+            said = f"{said} {_('The next round saved itself from the posted hands.')}"
+    else:
+        lock_seats(game, lock == "1")
+        said = seats_lock_words(lock == "1")
     game = load_game(scorekeeper_game(game.edit_token))
-    editing = next((r for r in game.rounds if r.number == editing.number), editing)
-    said = _("Auto-save is on.") if on else _("Auto-save is off.")
-    if saved:
-        also = _("The next round saved itself from the posted hands.")
-        said = f"{said} {also}"
-    return _render_game(
+    # with htmx, the correction page swaps the switch alone out of band; the lock changes the
+    # join panel and the table box too, and the game page's switch may save the coming round:
+    # the whole game area then
+    whole = switch is None or editing is None
+    again = partial(_render_again, whole=whole, notice=said, shown_version=shown)
+    if editing is not None:
+        editing = next((r for r in game.rounds if r.number == editing.number), editing)
+        return again(game=game, editing=editing, form=form)
+    plan = plan_round(game, clean_missing(game, query.texts("missing")))
+    double = parse_double(form.double.data, game.set_size)
+    if plan is not None and double == plan.double:
+        _take_posts_into_untouched_boxes(game, form, double)
+        typed = [seat_id for seat_id, value in _held(form).items() if value.key()]
+        return again(game=game, plan=plan, form=form, typed=typed)
+    saved = next((r for r in game.rounds if r.start_double == double), None)
+    if saved is None or not saved_itself:
+        # the game moved on on another phone: it says so, with what is saved now and this
+        # phone's values beside it (as a save of this form would be told)
+        flash(said, "success")
+        return _conflict(game, double, form)
+    # this switch saved the form's round from the posted hands: the next round, and this
+    # phone's values beside the saved ones when they differ (nothing typed disappears
+    # unsaid; "Put mine back in the form" takes them into a correction)
+    mine = posts.mine_beside(saved, game.seats, _held(form))
+    differs = any(row.differs for row in mine)
+    return again(
         game=game,
-        editing=editing,
-        form=form,
-        notice=said,
-        changed="auto save",
-        shown_version=shown,
+        plan=plan,
+        conflict=saved if differs else None,
+        mine=mine if differs else [],
+        mine_fields=_form_fields(form) if differs else [],
     )
+
+
+def _render_again(*, whole: bool, **kwargs: Any) -> Any:
+    """The game page drawn again after a table box button (:func:`_table_button`). With htmx:
+    the round area and the auto-save switch out of band, or (``whole``) the whole game area
+    (the join panel and the table box changed too, or a round may have been saved)."""
+    if not is_htmx():
+        return _render_game(**kwargs)
+    if not whole:
+        return _render_game(**kwargs, changed=False, switched=True)
+    html = render_template("games/_game.html", **_game_context(**kwargs))
+    return html, 200, retarget("#game")
 
 
 @bp.post("/g/<token>/undo")

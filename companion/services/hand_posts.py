@@ -22,6 +22,7 @@ through :mod:`.round_check` (RULES.md §6, §7).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -282,10 +283,44 @@ def mine_beside(rnd: Round, seats: list[Seat], held: dict[int, HandValue]) -> li
 # --- reading ---------------------------------------------------------------------------------
 
 
-def live_key(game: Game) -> str:
-    """A short text that changes whenever a round is saved, a hand is posted or a phone joins,
-    leaves or asks to keep score (the polls' ``?v=``): the game's version, the sum of its posts'
-    revisions (they only grow) and of its access rows' ids (one small query)."""
+@dataclass(frozen=True)
+class LiveKey:
+    """What the scorekeeper's game page shows, as its poll's ``?v=`` carries it back: the
+    game's version and auto-save setting (``game``, "12" or "12a"), the sum of its posts'
+    revisions (``posts``: they only grow), the sum of its access rows' ids (``phones``: a phone
+    joins, leaves or asks to keep score), and whether the page shows the join panel
+    (``panel``) and the blocked-round hint (``blocked``), which the poll keeps up to date out
+    of band. Written "12a.40.7" with "j" and "b" after it for the two."""
+
+    game: str
+    posts: int
+    phones: int
+    panel: bool = False
+    blocked: bool = False
+
+    def __str__(self) -> str:
+        shows = ("j" if self.panel else "") + ("b" if self.blocked else "")
+        return f"{self.game}.{self.posts}.{self.phones}{shows}"
+
+    @classmethod
+    def parse(cls, text: str) -> LiveKey | None:
+        """The key a page sent back; None for anything else (an old or forged key)."""
+        found = re.fullmatch(r"(\d{1,18}a?)\.(\d{1,18})\.(\d{1,18})(j?)(b?)", text)
+        if found is None:
+            return None
+        game, posted, phones, panel, blocked = found.groups()
+        return cls(game, int(posted), int(phones), bool(panel), bool(blocked))
+
+    def same_game(self, other: LiveKey) -> bool:
+        """Whether nothing the poll reads changed between the two keys (what the page shows
+        aside)."""
+        return (self.game, self.posts, self.phones) == (other.game, other.posts, other.phones)
+
+
+def live_key(game: Game) -> LiveKey:
+    """The scorekeeper's :class:`LiveKey` of ``game`` as the database holds it (what a page
+    shows aside): it changes whenever a round is saved, a hand is posted, auto-save is
+    switched or a phone joins, leaves or asks to keep score (one small query)."""
     posted = (
         select(func.coalesce(func.sum(HandPost.revision), 0))
         .where(HandPost.game_id == game.id)
@@ -297,7 +332,7 @@ def live_key(game: Game) -> str:
         .scalar_subquery()
     )
     total, access_sum = db.session.execute(select(posted, phones)).one()
-    return f"{game.version}.{total}.{access_sum}"
+    return LiveKey(f"{game.version}{'a' if game.auto_save else ''}", int(total), int(access_sum))
 
 
 def seat_live_key(game: Game, seat_id: int) -> str:

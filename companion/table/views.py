@@ -15,6 +15,7 @@ reached by URL (``games.play``), never imported.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -611,24 +612,50 @@ def hand_live(share_token: str) -> Any:
 @bp.get("/g/<token>/posts")
 @requires(Role.SCOREKEEPER)
 def posted(token: str) -> Any:
-    """The scorekeeper's poll: 204 while nothing changed (``?v=``), else the posted hands of
-    the coming round, the game's version and who asks to keep score, as JSON."""
+    """The scorekeeper's poll: 204 while nothing changed (``?v=``: the page's
+    :class:`~companion.services.hand_posts.LiveKey`), else the posted hands of the coming
+    round, the game's version and who asks to keep score, as JSON, with what changed on the
+    page itself swapped out of band (``oob``: who joined, the blocked-round hint)."""
     game = scorekeeper_game(token)
-    key = posts.live_key(game)
-    if query.text("v") == key:
+    now = posts.live_key(game)
+    shown = posts.LiveKey.parse(query.text("v"))
+    if shown is not None and shown.same_game(now):
         return Response(status=204)
     game = load_game(game)
     plan = plan_round(game)
+    blocked = posts.blocked_unmarked(game, plan)
+    panel = shown is not None and shown.panel
     return jsonify(
         {
-            "key": key,
+            "key": str(replace(now, panel=panel, blocked=blocked)),
             "version": game.version,
             "double": plan.double if plan else None,
             "hands": posts.posts_json(game, plan.double if plan else None),
             "asking": len(access.asking(game)),
-            "joined": sorted(access.seat_phones(game)),
+            "oob": _live_table(game, shown, now, blocked),
         }
     )
+
+
+def _live_table(game: Game, shown: posts.LiveKey | None, now: posts.LiveKey, blocked: bool) -> str:
+    """What changed on the scorekeeper's page since the poll's key ``shown`` and is swapped
+    out of band (templates/games/_live_table.html): the seats joined when a phone joined or
+    left, the blocked-round hint when it comes or goes. "" for a key that is not a page's
+    (nothing is known of what it shows)."""
+    if shown is None:
+        return ""
+    hint = "" if blocked == shown.blocked else "show" if blocked else "hide"
+    seats = shown.phones != now.phones
+    if not seats and not hint:
+        return ""
+    return render_template(
+        "games/_live_table.html",
+        game=game,
+        phones=access.seat_phones(game),
+        seats=seats,
+        panel=shown.panel,
+        hint=hint,
+    ).strip()
 
 
 @bp.post("/g/<token>/seats/<int:seat_id>/free")
@@ -660,10 +687,7 @@ def lock_seats(token: str) -> Any:
     game = scorekeeper_game(token)
     locked = SwitchForm().locked.data == "1"
     access.lock_seats(game, locked)
-    if locked:
-        flash(_("Seats locked: no other phone can join this game."), "success")
-    else:
-        flash(_("Seats unlocked, with a new join link: phones can join again."), "success")
+    flash(access.seats_lock_words(locked), "success")
     return redirect(url_for("games.play", token=token), 303)
 
 

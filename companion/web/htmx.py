@@ -53,6 +53,12 @@ def reload_page() -> Response:
     return Response(status=204, headers={"HX-Refresh": "true"})
 
 
+def retarget(selector: str) -> dict[str, str]:
+    """Response headers that swap an htmx answer over ``selector`` (its outer HTML) instead of
+    the requesting element's target: an answer that redraws more than was asked for."""
+    return {"HX-Retarget": selector, "HX-Reswap": "outerHTML"}
+
+
 def push_url(url: str) -> dict[str, str]:
     """Response headers that point the address bar at ``url`` after an htmx swap."""
     return {"HX-Push-Url": url}

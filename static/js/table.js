@@ -244,7 +244,6 @@
     var dirty = {};
     var latest = {}; // seat -> the last posted hand seen by the poll
     var asking = document.querySelectorAll("form.handover").length;
-    var joined = null;
     // "Use Bob's post (12 points)" under a hand whose box differs from what its phone posted.
     function offer(seat) {
       var button = form.querySelector('button.use-post[data-seat="' + seat + '"]');
@@ -329,10 +328,9 @@
       }).then(function (data) {
         if (!data) { return; }
         key = data.key;
-        var joinedNow = JSON.stringify(data.joined);
-        var changedTable = data.asking > asking || (joined !== null && joined !== joinedNow);
-        joined = joinedNow;
-        if (String(data.version) !== version || changedTable) {
+        // out of band: who joined, the blocked-round hint
+        if (data.oob && window.htmx) { htmx.swap(form, data.oob, { swapStyle: "none" }); }
+        if (String(data.version) !== version || data.asking > asking) {
           if (!anyDirty()) { window.location.reload(); return; }
           banner(form, document.body.getAttribute("data-table-changed") || "The game changed on another phone: reload to see it.");
         }

@@ -1,0 +1,106 @@
+"""The scorekeeper's open game page keeps up through its poll (``/g/<edit>/posts?v=``): a phone
+joining shows in the join panel and the table box, and the blocked-round hint comes and goes,
+swapped out of band (the poll's ``oob``) without a reload (docs/TABLE.md)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.web.playkit import make_game, seat_ids
+
+HINT = "Every hand is posted, but nobody went out, so the round did not save itself."
+
+
+@pytest.fixture()
+def table(app, client):
+    """A 3-player double-6 game kept on ``client``; ``phone(name)`` joins that seat."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    phones = {}
+
+    def phone(name: str):
+        if name not in phones:
+            c = app.test_client()
+            assert (
+                c.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)[name]}).status_code
+                == 303
+            )
+            phones[name] = c
+        return phones[name]
+
+    return game, phone
+
+
+def page_key(client, game) -> str:
+    page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    return re.search(r'data-key="([^"]+)"', page).group(1)
+
+
+def poll(client, game, key: str):
+    return client.get(f"/g/{game.edit_token}/posts?v={key}")
+
+
+def post(phone, game, **fields):
+    assert phone.post(f"/p/{game.share_token}", data={"double": "6", **fields}).status_code < 400
+
+
+def test_a_phone_joining_shows_in_the_open_pages_join_panel_through_the_poll(client, table):
+    game, phone = table
+    key = page_key(client, game)
+    assert poll(client, game, key).status_code == 204
+    phone("Bob")
+    r = poll(client, game, key)
+    assert r.status_code == 200
+    oob = r.json["oob"]
+    # the join panel's line, and the table box's list with Bob's "Remove" button
+    line = re.search(r'<p class="joined" hx-swap-oob="outerHTML:#join-panel p.joined">.*?</p>', oob)
+    assert line and "Joined: Bob" in line.group(0) and "Not joined yet: Ann, Cy" in line.group(0)
+    seats = re.search(
+        r'<ul class="joined" hx-swap-oob="outerHTML:.table-box ul.joined">.*?</ul>', oob, re.S
+    )
+    assert seats and "Remove this phone from the seat" in seats.group(0)
+    # the next poll with the answer's key: nothing changed, nothing sent
+    assert poll(client, game, r.json["key"]).status_code == 204
+    # a post changes the key but not who joined: the hands only, no panel
+    post(phone("Bob"), game, total="12")
+    r2 = poll(client, game, r.json["key"])
+    assert r2.status_code == 200 and r2.json["oob"] == ""
+    # everyone in: the page's panel says so (it stays until the page is drawn again)
+    phone("Ann"), phone("Cy")
+    line = poll(client, game, r2.json["key"]).json["oob"]
+    assert "Joined: Ann, Bob, Cy" in line and "Not joined yet" not in line
+
+
+def test_a_page_without_the_join_panel_gets_only_the_table_box(client, table):
+    """The join panel closed (or every seat joined when the page was drawn): no element whose
+    target the page does not have (htmx would log an error for it)."""
+    game, phone = table
+    client.post(f"/g/{game.edit_token}/join-panel")  # closed by the scorekeeper
+    key = page_key(client, game)
+    phone("Bob")
+    oob = poll(client, game, key).json["oob"]
+    assert "#join-panel" not in oob and "ul.joined" in oob
+
+
+def test_the_blocked_round_hint_comes_and_goes_through_the_poll(client, table):
+    game, phone = table
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    post(phone("Ann"), game, total="4")
+    post(phone("Bob"), game, total="12")
+    key = page_key(client, game)
+    assert HINT not in client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    post(phone("Cy"), game, total="7")  # every hand in, nobody out: the round waits
+    r = poll(client, game, key)
+    oob = r.json["oob"]
+    assert HINT in oob
+    assert '<div hx-swap-oob="afterend:#round-area .rounds-saved"><p id="blocked-hint"' in oob
+    assert 'href="#blocked"' in oob
+    assert r.json["key"].endswith("b")  # the page shows it now
+    # the page drawn now has it too, and its key says so
+    assert page_key(client, game).endswith("b")
+    # Cy went out after all: the round saves itself (the page reloads); auto-save off instead
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "0"})
+    r2 = poll(client, game, r.json["key"])
+    assert '<p id="blocked-hint" hx-swap-oob="delete"></p>' in r2.json["oob"]
+    assert not r2.json["key"].endswith("b")
