@@ -35,7 +35,6 @@ from ..access import (
     Role,
     asker_names,
     asking,
-    join_link,
     keeps_score,
     lock_seats,
     remember,
@@ -69,8 +68,7 @@ from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx, navigate, push_url, retarget, targets
-from ..web.languages import with_language
-from ..web.public_url import public_url
+from ..web.qr import join_box
 from ..web.round_form import (
     BurnForm,
     RoundForm,
@@ -206,10 +204,13 @@ def _game_context(
         "keepers": len(scorekeepers(game)),
         # every hand posted, nobody out: auto-save waits for the scorekeeper's "blocked" tick
         "blocked_unmarked": (blocked := not editing and posts.blocked_unmarked(game, plan)),
-        # the poll keeps the join panel and the blocked-round hint up to date (table.posted)
-        "live_key": str(replace(posts.live_key(game), panel=panel, blocked=blocked)),
+        # the poll keeps the join panel, the join QR code and link (a locked game shows none)
+        # and the blocked-round hint up to date (table.posted)
+        "live_key": str(
+            replace(posts.live_key(game), panel=panel, blocked=blocked, link=not game.seats_locked)
+        ),
         "poll_seconds": POLL_SECONDS,
-        **_join_box(game),
+        **join_box(game),
     }
 
 
@@ -223,14 +224,6 @@ def join_panel_open(game: Game, phones: dict[int, Any]) -> bool:
         and not game.seats_locked
         and any(seat.id not in phones for seat in game.seats)
     )
-
-
-def _join_box(game: Game) -> dict[str, str]:
-    """The join link and its QR code for the game page ("Players: join on your phone")."""
-    from .views import qr_svg
-
-    link = public_url(with_language(join_link(game)))
-    return {"join_link": link, "join_qr": qr_svg(link, _("QR code to join the game"))}
 
 
 def _form_fields(form: RoundForm) -> list[tuple[str, str]]:

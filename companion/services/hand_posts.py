@@ -287,29 +287,33 @@ def mine_beside(rnd: Round, seats: list[Seat], held: dict[int, HandValue]) -> li
 class LiveKey:
     """What the scorekeeper's game page shows, as its poll's ``?v=`` carries it back: the
     game's version and auto-save setting (``game``, "12" or "12a"), the sum of its posts'
-    revisions (``posts``: they only grow), the sum of its access rows' ids (``phones``: a phone
-    joins, leaves or asks to keep score), and whether the page shows the join panel
-    (``panel``) and the blocked-round hint (``blocked``), which the poll keeps up to date out
-    of band. Written "12a.40.7" with "j" and "b" after it for the two."""
+    revisions (``posts``: they only grow), the sum of its access rows' ids and of the seats
+    they hold (``phones``: a phone joins, is removed from its seat or asks to keep score),
+    and whether the page shows the join panel (``panel``), the blocked-round hint
+    (``blocked``) and the join QR code and link (``link``: a phone removed from its seat
+    makes a new join secret, so the poll sends them again), which the poll keeps up to date
+    out of band. Written "12a.40.7" with "j", "b" and "l" after it for the three."""
 
     game: str
     posts: int
     phones: int
     panel: bool = False
     blocked: bool = False
+    link: bool = False
 
     def __str__(self) -> str:
-        shows = ("j" if self.panel else "") + ("b" if self.blocked else "")
+        flags = (self.panel, self.blocked, self.link)
+        shows = "".join(f for f, on in zip("jbl", flags, strict=True) if on)
         return f"{self.game}.{self.posts}.{self.phones}{shows}"
 
     @classmethod
     def parse(cls, text: str) -> LiveKey | None:
         """The key a page sent back; None for anything else (an old or forged key)."""
-        found = re.fullmatch(r"(\d{1,18}a?)\.(\d{1,18})\.(\d{1,18})(j?)(b?)", text)
+        found = re.fullmatch(r"(\d{1,18}a?)\.(\d{1,18})\.(\d{1,18})(j?)(b?)(l?)", text)
         if found is None:
             return None
-        game, posted, phones, panel, blocked = found.groups()
-        return cls(game, int(posted), int(phones), bool(panel), bool(blocked))
+        game, posted, phones, panel, blocked, link = found.groups()
+        return cls(game, int(posted), int(phones), bool(panel), bool(blocked), bool(link))
 
     def same_game(self, other: LiveKey) -> bool:
         """Whether nothing the poll reads changed between the two keys (what the page shows
@@ -320,14 +324,16 @@ class LiveKey:
 def live_key(game: Game) -> LiveKey:
     """The scorekeeper's :class:`LiveKey` of ``game`` as the database holds it (what a page
     shows aside): it changes whenever a round is saved, a hand is posted, auto-save is
-    switched or a phone joins, leaves or asks to keep score (one small query)."""
+    switched or a phone joins, leaves or asks to keep score (one small query). A phone
+    removed from its seat keeps its row (``seat_id`` cleared: it is told so), hence the count
+    of held seats beside the ids."""
     posted = (
         select(func.coalesce(func.sum(HandPost.revision), 0))
         .where(HandPost.game_id == game.id)
         .scalar_subquery()
     )
     phones = (
-        select(func.coalesce(func.sum(GameAccess.id), 0))
+        select(func.coalesce(func.sum(GameAccess.id), 0) + func.count(GameAccess.seat_id))
         .where(GameAccess.game_id == game.id)
         .scalar_subquery()
     )
