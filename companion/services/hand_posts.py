@@ -346,13 +346,36 @@ def seat_live_key(game: Game, seat_id: int) -> str:
     version) and only this seat's own posted hand: the version, the sum of this seat's posts'
     revisions and its newest post's id (a post made anew after one was cleared). Another
     player's post leaves it alone, so it does not send every phone at the table to fetch its
-    live part again (twelve posts made 144 renders of live parts a round)."""
+    live part again (twelve posts made 144 renders of live parts a round). Only the last post
+    of a round that waits for the scorekeeper's "blocked" tick (:func:`blocked_unmarked`: every
+    hand posted, nobody out) changes every posted phone's key ("b" after it), so each says the
+    round waits."""
     total, newest = db.session.execute(
         select(
             func.coalesce(func.sum(HandPost.revision), 0), func.coalesce(func.max(HandPost.id), 0)
         ).where(HandPost.game_id == game.id, HandPost.seat_id == seat_id)
     ).one()
-    return f"{game.version}.{total}.{newest}"
+    waits = "b" if newest and _waits_blocked(game, db.session.get(HandPost, newest)) else ""
+    return f"{game.version}.{total}.{newest}{waits}"
+
+
+def _waits_blocked(game: Game, post: HandPost | None) -> bool:
+    """Whether ``post``'s round waits for the scorekeeper's "blocked" tick, as
+    :func:`blocked_unmarked` says it, without planning the round (a phone's poll): auto-save
+    on, the round not saved, every seat posted from a phone and nobody out."""
+    if post is None or post.device_id is None or not game.auto_save:
+        return False
+    if game.status == GameStatus.FINISHED or saved_round(game, post.double) is not None:
+        return False
+    seats = db.session.scalar(select(func.count(Seat.id)).where(Seat.game_id == game.id))
+    posted, out = db.session.execute(
+        select(func.count(HandPost.id), func.count(HandPost.id).filter(HandPost.went_out)).where(
+            HandPost.game_id == game.id,
+            HandPost.double == post.double,
+            HandPost.device_id.is_not(None),
+        )
+    ).one()
+    return bool(seats) and posted == seats and not out
 
 
 def saved_round(game: Game, double: int) -> Round | None:

@@ -150,3 +150,24 @@ def test_a_locked_page_is_sent_no_join_link(client, table):
     client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
     oob = poll(client, game, key).json["oob"]
     assert "ul.joined" in oob and "share-link" not in oob and "qr-box" not in oob
+
+
+def test_every_posted_phone_says_a_blocked_round_waits_within_a_poll(client, table):
+    """Auto-save on; Ann and Bob posted, then Cy: nobody went out, so the round waits for the
+    scorekeeper. Ann's phone, which posted first, says so at its next poll (her seat's key
+    changes), not only Cy's, the last to post."""
+    game, phone = table
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    post(phone("Ann"), game, total="4")
+    post(phone("Bob"), game, total="12")
+    page = phone("Ann").get(f"/p/{game.share_token}").get_data(as_text=True)
+    live = re.search(r'hx-get="([^"]+/live[^"]*)"', page).group(1).replace("&amp;", "&")
+    assert "Waiting for the round to be saved." in page
+    assert phone("Ann").get(live).status_code == 204
+    post(phone("Cy"), game, total="7")
+    r = phone("Ann").get(live)
+    assert r.status_code == 200
+    assert "Nobody went out, so the round waits for the scorekeeper" in r.get_data(as_text=True)
+    # the answer's own address is its key: nothing more until something changes again
+    again = re.search(r'hx-get="([^"]+/live[^"]*)"', r.get_data(as_text=True)).group(1)
+    assert phone("Ann").get(again.replace("&amp;", "&")).status_code == 204
