@@ -264,12 +264,18 @@ def put_back_data(values: dict[int, HandValue]) -> dict[str, Any]:
     return data
 
 
-def mine_beside(rnd: Round, seats: list[Seat], held: dict[int, HandValue]) -> list[MineBeside]:
+def mine_beside(
+    rnd: Round, seats: list[Seat], held: dict[int, HandValue], only: Collection[int] | None = None
+) -> list[MineBeside]:
     """Each seat's hand as this phone's form held it (``held``) beside the saved round
-    ``rnd``: what the loser of two saves at once, or an offline save, is shown."""
+    ``rnd``: what the loser of two saves at once, or an offline save, is shown. ``only``: the
+    seats whose box this phone filled (the others, an empty box it never touched, say nothing
+    against the saved round and are left out)."""
     saved = {h.seat_id: h for h in rnd.hands}
     rows = []
     for seat in seats:
+        if only is not None and seat.id not in only:
+            continue
         mine = held.get(seat.id, HandValue(None, None, False))
         hand = saved.get(seat.id)
         theirs = saved_value(hand) if hand is not None else HandValue(None, None, False)
