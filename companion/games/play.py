@@ -10,7 +10,7 @@ checks are :mod:`companion.services.round_check`),
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any, TypedDict
@@ -35,7 +35,6 @@ from ..access import (
     Role,
     asker_names,
     asking,
-    join_link,
     keeps_score,
     lock_seats,
     remember,
@@ -69,8 +68,7 @@ from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx, navigate, push_url, retarget, targets
-from ..web.languages import with_language
-from ..web.public_url import public_url
+from ..web.qr import join_box
 from ..web.round_form import (
     BurnForm,
     RoundForm,
@@ -206,10 +204,13 @@ def _game_context(
         "keepers": len(scorekeepers(game)),
         # every hand posted, nobody out: auto-save waits for the scorekeeper's "blocked" tick
         "blocked_unmarked": (blocked := not editing and posts.blocked_unmarked(game, plan)),
-        # the poll keeps the join panel and the blocked-round hint up to date (table.posted)
-        "live_key": str(replace(posts.live_key(game), panel=panel, blocked=blocked)),
+        # the poll keeps the join panel, the join QR code and link (a locked game shows none)
+        # and the blocked-round hint up to date (table.posted)
+        "live_key": str(
+            replace(posts.live_key(game), panel=panel, blocked=blocked, link=not game.seats_locked)
+        ),
         "poll_seconds": POLL_SECONDS,
-        **_join_box(game),
+        **join_box(game),
     }
 
 
@@ -225,23 +226,22 @@ def join_panel_open(game: Game, phones: dict[int, Any]) -> bool:
     )
 
 
-def _join_box(game: Game) -> dict[str, str]:
-    """The join link and its QR code for the game page ("Players: join on your phone")."""
-    from .views import qr_svg
-
-    link = public_url(with_language(join_link(game)))
-    return {"join_link": link, "join_qr": qr_svg(link, _("QR code to join the game"))}
-
-
-def _form_fields(form: RoundForm) -> list[tuple[str, str]]:
+def _form_fields(form: RoundForm, saved: Round, mine: Collection[int]) -> list[tuple[str, str]]:
     """What the round form held, as (field name, value) pairs, to send again into a correction
-    ("Put mine back in the form"): each hand's box, tiles and tick, blocked, who started."""
+    of the ``saved`` round ("Put mine back in the form"): each hand's box, tiles and tick for
+    the seats this phone filled (``mine``), the saved hand for the others (an empty box it never
+    touched is no value of its own), blocked, who started."""
     fields: list[tuple[str, str]] = []
+    theirs = data_from_round(saved)
     for hand in form.hand_forms():
-        if hand.total.data:
-            fields.append((hand.total.name, str(hand.total.data)))
-        fields += [(hand.tiles.name, str(t)) for t in hand.tiles.data or []]
-        if hand.out.data:
+        if hand.seat.id in mine:
+            total, tiles, out = hand.total.data, hand.tiles.data, hand.out.data
+        else:
+            total, tiles, out = (theirs.get(f.name) for f in (hand.total, hand.tiles, hand.out))
+        if total:
+            fields.append((hand.total.name, str(total)))
+        fields += [(hand.tiles.name, str(t)) for t in tiles or []]
+        if out:
             fields.append((hand.out.name, "y"))
     for box in (form.blocked, form.out_on_double):
         if box.data:
@@ -385,7 +385,9 @@ def _take_posts_into_untouched_boxes(game: Game, form: RoundForm, double: int | 
             continue
         if _untouched(hand, held[seat_id]):
             _fill_from_post(hand, posts.HandValue.of(post))
-            hand.seen.data = str(post.revision)
+        # the page shows the post beside a box typed over ("typed over their post: 12
+        # points"): it is seen, so the next Save keeps the typing instead of refusing it
+        hand.seen.data = str(post.revision)
 
 
 @bp.post("/g/<token>/round")
@@ -488,8 +490,22 @@ def _show_newer_posts(form: RoundForm, changed: dict[int, HandPost]) -> None:
 
 def _untouched(hand: Any, held: posts.HandValue) -> bool:
     """Whether a hand's box still holds (``held``) what it was filled with from a post: the
-    scorekeeper has not typed over it, so a newer post may take its place."""
-    return held.key() == str(hand.filled.data or "")
+    scorekeeper has not typed over it, so a newer post may take its place. Its text counts
+    too: "abc" (no number, so no value held) or a total beside tapped tiles is typing."""
+    filled = held.total is not None and not held.tiles and not held.went_out
+    text = str(hand.total.data or "").strip()
+    return held.key() == str(hand.filled.data or "") and text == (str(held.total) if filled else "")
+
+
+def _filled_by_phone(form: RoundForm) -> set[int]:
+    """The seats whose hand this phone's form holds as its own: typed in, or a box holding a
+    post it would have saved; not an empty box it never touched."""
+    held = _held(form)
+    return {
+        h.seat.id
+        for h in form.hand_forms()
+        if held[h.seat.id].key() or not _untouched(h, held[h.seat.id])
+    }
 
 
 def _fill_from_post(hand: Any, value: posts.HandValue) -> None:
@@ -537,14 +553,15 @@ def _conflict(game: Game, double: int | None, form: RoundForm | None = None) -> 
     if saved is not None:
         errors = [_("This round was already saved on another phone; here is what was saved.")]
         if form is not None:
+            mine = _filled_by_phone(form)  # an empty box it never touched is no value of its own
             return _render_game(
                 409,
                 game=game,
                 plan=plan_round(game),
                 errors=errors,
                 conflict=saved,
-                mine=posts.mine_beside(saved, game.seats, _held(form)),
-                mine_fields=_form_fields(form),
+                mine=posts.mine_beside(saved, game.seats, _held(form), mine),
+                mine_fields=_form_fields(form, saved, mine),
             )
     else:
         # Nothing was saved for this round: the game moved on (another round saved, a change
@@ -699,12 +716,18 @@ def _table_button(game: Game, form: RoundForm, editing: Round | None) -> Any | N
         on = switch == "1"
         said = _("Auto-save is on.") if on else _("Auto-save is off.")
         saved_itself = posts.switch_auto_save(game, on)
-        if saved_itself:
-            said = f"{said} {_('The next round saved itself from the posted hands.')}"
     else:
         lock_seats(game, lock == "1")
         said = seats_lock_words(lock == "1")
     game = load_game(scorekeeper_game(game.edit_token))
+    if saved_itself:  # the coming round saved itself: the newest one, named as the audit does
+        rnd = scored_rounds(game)[-1]
+        itself = _(
+            "Round %(k)s (%(d)s) saved itself from the posted hands.",
+            k=rnd.number,
+            d=double_name(rnd.start_double),
+        )
+        said = f"{said} {itself}"
     # with htmx, the correction page swaps the switch alone out of band; the lock changes the
     # join panel and the table box too, and the game page's switch may save the coming round:
     # the whole game area then
@@ -717,8 +740,7 @@ def _table_button(game: Game, form: RoundForm, editing: Round | None) -> Any | N
     double = parse_double(form.double.data, game.set_size)
     if plan is not None and double == plan.double:
         _take_posts_into_untouched_boxes(game, form, double)
-        typed = [seat_id for seat_id, value in _held(form).items() if value.key()]
-        return again(game=game, plan=plan, form=form, typed=typed)
+        return again(game=game, plan=plan, form=form, typed=sorted(_filled_by_phone(form)))
     saved = next((r for r in game.rounds if r.start_double == double), None)
     if saved is None or not saved_itself:
         # the game moved on on another phone: it says so, with what is saved now and this
@@ -727,15 +749,18 @@ def _table_button(game: Game, form: RoundForm, editing: Round | None) -> Any | N
         return _conflict(game, double, form)
     # this switch saved the form's round from the posted hands: the next round, and this
     # phone's values beside the saved ones when they differ (nothing typed disappears
-    # unsaid; "Put mine back in the form" takes them into a correction)
-    mine = posts.mine_beside(saved, game.seats, _held(form))
+    # unsaid; "Put mine back in the form" takes them into a correction). Only the boxes it
+    # typed in: the others were the posts' to fill (an empty one differs from nothing)
+    held = _held(form)
+    by_phone = {h.seat.id for h in form.hand_forms() if not _untouched(h, held[h.seat.id])}
+    mine = posts.mine_beside(saved, game.seats, held, by_phone)
     differs = any(row.differs for row in mine)
     return again(
         game=game,
         plan=plan,
         conflict=saved if differs else None,
         mine=mine if differs else [],
-        mine_fields=_form_fields(form) if differs else [],
+        mine_fields=_form_fields(form, saved, by_phone) if differs else [],
     )
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-import segno
 from flask import (
     abort,
     flash,
@@ -54,6 +53,7 @@ from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx
 from ..web.languages import with_language
 from ..web.public_url import init_public_url, public_base, public_url
+from ..web.qr import qr_svg
 from ..web.redirects import safe_next
 from . import bp
 from .forms import (
@@ -512,21 +512,6 @@ def new_game_preview(night_id: int) -> ResponseReturnValue:
 
 
 # --- sharing -------------------------------------------------------------------------------
-
-
-def qr_svg(url: str, title: str) -> str:
-    """``url`` as an inline SVG QR code (segno): black on white in every colour scheme so any
-    camera reads it; no style attributes (the CSP forbids them), sized by CSS class ``qr``."""
-    code = segno.make(url, error="m")
-    return code.svg_inline(
-        scale=4,
-        dark="#000",
-        light="#fff",
-        svgclass="qr",
-        lineclass=None,
-        omitsize=True,
-        title=title,
-    )
 
 
 @bp.get("/g/<token>/share")

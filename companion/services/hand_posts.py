@@ -264,12 +264,18 @@ def put_back_data(values: dict[int, HandValue]) -> dict[str, Any]:
     return data
 
 
-def mine_beside(rnd: Round, seats: list[Seat], held: dict[int, HandValue]) -> list[MineBeside]:
+def mine_beside(
+    rnd: Round, seats: list[Seat], held: dict[int, HandValue], only: Collection[int] | None = None
+) -> list[MineBeside]:
     """Each seat's hand as this phone's form held it (``held``) beside the saved round
-    ``rnd``: what the loser of two saves at once, or an offline save, is shown."""
+    ``rnd``: what the loser of two saves at once, or an offline save, is shown. ``only``: the
+    seats whose box this phone filled (the others, an empty box it never touched, say nothing
+    against the saved round and are left out)."""
     saved = {h.seat_id: h for h in rnd.hands}
     rows = []
     for seat in seats:
+        if only is not None and seat.id not in only:
+            continue
         mine = held.get(seat.id, HandValue(None, None, False))
         hand = saved.get(seat.id)
         theirs = saved_value(hand) if hand is not None else HandValue(None, None, False)
@@ -287,29 +293,33 @@ def mine_beside(rnd: Round, seats: list[Seat], held: dict[int, HandValue]) -> li
 class LiveKey:
     """What the scorekeeper's game page shows, as its poll's ``?v=`` carries it back: the
     game's version and auto-save setting (``game``, "12" or "12a"), the sum of its posts'
-    revisions (``posts``: they only grow), the sum of its access rows' ids (``phones``: a phone
-    joins, leaves or asks to keep score), and whether the page shows the join panel
-    (``panel``) and the blocked-round hint (``blocked``), which the poll keeps up to date out
-    of band. Written "12a.40.7" with "j" and "b" after it for the two."""
+    revisions (``posts``: they only grow), the sum of its access rows' ids and of the seats
+    they hold (``phones``: a phone joins, is removed from its seat or asks to keep score),
+    and whether the page shows the join panel (``panel``), the blocked-round hint
+    (``blocked``) and the join QR code and link (``link``: a phone removed from its seat
+    makes a new join secret, so the poll sends them again), which the poll keeps up to date
+    out of band. Written "12a.40.7" with "j", "b" and "l" after it for the three."""
 
     game: str
     posts: int
     phones: int
     panel: bool = False
     blocked: bool = False
+    link: bool = False
 
     def __str__(self) -> str:
-        shows = ("j" if self.panel else "") + ("b" if self.blocked else "")
+        flags = (self.panel, self.blocked, self.link)
+        shows = "".join(f for f, on in zip("jbl", flags, strict=True) if on)
         return f"{self.game}.{self.posts}.{self.phones}{shows}"
 
     @classmethod
     def parse(cls, text: str) -> LiveKey | None:
         """The key a page sent back; None for anything else (an old or forged key)."""
-        found = re.fullmatch(r"(\d{1,18}a?)\.(\d{1,18})\.(\d{1,18})(j?)(b?)", text)
+        found = re.fullmatch(r"(\d{1,18}a?)\.(\d{1,18})\.(\d{1,18})(j?)(b?)(l?)", text)
         if found is None:
             return None
-        game, posted, phones, panel, blocked = found.groups()
-        return cls(game, int(posted), int(phones), bool(panel), bool(blocked))
+        game, posted, phones, panel, blocked, link = found.groups()
+        return cls(game, int(posted), int(phones), bool(panel), bool(blocked), bool(link))
 
     def same_game(self, other: LiveKey) -> bool:
         """Whether nothing the poll reads changed between the two keys (what the page shows
@@ -320,14 +330,16 @@ class LiveKey:
 def live_key(game: Game) -> LiveKey:
     """The scorekeeper's :class:`LiveKey` of ``game`` as the database holds it (what a page
     shows aside): it changes whenever a round is saved, a hand is posted, auto-save is
-    switched or a phone joins, leaves or asks to keep score (one small query)."""
+    switched or a phone joins, leaves or asks to keep score (one small query). A phone
+    removed from its seat keeps its row (``seat_id`` cleared: it is told so), hence the count
+    of held seats beside the ids."""
     posted = (
         select(func.coalesce(func.sum(HandPost.revision), 0))
         .where(HandPost.game_id == game.id)
         .scalar_subquery()
     )
     phones = (
-        select(func.coalesce(func.sum(GameAccess.id), 0))
+        select(func.coalesce(func.sum(GameAccess.id), 0) + func.count(GameAccess.seat_id))
         .where(GameAccess.game_id == game.id)
         .scalar_subquery()
     )
@@ -340,13 +352,36 @@ def seat_live_key(game: Game, seat_id: int) -> str:
     version) and only this seat's own posted hand: the version, the sum of this seat's posts'
     revisions and its newest post's id (a post made anew after one was cleared). Another
     player's post leaves it alone, so it does not send every phone at the table to fetch its
-    live part again (twelve posts made 144 renders of live parts a round)."""
+    live part again (twelve posts made 144 renders of live parts a round). Only the last post
+    of a round that waits for the scorekeeper's "blocked" tick (:func:`blocked_unmarked`: every
+    hand posted, nobody out) changes every posted phone's key ("b" after it), so each says the
+    round waits."""
     total, newest = db.session.execute(
         select(
             func.coalesce(func.sum(HandPost.revision), 0), func.coalesce(func.max(HandPost.id), 0)
         ).where(HandPost.game_id == game.id, HandPost.seat_id == seat_id)
     ).one()
-    return f"{game.version}.{total}.{newest}"
+    waits = "b" if newest and _waits_blocked(game, db.session.get(HandPost, newest)) else ""
+    return f"{game.version}.{total}.{newest}{waits}"
+
+
+def _waits_blocked(game: Game, post: HandPost | None) -> bool:
+    """Whether ``post``'s round waits for the scorekeeper's "blocked" tick, as
+    :func:`blocked_unmarked` says it, without planning the round (a phone's poll): auto-save
+    on, the round not saved, every seat posted from a phone and nobody out."""
+    if post is None or post.device_id is None or not game.auto_save:
+        return False
+    if game.status == GameStatus.FINISHED or saved_round(game, post.double) is not None:
+        return False
+    seats = db.session.scalar(select(func.count(Seat.id)).where(Seat.game_id == game.id))
+    posted, out = db.session.execute(
+        select(func.count(HandPost.id), func.count(HandPost.id).filter(HandPost.went_out)).where(
+            HandPost.game_id == game.id,
+            HandPost.double == post.double,
+            HandPost.device_id.is_not(None),
+        )
+    ).one()
+    return bool(seats) and posted == seats and not out
 
 
 def saved_round(game: Game, double: int) -> Round | None:

@@ -44,6 +44,7 @@ from ..web import query
 from ..web.form_fields import ConfirmedTilesForm
 from ..web.game_lookup import game_for_edit, scorekeeper_game
 from ..web.htmx import navigate, reload_page
+from ..web.qr import join_box
 from ..web.stale_forms import stale_form
 from . import bp
 from .forms import (
@@ -627,7 +628,7 @@ def posted(token: str) -> Any:
     panel = shown is not None and shown.panel
     return jsonify(
         {
-            "key": str(replace(now, panel=panel, blocked=blocked)),
+            "key": str(replace(now, panel=panel, blocked=blocked, link=bool(shown and shown.link))),
             "version": game.version,
             "double": plan.double if plan else None,
             "hands": posts.posts_json(game, plan.double if plan else None),
@@ -640,8 +641,9 @@ def posted(token: str) -> Any:
 def _live_table(game: Game, shown: posts.LiveKey | None, now: posts.LiveKey, blocked: bool) -> str:
     """What changed on the scorekeeper's page since the poll's key ``shown`` and is swapped
     out of band (templates/games/_live_table.html): the seats joined when a phone joined or
-    left, the blocked-round hint when it comes or goes. "" for a key that is not a page's
-    (nothing is known of what it shows)."""
+    left, with the join QR code and link when the page shows them (removing a phone made a
+    new join secret, which the key does not carry), the blocked-round hint when it comes or
+    goes. "" for a key that is not a page's (nothing is known of what it shows)."""
     if shown is None:
         return ""
     hint = "" if blocked == shown.blocked else "show" if blocked else "hide"
@@ -655,6 +657,7 @@ def _live_table(game: Game, shown: posts.LiveKey | None, now: posts.LiveKey, blo
         seats=seats,
         panel=shown.panel,
         hint=hint,
+        **(join_box(game) if seats and shown.link else {}),
     ).strip()
 
 

@@ -133,3 +133,41 @@ def test_the_blocked_round_hint_comes_through_the_poll(small_phone: Page, live_s
     assert not_reloaded(small_phone)
     assert game_row(live_server.app, table.id)[2] == 0
     assert errors == []
+
+
+def removes(app: Flask, game_id: int, index: int) -> str:
+    """Another scorekeeper's phone removes the phone from seat ``index``; the new join secret."""
+    from companion import access
+
+    with app.test_request_context():
+        game = load_game(db.session.get(Game, game_id))
+        assert access.free_seat(game, game.seats[index].id)
+        token = db.session.get(Game, game_id).join_token
+        db.session.remove()
+        return token
+
+
+def test_a_phone_removed_on_another_phone_leaves_with_the_new_join_link(
+    small_phone: Page, live_server
+) -> None:
+    """Bob joined; another scorekeeper's phone removes him (a new join secret): this page shows
+    him gone and the new QR code and link through its poll, typing kept, no reload."""
+    table = seed_table(live_server.app, FOUR, 9)
+    joins(live_server.app, table.id, 1)
+    errors = console_errors(small_phone)
+    open_game(small_phone, table.edit)
+    points(small_phone, "Ann").fill("7")
+    panel = small_phone.locator("#join-panel p.joined")
+    expect(panel).to_contain_text("Joined: Bob")
+    old_qr = small_phone.locator("#game .qr-box").inner_html()
+    mark_the_page(small_phone)
+    token = removes(live_server.app, table.id, 1)
+    expect(panel).to_have_text("Not joined yet: Ann, Bob, Cho, Dee")
+    seats = small_phone.locator(".table-box ul.joined")
+    expect(seats.get_by_role("button", name="Remove this phone from the seat")).to_have_count(0)
+    expect(small_phone.locator("#game .share-link")).to_contain_text(f"/j/{token}")
+    expect(small_phone.locator("#game .qr-box svg")).to_have_count(1)
+    assert small_phone.locator("#game .qr-box").inner_html() != old_qr
+    expect(points(small_phone, "Ann")).to_have_value("7")
+    assert not_reloaded(small_phone)
+    assert errors == []

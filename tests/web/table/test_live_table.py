@@ -8,6 +8,9 @@ import re
 
 import pytest
 
+from companion.extensions import db
+from companion.models import Game
+from companion.services.hand_posts import LiveKey
 from tests.web.playkit import make_game, seat_ids
 
 HINT = "Every hand is posted, but nobody went out, so the round did not save itself."
@@ -96,11 +99,75 @@ def test_the_blocked_round_hint_comes_and_goes_through_the_poll(client, table):
     assert HINT in oob
     assert '<div hx-swap-oob="afterend:#round-area .rounds-saved"><p id="blocked-hint"' in oob
     assert 'href="#blocked"' in oob
-    assert r.json["key"].endswith("b")  # the page shows it now
+    assert LiveKey.parse(r.json["key"]).blocked  # the page shows it now
     # the page drawn now has it too, and its key says so
-    assert page_key(client, game).endswith("b")
+    assert LiveKey.parse(page_key(client, game)).blocked
     # Cy went out after all: the round saves itself (the page reloads); auto-save off instead
     client.post(f"/g/{game.edit_token}/auto-save", data={"on": "0"})
     r2 = poll(client, game, r.json["key"])
     assert '<p id="blocked-hint" hx-swap-oob="delete"></p>' in r2.json["oob"]
-    assert not r2.json["key"].endswith("b")
+    assert not LiveKey.parse(r2.json["key"]).blocked
+
+
+def test_a_phone_removed_on_another_scorekeeper_page_leaves_this_one_with_the_new_join_link(
+    client, table
+):
+    """Two scorekeeper pages open, Bob joined: one page removes Bob's phone from the seat
+    (which makes a new join secret). The other page's next poll shows Bob not joined and the
+    new QR code and link (the old link would tell Bob it was replaced)."""
+    game, phone = table
+    phone("Bob")
+    old_join = game.join_token
+    key = page_key(client, game)  # the second page, drawn with Bob joined
+    assert "Joined: Bob" in client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    bob = seat_ids(game)["Bob"]
+    assert client.post(f"/g/{game.edit_token}/seats/{bob}/free").status_code == 303
+    db.session.expire_all()
+    new_join = db.session.get(Game, game.id).join_token
+    assert new_join != old_join
+    r = poll(client, game, key)
+    assert r.status_code == 200
+    oob = r.json["oob"]
+    line = re.search(r'<p class="joined" hx-swap-oob="[^"]*">.*?</p>', oob)
+    assert line and "Joined" not in line.group(0) and "Bob" in line.group(0)
+    assert "Remove this phone from the seat" not in oob
+    link = re.search(r"<p class=\"share-link\" hx-swap-oob=[^>]*>.*?</p>", oob)
+    assert link and f"/j/{new_join}" in link.group(0)
+    assert '<figure class="qr-box" hx-swap-oob="outerHTML:#game .qr-box"><svg' in oob
+    assert old_join not in oob
+    # the answer's key is the page's now: nothing more to send
+    assert poll(client, game, r.json["key"]).status_code == 204
+
+
+def test_a_locked_page_is_sent_no_join_link(client, table):
+    """A page drawn with the seats locked shows no QR code: the poll sends none (htmx would log
+    an error for an element without its target)."""
+    game, phone = table
+    phone("Bob")
+    client.post(f"/g/{game.edit_token}/seats/lock", data={"locked": "1"})
+    key = page_key(client, game)
+    assert not LiveKey.parse(key).link
+    client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
+    oob = poll(client, game, key).json["oob"]
+    assert "ul.joined" in oob and "share-link" not in oob and "qr-box" not in oob
+
+
+def test_every_posted_phone_says_a_blocked_round_waits_within_a_poll(client, table):
+    """Auto-save on; Ann and Bob posted, then Cy: nobody went out, so the round waits for the
+    scorekeeper. Ann's phone, which posted first, says so at its next poll (her seat's key
+    changes), not only Cy's, the last to post."""
+    game, phone = table
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    post(phone("Ann"), game, total="4")
+    post(phone("Bob"), game, total="12")
+    page = phone("Ann").get(f"/p/{game.share_token}").get_data(as_text=True)
+    live = re.search(r'hx-get="([^"]+/live[^"]*)"', page).group(1).replace("&amp;", "&")
+    assert "Waiting for the round to be saved." in page
+    assert phone("Ann").get(live).status_code == 204
+    post(phone("Cy"), game, total="7")
+    r = phone("Ann").get(live)
+    assert r.status_code == 200
+    assert "Nobody went out, so the round waits for the scorekeeper" in r.get_data(as_text=True)
+    # the answer's own address is its key: nothing more until something changes again
+    again = re.search(r'hx-get="([^"]+/live[^"]*)"', r.get_data(as_text=True)).group(1)
+    assert phone("Ann").get(again.replace("&amp;", "&")).status_code == 204

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from sqlalchemy import select
+from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
 from companion.models import Game, Round
@@ -128,7 +129,9 @@ def test_a_switch_that_saves_the_round_shows_the_typing_that_differs_beside_it(a
     r = client.post(f"/g/{game.edit_token}/round", data={**typed, "auto_save": "1"})
     assert r.status_code == 200 and len(saved_rounds(game)) == 1
     words = text(r)
-    assert "The next round saved itself from the posted hands." in words
+    # the round that saved is named: it is the form's own round, not the next one
+    assert "Round 1 (6-6) saved itself from the posted hands." in words
+    assert "The next round saved itself" not in words
     assert "Different from what was saved: Bob." in words
     assert "Put mine back in the form" in words
 
@@ -165,3 +168,103 @@ def test_the_seat_lock_on_the_correction_page_keeps_the_typed_correction(client)
     assert "Correct the round with 6-6" in text(r)
     (saved,) = saved_rounds(game)
     assert sorted(h.points for h in saved.hands) == [0, 3, 12]  # nothing saved
+
+
+def join_and_post(app, game: Game, hands: dict[str, dict[str, str]]) -> None:
+    """Each named player joins on a phone of their own and posts ``hands[name]`` for 6-6."""
+    ids = seat_ids(game)
+    for name, fields in hands.items():
+        phone = app.test_client()
+        assert phone.post(f"/j/{game.join_token}", data={"seat": ids[name]}).status_code == 303
+        r = phone.post(f"/p/{game.share_token}", data={"double": "6", **fields})
+        assert r.status_code < 400
+
+
+def hidden_fields(body: str, form_action: str) -> list[tuple[str, str]]:
+    """The hidden inputs of the form posting to ``form_action``."""
+    found = re.search(
+        rf'<form method="post" action="{re.escape(form_action)}">(.*?)</form>', body, re.S
+    )
+    assert found, form_action
+    return re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', found.group(1))
+
+
+def test_a_switch_that_saves_the_round_compares_only_the_boxes_this_phone_typed_in(app, client):
+    """Ann 20 typed, Bob and Cy left empty; the phones post Ann 7, Bob out, Cy 15; the switch
+    saves the round from them: only Ann is beside the saved round (the empty boxes are no
+    value of this phone's), and "Put mine back in the form" brings Ann 20 with Bob and Cy as
+    saved, so that correction saves."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    typed = round_post(game, 6, totals={"Ann": 20})
+    join_and_post(
+        app, game, {"Ann": {"total": "7"}, "Bob": {"went_out": "y"}, "Cy": {"total": "15"}}
+    )
+    r = client.post(f"/g/{game.edit_token}/round", data={**typed, "auto_save": "1"})
+    assert r.status_code == 200 and len(saved_rounds(game)) == 1
+    words = text(r)
+    assert "Different from what was saved: Ann." in words
+    assert "Bob: —" not in words and "Cy: —" not in words
+    ids = seat_ids(game)
+    fields = hidden_fields(r.get_data(as_text=True), f"/g/{game.edit_token}/round/1")
+    assert (f"total_{ids['Ann']}", "20") in fields
+    assert (f"out_{ids['Bob']}", "y") in fields and (f"total_{ids['Cy']}", "15") in fields
+    # the correction opened with them saves (was: Bob and Cy empty, refused)
+    correction = client.post(f"/g/{game.edit_token}/round/1", data=MultiDict(fields))
+    assert correction.status_code == 200
+    version = shown_version(correction)
+    data = [(k, v) for k, v in fields if k not in ("csrf_token", "open_picker")]
+    r = client.post(
+        f"/g/{game.edit_token}/round/1",
+        data=MultiDict([*data, ("version", version), ("double", "6")]),
+    )
+    assert r.status_code == 303
+    (saved,) = saved_rounds(game)
+    assert sorted(h.points for h in saved.hands) == [0, 15, 20]
+
+
+def seen_field(body: str, seat_id: int) -> str:
+    found = re.search(rf'name="seen_{seat_id}"[^>]* value="([^"]*)"', body)
+    if found is None:
+        found = re.search(rf'value="([^"]*)"[^>]* name="seen_{seat_id}"', body)
+    return found.group(1) if found else ""
+
+
+def test_after_the_switch_the_posts_the_form_shows_are_seen_and_one_save_goes_through(app, client):
+    """Bob 5 typed; Bob's phone posts 12 meanwhile; the switch (nothing saved: Ann and Cy did
+    not post) shows Bob's box 5 "typed over their post: 12 points". The next Save of that
+    form keeps the 5 (was: refused with 409, "Bob posted 12 points ... after this form was
+    filled", although the page showed the post)."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    typed = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann")
+    join_and_post(app, game, {"Bob": {"total": "12"}})
+    r = client.post(f"/g/{game.edit_token}/round", data={**typed, "auto_save": "1"})
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and saved_rounds(game) == []
+    assert typed_boxes(body, game)["Bob"] == "5" and "typed over their post" in text(r)
+    bob = seat_ids(game)["Bob"]
+    seen = seen_field(body, bob)
+    assert seen not in ("", "0")
+    again = {**typed, "version": shown_version(r), f"seen_{bob}": seen}
+    r = client.post(f"/g/{game.edit_token}/round", data=again)
+    assert r.status_code == 303, text(r)
+    (saved,) = saved_rounds(game)
+    assert sorted(h.points for h in saved.hands) == [0, 5, 7]
+
+
+def test_the_switch_never_puts_a_post_over_a_box_typed_with_no_number(app, client):
+    """ "abc" typed in Bob's box, Bob's phone posts 12: the switch shows "abc" still (a box
+    typed in is never replaced; its Save says what is wrong with it)."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    typed = round_post(game, 6, totals={"Bob": "abc", "Cy": 7}, out="Ann")
+    join_and_post(app, game, {"Bob": {"total": "12"}})
+    r = client.post(f"/g/{game.edit_token}/round", data={**typed, "auto_save": "1"})
+    assert r.status_code == 200 and saved_rounds(game) == []
+    assert typed_boxes(r.get_data(as_text=True), game)["Bob"] == "abc"
+    bob = seat_ids(game)["Bob"]
+    again = {**typed, "version": shown_version(r), f"seen_{bob}": seen_field(r.text, bob)}
+    r = client.post(f"/g/{game.edit_token}/round", data=again)
+    assert r.status_code == 422 and saved_rounds(game) == []
+    assert typed_boxes(r.get_data(as_text=True), game)["Bob"] == "abc"
