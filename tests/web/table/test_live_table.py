@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.web.playkit import make_game, seat_ids
+from tests.web.playkit import make_game, round_post, seat_ids, text
 
 HINT = "Every hand is posted, but nobody went out, so the round did not save itself."
 
@@ -104,3 +104,29 @@ def test_the_blocked_round_hint_comes_and_goes_through_the_poll(client, table):
     r2 = poll(client, game, r.json["key"])
     assert '<p id="blocked-hint" hx-swap-oob="delete"></p>' in r2.json["oob"]
     assert not r2.json["key"].endswith("b")
+
+
+def test_a_save_of_a_round_that_saved_itself_shows_it_beside_the_typing_even_half_typed(
+    client, table
+):
+    """Auto-save took the posts while the scorekeeper had typed Bob = 5 (the rest not yet):
+    the Save table.js sends then is answered with the saved round and this phone's values
+    beside it, saying auto-save saved it (was 422: "Ann's hand is missing", the typing lost
+    to the comparison; or "saved on another phone", which none was)."""
+    game, phone = table
+    shown = game.version
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    post(phone("Bob"), game, total="12")
+    post(phone("Ann"), game, total="7")
+    post(phone("Cy"), game, went_out="y")
+    r = client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 5}, version=shown),
+        headers={"HX-Request": "true"},
+    )
+    assert r.status_code == 409
+    page = text(r)
+    assert "Auto-save saved this round from the posted hands meanwhile" in page
+    assert "another phone" not in page
+    assert "On this phone:" in page and "Bob: 5 points (saved: 12 points)" in page
+    assert "Put mine back in the form" in page
