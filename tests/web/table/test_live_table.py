@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from flask_babel import refresh
 
 from tests.web.playkit import make_game, round_post, seat_ids, text
 
@@ -130,3 +131,20 @@ def test_a_save_of_a_round_that_saved_itself_shows_it_beside_the_typing_even_hal
     assert "another phone" not in page
     assert "On this phone:" in page and "Bob: 5 points (saved: 12 points)" in page
     assert "Put mine back in the form" in page
+
+
+def test_the_poll_names_the_saved_rounds_and_says_a_change_in_the_pages_language(client, table):
+    """The words a page with typing in it shows when the game changed (was English on every
+    page: table.js's fallback), and the rounds saved, so that a page whose own round is among
+    them asks for the comparison instead."""
+    game, phone = table
+    key = page_key(client, game)
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    for name, fields in (("Bob", {"total": "12"}), ("Ann", {"total": "7"}), ("Cy", {})):
+        post(phone(name), game, **(fields or {"went_out": "y"}))
+    refresh()  # (the test's app context keeps the first request's language)
+    r = client.get(f"/g/{game.edit_token}/posts?v={key}", headers={"Accept-Language": "de"})
+    assert r.json["saved"] == [6]
+    changed, asking = r.json["said"]  # in German, as the page is (table.js has no words)
+    assert changed.startswith("Die Partie wurde auf einem anderen Handy geändert")
+    assert asking.startswith("Ein Handy möchte Schreiber werden")
