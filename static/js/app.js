@@ -25,10 +25,11 @@
   }
 
   // A failed save says "Not saved"; a failed load (e.g. the live scoreboard's poll) says the
-  // page may be out of date instead (the words: base.html, the form's region).
-  function messageText(region, verb) {
+  // page may be out of date instead (the words: base.html, the form's region). A named button
+  // (tap: auto-save, the seat lock) saves no round: not the form's "tap Save again".
+  function messageText(region, verb, tap) {
     return verb === "get" ? document.body.getAttribute("data-load-failed") :
-      region.getAttribute("data-failed") || document.body.getAttribute("data-save-failed");
+      !tap && region.getAttribute("data-failed") || document.body.getAttribute("data-save-failed");
   }
 
   function verbOf(ev) {
@@ -58,13 +59,12 @@
     var region = statusFor(elt);
     region.textContent = "";
     var box = document.createElement("div");
-    // a named button (tap: auto-save, the seat lock) saves nothing: no "tap Save"
-    var unchanged = tap && tap.name && region.getAttribute("data-unchanged");
-    box.className = unchanged ? "flash error unchanged" : "flash error";
+    tap = tap && tap.name;
+    box.className = tap ? "flash error tap" : "flash error";
     // A refusal in the server's words (a 4xx page) is the whole message: "check the
     // connection" would be wrong, the connection worked.
     var main = document.createElement("p");
-    main.textContent = detailText || unchanged || messageText(region, verb);
+    main.textContent = detailText || messageText(region, verb, tap);
     if (detailText) { main.className = "server-message"; }
     box.appendChild(main);
     region.appendChild(box);
@@ -136,7 +136,7 @@
   document.addEventListener("htmx:sendError", failed);
   document.addEventListener("htmx:timeout", failed);
   window.addEventListener("online", function () {
-    document.querySelectorAll(".unchanged").forEach(function (node) { node.remove(); });
+    document.querySelectorAll(".flash.tap").forEach(function (node) { node.remove(); });
   });
 })();
 

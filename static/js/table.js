@@ -63,9 +63,8 @@
   // (data-draft: game id, rounds entered, the round's double) and, per hand typed in, the box,
   // the tick, the tiles, the post revision the form had seen and the post the box was filled
   // from. A reload, or a tab the phone killed, puts them back in the boxes; a save or an undo
-  // changes the rounds entered, and the entry of another round is dropped when seen. Not the
-  // game's version: a switch in the table box (auto-save, lock the seats) changes it too,
-  // and the page it reloads dropped the typing.
+  // changes the rounds entered, and the entry of another round is dropped when seen (not the
+  // game's version, which a switch changes too: docs/TABLE.md).
   var DRAFT_PREFIX = "cf-round-typed:";
 
   function storage() {
