@@ -46,7 +46,7 @@ from ..access import (
 from ..mapping import rules_of, scored_rounds
 from ..models import Game, HandPost, Round
 from ..services import hand_posts as posts
-from ..services.audit import audit_page, changes, entry_words
+from ..services.audit import audit_page, changes, entry_words, saved_by_itself
 from ..services.deleted_games import deleted_game, shared_game
 from ..services.game_lookup import game_for_view, live_rematch
 from ..services.round_check import HandPart, hand_field
@@ -412,8 +412,10 @@ def save(token: str) -> Any:
     if double is None:
         errors = [_("This form does not say which round it is for; reload the page.")]
         return _render_game(422, game=game, plan=plan, errors=errors, changed=False)
-    if plan is None:
-        return _conflict(game, double)
+    if plan is None or posts.saved_round(game, double) is not None:
+        # the round was saved meanwhile (another phone, auto-save): the saved round with this
+        # phone's values beside it, however far the typing got (table.js asks so by itself)
+        return _conflict(game, double, form)
     scored = form.validate_round(game, double)
     if scored is None:
         # refused as it stands: a hand posted again meanwhile is shown as after a 409
@@ -551,7 +553,11 @@ def _conflict(game: Game, double: int | None, form: RoundForm | None = None) -> 
     game = load_game(scorekeeper_game(game.edit_token))
     saved = next((r for r in game.rounds if r.start_double == double), None)
     if saved is not None:
-        errors = [_("This round was already saved on another phone; here is what was saved.")]
+        errors = [
+            _("Auto-save saved this round from the posted hands meanwhile; here is what was saved.")
+            if saved_by_itself(game, saved.start_double)
+            else _("This round was already saved on another phone; here is what was saved.")
+        ]
         if form is not None:
             mine = _filled_by_phone(form)  # an empty box it never touched is no value of its own
             return _render_game(

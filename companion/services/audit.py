@@ -293,6 +293,16 @@ def latest_entry(game: Game, actions: tuple[str, ...]) -> AuditEntry | None:
     )
 
 
+def saved_by_itself(game: Game, double: int) -> bool:
+    """Whether the round of ``game`` started by ``double`` (N of N-N) was saved by the game's
+    auto-save from the posted hands: its newest "round saved" line not undone says so."""
+    for entry in newest_entries(game, ("round_saved",)):
+        params = entry.params or {}
+        if not entry.undone and params.get("double") == double:
+            return bool(params.get("auto"))
+    return False
+
+
 @dataclass(frozen=True)
 class Change:
     """One line of a change in the audit trail: what, the old value and the new one."""

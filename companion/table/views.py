@@ -29,6 +29,7 @@ from .. import access, render_cache
 from ..access import Role, requires
 from ..extensions import csrf, db
 from ..ids import parse_id
+from ..mapping import scored_rounds
 from ..models import Game, HandPost, Seat
 from ..services import hand_photo
 from ..services import hand_posts as posts
@@ -616,7 +617,8 @@ def posted(token: str) -> Any:
     """The scorekeeper's poll: 204 while nothing changed (``?v=``: the page's
     :class:`~companion.services.hand_posts.LiveKey`), else the posted hands of the coming
     round, the game's version and who asks to keep score, as JSON, with what changed on the
-    page itself swapped out of band (``oob``: who joined, the blocked-round hint)."""
+    page itself swapped out of band (``oob``: who joined, the blocked-round hint), the doubles
+    of the rounds saved (``saved``) and the page's words for a change (``said``)."""
     game = scorekeeper_game(token)
     now = posts.live_key(game)
     shown = posts.LiveKey.parse(query.text("v"))
@@ -634,6 +636,15 @@ def posted(token: str) -> Any:
             "hands": posts.posts_json(game, plan.double if plan else None),
             "asking": len(access.asking(game)),
             "oob": _live_table(game, shown, now, blocked),
+            # a page whose own round is among these asks for the comparison (a Save of a round
+            # saved meanwhile) instead of saying only that the game changed
+            "saved": [r.start_double for r in scored_rounds(game)],
+            # what a page with typing in it says when the game changed, or a phone asks to keep
+            # score (in the page's language: its script holds no words of its own)
+            "said": [
+                _("The game changed on another phone: reload to see it."),
+                _("A phone asks to keep score: reload to answer it."),
+            ],
         }
     )
 

@@ -2,16 +2,11 @@
 // form is a plain post and the server's page says what happened).
 // A refused save (409, 422) is swapped like a success: it is the form again with what to fix
 // (htmx-config responseHandling in templates/base.html). htmx does not swap the other 4xx/5xx
-// answers and does nothing visible when the network drops, so the
-// scorekeeper would believe a round was saved. Here, on htmx:responseError, htmx:sendError and
-// htmx:timeout, a clear message goes into the polite live region next to the form
-// (.save-status, rendered by the template; made here when missing). The form is left as it
-// was, so everything typed is still there.
+// answers and does nothing visible when the network drops. Here, on htmx:responseError,
+// htmx:sendError and htmx:timeout, a message goes into the live region next to the form
+// (.save-status; made here when missing). The form is left as it was.
 (function () {
   "use strict";
-
-  var DEFAULT_MESSAGE = "Not saved — check the connection and tap Save again. Your entries are still here.";
-  var LOAD_MESSAGE = "Could not reach the server — check the connection. What is shown may be out of date.";
 
   // The live region for ``elt``: the one inside its form, else one made right after it.
   function statusFor(elt) {
@@ -30,13 +25,11 @@
   }
 
   // A failed save says "Not saved"; a failed load (e.g. the live scoreboard's poll) says the
-  // page may be out of date instead.
-  function messageText(region, verb) {
-    if (verb === "get") {
-      return document.body.getAttribute("data-load-failed") || LOAD_MESSAGE;
-    }
-    var own = region.getAttribute("data-failed") || document.body.getAttribute("data-save-failed");
-    return own || DEFAULT_MESSAGE;
+  // page may be out of date instead (the words: base.html, the form's region). A named button
+  // (tap: auto-save, the seat lock) saves no round: not the form's "tap Save again".
+  function messageText(region, verb, tap) {
+    return verb === "get" ? document.body.getAttribute("data-load-failed") :
+      !tap && region.getAttribute("data-failed") || document.body.getAttribute("data-save-failed");
   }
 
   function verbOf(ev) {
@@ -62,15 +55,16 @@
     return parts.join(": ");
   }
 
-  function show(elt, detailText, verb) {
+  function show(elt, detailText, verb, tap) {
     var region = statusFor(elt);
     region.textContent = "";
     var box = document.createElement("div");
-    box.className = "flash error";
+    tap = tap && tap.name;
+    box.className = tap ? "flash error tap" : "flash error";
     // A refusal in the server's words (a 4xx page) is the whole message: "check the
     // connection" would be wrong, the connection worked.
     var main = document.createElement("p");
-    main.textContent = detailText || messageText(region, verb);
+    main.textContent = detailText || messageText(region, verb, tap);
     if (detailText) { main.className = "server-message"; }
     box.appendChild(main);
     region.appendChild(box);
@@ -136,8 +130,14 @@
       notice.focus({ preventScroll: true });
     }
   });
-  document.addEventListener("htmx:sendError", function (ev) { show(ev.detail.elt, "", verbOf(ev)); });
-  document.addEventListener("htmx:timeout", function (ev) { show(ev.detail.elt, "", verbOf(ev)); });
+  function failed(ev) {
+    show(ev.detail.elt, "", verbOf(ev), ((ev.detail.requestConfig || {}).triggeringEvent || {}).submitter);
+  }
+  document.addEventListener("htmx:sendError", failed);
+  document.addEventListener("htmx:timeout", failed);
+  window.addEventListener("online", function () {
+    document.querySelectorAll(".flash.tap").forEach(function (node) { node.remove(); });
+  });
 })();
 
 // Times in the phone's own time zone: the server stamps a moment in UTC (<time datetime="...Z">,

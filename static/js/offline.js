@@ -10,12 +10,9 @@
 //   lost on the way (no connection, a locked phone, a reload) stays on the phone, shown as
 //   "waiting to be sent" on its page, and is sent again with the same key when the connection
 //   returns (on "online", at load, every RETRY_MS, or "Send now"). The server applies a key
-//   once (companion/services/idempotency.py). An entry the server refuses because the game
-//   changed meanwhile (409), or does not accept, is shown with the server's answer (what is
-//   saved, or why) beside this phone's values; it leaves the phone when the player removes
-//   it, puts it back in the form ("Put mine back in the form"), or once its round is saved
-//   (by any phone: the page says which rounds are). The outbox has a heading per kind: "Not saved: check these" over refused
-//   entries, "Not sent yet" over those still waiting, never one heading over both.
+//   once (companion/services/idempotency.py). An entry the server refuses is shown with its
+//   answer beside this phone's values until it is removed, put back in the form or its round
+//   is saved (docs/OFFLINE.md).
 (function () {
   "use strict";
 

@@ -7,7 +7,7 @@
 // would drop it unseen). What the scorekeeper typed is kept on the phone until the round is
 // saved (a reload puts it back), and a box that differs from its phone's post offers "Use
 // Bob's post". A saved round, a handover or a new request reloads the page when
-// nothing was typed, else says so.
+// nothing was typed, else says so (docs/TABLE.md).
 (function () {
   "use strict";
 
@@ -63,9 +63,8 @@
   // (data-draft: game id, rounds entered, the round's double) and, per hand typed in, the box,
   // the tick, the tiles, the post revision the form had seen and the post the box was filled
   // from. A reload, or a tab the phone killed, puts them back in the boxes; a save or an undo
-  // changes the rounds entered, and the entry of another round is dropped when seen. Not the
-  // game's version: a switch in the table box (auto-save, lock the seats) changes it too,
-  // and the page it reloads dropped the typing.
+  // changes the rounds entered, and the entry of another round is dropped when seen (not the
+  // game's version, which a switch changes too: docs/TABLE.md).
   var DRAFT_PREFIX = "cf-round-typed:";
 
   function storage() {
@@ -326,13 +325,16 @@
         if (!r.ok) { return null; }
         return r.json();
       }).then(function (data) {
-        if (!data) { return; }
+        if (!data || !document.body.contains(form)) { return; }
         key = data.key;
         // out of band: who joined, the blocked-round hint
         if (data.oob && window.htmx) { htmx.swap(form, data.oob, { swapStyle: "none" }); }
-        if (String(data.version) !== version || data.asking > asking) {
+        var changed = String(data.version) !== version;
+        if (changed || data.asking > asking) {
           if (!anyDirty()) { window.location.reload(); return; }
-          banner(form, document.body.getAttribute("data-table-changed") || "The game changed on another phone: reload to see it.");
+          // its round saved meanwhile: Save shows it beside the typing
+          if (data.saved.indexOf(+field(form, "double").value) > -1) { stopped = true; form.requestSubmit(); return; }
+          banner(form, data.said[changed ? 0 : 1]);
         }
         Object.keys(data.hands).forEach(function (seat) {
           var hand = data.hands[seat];

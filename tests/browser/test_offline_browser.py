@@ -902,3 +902,29 @@ def test_the_offline_copys_time_is_written_in_the_pages_language(
     )
     assert german != english
     expect(note).to_contain_text(german)
+
+
+@pytest.mark.parametrize("button", ["Auto-save: off · Turn on", "Lock the seats: everyone is in"])
+def test_a_switch_tapped_offline_is_not_told_to_tap_save_and_the_word_goes_once_online(
+    context: BrowserContext, page: Page, live_server: LiveServer, button: str
+) -> None:
+    """The auto-save switch and the seat lock submit the round form (games/play.py
+    _table_button): offline, they were told the round form's "Not saved — … tap Save again.
+    Your entries are still here.", though no round was to be saved, and it stayed after the
+    connection came back."""
+    game = new_game(live_server)
+    page.goto(f"/g/{game['edit']}")
+    page.locator("fieldset.hand", has_text="Bob").get_by_role("textbox").fill("12")
+    offline(context, live_server, True)
+    page.get_by_role("button", name=button).first.click()
+    said = page.locator(".save-status .flash.error")
+    expect(said).to_have_count(1)
+    # the page's words for a failed save (base.html), not the round form's "tap Save again"
+    expect(said).to_have_text("Not saved — check the connection and try again.")
+    expect(page.get_by_text("tap Save again")).to_have_count(0)
+    expect(page.locator("fieldset.hand", has_text="Bob").get_by_role("textbox")).to_have_value("12")
+    offline(context, live_server, False)  # back online: the message no longer applies
+    expect(said).to_have_count(0)
+    page.get_by_role("button", name=button).first.click()  # and the tap now does it
+    expect(page.get_by_role("button", name=button)).to_have_count(0)
+    expect(page.locator("fieldset.hand", has_text="Bob").get_by_role("textbox")).to_have_value("12")

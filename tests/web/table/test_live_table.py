@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from flask_babel import refresh
 
 from companion.extensions import db
 from companion.models import Game
 from companion.services.hand_posts import LiveKey
-from tests.web.playkit import make_game, seat_ids
+from tests.web.playkit import make_game, round_post, seat_ids, text
 
 HINT = "Every hand is posted, but nobody went out, so the round did not save itself."
 
@@ -171,3 +172,46 @@ def test_every_posted_phone_says_a_blocked_round_waits_within_a_poll(client, tab
     # the answer's own address is its key: nothing more until something changes again
     again = re.search(r'hx-get="([^"]+/live[^"]*)"', r.get_data(as_text=True)).group(1)
     assert phone("Ann").get(again.replace("&amp;", "&")).status_code == 204
+
+
+def test_a_save_of_a_round_that_saved_itself_shows_it_beside_the_typing_even_half_typed(
+    client, table
+):
+    """Auto-save took the posts while the scorekeeper had typed Bob = 5 (the rest not yet):
+    the Save table.js sends then is answered with the saved round and this phone's values
+    beside it, saying auto-save saved it (was 422: "Ann's hand is missing", the typing lost
+    to the comparison; or "saved on another phone", which none was)."""
+    game, phone = table
+    shown = game.version
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    post(phone("Bob"), game, total="12")
+    post(phone("Ann"), game, total="7")
+    post(phone("Cy"), game, went_out="y")
+    r = client.post(
+        f"/g/{game.edit_token}/round",
+        data=round_post(game, 6, totals={"Bob": 5}, version=shown),
+        headers={"HX-Request": "true"},
+    )
+    assert r.status_code == 409
+    page = text(r)
+    assert "Auto-save saved this round from the posted hands meanwhile" in page
+    assert "another phone" not in page
+    assert "On this phone:" in page and "Bob: 5 points (saved: 12 points)" in page
+    assert "Put mine back in the form" in page
+
+
+def test_the_poll_names_the_saved_rounds_and_says_a_change_in_the_pages_language(client, table):
+    """The words a page with typing in it shows when the game changed (was English on every
+    page: table.js's fallback), and the rounds saved, so that a page whose own round is among
+    them asks for the comparison instead."""
+    game, phone = table
+    key = page_key(client, game)
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    for name, fields in (("Bob", {"total": "12"}), ("Ann", {"total": "7"}), ("Cy", {})):
+        post(phone(name), game, **(fields or {"went_out": "y"}))
+    refresh()  # (the test's app context keeps the first request's language)
+    r = client.get(f"/g/{game.edit_token}/posts?v={key}", headers={"Accept-Language": "de"})
+    assert r.json["saved"] == [6]
+    changed, asking = r.json["said"]  # in German, as the page is (table.js has no words)
+    assert changed.startswith("Die Partie wurde auf einem anderen Handy geändert")
+    assert asking.startswith("Ein Handy möchte Schreiber werden")
