@@ -421,19 +421,12 @@ class _Face:
         """Whether both sides of ``divider`` are one plain surface of the same colour, as the
         two halves of a tile are (a tile's edge has the table on one side), standing out from
         the table. ``blank``: no pip on it, so the shape alone must convince."""
-        width = divider.length / DIVIDER_SPAN
-        ax, ay = math.cos(divider.angle), math.sin(divider.angle)
-        height, breadth = self.plain.shape
-        sides = []
-        for sign in (-1, 1):
-            samples = []
-            for u in (-0.36, -0.18, 0.0, 0.18, 0.36):
-                for v in FACE_SAMPLES_ACROSS:
-                    x = int(divider.x + u * width * ax - sign * v * width * ay)
-                    y = int(divider.y + u * width * ay + sign * v * width * ax)
-                    if 0 <= x < breadth and 0 <= y < height and self.plain[y, x]:
-                        samples.append(self.lab[y, x])
-            sides.append(np.array(samples, dtype=np.float32).reshape(-1, 3))
+        sides = [
+            np.array(
+                [c for depth in self._face_colours(divider, sign) for c in depth], np.float32
+            ).reshape(-1, 3)
+            for sign in (-1, 1)
+        ]
         # a face is mostly plain surface, grain or a pattern is not; a half full of pips (an
         # 8, a 9) leaves fewer plain spots, the other half of a tile rarely does too
         fewer, more = sorted(len(side) for side in sides)
@@ -467,7 +460,45 @@ class _Face:
                         spots.append((y, x))
                 rings.append(spots)
             seen += self._edge(rings[0] + rings[1], rings[2] + rings[3])
-        return seen >= EDGES_SEEN
+        return seen >= EDGES_SEEN and self._steady_in_depth(divider)
+
+    def _face_colours(self, divider: Blob, sign: int) -> list[list[np.ndarray]]:
+        """The Lab colours of the plain spots (pips left out) on one side (``sign``: -1 or 1)
+        of ``divider``'s would-be tile, at each depth of :data:`FACE_SAMPLES_ACROSS`, five
+        along the divider each."""
+        width = divider.length / DIVIDER_SPAN
+        ax, ay = math.cos(divider.angle), math.sin(divider.angle)
+        height, breadth = self.plain.shape
+        depths = []
+        for v in FACE_SAMPLES_ACROSS:
+            colours = []
+            for u in (-0.36, -0.18, 0.0, 0.18, 0.36):
+                x = int(divider.x + u * width * ax - sign * v * width * ay)
+                y = int(divider.y + u * width * ay + sign * v * width * ax)
+                if 0 <= x < breadth and 0 <= y < height and self.plain[y, x]:
+                    colours.append(self.lab[y, x])
+            depths.append(colours)
+        return depths
+
+    def _steady_in_depth(self, divider: Blob) -> bool:
+        """Whether each side of ``divider`` is one colour from the divider out to its end: at
+        each inner depth of :data:`FACE_SAMPLES_ACROSS` with 3 plain spots or more (pips or the
+        photo's border hide the rest), their median colour lies within
+        :data:`SURROUND_STEP` (Lab) of every other depth's. A tile's face is; stripes running
+        along the divider are not, and they fake the two ends' edges (a 0-0 was offered on a
+        striped cloth)."""
+        for sign in (-1, 1):
+            # the outermost depth is left out: on a tile only 1.5 times as long as wide, its
+            # width judged a little large, it lies on the table (a 9-0 was dropped so)
+            depths = [
+                np.median(np.array(colours, np.float32), axis=0)
+                for colours in self._face_colours(divider, sign)[:-1]
+                if len(colours) >= 3
+            ]
+            for i, first in enumerate(depths):
+                if any(np.linalg.norm(first - other) >= SURROUND_STEP for other in depths[i + 1 :]):
+                    return False
+        return True
 
     def _edge(self, inside: list[tuple[int, int]], outside: list[tuple[int, int]]) -> bool:
         """Whether one side shows an edge: the face's plain spots just inside (pips left out)

@@ -2,8 +2,9 @@
 a divider with its centre pin, a pen that set the photo's scale, a shadow run into a checked
 cloth, pips run into the divider or into the table, a pip missed that left a 3 looking like
 a 2, grain in a made-up margin, (2026-12-05) a speck beside a tile's pips and a stray mark
-in a tile not sure, and (2026-12-06) flecks of a tile's shadow at its corners. Each test
-failed on the reader before the change it names."""
+in a tile not sure, and (2026-12-06) flecks of a tile's shadow at its corners and stripes
+of a cloth along a would-be divider. Each test failed on the reader before the change it
+names."""
 
 from __future__ import annotations
 
@@ -269,3 +270,13 @@ def test_a_pip_seen_smaller_in_a_standard_pattern_is_offered_not_unread():
         item("scene:235880:640", PHOTOS).tiles
     )
     assert [t.sure for t in doubled.read_tiles if t.text == "7-0"] == [False]
+
+
+def test_stripes_along_a_divider_are_no_tile():
+    """A cloth of soft pink stripes (no tile on it) was offered a 0-0 to tap: a darker
+    stripe made the divider, and the stripes on either side, each one steady colour along
+    its length, showed as the two ends' edges. A tile's face is one colour from the divider
+    out to its end; this one changed by more than a tile's edge does."""
+    with pytest.raises(PhotoError) as caught:
+        count_pips(item("texture:260961", PHOTOS).data)
+    assert caught.value.problem is PhotoProblem.UNREADABLE
