@@ -3,8 +3,8 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
-``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh`` and ``--twelfth`` the
-later ones.
+``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth`` and
+``--thirteenth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -155,6 +155,16 @@ LATER_PARTS = {
         "A twelfth held-out part of the photo reader's labelled set, written once right after "
         "the eleventh one (pips_split_eleventh.json) had measured the face-corner and "
         "mixed-size changes (its answers, at 0.5x-3x), before any tuning on it.",
+    ),
+    "--thirteenth": LaterPart(
+        "held_out_thirteenth",
+        ROOT / "tests" / "data" / "pips_split_thirteenth.json",
+        1215,
+        (290_000, 300_000, 150),
+        (300_000, 301_000, 30),
+        "A thirteenth held-out part of the photo reader's labelled set, written once right "
+        "after the twelfth one (pips_split_twelfth.json) had measured the steady-face change "
+        "(its answers, at 0.5x-3x), before any tuning on it.",
     ),
 }
 
