@@ -460,7 +460,7 @@ class _Face:
                         spots.append((y, x))
                 rings.append(spots)
             seen += self._edge(rings[0] + rings[1], rings[2] + rings[3])
-        return seen >= EDGES_SEEN and self._steady_in_depth(divider)
+        return seen >= EDGES_SEEN
 
     def _face_colours(self, divider: Blob, sign: int) -> list[list[np.ndarray]]:
         """The Lab colours of the plain spots (pips left out) on one side (``sign``: -1 or 1)
@@ -480,13 +480,14 @@ class _Face:
             depths.append(colours)
         return depths
 
-    def _steady_in_depth(self, divider: Blob) -> bool:
+    def steady_in_depth(self, divider: Blob) -> bool:
         """Whether each side of ``divider`` is one colour from the divider out to its end: at
         each inner depth of :data:`FACE_SAMPLES_ACROSS` with 3 plain spots or more (pips or the
         photo's border hide the rest), their median colour lies within
         :data:`SURROUND_STEP` (Lab) of every other depth's. A tile's face is; stripes running
         along the divider are not, and they fake the two ends' edges (a 0-0 was offered on a
-        striped cloth)."""
+        striped cloth). Asked of a would-be 0-0 alone: a tile with pips has them to show it is
+        one, and a glint on a 7-0's blank half, or an 8-0's at 0.5x, dropped the tile."""
         for sign in (-1, 1):
             # the outermost depth is left out: on a tile only 1.5 times as long as wide, its
             # width judged a little large, it lies on the table (a 9-0 was dropped so)
@@ -534,6 +535,8 @@ def _read_polarity(
             continue
         if _needs_edges(tile) and not face.stands_out(divider):
             continue  # a blank half with no tile edge around it: grain, a knot, a crease
+        if tile.halves == (0, 0) and not face.steady_in_depth(divider):
+            continue  # stripes along the divider, whose own edges passed for the tile's
         if _overlaps_any(tile, tiles):
             continue  # a seam between two touching tiles, or a tile found twice
         if tile.read:  # only a tile kept claims its pips, so a seam cannot take a tile's

@@ -280,3 +280,14 @@ def test_stripes_along_a_divider_are_no_tile():
     with pytest.raises(PhotoError) as caught:
         count_pips(item("texture:260961", PHOTOS).data)
     assert caught.value.problem is PhotoProblem.UNREADABLE
+
+
+def test_a_tile_with_pips_is_not_asked_for_a_steady_face():
+    """Asked of every tile that must show its edges, the steady face dropped real tiles
+    without a word: a 7-0 with a glint on its blank half, and an 8-0 at 0.5x and 3x that is
+    read sure at its own size. Pips are what show a tile is one; only a would-be 0-0 has
+    none."""
+    assert "7-0" in tiles_of(item("scene:24615:640", PHOTOS).data)
+    data = item("scene:273245:640", PHOTOS).data
+    for how in ("x0.5", "x3"):
+        assert tiles_of(vary(data, how)) == ["3-3", "8-0", "9-2"]
