@@ -3,8 +3,8 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--fresh`` writes the second held-out part (tests/data/pips_split_fresh.json) the same way, and
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
-``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth`` and
-``--thirteenth`` the later ones.
+``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
+``--thirteenth`` and ``--fourteenth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -165,6 +165,16 @@ LATER_PARTS = {
         "A thirteenth held-out part of the photo reader's labelled set, written once right "
         "after the twelfth one (pips_split_twelfth.json) had measured the steady-face change "
         "(its answers, at 0.5x-3x), before any tuning on it.",
+    ),
+    "--fourteenth": LaterPart(
+        "held_out_fourteenth",
+        ROOT / "tests" / "data" / "pips_split_fourteenth.json",
+        1216,
+        (310_000, 320_000, 150),
+        (320_000, 321_000, 30),
+        "A fourteenth held-out part of the photo reader's labelled set, written once right "
+        "after the thirteenth one (pips_split_thirteenth.json) had measured the steady-face "
+        "rule narrowed to a would-be 0-0, before any tuning on it.",
     ),
 }
 
