@@ -44,7 +44,7 @@ from ..access import (
     seats_lock_words,
 )
 from ..mapping import rules_of, scored_rounds
-from ..models import Game, HandPost, Round
+from ..models import Game, HandPost, Round, Seat
 from ..services import hand_posts as posts
 from ..services.audit import audit_page, changes, entry_words, saved_by_itself
 from ..services.deleted_games import deleted_game, shared_game
@@ -226,15 +226,63 @@ def join_panel_open(game: Game, phones: dict[int, Any]) -> bool:
     )
 
 
-def _form_fields(form: RoundForm, saved: Round, mine: Collection[int]) -> list[tuple[str, str]]:
-    """What the round form held, as (field name, value) pairs, to send again into a correction
-    of the ``saved`` round ("Put mine back in the form"): each hand's box, tiles and tick for
-    the seats this phone filled (``mine``), the saved hand for the others (an empty box it never
-    touched is no value of its own), blocked, who started."""
-    fields: list[tuple[str, str]] = []
+def _beside_saved(
+    game: Game, form: RoundForm, saved: Round
+) -> tuple[list[posts.MineBeside], list[tuple[str, str]]]:
+    """This phone's own values that differ from the ``saved`` round, as "On this phone:" lists
+    them, and the fields "Put mine back in the form" sends into a correction of it; both empty
+    when nothing differs (no comparison is shown then). The one rule of the Save refused with
+    the round saved meanwhile (:func:`_conflict`) and of the auto-save switch that saved it
+    (:func:`_table_button`): a hand is this phone's when typed in or holding a post the form
+    would have saved (:func:`_filled_by_phone`), a tick or the starter when set."""
     theirs = data_from_round(saved)
+    texts = {h.seat.id: str(h.total.data or "") for h in form.hand_forms()}
+    hands = posts.mine_beside(saved, game.seats, _held(form), _filled_by_phone(form), texts)
+    ends, end_fields = _round_end_beside(form, theirs, game.seats)
+    rows = [*hands, *ends]
+    if not rows:
+        return [], []
+    differ = {row.seat_id for row in hands if row.seat_id is not None}
+    return rows, _form_fields(form, theirs, differ, end_fields)
+
+
+def _round_end_beside(
+    form: RoundForm, theirs: dict[str, Any], seats: Sequence[Seat]
+) -> tuple[list[posts.MineBeside], set[str]]:
+    """How the round ended as this phone's form says it, where it differs from the saved
+    round's form data (``theirs``): a tick it set ("Blocked round: yes (saved: no)") or the
+    starter it picked ("Who started: Bob (saved: not recorded)"), and those fields' names. A
+    tick left empty or no starter picked says nothing against the saved round (as an empty
+    box it never touched)."""
+    rows: list[posts.MineBeside] = []
+    fields: set[str] = set()
+    for box, label in (
+        (form.blocked, _("Blocked round")),
+        (form.out_on_double, _("Went out on a double")),
+    ):
+        if box.data and not theirs.get(box.name):
+            rows.append(posts.MineBeside(label, _("yes"), _("no")))
+            fields.add(box.name)
+    names = {str(s.id): str(s.player.name) for s in seats}
+    starter = str(form.starter_seat_id() or "")
+    saved_starter = str(theirs.get(form.starter.name) or "")
+    if starter and starter != saved_starter:
+        said = names.get(saved_starter) or _("not recorded")
+        rows.append(posts.MineBeside(_("Who started"), names[starter], said))
+        fields.add(form.starter.name)
+    return rows, fields
+
+
+def _form_fields(
+    form: RoundForm, theirs: dict[str, Any], hands: Collection[int], ends: Collection[str]
+) -> list[tuple[str, str]]:
+    """The round as "Put mine back in the form" sends it into a correction of the saved round
+    (``theirs``: its form data), as (field name, value) pairs: this phone's box, tiles and tick
+    for the seats ``hands`` and its value of the round's fields ``ends`` (blocked, the last
+    tile a double, who started: the names), the saved values for the rest."""
+    fields: list[tuple[str, str]] = []
     for hand in form.hand_forms():
-        if hand.seat.id in mine:
+        if hand.seat.id in hands:
             total, tiles, out = hand.total.data, hand.tiles.data, hand.out.data
         else:
             total, tiles, out = (theirs.get(f.name) for f in (hand.total, hand.tiles, hand.out))
@@ -244,10 +292,11 @@ def _form_fields(form: RoundForm, saved: Round, mine: Collection[int]) -> list[t
         if out:
             fields.append((hand.out.name, "y"))
     for box in (form.blocked, form.out_on_double):
-        if box.data:
+        if box.data if box.name in ends else theirs.get(box.name):
             fields.append((box.name, "y"))
-    if form.starter.data:
-        fields.append((form.starter.name, str(form.starter.data)))
+    starter = form.starter.data if form.starter.name in ends else theirs.get(form.starter.name)
+    if starter:
+        fields.append((form.starter.name, str(starter)))
     return fields
 
 
@@ -559,15 +608,15 @@ def _conflict(game: Game, double: int | None, form: RoundForm | None = None) -> 
             else _("This round was already saved on another phone; here is what was saved.")
         ]
         if form is not None:
-            mine = _filled_by_phone(form)  # an empty box it never touched is no value of its own
+            mine, fields = _beside_saved(game, form, saved)
             return _render_game(
                 409,
                 game=game,
                 plan=plan_round(game),
                 errors=errors,
                 conflict=saved,
-                mine=posts.mine_beside(saved, game.seats, _held(form), mine),
-                mine_fields=_form_fields(form, saved, mine),
+                mine=mine,
+                mine_fields=fields,
             )
     else:
         # Nothing was saved for this round: the game moved on (another round saved, a change
@@ -755,18 +804,15 @@ def _table_button(game: Game, form: RoundForm, editing: Round | None) -> Any | N
         return _conflict(game, double, form)
     # this switch saved the form's round from the posted hands: the next round, and this
     # phone's values beside the saved ones when they differ (nothing typed disappears
-    # unsaid; "Put mine back in the form" takes them into a correction). Only the boxes it
-    # typed in: the others were the posts' to fill (an empty one differs from nothing)
-    held = _held(form)
-    by_phone = {h.seat.id for h in form.hand_forms() if not _untouched(h, held[h.seat.id])}
-    mine = posts.mine_beside(saved, game.seats, held, by_phone)
-    differs = any(row.differs for row in mine)
+    # unsaid; "Put mine back in the form" takes them into a correction), as a Save of the
+    # form would show them (_conflict: the same rule)
+    mine, fields = _beside_saved(game, form, saved)
     return again(
         game=game,
         plan=plan,
-        conflict=saved if differs else None,
-        mine=mine if differs else [],
-        mine_fields=_form_fields(form, saved, by_phone) if differs else [],
+        conflict=saved if mine else None,
+        mine=mine,
+        mine_fields=fields,
     )
 
 

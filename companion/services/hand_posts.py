@@ -205,13 +205,15 @@ def form_value(total: str, tiles: list[str], went_out: bool) -> HandValue:
 
 @dataclass(frozen=True)
 class MineBeside:
-    """One hand of a round this phone sent but another phone saved first: the player's name,
-    this phone's value and the saved one in words, and whether they differ."""
+    """One line of "On this phone:" beside a round saved with other values than this phone's
+    form held (another phone saved first, or the round saved itself from the posts): what it
+    is about (a player's name, or "Who started"), this phone's value and the saved one in
+    words."""
 
     name: str
     mine: str
     saved: str
-    differs: bool
+    seat_id: int | None = None  # the hand's seat; None for how the round ended
 
 
 def saved_value(hand: Any) -> HandValue:
@@ -265,16 +267,22 @@ def put_back_data(values: dict[int, HandValue]) -> dict[str, Any]:
 
 
 def mine_beside(
-    rnd: Round, seats: list[Seat], held: dict[int, HandValue], only: Collection[int] | None = None
+    rnd: Round,
+    seats: list[Seat],
+    held: dict[int, HandValue],
+    only: Collection[int],
+    typed: Mapping[int, str] | None = None,
 ) -> list[MineBeside]:
-    """Each seat's hand as this phone's form held it (``held``) beside the saved round
-    ``rnd``: what the loser of two saves at once, or an offline save, is shown. ``only``: the
-    seats whose box this phone filled (the others, an empty box it never touched, say nothing
-    against the saved round and are left out)."""
+    """The hands this phone's form held (``held``) that differ from the saved round ``rnd``:
+    what the loser of two saves at once, or a form whose round saved itself, is shown.
+    ``only``: the seats whose hand is this phone's own (the others, an empty box it never
+    touched, say nothing against the saved round and are left out). ``typed``: each box's
+    text, shown as typed for a box that holds no value ("abc"), so that the scorekeeper
+    recognises it."""
     saved = {h.seat_id: h for h in rnd.hands}
     rows = []
     for seat in seats:
-        if only is not None and seat.id not in only:
+        if seat.id not in only:
             continue
         mine = held.get(seat.id, HandValue(None, None, False))
         hand = saved.get(seat.id)
@@ -282,7 +290,11 @@ def mine_beside(
         same = mine == theirs or (
             hand is not None and not mine.tiles and not mine.went_out and mine.total == hand.points
         )
-        rows.append(MineBeside(seat.player.name, mine.words(), theirs.words(), not same))
+        if same:
+            continue
+        text = (typed or {}).get(seat.id, "").strip()
+        words = text if text and not mine.key() else mine.words()
+        rows.append(MineBeside(seat.player.name, words, theirs.words(), seat.id))
     return rows
 
 

@@ -171,7 +171,7 @@ class RoundForm(FlaskForm):
             hands=[h.entry() for h in hands],
             blocked=bool(self.blocked.data),
             out_on_double=bool(self.out_on_double.data),
-            starter_seat_id=self._starter(),
+            starter_seat_id=self.starter_seat_id(),
         )
         found = check_entry(entry, self.checking)
         self.form_errors.extend(found.round_problems)
@@ -184,7 +184,8 @@ class RoundForm(FlaskForm):
         self.scored = found.scored
         return True
 
-    def _starter(self) -> int | None:
+    def starter_seat_id(self) -> int | None:
+        """The seat picked under "Who started this round?"; None for none (or junk)."""
         seat_ids = {str(h.seat.id): h.seat.id for h in self.hand_forms()}
         return seat_ids.get(str(self.starter.data or ""))
 

@@ -7,7 +7,7 @@
 // would drop it unseen). What the scorekeeper typed is kept on the phone until the round is
 // saved (a reload puts it back), and a box that differs from its phone's post offers "Use
 // Bob's post". A saved round, a handover or a new request reloads the page when
-// nothing was typed, else says so (docs/TABLE.md).
+// nothing was typed (a tick, a starter), else says so (docs/TABLE.md).
 (function () {
   "use strict";
 
@@ -27,7 +27,7 @@
     // the post the box now holds, as HandValue.key() writes it: the server tells it from typing
     var filled = field(form, "filled_" + seat);
     if (filled) {
-      filled.value = hand.went_out ? "out" : hand.tiles.length ? "tiles:" + hand.tiles.slice().sort().join(" ") : hand.total === null ? "" : String(hand.total);
+      filled.value = postKey(hand);
     }
     setTiles(form, seat, hand.tiles);
     if (seen) { seen.value = String(hand.revision); }
@@ -240,7 +240,7 @@
     var key = form.getAttribute("data-key");
     var version = form.getAttribute("data-version");
     var seconds = parseInt(form.getAttribute("data-poll") || "2", 10);
-    var dirty = {};
+    var dirty = {}, own;
     var latest = {}; // seat -> the last posted hand seen by the poll
     var asking = document.querySelectorAll("form.handover").length;
     // "Use Bob's post (12 points)" under a hand whose box differs from what its phone posted.
@@ -265,8 +265,9 @@
       show(seat, "typed", latest[seat] || { at: (badge.querySelector("time") || {}).dateTime, words: badge.getAttribute("data-words") || "" });
     }
     function typedIn(ev, trusted) {
-      var m = /^(total|tiles|out)_(\d+)$/.exec(ev.target.name || "");
+      var m = /^(total|tiles|out)_(\d+)$|./.exec(ev.target.name || "");
       if (!m || !trusted) { return; }
+      if (!m[2]) { own = 1; return; }
       dirty[m[2]] = true;
       if (m[1] === "total" && ev.target.value.trim() !== "") { clearTiles(form, m[2]); }
       typedOver(m[2]);
@@ -303,7 +304,7 @@
     form.querySelectorAll("button.use-post[data-seat]").forEach(function (button) {
       offer(button.getAttribute("data-seat"));
     });
-    function anyDirty() { return Object.keys(dirty).length > 0; }
+    function anyDirty() { return own || Object.keys(dirty).length; }
     var stopped = false;
     function poll() {
       if (stopped || !document.body.contains(form)) { return; }

@@ -107,3 +107,41 @@ def test_with_typing_in_the_form_the_page_says_what_happened_and_keeps_it(
     small_phone.reload()  # the round was not saved: the typing comes back
     expect(points(small_phone, "Bob")).to_have_value("5")
     assert errors == []
+
+
+def test_a_starter_picked_alone_is_shown_beside_a_round_that_saved_itself(
+    small_phone: Page, live_server
+) -> None:
+    """Nothing typed in a box, only "Who started this round?" picked (Bob): the round saves
+    itself from the posts, and the page shows the saved round with "Who started: Bob (saved:
+    not recorded)" and puts it back into a correction in one tap (was: the page reloaded, as
+    with nothing typed, and the pick was gone unsaid)."""
+    app = live_server.app
+    table = seed_table(app, THREE, 9)
+    errors = console_errors(small_phone)
+    open_game(small_phone, table.edit)
+    small_phone.get_by_role("button", name="Auto-save: off · Turn on").click()
+    expect(small_phone.get_by_role("button", name="Auto-save: on · Turn off")).to_be_visible()
+    small_phone.get_by_label("Who started this round?").select_option(label="Bob")
+    phone_posts(app, table.id, {0: 7, 1: 12, 2: None})  # Ann 7, Bob 12, Cho went out
+    round_saves_itself(app, table.id)
+
+    area = small_phone.locator("#round-area")
+    mine = area.locator("ul.saved-hands.mine")
+    expect(mine).to_have_text("Who started: Bob (saved: not recorded)")
+    area.get_by_role("button", name="Put mine back in the form").click()
+    expect(small_phone.locator("#round-title")).to_contain_text("Correct the round with 9-9")
+    expect(small_phone.get_by_label("Who started this round?")).to_have_value(
+        str(seat_of(app, table.id, "Bob"))
+    )
+    assert game_row(app, table.id)[2] == 1
+    assert errors == []
+
+
+def seat_of(app: Flask, game_id: int, name: str) -> int:
+    """The seat id of ``name`` in the game."""
+    with app.test_request_context():
+        game = db.session.get(Game, game_id)
+        found = next(s.id for s in game.seats if s.player.name == name)
+        db.session.remove()
+    return found

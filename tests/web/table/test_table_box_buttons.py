@@ -132,7 +132,8 @@ def test_a_switch_that_saves_the_round_shows_the_typing_that_differs_beside_it(a
     # the round that saved is named: it is the form's own round, not the next one
     assert "Round 1 (6-6) saved itself from the posted hands." in words
     assert "The next round saved itself" not in words
-    assert "Different from what was saved: Bob." in words
+    assert "On this phone: Bob: 15 points (saved: 12 points)" in words
+    assert "Cy: 7 points" not in words  # the same as saved: not listed
     assert "Put mine back in the form" in words
 
 
@@ -149,7 +150,7 @@ def test_a_switch_under_a_round_saved_on_another_phone_says_so_with_the_typing_b
     words = text(r)
     assert "Auto-save is on." in words
     assert "This round was already saved on another phone" in words
-    assert "Different from what was saved: Bob." in words
+    assert "On this phone: Bob: 15 points (saved: 12 points)" in words
 
 
 def test_the_seat_lock_on_the_correction_page_keeps_the_typed_correction(client):
@@ -203,7 +204,7 @@ def test_a_switch_that_saves_the_round_compares_only_the_boxes_this_phone_typed_
     r = client.post(f"/g/{game.edit_token}/round", data={**typed, "auto_save": "1"})
     assert r.status_code == 200 and len(saved_rounds(game)) == 1
     words = text(r)
-    assert "Different from what was saved: Ann." in words
+    assert "On this phone: Ann: 20 points (saved: 7 points)" in words
     assert "Bob: —" not in words and "Cy: —" not in words
     ids = seat_ids(game)
     fields = hidden_fields(r.get_data(as_text=True), f"/g/{game.edit_token}/round/1")

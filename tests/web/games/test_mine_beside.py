@@ -1,0 +1,174 @@
+"""The scorekeeper's "On this phone:" beside a round saved while the form held typing (auto-save
+saved it from the posted hands, or another scorekeeper phone saved it first): one rule for the
+Save refused with 409 and for the auto-save switch that saved the round, only what differs
+from the saved round, how the round ended too, and text that is no number as typed
+(docs/TABLE.md)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from werkzeug.datastructures import MultiDict
+
+from companion.models import Game
+from tests.web.playkit import make_game, round_post, seat_ids, text
+
+#: the phones' posts of the round with 6-6 in these tests: Ann went out, Bob 12, Cy 7
+POSTS = {"Ann": {"went_out": "y"}, "Bob": {"total": "12"}, "Cy": {"total": "7"}}
+
+
+def post_hands(app, game: Game, hands: dict[str, dict[str, str]]) -> None:
+    """Each named player joins on a phone of their own and posts ``hands[name]`` for 6-6."""
+    ids = seat_ids(game)
+    for name, fields in hands.items():
+        phone = app.test_client()
+        assert phone.post(f"/j/{game.join_token}", data={"seat": ids[name]}).status_code == 303
+        assert (
+            phone.post(f"/p/{game.share_token}", data={"double": "6", **fields}).status_code < 400
+        )
+
+
+def filled_form(game: Game, version: int, **typed: Any) -> dict[str, Any]:
+    """The scorekeeper's form as the page held it: every box filled from its phone's post
+    (``filled_<seat>``: Ann out, Bob 12, Cy 7), then ``typed`` (player name -> text) typed
+    over the posts."""
+    ids = seat_ids(game)
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann", version=version)
+    data |= {f"filled_{ids['Ann']}": "out", f"filled_{ids['Bob']}": "12"}
+    data[f"filled_{ids['Cy']}"] = "7"
+    for name, value in typed.items():
+        data[f"total_{ids[name]}"] = value
+        data.pop(f"out_{ids[name]}", None)
+    return data
+
+
+def listed(response) -> list[str]:
+    """The lines under "On this phone:", as text."""
+    found = re.search(
+        r'<ul class="saved-hands mine">(.*?)</ul>', response.get_data(as_text=True), re.S
+    )
+    if found is None:
+        return []
+    lines = re.findall(r"<li[^>]*>(.*?)</li>", found.group(1), re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", line).split()) for line in lines]
+
+
+def put_back_fields(response, game: Game) -> list[tuple[str, str]]:
+    """The hidden fields "Put mine back in the form" sends into the correction of round 1."""
+    found = re.search(
+        rf'<form method="post" action="/g/{game.edit_token}/round/1">(.*?)</form>',
+        response.get_data(as_text=True),
+        re.S,
+    )
+    assert found, "no Put mine back"
+    return re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', found.group(1))
+
+
+def saved_by_auto_save_then_save(app, client, form: dict[str, Any]):
+    """Auto-save on, every phone posts (the round saves itself), then the scorekeeper's
+    page sends its Save (as table.js does when its poll sees the round saved): the 409."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")  # this phone keeps score
+    shown = game.version
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    post_hands(app, game, POSTS)
+    return game, client.post(f"/g/{game.edit_token}/round", data=form(game, shown))
+
+
+def saved_by_the_switch(app, client, form: dict[str, Any]):
+    """Every phone posts, then the scorekeeper taps "Turn on" under the form: the switch saves
+    the round from the posts and shows it beside the form."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    post_hands(app, game, POSTS)
+    data = {**form(game, game.version), "auto_save": "1"}
+    return game, client.post(f"/g/{game.edit_token}/round", data=data)
+
+
+def test_the_save_and_the_switch_list_the_same_hands_only_those_that_differ(app, client):
+    """Bob 5 typed over his post of 12, Ann's and Cy's boxes holding their posts: the Save's
+    409 and the switch that saved the round list the same line, Bob's (was: the Save listed
+    Ann and Cy too, the same as saved; the switch only the boxes typed in)."""
+    form = lambda game, version: filled_form(game, version, Bob="5")  # noqa: E731
+    _, by_save = saved_by_auto_save_then_save(app, client, form)
+    assert by_save.status_code == 409
+    assert "Auto-save saved this round from the posted hands meanwhile" in text(by_save)
+    _, by_switch = saved_by_the_switch(app, client, form)
+    assert by_switch.status_code == 200
+    assert listed(by_save) == listed(by_switch) == ["Bob: 5 points (saved: 12 points)"]
+
+
+def test_nothing_differs_no_comparison(app, client):
+    """Bob's 12 typed by hand, as his phone posted it: the 409 says auto-save saved the round
+    and shows it, with no "On this phone:" and no "Put mine back" (was: a list all the same
+    as saved, "What was saved is what this phone had": an extra screen)."""
+    form = lambda game, version: filled_form(game, version, Bob="12")  # noqa: E731
+    game, r = saved_by_auto_save_then_save(app, client, form)
+    assert r.status_code == 409
+    words = text(r)
+    assert "Auto-save saved this round from the posted hands meanwhile" in words
+    assert "Saved: the round with 6-6" in words
+    assert "On this phone" not in words and "Put mine back in the form" not in words
+
+
+def test_who_started_and_blocked_are_listed_and_put_back(app, client):
+    """Another scorekeeper phone saved Ann out, Bob 12, Cy 7, nobody named as starter; this
+    phone had Ann 3, "blocked" ticked and Bob as starter: all three are listed in players'
+    words, and "Put mine back in the form" carries them into the correction (was: the tick and
+    the starter never listed)."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    ids = seat_ids(game)
+    mine = round_post(game, 6, totals={"Ann": 3, "Bob": 12, "Cy": 7}, blocked=True)
+    mine["starter"] = str(ids["Bob"])
+    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    r = client.post(f"/g/{game.edit_token}/round", data=mine)
+    assert r.status_code == 409
+    assert listed(r) == [
+        "Ann: 3 points (saved: went out)",
+        "Blocked round: yes (saved: no)",
+        "Who started: Bob (saved: not recorded)",
+    ]
+    fields = put_back_fields(r, game)
+    assert ("blocked", "y") in fields and ("starter", str(ids["Bob"])) in fields
+    assert (f"total_{ids['Ann']}", "3") in fields and (f"out_{ids['Ann']}", "y") not in fields
+    correction = client.post(f"/g/{game.edit_token}/round/1", data=MultiDict(fields))
+    page = correction.get_data(as_text=True)
+    (tick,) = re.findall(r'<input[^>]*name="blocked"[^>]*>', page)
+    assert " checked " in tick
+    assert f'<option selected value="{ids["Bob"]}">' in page
+
+
+def test_a_tick_this_phone_left_empty_is_put_back_as_saved(app, client):
+    """The other phone saved the round blocked with Ann as starter; this phone had Ann 3
+    typed, no tick, no starter: only Ann is listed, and "Put mine back" keeps the saved tick
+    and starter (was: they were dropped, as if this phone had unticked them)."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    ids = seat_ids(game)
+    other = round_post(game, 6, totals={"Ann": 5, "Bob": 12, "Cy": 7}, blocked=True)
+    other["starter"] = str(ids["Ann"])
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    mine = round_post(game, 6, totals={"Ann": 3, "Bob": 12, "Cy": 7})
+    r = client.post(f"/g/{game.edit_token}/round", data=mine)
+    assert listed(r) == ["Ann: 3 points (saved: 5 points)"]
+    fields = put_back_fields(r, game)
+    assert ("blocked", "y") in fields and ("starter", str(ids["Ann"])) in fields
+
+
+def test_a_box_typed_with_no_number_is_shown_as_typed(app, client):
+    """Bob's box holds "abc<i>" (no number) when another phone saves Bob 12: the line shows
+    what was typed, escaped (was: "—"), and "Put mine back" puts it back as typed."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    ids = seat_ids(game)
+    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    mine = round_post(game, 6, totals={"Bob": "abc<i>", "Cy": 7}, out="Ann")
+    r = client.post(f"/g/{game.edit_token}/round", data=mine)
+    assert r.status_code == 409
+    assert "Bob: abc&lt;i&gt; (saved: 12 points)" in listed(r)
+    assert "<strong>abc&lt;i&gt;</strong>" in r.get_data(as_text=True)
+    assert (f"total_{ids['Bob']}", "abc&lt;i&gt;") in put_back_fields(r, game)
