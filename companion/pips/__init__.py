@@ -45,19 +45,20 @@ def reading_order(tiles: list[TileRead]) -> list[TileRead]:
     return sorted(tiles, key=lambda t: (int(t.centre[1] // row), t.centre[0]))
 
 
-def tile_sized(rgb: np.ndarray) -> np.ndarray:
+def tile_sized(rgb: np.ndarray) -> tuple[np.ndarray, float | None]:
     """``rgb`` scaled so that its tiles' dividers are about :data:`DIVIDER_PIXELS` long (the
     size the reader's neighbourhoods are made for), within :data:`TILE_SCALING`; unchanged
+    when no divider shows. Also the dividers' length in the image returned (pixels), or None
     when no divider shows."""
     length = divider_length(rgb)
     if length is None:
-        return rgb
+        return rgb, None
     low, high = TILE_SCALING
     factor = min(high, max(low, DIVIDER_PIXELS / length))
     if abs(factor - 1) < 0.1:
-        return rgb
+        return rgb, length
     method = cv2.INTER_AREA if factor < 1 else cv2.INTER_CUBIC
-    return cv2.resize(rgb, None, fx=factor, fy=factor, interpolation=method)
+    return cv2.resize(rgb, None, fx=factor, fy=factor, interpolation=method), length * factor
 
 
 def framed(rgb: np.ndarray) -> tuple[np.ndarray, int]:
@@ -86,9 +87,11 @@ def read_photo(data: bytes, max_pips: int = MAX_HALF) -> tuple[Reading, np.ndarr
     A photo with no tile read is refused (``PhotoProblem.UNREADABLE``), never read as 0 pips.
     """
     photo = load_photo(data)
-    rgb, margin = framed(tile_sized(photo.rgb))
+    sized, divider = tile_sized(photo.rgb)
+    rgb, margin = framed(sized)
     height, width = rgb.shape[:2]
-    tiles = reading_order([t for t in find_tiles(rgb, max_pips) if in_photo(t, rgb, margin)])
+    found = find_tiles(rgb, max_pips, divider)
+    tiles = reading_order([t for t in found if in_photo(t, rgb, margin)])
     reading = Reading(
         width=width,
         height=height,

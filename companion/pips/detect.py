@@ -31,6 +31,9 @@ MAX_HALF = 18
 DIVIDER_SPAN = 0.8
 #: The shortest divider, in working-image pixels, that can carry readable pips.
 MIN_DIVIDER = 14
+#: A first look whose dividers are this many times longer (or shorter) than the photo's
+#: measured ones found something else (:func:`find_tiles`).
+OTHER_SIZE = 2.0
 #: A divider is at least this many times longer than thick.
 DIVIDER_ASPECT = 5.0
 #: Pip diameter as a share of the divider's length: the range accepted.
@@ -160,13 +163,18 @@ def divider_length(rgb: np.ndarray) -> float | None:
     return float(np.median([d.length for d in dividers])) / shrink
 
 
-def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
+def find_tiles(rgb: np.ndarray, max_pips: int, divider: float | None = None) -> list[TileRead]:
     """Every face-up tile in ``rgb`` (H x W x 3), read or marked unread. ``max_pips``: the
-    most pips one half may have in the set being played (18 for double-18).
+    most pips one half may have in the set being played (18 for double-18); ``divider``: the
+    dividers' length (pixels) when the photo was already measured (:func:`divider_length`,
+    over both kinds of marks), else None.
 
     A first look with a wide neighbourhood finds the dividers and so the tiles' size; the
     second uses a neighbourhood fitted to that size, so that a tile on a lighter background
-    (a white table) is not itself taken for a dark mark."""
+    (a white table) is not itself taken for a dark mark. All tiles of a set are one size: a
+    first look at one kind of mark whose dividers are :data:`OTHER_SIZE` times longer or
+    shorter than ``divider`` found something else (the squares of a checked cloth, a
+    pattern), and the measured length stands for it."""
     blurred = cv2.GaussianBlur(rgb, (3, 3), 0)
     # The first look only needs the dividers' length: half the pixels are enough.
     half = cv2.resize(blurred, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
@@ -176,11 +184,12 @@ def find_tiles(rgb: np.ndarray, max_pips: int) -> list[TileRead]:
         first, _ = _first_look(half, dark_marks)
         if not first:
             continue
-        side = _fitted_side(first, scale=2.0)
-        contrast = _contrast_map(blurred, dark_marks, side)
-        blobs = _blobs(contrast)
-        face = _Face(lab, contrast < _level(contrast))
         expected = 2.0 * float(np.median([d.length for d in first]))
+        if divider is not None and not 1 / OTHER_SIZE <= expected / divider <= OTHER_SIZE:
+            expected = divider
+        contrast = _contrast_map(blurred, dark_marks, _fitted_side(expected))
+        blobs = _blobs(contrast, biggest_pip=PIP_SIZE[1] * expected)
+        face = _Face(lab, contrast < _level(contrast))
         found = _read_polarity(blobs, max_pips, face, expected)
         tiles.extend(t for t in found if not _overlaps_any(t, tiles))
     return _one_double_blank(tiles)
@@ -221,12 +230,10 @@ def _first_look(half: np.ndarray, dark_marks: bool) -> tuple[list[Blob], int]:
     return best, best_support
 
 
-def _fitted_side(dividers: list[Blob], scale: float) -> int:
+def _fitted_side(divider: float) -> int:
     """Neighbourhood wider than a pip (about a quarter of a divider) and than the divider's
-    stroke, narrower than a tile: 0.6 of the median divider length (odd, in pixels of an
-    image ``scale`` times larger than the one the dividers were found in)."""
-    median = scale * float(np.median([d.length for d in dividers]))
-    return max(9, int(0.6 * median)) | 1
+    stroke, narrower than a tile: 0.6 of the dividers' length ``divider`` (pixels; odd)."""
+    return max(9, int(0.6 * divider)) | 1
 
 
 def _contrast_map(blurred: np.ndarray, dark_marks: bool, side: int) -> np.ndarray:
@@ -242,12 +249,15 @@ def _level(contrast: np.ndarray) -> float:
     return max(MIN_CONTRAST, float(np.percentile(contrast, 99.7)) * 0.3)
 
 
-def _blobs(contrast: np.ndarray) -> list[Blob]:
+def _blobs(contrast: np.ndarray, biggest_pip: float | None = None) -> list[Blob]:
     """The connected marks of ``contrast`` above a threshold from its own histogram. A mark
     that is neither pip nor divider is looked at again at a firmer threshold: on a small or
     blurred tile the pips nearest the divider run into it, a row of pips runs together, and
     a pip in a tile's corner runs into the table around it when the table is lighter (or
-    darker) than the tile; they part there. A long mark that only gets thinner there (one
+    darker) than the tile; they part there. So is a round mark wider than ``biggest_pip``
+    (pixels, from the dividers' length; None: no such look): a corner pip run into a wedge of
+    light table between two tiles is round enough to pass for one mark, too big for a pip,
+    and would otherwise veto its tile as a logo. A long mark that only gets thinner there (one
     part, about as long: a divider blurred thick on a small photo) takes the thinner width but
     keeps its length and its usual width for joining: a piece of a divider split by its
     centre pin must still join its other piece."""
@@ -255,7 +265,9 @@ def _blobs(contrast: np.ndarray) -> list[Blob]:
     firmer: list[tuple[Blob, np.ndarray]] | None = None
     blobs = []
     for blob, contour in _marks(contrast, level):
-        if not _is_pip_shape(blob) and not _is_divider(blob, MIN_DIVIDER / 2):
+        oversized = biggest_pip is not None and blob.length > biggest_pip
+        pip_shaped = _is_pip_shape(blob) and not oversized
+        if not pip_shaped and not _is_divider(blob, MIN_DIVIDER / 2):
             firmer = _marks(contrast, PARTING * level) if firmer is None else firmer
             parts = [b for b, _ in firmer if cv2.pointPolygonTest(contour, (b.x, b.y), False) >= 0]
             if len(parts) == 1 and blob.length >= ELONGATED * blob.thickness:
@@ -565,7 +577,10 @@ def _usual_size(bars: list[Blob], pips: list[Blob], expected: float | None = Non
     ones scratches or grain. The typical one agrees in length with the most other bars that
     have pips around them, then has the most pips of the usual size for its length (a pip is
     about a fifth of a divider across), then is nearest the ``expected`` length (pixels) when
-    one is known: a lone double-blank has no pip to tell it from a pen or a crease."""
+    one is known: a lone double-blank has no pip to tell it from a pen or a crease. Nearest
+    their median length first: a tile found first keeps its place, and the seam between two
+    tiles lying long side to long side, split in two where their dividers meet it, gives two
+    bars a little longer than a divider, whose would-be tiles straddle both real ones."""
     if len(bars) < 2:
         return bars
     low, high = SAME_SIZE
@@ -581,10 +596,9 @@ def _usual_size(bars: list[Blob], pips: list[Blob], expected: float | None = Non
         return agreeing, fit, -abs(math.log(bar.length / expected)) if expected else 0.0
 
     typical = max(backed, key=score).length
-    return sorted(
-        (b for b in bars if low * typical <= b.length <= high * typical),
-        key=lambda b: -b.length,
-    )
+    usual = [b for b in bars if low * typical <= b.length <= high * typical]
+    middle = float(np.median([b.length for b in usual]))
+    return sorted(usual, key=lambda b: abs(math.log(b.length / middle)))
 
 
 def _support(divider: Blob, pips: list[Blob]) -> int:

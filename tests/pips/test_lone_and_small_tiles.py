@@ -2,9 +2,10 @@
 a divider with its centre pin, a pen that set the photo's scale, a shadow run into a checked
 cloth, pips run into the divider or into the table, a pip missed that left a 3 looking like
 a 2, grain in a made-up margin, (2026-12-05) a speck beside a tile's pips and a stray mark
-in a tile not sure, and (2026-12-06) flecks of a tile's shadow at its corners and stripes
-of a cloth along a would-be divider. Each test failed on the reader before the change it
-names."""
+in a tile not sure, and (2026-12-06) flecks of a tile's shadow at its corners, stripes of a
+cloth along a would-be divider, a corner pip run into the table, a checked cloth that set the
+tiles' size and the seam of two tiles side by side. Each test failed on the reader before
+the change it names."""
 
 from __future__ import annotations
 
@@ -291,3 +292,39 @@ def test_a_tile_with_pips_is_not_asked_for_a_steady_face():
     data = item("scene:273245:640", PHOTOS).data
     for how in ("x0.5", "x3"):
         assert tiles_of(vary(data, how)) == ["3-3", "8-0", "9-2"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "tile"), [("scene:298120:1200", "3-2"), ("scene:298511:1200", "7-4")]
+)
+def test_a_corner_pip_run_into_the_table_is_no_logo(spec, tile):
+    """A pip in a tile's far corner ran into a wedge of lighter table between two tiles: one
+    mark round enough to pass as one, too big for a pip, so the tile was taken for one with
+    a logo and dropped without a word at the photo's own size (read at 3x or 0.5x). At a
+    firmer threshold the pip parts from the table."""
+    data = item(spec, PHOTOS).data
+    assert tile in tiles_of(data)
+    assert tiles_of(data) == sorted(item(spec, PHOTOS).tiles)
+
+
+@pytest.mark.parametrize("how", ["", "x0.5", "x3"])
+def test_a_checked_cloth_does_not_set_the_tiles_size(how):
+    """A lone 1-0 in a corner of a checked cloth: at 0.5x and 3x the first look at dark
+    marks took bars of the cloth four to seven times the tile's divider for the tiles' size,
+    so the 1-0's own divider was too short to be one and the photo was "unreadable" (read
+    sure at its own size). All tiles of a set are one size: the photo's measured dividers stand
+    for a first look that found something else."""
+    data = item("scene:294204:1200", PHOTOS).data
+    assert tiles_of(vary(data, how) if how else data) == ["1-0"]
+
+
+def test_the_seam_of_two_tiles_side_by_side_is_no_divider():
+    """A 5-1 and a 9-0 lying long side to long side: at half size the seam between them,
+    split in two where their dividers meet it, gave two bars a little longer than a divider,
+    taken first (longest first), so the seam's would-be tiles (5-0 and 9-1, both sure)
+    pushed out the real ones: a silent change of answer. The bars nearest the tiles' usual
+    divider length are taken first now."""
+    data = item("scene:293583:2400", PHOTOS).data
+    want = sorted(item("scene:293583:2400", PHOTOS).tiles)
+    assert tiles_of(data) == want
+    assert tiles_of(vary(data, "x0.5")) == want
