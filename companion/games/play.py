@@ -233,11 +233,13 @@ def _beside_saved(
     them, and the fields "Put mine back in the form" sends into a correction of it; both empty
     when nothing differs (no comparison is shown then). The one rule of the Save refused with
     the round saved meanwhile (:func:`_conflict`) and of the auto-save switch that saved it
-    (:func:`_table_button`): a hand is this phone's when typed in or holding a post the form
-    would have saved (:func:`_filled_by_phone`), a tick or the starter when set."""
+    (:func:`_table_button`): a hand is this phone's when typed in (:func:`_typed_by_phone`),
+    a tick or the starter when set. A box still holding the post it was filled with is the
+    player's, not this phone's: the player may have posted again since, and that older post
+    put back would be saved as the scorekeeper's."""
     theirs = data_from_round(saved)
     texts = {h.seat.id: str(h.total.data or "") for h in form.hand_forms()}
-    hands = posts.mine_beside(saved, game.seats, _held(form), _filled_by_phone(form), texts)
+    hands = posts.mine_beside(saved, game.seats, _held(form), _typed_by_phone(form), texts)
     ends, end_fields = _round_end_beside(form, theirs, game.seats)
     rows = [*hands, *ends]
     if not rows:
@@ -557,6 +559,12 @@ def _filled_by_phone(form: RoundForm) -> set[int]:
         for h in form.hand_forms()
         if held[h.seat.id].key() or not _untouched(h, held[h.seat.id])
     }
+
+
+def _typed_by_phone(form: RoundForm) -> set[int]:
+    """The seats whose box the scorekeeper typed in or over (not holding a post untouched)."""
+    held = _held(form)
+    return {h.seat.id for h in form.hand_forms() if not _untouched(h, held[h.seat.id])}
 
 
 def _fill_from_post(hand: Any, value: posts.HandValue) -> None:

@@ -172,3 +172,18 @@ def test_a_box_typed_with_no_number_is_shown_as_typed(app, client):
     assert "Bob: abc&lt;i&gt; (saved: 12 points)" in listed(r)
     assert "<strong>abc&lt;i&gt;</strong>" in r.get_data(as_text=True)
     assert (f"total_{ids['Bob']}", "abc&lt;i&gt;") in put_back_fields(r, game)
+
+
+def test_a_box_still_holding_a_replaced_post_is_not_this_phone_s(app, client):
+    """Bob's box still holds his first post (12) when he posts 15 and the round saves itself
+    from the posts: the 12 is Bob's old post, not the scorekeeper's, so it is not listed and
+    not put back (was: "Bob: 12 points (saved: 15 points)", and "Put mine back" saved the
+    old post as "entered by the scorekeeper")."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    shown = game.version
+    client.post(f"/g/{game.edit_token}/auto-save", data={"on": "1"})
+    post_hands(app, game, {**POSTS, "Bob": {"total": "15"}})
+    r = client.post(f"/g/{game.edit_token}/round", data=filled_form(game, shown, Ann="3"))
+    assert r.status_code == 409
+    assert listed(r) == ["Ann: 3 points (saved: went out)"]
