@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.models import Device, Game, GameAccess
 from companion.services import hand_posts as posts
 from companion.services.round_plan import load_game
-from tests.browser.table_screen import phone_posts, seed_table
+from tests.browser.table_screen import Table, phone_posts, seed_table
 from tests.browser.test_live_table_browser import console_errors, game_row, points
 from tests.browser.test_table_screen_browser import open_game, small_phone
 from tests.browser.test_table_sizes_browser import hand
@@ -34,16 +34,23 @@ def round_saves_itself(app: Flask, game_id: int) -> None:
         db.session.remove()
 
 
+def auto_save_on(page: Page, app: Flask) -> tuple[Table, list[str]]:
+    """A table of three on double-9, its game page open on ``page`` with auto-save turned on,
+    and the page's console errors (filled as they come)."""
+    table = seed_table(app, THREE, 9)
+    errors = console_errors(page)
+    open_game(page, table.edit)
+    page.get_by_role("button", name="Auto-save: off · Turn on").click()
+    expect(page.get_by_role("button", name="Auto-save: on · Turn off")).to_be_visible()
+    return table, errors
+
+
 @pytest.mark.parametrize("typed_first", [True, False])
 def test_a_round_that_saved_itself_shows_the_typed_hand_beside_it(
     small_phone: Page, live_server, typed_first: bool
 ) -> None:
     app = live_server.app
-    table = seed_table(app, THREE, 9)
-    errors = console_errors(small_phone)
-    open_game(small_phone, table.edit)
-    small_phone.get_by_role("button", name="Auto-save: off · Turn on").click()
-    expect(small_phone.get_by_role("button", name="Auto-save: on · Turn off")).to_be_visible()
+    table, errors = auto_save_on(small_phone, app)
     if typed_first:
         points(small_phone, "Bob").fill("5")
         phone_posts(app, table.id, {1: 12})
@@ -117,11 +124,7 @@ def test_a_starter_picked_alone_is_shown_beside_a_round_that_saved_itself(
     not recorded)" and puts it back into a correction in one tap (was: the page reloaded, as
     with nothing typed, and the pick was gone unsaid)."""
     app = live_server.app
-    table = seed_table(app, THREE, 9)
-    errors = console_errors(small_phone)
-    open_game(small_phone, table.edit)
-    small_phone.get_by_role("button", name="Auto-save: off · Turn on").click()
-    expect(small_phone.get_by_role("button", name="Auto-save: on · Turn off")).to_be_visible()
+    table, errors = auto_save_on(small_phone, app)
     small_phone.get_by_label("Who started this round?").select_option(label="Bob")
     phone_posts(app, table.id, {0: 7, 1: 12, 2: None})  # Ann 7, Bob 12, Cho went out
     round_saves_itself(app, table.id)
