@@ -11,6 +11,7 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from companion.extensions import db
 from companion.models import Game
 from tests.web.playkit import make_game, round_post, seat_ids, text
 
@@ -187,3 +188,95 @@ def test_a_box_still_holding_a_replaced_post_is_not_this_phone_s(app, client):
     r = client.post(f"/g/{game.edit_token}/round", data=filled_form(game, shown, Ann="3"))
     assert r.status_code == 409
     assert listed(r) == ["Ann: 3 points (saved: went out)"]
+
+
+def round_form_fields(response) -> MultiDict:
+    """What the page's round form (``#round-form``) would post as it stands: its hidden and
+    text boxes, the ticked boxes and each chosen option (as a phone without JavaScript
+    sends it)."""
+    page = response.get_data(as_text=True)
+    found = re.search(r'<form [^>]*id="round-form".*?</form>', page, re.S)
+    assert found, "no round form"
+    fields: MultiDict = MultiDict()
+    for tag in re.findall(r"<input[^>]*>", found.group(0)):
+        name = re.search(r'name="([^"]+)"', tag)
+        value = re.search(r'value="([^"]*)"', tag)
+        if name is None or ('type="checkbox"' in tag and " checked" not in tag):
+            continue
+        fields.add(name.group(1), value.group(1) if value else "")
+    selects = re.findall(r'<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>', found.group(0), re.S)
+    for name, options in selects:
+        chosen = re.search(r'<option selected value="([^"]*)"', options)
+        if chosen:
+            fields.add(name, chosen.group(1))
+    return fields
+
+
+def test_put_mine_back_keeps_a_correction_made_on_another_phone_since(app, client):
+    """Phone A's Save is refused (Bob 5 against the saved 12) and shows the comparison; phone
+    B then corrects Cy 7 -> 9; A taps "Put mine back in the form": the correction form holds
+    the round as saved now with A's Bob 5 in it, says at once that the round changed on
+    another phone, and its Save keeps Cy's 9 (was: the form held Cy 7 from the time of the
+    comparison with the game's new version, and its Save silently undid B's correction)."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    ids, shown = seat_ids(game), game.version
+    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
+    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    assert listed(compared) == ["Bob: 5 points (saved: 12 points)"]
+    # phone B corrects Cy's hand
+    phone_b = round_post(game, 6, totals={"Bob": 12, "Cy": 9}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round/1", data=phone_b).status_code == 303
+    opened = client.post(
+        f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
+    )
+    assert opened.status_code == 200
+    assert "This round was changed on another phone since" in text(opened)
+    form = round_form_fields(opened)
+    assert form[f"total_{ids['Bob']}"] == "5" and form[f"total_{ids['Cy']}"] == "9"
+    assert client.post(f"/g/{game.edit_token}/round/1", data=form).status_code == 303
+    db.session.expire_all()
+    saved = {h.seat_id: h.points for h in db.session.get(Game, game.id).rounds[0].hands}
+    assert saved[ids["Bob"]] == 5 and saved[ids["Cy"]] == 9
+
+
+def test_put_mine_back_shows_a_hand_both_phones_changed(app, client):
+    """Phone B corrected Bob 12 -> 8 after A's comparison (Bob 5 on A): "Put mine back" puts
+    A's 5 in the form and shows the round saved now beside it, "Bob: 5 points (saved: 8
+    points)", so that B's 8 is not overwritten unseen."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    ids, shown = seat_ids(game), game.version
+    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
+    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    phone_b = round_post(game, 6, totals={"Bob": 8, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round/1", data=phone_b).status_code == 303
+    opened = client.post(
+        f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
+    )
+    assert "This round was changed on another phone since" in text(opened)
+    assert listed(opened) == ["Bob: 5 points (saved: 8 points)"]
+    assert round_form_fields(opened)[f"total_{ids['Bob']}"] == "5"
+    assert "Put mine back in the form" not in text(opened)
+
+
+def test_put_mine_back_with_the_round_unchanged_says_nothing_more(app, client):
+    """Nothing changed the round since the comparison (another round saved meanwhile does
+    not count): the correction form holds A's values, with no word of a change."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    ids, shown = seat_ids(game), game.version
+    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
+    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    opened = client.post(
+        f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
+    )
+    assert "changed on another phone" not in text(opened)
+    form = round_form_fields(opened)
+    assert form[f"total_{ids['Bob']}"] == "5" and form[f"total_{ids['Cy']}"] == "7"
