@@ -646,14 +646,17 @@ def _conflict(game: Game, double: int | None, form: RoundForm | None = None) -> 
         ]
         if form is not None:
             mine, fields = _beside_saved(game, form, saved)
+            # nothing of this phone's differs from the saved round: news (the round is saved
+            # as this phone had it), not an error about its values
+            said = {"errors": errors} if mine else {"notice": errors[0]}
             return _render_game(
                 409,
                 game=game,
                 plan=plan_round(game),
-                errors=errors,
                 conflict=saved,
                 mine=mine,
                 mine_fields=fields,
+                **said,
             )
     else:
         # Nothing was saved for this round: the game moved on (another round saved, a change

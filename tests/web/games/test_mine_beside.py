@@ -113,6 +113,25 @@ def test_nothing_differs_no_comparison(app, client):
     assert "On this phone" not in words and "Put mine back in the form" not in words
 
 
+def test_nothing_differs_is_no_error(app, client):
+    """Another scorekeeper phone saved the round with the very values this phone had: the 409
+    says so as news (a status line), not as a red error about this phone's values; with a
+    value that differs it stays an error (was: red with nothing of this phone's at odds)."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    same = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=same).status_code == 303
+    r = client.post(f"/g/{game.edit_token}/round", data=same)  # the same version: refused
+    assert r.status_code == 409
+    page = r.get_data(as_text=True)
+    said = "This round was already saved on another phone"
+    assert re.search(rf'<p class="flash success" role="status">{said}', page)
+    assert 'class="flash error"' not in page and 'role="alert"' not in page
+    other = {**same, f"total_{seat_ids(game)['Bob']}": "5"}
+    differs = client.post(f"/g/{game.edit_token}/round", data=other).get_data(as_text=True)
+    assert re.search(rf'<div class="flash error" role="alert"><p>{said}', differs)
+
+
 def test_who_started_and_blocked_are_listed_and_put_back(app, client):
     """Another scorekeeper phone saved Ann out, Bob 12, Cy 7, nobody named as starter; this
     phone had Ann 3, "blocked" ticked and Bob as starter: all three are listed in players'
