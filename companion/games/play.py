@@ -581,7 +581,11 @@ def _untouched(hand: Any, held: posts.HandValue) -> bool:
 
 def _filled_by_phone(form: RoundForm) -> set[int]:
     """The seats whose hand this phone's form holds as its own: typed in, or a box holding a
-    post it would have saved; not an empty box it never touched."""
+    post it would have saved; not an empty box it never touched. The marks after the table
+    box's buttons read it (:func:`_marks`' ``restored`` marks only a seat with no open post,
+    so a box holding its player's post untouched is still marked "posted"): a box holding
+    typing an undo put back (filled from no post) stays *typed by you, not saved yet*, which
+    :func:`_typed_by_phone` (the comparison's rule) would mark "not posted"."""
     held = _held(form)
     return {
         h.seat.id

@@ -13,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
 from companion.models import Game
-from tests.web.playkit import make_game, round_post, seat_ids, text
+from tests.web.playkit import make_game, round_form_fields, round_post, seat_ids, text
 
 #: the phones' posts of the round with 6-6 in these tests: Ann went out, Bob 12, Cy 7
 POSTS = {"Ann": {"went_out": "y"}, "Bob": {"total": "12"}, "Cy": {"total": "7"}}
@@ -209,26 +209,10 @@ def test_a_box_still_holding_a_replaced_post_is_not_this_phone_s(app, client):
     assert listed(r) == ["Ann: 3 points (saved: went out)"]
 
 
-def round_form_fields(response) -> MultiDict:
-    """What the page's round form (``#round-form``) would post as it stands: its hidden and
-    text boxes, the ticked boxes and each chosen option (as a phone without JavaScript
+def correction_form(response) -> MultiDict:
+    """What the page's round form would post as it stands (as a phone without JavaScript
     sends it)."""
-    page = response.get_data(as_text=True)
-    found = re.search(r'<form [^>]*id="round-form".*?</form>', page, re.S)
-    assert found, "no round form"
-    fields: MultiDict = MultiDict()
-    for tag in re.findall(r"<input[^>]*>", found.group(0)):
-        name = re.search(r'name="([^"]+)"', tag)
-        value = re.search(r'value="([^"]*)"', tag)
-        if name is None or ('type="checkbox"' in tag and " checked" not in tag):
-            continue
-        fields.add(name.group(1), value.group(1) if value else "")
-    selects = re.findall(r'<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>', found.group(0), re.S)
-    for name, options in selects:
-        chosen = re.search(r'<option selected value="([^"]*)"', options)
-        if chosen:
-            fields.add(name, chosen.group(1))
-    return fields
+    return MultiDict(round_form_fields(response.get_data(as_text=True)))
 
 
 def test_put_mine_back_keeps_a_correction_made_on_another_phone_since(app, client):
@@ -253,7 +237,7 @@ def test_put_mine_back_keeps_a_correction_made_on_another_phone_since(app, clien
     )
     assert opened.status_code == 200
     assert "This round was changed on another phone since" in text(opened)
-    form = round_form_fields(opened)
+    form = correction_form(opened)
     assert form[f"total_{ids['Bob']}"] == "5" and form[f"total_{ids['Cy']}"] == "9"
     assert client.post(f"/g/{game.edit_token}/round/1", data=form).status_code == 303
     db.session.expire_all()
@@ -279,7 +263,7 @@ def test_put_mine_back_shows_a_hand_both_phones_changed(app, client):
     )
     assert "This round was changed on another phone since" in text(opened)
     assert listed(opened) == ["Bob: 5 points (saved: 8 points)"]
-    assert round_form_fields(opened)[f"total_{ids['Bob']}"] == "5"
+    assert correction_form(opened)[f"total_{ids['Bob']}"] == "5"
     assert "Put mine back in the form" not in text(opened)
 
 
@@ -297,5 +281,5 @@ def test_put_mine_back_with_the_round_unchanged_says_nothing_more(app, client):
         f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
     )
     assert "changed on another phone" not in text(opened)
-    form = round_form_fields(opened)
+    form = correction_form(opened)
     assert form[f"total_{ids['Bob']}"] == "5" and form[f"total_{ids['Cy']}"] == "7"
