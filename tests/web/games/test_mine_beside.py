@@ -277,6 +277,10 @@ def test_put_mine_back_with_the_round_unchanged_says_nothing_more(app, client):
     assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
     mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
     compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    db.session.expire_all()
+    now = db.session.get(Game, game.id).version
+    next_round = round_post(game, 5, totals={"Bob": 4, "Cy": 6}, out="Ann", version=now)
+    assert client.post(f"/g/{game.edit_token}/round", data=next_round).status_code == 303
     opened = client.post(
         f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
     )
