@@ -13,6 +13,15 @@
 
   function field(form, name) { return form.querySelector('[name="' + name + '"]'); }
 
+  // A part of this page needed now and then, run when needed: static/js/<name>.js, run anew
+  // each time, with what it needs in window.cfcLater[name] (handover.js: this phone no longer
+  // keeps score).
+  var LATER = window.cfcLater = {}, HERE = (document.currentScript || {}).src;
+  function later(name) {
+    LATER[name] = arguments; // [name, the form, a refused answer, banner]
+    document.head.appendChild(document.createElement("script")).src = HERE.replace("table.js", name + ".js");
+  }
+
   function fill(form, seat, hand) {
     var total = field(form, "total_" + seat);
     var out = field(form, "out_" + seat);
@@ -186,14 +195,6 @@
     }
   }
 
-  // The server writes UTC times: show each in the phone's own time zone.
-  function localTimes(root) {
-    root.querySelectorAll(".post-mark time[datetime]").forEach(function (node) {
-      var text = clock(node.getAttribute("datetime"));
-      if (text) { node.textContent = text; }
-    });
-  }
-
   function banner(form, text) {
     var box = document.querySelector(".live-banner");
     if (!box) {
@@ -205,34 +206,12 @@
     box.textContent = text;
   }
 
-  // Scorekeeping was handed over (the server's page says so: data-scorekeeping-ended in
-  // templates/games/not_scorekeeper.html): nothing this form sends is saved any more, so its
-  // buttons and boxes are disabled (what was typed stays readable in them).
-  function endedIn(html) {
-    return /data-scorekeeping-ended/.test(html || "");
-  }
-  function disable(form) {
-    form.setAttribute("data-retired", "");
-    form.querySelectorAll("button, input, select, textarea").forEach(function (control) {
-      if ((control.type || "").toLowerCase() !== "hidden") { control.disabled = true; }
-    });
-  }
-  // The round form, and every other scorekeeper's form of the page (the seat buttons: lock,
-  // close the join panel, remove a phone, auto-save, a request's answer): each posts under the
-  // game's edit link, which the server now refuses from this phone.
-  function retire(form) {
-    disable(form);
-    var page = form.getAttribute("data-outbox-page");
-    if (!page) { return; }
-    [].forEach.call(document.forms, function (other) {
-      if (other.method === "post" && other.action.indexOf(page + "/") > 0) { disable(other); }
-    });
-  }
-  // A Save refused so: after htmx has enabled its Save button again (afterRequest).
-  document.addEventListener("htmx:afterRequest", function (ev) {
-    var xhr = ev.detail && ev.detail.xhr;
-    var form = ev.detail && ev.detail.elt && ev.detail.elt.closest ? ev.detail.elt.closest("form.round-form") : null;
-    if (form && xhr && xhr.status === 403 && endedIn(xhr.responseText)) { retire(form); }
+  // An answer to the round form, before htmx handles it. A Save refused as this phone no longer
+  // keeps score (handed over): handover.js, run once loaded (after htmx has enabled the Save
+  // button again), disables the page's scorekeeper's forms.
+  document.addEventListener("htmx:beforeOnLoad", function (ev) {
+    var xhr = ev.detail.xhr, form = ev.detail.elt.closest && ev.detail.elt.closest("form.round-form");
+    if (form && xhr.status === 403) { later("handover", form, xhr.responseText); }
   });
 
   function start(form) {
@@ -315,13 +294,7 @@
           // something typed in it stays, so the typed values can still be read and passed on.
           stopped = true;
           if (!anyDirty()) { window.location.reload(); return null; }
-          return r.text().then(function (body) {
-            var doc = new DOMParser().parseFromString(body, "text/html");
-            var title = doc.querySelector("main h1");
-            banner(form, title ? title.textContent.trim() : "");
-            if (endedIn(body)) { retire(form); }
-            return null;
-          });
+          return r.text().then(function (body) { later("handover", form, body, banner); });
         }
         if (!r.ok) { return null; }
         return r.json();
@@ -357,8 +330,8 @@
   }
 
   function init(root) {
+    // (the server's UTC times of the marks are shown in the phone's zone by static/js/app.js)
     if (!root.querySelectorAll) { return; }
-    localTimes(root);
     root.querySelectorAll("form.round-form[data-posts]").forEach(function (form) {
       if (!form.getAttribute("data-live")) { form.setAttribute("data-live", "1"); start(form); }
     });
