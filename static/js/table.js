@@ -352,6 +352,8 @@
     root.querySelectorAll("form.round-form[data-posts]").forEach(function (form) {
       if (!form.getAttribute("data-live")) { form.setAttribute("data-live", "1"); start(form); }
     });
+    // a finished game's page: no round form, only its key and save address for kept.js
+    root.querySelectorAll("form.kept-typing").forEach(keptTyping);
   }
   // The tabs over the game: a tap shows the round or the scoreboard alone (#game[data-tab],
   // app.css); without this file both stay on the page and the tabs are links to them.

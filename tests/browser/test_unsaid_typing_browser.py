@@ -20,6 +20,7 @@ from tests.browser.test_live_table_browser import console_errors, game_row, poin
 from tests.browser.test_table_screen_browser import open_game, small_phone
 from tests.browser.test_table_sizes_browser import hand
 from tests.browser.test_undo_puts_back_browser import save, undo
+from tests.web.playkit import add_scored_rounds
 
 __all__ = ["small_phone"]  # the fixture: a 360 x 740 phone
 
@@ -175,3 +176,29 @@ def test_the_comparison_a_save_was_refused_with_survives_a_reload(
     expect(mine).to_contain_text("saved: 12")
     small_phone.wait_for_timeout(1500)  # (a second copy would come from kept.js's own post)
     expect(mine).to_have_count(1)
+
+
+def test_typing_of_the_round_that_ended_the_game_is_shown_on_the_finished_page(
+    small_phone: Page, live_server
+) -> None:
+    """The last round saved itself while the tab was closed: the game is over and its page has
+    no round form, yet the typed hand is shown beside the saved one."""
+    app = live_server.app
+    table = seed_table(app, THREE, 9)
+    with app.test_request_context():
+        add_scored_rounds(
+            load_game(db.session.get(Game, table.id)), [{"Ann": 0, "Bob": 5, "Cho": 7}] * 9
+        )
+        db.session.remove()
+    open_game(small_phone, table.edit)
+    points(small_phone, "Bob").fill("5")
+    small_phone.goto("about:blank")
+    saved_elsewhere(app, table.id)
+    small_phone.goto(f"/g/{table.edit}")
+    expect(small_phone.get_by_role("heading", name="Game over")).to_be_visible()
+    mine = small_phone.locator("ul.saved-hands.mine")
+    expect(mine).to_contain_text("Bob: 5")
+    expect(mine).to_contain_text("saved: 12")
+    small_phone.get_by_role("button", name="Put mine back in the form").click()
+    expect(hand(small_phone, "Bob").get_by_role("textbox")).to_have_value("5")
+    assert waiting(small_phone) == 0
