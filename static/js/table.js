@@ -13,6 +13,15 @@
 
   function field(form, name) { return form.querySelector('[name="' + name + '"]'); }
 
+  // A part of this page needed now and then, run when needed: static/js/<name>.js, run anew
+  // each time, with what it needs in window.cfcLater[name] (kept.js: kept typing of another
+  // round waits; handover.js: this phone no longer keeps score).
+  var LATER = window.cfcLater = {}, HERE = (document.currentScript || {}).src;
+  function later(name) {
+    LATER[name] = arguments; // [name, the form, a refused answer, banner]
+    document.head.appendChild(document.createElement("script")).src = HERE.replace("table.js", name + ".js");
+  }
+
   function fill(form, seat, hand) {
     var total = field(form, "total_" + seat);
     var out = field(form, "out_" + seat);
@@ -21,7 +30,7 @@
       total.value = hand.tiles.length || hand.went_out || hand.total === null ? "" : String(hand.total);
       // a tile post shows its sum in the empty box, so the scorekeeper sees what typing replaces
       if (!total.hasAttribute("data-placeholder")) { total.setAttribute("data-placeholder", total.placeholder); }
-      total.placeholder = hand.points !== null && hand.points !== undefined && !hand.went_out ? String(hand.points) : total.getAttribute("data-placeholder");
+      total.placeholder = hand.points != null && !hand.went_out ? String(hand.points) : total.getAttribute("data-placeholder");
     }
     if (out) { out.checked = !!hand.went_out; }
     // the post the box now holds, as HandValue.key() writes it: the server tells it from typing
@@ -60,19 +69,21 @@
 
   // --- the scorekeeper's own typing, kept on this phone until the round is saved -----------
   // One entry per game in localStorage ("cf-round-typed:<game id>") holding the form's key
-  // (data-draft: game id, rounds entered, the round's double) and, per hand typed in, the box,
+  // (data-draft: game id, rounds entered, the round's double), per hand typed in the box,
   // the tick, the tiles, the post revision the form had seen and the post the box was filled
-  // from. A reload, or a tab the phone killed, puts them back in the boxes; a save or an undo
-  // changes the rounds entered, and the entry of another round is dropped when seen (not the
-  // game's version, which a switch changes too: docs/TABLE.md).
-  var DRAFT_PREFIX = "cf-round-typed:";
-
-  function storage() {
+  // from, and (once one was touched) the round's ticks and who started. A reload, or a tab the
+  // phone killed, puts them back; a save of this phone's drops the entry. An entry of another
+  // round (saved or undone since: the rounds entered changed, not the game's version, which a
+  // switch changes too) waits aside ("cf-round-typed:<game id>!", by key): static/js/kept.js
+  // shows one saved since beside the saved round; one undone since comes back with its round
+  // (docs/TABLE.md: "The scorekeeper's typing survives a reload", "Typing of a round
+  // saved meanwhile is never dropped unsaid").
+  var STORE = (function () {
     try { return window.localStorage || null; } catch (e) { return null; }
-  }
+  })();
 
   function draftName(form) {
-    return DRAFT_PREFIX + (form.getAttribute("data-draft") || "").split(":")[0];
+    return "cf-round-typed:" + (form.getAttribute("data-draft") || "").split(":")[0];
   }
 
   // What the form holds for one hand now.
@@ -110,33 +121,43 @@
     return hand.total === null ? "" : String(hand.total);
   }
 
-  function keepTyping(form, dirty) {
-    var store = storage();
-    if (!store) { return; }
+  // What a box holds: a tick's checked, else its value.
+  function prop(box) { return box.type === "checkbox" ? "checked" : "value"; }
+
+  function keepTyping(form, dirty, own) {
     var seats = {};
     Object.keys(dirty).forEach(function (seat) { seats[seat] = handNow(form, seat); });
+    keep(draftName(form), Object.keys(seats).length + Object.keys(own).length && { key: form.getAttribute("data-draft"), seats: seats, own: own });
+  }
+
+  // Keep ``value`` under ``name``; nothing (0, null): drop the entry. (No storage: STORE null,
+  // and its calls fail here.)
+  function keep(name, value) {
     try {
-      if (Object.keys(seats).length) {
-        store.setItem(draftName(form), JSON.stringify({ key: form.getAttribute("data-draft"), seats: seats }));
-      } else {
-        store.removeItem(draftName(form));
-      }
+      if (value) { STORE.setItem(name, JSON.stringify(value)); } else { STORE.removeItem(name); }
     } catch (e) { /* storage full or refused: the form itself still holds the typing */ }
   }
 
-  // The kept typing of this form's round, or null; an entry of another round or version
-  // (saved or undone since) is dropped, and so is the hand a photo filled since
+  function read(name) {
+    try { return JSON.parse(STORE.getItem(name)); } catch (e) { return null; }
+  }
+
+  // The kept typing of this form's round ({key, seats, own}), or null: the entry of another round
+  // goes aside, the one of this round waiting aside (undone since, now back) comes back, and
+  // kept.js is loaded while anything waits. The hand a photo filled since is not put back
   // (data-fresh: its seat; the photo's tiles must not be typed over).
   function keptTyping(form) {
-    var store = storage();
-    var kept = null;
-    try { kept = store ? JSON.parse(store.getItem(draftName(form)) || "null") : null; } catch (e) { kept = null; }
-    if (kept && kept.key !== form.getAttribute("data-draft")) {
-      try { store.removeItem(draftName(form)); } catch (e) { /* nothing to drop */ }
-      return null;
-    }
-    if (kept && kept.seats) { delete kept.seats[form.getAttribute("data-fresh")]; }
-    return kept && kept.seats ? kept.seats : null;
+    var key = form.getAttribute("data-draft"), name = draftName(form);
+    var kept = read(name), aside = read(name + "!") || {};
+    if (kept && kept.key !== key) { aside[kept.key] = kept; kept = null; }
+    kept = kept || aside[key];
+    delete aside[key];
+    keep(name, kept);
+    var waits = Object.keys(aside).length;
+    keep(name + "!", waits && aside);
+    if (waits) { later("kept", form); }
+    if (kept) { delete kept.seats[form.getAttribute("data-fresh")]; }
+    return kept;
   }
 
   function putBack(form, seat, kept) {
@@ -172,26 +193,16 @@
     badge.textContent = form.getAttribute("data-" + state) || state;
     if (hand && hand.at) {
       var time = document.createElement("time");
-      time.setAttribute("datetime", hand.at);
+      time.dateTime = hand.at;
       time.textContent = clock(hand.at);
-      badge.appendChild(document.createTextNode(" "));
-      badge.appendChild(time);
+      badge.append(" ", time);
     }
     if (hand && hand.words && (state !== "posted" || (hand.tiles && hand.tiles.length))) {
       var words = document.createElement("span");
       words.className = "post-words";
       words.textContent = hand.words;
-      badge.appendChild(document.createTextNode(": "));
-      badge.appendChild(words);
+      badge.append(": ", words);
     }
-  }
-
-  // The server writes UTC times: show each in the phone's own time zone.
-  function localTimes(root) {
-    root.querySelectorAll(".post-mark time[datetime]").forEach(function (node) {
-      var text = clock(node.getAttribute("datetime"));
-      if (text) { node.textContent = text; }
-    });
   }
 
   function banner(form, text) {
@@ -205,42 +216,21 @@
     box.textContent = text;
   }
 
-  // Scorekeeping was handed over (the server's page says so: data-scorekeeping-ended in
-  // templates/games/not_scorekeeper.html): nothing this form sends is saved any more, so its
-  // buttons and boxes are disabled (what was typed stays readable in them).
-  function endedIn(html) {
-    return /data-scorekeeping-ended/.test(html || "");
-  }
-  function disable(form) {
-    form.setAttribute("data-retired", "");
-    form.querySelectorAll("button, input, select, textarea").forEach(function (control) {
-      if ((control.type || "").toLowerCase() !== "hidden") { control.disabled = true; }
-    });
-  }
-  // The round form, and every other scorekeeper's form of the page (the seat buttons: lock,
-  // close the join panel, remove a phone, auto-save, a request's answer): each posts under the
-  // game's edit link, which the server now refuses from this phone.
-  function retire(form) {
-    disable(form);
-    var page = form.getAttribute("data-outbox-page");
-    if (!page) { return; }
-    [].forEach.call(document.forms, function (other) {
-      if (other.method === "post" && other.action.indexOf(page + "/") > 0) { disable(other); }
-    });
-  }
-  // A Save refused so: after htmx has enabled its Save button again (afterRequest).
-  document.addEventListener("htmx:afterRequest", function (ev) {
-    var xhr = ev.detail && ev.detail.xhr;
-    var form = ev.detail && ev.detail.elt && ev.detail.elt.closest ? ev.detail.elt.closest("form.round-form") : null;
-    if (form && xhr && xhr.status === 403 && endedIn(xhr.responseText)) { retire(form); }
+  // An answer to the round form, before htmx handles it. A Save refused as this phone no longer
+  // keeps score (handed over): handover.js, run once loaded (after htmx has enabled the Save
+  // button again), disables the page's scorekeeper's forms. A Save that saved (its answer
+  // points the address bar at the game page): the kept typing is dropped before the next
+  // round's form is drawn (a correction form has no entry).
+  document.addEventListener("htmx:beforeOnLoad", function (ev) {
+    var xhr = ev.detail.xhr, form = ev.detail.elt.closest && ev.detail.elt.closest("form.round-form");
+    if (form && xhr.status === 403) { later("handover", form, xhr.responseText); }
+    if (form && xhr.getResponseHeader("HX-Push-Url")) { keepTyping(form, {}, {}); }
   });
 
   function start(form) {
-    var url = form.getAttribute("data-posts");
-    var key = form.getAttribute("data-key");
-    var version = form.getAttribute("data-version");
-    var seconds = parseInt(form.getAttribute("data-poll") || "2", 10);
-    var dirty = {}, own;
+    var url = form.getAttribute("data-posts"), key = form.getAttribute("data-key"), version = form.getAttribute("data-version");
+    var seconds = +form.getAttribute("data-poll") || 2;
+    var dirty = {}, own = {}; // own: the round's ticks and starter set here, name -> value
     var latest = {}; // seat -> the last posted hand seen by the poll
     var asking = document.querySelectorAll("form.handover").length;
     // "Use Bob's post (12 points)" under a hand whose box differs from what its phone posted.
@@ -261,28 +251,29 @@
     // A hand typed over its post says so at once ("typed over their post: 12 points").
     function typedOver(seat) {
       var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]');
-      if (!badge || ["missing", "changed", "restored"].some(function (c) { return badge.classList.contains(c); })) { offer(seat); return; }
+      if (!badge || /missing|changed|restored/.test(badge.className)) { offer(seat); return; }
       show(seat, "typed", latest[seat] || { at: (badge.querySelector("time") || {}).dateTime, words: badge.getAttribute("data-words") || "" });
     }
     function typedIn(ev, trusted) {
       var m = /^(total|tiles|out)_(\d+)$|./.exec(ev.target.name || "");
       if (!m || !trusted) { return; }
-      if (!m[2]) { own = 1; return; }
-      dirty[m[2]] = true;
-      if (m[1] === "total" && ev.target.value.trim() !== "") { clearTiles(form, m[2]); }
-      typedOver(m[2]);
-      keepTyping(form, dirty);
+      if (m[2]) {
+        dirty[m[2]] = true;
+        if (m[1] === "total" && ev.target.value.trim() !== "") { clearTiles(form, m[2]); }
+        typedOver(m[2]);
+      } else { own[ev.target.name] = ev.target[prop(ev.target)]; }
+      keepTyping(form, dirty, own);
     }
     form.addEventListener("input", function (ev) { typedIn(ev, true); });
     form.addEventListener("change", function (ev) { typedIn(ev, ev.isTrusted); });
     form.addEventListener("click", function (ev) {
-      var button = ev.target && ev.target.closest ? ev.target.closest("button.use-post") : null;
+      var button = ev.target.closest("button.use-post");
       var seat = button && button.getAttribute("data-seat");
       if (!seat || !latest[seat]) { return; }
       fill(form, seat, latest[seat]);
       delete dirty[seat];
       show(seat, "posted", latest[seat]);
-      keepTyping(form, dirty);
+      keepTyping(form, dirty, own);
     });
     // The posts the page was written with, then what this phone typed before a reload: back
     // in the boxes, marked "typed by you, not saved yet"; a hand its phone posted again
@@ -291,7 +282,12 @@
     form.querySelectorAll(".post-mark[data-post]").forEach(function (badge) {
       try { latest[badge.getAttribute("data-seat")] = JSON.parse(badge.getAttribute("data-post")); } catch (e) { /* none */ }
     });
-    var kept = keptTyping(form);
+    var kept = keptTyping(form) || {};
+    Object.keys(kept.own || {}).forEach(function (name) {
+      var box = field(form, name);
+      if (box) { box[prop(box)] = own[name] = kept.own[name]; }
+    });
+    kept = kept.seats;
     Object.keys(kept || {}).forEach(function (seat) {
       if (!field(form, "total_" + seat)) { return; }
       dirty[seat] = true;
@@ -300,11 +296,11 @@
       var hand = latest[seat] || null;
       show(seat, hand && String(hand.revision) !== kept[seat].seen ? "typed" : "restored", hand);
     });
-    if (kept) { keepTyping(form, dirty); } // (the revisions seen now)
+    if (kept) { keepTyping(form, dirty, own); } // (the revisions seen now)
     form.querySelectorAll("button.use-post[data-seat]").forEach(function (button) {
       offer(button.getAttribute("data-seat"));
     });
-    function anyDirty() { return own || Object.keys(dirty).length; }
+    function anyDirty() { return Object.keys(own).length + Object.keys(dirty).length; }
     var stopped = false;
     function poll() {
       if (stopped || !document.body.contains(form)) { return; }
@@ -315,13 +311,7 @@
           // something typed in it stays, so the typed values can still be read and passed on.
           stopped = true;
           if (!anyDirty()) { window.location.reload(); return null; }
-          return r.text().then(function (body) {
-            var doc = new DOMParser().parseFromString(body, "text/html");
-            var title = doc.querySelector("main h1");
-            banner(form, title ? title.textContent.trim() : "");
-            if (endedIn(body)) { retire(form); }
-            return null;
-          });
+          return r.text().then(function (body) { later("handover", form, body, banner); });
         }
         if (!r.ok) { return null; }
         return r.json();
@@ -357,16 +347,18 @@
   }
 
   function init(root) {
+    // (the server's UTC times of the marks are shown in the phone's zone by static/js/app.js)
     if (!root.querySelectorAll) { return; }
-    localTimes(root);
     root.querySelectorAll("form.round-form[data-posts]").forEach(function (form) {
       if (!form.getAttribute("data-live")) { form.setAttribute("data-live", "1"); start(form); }
     });
+    // a finished game's page: no round form, only its key and save address for kept.js
+    root.querySelectorAll("form.kept-typing").forEach(keptTyping);
   }
   // The tabs over the game: a tap shows the round or the scoreboard alone (#game[data-tab],
   // app.css); without this file both stay on the page and the tabs are links to them.
   document.addEventListener("click", function (ev) {
-    var tab = ev.target && ev.target.closest ? ev.target.closest("nav.game-tabs a[data-tab]") : null;
+    var tab = ev.target.closest && ev.target.closest("nav.game-tabs a[data-tab]");
     var game = tab && tab.closest("#game");
     if (!tab || !game) { return; }
     ev.preventDefault();

@@ -1,0 +1,126 @@
+// Run by static/js/table.js (anew each time: window.cfcLater.kept holds its call, the round
+// form second) while kept typing of another round waits aside on this phone
+// ("cf-round-typed:<game id>!": the entries by their key, game id : rounds entered : double).
+// Its round was saved since (fewer rounds entered than the form's now: on another phone, by
+// auto-save, while the tab was closed): the entry is posted to the form's save address as the
+// stale form it was, and the server answers 409 with the saved round and this phone's values
+// beside it, as a Save of it would (companion/games/play.py _conflict, _beside_saved: the one
+// rule of the comparison). That is shown above the round form, and the entry stays until the
+// scorekeeper puts it back in a correction ("Put mine back in the form") or forgets it: a
+// reload shows it again. Nothing differs, or no such round was saved (a double burned):
+// dropped quietly. An entry of a round undone since waits for its round to come again
+// (table.js puts it back then). docs/TABLE.md "Typing of a round saved meanwhile is never
+// dropped unsaid".
+(function () {
+  "use strict";
+
+  var form = window.cfcLater.kept[1];
+  var draft = (form.getAttribute("data-draft") || "").split(":");
+  var name = "cf-round-typed:" + draft[0] + "!";
+  var area = form.closest("#round-area") || form.parentNode;
+
+  function waiting() {
+    try { return JSON.parse(localStorage.getItem(name)) || {}; } catch (e) { return {}; }
+  }
+
+  function drop(key) {
+    var all = waiting();
+    delete all[key];
+    try { localStorage.setItem(name, JSON.stringify(all)); } catch (e) { /* refused */ }
+  }
+
+  // The kept entry as the form it was: this page's form (its CSRF token, its save address)
+  // holding only the kept round's double, hands, ticks and starter, and no version: a stale
+  // form, from which the server saves nothing (a round saved meanwhile is compared first).
+  function asPosted(kept) {
+    var data = new FormData(form);
+    Array.from(data.keys()).forEach(function (field) {
+      if (/^((total|tiles|out|seen|filled)_\d+|version|double|blocked|out_on_double|starter)$/.test(field)) { data.delete(field); }
+    });
+    data.set("version", "");
+    data.set("double", kept.key.split(":")[2]);
+    Object.keys(kept.seats || {}).forEach(function (seat) {
+      var hand = kept.seats[seat];
+      data.set("total_" + seat, hand.total);
+      (hand.tiles || []).forEach(function (tile) { data.append("tiles_" + seat, tile); });
+      if (hand.out) { data.set("out_" + seat, "y"); }
+      data.set("seen_" + seat, hand.seen || "");
+      data.set("filled_" + seat, hand.filled || "");
+    });
+    ["blocked", "out_on_double", "starter"].forEach(function (field) {
+      var value = (kept.own || {})[field];
+      if (value) { data.set(field, value === true ? "y" : value); }
+    });
+    return data;
+  }
+
+  function shown(key) {
+    return [].some.call(document.querySelectorAll("[data-kept]"), function (box) {
+      return box.getAttribute("data-kept") === key;
+    });
+  }
+
+  // The saved round with this phone's values beside it, from the 409 answer, above the form.
+  function show(key, html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var mine = doc.querySelector(".saved-hands.mine");
+    if (!mine) { drop(key); return; } // nothing differs
+    if (shown(key) || !document.body.contains(form)) { return; }
+    var box = document.createElement("div");
+    box.setAttribute("data-kept", key);
+    var said = doc.querySelector(".flash.error");
+    if (said) { box.appendChild(said); }
+    box.appendChild(mine.closest("section"));
+    area.insertBefore(box, area.firstChild);
+  }
+
+  function compare(key, kept) {
+    fetch(form.action, {
+      method: "POST",
+      body: asPosted(kept),
+      credentials: "same-origin",
+      headers: { "HX-Request": "true" }
+    }).then(function (r) {
+      // 409: the comparison (or what was saved, nothing beside it); 422: no such round saved;
+      // anything else (offline, handed over): try again at the next page
+      if (r.status === 422) { drop(key); }
+      return r.status === 409 ? r.text() : null;
+    }).then(function (html) {
+      if (html !== null) { show(key, html); }
+    }).catch(function () { /* offline: the entry waits */ });
+  }
+
+  var all = waiting();
+  var saved = Object.keys(all).filter(function (key) {
+    var rounds = +key.split(":")[1];
+    if (rounds === +draft[1]) { drop(key); } // another double at the same point: not coming
+    return rounds < +draft[1];
+  }).sort(function (a, b) { return b.split(":")[1] - a.split(":")[1]; });
+  // A comparison the page shows already (a Save refused, or the auto-save switch, as the
+  // round was saved meanwhile) is the newest waiting entry's: it answers for it.
+  var there = area.querySelector(".saved-hands.mine");
+  var section = there && there.closest("section:not([data-kept])");
+  if (section && saved.length && !there.closest("[data-kept]")) {
+    section.setAttribute("data-kept", saved[0]);
+  }
+  saved.forEach(function (key) {
+    if (!shown(key)) { compare(key, all[key]); }
+  });
+
+  if (window.cfcLater.keptOn) { return; }
+  window.cfcLater.keptOn = true;
+  // Resolved: put back in a correction of the saved round, or forgotten (the link, without
+  // JavaScript, only draws the game page again).
+  document.addEventListener("submit", function (ev) {
+    var box = ev.target.closest && ev.target.closest("[data-kept]");
+    if (box) { drop(box.getAttribute("data-kept")); }
+  });
+  document.addEventListener("click", function (ev) {
+    var forget = ev.target.closest && ev.target.closest("[data-forget]");
+    var box = forget && forget.closest("[data-kept]");
+    if (!box) { return; }
+    ev.preventDefault();
+    drop(box.getAttribute("data-kept"));
+    box.remove();
+  });
+})();

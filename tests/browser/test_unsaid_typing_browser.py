@@ -1,0 +1,204 @@
+"""What the scorekeeper typed never disappears unsaid, at 360 x 740: typing kept on the phone
+whose round was saved elsewhere while the tab was closed (the players' posts, auto-save,
+another scorekeeper) is shown beside the saved round when the page is opened again, and again
+after a reload, until it is put back in a correction or forgotten; typing that matches what
+was saved is dropped quietly. The round's ticks and "Who started" are kept across a reload
+like the hand boxes."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Page, expect
+
+from companion.extensions import db
+from companion.models import Game
+from companion.services import hand_posts as posts
+from companion.services.round_plan import load_game
+from tests.browser.table_screen import FOUR, phone_posts, seed_table
+from tests.browser.test_live_table_browser import console_errors, game_row, points
+from tests.browser.test_table_screen_browser import open_game, small_phone
+from tests.browser.test_table_sizes_browser import hand
+from tests.browser.test_undo_puts_back_browser import save, undo
+from tests.web.playkit import add_scored_rounds
+
+__all__ = ["small_phone"]  # the fixture: a 360 x 740 phone
+
+pytestmark = pytest.mark.browser
+
+THREE = ["Ann", "Bob", "Cho"]
+
+
+def saved_elsewhere(app: Flask, game_id: int) -> None:
+    """Every player posts (Ann 7, Bob 12, Cho went out) and the round saves itself from the
+    posts, as auto-save does while the scorekeeper's tab is closed."""
+    phone_posts(app, game_id, {0: 7, 1: 12, 2: None})
+    with app.test_request_context():
+        assert posts.save_posted_round(load_game(db.session.get(Game, game_id)))
+        db.session.remove()
+
+
+def waiting(page: Page) -> int:
+    """How many entries of kept typing wait aside on the phone (all games)."""
+    return page.evaluate(
+        """() => Object.keys(localStorage).filter(k => k.endsWith("!"))
+            .reduce((n, k) => n + Object.keys(JSON.parse(localStorage[k]) || {}).length, 0)"""
+    )
+
+
+def test_typing_of_a_round_saved_while_the_tab_was_closed_is_shown_until_put_back(
+    small_phone: Page, live_server
+) -> None:
+    app = live_server.app
+    table = seed_table(app, THREE, 9)
+    errors = console_errors(small_phone)
+    open_game(small_phone, table.edit)
+    points(small_phone, "Bob").fill("5")  # the scorekeeper's count of Bob's hand
+    small_phone.goto("about:blank")  # the tab is gone before Save
+    saved_elsewhere(app, table.id)
+    assert game_row(app, table.id)[2] == 1
+
+    open_game(small_phone, table.edit)
+    area = small_phone.locator("#round-area")
+    mine = area.locator("ul.saved-hands.mine")
+    expect(mine).to_contain_text("Bob: 5")
+    expect(mine).to_contain_text("saved: 12")
+    expect(area.get_by_role("alert")).to_contain_text("Auto-save saved this round")
+    expect(points(small_phone, "Bob")).to_have_value("")  # the next round's form is clean
+    small_phone.reload()  # the comparison is not lost with the page
+    expect(mine).to_contain_text("Bob: 5")
+    expect(mine).to_have_count(1)
+    assert game_row(app, table.id)[2] == 1  # the comparison saved nothing
+
+    area.get_by_role("button", name="Put mine back in the form").click()
+    expect(hand(small_phone, "Bob").get_by_role("textbox")).to_have_value("5")
+    assert waiting(small_phone) == 0
+    open_game(small_phone, table.edit)  # put back: said once, not again
+    expect(small_phone.locator("ul.saved-hands.mine")).to_have_count(0)
+    assert errors == []
+
+
+def test_forgotten_typing_and_typing_that_was_saved_as_typed_are_gone(
+    small_phone: Page, live_server
+) -> None:
+    app = live_server.app
+    table = seed_table(app, THREE, 9)
+    open_game(small_phone, table.edit)
+    points(small_phone, "Bob").fill("5")
+    small_phone.goto("about:blank")
+    saved_elsewhere(app, table.id)
+    open_game(small_phone, table.edit)
+    forget = small_phone.get_by_role("link", name="Forget what this phone had")
+    expect(forget).to_be_visible()
+    forget.click()
+    expect(small_phone.locator("ul.saved-hands.mine")).to_have_count(0)
+    assert waiting(small_phone) == 0
+    small_phone.reload()
+    expect(small_phone.locator("#round-area form.round-form")).to_be_visible()
+    expect(small_phone.locator("ul.saved-hands.mine")).to_have_count(0)
+
+    # another game: the scorekeeper types what Bob's phone posts too; nothing differs
+    table = seed_table(app, THREE, 9)
+    open_game(small_phone, table.edit)
+    points(small_phone, "Bob").fill("12")
+    small_phone.goto("about:blank")
+    saved_elsewhere(app, table.id)
+    open_game(small_phone, table.edit)
+    small_phone.wait_for_function(
+        """() => !Object.keys(localStorage).some(k => k.endsWith("!")
+            && Object.keys(JSON.parse(localStorage[k]) || {}).length)"""
+    )
+    expect(small_phone.locator("ul.saved-hands.mine")).to_have_count(0)
+    expect(small_phone.locator(".flash.error")).to_have_count(0)
+
+
+def test_the_ticks_and_who_started_come_back_after_a_reload(small_phone: Page, live_server) -> None:
+    table = seed_table(live_server.app, THREE, 9)
+    open_game(small_phone, table.edit)
+    blocked = small_phone.get_by_label("Nobody went out: the round was blocked")
+    starter = small_phone.get_by_label("Who started this round?")
+    blocked.check()
+    starter.select_option(label="Bob")
+    small_phone.reload()
+    expect(blocked).to_be_checked()
+    expect(starter.locator("option:checked")).to_have_text("Bob")
+    blocked.uncheck()  # taken back: stays taken back
+    small_phone.reload()
+    expect(blocked).not_to_be_checked()
+    expect(starter.locator("option:checked")).to_have_text("Bob")
+
+
+def test_typing_of_the_next_round_waits_through_an_undo_and_comes_back_with_its_round(
+    small_phone: Page, live_server
+) -> None:
+    """The table undoes the last round to fix it while the next round's hands are typed: the
+    typing waits (no comparison: its round was not saved), and is back in the boxes when the
+    fixed round is saved again and its round is the one to enter (docs/TABLE.md)."""
+    app = live_server.app
+    table = seed_table(app, FOUR, 9)
+    page = small_phone
+    open_game(page, table.edit)
+    hand(page, "Ann").get_by_label("Went out").check()
+    for name, value in (("Bob", "12"), ("Cho", "7"), ("Dee", "30")):
+        points(page, name).fill(value)
+    save(page)
+    expect(page.locator("#round-area")).to_contain_text("Round 2 of 10")
+    points(page, "Bob").fill("5")  # the next round, typed, not saved
+    undo(page)
+    expect(page.locator("#round-area")).to_contain_text("Round 1 of 10")
+    page.reload()
+    expect(points(page, "Bob")).to_have_value("12")  # the undone round, as it was saved
+    expect(page.locator("ul.saved-hands.mine")).to_have_count(0)
+    save(page)
+    expect(page.locator("#round-area")).to_contain_text("Round 2 of 10")
+    expect(points(page, "Bob")).to_have_value("5")
+    expect(hand(page, "Bob").locator(".post-mark")).to_have_text("typed by you, not saved yet")
+    assert waiting(page) == 0
+
+
+def test_the_comparison_a_save_was_refused_with_survives_a_reload(
+    small_phone: Page, live_server
+) -> None:
+    """The page is open with Bob's 5 typed when the round saves itself: the page shows the
+    comparison at once (its poll's Save, 409); a reload, or the page drawn again, showed the
+    next round's empty form and the 5 was gone unsaid. It is shown again, once."""
+    app = live_server.app
+    table = seed_table(app, THREE, 9)
+    open_game(small_phone, table.edit)
+    points(small_phone, "Bob").fill("5")
+    saved_elsewhere(app, table.id)
+    mine = small_phone.locator("ul.saved-hands.mine")
+    expect(mine).to_contain_text("Bob: 5")  # the poll's Save, answered 409
+    small_phone.wait_for_timeout(1500)  # kept.js takes that one for the kept entry's
+    expect(mine).to_have_count(1)
+    small_phone.reload()
+    expect(mine).to_contain_text("Bob: 5")
+    expect(mine).to_contain_text("saved: 12")
+    small_phone.wait_for_timeout(1500)  # (a second copy would come from kept.js's own post)
+    expect(mine).to_have_count(1)
+
+
+def test_typing_of_the_round_that_ended_the_game_is_shown_on_the_finished_page(
+    small_phone: Page, live_server
+) -> None:
+    """The last round saved itself while the tab was closed: the game is over and its page has
+    no round form, yet the typed hand is shown beside the saved one."""
+    app = live_server.app
+    table = seed_table(app, THREE, 9)
+    with app.test_request_context():
+        add_scored_rounds(
+            load_game(db.session.get(Game, table.id)), [{"Ann": 0, "Bob": 5, "Cho": 7}] * 9
+        )
+        db.session.remove()
+    open_game(small_phone, table.edit)
+    points(small_phone, "Bob").fill("5")
+    small_phone.goto("about:blank")
+    saved_elsewhere(app, table.id)
+    small_phone.goto(f"/g/{table.edit}")
+    expect(small_phone.get_by_role("heading", name="Game over")).to_be_visible()
+    mine = small_phone.locator("ul.saved-hands.mine")
+    expect(mine).to_contain_text("Bob: 5")
+    expect(mine).to_contain_text("saved: 12")
+    small_phone.get_by_role("button", name="Put mine back in the form").click()
+    expect(hand(small_phone, "Bob").get_by_role("textbox")).to_have_value("5")
+    assert waiting(small_phone) == 0
