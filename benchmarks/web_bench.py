@@ -60,7 +60,7 @@ from sqlalchemy import event  # noqa: E402
 from companion import create_app  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.extensions import db  # noqa: E402
-from companion.games.play import KEPT_BUTTONS  # noqa: E402
+from companion.games.play import kept_field  # noqa: E402
 from companion.models import Game  # noqa: E402
 from companion.services import game_setup as setup  # noqa: E402
 from companion.services.round_check import HandEntry, RoundEntry, check_round  # noqa: E402
@@ -155,7 +155,7 @@ def last_round_form(app, edit_token: str) -> dict[str, str]:
         entry = round_entry(game, len(game.rounds))
         # kept: the page holds the hands' buttons, as a game page's round form says
         data = {"version": str(game.version), "double": str(entry.double), "starter": ""}
-        data[KEPT_BUTTONS] = ""
+        data[kept_field(game)] = ""
         for hand in entry.hands:
             data[f"total_{hand.seat.id}"] = hand.total
             if hand.went_out:

@@ -6,7 +6,11 @@ kept_buttons)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -82,3 +86,63 @@ def test_the_hands_keep_their_buttons_round_after_round(small_phone: Page, live_
     hand(page, "Dee").get_by_role("button", name="Count Dee's pips from a photo").click()
     page.wait_for_url(re.compile(r"/photo/\d+\?double=\d+$"))
     expect(page.get_by_label("Photo of the tiles, face up and apart")).to_have_count(1)
+
+
+@contextlib.contextmanager
+def held(app, endpoint: str) -> Iterator[tuple[threading.Event, threading.Event]]:
+    """While inside: requests to ``endpoint`` wait (at most 10 s) until the second event is
+    set; the first is set once one has arrived (the live server runs in this process)."""
+    arrived, release = threading.Event(), threading.Event()
+    view = app.view_functions[endpoint]
+
+    def waiting(*args: Any, **kwargs: Any) -> Any:
+        arrived.set()
+        release.wait(10)
+        return view(*args, **kwargs)
+
+    app.view_functions[endpoint] = waiting
+    try:
+        yield arrived, release
+    finally:
+        release.set()
+        app.view_functions[endpoint] = view
+
+
+def test_a_picker_and_a_save_on_their_way_together_leave_the_button(
+    small_phone: Page, live_server
+) -> None:
+    # The Save's answer keeps each hand's "Tap the tiles" button by id: a picker taking its
+    # place while the Save was on its way left the hand without one for a round, or put the
+    # saved round's picker in the next round (the hands' hx-sync).
+    app = live_server.app
+    table = seed_table(app, FOUR, 9)
+    page = small_phone
+    open_game(page, table.edit)
+    opener = hand(page, "Bob").get_by_role("button", name="Tap the tiles")
+    # 1. the picker tapped while the Save's request is on its way: nothing is fetched
+    with held(app, "games.save") as (arrived, release):
+        type_round(page, "Ann")
+        page.locator("#round-area .actions button.big").click()
+        assert arrived.wait(5)
+        opener.click()
+        page.wait_for_timeout(500)
+        expect(hand(page, "Bob").locator(".picker-box")).to_have_count(0)
+        release.set()
+        expect(page.locator("#round-title")).to_have_text("Round 2 of 10")
+    expect_buttons(page)
+    expect(opener).to_be_enabled()
+    # 2. Save tapped while the picker's fetch is on its way: the Save waits for the picker
+    # (which then says the hand has no button) and the answer brings Bob a new button
+    with held(app, "games.picker") as (arrived, release):
+        opener.click()
+        assert arrived.wait(5)
+        type_round(page, "Bob")
+        page.locator("#round-area .actions button.big").click()
+        page.wait_for_timeout(300)
+        expect(page.locator("#round-title")).to_have_text("Round 2 of 10")
+        release.set()
+        expect(page.locator("#round-title")).to_have_text("Round 3 of 10")
+    expect_buttons(page)
+    expect(opener).to_be_enabled()
+    opener.click()  # and it works
+    expect(hand(page, "Bob").locator(".picker-box[open]")).to_be_visible()

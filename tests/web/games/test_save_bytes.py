@@ -43,7 +43,7 @@ def save_answer(client, players: int, set_size: int, kept: bool = True) -> str:
     data = round_post(game, set_size - half, totals=totals, out=out)
     if kept:  # what the page's round form says of the hands' buttons it holds
         page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
-        data[re.search(r'<input type="hidden" name="(kept\d+)">', page)[1]] = ""
+        data[re.search(r'<input type="hidden" name="(kept[\w-]+)">', page)[1]] = ""
     answer = client.post(f"/g/{game.edit_token}/round", data=data, headers={"HX-Request": "true"})
     body = answer.get_data(as_text=True)
     assert answer.status_code == 200 and "Round saved." in body, body
