@@ -4,7 +4,7 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
-``--thirteenth`` and ``--fourteenth`` the later ones.
+``--thirteenth``, ``--fourteenth`` and ``--fifteenth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -175,6 +175,16 @@ LATER_PARTS = {
         "A fourteenth held-out part of the photo reader's labelled set, written once right "
         "after the thirteenth one (pips_split_thirteenth.json) had measured the steady-face "
         "rule narrowed to a would-be 0-0, before any tuning on it.",
+    ),
+    "--fifteenth": LaterPart(
+        "held_out_fifteenth",
+        ROOT / "tests" / "data" / "pips_split_fifteenth.json",
+        1217,
+        (330_000, 340_000, 150),
+        (340_000, 341_000, 30),
+        "A fifteenth held-out part of the photo reader's labelled set, written once right "
+        "after the fourteenth one (pips_split_fourteenth.json) had measured the corner-pip, "
+        "cloth-size and seam changes (its answers, at 0.5x-3x), before any tuning on it.",
     ),
 }
 

@@ -60,7 +60,14 @@ from ..services.round_plan import (
     picker_tiles,
     plan_round,
 )
-from ..services.round_store import Conflict, burn_double, check_version, edit_round, save_round
+from ..services.round_store import (
+    Conflict,
+    burn_double,
+    check_version,
+    edit_round,
+    play_key,
+    save_round,
+)
 from ..services.rulings import rulings_for
 from ..services.scoreboard import board_window, build_board
 from ..stored import read_or
@@ -91,6 +98,10 @@ from .undo import (
     undo_last,
     undone_round,
 )
+
+#: the fields "Put mine back in the form" sends beside the round's (:func:`_beside_saved`): the
+#: seats and round fields that are this phone's own, and the round as it was compared
+PUT_BACK_FIELD, COMPARED_FIELD = "put_back", "compared"
 
 #: seconds between two polls of the live pages (posted hands and saved rounds show within 2 s)
 POLL_SECONDS = 2
@@ -270,7 +281,10 @@ def join_panel_open(game: Game, phones: dict[int, Any]) -> bool:
 
 
 def _beside_saved(
-    game: Game, form: RoundForm, saved: Round
+    game: Game,
+    form: RoundForm,
+    saved: Round,
+    own: tuple[Collection[int], Collection[str]] | None = None,
 ) -> tuple[list[posts.MineBeside], list[tuple[str, str]]]:
     """This phone's own values that differ from the ``saved`` round, as "On this phone:" lists
     them, and the fields "Put mine back in the form" sends into a correction of it; both empty
@@ -279,39 +293,54 @@ def _beside_saved(
     (:func:`_table_button`): a hand is this phone's when typed in (:func:`_typed_by_phone`),
     a tick or the starter when set. A box still holding the post it was filled with is the
     player's, not this phone's: the player may have posted again since, and that older post
-    put back would be saved as the scorekeeper's."""
+    put back would be saved as the scorekeeper's. ``own``: the seats and round fields that
+    are this phone's as "Put mine back" named them (:func:`_put_back`), instead of that rule.
+
+    The fields also name this phone's seats and round fields (``put_back``) and the round as
+    compared (``compared``: :func:`play_key`), so that a correction made on another phone
+    before "Put mine back" is tapped is kept and shown, not undone (:func:`_put_back`)."""
     theirs = data_from_round(saved)
     texts = {h.seat.id: str(h.total.data or "") for h in form.hand_forms()}
-    hands = posts.mine_beside(saved, game.seats, _held(form), _typed_by_phone(form), texts)
-    ends, end_fields = _round_end_beside(form, theirs, game.seats)
+    seats, only = own if own is not None else (_typed_by_phone(form), None)
+    hands = posts.mine_beside(saved, game.seats, _held(form), seats, texts)
+    ends, end_fields = _round_end_beside(form, theirs, game.seats, only)
     rows = [*hands, *ends]
     if not rows:
         return [], []
     differ = {row.seat_id for row in hands if row.seat_id is not None}
-    return rows, _form_fields(form, theirs, differ, end_fields)
+    names = [*(str(seat_id) for seat_id in sorted(differ)), *sorted(end_fields)]
+    return rows, [
+        *_form_fields(form, theirs, differ, end_fields),
+        *((PUT_BACK_FIELD, name) for name in names),
+        (COMPARED_FIELD, play_key(saved)),
+    ]
 
 
 def _round_end_beside(
-    form: RoundForm, theirs: dict[str, Any], seats: Sequence[Seat]
+    form: RoundForm,
+    theirs: dict[str, Any],
+    seats: Sequence[Seat],
+    only: Collection[str] | None = None,
 ) -> tuple[list[posts.MineBeside], set[str]]:
     """How the round ended as this phone's form says it, where it differs from the saved
     round's form data (``theirs``): a tick it set ("Blocked round: yes (saved: no)") or the
     starter it picked ("Who started: Bob (saved: not recorded)"), and those fields' names. A
     tick left empty or no starter picked says nothing against the saved round (as an empty
-    box it never touched)."""
+    box it never touched); ``only``: the field names that are this phone's (None: all)."""
     rows: list[posts.MineBeside] = []
     fields: set[str] = set()
     for box, label in (
         (form.blocked, _("Blocked round")),
         (form.out_on_double, _("Went out on a double")),
     ):
-        if box.data and not theirs.get(box.name):
+        if box.data and not theirs.get(box.name) and (only is None or box.name in only):
             rows.append(posts.MineBeside(label, _("yes"), _("no")))
             fields.add(box.name)
     names = {str(s.id): str(s.player.name) for s in seats}
     starter = str(form.starter_seat_id() or "")
     saved_starter = str(theirs.get(form.starter.name) or "")
-    if starter and starter != saved_starter:
+    mine = only is None or form.starter.name in only
+    if starter and starter != saved_starter and mine:
         said = names.get(saved_starter) or _("not recorded")
         rows.append(posts.MineBeside(_("Who started"), names[starter], said))
         fields.add(form.starter.name)
@@ -595,7 +624,11 @@ def _untouched(hand: Any, held: posts.HandValue) -> bool:
 
 def _filled_by_phone(form: RoundForm) -> set[int]:
     """The seats whose hand this phone's form holds as its own: typed in, or a box holding a
-    post it would have saved; not an empty box it never touched."""
+    post it would have saved; not an empty box it never touched. The marks after the table
+    box's buttons read it (:func:`_marks`' ``restored`` marks only a seat with no open post,
+    so a box holding its player's post untouched is still marked "posted"): a box holding
+    typing an undo put back (filled from no post) stays *typed by you, not saved yet*, which
+    :func:`_typed_by_phone` (the comparison's rule) would mark "not posted"."""
     held = _held(form)
     return {
         h.seat.id
@@ -662,14 +695,17 @@ def _conflict(game: Game, double: int | None, form: RoundForm | None = None) -> 
         ]
         if form is not None:
             mine, fields = _beside_saved(game, form, saved)
+            # nothing of this phone's differs from the saved round: news (the round is saved
+            # as this phone had it), not an error about its values
+            said = {"errors": errors} if mine else {"notice": errors[0]}
             return _render_game(
                 409,
                 game=game,
                 plan=plan_round(game),
-                errors=errors,
                 conflict=saved,
                 mine=mine,
                 mine_fields=fields,
+                **said,
             )
     else:
         # Nothing was saved for this round: the game moved on (another round saved, a change
@@ -691,12 +727,44 @@ def _pick_page(game: Game, editing: Round | None) -> Any:
     form = round_form(game, query.posted())
     opened = _seat_id(OpenPickerForm().open_picker.data)
     if editing is not None:
+        compared = query.posted().get(COMPARED_FIELD)
+        if compared is not None:
+            return _put_back(game, editing, form, compared)
         return _render_game(game=game, editing=editing, form=form, opened=opened)
     plan = plan_round(game, clean_missing(game, query.texts("missing")))
     if plan is None or parse_double(form.double.data, game.set_size) != plan.double:
         # The game moved on since the form was shown: show what is there now.
         return redirect(url_for("games.play", token=game.edit_token), 303)
     return _render_game(game=game, plan=plan, form=form, opened=opened)
+
+
+def _put_back(game: Game, saved: Round, form: RoundForm, compared: str) -> Any:
+    """ "Put mine back in the form" (``form``: the fields a comparison sent, :func:`_beside_saved`):
+    the correction of the ``saved`` round, holding the round as saved NOW with this phone's
+    own values (the seats and round fields its ``put_back`` names) put back in it. A table
+    expects a correction made on another phone since the comparison to stay: the fields sent
+    hold the other seats as they were saved then, and saving them over it would silently
+    undo it. When the round changed since (``compared``, its :func:`play_key` then, is not
+    its key now), the page says so at once, with the round as saved now and this phone's
+    values that differ from it beside it, so that a hand both phones changed is seen before
+    saving."""
+    names = set(query.posted().getlist(PUT_BACK_FIELD))
+    seats = {seat.id for seat in game.seats if str(seat.id) in names}
+    ends = names & {form.blocked.name, form.out_on_double.name, form.starter.name}
+    mine, fields = _beside_saved(game, form, saved, (seats, ends))
+    # nothing differs from the round as saved now: the correction shows it as saved
+    again = round_form(game, MultiDict(fields)) if fields else None
+    if compared == play_key(saved):
+        return _render_game(game=game, editing=saved, form=again)
+    errors = [
+        _(
+            "This round was changed on another phone since you compared it. The form holds "
+            "it as saved now, with your own values put back: check them, then save."
+        )
+    ]
+    return _render_game(
+        game=game, editing=saved, form=again, errors=errors, conflict=saved, mine=mine
+    )
 
 
 def _seat_id(text: str | None) -> int | None:

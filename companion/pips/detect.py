@@ -188,7 +188,7 @@ def find_tiles(rgb: np.ndarray, max_pips: int, divider: float | None = None) -> 
         if divider is not None and not 1 / OTHER_SIZE <= expected / divider <= OTHER_SIZE:
             expected = divider
         contrast = _contrast_map(blurred, dark_marks, _fitted_side(expected))
-        blobs = _blobs(contrast, biggest_pip=PIP_SIZE[1] * expected)
+        blobs = _blobs(contrast, biggest_pip=_pip_sizes(expected)[1])
         face = _Face(lab, contrast < _level(contrast))
         found = _read_polarity(blobs, max_pips, face, expected)
         tiles.extend(t for t in found if not _overlaps_any(t, tiles))
@@ -610,6 +610,12 @@ def _support(divider: Blob, pips: list[Blob]) -> int:
     return len(found) if max(first, len(found) - first) <= MAX_HALF else 0
 
 
+def _pip_sizes(divider: float) -> tuple[float, float]:
+    """The smallest and the biggest diameter (pixels) a pip may have on a tile whose divider
+    is ``divider`` pixels long (:data:`PIP_SIZE`)."""
+    return PIP_SIZE[0] * divider, PIP_SIZE[1] * divider
+
+
 def _on_face(u: float, v: float, width: float) -> bool:
     """Whether a point ``u`` along and ``v`` across a divider (pixels) is where a pip of that
     tile can be: pips keep clear of the tile's edges (a margin that also keeps a touching
@@ -622,7 +628,7 @@ def _on_face(u: float, v: float, width: float) -> bool:
 def _pips_on(divider: Blob, pips: list[Blob]) -> list[Blob]:
     """The round blobs of a pip's size for ``divider`` on its would-be tile."""
     width = divider.length / DIVIDER_SPAN
-    low, high = PIP_SIZE[0] * divider.length, PIP_SIZE[1] * divider.length
+    low, high = _pip_sizes(divider.length)
     found = []
     for pip in pips:
         u, v = divider.along_across(pip.x, pip.y)
@@ -635,7 +641,7 @@ def _has_foreign_mark(divider: Blob, blobs: list[Blob]) -> bool:
     """Whether a mark bigger than any pip (a letter of a logo, an edge) lies on the would-be
     tile's face, away from the divider."""
     width = divider.length / DIVIDER_SPAN
-    biggest_pip = (PIP_SIZE[1] * divider.length) ** 2 * math.pi / 4
+    biggest_pip = _pip_sizes(divider.length)[1] ** 2 * math.pi / 4
     for blob in blobs:
         if blob.area <= biggest_pip or blob.area < 0.35 * blob.length * blob.thickness:
             continue  # pip-sized, or a thin outline (a tile's shadow along two edges)
@@ -652,7 +658,7 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     width = divider.length / DIVIDER_SPAN
     ax, ay = math.cos(divider.angle), math.sin(divider.angle)  # along the divider
     nx, ny = -ay, ax  # across it, towards one half
-    low, high = PIP_SIZE[0] * divider.length, PIP_SIZE[1] * divider.length
+    low, high = _pip_sizes(divider.length)
     halves: tuple[list[tuple[int, Blob]], list[tuple[int, Blob]]] = ([], [])
     for index, pip in enumerate(pips):
         if index in claimed or not low <= pip.diameter <= high:

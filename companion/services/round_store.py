@@ -9,6 +9,7 @@ double allowed now) is checked there.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -221,15 +222,24 @@ def edit_round(game: Game, rnd: Round, scored: ScoredRound, version: Any) -> boo
 def _same_play(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
     """True when two round snapshots record the same play: outcome, starter and each seat's
     points, going out and tiles (who entered a hand is bookkeeping, not a change)."""
+    return _play(before) == _play(after)
 
-    def play(snap: Mapping[str, Any]) -> tuple[Any, ...]:
-        hands = tuple(
-            (h["seat_id"], h["points"], h["went_out"], h["out_on_double"], _tiles(h["tiles"]))
-            for h in snap["hands"]
-        )
-        return (snap["outcome"], snap["starter_seat_id"], hands)
 
-    return play(before) == play(after)
+def _play(snap: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a round snapshot records of the play (:func:`_same_play`)."""
+    hands = tuple(
+        (h["seat_id"], h["points"], h["went_out"], h["out_on_double"], _tiles(h["tiles"]))
+        for h in snap["hands"]
+    )
+    return (snap["outcome"], snap["starter_seat_id"], hands)
+
+
+def play_key(rnd: Round) -> str:
+    """A short fingerprint (16 hex digits) of what a saved round records of the play
+    (:func:`_same_play`): the same while nobody changes the round, whatever else changes in
+    the game. A page that shows a round carries it, so that a later post can tell whether
+    the round was changed on another phone since."""
+    return hashlib.sha256(repr(_play(round_snapshot(rnd))).encode()).hexdigest()[:16]
 
 
 def _tiles(tiles: Any) -> tuple[str, ...] | None:

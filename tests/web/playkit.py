@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import re
 from datetime import date
+from html.parser import HTMLParser
 from typing import Any
 
 from sqlalchemy import select
@@ -103,3 +104,47 @@ def add_scored_rounds(game: Game, points: list[dict[str, int]]) -> Game:
     game.version += 1
     db.session.commit()
     return game
+
+
+class _RoundForm(HTMLParser):
+    """What the game page's round form holds, as its Save would send it (checked boxes only,
+    the selected option): a list of (name, value)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.fields: list[tuple[str, str]] = []
+        self._in = False
+        self._select: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form" and "round-form" in (a.get("class") or ""):
+            self._in = True
+        if not self._in:
+            return
+        name = a.get("name")
+        if tag == "input" and name and a.get("type") not in ("submit", "button"):
+            box = a.get("type") in ("checkbox", "radio")
+            if box and "checked" not in a:
+                return
+            self.fields.append((name, a.get("value") or ("y" if box else "")))
+        elif tag == "select":
+            self._select = name
+        elif tag == "option" and self._select and "selected" in a:
+            self.fields.append((self._select, a.get("value") or ""))
+
+    def handle_endtag(self, tag):
+        if tag == "form":
+            self._in = False
+        elif tag == "select":
+            self._select = None
+
+
+def round_form_fields(html: str) -> dict[str, list[str]]:
+    """The round form's fields by name (values in order)."""
+    found = _RoundForm()
+    found.feed(html)
+    fields: dict[str, list[str]] = {}
+    for name, value in found.fields:
+        fields.setdefault(name, []).append(value)
+    return fields

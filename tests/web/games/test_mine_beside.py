@@ -11,8 +11,9 @@ from typing import Any
 
 from werkzeug.datastructures import MultiDict
 
+from companion.extensions import db
 from companion.models import Game
-from tests.web.playkit import make_game, round_post, seat_ids, text
+from tests.web.playkit import make_game, round_form_fields, round_post, seat_ids, text
 
 #: the phones' posts of the round with 6-6 in these tests: Ann went out, Bob 12, Cy 7
 POSTS = {"Ann": {"went_out": "y"}, "Bob": {"total": "12"}, "Cy": {"total": "7"}}
@@ -112,6 +113,25 @@ def test_nothing_differs_no_comparison(app, client):
     assert "On this phone" not in words and "Put mine back in the form" not in words
 
 
+def test_nothing_differs_is_no_error(app, client):
+    """Another scorekeeper phone saved the round with the very values this phone had: the 409
+    says so as news (a status line), not as a red error about this phone's values; with a
+    value that differs it stays an error (was: red with nothing of this phone's at odds)."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    same = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=same).status_code == 303
+    r = client.post(f"/g/{game.edit_token}/round", data=same)  # the same version: refused
+    assert r.status_code == 409
+    page = r.get_data(as_text=True)
+    said = "This round was already saved on another phone"
+    assert re.search(rf'<p class="flash success" role="status">{said}', page)
+    assert 'class="flash error"' not in page and 'role="alert"' not in page
+    other = {**same, f"total_{seat_ids(game)['Bob']}": "5"}
+    differs = client.post(f"/g/{game.edit_token}/round", data=other).get_data(as_text=True)
+    assert re.search(rf'<div class="flash error" role="alert"><p>{said}', differs)
+
+
 def test_who_started_and_blocked_are_listed_and_put_back(app, client):
     """Another scorekeeper phone saved Ann out, Bob 12, Cy 7, nobody named as starter; this
     phone had Ann 3, "blocked" ticked and Bob as starter: all three are listed in players'
@@ -187,3 +207,83 @@ def test_a_box_still_holding_a_replaced_post_is_not_this_phone_s(app, client):
     r = client.post(f"/g/{game.edit_token}/round", data=filled_form(game, shown, Ann="3"))
     assert r.status_code == 409
     assert listed(r) == ["Ann: 3 points (saved: went out)"]
+
+
+def correction_form(response) -> MultiDict:
+    """What the page's round form would post as it stands (as a phone without JavaScript
+    sends it)."""
+    return MultiDict(round_form_fields(response.get_data(as_text=True)))
+
+
+def test_put_mine_back_keeps_a_correction_made_on_another_phone_since(app, client):
+    """Phone A's Save is refused (Bob 5 against the saved 12) and shows the comparison; phone
+    B then corrects Cy 7 -> 9; A taps "Put mine back in the form": the correction form holds
+    the round as saved now with A's Bob 5 in it, says at once that the round changed on
+    another phone, and its Save keeps Cy's 9 (was: the form held Cy 7 from the time of the
+    comparison with the game's new version, and its Save silently undid B's correction)."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    ids, shown = seat_ids(game), game.version
+    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
+    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    assert listed(compared) == ["Bob: 5 points (saved: 12 points)"]
+    # phone B corrects Cy's hand
+    phone_b = round_post(game, 6, totals={"Bob": 12, "Cy": 9}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round/1", data=phone_b).status_code == 303
+    opened = client.post(
+        f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
+    )
+    assert opened.status_code == 200
+    assert "This round was changed on another phone since" in text(opened)
+    form = correction_form(opened)
+    assert form[f"total_{ids['Bob']}"] == "5" and form[f"total_{ids['Cy']}"] == "9"
+    assert client.post(f"/g/{game.edit_token}/round/1", data=form).status_code == 303
+    db.session.expire_all()
+    saved = {h.seat_id: h.points for h in db.session.get(Game, game.id).rounds[0].hands}
+    assert saved[ids["Bob"]] == 5 and saved[ids["Cy"]] == 9
+
+
+def test_put_mine_back_shows_a_hand_both_phones_changed(app, client):
+    """Phone B corrected Bob 12 -> 8 after A's comparison (Bob 5 on A): "Put mine back" puts
+    A's 5 in the form and shows the round saved now beside it, "Bob: 5 points (saved: 8
+    points)", so that B's 8 is not overwritten unseen."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    ids, shown = seat_ids(game), game.version
+    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
+    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    phone_b = round_post(game, 6, totals={"Bob": 8, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round/1", data=phone_b).status_code == 303
+    opened = client.post(
+        f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
+    )
+    assert "This round was changed on another phone since" in text(opened)
+    assert listed(opened) == ["Bob: 5 points (saved: 8 points)"]
+    assert correction_form(opened)[f"total_{ids['Bob']}"] == "5"
+    assert "Put mine back in the form" not in text(opened)
+
+
+def test_put_mine_back_with_the_round_unchanged_says_nothing_more(app, client):
+    """Nothing changed the round since the comparison (another round saved meanwhile does
+    not count): the correction form holds A's values, with no word of a change."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    ids, shown = seat_ids(game), game.version
+    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
+    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    db.session.expire_all()
+    now = db.session.get(Game, game.id).version
+    next_round = round_post(game, 5, totals={"Bob": 4, "Cy": 6}, out="Ann", version=now)
+    assert client.post(f"/g/{game.edit_token}/round", data=next_round).status_code == 303
+    opened = client.post(
+        f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
+    )
+    assert "changed on another phone" not in text(opened)
+    form = correction_form(opened)
+    assert form[f"total_{ids['Bob']}"] == "5" and form[f"total_{ids['Cy']}"] == "7"

@@ -6,7 +6,6 @@ double is as before (docs/TABLE.md)."""
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
 import pytest
 from sqlalchemy import select
@@ -14,7 +13,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion.extensions import db
 from companion.models import Game, HandPost, Round
-from tests.web.playkit import make_game, round_post, seat_ids, text
+from tests.web.playkit import make_game, round_form_fields, round_post, seat_ids, text
 
 #: what the notice of an undone saved round says after its line
 BACK = "Its hands are back in the round form as they were saved"
@@ -70,50 +69,6 @@ def undo(client, game: Game):
     )
     assert r.status_code == 200
     return r
-
-
-class _RoundForm(HTMLParser):
-    """What the game page's round form holds, as its Save would send it (checked boxes only,
-    the selected option): a list of (name, value)."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.fields: list[tuple[str, str]] = []
-        self._in = False
-        self._select: str | None = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and "round-form" in (a.get("class") or ""):
-            self._in = True
-        if not self._in:
-            return
-        name = a.get("name")
-        if tag == "input" and name and a.get("type") not in ("submit", "button"):
-            box = a.get("type") in ("checkbox", "radio")
-            if box and "checked" not in a:
-                return
-            self.fields.append((name, a.get("value") or ("y" if box else "")))
-        elif tag == "select":
-            self._select = name
-        elif tag == "option" and self._select and "selected" in a:
-            self.fields.append((self._select, a.get("value") or ""))
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self._in = False
-        elif tag == "select":
-            self._select = None
-
-
-def round_form(html: str) -> dict[str, list[str]]:
-    """The round form's fields by name (values in order)."""
-    found = _RoundForm()
-    found.feed(html)
-    fields: dict[str, list[str]] = {}
-    for name, value in found.fields:
-        fields.setdefault(name, []).append(value)
-    return fields
 
 
 def _pairs(form: dict[str, list[str]]):
@@ -172,7 +127,7 @@ def test_undoing_a_saved_round_puts_its_typed_hands_back_and_one_save_stores_it_
     assert fresh(game).rounds == []
     html = r.get_data(as_text=True)
     ids = seat_ids(game)
-    form = round_form(html)
+    form = round_form_fields(html)
     # the typed hands, as saved
     assert form[f"out_{ids['Ann']}"] == ["y"] and form[f"total_{ids['Ann']}"] == [""]
     assert form[f"total_{ids['Bob']}"] == ["15"]
@@ -188,14 +143,14 @@ def test_undoing_a_saved_round_puts_its_typed_hands_back_and_one_save_stores_it_
     assert "12 points" in mark(html, ids["Bob"])
     assert mark(html, ids["Cy"]).startswith("posted")
     # a reload shows the same
-    assert round_form(client.get(f"/g/{game.edit_token}").get_data(as_text=True)) == form
+    assert round_form_fields(client.get(f"/g/{game.edit_token}").get_data(as_text=True)) == form
 
     # one tap: Save sends the form as it stands, and the round is stored as it was
     r = client.post(f"/g/{game.edit_token}/round", data=MultiDict(list(_pairs(form))))
     assert r.status_code == 303, text(r)
     assert saved_hands(game, 6) == first
     # the next round's form is empty: nothing of the undone round is put back any more
-    form = round_form(client.get(f"/g/{game.edit_token}").get_data(as_text=True))
+    form = round_form_fields(client.get(f"/g/{game.edit_token}").get_data(as_text=True))
     assert form[f"total_{ids['Bob']}"] == [""] and f"out_{ids['Ann']}" not in form
 
 
@@ -209,7 +164,7 @@ def test_a_post_made_after_the_undo_wins_for_its_seat(client, table):
     posted(phone("Dee"), game, 6, total="20")
     html = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
     ids = seat_ids(game)
-    form = round_form(html)
+    form = round_form_fields(html)
     assert form[f"total_{ids['Bob']}"] == ["9"] and form[f"seen_{ids['Bob']}"] == [
         revision(game, "Bob")
     ]
@@ -240,7 +195,7 @@ def test_the_hands_come_back_on_the_phone_that_undid_not_only_the_one_that_typed
     r = undo(other, game)
     assert BACK in text(r)
     ids = seat_ids(game)
-    form = round_form(r.get_data(as_text=True))
+    form = round_form_fields(r.get_data(as_text=True))
     assert form[f"total_{ids['Bob']}"] == ["15"] and form[f"out_{ids['Ann']}"] == ["y"]
     assert sorted(form[f"tiles_{ids['Dee']}"]) == ["3-1", "5-4"]
 
@@ -252,7 +207,7 @@ def test_undoing_a_correction_is_as_before_and_leaves_a_put_back_round_alone(cli
     assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
     r = undo(client, game)  # the round with 5-5 comes back in the form
     ids = seat_ids(game)
-    assert round_form(r.get_data(as_text=True))[f"total_{ids['Ann']}"] == ["7"]
+    assert round_form_fields(r.get_data(as_text=True))[f"total_{ids['Ann']}"] == ["7"]
     # a correction of the round with 6-6, then its undo: as before
     correction = round_post(
         fresh(game), 6, totals={"Bob": 40, "Cy": 3}, tiles={"Dee": ["5-4", "3-1"]}, out="Ann"
@@ -264,7 +219,7 @@ def test_undoing_a_correction_is_as_before_and_leaves_a_put_back_round_alone(cli
     assert "Undone: Round with 6-6 corrected" in words and BACK not in words
     assert saved_hands(game, 6)["Bob"][0] == 15
     # the round with 5-5 is still the one to be entered, its hands still in the form
-    form = round_form(r.get_data(as_text=True))
+    form = round_form_fields(r.get_data(as_text=True))
     assert form["double"] == ["5"]
     assert form[f"total_{ids['Ann']}"] == ["7"] and form[f"out_{ids['Dee']}"] == ["y"]
 
@@ -275,7 +230,7 @@ def test_undoing_a_burned_double_is_as_before(client):
     assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
     r = undo(client, game)
     ids = seat_ids(game)
-    assert round_form(r.get_data(as_text=True))[f"total_{ids['Bob']}"] == ["12"]
+    assert round_form_fields(r.get_data(as_text=True))[f"total_{ids['Bob']}"] == ["12"]
     burn = {"version": str(fresh(game).version), "double": "6"}
     assert client.post(f"/g/{game.edit_token}/burn", data=burn).status_code == 303
     r = undo(client, game)
@@ -283,7 +238,7 @@ def test_undoing_a_burned_double_is_as_before(client):
     assert "Undone: Nobody held 6-6" in words and BACK not in words
     assert "Centre double: 6-6" in words
     # the form of the round with 6-6 is empty, as after any undone burn
-    form = round_form(r.get_data(as_text=True))
+    form = round_form_fields(r.get_data(as_text=True))
     assert form[f"total_{ids['Bob']}"] == [""] and f"out_{ids['Ann']}" not in form
 
 
@@ -319,3 +274,25 @@ def test_a_post_put_back_by_the_undo_waits_again_on_the_players_page(client, tab
     undo(client, game)
     page = text(phone("Cy").get(f"/p/{game.share_token}"))
     assert "Posted: 3 points. Waiting for the round to be saved." in page, page
+
+
+@pytest.mark.parametrize("button", [{"locked": "1"}, {"auto_save": "1"}])
+def test_the_seat_lock_and_the_switch_keep_each_hands_mark(client, table, button):
+    """After the undo the form holds typing put back (Ann, Dee: no post), a hand typed over its
+    post (Bob) and a box holding its post untouched (Cy); the seat lock or the auto-save switch
+    draws the page again with each mark as it was: Cy's box is the player's post, "posted", not
+    "typed by you, not saved yet"; the put-back typing keeps that mark (the marks count a box
+    holding no post's value as this phone's, which the comparison's rule, typed in or over,
+    would not: docs/TABLE.md)."""
+    game, phone = table
+    save_first_round(client, phone, game)
+    html = undo(client, game).get_data(as_text=True)
+    ids = seat_ids(game)
+    before = {name: mark(html, seat_id) for name, seat_id in ids.items()}
+    data = MultiDict([*_pairs(round_form_fields(html)), *button.items()])
+    r = client.post(f"/g/{game.edit_token}/round", data=data)
+    assert r.status_code == 200, text(r)
+    after = {name: mark(r.get_data(as_text=True), seat_id) for name, seat_id in ids.items()}
+    assert after == before
+    assert after["Cy"].startswith("posted") and after["Ann"].startswith(RESTORED)
+    assert after["Dee"].startswith(RESTORED) and after["Bob"].startswith("typed over")
