@@ -60,6 +60,7 @@ from sqlalchemy import event  # noqa: E402
 from companion import create_app  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.extensions import db  # noqa: E402
+from companion.games.play import kept_field  # noqa: E402
 from companion.models import Game  # noqa: E402
 from companion.services import game_setup as setup  # noqa: E402
 from companion.services.round_check import HandEntry, RoundEntry, check_round  # noqa: E402
@@ -152,7 +153,9 @@ def last_round_form(app, edit_token: str) -> dict[str, str]:
     with app.test_request_context():
         game = load_game(db.session.scalar(db.select(Game).filter_by(edit_token=edit_token)))
         entry = round_entry(game, len(game.rounds))
+        # kept: the page holds the hands' buttons, as a game page's round form says
         data = {"version": str(game.version), "double": str(entry.double), "starter": ""}
+        data[kept_field(game)] = ""
         for hand in entry.hands:
             data[f"total_{hand.seat.id}"] = hand.total
             if hand.went_out:

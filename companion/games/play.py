@@ -10,8 +10,9 @@ checks are :mod:`companion.services.round_check`),
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Collection, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, TypedDict
 
@@ -26,6 +27,7 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
@@ -103,6 +105,43 @@ PUT_BACK_FIELD, COMPARED_FIELD = "put_back", "compared"
 
 #: seconds between two polls of the live pages (posted hands and saved rounds show within 2 s)
 POLL_SECONDS = 2
+#: the start of the field a round form sends to say it holds the hands' buttons that are the
+#: same in every round ("Use …'s post", "Tap the tiles", the photo; templates/games/
+#: _round_form.html), its number their markup's version: only a page with this one gets a save's
+#: answer without them. Change the number with their markup, so that a page loaded before gets
+#: them anew. The rest of the field's name is :func:`kept_field`'s digest.
+KEPT_BUTTONS = "kept1-"
+
+
+@dataclass(frozen=True)
+class KeptButtons:
+    """What a save's answer leaves out of each hand of the next round's form, the page that
+    saved keeping its own (htmx ``hx-preserve``, by id): "Use …'s post" and the photo button of
+    every hand, and "Tap the tiles" of the hands in ``openers`` (the others show their picker
+    instead)."""
+
+    openers: frozenset[int]
+
+
+def kept_field(game: Game) -> str:
+    """The name of the field a round form of ``game`` sends to say it holds the hands' buttons:
+    :data:`KEPT_BUTTONS` and a digest (6 hex digits) of what their markup says besides the
+    version, the language and each seat's id and player's name. A page drawn before a rename,
+    or in another language than the save's answer (chosen meanwhile in another tab of the
+    phone: the language is the session's), sends another name and gets the buttons anew."""
+    said = "\n".join([str(get_locale()), *(f"{s.id}\t{s.player.name}" for s in game.seats)])
+    return KEPT_BUTTONS + hashlib.sha256(said.encode()).hexdigest()[:6]
+
+
+def kept_buttons(game: Game) -> KeptButtons | None:
+    """The buttons the page that posted this save holds for every hand of ``game``, or None
+    when it says nothing of them or not of these (no JavaScript, an older page, a rename or
+    another language since: the answer sends them all). A round form sends ``o<seat id>``
+    for a hand without its "Tap the tiles" button."""
+    posted = query.posted()
+    if not is_htmx() or kept_field(game) not in posted:
+        return None
+    return KeptButtons(frozenset(s.id for s in game.seats if f"o{s.id}" not in posted))
 
 
 def _edit(token: str) -> Game:
@@ -141,6 +180,7 @@ def _game_context(
     shown_version: str = "",
     switched: bool = False,
     typed: Sequence[int] = (),
+    keep: KeptButtons | None = None,
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
@@ -152,7 +192,8 @@ def _game_context(
     what it was typed over changed on another phone: its Save must still say so).
     ``switched``: the auto-save switch was tapped (an htmx answer swaps it out of band).
     ``typed``: seats whose box holds this phone's typing, shown again unsaved (a hand no phone
-    posted is marked *typed by you, not saved yet*, as the phone's kept typing is)."""
+    posted is marked *typed by you, not saved yet*, as the phone's kept typing is).
+    ``keep``: the buttons the page holds (a save's htmx answer leaves them out)."""
     double = editing.start_double if editing else (plan.double if plan else None)
     restored: set[int] = set(typed)
     if form is None and double is not None:
@@ -221,6 +262,8 @@ def _game_context(
             replace(posts.live_key(game), panel=panel, blocked=blocked, link=not game.seats_locked)
         ),
         "poll_seconds": POLL_SECONDS,
+        "keep": keep if form is not None and not editing else None,
+        "kept_buttons": kept_field(game),
         **join_box(game),
     }
 
@@ -516,7 +559,7 @@ def save(token: str) -> Any:
         return _posts_changed(game, plan, form, exc)
     except Conflict:
         return _conflict(game, double, form)
-    return _saved(token, _("Round saved."), ROUND_ADDED)
+    return _saved(token, _("Round saved."), ROUND_ADDED, kept_buttons(game))
 
 
 def _posts_changed(
@@ -615,15 +658,17 @@ def _fill_from_post(hand: Any, value: posts.HandValue) -> None:
 ROUND_ADDED, ROUND_CORRECTED = "round added", "round corrected"
 
 
-def _saved(token: str, notice: str, changed: str) -> Any:
+def _saved(token: str, notice: str, changed: str, keep: KeptButtons | None = None) -> Any:
     """After a save: redirect to the game page, or (htmx) answer with what changed (the round
-    area, the scoreboard, the corrections out of band) and point the address bar at the game
-    page."""
+    area, the scoreboard, the corrections out of band; without the hands' buttons the page
+    holds, ``keep``) and point the address bar at the game page."""
     if not is_htmx():
         flash(notice, "success")
         return redirect(url_for("games.play", token=token), 303)
     game = load_game(scorekeeper_game(token))
-    body, status = _render_game(game=game, plan=plan_round(game), notice=notice, changed=changed)
+    body, status = _render_game(
+        game=game, plan=plan_round(game), notice=notice, changed=changed, keep=keep
+    )
     return body, status, push_url(url_for("games.play", token=token))
 
 
@@ -744,6 +789,7 @@ def picker(token: str) -> Any:
     return render_template(
         "games/_picker.html",
         field_name=hand_field(HandPart.TILES, seat.id),
+        seat_id=seat.id,
         who=seat.player.name,
         picker=picker_tiles(game, double),
         with_defs=query.optional_text("defs") != "0",

@@ -109,7 +109,9 @@
   // "Tap the tiles": fetch that hand's picker (htmx GET of a fragment) in place of the button instead
   // of submitting the form (which, without htmx, shows the page with that picker open). The
   // form names the fragment's address once (data-picker-url); the page already has the tile
-  // symbols after the first picker, so later ones come without them (?defs=0).
+  // symbols after the first picker, so later ones come without them (?defs=0). The button is
+  // enabled again once the fetch ends, also when a Save on its way drops it (the hands'
+  // hx-sync, templates/games/_round_form.html): the Save's answer may keep this button.
   document.addEventListener("click", function (ev) {
     var button = ev.target && ev.target.closest ? ev.target.closest("button.picker-open") : null;
     var form = button && button.form;
@@ -120,7 +122,7 @@
     if (document.querySelector("svg.tile-defs")) { url += "&defs=0"; }
     button.disabled = true;
     window.htmx.ajax("GET", url, { source: button, target: button, swap: "outerHTML" })
-      .then(null, function () { button.disabled = false; });
+      .finally(function () { button.disabled = false; });
   }, true);
   // Deferred: the page is parsed when this runs. Start now rather than at DOMContentLoaded,
   // which a stalled CDN copy of htmx (deferred after this) can hold up for as long as it stalls.

@@ -211,7 +211,7 @@ def test_tile_picker_with_javascript_is_fetched_per_hand_and_greys_taken_tiles(
     names = [f"Player {i + 1}" for i in range(12)]
     token, _share, _night = seed_game(live_server.app, names, 18, 1)
     remember_game(page, token)
-    expect(page.locator("input[type=checkbox][aria-label]")).to_have_count(0)
+    expect(page.locator("fieldset.picker input[type=checkbox]")).to_have_count(0)  # no tiles yet
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url) if "/tiles" in r.url else None)
     two, three = (hand(page, n) for n in ("Player 2", "Player 3"))

@@ -93,7 +93,9 @@ def test_editing_a_round_shows_its_values_and_saves_the_correction(client):
     assert "Correct the round with 6-6" in text(r)
     assert f'name="total_{ids["Bob"]}"' in body and 'value="12"' in body
     assert f'name="tiles_{ids["Cy"]}" value="2-1" data-points="3" checked' in body
-    assert f'<input autocomplete="off" checked name="out_{ids["Ann"]}"' in body
+    assert (
+        f'<input aria-label="Went out" autocomplete="off" checked name="out_{ids["Ann"]}"' in body
+    )
     r = client.post(
         f"/g/{game.edit_token}/round/1",
         data=round_post(game, 6, totals={"Bob": 15, "Cy": 3}, out="Ann"),

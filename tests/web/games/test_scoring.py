@@ -197,8 +197,13 @@ def test_what_was_typed_and_tapped_is_shown_again(client):
     assert f'name="tiles_{ids["Bob"]}" value="5-4" data-points="9" checked' in body
     assert f'name="tiles_{ids["Bob"]}" value="3-1" data-points="4" checked' in body
     # "went out" still ticked
-    assert f'<input autocomplete="off" checked name="out_{ids["Ann"]}"' in body
-    assert f'<input autocomplete="off" checked name="out_{ids["Bob"]}"' not in body
+    assert (
+        f'<input aria-label="Went out" autocomplete="off" checked name="out_{ids["Ann"]}"' in body
+    )
+    assert (
+        f'<input aria-label="Went out" autocomplete="off" checked name="out_{ids["Bob"]}"'
+        not in body
+    )
 
 
 def test_the_centre_double_is_not_offered_in_the_picker(client):
