@@ -100,6 +100,11 @@ STAYS_LONG = 0.85
 WIDTH_STRIPS = 8
 #: Contrast (0-255) a mark needs above its surroundings.
 MIN_CONTRAST = 28
+#: How far past a would-be tile's outline (a share of its size) a mark may reach and still
+#: be one on its face: the outline is drawn from the divider's length, a little off at times.
+OFF_FACE = 1.1
+#: Share of a would-be tile's area another must cover to be its rival for the same place.
+RIVAL_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -539,16 +544,10 @@ def _read_polarity(
     dividers = _usual_size(_bars(blobs, expected=expected), pips, expected)
     claimed: set[int] = set()
     tiles: list[TileRead] = []
-    for divider in dividers:
-        if _has_foreign_mark(divider, blobs):
-            continue  # a logo or a picture: the back of a tile, or not a tile at all
-        tile = _tile_at(divider, pips, claimed, max_pips)
-        if tile is None or not face.looks_like_tile(divider, blank=not tile.pips):
+    for divider in _fewest_rivals_first(dividers, blobs, pips, max_pips, face):
+        tile = _tile_if_one(divider, blobs, pips, claimed, max_pips, face)
+        if tile is None:
             continue
-        if _needs_edges(tile) and not face.stands_out(divider):
-            continue  # a blank half with no tile edge around it: grain, a knot, a crease
-        if tile.halves == (0, 0) and not face.steady_in_depth(divider):
-            continue  # stripes along the divider, whose own edges passed for the tile's
         if _overlaps_any(tile, tiles):
             continue  # a seam between two touching tiles, or a tile found twice
         if tile.read:  # only a tile kept claims its pips, so a seam cannot take a tile's
@@ -557,6 +556,56 @@ def _read_polarity(
             )
         tiles.append(tile)
     return tiles
+
+
+def _tile_if_one(
+    divider: Blob,
+    blobs: list[Blob],
+    pips: list[Blob],
+    claimed: set[int],
+    max_pips: int,
+    face: _Face,
+) -> TileRead | None:
+    """The tile around ``divider`` (its pips not among ``claimed``), or None when what lies
+    around it is not a tile's face: a logo, a surface unlike a tile's, grain or stripes."""
+    if _has_foreign_mark(divider, blobs):
+        return None  # a logo or a picture: the back of a tile, or not a tile at all
+    tile = _tile_at(divider, pips, claimed, max_pips)
+    if tile is None or not face.looks_like_tile(divider, blank=not tile.pips):
+        return None
+    if _needs_edges(tile) and not face.stands_out(divider):
+        return None  # a blank half with no tile edge around it: grain, a knot, a crease
+    if tile.halves == (0, 0) and not face.steady_in_depth(divider):
+        return None  # stripes along the divider, whose own edges passed for the tile's
+    return tile
+
+
+def _fewest_rivals_first(
+    dividers: list[Blob], blobs: list[Blob], pips: list[Blob], max_pips: int, face: _Face
+) -> list[Blob]:
+    """``dividers`` in the order their tiles are taken: those whose would-be tile covers
+    the fewest other would-be tiles first, each counted by its confidence (0-1), the given
+    order among equals. The seam between two touching tiles looks like a divider, and its
+    would-be tile (half of each) lies over both real ones, while each real one lies over
+    the seam's and the other seams' (read unsure, halves of pips of two tiles): taken first,
+    a seam kept a 5-1 out and made it a sure 1-0."""
+    found = [(d, _tile_if_one(d, blobs, pips, set(), max_pips, face)) for d in dividers]
+    others = [(np.array(t.corners, np.float32), t.confidence) for _, t in found if t is not None]
+
+    def rivals(tile: TileRead | None) -> float:
+        if tile is None:
+            return 0.0  # not a tile on its own: its turn changes nothing
+        own = np.array(tile.corners, np.float32)
+        area = max(cv2.contourArea(own), 1.0)
+        return sum(
+            sure
+            for other, sure in others
+            if cv2.intersectConvexConvex(own, other)[0] > RIVAL_SHARE * area
+            and not np.array_equal(other, own)
+        )
+
+    order = sorted(range(len(found)), key=lambda i: rivals(found[i][1]))
+    return [found[i][0] for i in order]
 
 
 def _needs_edges(tile: TileRead) -> bool:
@@ -648,9 +697,20 @@ def _has_foreign_mark(divider: Blob, blobs: list[Blob]) -> bool:
         if blob.length > TILE_LONGER * width:
             continue  # longer than a tile: a shadow run into the dark squares of a cloth
         u, v = divider.along_across(blob.x, blob.y)
+        if _runs_off_face(blob, u, v, width):
+            continue  # the table around the tile: a dark square of a cloth at its end
         if abs(u) < 0.4 * width and divider.thickness < abs(v) < 0.85 * width:
             return True
     return False
+
+
+def _runs_off_face(blob: Blob, u: float, v: float, width: float) -> bool:
+    """Whether ``blob``, whose centre lies ``u`` along and ``v`` across a divider (pixels),
+    reaches past the would-be tile's outline (``width`` wide, twice as long) by more than
+    :data:`OFF_FACE` allows for a width misjudged: a mark printed on a face lies inside it.
+    Half its thickness is how far it reaches at least, whichever way it lies."""
+    reach = blob.thickness / 2
+    return abs(v) + reach > OFF_FACE * width or abs(u) + reach > OFF_FACE * width / 2
 
 
 def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) -> TileRead | None:

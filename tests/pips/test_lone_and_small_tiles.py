@@ -4,8 +4,8 @@ cloth, pips run into the divider or into the table, a pip missed that left a 3 l
 a 2, grain in a made-up margin, (2026-12-05) a speck beside a tile's pips and a stray mark
 in a tile not sure, and (2026-12-06) flecks of a tile's shadow at its corners, stripes of a
 cloth along a would-be divider, a corner pip run into the table, a checked cloth that set the
-tiles' size and the seam of two tiles side by side. Each test failed on the reader before
-the change it names."""
+tiles' size, the seam of two tiles side by side and a dark square at a tile's end. Each test
+failed on the reader before the change it names."""
 
 from __future__ import annotations
 
@@ -316,6 +316,16 @@ def test_a_checked_cloth_does_not_set_the_tiles_size(how):
     for a first look that found something else."""
     data = item("scene:294204:1200", PHOTOS).data
     assert tiles_of(vary(data, how) if how else data) == ["1-0"]
+
+
+@pytest.mark.parametrize("how", ["", "x0.5", "x3"])
+def test_a_dark_square_at_a_tile_s_end_is_no_logo(how):
+    """A 5-0 whose blank end lies on a dark square of a checked cloth: at 3x the first look
+    judged the dividers shorter, the square's corner was cut off as one mark bigger than a
+    pip with its centre just inside the would-be tile, and the tile was dropped without a
+    word as one with a logo. A mark reaching well past the tile's outline is the table."""
+    data = item("scene:318211:1200", PHOTOS).data
+    assert tiles_of(vary(data, how) if how else data) == ["5-0", "6-5"]
 
 
 def test_the_seam_of_two_tiles_side_by_side_is_no_divider():

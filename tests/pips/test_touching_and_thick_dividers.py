@@ -1,12 +1,16 @@
 """Small photos (640 px) the reader got wrong on 2026-12-05, from seeds outside every part of
 the labelled set: two tiles lying long side to long side, whose collinear dividers were joined
 into one bar twice a divider's length; and dividers blurred thicker than a divider may be,
-which a firmer look shows thin. Each test failed on the reader before the change it names."""
+which a firmer look shows thin; (2026-12-06) the seam along two tiles touching end to side,
+taken for a divider. Each test failed on the reader before the change it names."""
 
 from __future__ import annotations
 
 from companion.pips import count_pips
+from companion.pips.labelled import item
 from companion.pips.synth import make_photo
+
+from .conftest import PHOTOS
 
 
 def tiles_of(seed: int) -> tuple[list[str], list[str]]:
@@ -35,3 +39,14 @@ def test_a_double_twelve_hand_at_640_px_keeps_its_12_4():
     (the generator deals tiles independently, hence two 5-1s)."""
     read, lying = tiles_of(200112)
     assert read == lying == ["12-0", "12-4", "5-1", "5-1"]
+
+
+def test_a_seam_over_two_tiles_gives_way_to_them():
+    """A 5-0 lying along a 5-1: the seam between them, as long as a divider, made a would-be
+    5-0 of one half of each (sure), taken before the two real tiles, whose places it covers;
+    the 5-1 lost its 5 to it and was read a sure 1-0. A would-be tile covering fewer (sure)
+    would-be tiles is taken first now: each real tile covers the seam's alone."""
+    scene = item("scene:217610:640", PHOTOS)
+    read = {t.text: t.sure for t in count_pips(scene.data).tiles}
+    assert sorted(read) == sorted(scene.tiles)
+    assert read["5-1"] and read["5-0"]
