@@ -15,7 +15,7 @@ from companion.extensions import db
 from companion.models import Game
 from companion.services import hand_posts as posts
 from companion.services.round_plan import load_game
-from tests.browser.table_screen import FOUR, phone_posts, seed_table
+from tests.browser.table_screen import FOUR, Table, phone_posts, seed_table
 from tests.browser.test_live_table_browser import console_errors, game_row, points
 from tests.browser.test_table_screen_browser import open_game, small_phone
 from tests.browser.test_table_sizes_browser import hand
@@ -44,6 +44,19 @@ def waiting(page: Page) -> int:
         """() => Object.keys(localStorage).filter(k => k.endsWith("!"))
             .reduce((n, k) => n + Object.keys(JSON.parse(localStorage[k]) || {}).length, 0)"""
     )
+
+
+def typed_then_saved_elsewhere(page: Page, app: Flask, bob: str) -> Table:
+    """A new table of three whose first round this phone typed Bob's ``bob`` points in, then
+    closed the tab before Save; the round saved elsewhere (Bob 12) and the game page opened
+    again. The table (seed_table's)."""
+    table = seed_table(app, THREE, 9)
+    open_game(page, table.edit)
+    points(page, "Bob").fill(bob)
+    page.goto("about:blank")
+    saved_elsewhere(app, table.id)
+    open_game(page, table.edit)
+    return table
 
 
 def test_typing_of_a_round_saved_while_the_tab_was_closed_is_shown_until_put_back(
@@ -82,12 +95,7 @@ def test_forgotten_typing_and_typing_that_was_saved_as_typed_are_gone(
     small_phone: Page, live_server
 ) -> None:
     app = live_server.app
-    table = seed_table(app, THREE, 9)
-    open_game(small_phone, table.edit)
-    points(small_phone, "Bob").fill("5")
-    small_phone.goto("about:blank")
-    saved_elsewhere(app, table.id)
-    open_game(small_phone, table.edit)
+    typed_then_saved_elsewhere(small_phone, app, "5")
     forget = small_phone.get_by_role("link", name="Forget what this phone had")
     expect(forget).to_be_visible()
     forget.click()
@@ -98,12 +106,7 @@ def test_forgotten_typing_and_typing_that_was_saved_as_typed_are_gone(
     expect(small_phone.locator("ul.saved-hands.mine")).to_have_count(0)
 
     # another game: the scorekeeper types what Bob's phone posts too; nothing differs
-    table = seed_table(app, THREE, 9)
-    open_game(small_phone, table.edit)
-    points(small_phone, "Bob").fill("12")
-    small_phone.goto("about:blank")
-    saved_elsewhere(app, table.id)
-    open_game(small_phone, table.edit)
+    typed_then_saved_elsewhere(small_phone, app, "12")
     small_phone.wait_for_function(
         """() => !Object.keys(localStorage).some(k => k.endsWith("!")
             && Object.keys(JSON.parse(localStorage[k]) || {}).length)"""

@@ -215,26 +215,37 @@ def correction_form(response) -> MultiDict:
     return MultiDict(round_form_fields(response.get_data(as_text=True)))
 
 
-def test_put_mine_back_keeps_a_correction_made_on_another_phone_since(app, client):
-    """Phone A's Save is refused (Bob 5 against the saved 12) and shows the comparison; phone
-    B then corrects Cy 7 -> 9; A taps "Put mine back in the form": the correction form holds
-    the round as saved now with A's Bob 5 in it, says at once that the round changed on
-    another phone, and its Save keeps Cy's 9 (was: the form held Cy 7 from the time of the
-    comparison with the game's new version, and its Save silently undid B's correction)."""
+def refused_with_bob_5(client: Any) -> tuple[Game, dict[str, int], Any]:
+    """A table of three whose 6-6 round another phone saved (Bob 12, Cy 7) while this phone
+    had Bob 5: the game, its seat ids by name and this phone's refused Save (the comparison)."""
     game = make_game(("Ann", "Bob", "Cy"))
     client.get(f"/g/{game.edit_token}")
     ids, shown = seat_ids(game), game.version
     other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
     assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
     mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
-    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    return game, ids, client.post(f"/g/{game.edit_token}/round", data=mine)
+
+
+def put_back(client: Any, game: Game, compared: Any) -> Any:
+    """ "Put mine back in the form" tapped on the ``compared`` page (the correction it opens)."""
+    return client.post(
+        f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
+    )
+
+
+def test_put_mine_back_keeps_a_correction_made_on_another_phone_since(app, client):
+    """Phone A's Save is refused (Bob 5 against the saved 12) and shows the comparison; phone
+    B then corrects Cy 7 -> 9; A taps "Put mine back in the form": the correction form holds
+    the round as saved now with A's Bob 5 in it, says at once that the round changed on
+    another phone, and its Save keeps Cy's 9 (was: the form held Cy 7 from the time of the
+    comparison with the game's new version, and its Save silently undid B's correction)."""
+    game, ids, compared = refused_with_bob_5(client)
     assert listed(compared) == ["Bob: 5 points (saved: 12 points)"]
     # phone B corrects Cy's hand
     phone_b = round_post(game, 6, totals={"Bob": 12, "Cy": 9}, out="Ann")
     assert client.post(f"/g/{game.edit_token}/round/1", data=phone_b).status_code == 303
-    opened = client.post(
-        f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
-    )
+    opened = put_back(client, game, compared)
     assert opened.status_code == 200
     assert "This round was changed on another phone since" in text(opened)
     form = correction_form(opened)
@@ -249,18 +260,10 @@ def test_put_mine_back_shows_a_hand_both_phones_changed(app, client):
     """Phone B corrected Bob 12 -> 8 after A's comparison (Bob 5 on A): "Put mine back" puts
     A's 5 in the form and shows the round saved now beside it, "Bob: 5 points (saved: 8
     points)", so that B's 8 is not overwritten unseen."""
-    game = make_game(("Ann", "Bob", "Cy"))
-    client.get(f"/g/{game.edit_token}")
-    ids, shown = seat_ids(game), game.version
-    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
-    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
-    mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
-    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    game, ids, compared = refused_with_bob_5(client)
     phone_b = round_post(game, 6, totals={"Bob": 8, "Cy": 7}, out="Ann")
     assert client.post(f"/g/{game.edit_token}/round/1", data=phone_b).status_code == 303
-    opened = client.post(
-        f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
-    )
+    opened = put_back(client, game, compared)
     assert "This round was changed on another phone since" in text(opened)
     assert listed(opened) == ["Bob: 5 points (saved: 8 points)"]
     assert correction_form(opened)[f"total_{ids['Bob']}"] == "5"
@@ -270,20 +273,12 @@ def test_put_mine_back_shows_a_hand_both_phones_changed(app, client):
 def test_put_mine_back_with_the_round_unchanged_says_nothing_more(app, client):
     """Nothing changed the round since the comparison (another round saved meanwhile does
     not count): the correction form holds A's values, with no word of a change."""
-    game = make_game(("Ann", "Bob", "Cy"))
-    client.get(f"/g/{game.edit_token}")
-    ids, shown = seat_ids(game), game.version
-    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
-    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
-    mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
-    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    game, ids, compared = refused_with_bob_5(client)
     db.session.expire_all()
     now = db.session.get(Game, game.id).version
     next_round = round_post(game, 5, totals={"Bob": 4, "Cy": 6}, out="Ann", version=now)
     assert client.post(f"/g/{game.edit_token}/round", data=next_round).status_code == 303
-    opened = client.post(
-        f"/g/{game.edit_token}/round/1", data=MultiDict(put_back_fields(compared, game))
-    )
+    opened = put_back(client, game, compared)
     assert "changed on another phone" not in text(opened)
     form = correction_form(opened)
     assert form[f"total_{ids['Bob']}"] == "5" and form[f"total_{ids['Cy']}"] == "7"
