@@ -6,8 +6,8 @@
 // stale form it was, and the server answers 409 with the saved round and this phone's values
 // beside it, as a Save of it would (companion/games/play.py _conflict, _beside_saved: the one
 // rule of the comparison). That is shown above the round form, and the entry stays until the
-// scorekeeper puts it back in a correction ("Put mine back in the form") or forgets it: a
-// reload shows it again. Nothing differs, or no such round was saved (a double burned):
+// scorekeeper saves it in a correction ("Put mine back in the form", then Save) or forgets
+// it: a reload, or a Cancel of the correction, shows it again. Nothing differs, or no such round was saved (a double burned):
 // dropped quietly. An entry of a round undone since waits for its round to come again
 // (table.js puts it back then). docs/TABLE.md "Typing of a round saved meanwhile is never
 // dropped unsaid".
@@ -71,7 +71,13 @@
     var said = doc.querySelector(".flash.error");
     if (said) { box.appendChild(said); }
     box.appendChild(mine.closest("section"));
-    area.insertBefore(box, area.firstChild);
+    // newest round first, whichever answer came first
+    var shownBoxes = area.querySelectorAll("div[data-kept]");
+    var older = [].filter.call(shownBoxes, function (other) {
+      return +other.getAttribute("data-kept").split(":")[1] < +key.split(":")[1];
+    })[0];
+    var last = shownBoxes[shownBoxes.length - 1];
+    area.insertBefore(box, older || (last ? last.nextSibling : area.firstChild));
   }
 
   function compare(key, kept) {
@@ -109,12 +115,10 @@
 
   if (window.cfcLater.keptOn) { return; }
   window.cfcLater.keptOn = true;
-  // Resolved: put back in a correction of the saved round, or forgotten (the link, without
-  // JavaScript, only draws the game page again).
-  document.addEventListener("submit", function (ev) {
-    var box = ev.target.closest && ev.target.closest("[data-kept]");
-    if (box) { drop(box.getAttribute("data-kept")); }
-  });
+  // Resolved: forgotten (the link, without JavaScript, only draws the game page again), or
+  // put back in a correction that was saved: the entry is not dropped when "Put mine back"
+  // is tapped (a Cancel, or a tap offline, would lose it); the next game page compares it
+  // again, and a correction saved as this phone had it leaves nothing to show (dropped).
   document.addEventListener("click", function (ev) {
     var forget = ev.target.closest && ev.target.closest("[data-forget]");
     var box = forget && forget.closest("[data-kept]");

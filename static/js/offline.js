@@ -243,12 +243,14 @@
     return form ? form.getAttribute("action") : "";
   }
 
-  // The part of the server's page that says what happened (its messages, what is saved).
+  // The part of the server's page that says what happened (its messages, what is saved), without
+  // its forms and its "On this phone:" box (the entry lists its own values; the round area
+  // shows that comparison, kept.js).
   function answerOf(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var parts = doc.querySelectorAll("#flashes > .flash, #round-area > .flash, #round-area > .card.saved, main > .flash.error, main > .card.clash, main > .card.closed, main > h1 + p");
     return Array.prototype.map.call(parts, function (node) {
-      node.querySelectorAll("form").forEach(function (f) { f.remove(); });
+      node.querySelectorAll("form,.beside").forEach(function (f) { f.remove(); });
       return node.outerHTML;
     }).join("");
   }

@@ -382,6 +382,11 @@ def test_a_round_another_phone_saved_meanwhile_is_shown_beside_this_phones(
     expect(entry).to_contain_text("Saved meanwhile, with other values")
     expect(entry.locator(".outbox-answer")).to_contain_text("Bob: 20")
     expect(entry.locator(".outbox-own")).to_contain_text("Bob: 12")
+    # the server's "On this phone:" box is not repeated in the entry (it lists this phone's
+    # values itself; a fresh tester saw Bob's 12 three times and a Forget there that did
+    # nothing): the round area shows that comparison, with its buttons
+    expect(entry.locator(".outbox-answer .saved-hands.mine")).to_have_count(0)
+    expect(entry.locator(".outbox-answer [data-forget]")).to_have_count(0)
     shot(page, "offline-conflict")
     assert rounds(live_server, game["id"]) == 1
     # A refused entry is not "not sent yet": it is under a heading of its own.
