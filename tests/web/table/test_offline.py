@@ -168,7 +168,7 @@ def test_a_conflict_shows_all_that_was_saved_for_the_round(app, client):
     words = text(again)
     assert "Cy: 15 (6-4 3-2)" in words
     assert "Nobody went out: the round was blocked" in words
-    assert "Who started this round? Cy" in words
+    assert "Who started: Cy" in words
 
 
 def test_the_shell_leaves_the_home_screen_icons_to_the_browser(client):
