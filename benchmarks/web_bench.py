@@ -60,7 +60,7 @@ from sqlalchemy import event  # noqa: E402
 from companion import create_app  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.extensions import db  # noqa: E402
-from companion.games.play import kept_field  # noqa: E402
+from companion.games.kept_buttons import kept_field  # noqa: E402
 from companion.models import Game  # noqa: E402
 from companion.services import game_setup as setup  # noqa: E402
 from companion.services.round_check import HandEntry, RoundEntry, check_round  # noqa: E402

@@ -12,7 +12,7 @@ import re
 from flask_babel import refresh
 
 from companion.extensions import db
-from companion.games.play import KEPT_BUTTONS
+from companion.games.kept_buttons import KEPT_BUTTONS
 from tests.web.playkit import make_game, round_post, seat_ids
 
 HTMX = {"HX-Request": "true"}
