@@ -10,6 +10,7 @@ checks are :mod:`companion.services.round_check`),
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from functools import partial
@@ -143,6 +144,7 @@ def _game_context(
     switched: bool = False,
     typed: Sequence[int] = (),
     keep: KeptButtons | None = None,
+    resolved: str = "",
 ) -> dict[str, Any]:
     """Everything ``_game.html`` shows: the round to score (or being corrected), the
     scoreboard, and the one-button forms. ``opened`` is a seat whose tile picker is shown
@@ -226,6 +228,10 @@ def _game_context(
         "poll_seconds": POLL_SECONDS,
         "keep": keep if form is not None and not editing else None,
         "kept_buttons": kept_field(game),
+        # the kept typing "Put mine back" took into this correction, carried to its Save
+        "kept_key": _kept_key() if editing else "",
+        # the kept typing this page's correction was saved with: the phone drops it
+        "resolved": resolved,
         **join_box(game),
     }
 
@@ -629,9 +635,27 @@ def _saved(token: str, notice: str, changed: str, keep: KeptButtons | None = Non
         return redirect(url_for("games.play", token=token), 303)
     game = load_game(scorekeeper_game(token))
     body, status = _render_game(
-        game=game, plan=plan_round(game), notice=notice, changed=changed, keep=keep
+        game=game,
+        plan=plan_round(game),
+        notice=notice,
+        changed=changed,
+        keep=keep,
+        resolved=_kept_key() if changed == ROUND_CORRECTED else "",
     )
     return body, status, push_url(url_for("games.play", token=token))
+
+
+#: the field a correction opened by "Put mine back in the form" carries: the key of the kept
+#: typing it took in (static/js/kept.js: game id, rounds entered, double)
+KEPT_FIELD = "kept"
+
+
+def _kept_key() -> str:
+    """The key of the kept typing this post's correction holds (:data:`KEPT_FIELD`), or "":
+    its Save says so on the page it answers with (``data-resolved``), so that the phone drops
+    the kept typing then, and only then (a Cancel of the correction keeps it)."""
+    key = str(query.posted().get(KEPT_FIELD) or "")
+    return key if re.fullmatch(r"\d{1,9}:\d{1,4}:\d{1,2}", key) else ""
 
 
 def _held(form: RoundForm) -> dict[int, posts.HandValue]:

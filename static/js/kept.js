@@ -72,12 +72,15 @@
     if (said) { box.appendChild(said); }
     box.appendChild(mine.closest("section"));
     // newest round first, whichever answer came first
-    var shownBoxes = area.querySelectorAll("div[data-kept]");
-    var older = [].filter.call(shownBoxes, function (other) {
-      return +other.getAttribute("data-kept").split(":")[1] < +key.split(":")[1];
-    })[0];
-    var last = shownBoxes[shownBoxes.length - 1];
-    area.insertBefore(box, older || (last ? last.nextSibling : area.firstChild));
+    // (the server's own comparison, a section inside the round area, counts by its place)
+    var boxes = [].map.call(area.querySelectorAll("[data-kept]"), function (other) {
+      var top = other;
+      while (top.parentNode !== area) { top = top.parentNode; }
+      return { top: top, rounds: +other.getAttribute("data-kept").split(":")[1] };
+    });
+    var older = boxes.filter(function (other) { return other.rounds < +key.split(":")[1]; })[0];
+    var last = boxes[boxes.length - 1];
+    area.insertBefore(box, older ? older.top : last ? last.top.nextSibling : area.firstChild);
   }
 
   function compare(key, kept) {
@@ -96,6 +99,10 @@
     }).catch(function () { /* offline: the entry waits */ });
   }
 
+  // the correction "Put mine back" opened was saved (whatever it holds now): resolved
+  document.querySelectorAll("[data-resolved]").forEach(function (mark) {
+    drop(mark.getAttribute("data-resolved"));
+  });
   var all = waiting();
   var saved = Object.keys(all).filter(function (key) {
     var rounds = +key.split(":")[1];
@@ -116,9 +123,18 @@
   if (window.cfcLater.keptOn) { return; }
   window.cfcLater.keptOn = true;
   // Resolved: forgotten (the link, without JavaScript, only draws the game page again), or
-  // put back in a correction that was saved: the entry is not dropped when "Put mine back"
-  // is tapped (a Cancel, or a tap offline, would lose it); the next game page compares it
-  // again, and a correction saved as this phone had it leaves nothing to show (dropped).
+  // put back in a correction that was saved: "Put mine back" sends the entry's key along
+  // (kept), the correction carries it, and its Save's answer names it (data-resolved, above).
+  // A tap alone drops nothing: a Cancel, or a tap offline, would lose the typing.
+  document.addEventListener("submit", function (ev) {
+    var box = ev.target.closest && ev.target.closest("[data-kept]");
+    if (!box) { return; }
+    var key = document.createElement("input");
+    key.type = "hidden";
+    key.name = "kept";
+    key.value = box.getAttribute("data-kept");
+    ev.target.appendChild(key);
+  });
   document.addEventListener("click", function (ev) {
     var forget = ev.target.closest && ev.target.closest("[data-forget]");
     var box = forget && forget.closest("[data-kept]");

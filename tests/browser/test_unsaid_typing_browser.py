@@ -97,7 +97,7 @@ def test_typing_of_a_round_saved_while_the_tab_was_closed_is_shown_until_put_bac
 
 
 def saved_as_typed(page: Page, table: Table) -> None:
-    """The correction "Put mine back" opened is saved as it stands: the kept typing is gone
+    """The correction "Put mine back" opened is saved: the kept typing is gone
     from the phone, and the game page shows no comparison, not even after a reload."""
     page.get_by_role("button", name="Save the correction").click()
     expect(page.locator("#round-area form.round-form[data-posts], .finish")).to_have_count(1)
@@ -224,3 +224,22 @@ def test_typing_of_the_round_that_ended_the_game_is_shown_on_the_finished_page(
     small_phone.get_by_role("button", name="Put mine back in the form").click()
     expect(hand(small_phone, "Bob").get_by_role("textbox")).to_have_value("5")
     saved_as_typed(small_phone, table)
+
+
+def test_typing_put_back_and_changed_in_the_correction_is_resolved_by_its_save(
+    small_phone: Page, live_server
+) -> None:
+    """Put mine back, then Bob's 5 changed to 9 in the correction and saved: the phone's
+    kept 5 is resolved by that Save (a fresh tester saw "Bob: 5 (saved: 9)" come back after
+    every reload, under a red "already saved on another phone" about the phone's own save)."""
+    app = live_server.app
+    table = typed_then_saved_elsewhere(small_phone, app, "5")
+    small_phone.get_by_role("button", name="Put mine back in the form").click()
+    expect(hand(small_phone, "Bob").get_by_role("textbox")).to_have_value("5")
+    hand(small_phone, "Bob").get_by_role("textbox").fill("9")
+    saved_as_typed(small_phone, table)
+    with app.test_request_context():
+        game = db.session.get(Game, table.id)
+        bob = next(s.id for s in game.seats if s.player.name == "Bob")
+        assert next(h.points for h in game.rounds[0].hands if h.seat_id == bob) == 9
+        db.session.remove()

@@ -63,3 +63,37 @@ def test_a_form_with_no_version_never_saves(client):
         assert r.status_code in (409, 422), r.status_code
         assert listed(r) == []
     assert rounds_saved(game) == 0
+
+
+def test_a_correction_saved_from_put_back_names_the_kept_typing_it_resolves(client):
+    """The correction "Put mine back" opened carries the kept typing's key (``kept``, which
+    kept.js adds to the Put back form) to its Save, whose answer names it (data-resolved) so
+    that the phone drops it then, whatever the correction holds; a Cancel never does. A key
+    that is no kept typing's shape is not repeated into the page."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    key = f"{game.id}:0:6"
+    opened = client.post(
+        f"/g/{game.edit_token}/round/1",
+        data={
+            **round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann"),
+            "open_picker": "",
+            "kept": key,
+        },
+    )
+    assert f'name="kept" value="{key}"' in opened.get_data(as_text=True)
+    db.session.expire_all()
+    version = db.session.get(Game, game.id).version
+    correction = round_post(game, 6, totals={"Bob": 9, "Cy": 7}, out="Ann", version=version)
+    hx = {"HX-Request": "true"}
+    saved = client.post(
+        f"/g/{game.edit_token}/round/1", data={**correction, "kept": key}, headers=hx
+    )
+    assert saved.status_code == 200
+    assert f'data-resolved="{key}"' in saved.get_data(as_text=True)
+    junk = client.post(
+        f"/g/{game.edit_token}/round/1", data={**correction, "kept": '"><b>x'}, headers=hx
+    )
+    assert "data-resolved" not in junk.get_data(as_text=True)
