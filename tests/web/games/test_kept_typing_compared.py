@@ -6,6 +6,8 @@ meanwhile is never dropped unsaid")."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.extensions import db
 from companion.models import Game
 from tests.web.games.test_mine_beside import listed
@@ -19,14 +21,21 @@ def rounds_saved(game: Game) -> int:
     return len(found.rounds)
 
 
-def test_kept_typing_of_a_round_saved_since_is_compared_with_it(client):
-    """Bob 5 typed and kept on the phone; the round was saved on another phone with Bob 12:
-    the kept entry posted (no version, only the hand typed, the page's next round's CSRF)
-    is answered 409 with Bob's 5 beside the saved 12, Put mine back and Forget."""
+def saved_on_another_phone(client: Any) -> Game:
+    """A table of three whose 6-6 round was saved on another phone (Ann out, Bob 12, Cy 7)
+    after this phone opened the game page."""
     game = make_game(("Ann", "Bob", "Cy"))
     client.get(f"/g/{game.edit_token}")
     other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
     assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    return game
+
+
+def test_kept_typing_of_a_round_saved_since_is_compared_with_it(client):
+    """Bob 5 typed and kept on the phone; the round was saved on another phone with Bob 12:
+    the kept entry posted (no version, only the hand typed, the page's next round's CSRF)
+    is answered 409 with Bob's 5 beside the saved 12, Put mine back and Forget."""
+    game = saved_on_another_phone(client)
     ids = seat_ids(game)
     kept = {"version": "", "double": "6", f"total_{ids['Bob']}": "5"}
     r = client.post(f"/g/{game.edit_token}/round", data=kept, headers={"HX-Request": "true"})
@@ -39,10 +48,7 @@ def test_kept_typing_of_a_round_saved_since_is_compared_with_it(client):
 
 
 def test_kept_typing_that_matches_the_saved_round_is_no_comparison(client):
-    game = make_game(("Ann", "Bob", "Cy"))
-    client.get(f"/g/{game.edit_token}")
-    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
-    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    game = saved_on_another_phone(client)
     ids = seat_ids(game)
     kept = {"version": "", "double": "6", f"total_{ids['Bob']}": "12"}
     r = client.post(f"/g/{game.edit_token}/round", data=kept)
@@ -70,10 +76,7 @@ def test_a_correction_saved_from_put_back_names_the_kept_typing_it_resolves(clie
     kept.js adds to the Put back form) to its Save, whose answer names it (data-resolved) so
     that the phone drops it then, whatever the correction holds; a Cancel never does. A key
     that is no kept typing's shape is not repeated into the page."""
-    game = make_game(("Ann", "Bob", "Cy"))
-    client.get(f"/g/{game.edit_token}")
-    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
-    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    game = saved_on_another_phone(client)
     key = f"{game.id}:0:6"
     opened = client.post(
         f"/g/{game.edit_token}/round/1",
