@@ -4,7 +4,7 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
-``--thirteenth``, ``--fourteenth`` and ``--fifteenth`` the later ones.
+``--thirteenth``, ``--fourteenth``, ``--fifteenth`` and ``--sixteenth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -185,6 +185,16 @@ LATER_PARTS = {
         "A fifteenth held-out part of the photo reader's labelled set, written once right "
         "after the fourteenth one (pips_split_fourteenth.json) had measured the corner-pip, "
         "cloth-size and seam changes (its answers, at 0.5x-3x), before any tuning on it.",
+    ),
+    "--sixteenth": LaterPart(
+        "held_out_sixteenth",
+        ROOT / "tests" / "data" / "pips_split_sixteenth.json",
+        1218,
+        (350_000, 360_000, 150),
+        (360_000, 361_000, 30),
+        "A sixteenth held-out part of the photo reader's labelled set, written once right "
+        "after the fifteenth one (pips_split_fifteenth.json) had measured the fewest-rivals "
+        "and off-face changes (its answers, at 0.5x-3x), before any tuning on it.",
     ),
 }
 
