@@ -189,8 +189,6 @@ def _hand_context(
         "blocked_unmarked": post is not None and posts.blocked_unmarked(game, plan),
         "picker": picker_tiles(game, double) if double is not None and not live else [],
         "board_html": _hand_board(game),
-        # who won, said as on the scorekeeper's phone (the board alone does not say it)
-        "result": build_board(game) if game.status == GameStatus.FINISHED else None,
         "live_key": live_key or posts.seat_live_key(game, seat.id),
         "poll_seconds": 2,
         "last_taken": last_taken,
@@ -202,15 +200,17 @@ def _hand_context(
 
 
 def _hand_board(game: Game) -> Markup:
-    """The scoreboard of a joined phone's page: one rendering per game version and language,
-    shared by every phone of the game (it holds nothing of any one phone's own)."""
+    """The scoreboard of a joined phone's page, after a finished game's result as the
+    scorekeeper's phone shows it (its standings, who won and the tie-break step that decided:
+    templates/table/_hand_board.html): one rendering per game version and language, shared by
+    every phone of the game (it holds nothing of any one phone's own)."""
     upto, who = query.number("upto"), query.number("who")
     key = render_cache.board_key(game, render_cache.BoardVariant.HAND, upto, who)
 
     def render() -> str:
         board = build_board(game)
         window = board_window(board, upto, who)
-        return render_template("games/_scoreboard.html", game=game, board=board, window=window)
+        return render_template("table/_hand_board.html", game=game, board=board, window=window)
 
     return render_cache.cached_board(key, render)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from flask_babel import refresh
 from sqlalchemy import select
 
 from companion.extensions import db
@@ -815,6 +816,141 @@ def test_a_players_phone_at_game_over_says_who_won(table):
     page = text(ann.get(f"/p/{game.share_token}"))
     assert "Game over" in page
     assert "Ann wins!" in page and "Decided by: lowest total." in page
+
+
+# --- the final standings on a player's phone -------------------------------------------------
+
+#: a double-6 game's first six rounds (6-6 down to 1-1, 0 = went out); the last round (0-0) of
+#: LAST_ROUND ends it with Ann and Bob on 50 points, Ann ahead by her two zero rounds to Bob's
+#: one, Cy on 60
+FIRST_SIX = [
+    {"Ann": 0, "Bob": 5, "Cy": 20},
+    {"Ann": 10, "Bob": 0, "Cy": 20},
+    {"Ann": 0, "Bob": 15, "Cy": 20},
+    {"Ann": 10, "Bob": 10, "Cy": 0},
+    {"Ann": 10, "Bob": 10, "Cy": 0},
+    {"Ann": 10, "Bob": 5, "Cy": 0},
+]
+LAST_ROUND = {"Ann": 10, "Bob": 5, "Cy": 0}
+#: the final standings: place and name, total, zero rounds, best non-zero round
+STANDINGS = ["1. Ann 50 2 10", "2. Bob 50 1 5", "3. Cy 60 4 20"]
+
+
+def final_standings(html: str) -> str:
+    """The final standings' table of a page (its markup)."""
+    return html.split('<table class="summary">')[1].split("</table>")[0]
+
+
+def standings_rows(html: str) -> list[str]:
+    """Each player's row of the final standings, as words."""
+    groups = final_standings(html).split("<tbody>")[1:]
+    return [" ".join(re.sub(r"<[^>]+>", " ", group).split()) for group in groups]
+
+
+def live_url(page: str) -> str:
+    """The address a joined phone's page polls (its key and the round of its hand form)."""
+    return re.search(r'hx-get="(/p/[^"]+/live\?[^"]+)"', page).group(1).replace("&amp;", "&")
+
+
+def test_a_players_phone_at_game_over_shows_the_final_standings(client, table):
+    """The last round saved, a player's phone said "Game over" and the winner's line, not the
+    standings the scorekeeper's phone shows. Its poll now brings the same: every player's place,
+    total, zero rounds and best non-zero round, the winner and the tie-break step that decided
+    (the scorekeeper's own template, games/_final_standings.html)."""
+    game, phone = table
+    bob = phone("Bob")
+    add_scored_rounds(game, FIRST_SIX)
+    live = live_url(bob.get(f"/p/{game.share_token}").text)  # its hand form: the round with 0-0
+    totals = {name: points for name, points in LAST_ROUND.items() if points}
+    data = round_post(game, 0, totals=totals, out="Cy")
+    assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    # the poll: the page's round was saved, so it loads itself again (no hand form to show)
+    assert bob.get(live).headers.get("HX-Refresh") == "true"
+    r = bob.get(f"/p/{game.share_token}")
+    words = text(r)
+    assert "Game over" in words and "Post my hand" not in words
+    assert "Ann wins! Decided by: most zero rounds." in words
+    assert standings_rows(r.text) == STANDINGS
+    # the scorekeeper's phone shows the very same standings
+    keeper = client.get(f"/g/{game.edit_token}").text
+    assert final_standings(r.text) == final_standings(keeper)
+    # and the page's poll has nothing new to say
+    assert bob.get(live_url(r.text)).status_code == 204
+
+
+def test_a_correction_after_the_game_reaches_the_players_standings_through_the_poll(client, table):
+    """A round corrected after the game ended changes the standings: a player's page showing
+    them gets the new ones from its poll, swapped in place (no reload)."""
+    game, phone = table
+    bob = phone("Bob")
+    add_scored_rounds(game, [*FIRST_SIX, LAST_ROUND])
+    page = bob.get(f"/p/{game.share_token}").text
+    assert standings_rows(page) == STANDINGS
+    live = live_url(page)
+    assert bob.get(live).status_code == 204
+    fixed = round_post(db.session.get(Game, game.id), 0, totals={"Ann": 10, "Bob": 13}, out="Cy")
+    r = client.post(f"/g/{game.edit_token}/round/7", data=fixed)
+    assert r.status_code == 303, text(r)
+    r = bob.get(live)
+    assert r.status_code == 200 and "HX-Refresh" not in r.headers
+    assert "Ann wins! Decided by: lowest total." in text(r)
+    assert standings_rows(r.text) == ["1. Ann 50 2 10", "2. Bob 58 1 5", "3. Cy 60 4 20"]
+
+
+def test_the_final_standings_are_in_each_players_language(table):
+    """Every phone reads the standings in its own language, also while they are rendered once
+    and shared by the phones of the game."""
+    game, phone = table
+    ann, bob = phone("Ann"), phone("Bob")
+    add_scored_rounds(game, [*FIRST_SIX, LAST_ROUND])
+    refresh()  # (the test's app context keeps the first request's language)
+    german = text(ann.get(f"/p/{game.share_token}", headers={"Accept-Language": "de"}))
+    assert "Partie vorbei" in german
+    assert "Ann gewinnt! Entschieden durch: meiste Nullrunden." in german
+    assert "Summe Nullrunden Beste Runde über null" in german
+    refresh()
+    english = text(bob.get(f"/p/{game.share_token}"))
+    assert "Ann wins! Decided by: most zero rounds." in english
+    assert "Total Zero rounds Best non-zero round" in english
+
+
+#: Ann and Bob on 60 with one zero round each; Ann's lowest non-zero round is 5, Bob's 10
+BY_BEST_ROUND = [
+    {"Ann": 0, "Bob": 10, "Cy": 30},
+    {"Ann": 5, "Bob": 0, "Cy": 30},
+    {"Ann": 15, "Bob": 10, "Cy": 30},
+] + [{"Ann": 10, "Bob": 10, "Cy": 30}] * 4
+#: Ann and Bob on 40 with three zero rounds each and 10 as their lowest non-zero round
+SHARED = [{"Ann": 0, "Bob": 10, "Cy": 20}] * 3 + [{"Ann": 10, "Bob": 0, "Cy": 20}] * 3
+SHARED += [{"Ann": 10, "Bob": 10, "Cy": 0}]
+
+
+@pytest.mark.parametrize(
+    ("rounds", "said", "rows"),
+    [
+        (
+            BY_BEST_ROUND,
+            "Ann wins! Decided by: lowest single non-zero round.",
+            ["1. Ann 60 1 5", "2. Bob 60 1 10", "3. Cy 210 0 30"],
+        ),
+        (
+            SHARED,
+            "Shared win: Ann, Bob No tie-break separates them.",
+            ["1. Ann 40 3 10", "1. Bob 40 3 10", "3. Cy 120 1 20"],
+        ),
+    ],
+    ids=["lowest-non-zero-round", "shared-win"],
+)
+def test_a_players_phone_says_each_tie_break_step_as_the_scorekeepers_does(
+    client, table, rounds, said, rows
+):
+    game, phone = table
+    bob = phone("Bob")  # (seats are joined while the game is on)
+    add_scored_rounds(game, rounds)
+    r = bob.get(f"/p/{game.share_token}")
+    assert said in text(r)
+    assert standings_rows(r.text) == rows
+    assert final_standings(r.text) == final_standings(client.get(f"/g/{game.edit_token}").text)
 
 
 def test_a_correction_that_lists_posted_tiles_in_another_order_changes_nothing(client, table):

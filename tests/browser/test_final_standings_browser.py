@@ -1,0 +1,115 @@
+"""The end of a game on a player's own phone, 360 x 740, two phones: the scorekeeper's (in
+English) saves the last round (0-0); a player's phone (in German), joined by the join link and
+left open on its hand form, shows by its poll what the scorekeeper's phone shows: "Game over",
+the winner and the tie-break step that decided, every player's place, total, zero rounds and
+best non-zero round. Before, it showed "Game over" and the winner's line only. Names of 20+
+letters (one a 36-letter word) wrap inside the phone's width."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Page, expect
+
+from companion.extensions import db
+from companion.models import Game
+from companion.services.round_check import HandEntry, RoundEntry, check_round
+from companion.services.round_plan import load_game
+from companion.services.round_store import save_round
+from tests.browser.conftest import PAGE_FITS, phone_page
+from tests.browser.table_screen import SMALL_PHONE, seed_table
+from tests.browser.test_table_screen_browser import open_game
+from tests.browser.test_table_sizes_browser import hand
+
+pytestmark = pytest.mark.browser
+
+ANN = "Maximiliane-Josefine Hohenzollern-Sigmaringen"
+BOB = "Bartholomäus Wolfeschlegelsteinhausenbergerdorff"
+CY = "Cy"
+#: the first six rounds (6-6 down to 1-1) per seat, None = went out; the last round (Ann 10,
+#: Bob 5, Cy out) leaves Ann and Bob on 50, Ann ahead by her two zero rounds to Bob's one
+FIRST_SIX = [
+    (None, 5, 20),
+    (10, None, 20),
+    (None, 15, 20),
+    (10, 10, None),
+    (10, 10, None),
+    (10, 5, None),
+]
+#: the final standings' rows as both phones show them: place and name, then the figures
+ROWS = [f"1. {ANN}\n50\t2\t10", f"2. {BOB}\n50\t1\t5", f"3. {CY}\n60\t4\t20"]
+
+
+def save_first_six(app: Flask, game_id: int) -> None:
+    """Save the first six rounds through the scorekeeper's own services (checks included)."""
+    with app.test_request_context():
+        game = db.session.get(Game, game_id)
+        for k, points in enumerate(FIRST_SIX):
+            load_game(game)
+            hands = [
+                HandEntry(seat=seat, total="" if p is None else str(p), went_out=p is None)
+                for seat, p in zip(game.seats, points, strict=True)
+            ]
+            scored, errors = check_round(game, RoundEntry(double=6 - k, hands=hands))
+            assert scored is not None, errors
+            save_round(game, scored, str(game.version))
+        db.session.remove()
+
+
+@pytest.fixture()
+def german_phone(browser, live_server) -> Iterator[Page]:
+    """A second 360 px phone, its own context (its own cookies), in German."""
+    with phone_page(browser, live_server, 15_000, **SMALL_PHONE, locale="de-DE") as page:
+        yield page
+
+
+@pytest.fixture()
+def keeper_phone(browser, live_server) -> Iterator[Page]:
+    """The scorekeeper's 360 px phone, in English."""
+    with phone_page(browser, live_server, 15_000, **SMALL_PHONE, locale="en-US") as page:
+        yield page
+
+
+def test_a_players_phone_shows_the_final_standings_when_the_last_round_is_saved(
+    keeper_phone: Page, german_phone: Page, live_server, shot
+) -> None:
+    table = seed_table(live_server.app, [ANN, BOB, CY], 6)
+    save_first_six(live_server.app, table.id)
+    keeper = keeper_phone
+    open_game(keeper, table.edit)  # this phone keeps score
+    bob = german_phone
+    bob.goto(f"/j/{table.join}")
+    bob.get_by_role("button", name=BOB, exact=True).click()
+    bob.wait_for_url(f"**/p/{table.share}")
+    expect(bob.locator("#hand-form")).to_be_visible()  # the hand form of the round with 0-0
+    bob.wait_for_function("() => window.htmx !== undefined")
+    expect(bob.locator("table.summary")).to_have_count(0)
+
+    keeper.get_by_label(f"Points for {ANN}").fill("10")
+    keeper.get_by_label(f"Points for {BOB}").fill("5")
+    hand(keeper, CY).get_by_label("Went out").check()
+    keeper.get_by_role("button", name="Save round").click()
+    expect(keeper.locator("#finish-title")).to_have_text("Game over")
+
+    # the player's phone, untouched: its poll brings the result, in its own language
+    expect(bob.locator("#finish-title")).to_have_text("Partie vorbei")
+    expect(bob.locator("#hand-form")).to_have_count(0)
+    finish = bob.locator("section.finish")
+    expect(finish.locator("p.winner")).to_have_text(f"{ANN} gewinnt!")
+    expect(finish).to_contain_text("Entschieden durch: meiste Nullrunden.")
+    headings = ["Summe", "Nullrunden", "Beste Runde über null"]
+    expect(finish.locator("thead th")).to_have_text(headings)
+    expect(finish.locator("tbody")).to_have_count(3)
+    rows = [row.strip() for row in finish.locator("tbody").all_inner_texts()]
+    assert rows == ROWS
+    # the same standings as on the scorekeeper's phone
+    mine = keeper.locator("section.finish tbody").all_inner_texts()
+    assert [row.strip() for row in mine] == ROWS
+    shot(bob, "final-standings-player-360")
+    # long names wrap: nothing is wider than the phone, and each name is there whole
+    assert bob.evaluate(PAGE_FITS)
+    for name in (ANN, BOB):
+        box = finish.locator("tbody th", has_text=name).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
