@@ -117,3 +117,48 @@ def test_a_post_the_form_has_not_shown_is_still_refused(
     )
     expect(hand(keeper, "Bo")).to_contain_text("16 points")
     expect(bo_box).to_have_value("12")
+
+
+@pytest.fixture()
+def player(browser, live_server) -> Iterator[Page]:
+    """A player's phone at 360 x 740."""
+    with phone_page(browser, live_server, 15_000, **SMALL_PHONE) as page:
+        yield page
+
+
+KEPT = "Not posted yet: what you typed before this page was loaded again is back in the form."
+
+
+def test_typing_the_page_reload_would_drop_comes_back_until_posted(
+    player: Page, live_server
+) -> None:
+    """The tap fell between the two pages: the reloaded page says "Not posted yet" and, now,
+    holds the typing with a plain word that it is not posted, one tap from posting it."""
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    joins(player, table.join, "Bo")
+    player.get_by_label("Points left in my hand").fill("12")
+    player.reload()  # the Post tapped meanwhile never reached either page
+    expect(player.locator(".post-state")).to_contain_text("Not posted yet")
+    expect(player.get_by_label("Points left in my hand")).to_have_value("12")
+    expect(player.locator(".kept-hand")).to_contain_text(KEPT)
+    player.get_by_role("button", name="Post my hand").click()
+    expect(player.locator(".post-state")).to_contain_text("Posted: 12 points")
+    player.reload()  # posted: nothing is kept any more
+    expect(player.get_by_label("Points left in my hand")).to_have_value("12")
+    expect(player.locator(".kept-hand")).to_have_count(0)
+    assert player.evaluate("Object.keys(localStorage).filter(k => k.startsWith('cfc-hand'))") == []
+
+
+def test_a_change_tapped_as_the_page_reloads_posts_what_was_typed(
+    player: Page, live_server
+) -> None:
+    """The tap lands on the reloaded page: it posts the typed hand, not the older post the
+    page was drawn with (nor an empty box, refused)."""
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    joins(player, table.join, "Bo")
+    posts(player, 12)
+    player.get_by_label("Points left in my hand").fill("13")
+    player.reload()
+    player.get_by_role("button", name="Change my hand").click()
+    expect(player.locator(".post-state")).to_contain_text("Posted: 13 points")
+    expect(player.locator(".kept-hand")).to_have_count(0)
