@@ -3,8 +3,8 @@
 // Every few seconds it asks /g/<edit>/posts?v=<key>: 204 while nothing changed, else JSON with
 // each posted hand. A seat the scorekeeper has not touched takes the posted hand (and its
 // revision, in seen_<seat>); a seat the scorekeeper typed in keeps what was typed and is marked
-// "changed on their phone" with the posted value beside it (the server refuses a save that
-// would drop it unseen). What the scorekeeper typed is kept on the phone until the round is
+// "changed on their phone" with the posted value beside it, which counts as seen (seen_<seat>):
+// the next Save keeps the typing; the server refuses a save over a post the page never showed. What the scorekeeper typed is kept on the phone until the round is
 // saved (a reload puts it back), and a box that differs from its phone's post offers "Use
 // Bob's post". A saved round, a handover or a new request reloads the page when
 // nothing was typed (a tick, a starter), else says so (docs/TABLE.md).
@@ -338,7 +338,11 @@
             fill(form, seat, hand);
             show(seat, "posted", hand);
           } else {
+            // the typing stays, the newer post shown beside it: seen now, so the next Save
+            // keeps the typing (the phone is told it was overruled), as after a 409; only a
+            // post this page has not shown is refused (docs/TABLE.md)
             show(seat, "changed", hand);
+            if (seen) { seen.value = hand.revision; }
           }
         });
       }).catch(function () { /* offline: try again at the next tick */ });

@@ -1,0 +1,106 @@
+// A player's typing on their own hand page (templates/table/hand.html) is kept on the phone
+// until it is posted (progressive: without this file the page works as before).
+//
+// Why: a Post tapped as the page reloads (the live poll, a pull to refresh, the page loaded
+// again after an earlier post) fell between the two pages, or on the new page's empty box,
+// and the page ended on "Not posted yet" with the typing gone. Now what the form holds is kept
+// in localStorage ("cfc-hand-typed:<page>": the round's double and the hand) whenever it is not
+// the phone's post; the page drawn again puts it back in the form, saying it is not posted
+// yet, so a tap that lands on the new page posts it and one that was lost leaves it one tap
+// away. A post that went through drops it (the page then shows that post), as does a round
+// moved on, "Count my pips from a photo" (the server keeps the typing then, and the photo's
+// hand must not be typed over) and "Keep that" after a clash (docs/TABLE.md).
+(function () {
+  "use strict";
+
+  var form = document.getElementById("hand-form");
+  if (!form) { return; }
+  var NAME = "cfc-hand-typed:" + location.pathname;
+  var double = (form.querySelector('input[name="double"]') || {}).value || "";
+  var posted = form.getAttribute("data-posted") || ""; // the phone's post, HandValue.key()
+
+  function box(name) { return form.querySelector('input[name="' + name + '"]'); }
+
+  // What the form holds now: the typed total, "I went out", the tapped tiles.
+  function handNow() {
+    var tiles = [];
+    form.querySelectorAll('input[name="tiles"]:checked').forEach(function (b) { tiles.push(b.value); });
+    var total = box("total"), out = box("went_out");
+    return { total: total ? total.value.trim() : "", out: !!(out && out.checked), tiles: tiles.sort() };
+  }
+
+  // The hand as one string, as the server's HandValue.key() writes a post ("out",
+  // "tiles:5-0 8-7", "12"); a total typed beside tiles is typing of its own.
+  function key(hand) {
+    if (hand.out) { return "out"; }
+    if (hand.tiles.length) { return "tiles:" + hand.tiles.join(" ") + (hand.total ? "|" + hand.total : ""); }
+    return hand.total;
+  }
+
+  function read() {
+    try { return JSON.parse(localStorage.getItem(NAME)); } catch (e) { return null; }
+  }
+  function keep(value) {
+    try {
+      if (value) { localStorage.setItem(NAME, JSON.stringify(value)); } else { localStorage.removeItem(NAME); }
+    } catch (e) { /* no storage: the form itself still holds the typing */ }
+  }
+
+  function keepTyping() {
+    var hand = handNow();
+    keep(key(hand) !== posted && { double: double, hand: hand });
+  }
+
+  // Tick ``tiles`` in the picker; false when the picker is not on the page (built on demand).
+  function setTiles(tiles) {
+    var boxes = form.querySelectorAll('input[type="checkbox"][name="tiles"]');
+    boxes.forEach(function (b) {
+      var on = tiles.indexOf(b.value) !== -1;
+      if (b.checked !== on) { b.checked = on; b.dispatchEvent(new Event("change", { bubbles: true })); }
+    });
+    return boxes.length > 0;
+  }
+
+  function putBack(hand) {
+    if (box("total")) { box("total").value = hand.total; }
+    if (box("went_out")) { box("went_out").checked = hand.out; }
+    if (hand.tiles.length && !setTiles(hand.tiles)) {
+      // the picker comes from the server (static/js/score.js, once htmx is there): tick the
+      // tiles when it arrives
+      var open = function () {
+        var opener = form.querySelector("button.picker-open");
+        if (opener && window.htmx) { opener.click(); return true; }
+        return false;
+      };
+      var arrived = function () {
+        if (setTiles(hand.tiles)) { document.removeEventListener("htmx:load", arrived); } else { open(); }
+      };
+      document.addEventListener("htmx:load", arrived);
+      open();
+    }
+    var note = document.createElement("p");
+    note.className = "flash info kept-hand";
+    note.setAttribute("role", "status");
+    note.textContent = form.getAttribute("data-kept") || "";
+    // under the form: nothing the player may be tapping moves
+    form.parentNode.insertBefore(note, form.nextSibling);
+  }
+
+  var kept = read();
+  if (kept && kept.hand && kept.double === double && key(kept.hand) !== posted) {
+    // not posted: back in the form, unless the page shows it already (a refused post's page)
+    if (key(kept.hand) !== key(handNow())) { putBack(kept.hand); }
+  } else if (kept) {
+    keep(null); // posted, or another round's
+  }
+  form.addEventListener("input", keepTyping);
+  form.addEventListener("change", function (ev) { if (ev.isTrusted) { keepTyping(); } });
+  // "Count my pips from a photo": the server keeps what was typed while the photo page is open
+  form.addEventListener("submit", function (ev) {
+    if (ev.submitter && ev.submitter.name === "to_photo") { keep(null); }
+  });
+  // "Keep that" (another phone's post after a clash): this phone's typing gives way
+  document.addEventListener("click", function (ev) {
+    if (ev.target.closest && ev.target.closest(".card.clash a")) { keep(null); }
+  });
+})();

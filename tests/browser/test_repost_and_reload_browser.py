@@ -1,0 +1,164 @@
+"""Two defects a fresh tester saw at a table of phones at 360 x 740 (docs/TABLE.md, "A re-post
+the form shows is seen" and "A Post tapped as the page reloads is not lost"):
+
+1. The scorekeeper typed in Bo's box, Bo posted, then posted a changed hand; the form showed
+   the re-post ("changed on their phone: 14 points") beside the typing, yet the first Save was
+   refused (409) and only a second one saved. The live form now counts a post it shows beside
+   the typing as seen: the first Save saves (the typing stands, Bo is told it was overruled);
+   a post it has not shown is still refused.
+2. A player typed their hand and tapped Post as their page reloaded: the tap fell between the
+   two pages (or on the new page's empty box) and the page ended on "Not posted yet" with the
+   typing gone. The hand page now keeps what was typed until it is posted: the reloaded page
+   puts it back in the form and says it is not posted yet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import ExitStack
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import phone_page
+from tests.browser.table_screen import SMALL_PHONE, seed_table
+from tests.browser.test_table_sizes_browser import hand
+
+pytestmark = pytest.mark.browser
+
+SAVE_URL = re.compile(r"/g/[\w-]+/round$")
+
+
+@pytest.fixture()
+def two_phones(browser, live_server) -> Iterator[tuple[Page, Page]]:
+    """The scorekeeper's phone and Bo's phone, each a 360 x 740 phone of its own."""
+    with ExitStack() as stack:
+        keeper, bo = (
+            stack.enter_context(phone_page(browser, live_server, 15_000, **SMALL_PHONE))
+            for _ in range(2)
+        )
+        yield keeper, bo
+
+
+def joins(page: Page, join: str, name: str) -> None:
+    page.goto(f"/j/{join}")
+    page.get_by_role("button", name=name, exact=True).click()
+    page.wait_for_url(re.compile(r"/p/[\w-]+$"))
+    page.wait_for_function("() => window.htmx !== undefined")
+
+
+def posts(page: Page, points: int) -> None:
+    page.get_by_label("Points left in my hand").fill(str(points))
+    page.get_by_role("button", name=re.compile("(Post|Change) my hand")).click()
+    expect(page.locator(".post-state")).to_contain_text(f"Posted: {points} points")
+
+
+def test_the_first_save_goes_through_when_the_form_shows_the_re_post(
+    two_phones: tuple[Page, Page], live_server
+) -> None:
+    keeper, bo = two_phones
+    saves: list[int] = []
+    keeper.on(
+        "response",
+        lambda r: (
+            saves.append(r.status)
+            if r.request.method == "POST" and SAVE_URL.search(r.url)
+            else None
+        ),
+    )
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    joins(bo, table.join, "Bo")
+    keeper.goto(f"/g/{table.edit}")
+    keeper.wait_for_function("() => window.htmx !== undefined")
+    bo_box = hand(keeper, "Bo").get_by_role("textbox")
+    posts(bo, 12)
+    expect(bo_box).to_have_value("12")
+    bo_box.fill("12")  # the scorekeeper types Bo's hand over the post (as Bo says it aloud)
+    posts(bo, 14)  # Bo changes the hand on the phone
+    mark = hand(keeper, "Bo").locator(".post-mark")
+    expect(mark).to_contain_text("changed on their phone")
+    expect(mark).to_contain_text("14 points")
+    expect(bo_box).to_have_value("12")  # the typing stays
+    hand(keeper, "Ana").get_by_role("textbox").fill("5")
+    hand(keeper, "Cy").get_by_label("Went out").check()
+    keeper.get_by_role("button", name="Save round").last.click()
+    expect(keeper.locator("#round-title")).to_have_text(re.compile(r"^Round 2 of"))
+    assert saves == [200]  # one tap on Save: no 409 about a post the form showed
+    # Bo's phone is told its post was overruled
+    taken = bo.locator("#hand-live .taken")
+    expect(taken).to_contain_text("12 points (the scorekeeper entered it)")
+    expect(taken).to_contain_text("You posted: 14.")
+
+
+def test_a_post_the_form_has_not_shown_is_still_refused(
+    two_phones: tuple[Page, Page], live_server
+) -> None:
+    """The 409 stays for what the scorekeeper has not seen: Bo posts again just before Save,
+    before the poll could show it (the poll is held)."""
+    keeper, bo = two_phones
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    joins(bo, table.join, "Bo")
+    keeper.goto(f"/g/{table.edit}")
+    keeper.wait_for_function("() => window.htmx !== undefined")
+    bo_box = hand(keeper, "Bo").get_by_role("textbox")
+    posts(bo, 12)
+    expect(bo_box).to_have_value("12")
+    bo_box.fill("12")
+    posts(bo, 14)
+    expect(hand(keeper, "Bo").locator(".post-mark")).to_contain_text("14 points")
+    keeper.route(re.compile(r"/posts\?"), lambda route: route.abort())  # the poll sees nothing
+    posts(bo, 16)
+    hand(keeper, "Ana").get_by_role("textbox").fill("5")
+    hand(keeper, "Cy").get_by_label("Went out").check()
+    keeper.get_by_role("button", name="Save round").last.click()
+    expect(keeper.locator("#round-area")).to_contain_text(
+        "These hands changed on the players' phones after the form was filled: Bo"
+    )
+    expect(hand(keeper, "Bo")).to_contain_text("16 points")
+    expect(bo_box).to_have_value("12")
+
+
+@pytest.fixture()
+def player(browser, live_server) -> Iterator[Page]:
+    """A player's phone at 360 x 740."""
+    with phone_page(browser, live_server, 15_000, **SMALL_PHONE) as page:
+        yield page
+
+
+KEPT = "Not posted yet: what you typed before this page was loaded again is back in the form."
+
+
+def test_typing_the_page_reload_would_drop_comes_back_until_posted(
+    player: Page, live_server
+) -> None:
+    """The tap fell between the two pages: the reloaded page says "Not posted yet" and, now,
+    holds the typing with a plain word that it is not posted, one tap from posting it."""
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    joins(player, table.join, "Bo")
+    player.get_by_label("Points left in my hand").fill("12")
+    player.reload()  # the Post tapped meanwhile never reached either page
+    expect(player.locator(".post-state")).to_contain_text("Not posted yet")
+    expect(player.get_by_label("Points left in my hand")).to_have_value("12")
+    expect(player.locator(".kept-hand")).to_contain_text(KEPT)
+    player.get_by_role("button", name="Post my hand").click()
+    expect(player.locator(".post-state")).to_contain_text("Posted: 12 points")
+    player.reload()  # posted: nothing is kept any more
+    expect(player.get_by_label("Points left in my hand")).to_have_value("12")
+    expect(player.locator(".kept-hand")).to_have_count(0)
+    assert player.evaluate("Object.keys(localStorage).filter(k => k.startsWith('cfc-hand'))") == []
+
+
+def test_a_change_tapped_as_the_page_reloads_posts_what_was_typed(
+    player: Page, live_server
+) -> None:
+    """The tap lands on the reloaded page: it posts the typed hand, not the older post the
+    page was drawn with (nor an empty box, refused)."""
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    joins(player, table.join, "Bo")
+    posts(player, 12)
+    player.get_by_label("Points left in my hand").fill("13")
+    player.reload()
+    player.get_by_role("button", name="Change my hand").click()
+    expect(player.locator(".post-state")).to_contain_text("Posted: 13 points")
+    expect(player.locator(".kept-hand")).to_have_count(0)
