@@ -177,12 +177,6 @@
     });
   }
 
-  // A post's time as every time on the phone is written (static/js/app.js: "4:16 PM", the
-  // date too when not today), from the ISO UTC time.
-  function clock(iso) {
-    return iso && window.cfcLocalTime ? window.cfcLocalTime(new Date(iso)) : "";
-  }
-
   // The hand's mark: its state in words, when the phone posted, and the post itself (a tile
   // post with its sum), the same words the server writes (templates/games/_post_mark.html).
   function mark(form, seat, state, hand) {
@@ -192,10 +186,11 @@
     if (hand && hand.words) { badge.setAttribute("data-words", hand.words); }
     badge.textContent = form.getAttribute("data-" + state) || state;
     if (hand && hand.at) {
+      // written (and its tooltip) as every time on the phone: static/js/app.js
       var time = document.createElement("time");
       time.dateTime = hand.at;
-      time.textContent = clock(hand.at);
       badge.append(" ", time);
+      if (window.cfcLocalise) { window.cfcLocalise(badge); }
     }
     if (hand && hand.words && (state !== "posted" || (hand.tiles && hand.tiles.length))) {
       var words = document.createElement("span");
