@@ -3,7 +3,8 @@
 //
 // * The shell (CSS, scripts, icons, the local htmx copy) is fetched at install into
 //   "cfc-shell-<version>" and answered from there (versioned URLs never change); a new
-//   version deletes the old shell cache when it takes over.
+//   version deletes the old shell cache when it takes over. A shell file asked for at
+//   another version goes to the network, and offline gets the shell's copy.
 // * Pages: only the start page "/" and the game pages the server marks as this phone's
 //   (header X-Offline-Page: <game id>, on /g/<edit> for its scorekeeper and /p/<share> for a
 //   joined player) are kept, each game in "cfc-game-<id>", and answered from there only when
@@ -103,7 +104,16 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET") { return; }
   var url = new URL(request.url);
   if (isShell(url)) {
-    event.respondWith(caches.match(request).then(function (hit) { return hit || fetch(request); }));
+    // A file the page asks for at another version than the shell's (table.js loads kept.js
+    // and handover.js at its own address with their name, so with table.js's digest): the
+    // network, as ever (the server answers any version with the current file); without a
+    // connection, the shell's copy of that file. Kept typing and a handover then work offline.
+    event.respondWith(caches.match(request).then(function (hit) {
+      return hit || fetch(request).catch(function () {
+        return caches.open(SHELL).then(function (cache) { return cache.match(request, { ignoreSearch: true }); })
+          .then(function (copy) { return copy || Response.error(); });
+      });
+    }));
     return;
   }
   if (request.mode !== "navigate" || !(isGamePage(url) || isStart(url))) { return; }

@@ -595,8 +595,7 @@ def _filled_by_phone(form: RoundForm) -> set[int]:
     post it would have saved; not an empty box it never touched. The marks after the table
     box's buttons read it (:func:`_marks`' ``restored`` marks only a seat with no open post,
     so a box holding its player's post untouched is still marked "posted"): a box holding
-    typing an undo put back (filled from no post) stays *typed by you, not saved yet*, which
-    :func:`_typed_by_phone` (the comparison's rule) would mark "not posted"."""
+    typing an undo put back (filled from no post) stays *typed by you, not saved yet*."""
     held = _held(form)
     return {
         h.seat.id
@@ -606,7 +605,9 @@ def _filled_by_phone(form: RoundForm) -> set[int]:
 
 
 def _typed_by_phone(form: RoundForm) -> set[int]:
-    """The seats whose box the scorekeeper typed in or over (not holding a post untouched)."""
+    """The seats whose box the scorekeeper typed in or over (not holding a post untouched),
+    typing an undo put back included where it differs from the post, or the empty box, the
+    form was filled with (:func:`posts.put_back_data` leaves ``filled_<seat>`` as that)."""
     held = _held(form)
     return {h.seat.id for h in form.hand_forms() if not _untouched(h, held[h.seat.id])}
 

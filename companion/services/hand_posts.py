@@ -252,17 +252,19 @@ def put_back(snapshot: Mapping[str, Any], posts: dict[int, HandPost]) -> dict[in
 
 def put_back_data(values: dict[int, HandValue]) -> dict[str, Any]:
     """Round-form data that puts each hand of ``values`` (seat id -> hand) in its boxes as
-    the form's own (its total, tiles and tick; any post's value there replaced), and records
-    it as what the box was filled with (``filled_<seat>``): the scorekeeper's typing put
-    back, which a hand posted after it replaces as it replaces a box filled from an older
-    post (``seen_<seat>`` stays the post's the form shows, if any)."""
+    the form's own (its total, tiles and tick; any post's value there replaced). What the box
+    was filled with (``filled_<seat>``) stays the form's original (:func:`form_data`: the
+    post, or nothing): the scorekeeper's typing put back is this phone's typing where it
+    differs from that, so a comparison with the round saved meanwhile on another phone lists
+    it (it was read as a box untouched, and left out). ``seen_<seat>`` stays the post's the
+    form shows, if any: a hand posted after the page was drawn still takes the box live
+    (static/js/table.js fills a box not typed in since)."""
     data: dict[str, Any] = {}
     for seat_id, value in values.items():
         typed = value.total is not None and not value.tiles and not value.went_out
         data[hand_field(HandPart.TOTAL, seat_id)] = str(value.total) if typed else ""
         data[hand_field(HandPart.TILES, seat_id)] = list(value.tiles or ())
         data[hand_field(HandPart.OUT, seat_id)] = value.went_out
-        data[hand_field(HandPart.FILLED, seat_id)] = value.key()
     return data
 
 

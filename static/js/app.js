@@ -142,34 +142,34 @@
 
 // Times in the phone's own time zone: the server stamps a moment in UTC (<time datetime="...Z">,
 // its text says "UTC" for a page read without JavaScript); here it is written again in the
-// page's language and the phone's zone ("5:30 AM UTC" -> "6:30 AM" in Berlin), the UTC text
-// kept as its tooltip. After an htmx swap too (a ruling just saved).
+// page's language and the phone's zone ("5:30 AM UTC" -> "6:30 AM" in Berlin), its tooltip
+// the same moment with its date ("12/6/26, 6:30 AM"; the server's UTC text there read as the
+// phone's time). After an htmx swap too (a ruling just saved), and for the marks table.js
+// writes live (window.cfcLocalise).
 (function () {
   "use strict";
 
-  // The one way a moment is written on a phone (here and by static/js/table.js's live marks):
-  // the short time of day in the page's language and the phone's zone ("4:16 PM"), with the
-  // date before it only when it is not today ("12/3/26, 4:16 PM"); "" when it cannot be.
-  function localTime(moment) {
-    if (!window.Intl || !moment || isNaN(moment.getTime())) { return ""; }
-    var today = moment.toDateString() === new Date().toDateString();
+  // The one way a moment is written on a phone: the short time of day in the page's language
+  // and the phone's zone ("4:16 PM"), with the date before it when it is not today or
+  // ``dated`` ("12/3/26, 4:16 PM"); "" when it cannot be.
+  function localTime(moment, dated) {
+    if (!window.Intl || isNaN(moment)) { return ""; }
+    var today = !dated && moment.toDateString() === new Date().toDateString();
     try {
       return new Intl.DateTimeFormat(document.documentElement.lang || undefined,
         today ? { timeStyle: "short" } : { dateStyle: "short", timeStyle: "short" }).format(moment);
     } catch (e) { return ""; }
   }
-  window.cfcLocalTime = localTime;
-
   function localise(root) {
-    if (!root.querySelectorAll) { return; }
     root.querySelectorAll('time[datetime$="Z"]:not([data-local])').forEach(function (el) {
-      var text = localTime(new Date(el.getAttribute("datetime")));
+      var moment = new Date(el.dateTime), text = localTime(moment);
       if (!text) { return; }
-      el.title = el.textContent;
+      el.title = localTime(moment, 1);
       el.textContent = text;
       el.setAttribute("data-local", "");
     });
   }
+  window.cfcLocalise = localise;
 
   document.addEventListener("DOMContentLoaded", function () { localise(document); });
   // the whole page: after an outerHTML swap the event's target is the element swapped out

@@ -8,13 +8,14 @@
 // rule of the comparison). That is shown above the round form, and the entry stays until the
 // scorekeeper saves it in a correction ("Put mine back in the form", then Save) or forgets
 // it: a reload, or a Cancel of the correction, shows it again. Nothing differs, or no such round was saved (a double burned):
-// dropped quietly. An entry of a round undone since waits for its round to come again
+// dropped quietly. Offline: it waits, and is compared when the connection is back (the
+// "online" event). An entry of a round undone since waits for its round to come again
 // (table.js puts it back then). docs/TABLE.md "Typing of a round saved meanwhile is never
 // dropped unsaid".
 (function () {
   "use strict";
 
-  var form = window.cfcLater.kept[1];
+  var form = window.cfcLater.kept[1], here = (document.currentScript || {}).src;
   var draft = (form.getAttribute("data-draft") || "").split(":");
   var name = "cf-round-typed:" + draft[0] + "!";
   var area = form.closest("#round-area") || form.parentNode;
@@ -122,6 +123,12 @@
 
   if (window.cfcLater.keptOn) { return; }
   window.cfcLater.keptOn = true;
+  // Offline (a page from the service worker's copy, this file from its shell) the comparisons
+  // failed and the entries wait: compared again as soon as the connection is back, the page
+  // not reloaded (this file run anew, for the form shown then).
+  window.addEventListener("online", function () {
+    if (here) { document.head.appendChild(document.createElement("script")).src = here; }
+  });
   // Resolved: forgotten (the link, without JavaScript, only draws the game page again), or
   // put back in a correction that was saved: "Put mine back" sends the entry's key along
   // (kept), the correction carries it, and its Save's answer names it (data-resolved, above).

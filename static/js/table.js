@@ -124,10 +124,21 @@
   // What a box holds: a tick's checked, else its value.
   function prop(box) { return box.type === "checkbox" ? "checked" : "value"; }
 
+  // Keep this phone's typing; how much it is. A hand is this phone's when typed here (dirty)
+  // or when its box holds other than it was filled with (filled_<seat>: the post, or nothing),
+  // as typing an undo put back does (play._typed_by_phone's rule): kept with "back", so a
+  // reload leaves that box to the server, which draws it again (or a post made since).
   function keepTyping(form, dirty, own) {
     var seats = {};
-    Object.keys(dirty).forEach(function (seat) { seats[seat] = handNow(form, seat); });
-    keep(draftName(form), Object.keys(seats).length + Object.keys(own).length && { key: form.getAttribute("data-draft"), seats: seats, own: own });
+    form.querySelectorAll('[name^="filled_"]').forEach(function (filled) {
+      var seat = filled.name.slice(7);
+      if (dirty[seat] || formKey(form, seat) !== filled.value) {
+        (seats[seat] = handNow(form, seat)).back = !dirty[seat];
+      }
+    });
+    var n = Object.keys(seats).length + Object.keys(own).length;
+    keep(draftName(form), n && { key: form.getAttribute("data-draft"), seats: seats, own: own });
+    return n;
   }
 
   // Keep ``value`` under ``name``; nothing (0, null): drop the entry. (No storage: STORE null,
@@ -177,12 +188,6 @@
     });
   }
 
-  // A post's time as every time on the phone is written (static/js/app.js: "4:16 PM", the
-  // date too when not today), from the ISO UTC time.
-  function clock(iso) {
-    return iso && window.cfcLocalTime ? window.cfcLocalTime(new Date(iso)) : "";
-  }
-
   // The hand's mark: its state in words, when the phone posted, and the post itself (a tile
   // post with its sum), the same words the server writes (templates/games/_post_mark.html).
   function mark(form, seat, state, hand) {
@@ -192,10 +197,11 @@
     if (hand && hand.words) { badge.setAttribute("data-words", hand.words); }
     badge.textContent = form.getAttribute("data-" + state) || state;
     if (hand && hand.at) {
+      // written (and its tooltip) as every time on the phone: static/js/app.js
       var time = document.createElement("time");
       time.dateTime = hand.at;
-      time.textContent = clock(hand.at);
       badge.append(" ", time);
+      if (window.cfcLocalise) { window.cfcLocalise(badge); }
     }
     if (hand && hand.words && (state !== "posted" || (hand.tiles && hand.tiles.length))) {
       var words = document.createElement("span");
@@ -224,7 +230,7 @@
   document.addEventListener("htmx:beforeOnLoad", function (ev) {
     var xhr = ev.detail.xhr, form = ev.detail.elt.closest && ev.detail.elt.closest("form.round-form");
     if (form && xhr.status === 403) { later("handover", form, xhr.responseText); }
-    if (form && xhr.getResponseHeader("HX-Push-Url")) { keepTyping(form, {}, {}); }
+    if (form && xhr.getResponseHeader("HX-Push-Url")) { keep(draftName(form)); }
   });
 
   function start(form) {
@@ -289,18 +295,17 @@
     });
     kept = kept.seats;
     Object.keys(kept || {}).forEach(function (seat) {
-      if (!field(form, "total_" + seat)) { return; }
+      if (kept[seat].back || !field(form, "total_" + seat)) { return; }
       dirty[seat] = true;
       if (sameValue(handNow(form, seat), kept[seat])) { return; } // (a refused save shows them)
       putBack(form, seat, kept[seat]);
       var hand = latest[seat] || null;
       show(seat, hand && String(hand.revision) !== kept[seat].seen ? "typed" : "restored", hand);
     });
-    if (kept) { keepTyping(form, dirty, own); } // (the revisions seen now)
+    keepTyping(form, dirty, own); // (the revisions seen now, and typing an undo put back)
     form.querySelectorAll("button.use-post[data-seat]").forEach(function (button) {
       offer(button.getAttribute("data-seat"));
     });
-    function anyDirty() { return Object.keys(own).length + Object.keys(dirty).length; }
     var stopped = false;
     function poll() {
       if (stopped || !document.body.contains(form)) { return; }
@@ -308,9 +313,10 @@
         if (r.status === 204) { return null; }
         if (r.status === 403) {
           // This phone no longer keeps score (handed over): say so at once. A form with
-          // something typed in it stays, so the typed values can still be read and passed on.
+          // something typed in it (keepTyping counts it, an undo's put back too) stays, so
+          // the typed values can still be read and passed on.
           stopped = true;
-          if (!anyDirty()) { window.location.reload(); return null; }
+          if (!keepTyping(form, dirty, own)) { window.location.reload(); return null; }
           return r.text().then(function (body) { later("handover", form, body, banner); });
         }
         if (!r.ok) { return null; }
@@ -322,7 +328,7 @@
         if (data.oob && window.htmx) { htmx.swap(form, data.oob, { swapStyle: "none" }); }
         var changed = String(data.version) !== version;
         if (changed || data.asking > asking) {
-          if (!anyDirty()) { window.location.reload(); return; }
+          if (!keepTyping(form, dirty, own)) { window.location.reload(); return; }
           // its round saved meanwhile: Save shows it beside the typing
           if (data.saved.indexOf(+field(form, "double").value) > -1) { stopped = true; form.requestSubmit(); return; }
           banner(form, data.said[changed ? 0 : 1]);

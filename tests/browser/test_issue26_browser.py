@@ -1,6 +1,6 @@
 """On a 360 px phone (issue 26): the checker's tie and hand-score questions at the default
-table, the CSV download a spreadsheet opens with a tap, and a ruling's time in the phone's own
-time zone."""
+table, the CSV download a spreadsheet opens with a tap, and a ruling's and a posted hand's time
+(and their tooltips) in the phone's own time zone."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import phone_page
+from tests.browser.table_screen import FOUR, phone_posts, seed_table
+from tests.browser.test_table_screen_browser import open_game
 from tests.browser.test_table_sizes_browser import SMALL_PHONE
 
 pytestmark = pytest.mark.browser
@@ -62,18 +64,37 @@ def test_a_rulings_time_is_shown_in_the_phones_time_zone(small_phone: Page) -> N
     fields.nth(1).fill("0, 2")
     small_phone.locator("form button.big").click()
     stamp = small_phone.locator(".verdict time[datetime]")
+    shown_in_berlin(small_phone, stamp)
+
+
+def shown_in_berlin(page: Page, stamp) -> None:
+    """``stamp`` (a ``<time>``) is written as every time on the phone (static/js/app.js): the
+    time of day in Berlin, as it is from today (the date would come first on another day),
+    and its tooltip the same moment with its date, not the server's UTC text."""
     expect(stamp).to_have_attribute("data-local", "")
-    utc = stamp.get_attribute("datetime")
-    shown = stamp.inner_text()
-    assert "UTC" not in shown and "UTC" in (stamp.get_attribute("title") or "")
-    # the one way a time is written (static/js/app.js): the time of day, as the ruling is
-    # from today (the date would come first on another day)
-    expected = small_phone.evaluate(
-        """(iso) => new Intl.DateTimeFormat(document.documentElement.lang,
-             {timeStyle: "short", timeZone: "Europe/Berlin"}).format(new Date(iso))""",
-        utc,
+    expected = page.evaluate(
+        """(iso) => [{timeStyle: "short"}, {dateStyle: "short", timeStyle: "short"}].map((o) =>
+             new Intl.DateTimeFormat(document.documentElement.lang,
+               {...o, timeZone: "Europe/Berlin"}).format(new Date(iso)))""",
+        stamp.get_attribute("datetime"),
     )
-    assert shown == expected
+    assert [stamp.inner_text(), stamp.get_attribute("title")] == expected
+    assert "UTC" not in (stamp.get_attribute("title") or "")
+
+
+def test_a_hands_mark_and_its_tooltip_say_the_phones_time(small_phone: Page, live_server) -> None:
+    """The time a hand was posted, on the round form's mark: drawn with the page, and written
+    live when a phone posts while the page is open. Its tooltip said the server's UTC time of
+    day ("18:04" beside "7:04 PM"), read as the phone's."""
+    table = seed_table(live_server.app, FOUR, 6)
+    phone_posts(live_server.app, table.id, {1: 12})
+    open_game(small_phone, table.edit)
+    bob = small_phone.get_by_role("group", name="Bob", exact=True)
+    shown_in_berlin(small_phone, bob.locator(".post-mark time"))
+    phone_posts(live_server.app, table.id, {2: 7})  # Cho's phone, the page open
+    cho = small_phone.get_by_role("group", name="Cho", exact=True)
+    expect(cho.get_by_role("textbox")).to_have_value("7")
+    shown_in_berlin(small_phone, cho.locator(".post-mark time"))
 
 
 def test_the_csv_download_opens_with_its_bom_and_the_locales_separator(

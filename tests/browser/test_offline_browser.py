@@ -26,7 +26,7 @@ from companion.extensions import db
 from companion.models import AuditEntry, Device, Game, GameAccess, HandPost, Round
 from tests.browser.conftest import PHONE, LiveServer, serve_app
 from tests.browser.test_pips_browser import read_hand_photo
-from tests.web.playkit import make_game, round_post
+from tests.web.playkit import make_game, round_post, seat_ids
 
 pytestmark = pytest.mark.browser
 
@@ -603,6 +603,67 @@ def test_chromium_reports_the_app_installable(context: BrowserContext, page: Pag
     scope = page.evaluate("navigator.serviceWorker.controller.scriptURL")
     assert scope.endswith("/sw.js")
     shot(page, "offline-installable-home")
+
+
+def test_kept_typing_waiting_offline_is_shown_when_the_connection_is_back(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """table.js loads kept.js (kept typing of a round saved meanwhile) and handover.js (this
+    phone no longer keeps score) only when needed, at its own address with their name, so at
+    table.js's version: offline the service worker answers them from its shell (they waited
+    for a page loaded online before). Kept typing waiting on the page's copy is compared with
+    the saved round as soon as the connection is back, without a reload."""
+    game = new_game(live_server)
+    path = f"/g/{game['edit']}"
+    kept_offline(page, path)
+    other = second_scorekeeper(live_server, game)
+    assert other_posts(other, game, f"{path}/round", game["round"]) == 303  # Bob 20
+    # nothing typed here: the page reloads by itself into the next round, and is kept so
+    draft = f"{game['id']}:1:"
+    expect(page.locator("form.round-form")).to_have_attribute("data-draft", re.compile(draft))
+    page.wait_for_function(
+        """async ([p, d]) => { const r = await caches.match(location.origin + p);
+             return !!r && (await r.text()).includes('data-draft="' + d); }""",
+        arg=[path, draft],
+        polling=200,
+    )
+    # what this phone typed in the first round (Bob 12) before that save, kept aside
+    with live_server.app.app_context():
+        bob = seat_ids(db.session.get(Game, game["id"]))["Bob"]
+    first = f"{game['id']}:0:6"
+    hand = {"total": "12", "out": False, "tiles": [], "seen": "", "filled": ""}
+    entry = {first: {"key": first, "seats": {str(bob): hand}, "own": {}}}
+    page.evaluate(
+        "([name, entry]) => localStorage.setItem(name, JSON.stringify(entry))",
+        [f"cf-round-typed:{game['id']}!", entry],
+    )
+
+    offline(context, live_server, True)
+    page.reload()  # the copy; kept typing waits aside, so table.js loads kept.js
+    expect(page.locator("body")).to_have_attribute("data-offline-copy", re.compile(r"."))
+    page.wait_for_function("() => !!(window.cfcLater && window.cfcLater.keptOn)")
+    later = page.evaluate(
+        """async () => {
+          const here = document.querySelector("script[src*='/js/table.js']").src;
+          const found = {};
+          for (const name of ["kept", "handover"]) {
+            try {
+              const r = await fetch(here.replace("table.js", name + ".js"));
+              found[name] = r.status + " " + (await r.text()).includes("cfcLater." + name);
+            } catch (e) { found[name] = "failed"; }
+          }
+          return found;
+        }"""
+    )
+    assert later == {"kept": "200 true", "handover": "200 true"}
+    mine = page.locator("#round-area ul.saved-hands.mine")
+    expect(mine).to_have_count(0)  # offline: nothing to compare with yet
+
+    offline(context, live_server, False)  # back: compared at once, the page not reloaded
+    expect(mine).to_contain_text("Bob: 12")
+    expect(mine).to_contain_text("saved: 20")
+    assert page.evaluate("() => !!window.cfcLater.keptOn")  # the same page
+    assert rounds(live_server, game["id"]) == 1
 
 
 def test_a_handed_over_games_copy_is_deleted(

@@ -13,6 +13,7 @@ from companion.extensions import db
 from companion.models import Game
 from companion.services.round_plan import load_game
 from tests.browser.table_screen import FOUR, phone_posts, seed_table
+from tests.browser.test_entries_kept_browser import keeper_saves
 from tests.browser.test_table_screen_browser import open_game, small_phone
 from tests.browser.test_table_sizes_browser import hand
 
@@ -156,3 +157,35 @@ def test_the_use_post_button_keeps_its_points_with_its_words_at_360_px(
     assert all(short for _x, short in rects), rects
     assert len(rects) == 1 or rects[-1][0] <= 1, rects
     assert button.evaluate("b => b.scrollWidth <= b.clientWidth")
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["page open", "tab closed"])
+def test_typing_an_undo_put_back_is_shown_beside_the_round_saved_meanwhile(
+    small_phone: Page, live_server, closed: bool
+) -> None:
+    """After the undo the form holds the scorekeeper's typing again (Bob 12, Cho 7, Dee 30:
+    nothing typed since). Another scorekeeper's phone saves the round meanwhile with Bob 5:
+    the page, open (its poll) or opened again after the tab was closed, shows Bob's 12 beside
+    what was saved, as it shows typing. The put-back boxes read as untouched: the open page
+    reloaded quietly into the next round, and nothing was kept for a closed tab."""
+    app = live_server.app
+    table = seed_table(app, FOUR, 9)
+    page = small_phone
+    open_game(page, table.edit)
+    hand(page, "Ann").get_by_label("Went out").check()
+    points(page, "Bob").fill("12")
+    points(page, "Cho").fill("7")
+    points(page, "Dee").fill("30")
+    save(page)
+    undo(page)
+    expect(points(page, "Bob")).to_have_value("12")
+    if closed:
+        page.goto("about:blank")
+    keeper_saves(app, table.id, {"Ann": None, "Bob": 5, "Cho": 7, "Dee": 30})
+    if closed:
+        open_game(page, table.edit)
+    mine = page.locator("#round-area ul.saved-hands.mine")
+    expect(mine).to_contain_text("Bob: 12 points (saved: 5 points)")
+    expect(mine).not_to_contain_text("Cho")  # as saved: nothing to say
+    expect(mine).to_have_count(1)
+    assert len(saved(app, table.id)) == 1  # the comparison saved nothing

@@ -296,3 +296,60 @@ def test_the_seat_lock_and_the_switch_keep_each_hands_mark(client, table, button
     assert after == before
     assert after["Cy"].startswith("posted") and after["Ann"].startswith(RESTORED)
     assert after["Dee"].startswith(RESTORED) and after["Bob"].startswith("typed over")
+
+
+def test_typing_an_undo_put_back_is_this_phones_when_the_round_is_saved_meanwhile(
+    app, client, table
+):
+    """After the undo the form holds the scorekeeper's typing put back (Ann went out and Dee's
+    tiles: no post; Bob 15 over his post of 12) beside Cy's post. Another scorekeeper's phone
+    saves the round meanwhile from the posts (Bob 12, Dee 20 points). This phone's Save is
+    refused with the saved round, and "On this phone:" lists the put-back typing that differs
+    from it, as it lists typing: the put-back boxes were read as holding what they were
+    filled with (untouched), so Bob's 15 and Dee's tiles were left out and lost unsaid. Cy's
+    box, holding his post untouched, stays the player's."""
+    game, phone = table
+    save_first_round(client, phone, game)
+    form = round_form_fields(undo(client, game).get_data(as_text=True))
+    ids = seat_ids(game)
+    other = app.test_client()
+    other.post(f"/g/{game.edit_token}/ask")
+    page = client.get(f"/g/{game.edit_token}").text
+    request_id = re.search(r'name="request" value="(\d+)"', page).group(1)
+    answer = {"request": request_id, "choice": "add"}
+    assert client.post(f"/g/{game.edit_token}/handover", data=answer).status_code == 303
+    theirs = round_post(
+        fresh(game),
+        6,
+        totals={"Bob": 12, "Cy": 3, "Dee": 20},
+        out="Ann",
+        **{f"seen_{ids['Bob']}": revision(game, "Bob"), f"seen_{ids['Cy']}": revision(game, "Cy")},
+    )
+    assert other.post(f"/g/{game.edit_token}/round", data=theirs).status_code == 303
+    form["version"] = [str(fresh(game).version)]  # past the handover; the round is saved
+
+    r = client.post(f"/g/{game.edit_token}/round", data=MultiDict(list(_pairs(form))))
+    assert r.status_code == 409, text(r)
+    mine = re.search(r'<ul class="saved-hands mine">(.*?)</ul>', r.get_data(as_text=True), re.S)
+    assert mine is not None, text(r)
+    listed = " ".join(re.sub(r"<[^>]+>", " ", mine.group(1)).split())
+    assert "Bob: 15 points (saved: 12 points)" in listed, listed
+    assert "Dee: 2 tiles: 3-1 5-4 (saved: 20 points)" in listed, listed
+    assert "Cy:" not in listed and "Ann:" not in listed, listed
+
+
+def test_a_save_refused_over_a_post_made_since_keeps_the_typing_put_back(client, table):
+    """The form drawn after the undo holds Dee's tapped tiles put back; her phone then posts
+    20. A Save (without JavaScript: no live poll took the post into the box) is refused with
+    her post named, and her box keeps the tiles, as it keeps typing: saving again stores them."""
+    game, phone = table
+    save_first_round(client, phone, game)
+    form = round_form_fields(undo(client, game).get_data(as_text=True))
+    posted(phone("Dee"), game, 6, total="20")
+    r = client.post(f"/g/{game.edit_token}/round", data=MultiDict(list(_pairs(form))))
+    assert r.status_code == 409, text(r)
+    assert "These hands changed on the players' phones after the form was filled: Dee" in text(r)
+    ids = seat_ids(game)
+    again = round_form_fields(r.get_data(as_text=True))
+    assert sorted(again[f"tiles_{ids['Dee']}"]) == ["3-1", "5-4"]
+    assert again[f"total_{ids['Dee']}"] == [""]
