@@ -25,6 +25,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import gettext as _
@@ -76,6 +77,7 @@ from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx, navigate, push_url, retarget, targets
+from ..web.offline import COPY_HEADER
 from ..web.qr import join_box
 from ..web.round_form import (
     BurnForm,
@@ -396,7 +398,14 @@ def play(token: str) -> Any:
     game = _edit(token)
     plan = plan_round(game, clean_missing(game, query.texts("missing")))
     form, fresh = _form_from_draft(game, plan)
-    return _render_game(game=game, plan=plan, form=form, from_draft=fresh, **_window_args())
+    return _render_game(
+        game=game,
+        plan=plan,
+        form=form,
+        from_draft=fresh,
+        resolved=_resolved_by_plain_post(),
+        **_window_args(),
+    )
 
 
 def wants_board() -> bool:
@@ -633,6 +642,8 @@ def _saved(token: str, notice: str, changed: str, keep: KeptButtons | None = Non
     holds, ``keep``) and point the address bar at the game page."""
     if not is_htmx():
         flash(notice, "success")
+        if changed == ROUND_CORRECTED and _kept_key():
+            session[RESOLVED_KEY] = _kept_key()
         return redirect(url_for("games.play", token=token), 303)
     game = load_game(scorekeeper_game(token))
     body, status = _render_game(
@@ -657,6 +668,20 @@ def _kept_key() -> str:
     the kept typing then, and only then (a Cancel of the correction keeps it)."""
     key = str(query.posted().get(KEPT_FIELD) or "")
     return key if re.fullmatch(r"\d{1,9}:\d{1,4}:\d{1,2}", key) else ""
+
+
+#: the session's note of the kept typing a correction saved by a plain post resolved (the
+#: outbox sends a correction so, answered by a redirect): the game page drawn next names it
+RESOLVED_KEY = "kept_resolved"
+
+
+def _resolved_by_plain_post() -> str:
+    """The key of the kept typing a correction saved by a plain post resolved (:func:`_saved`),
+    taken by the game page drawn next (``data-resolved``, as an htmx Save's answer says it);
+    "" for none, and for the service worker's own fetch of the page, which nobody sees."""
+    if request.headers.get(COPY_HEADER) or RESOLVED_KEY not in session:
+        return ""
+    return str(session.pop(RESOLVED_KEY))
 
 
 def _held(form: RoundForm) -> dict[int, posts.HandValue]:

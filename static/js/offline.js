@@ -2,7 +2,6 @@
 // or service workers every form is a plain post, as before.
 //
 // * Registers the service worker (/sw.js).
-// * Shows an "Install the app" button where the browser offers it (beforeinstallprompt).
 // * A page answered by the service worker from its copy (body[data-offline-copy]) says so, with
 //   the time it was last updated.
 // * The outbox: a form marked data-outbox (a round, a correction, a posted hand) gets a fresh
@@ -41,13 +40,15 @@
     if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
     var bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    return [].map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
-  // What the form holds, in the player's words, as lines: one per hand ("Ann: Went out",
+  // What the form holds, in the player's words, as lines: one per hand ("Ann (went out)",
   // "Bob: 12", "Cy: 6-4 3-2 (2 tiles: 15 points)"), one per other group of the form under its
-  // legend ("How the round ended: Nobody went out: the round was blocked, Who started this
-  // round? Cy"), one per other box under its label ("Points left in my hand: 12"). Everything
+  // legend ("How the round ended: Nobody went out: the round was blocked, Who started: Cy"),
+  // one per other box under its label ("Points left in my hand: 12"). A hand's tick and who
+  // started are said as the saved round's summary says them (templates/games/_round_area.html:
+  // its words, data-went-out and data-started), not as the form asks them. Everything
   // the player set is said: a typed box, a ticked box, tapped tiles, a chosen option. Not said:
   // hidden fields, buttons, empty boxes, unticked boxes, a list left at its empty first choice
   // ("Not recorded"), a disabled box (not sent either).
@@ -58,7 +59,7 @@
   function legendOf(fieldset) { return textOf(fieldset.querySelector(":scope > legend")); }
   function named(label, value) {
     if (!label) { return value; }
-    return label + (/[?:]$/.test(label) ? " " : ": ") + value;
+    return label + (/[?:]$/.test(label) || value[0] === "(" ? " " : ": ") + value;
   }
 
   // The parts ``scope`` holds, leaving out the controls ``skip`` says. In a hand a typed box
@@ -85,10 +86,11 @@
         return;
       }
       if (type === "checkbox" || type === "radio") {
-        if (control.checked) { parts.push(labelOf(control)); }
+        // (in a hand: its one tick, "went out")
+        if (control.checked) { parts.push(inHand ? words.wentOut : labelOf(control)); }
       } else if (control.tagName === "SELECT") {
-        var chosen = Array.prototype.filter.call(control.options, function (o) { return o.selected && o.value !== "" && !o.dataset.quiet; });
-        if (chosen.length) { parts.push(named(labelOf(control), chosen.map(textOf).join(", "))); }
+        var chosen = [].filter.call(control.options, function (o) { return o.selected && o.value !== "" && !o.dataset.quiet; });
+        if (chosen.length) { parts.push(named(control.name === "starter" ? words.started : labelOf(control), chosen.map(textOf).join(", "))); }
       } else if (control.value.trim()) {
         parts.push(inHand ? control.value.trim() : named(labelOf(control), control.value.trim()));
       }
@@ -103,7 +105,7 @@
   }
 
   function describe(form) {
-    var hands = Array.prototype.slice.call(form.querySelectorAll("fieldset.hand"));
+    var hands = Array.from(form.querySelectorAll("fieldset.hand"));
     var within = function (nodes) {
       return function (control) { return nodes.some(function (n) { return n.contains(control); }); };
     };
@@ -112,7 +114,7 @@
     });
     // The form's other groups: its own fieldsets outside the hands (a tile picker is said
     // with the box it belongs to).
-    var groups = Array.prototype.filter.call(form.querySelectorAll("fieldset"), function (f) {
+    var groups = [].filter.call(form.querySelectorAll("fieldset"), function (f) {
       var outer = f.parentElement && f.parentElement.closest("fieldset");
       return !f.classList.contains("hand") && !f.classList.contains("picker") &&
         !within(hands)(f) && !(outer && form.contains(outer));
@@ -137,6 +139,7 @@
       fields: fields,
       own: describe(form),
       keeper: form.hasAttribute("data-outbox-keeper"), // the scorekeeper's own form
+      draft: form.getAttribute("data-draft"), // its kept typing's key (static/js/table.js)
       state: "sending",
       at: new Date().toISOString()
     };
@@ -144,11 +147,8 @@
 
   // A tap on Save of a form already waiting replaces its entry: one entry per form and round.
   function keep(entry) {
-    var double = (entry.fields.find(function (f) { return f[0] === "double"; }) || [])[1];
     store(load().filter(function (e) {
-      var same = pathOf(e.url) === pathOf(entry.url) && e.state !== "conflict" && e.state !== "refused" &&
-        (e.fields.find(function (f) { return f[0] === "double"; }) || [])[1] === double;
-      return !same;
+      return !sameRound(e, entry) || e.state === "conflict" || e.state === "refused";
     }).concat([entry]));
   }
 
@@ -161,15 +161,15 @@
   // first request arrive late after all, its key makes the retry a no-op on the server.
   var SEND_TIMEOUT_MS = 12000;
   function send(entry) {
-    var abort = window.AbortController ? new AbortController() : null;
-    var timer = abort ? setTimeout(function () { abort.abort(); }, SEND_TIMEOUT_MS) : null;
+    var abort = new AbortController();
+    var timer = setTimeout(function () { abort.abort(); }, SEND_TIMEOUT_MS);
     return fetch(entry.url, {
       method: "POST",
       body: new URLSearchParams(entry.fields),
       headers: { "Idempotency-Key": entry.key },
       credentials: "same-origin",
       redirect: "manual",
-      signal: abort ? abort.signal : undefined
+      signal: abort.signal
     }).then(function (response) {
       clearTimeout(timer);
       if (response.type === "opaqueredirect" || (response.status >= 200 && response.status < 300)) {
@@ -184,8 +184,13 @@
       return response.text().then(function (html) {
         var state = response.status === 409 ? "conflict" : "refused";
         var answer = answerOf(html);
-        // the answer shows the round as saved: never say "not saved" about it
-        update(entry.key, { state: state, answer: answer, saved: roundSaved(answer), correct: correctionOf(html) });
+        var saved = roundSaved(answer); // never say "not saved" about it
+        var back = putBackOf(html);
+        // Its round saved: this answer is the comparison for the older entries of that round
+        // refused so (a Save the live poll made as the outbox sent, cut short by the reload,
+        // sent again from the next page: the same round twice)
+        if (saved) { store(load().filter(function (e) { return e.key === entry.key || !e.saved || !sameRound(e, entry); })); }
+        update(entry.key, { state: state, answer: answer, saved: saved, correct: back[0], back: back[1] });
         return state;
       });
     }, function () {
@@ -209,12 +214,14 @@
   // filled again: the same form and round all the same).
   function pathOf(url) { return String(url || "").split("?")[0]; }
 
+  // Whether two entries are of the same form and round.
+  function sameRound(a, b) {
+    return pathOf(a.url) === pathOf(b.url) && fieldOf(a, "double") === fieldOf(b, "double");
+  }
+
   // An entry was saved: the refused entries of the same form and round are answered by it.
   function superseded(entry) {
-    var double = fieldOf(entry, "double");
-    store(load().filter(function (e) {
-      return e.key === entry.key || pathOf(e.url) !== pathOf(entry.url) || fieldOf(e, "double") !== double;
-    }));
+    store(load().filter(function (e) { return e.key === entry.key || !sameRound(e, entry); }));
   }
 
   // A refused entry whose round the page shows saved since (by this phone or another one:
@@ -222,7 +229,7 @@
   // back with the saved round beside it (``saved``) stays until the player removes it: it is
   // this phone's values beside what was saved.
   function answeredElsewhere() {
-    var marks = Array.prototype.slice.call(document.querySelectorAll(".rounds-saved[data-url]"));
+    var marks = Array.from(document.querySelectorAll(".rounds-saved[data-url]"));
     if (!marks.length) { return; }
     var entries = load();
     var left = entries.filter(function (e) {
@@ -235,12 +242,14 @@
     if (left.length !== entries.length) { store(left); }
   }
 
-  // The address of the saved round's correction in the server's answer ("Put mine back in
-  // the form" of a round saved meanwhile, on the scorekeeper's page), or "".
-  function correctionOf(html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    var form = doc.querySelector("#round-area > .card.saved form[action]");
-    return form ? form.getAttribute("action") : "";
+  // The server's "Put mine back in the form" of a round saved meanwhile, on the scorekeeper's
+  // page: [its address (the saved round's correction), the form], or [""]. Sent as it is, it
+  // opens the round as saved now with this phone's own seats and ticks put back
+  // (companion/games/play.py _put_back: the one rule; a correction made on another phone
+  // since stays).
+  function putBackOf(html) {
+    var form = new DOMParser().parseFromString(html, "text/html").querySelector("#round-area > .card.saved form[action]");
+    return form ? [form.getAttribute("action"), form.outerHTML] : [""];
   }
 
   // The part of the server's page that says what happened (its messages, what is saved), without
@@ -249,7 +258,7 @@
   function answerOf(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var parts = doc.querySelectorAll("#flashes > .flash, #round-area > .flash, #round-area > .card.saved, main > .flash.error, main > .card.clash, main > .card.closed, main > h1 + p");
-    return Array.prototype.map.call(parts, function (node) {
+    return [].map.call(parts, function (node) {
       node.querySelectorAll("form,.beside").forEach(function (f) { f.remove(); });
       return node.outerHTML;
     }).join("");
@@ -371,21 +380,30 @@
     var status = el("p", "outbox-state", stateWords(entry));
     status.setAttribute("role", entry.state === "conflict" || entry.state === "refused" ? "alert" : "status");
     item.appendChild(status);
-    var sides = el("div", "side-by-side");
+    // what is saved, then this phone's values, one above the other (at 360 px two columns
+    // were cramped)
     if (entry.answer) {
       var theirs = el("div", "outbox-answer");
       theirs.innerHTML = entry.answer; // the app's own page, parsed, its forms removed
-      sides.appendChild(theirs);
+      item.appendChild(theirs);
     }
     var own = el("div", "outbox-own");
     own.appendChild(el("p", "", words.mine));
     var list = el("ul");
     entry.own.forEach(function (line) { list.appendChild(el("li", "", line)); });
     own.appendChild(list);
-    sides.appendChild(own);
-    item.appendChild(sides);
+    item.appendChild(own);
     var actions = el("div", "actions");
+    // A round saved meanwhile: this entry is the phone's typing of it (its key, data-kept), so
+    // static/js/kept.js shows no second comparison in the round area, adds the key to the Put
+    // mine back below (its correction's Save resolves it) and forgets it with the entry.
+    if (entry.saved && entry.draft) { item.setAttribute("data-kept", entry.draft); }
     if (entry.saved && entry.keeper && entry.correct) {
+      if (entry.back) {
+        actions.innerHTML = entry.back; // the app's own form, with this page's CSRF token
+        var token = document.querySelector("[name=csrf_token]");
+        if (token) { actions.querySelector("[name=csrf_token]").value = token.value; }
+      }
       var correct = el("a", "button secondary", words.correct);
       correct.href = entry.correct;
       actions.appendChild(correct);
@@ -398,19 +416,23 @@
     } else {
       var remove = el("button", "secondary", words.dismiss);
       remove.type = "button";
-      remove.addEventListener("click", function () {
-        if (window.confirm(entry.saved ? words.dismissSaved : words.dismissConfirm)) { drop(entry.key); render(); }
+      remove.setAttribute("data-forget", ""); // kept.js: its kept typing goes with it
+      remove.addEventListener("click", function (ev) {
+        if (window.confirm(entry.saved ? words.dismissSaved : words.dismissConfirm)) { drop(entry.key); render(); } else { ev.stopPropagation(); }
       });
-      var form = formFor(entry);
+      // Not saved: the round is not saved either, so the whole entry is this phone's and goes
+      // back into the form on this page (a round saved meanwhile: the server's Put mine back)
+      var form = !entry.saved && formFor(entry);
       if (form) {
-        var back = el("button", "", words.putBack);
-        back.type = "button";
-        back.addEventListener("click", function () {
+        var mine = el("button", "", words.putBack);
+        mine.type = "button";
+        mine.addEventListener("click", function () {
           putBack(form, entry);
           // its values are in the form now (kept there as typed): the entry has done its part
-          if (!entry.saved) { drop(entry.key); render(); }
+          drop(entry.key);
+          render();
         });
-        actions.appendChild(back);
+        actions.appendChild(mine);
       }
       actions.appendChild(remove);
     }
@@ -443,7 +465,8 @@
       if (!name || ["hidden", "submit", "button", "file"].indexOf(type) !== -1) { return; }
       var mine = values[name] || [];
       if (type === "checkbox" || type === "radio") {
-        control.checked = mine.indexOf(control.value) !== -1;
+        // "y": a tick's value in entries kept before its box lost its value attribute ("on")
+        control.checked = mine.indexOf(control.value) !== -1 || mine.indexOf("y") !== -1;
       } else {
         control.value = mine.length ? mine[0] : "";
       }
@@ -574,7 +597,7 @@
     });
   });
 
-  // --- the service worker, the offline copy, the install hint -------------------------------
+  // --- the service worker, the offline copy -------------------------------
 
   var pending = null;
   // The page shown changed (a save, the live scoreboard): the worker's copy becomes what the
@@ -608,25 +631,6 @@
     document.documentElement.classList.add("offline-copy");
   }
 
-  function installHint() {
-    var hint = document.getElementById("install-hint");
-    var button = document.getElementById("install-app");
-    if (!hint || !button || location.pathname !== "/") { return; }
-    var offer = null;
-    window.addEventListener("beforeinstallprompt", function (ev) {
-      ev.preventDefault();
-      offer = ev;
-      hint.hidden = false;
-    });
-    button.addEventListener("click", function () {
-      if (!offer) { return; }
-      offer.prompt();
-      offer.userChoice.then(function () { hint.hidden = true; offer = null; });
-    });
-    window.addEventListener("appinstalled", function () { hint.hidden = true; });
-  }
-
-  installHint();
   showOfflineCopy();
   render();
   if ("serviceWorker" in navigator && script && script.getAttribute("data-sw")) {

@@ -195,7 +195,7 @@ def test_a_round_saved_meanwhile_offers_the_scorekeeper_its_correction(
     expect(entry).to_contain_text("Saved meanwhile, with other values")
     expect(entry).not_to_contain_text("tell the scorekeeper")  # this phone is the scorekeeper
     expect(entry).to_contain_text("correct the round")
-    entry.get_by_role("link", name="Correct this round").click()
+    entry.get_by_role("link", name="Open the round as saved").click()
     expect(small_phone.locator("#round-title")).to_contain_text("Correct the round with 6-6")
 
 

@@ -100,3 +100,20 @@ def test_a_correction_saved_from_put_back_names_the_kept_typing_it_resolves(clie
         f"/g/{game.edit_token}/round/1", data={**correction, "kept": '"><b>x'}, headers=hx
     )
     assert "data-resolved" not in junk.get_data(as_text=True)
+
+
+def test_a_correction_saved_by_a_plain_post_names_the_kept_typing_on_the_next_game_page(client):
+    """The outbox sends a correction as a plain post (answered by a redirect, which it cannot
+    read): the game page drawn next names the kept typing it resolved, once, as an htmx Save's
+    answer does; the service worker's own copy of the page (nobody sees it) does not take it."""
+    game = saved_on_another_phone(client)
+    key = f"{game.id}:0:6"
+    db.session.expire_all()
+    version = db.session.get(Game, game.id).version
+    correction = round_post(game, 6, totals={"Bob": 9, "Cy": 7}, out="Ann", version=version)
+    saved = client.post(f"/g/{game.edit_token}/round/1", data={**correction, "kept": key})
+    assert saved.status_code == 303
+    copy = client.get(f"/g/{game.edit_token}", headers={"X-Offline-Copy": "1"})
+    assert "data-resolved" not in copy.get_data(as_text=True)
+    assert f'data-resolved="{key}"' in client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert "data-resolved" not in client.get(f"/g/{game.edit_token}").get_data(as_text=True)
