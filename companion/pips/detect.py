@@ -105,6 +105,12 @@ MIN_CONTRAST = 28
 OFF_FACE = 1.1
 #: Share of a would-be tile's area another must cover to be its rival for the same place.
 RIVAL_SHARE = 0.25
+#: Where a would-be tile's face is looked at for marks over it: out to these shares of its
+#: width along the divider and across it, with this many spots each way.
+COVER_SPOTS = ((0.4, 12), (0.9, 30))
+#: Share of a tile's face (pips and divider left out) that marks may cover while its reading
+#: stays sure: a face is plain around its pips, a stick or a pen lying over the tile is not.
+COVERED = 0.15
 
 
 @dataclass(frozen=True)
@@ -479,6 +485,29 @@ class _Face:
             seen += self._edge(rings[0] + rings[1], rings[2] + rings[3])
         return seen >= EDGES_SEEN
 
+    def covered(self, divider: Blob, tile: TileRead) -> float:
+        """The share (0-1) of ``tile``'s face, its counted pips and ``divider`` left out,
+        that marks cover (:data:`COVER_SPOTS`; spots off the photo not counted). A tile's face
+        is plain around its pips; a stick lying over a 6-2 hid four pips and ran into them,
+        and the rest read a sure 2-2."""
+        width = divider.length / DIVIDER_SPAN
+        (along, n_along), (across, n_across) = COVER_SPOTS
+        u, v = np.meshgrid(
+            np.linspace(-along, along, n_along) * width,
+            np.linspace(-across, across, n_across) * width,
+        )
+        ax, ay = math.cos(divider.angle), math.sin(divider.angle)
+        x, y = divider.x + u * ax - v * ay, divider.y + u * ay + v * ax
+        keep = np.abs(v) >= divider.thickness / 2 + 0.08 * width  # the divider and its pin
+        for pip in tile.pips:
+            keep &= (x - pip.x) ** 2 + (y - pip.y) ** 2 >= (1.5 * pip.r) ** 2
+        height, breadth = self.plain.shape
+        keep &= (x >= 0) & (x < breadth) & (y >= 0) & (y < height)
+        if not keep.any():
+            return 0.0
+        marked = ~self.plain[y[keep].astype(int), x[keep].astype(int)]
+        return float(marked.mean())
+
     def _face_colours(self, divider: Blob, sign: int) -> list[list[np.ndarray]]:
         """The Lab colours of the plain spots (pips left out) on one side (``sign``: -1 or 1)
         of ``divider``'s would-be tile, at each depth of :data:`FACE_SAMPLES_ACROSS`, five
@@ -550,6 +579,10 @@ def _read_polarity(
             continue
         if _overlaps_any(tile, tiles):
             continue  # a seam between two touching tiles, or a tile found twice
+        if tile.sure and face.covered(divider, tile) > COVERED:
+            # something lies over it and may hide pips: the player says (asked only once the
+            # tile is taken, so that which tiles are taken stays as it was)
+            tile = replace(tile, confidence=highest_unsure(tile.halves or (0, 0), SURE))
         if tile.read:  # only a tile kept claims its pips, so a seam cannot take a tile's
             claimed.update(
                 i for i, p in enumerate(pips) if Pip(p.x, p.y, p.diameter / 2) in tile.pips

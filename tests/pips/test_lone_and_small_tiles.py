@@ -4,8 +4,8 @@ cloth, pips run into the divider or into the table, a pip missed that left a 3 l
 a 2, grain in a made-up margin, (2026-12-05) a speck beside a tile's pips and a stray mark
 in a tile not sure, and (2026-12-06) flecks of a tile's shadow at its corners, stripes of a
 cloth along a would-be divider, a corner pip run into the table, a checked cloth that set the
-tiles' size, the seam of two tiles side by side and a dark square at a tile's end. Each test
-failed on the reader before the change it names."""
+tiles' size, the seam of two tiles side by side, a dark square at a tile's end and a stick
+lying over a tile. Each test failed on the reader before the change it names."""
 
 from __future__ import annotations
 
@@ -338,3 +338,22 @@ def test_the_seam_of_two_tiles_side_by_side_is_no_divider():
     want = sorted(item("scene:293583:2400", PHOTOS).tiles)
     assert tiles_of(data) == want
     assert tiles_of(vary(data, "x0.5")) == want
+
+
+@pytest.mark.parametrize("how", ["", "x0.5", "x2"])
+def test_a_tile_a_stick_lies_over_is_asked_not_read_sure(how):
+    """A 6-2 with a stick lying over its 6: the stick hid four pips and ran into them, the
+    two left made a sure 2-2, and a hand of 26 pips was offered as 24 without a question. A
+    tile whose face marks cover (its pips and divider left out) waits for a tap; the tiles
+    beside it, clear of the stick, stay sure."""
+    data = item("scene:331216:640", PHOTOS).data
+    reading = count_pips(vary(data, how) if how else data)
+    assert [t.text for t in reading.read_tiles if not t.sure] == ["2-2"]
+    assert sorted(t.text for t in reading.read_tiles if t.sure) == [
+        "1-1",
+        "3-2",
+        "4-2",
+        "4-4",
+        "5-2",
+        "5-2",
+    ]
