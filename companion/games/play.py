@@ -69,7 +69,7 @@ from ..services.round_store import (
     save_round,
 )
 from ..services.rulings import rulings_for
-from ..services.scoreboard import board_window, build_board
+from ..services.scoreboard import Board, board_window, build_board
 from ..stored import read_or
 from ..text import ascii_whole_number
 from ..vocab import GameStatus
@@ -1101,10 +1101,12 @@ def shared(share_token: str) -> Any:
     etag = render_cache.page_etag(key)
     if etag is not None and render_cache.not_modified(etag):
         return render_cache.unchanged(etag)
-    board_html = render_cache.cached_board(key, lambda: _render_shared_board(game))
-    winners = build_board(load_game(game)).winners if game.status == GameStatus.FINISHED else []
+    # A finished game's page shows its final standings (games/_final_standings.html): the
+    # board is built once here and also serves the board's rendering on a cache miss.
+    board = build_board(load_game(game)) if game.status == GameStatus.FINISHED else None
+    board_html = render_cache.cached_board(key, lambda: _render_shared_board(game, board))
     response = make_response(
-        render_template("games/shared.html", game=game, board_html=board_html, winners=winners)
+        render_template("games/shared.html", game=game, board_html=board_html, board=board)
     )
     return render_cache.with_etag(response, etag) if etag is not None else response
 
@@ -1117,9 +1119,13 @@ def _shared_board_key(game: Game) -> render_cache.BoardKey:
     )
 
 
-def _render_shared_board(game: Game) -> str:
-    """The read-only scoreboard fragment, rendered (only on a cache miss)."""
-    return render_template("games/_scoreboard.html", **_shared_board_context(load_game(game)))
+def _render_shared_board(game: Game, board: Board | None = None) -> str:
+    """The read-only scoreboard fragment, rendered (only on a cache miss); ``board`` is
+    ``game``'s board when the caller has already built it (with ``game`` loaded)."""
+    if board is None:
+        game = load_game(game)
+        board = build_board(game)
+    return render_template("games/_scoreboard.html", **_shared_board_context(game, board))
 
 
 def _shared_board_response(game: Game) -> Any:
@@ -1132,9 +1138,9 @@ def _shared_board_response(game: Game) -> Any:
     return render_cache.with_etag(make_response(html), etag)
 
 
-def _shared_board_context(game: Game) -> dict[str, Any]:
-    """The read-only scoreboard of ``game`` with the window asked for, polled at that window."""
-    board = build_board(game)
+def _shared_board_context(game: Game, board: Board) -> dict[str, Any]:
+    """The read-only scoreboard ``board`` of ``game`` with the window asked for, polled at
+    that window."""
     args = _window_args()
     window = board_window(board, args["board_upto"], args["board_who"])
     return {

@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from flask_babel import refresh
+
 from companion.extensions import db
 from companion.models import Game
 from companion.services.scoreboard import build_board, step_words
-from tests.web.playkit import make_game, round_post, seat_ids, text
+from tests.web.playkit import add_scored_rounds, make_game, round_post, seat_ids, text
 
 #: the headers of an htmx request that swaps only the scoreboard (a boosted link inside it)
 BOARD_SWAP = {"HX-Request": "true", "HX-Boosted": "true", "HX-Target": "scoreboard"}
@@ -236,6 +238,44 @@ def test_a_finished_game_shows_the_winner_on_the_shared_page(client):
     for d in range(6, -1, -1):
         save(client, game, d, totals={"Bob": 5}, out="Ann")
     assert "Ann wins!" in text(client.get(f"/s/{game.share_token}"))
+
+
+#: Ann and Bob end on 50 points, Ann ahead by her two zero rounds to Bob's one; Cy on 60
+BY_ZERO_ROUNDS = (
+    [
+        {"Ann": 0, "Bob": 5, "Cy": 20},
+        {"Ann": 10, "Bob": 0, "Cy": 20},
+        {"Ann": 0, "Bob": 15, "Cy": 20},
+    ]
+    + [{"Ann": 10, "Bob": 10, "Cy": 0}] * 2
+    + [{"Ann": 10, "Bob": 5, "Cy": 0}] * 2
+)
+
+
+def summary_rows(html: str) -> list[str]:
+    """Each player's row of the final standings (place and name, total, zero rounds, best
+    non-zero round), as words."""
+    table = html.split('<table class="summary">')[1].split("</table>")[0]
+    return [" ".join(re.sub(r"<[^>]+>", " ", g).split()) for g in table.split("<tbody>")[1:]]
+
+
+def test_the_shared_page_of_a_finished_game_shows_the_final_standings(client):
+    """The read-only page shows a finished game's result as the scorekeeper's phone does: the
+    winner, the tie-break step that decided, every player's figures; in the phone's language."""
+    game = make_game()
+    add_scored_rounds(game, BY_ZERO_ROUNDS)
+    english = client.get(f"/s/{game.share_token}")
+    words = text(english)
+    assert "Game over" in words
+    assert "Ann wins! Decided by: most zero rounds." in words
+    assert words.count("wins!") == 1  # said once, not again above the standings
+    assert "Total Zero rounds Best non-zero round" in words
+    assert summary_rows(english.text) == ["1. Ann 50 2 10", "2. Bob 50 1 5", "3. Cy 60 4 20"]
+    refresh()  # (the test's app context keeps the first request's language)
+    german = client.get(f"/s/{game.share_token}", headers={"Accept-Language": "de"})
+    assert "Ann gewinnt! Entschieden durch: meiste Nullrunden." in text(german)
+    assert "Summe Nullrunden Beste Runde über null" in text(german)
+    assert summary_rows(german.text) == summary_rows(english.text)
 
 
 def count_queries(client, url: str) -> int:
