@@ -24,10 +24,16 @@
     });
   }
 
+  // This file's tag takes itself out, and run from a tag the page's offline copy kept anyway
+  // (before table.js) it does nothing: as static/js/kept.js.
+  var me = document.currentScript || document.createElement("script");
+  me.remove();
+  var call = (window.cfcLater || {}).handover;
+  if (!call) { return; }
   // The round form, the refused answer and (the poll's refusal) table.js's banner, which says
   // the answer's title above the form.
-  var form = window.cfcLater.handover[1], body = window.cfcLater.handover[2] || "";
-  var banner = window.cfcLater.handover[3];
+  var form = call[1], body = call[2] || "";
+  var banner = call[3];
   if (banner) {
     var title = new DOMParser().parseFromString(body, "text/html").querySelector("main h1");
     banner(form, title ? title.textContent.trim() : "");

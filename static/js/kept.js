@@ -15,7 +15,15 @@
 (function () {
   "use strict";
 
-  var form = window.cfcLater.kept[1], here = (document.currentScript || {}).src;
+  // This file's tag (put in by table.js) takes itself out: the copy the page keeps of itself
+  // for offline (static/js/offline.js, a snapshot of the page as shown) must not hold it. A
+  // copy kept before, or while the file loaded, still may: run from it, before table.js, this
+  // file has nothing to do (table.js loads it again if anything waits).
+  var me = document.currentScript || document.createElement("script");
+  me.remove();
+  var call = (window.cfcLater || {}).kept;
+  if (!call) { return; }
+  var form = call[1], here = me.src;
   var draft = (form.getAttribute("data-draft") || "").split(":");
   var name = "cf-round-typed:" + draft[0] + "!";
   var area = form.closest("#round-area") || form.parentNode;

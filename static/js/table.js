@@ -310,6 +310,10 @@
     function poll() {
       if (stopped || !document.body.contains(form)) { return; }
       fetch(url + "?v=" + encodeURIComponent(key), { credentials: "same-origin" }).then(function (r) {
+        // the server reached: the page's offline copy (static/sw.js) is live again, made
+        // current below (a reload, or its typing compared), and kept as the phone shows it
+        var copy = document.querySelector(".flash.offline-copy");
+        if (copy) { copy.remove(); document.body.removeAttribute("data-offline-copy"); }
         if (r.status === 204) { return null; }
         if (r.status === 403) {
           // This phone no longer keeps score (handed over): say so at once. A form with
@@ -359,8 +363,9 @@
   function init(root) {
     // (the server's UTC times of the marks are shown in the phone's zone by static/js/app.js)
     if (!root.querySelectorAll) { return; }
+    // (started: a property, not an attribute, which the page's offline copy would keep)
     root.querySelectorAll("form.round-form[data-posts]").forEach(function (form) {
-      if (!form.getAttribute("data-live")) { form.setAttribute("data-live", "1"); start(form); }
+      if (!form.live) { form.live = 1; start(form); }
     });
     // a finished game's page: no round form, only its key and save address for kept.js
     root.querySelectorAll("form.kept-typing").forEach(keptTyping);

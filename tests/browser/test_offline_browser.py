@@ -162,6 +162,18 @@ def test_a_cut_wifi_reaches_nothing_and_the_page_sees_a_lost_connection(
         page.goto("/history/")  # a page the worker does not keep: straight to the network
 
 
+def until(page: Page, check: str, arg: Any = None, timeout: float = 30_000) -> None:
+    """Wait (up to ``timeout`` ms) until the async JavaScript ``check`` is true in ``page``.
+    ``page.wait_for_function`` does not await a check's promise: it takes the promise itself
+    as true and returns at once (tried 2026-12-06), so a cache check there waited for nothing."""
+    waited = 0
+    while not page.evaluate(check, arg):
+        if waited >= timeout:
+            raise PlaywrightTimeoutError(f"not true after {timeout} ms: {check}")
+        page.wait_for_timeout(200)
+        waited += 200
+
+
 def kept_offline(page: Page, path: str) -> None:
     """Open ``path`` until the service worker controls it and keeps a copy of it."""
     page.goto(path)
@@ -183,11 +195,11 @@ def kept_offline(page: Page, path: str) -> None:
     for _ in range(3):
         page.reload()
         try:
-            page.wait_for_function(kept, arg=path, polling=200, timeout=7_000)
+            until(page, kept, path, timeout=7_000)
             return
         except PlaywrightError:
             continue
-    page.wait_for_function(kept, arg=path, polling=200)
+    until(page, kept, path)
 
 
 def bob_joined(page: Page, game: dict[str, Any]) -> None:
@@ -620,11 +632,11 @@ def test_kept_typing_waiting_offline_is_shown_when_the_connection_is_back(
     # nothing typed here: the page reloads by itself into the next round, and is kept so
     draft = f"{game['id']}:1:"
     expect(page.locator("form.round-form")).to_have_attribute("data-draft", re.compile(draft))
-    page.wait_for_function(
+    until(
+        page,
         """async ([p, d]) => { const r = await caches.match(location.origin + p);
              return !!r && (await r.text()).includes('data-draft="' + d); }""",
-        arg=[path, draft],
-        polling=200,
+        [path, draft],
     )
     # what this phone typed in the first round (Bob 12) before that save, kept aside
     with live_server.app.app_context():
@@ -648,7 +660,9 @@ def test_kept_typing_waiting_offline_is_shown_when_the_connection_is_back(
           for (const name of ["kept", "handover"]) {
             try {
               const r = await fetch(here.replace("table.js", name + ".js"));
-              found[name] = r.status + " " + (await r.text()).includes("cfcLater." + name);
+              const text = await r.text();  // (its set-up: window.cfcLater.<name>)
+              const ours = text.includes("cfcLater") && text.includes("." + name + ";");
+              found[name] = r.status + " " + ours;
             } catch (e) { found[name] = "failed"; }
           }
           return found;
@@ -663,6 +677,61 @@ def test_kept_typing_waiting_offline_is_shown_when_the_connection_is_back(
     expect(mine).to_contain_text("saved: 20")
     assert page.evaluate("() => !!window.cfcLater.keptOn")  # the same page
     assert rounds(live_server, game["id"]) == 1
+
+
+def test_a_copy_kept_while_typing_waited_shows_it_offline_and_catches_up_online(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """A fresh tester's steps (2026-12-06): the copy the page keeps of itself (a snapshot
+    after a save) held what its scripts put in at run time, the ``<script>`` that loads
+    kept.js and the round form's "started" mark: reloaded offline, kept.js threw before its
+    set-up, the form was not started (its typing not put back), and back online the copy
+    never asked the server (still the round another phone had saved, no comparison). Now
+    the copy runs as the page did: typing back in the form offline, and once the connection
+    is back the round saved meanwhile is compared with this phone's typing, by itself."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    game = new_game(live_server)
+    path = f"/g/{game['edit']}"
+    kept_offline(page, path)
+    other = second_scorekeeper(live_server, game)
+    # round 1: typed here, saved differently on the other phone, compared here
+    page.get_by_label("Points for Bob").fill("12")
+    page.get_by_label("Points for Cy").fill("3")
+    assert other_posts(other, game, f"{path}/round", game["round"]) == 303  # Bob 20
+    mine = page.locator("#round-area ul.saved-hands.mine")
+    expect(mine.first).to_contain_text("Bob: 12", timeout=15_000)
+    # round 2: typed here; the page's copy follows what the phone shows
+    draft = f"{game['id']}:1:"
+    form = page.locator("form.round-form")
+    expect(form).to_have_attribute("data-draft", re.compile(draft))
+    page.get_by_label("Points for Bob").fill("7")
+    in_copy = """async ([p, d]) => { const r = await caches.match(location.origin + p);
+         const html = r ? await r.text() : "";
+         const form = html.match(/<form[^>]*id="round-form"[^>]*>/);
+         return !!form && form[0].includes('data-draft="' + d)
+           && html.includes("saved-hands mine"); }"""
+    until(page, in_copy, [path, draft])
+
+    offline(context, live_server, True)
+    with live_server.app.app_context():
+        second = round_post(
+            db.session.get(Game, game["id"]), 5, totals={"Ann": 21, "Bob": 9}, out="Cy"
+        )
+    assert other_posts(other, game, f"{path}/round", second) == 303
+    page.reload()  # the copy
+    expect(page.locator("body")).to_have_attribute("data-offline-copy", re.compile(r"."))
+    expect(page.get_by_label("Points for Bob")).to_have_value("7")  # the typing, back
+    expect(form).to_have_attribute("data-draft", re.compile(draft))
+
+    offline(context, live_server, False)  # back: up to date by itself, nothing tapped
+    expect(page.locator("#round-area")).to_contain_text("Bob: 7", timeout=15_000)
+    expect(mine.filter(has_text="Bob: 7")).to_contain_text("saved: 9")
+    expect(page.locator("#round-title")).to_have_text(re.compile(r"Round 3 of"))
+    expect(page.locator(".flash.offline-copy")).to_have_count(0)  # the page is live again
+    expect(page.locator("body")).not_to_have_attribute("data-offline-copy", re.compile(r".*"))
+    assert rounds(live_server, game["id"]) == 2
+    assert errors == []
 
 
 def test_a_handed_over_games_copy_is_deleted(
@@ -683,17 +752,9 @@ def test_a_handed_over_games_copy_is_deleted(
     page.reload()
     page.get_by_role("button", name="Hand scorekeeping over").click()
     expect(page.get_by_text("This phone no longer keeps score")).to_be_visible()
-    page.wait_for_function(
-        "async (p) => !(await caches.match(location.origin + p))",
-        arg=f"/g/{game['edit']}",
-        polling=200,
-    )
+    until(page, "async (p) => !(await caches.match(location.origin + p))", f"/g/{game['edit']}")
     page.goto("/")
-    page.wait_for_function(
-        "async (id) => !(await caches.keys()).includes('cfc-game-' + id)",
-        arg=game["id"],
-        polling=200,
-    )
+    until(page, "async (id) => !(await caches.keys()).includes('cfc-game-' + id)", game["id"])
     offline(context, live_server, True)
     with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
         page.goto(f"/g/{game['edit']}")  # no copy left to show
