@@ -4,8 +4,10 @@ filled the same way by each test."""
 from __future__ import annotations
 
 from datetime import date
+from typing import Any
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from companion.engine import RuleSet
 from companion.extensions import db
@@ -48,6 +50,18 @@ def fill_round(page: Page) -> None:
     page.locator("fieldset.hand", has_text="Cy").get_by_label("Went out").check()
 
 
+def until(page: Page, check: str, arg: Any = None, timeout: float = 30_000) -> None:
+    """Wait (up to ``timeout`` ms) until the async JavaScript ``check`` is true in ``page``.
+    ``page.wait_for_function`` does not await a check's promise: it takes the promise itself
+    as true and returns at once (tried 2026-12-06), so a cache check there waited for nothing."""
+    waited = 0
+    while not page.evaluate(check, arg):
+        if waited >= timeout:
+            raise PlaywrightTimeoutError(f"not true after {timeout} ms: {check}")
+        page.wait_for_timeout(200)
+        waited += 200
+
+
 def lose_session_cookie(page: Page) -> None:
     """Drop the phone's cookies once nothing in flight can bring them back.
 
@@ -56,10 +70,10 @@ def lose_session_cookie(page: Page) -> None:
     the cookies were cleared (two CI runs); it sets no cookie now, and the wait for the
     page to be kept still leaves the worker idle before the cookies go.
     """
-    page.wait_for_function(
+    until(
+        page,
         "async () => !!(navigator.serviceWorker && navigator.serviceWorker.controller"
         " && await caches.match(location.origin + location.pathname))",
-        polling=200,
     )
     page.context.clear_cookies()
 

@@ -25,6 +25,7 @@ from sqlalchemy import func, select
 from companion.extensions import db
 from companion.models import AuditEntry, Device, Game, GameAccess, HandPost, Round
 from tests.browser.conftest import PHONE, LiveServer, serve_app
+from tests.browser.seeding import until
 from tests.browser.test_pips_browser import read_hand_photo
 from tests.web.playkit import make_game, round_post, seat_ids
 
@@ -160,18 +161,6 @@ def test_a_cut_wifi_reaches_nothing_and_the_page_sees_a_lost_connection(
     live_server.wifi.cut = True  # last: the failed page leaves the tab on Chromium's error page
     with pytest.raises(PlaywrightError, match="ERR_CONNECTION_RESET"):
         page.goto("/history/")  # a page the worker does not keep: straight to the network
-
-
-def until(page: Page, check: str, arg: Any = None, timeout: float = 30_000) -> None:
-    """Wait (up to ``timeout`` ms) until the async JavaScript ``check`` is true in ``page``.
-    ``page.wait_for_function`` does not await a check's promise: it takes the promise itself
-    as true and returns at once (tried 2026-12-06), so a cache check there waited for nothing."""
-    waited = 0
-    while not page.evaluate(check, arg):
-        if waited >= timeout:
-            raise PlaywrightTimeoutError(f"not true after {timeout} ms: {check}")
-        page.wait_for_timeout(200)
-        waited += 200
 
 
 def kept_offline(page: Page, path: str) -> None:
