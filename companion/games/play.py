@@ -283,6 +283,10 @@ def _beside_saved(
         *_form_fields(form, theirs, differ, end_fields),
         *((PUT_BACK_FIELD, name) for name in names),
         (COMPARED_FIELD, play_key(saved)),
+        # the correction it opens resolves this phone's kept typing of the round when saved
+        # (and the outbox's entry of it): carried by the server's own form, not only by
+        # static/js/kept.js, which runs only while kept typing waits
+        (KEPT_FIELD, _kept_key_of(game, saved)),
     ]
 
 
@@ -660,6 +664,13 @@ def _saved(token: str, notice: str, changed: str, keep: KeptButtons | None = Non
 #: the field a correction opened by "Put mine back in the form" carries: the key of the kept
 #: typing it took in (static/js/kept.js: game id, rounds entered, double)
 KEPT_FIELD = "kept"
+
+
+def _kept_key_of(game: Game, saved: Round) -> str:
+    """The key of a phone's kept typing of the ``saved`` round: the round form's
+    ``data-draft`` when it was shown (game id : rounds entered before it : its double)."""
+    before = next((i for i, r in enumerate(game.rounds) if r.id == saved.id), len(game.rounds))
+    return f"{game.id}:{before}:{saved.start_double}"
 
 
 def _kept_key() -> str:

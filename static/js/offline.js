@@ -45,7 +45,8 @@
 
   // What the form holds, in the player's words, as lines: one per hand ("Ann (went out)",
   // "Bob: 12", "Cy: 6-4 3-2 (2 tiles: 15 points)"), one per other group of the form under its
-  // legend ("How the round ended: Nobody went out: the round was blocked, Who started: Cy"),
+  // legend ("How the round ended: Nobody went out: the round was blocked"; who started on
+  // a line of its own: "Who started: Cy"),
   // one per other box under its label ("Points left in my hand: 12"). A hand's tick and who
   // started are said as the saved round's summary says them (templates/games/_round_area.html:
   // its words, data-went-out and data-started), not as the form asks them. Everything
@@ -119,11 +120,13 @@
       return !f.classList.contains("hand") && !f.classList.contains("picker") &&
         !within(hands)(f) && !(outer && form.contains(outer));
     });
+    // who started is not how the round ended: its own line, as the saved round says it
+    var starter = function (control) { return control.name === "starter"; };
     groups.forEach(function (group) {
-      var parts = said(group, false, function () { return false; });
+      var parts = said(group, false, starter);
       if (parts.length) { lines.push(named(legendOf(group), parts.join(", "))); }
     });
-    return lines.concat(said(form, false, within(hands.concat(groups))));
+    return lines.concat(said(form, false, function (c) { return !starter(c) && within(hands.concat(groups))(c); }));
   }
 
   function entryFor(form, key) {
@@ -340,6 +343,10 @@
     var main = document.getElementById("main");
     if (!main) { return; }
     answeredElsewhere();
+    // a round saved meanwhile, put back in a correction that was saved (its answer names the
+    // entry's kept typing, data-resolved: static/js/kept.js): resolved, it leaves the phone
+    var done = document.querySelector("[data-resolved]");
+    if (done) { store(load().filter(function (e) { return e.draft !== done.dataset.resolved; })); }
     var mine = load().filter(mineHere);
     var box = document.getElementById("outbox");
     if (!mine.length) { if (box) { box.remove(); } return; }
@@ -385,6 +392,8 @@
     if (entry.answer) {
       var theirs = el("div", "outbox-answer");
       theirs.innerHTML = entry.answer; // the app's own page, parsed, its forms removed
+      // a round saved meanwhile: the state above says so, the server's words not again
+      if (entry.saved) { theirs.querySelectorAll(".flash").forEach(function (n) { n.remove(); }); }
       item.appendChild(theirs);
     }
     var own = el("div", "outbox-own");

@@ -448,7 +448,8 @@ def test_a_waiting_round_says_everything_the_phone_typed(
             "Ann: 7",
             "Bob: 12",
             "Cy: 6-4 3-2 (2 tiles: 15 points)",
-            "How the round ended: Nobody went out: the round was blocked, Who started: Cy",
+            "How the round ended: Nobody went out: the round was blocked",
+            "Who started: Cy",
         ]
     )
 

@@ -282,3 +282,20 @@ def test_put_mine_back_with_the_round_unchanged_says_nothing_more(app, client):
     assert "changed on another phone" not in text(opened)
     form = correction_form(opened)
     assert form[f"total_{ids['Bob']}"] == "5" and form[f"total_{ids['Cy']}"] == "7"
+
+
+def test_put_mine_back_carries_the_kept_typings_key_and_its_save_resolves_it(app, client):
+    """The server's own Put mine back form names the phone's kept typing of the round (the
+    round form's data-draft then: game id, rounds entered before it, its double), so the
+    correction's Save answers with ``data-resolved`` whether or not static/js/kept.js added it
+    (it runs only while kept typing waits; an outbox entry of the round needs it all the
+    same: docs/OFFLINE.md)."""
+    game, ids, compared = refused_with_bob_5(client)
+    key = f"{game.id}:0:6"
+    assert ("kept", key) in put_back_fields(compared, game)
+    opened = put_back(client, game, compared)
+    form = correction_form(opened)
+    assert form["kept"] == key
+    saved = client.post(f"/g/{game.edit_token}/round/1", data=form, headers={"HX-Request": "true"})
+    assert saved.status_code == 200
+    assert f'data-resolved="{key}"' in saved.get_data(as_text=True)
