@@ -156,7 +156,7 @@ def test_look_alike_names_are_one_player():
 def test_static_scripts_styles_and_images_carry_no_document_policy(client):
     """A document's policy headers mean nothing on a script, a style sheet or a PNG (issue 26:
     their bytes counted in each first visit); nosniff stays; an SVG, which can be opened as a
-    document, keeps the policy."""
+    document, gets a policy of its own that allows nothing."""
     page = client.get("/nights/new").get_data(as_text=True)
     for url in re.findall(r'(?:href|src)="(/static/[^"]+\.(?:js|css|png)\?v=\w+)"', page):
         headers = client.get(url).headers
@@ -164,7 +164,9 @@ def test_static_scripts_styles_and_images_carry_no_document_policy(client):
         assert "X-Frame-Options" not in headers and "Permissions-Policy" not in headers, url
         assert headers["X-Content-Type-Options"] == "nosniff", url
     svg = client.get("/static/icons/favicon.svg").headers
-    assert "Content-Security-Policy" in svg and svg["X-Frame-Options"] == "DENY"
+    # an SVG opened as a document may load and run nothing, and be framed nowhere
+    assert svg["Content-Security-Policy"] == "default-src 'none'; frame-ancestors 'none'"
+    assert svg["X-Frame-Options"] == "DENY" and "Permissions-Policy" not in svg
     assert "Content-Security-Policy" in client.get("/sw.js").headers
 
 
