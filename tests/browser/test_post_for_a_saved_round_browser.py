@@ -84,3 +84,41 @@ def test_a_post_typed_for_the_round_just_saved_is_answered_not_refused(
     expect(ann.locator("#hand-live .taken")).to_contain_text(
         "the round with 6-6: 8 points (the scorekeeper entered it)"
     )
+
+
+def test_typing_for_the_round_that_ended_the_game_is_answered_on_the_game_over_page(
+    two_phones: tuple[Page, Page], live_server
+) -> None:
+    """The last round (0-0) saved while Ann typed: her page, reloaded to "Game over" (no hand
+    form), says what became of her typing instead of dropping it."""
+    from companion.extensions import db
+    from companion.models import Game
+    from tests.web.playkit import add_scored_rounds
+    from tests.web.table.test_table import FIRST_SIX
+
+    keeper, ann = two_phones
+    table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
+    with live_server.app.test_request_context():
+        add_scored_rounds(
+            db.session.get(Game, table.id),
+            [
+                {"Ann" if k == "Ann" else ("Cho" if k == "Cy" else k): v for k, v in r.items()}
+                for r in FIRST_SIX
+            ],
+        )
+        db.session.remove()
+    joins(ann, table.join, "Ann")
+    keeper.goto(f"/g/{table.edit}")
+    keeper.wait_for_function("() => window.htmx !== undefined")
+    expect(ann.locator("#post-title")).to_contain_text("0-0")
+    ann.get_by_label("Points left in my hand").fill("9")
+    hand(keeper, "Ann").get_by_role("textbox").fill("8")
+    hand(keeper, "Bob").get_by_role("textbox").fill("5")
+    hand(keeper, "Cho").get_by_label("Went out").check()
+    keeper.get_by_role("button", name="Save round").last.click()
+    expect(ann.locator("h1")).to_have_text("Game over", timeout=10_000)
+    answer = ann.locator(".kept-answer")
+    expect(answer).to_contain_text("The round with 0-0 was already saved")
+    expect(answer).to_contain_text("Saved: 8 (the scorekeeper entered it)")
+    expect(answer).to_contain_text("What you typed: 9")
+    expect(ann.get_by_text("Ann's hand")).to_have_count(0)
