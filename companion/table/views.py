@@ -30,7 +30,7 @@ from ..access import Role, requires
 from ..extensions import csrf, db
 from ..ids import parse_id
 from ..mapping import scored_rounds
-from ..models import Game, HandPost, Seat
+from ..models import Game, HandPost, Round, Seat
 from ..services import hand_photo
 from ..services import hand_posts as posts
 from ..services.deleted_games import shared_game
@@ -399,7 +399,9 @@ def _post_typed(
     return redirect(url_for("table.hand", share_token=share_token), 303)
 
 
-def _round_closed(game: Game, seat: Seat, share_token: str, rnd: Any, typed: dict[str, Any]) -> Any:
+def _round_closed(
+    game: Game, seat: Seat, share_token: str, rnd: Round | None, typed: dict[str, Any]
+) -> Any:
     """The answer to ``typed``, a hand for the saved round ``rnd`` (None: saved, but not found
     again): "saved as you typed it", or the saved round's hand beside the typing (409)."""
     if rnd is not None and posts.saved_as_typed(rnd, seat.id, typed):
