@@ -56,7 +56,9 @@ class HandPostForm(FlaskForm):
     the tapped tiles or "I went out", the round's double and the revision the phone last saw;
     ``force`` posts over another phone's change after both were shown; ``open_picker`` is
     "Tap the tiles" without JavaScript (the page again with the picker open, nothing posted);
-    ``to_photo`` is "Count my pips from a photo" (what was typed kept, the photo page opened)."""
+    ``to_photo`` is "Count my pips from a photo" (what was typed kept, the photo page opened);
+    ``saved_only`` asks what became of typing for a round saved meanwhile (static/js/hand.js):
+    the saved round beside it, never a post."""
 
     total = StringField(
         validators=[
@@ -73,6 +75,7 @@ class HandPostForm(FlaskForm):
     force = BooleanField()
     open_picker = StringField()
     to_photo = StringField()
+    saved_only = StringField()
 
     def opens_picker(self) -> bool:
         """True when "Tap the tiles" sent the form (the field is there, whatever its value)."""
@@ -81,6 +84,10 @@ class HandPostForm(FlaskForm):
     def opens_photo(self) -> bool:
         """True when "Count my pips from a photo" sent the form."""
         return bool(self.to_photo.raw_data)
+
+    def asks_saved(self) -> bool:
+        """True when the page only asks what the saved round holds (``saved_only``)."""
+        return bool(self.saved_only.raw_data)
 
     def typed(self) -> dict[str, Any]:
         """What the player typed, as the hand post and the hand page take it."""

@@ -30,7 +30,7 @@ from ..access import Role, requires
 from ..extensions import csrf, db
 from ..ids import parse_id
 from ..mapping import scored_rounds
-from ..models import Game, HandPost, Seat
+from ..models import Game, HandPost, Round, Seat
 from ..services import hand_photo
 from ..services import hand_posts as posts
 from ..services.deleted_games import shared_game
@@ -215,26 +215,28 @@ def _hand_board(game: Game) -> Markup:
     return render_cache.cached_board(key, render)
 
 
-def _last_taken(game: Game, seat: Seat) -> tuple[HandPost, Any] | None:
-    """This seat's latest posted hand taken into a saved round, with the saved hand."""
+def _last_taken(game: Game, seat: Seat) -> tuple[int, Any, HandPost | None] | None:
+    """This seat's hand in the round saved last (in play order): the round's double, the saved
+    hand and this seat's phone post taken into it (None when the scorekeeper entered the hand
+    with no post), or None before any round was saved. The round just saved, whoever entered
+    the hand: a line naming an older round the phone posted in was out of date."""
     from sqlalchemy import select
 
+    rounds = scored_rounds(game)
+    saved = rounds[-1] if rounds else None
+    hand = next((h for h in saved.hands if h.seat_id == seat.id), None) if saved else None
+    if saved is None or hand is None:
+        return None
     row = db.session.scalars(
-        select(HandPost)
-        .where(
+        select(HandPost).where(
             HandPost.game_id == game.id,
             HandPost.seat_id == seat.id,
+            HandPost.double == saved.start_double,
             HandPost.status == PostStatus.TAKEN,
             HandPost.device_id.is_not(None),
         )
-        .order_by(HandPost.taken_at.desc())
-        .limit(1)
     ).first()
-    if row is None:
-        return None
-    saved = posts.saved_round(game, row.double)
-    hand = next((h for h in saved.hands if h.seat_id == seat.id), None) if saved else None
-    return (row, hand) if hand is not None else None
+    return saved.start_double, hand, row
 
 
 def _joined(share_token: str) -> tuple[Game, Seat] | Any:
@@ -325,6 +327,14 @@ def _post(game: Game, seat: Seat, share_token: str) -> Any:
         return render_template(
             "table/hand.html", **_hand_context(game, seat, problem=problem, typed=typed)
         ), status
+    if form.asks_saved():
+        # Typing kept on the phone for a round saved before it was posted (the page moved to
+        # the next round as the player typed or tapped Post): say what the saved round holds
+        # beside it. Never posted: a round that is not saved (undone since) answers nothing.
+        rnd = posts.saved_round(game, form.round())
+        if rnd is None:
+            return Response(status=204)
+        return _round_closed(game, seat, share_token, rnd, typed)
     return _post_typed(
         game,
         seat,
@@ -372,13 +382,7 @@ def _post_typed(
         )
         return render_template("table/hand.html", **ctx), 409
     except posts.RoundClosed as exc:
-        if exc.round is not None and posts.saved_as_typed(exc.round, seat.id, typed):
-            # the saved value is what this phone typed: no conflict to show
-            flash(_("That round was already saved, with your hand as you typed it."), "success")
-            return redirect(url_for("table.hand", share_token=share_token), 303)
-        game = load_game(game)
-        ctx = _hand_context(game, seat, closed=exc.round, typed=typed)
-        return render_template("table/hand.html", **ctx), 409
+        return _round_closed(game, seat, share_token, exc.round, typed)
     if _auto_save(load_game(game)):
         # this post completed the round: "you can change it" would no longer be true
         flash(
@@ -393,6 +397,25 @@ def _post_typed(
     if replaced is not None and replaced != _posted_value(game, seat, double):
         flash(_("This replaced your earlier post: %(hand)s.", hand=replaced.words()), "info")
     return redirect(url_for("table.hand", share_token=share_token), 303)
+
+
+def _round_closed(
+    game: Game, seat: Seat, share_token: str, rnd: Round | None, typed: dict[str, Any]
+) -> Any:
+    """The answer to ``typed``, a hand for the saved round ``rnd`` (None: saved, but not found
+    again): "saved as you typed it", or the saved round's hand beside the typing (409)."""
+    if rnd is not None and posts.saved_as_typed(rnd, seat.id, typed):
+        # the saved value is what this phone typed: no conflict to show
+        flash(
+            _(
+                "The round with %(d)s was already saved, with your hand as you typed it.",
+                d=double_name(rnd.start_double),
+            ),
+            "success",
+        )
+        return redirect(url_for("table.hand", share_token=share_token), 303)
+    ctx = _hand_context(load_game(game), seat, closed=rnd, typed=typed)
+    return render_template("table/hand.html", **ctx), 409
 
 
 def _posted_value(game: Game, seat: Seat, double: int) -> posts.HandValue | None:
@@ -562,7 +585,7 @@ def hand_photo_confirm(share_token: str) -> Any:
 
 def _confirm_after_the_game(game: Game, seat: Seat, share_token: str, picks: list[str]) -> Any:
     """A photo's Confirm that comes after the game's last round was saved: posted like any
-    other, so the answer is "That round was already saved" with the saved score and the
+    other, so the answer is "The round with … was already saved" with the saved score and the
     photo's tiles beside it (as for a round saved mid-game), not a bare "no round is being
     played" that drops the tiles unsaid. Picks that are not a hand, or a link without its
     round, get that bare answer: there is nothing to show."""

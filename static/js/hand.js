@@ -8,8 +8,9 @@
 // the phone's post; the page drawn again puts it back in the form, saying it is not posted
 // yet, so a tap that lands on the new page posts it and one that was lost leaves it one tap
 // away. A post that went through drops it (the page then shows that post), as does a round
-// moved on, "Count my pips from a photo" (the server keeps the typing then, and the photo's
-// hand must not be typed over) and "Keep that" after a clash (docs/TABLE.md).
+// moved on without it, "Count my pips from a photo" (the server keeps the typing then, and the
+// photo's hand must not be typed over) and "Keep that" after a clash (docs/TABLE.md). Typing
+// of a round saved before it was posted is answered with what the saved round holds.
 (function () {
   "use strict";
 
@@ -86,18 +87,67 @@
     form.parentNode.insertBefore(note, form.nextSibling);
   }
 
+  // Typing kept for a round saved before it was posted (the page moved on to the next round
+  // as the player typed or tapped Post): the server is asked what the saved round holds
+  // (saved_only: never a post) and its answer shown under the heading: "saved as you typed
+  // it", or the round's saved hand beside the typing, with "tell the scorekeeper". Until then
+  // and while it shows, a Post of the new round's empty box is not sent: it was that typing's
+  // tap, and an empty hand is only ever refused ("Type the points left in your hand…").
+  var asking = false, answer = null, tapped = false;
+
+  function showAnswer() {
+    var head = answer && answer.querySelector("h2");
+    if (!head) { return; }
+    head.setAttribute("tabindex", "-1");
+    head.focus();
+  }
+
+  function askSaved(kept) {
+    var body = new URLSearchParams();
+    body.append("csrf_token", (box("csrf_token") || {}).value || "");
+    body.append("double", kept.double);
+    body.append("saved_only", "1");
+    body.append("total", kept.hand.total);
+    if (kept.hand.out) { body.append("went_out", "y"); }
+    kept.hand.tiles.forEach(function (t) { body.append("tiles", t); });
+    asking = true;
+    fetch(form.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (response) { return response.status === 204 ? "" : response.text(); })
+      .then(function (html) {
+        asking = false;
+        var now = read();
+        if (now && now.double === kept.double) { keep(null); } // answered: the page says it
+        var doc = new DOMParser().parseFromString(html || "<p>", "text/html");
+        var node = doc.querySelector(".card.closed") || doc.querySelector("#flashes > .flash");
+        var heading = document.querySelector("main h1");
+        if (!node || !heading) { return; }
+        answer = document.importNode(node, true);
+        answer.classList.add("kept-answer");
+        heading.parentNode.insertBefore(answer, heading.nextSibling);
+        if (tapped) { showAnswer(); }
+      }, function () { asking = false; }); // no connection: kept, asked again by the next page
+  }
+
   var kept = read();
   if (kept && kept.hand && kept.double === double && key(kept.hand) !== posted) {
     // not posted: back in the form, unless the page shows it already (a refused post's page)
     if (key(kept.hand) !== key(handNow())) { putBack(kept.hand); }
+  } else if (kept && kept.hand && kept.double !== double && key(kept.hand)) {
+    askSaved(kept); // another round's, never posted: what became of it is said, not dropped
   } else if (kept) {
-    keep(null); // posted, or another round's
+    keep(null); // posted
   }
   form.addEventListener("input", keepTyping);
   form.addEventListener("change", function (ev) { if (ev.isTrusted) { keepTyping(); } });
-  // "Count my pips from a photo": the server keeps what was typed while the photo page is open
   form.addEventListener("submit", function (ev) {
-    if (ev.submitter && ev.submitter.name === "to_photo") { keep(null); }
+    var named = ev.submitter && ev.submitter.name;
+    // "Count my pips from a photo": the server keeps what was typed while the photo page is open
+    if (named === "to_photo") { keep(null); return; }
+    if (!named && (asking || answer) && !key(handNow())) {
+      ev.preventDefault(); // before static/js/offline.js sends it (it listens on the document)
+      tapped = true;
+      showAnswer();
+    }
   });
   // "Keep that" (another phone's post after a clash): this phone's typing gives way
   document.addEventListener("click", function (ev) {

@@ -101,7 +101,7 @@ def test_a_hand_changed_as_the_round_is_saved_stays_on_the_phone(player: Page, l
     # Bo's 13 is still on the phone, beside what was saved
     outbox = player.locator("#outbox")
     expect(outbox).to_contain_text("13")
-    expect(outbox).to_contain_text("That round was already saved")
+    expect(outbox).to_contain_text("was already saved")
     expect(outbox).to_contain_text("Saved with other values than this phone sent")
     expect(outbox).not_to_contain_text("Not saved")
     player.unroute(re.compile(r"/p/[^/?]+$"))

@@ -524,7 +524,7 @@ def test_a_hand_posted_offline_after_the_round_was_saved_shows_the_saved_score(
     expect(page.locator("#outbox .outbox-group.saved > h2")).to_have_text(
         "Saved with other values than this phone sent"
     )
-    expect(entry.locator(".outbox-answer")).to_contain_text("That round was already saved")
+    expect(entry.locator(".outbox-answer")).to_contain_text("was already saved")
     expect(entry.locator(".outbox-answer")).to_contain_text("Saved: 20")
     expect(entry.locator(".outbox-own")).to_contain_text("Points left in my hand: 12")
     with live_server.app.app_context():

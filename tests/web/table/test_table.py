@@ -252,7 +252,7 @@ def test_a_phone_can_change_its_post_until_the_round_is_saved(client, table):
     r = post(bob, game, total="20", seen=hand_post(game, "Bob").revision)
     assert r.status_code == 409
     words = text(r)
-    assert "That round was already saved" in words
+    assert "The round with 6-6 was already saved" in words
     assert "Saved: 14" in words and "What you typed: 20" in words
     assert hand_post(game, "Bob").total == 14
 
@@ -327,8 +327,8 @@ def test_a_post_equal_to_what_the_saved_round_holds_is_no_conflict(client, table
     r = post(phone("Bob"), game, total="6")
     assert r.status_code == 303
     page = phone("Bob").get(r.location)
-    assert "That round was already saved, with your hand as you typed it." in text(page)
-    assert "That round was already saved" in text(page) and "What you typed" not in text(page)
+    assert "The round with 6-6 was already saved, with your hand as you typed it." in text(page)
+    assert "What you typed" not in text(page)
     assert post(phone("Cy"), game, total="7").status_code == 409
 
 

@@ -1,0 +1,124 @@
+"""A post for a round just saved, at a table of two phones at 360 x 740 (docs/TABLE.md, "A post
+for a round just saved is answered"): the scorekeeper saved the round with 6-6 (Ann 8, typed
+by the scorekeeper) while Ann typed 9 on her phone; her page moved to the next round before
+her Post landed. Her Post was refused twice (422) with "Type the points left in your hand…"
+on the next round's empty box, her 9 was gone, and "Taken into the round …" named an older
+round. Now the page says the round with 6-6 was already saved, with 8 for her as the
+scorekeeper entered it, beside her 9, and the "… round …" line names the round just saved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import ExitStack
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import phone_page
+from tests.browser.table_screen import SMALL_PHONE, seed_table
+from tests.browser.test_repost_and_reload_browser import joins
+from tests.browser.test_table_sizes_browser import hand
+
+pytestmark = pytest.mark.browser
+
+HAND_URL = re.compile(r"/p/[\w-]+$")
+
+
+@pytest.fixture()
+def two_phones(browser, live_server) -> Iterator[tuple[Page, Page]]:
+    """The scorekeeper's phone and Ann's phone, each a 360 x 740 phone of its own."""
+    with ExitStack() as stack:
+        keeper, ann = (
+            stack.enter_context(phone_page(browser, live_server, 15_000, **SMALL_PHONE))
+            for _ in range(2)
+        )
+        yield keeper, ann
+
+
+def saves_round_one(keeper: Page, ann_points: int) -> None:
+    hand(keeper, "Ann").get_by_role("textbox").fill(str(ann_points))
+    hand(keeper, "Bob").get_by_role("textbox").fill("5")
+    hand(keeper, "Cho").get_by_label("Went out").check()
+    keeper.get_by_role("button", name="Save round").last.click()
+    expect(keeper.locator("#round-title")).to_have_text(re.compile(r"^Round 2 of"))
+
+
+@pytest.mark.parametrize("typed", [9, 8])
+def test_a_post_typed_for_the_round_just_saved_is_answered_not_refused(
+    two_phones: tuple[Page, Page], live_server, typed: int
+) -> None:
+    keeper, ann = two_phones
+    answers: list[int] = []
+    ann.on(
+        "response",
+        lambda r: (
+            answers.append(r.status)
+            if r.request.method == "POST" and HAND_URL.search(r.url)
+            else None
+        ),
+    )
+    table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
+    joins(ann, table.join, "Ann")
+    keeper.goto(f"/g/{table.edit}")
+    keeper.wait_for_function("() => window.htmx !== undefined")
+    expect(ann.locator("#post-title")).to_contain_text("6-6")
+    ann.get_by_label("Points left in my hand").fill(str(typed))
+    saves_round_one(keeper, 8)
+    # Ann's poll sees the round saved and loads the page again: her tap lands on the new page
+    expect(ann.locator("#post-title")).to_contain_text("5-5", timeout=10_000)
+    ann.get_by_role("button", name="Post my hand").click()
+    answer = ann.locator(".kept-answer")
+    if typed == 8:  # what was saved: said so, no comparison
+        expect(answer).to_contain_text(
+            "The round with 6-6 was already saved, with your hand as you typed it."
+        )
+    else:
+        expect(answer).to_contain_text("The round with 6-6 was already saved")
+        expect(answer).to_contain_text("Saved: 8 (the scorekeeper entered it)")
+        expect(answer).to_contain_text(f"What you typed: {typed}")
+        expect(answer).to_contain_text("tell the scorekeeper")
+    expect(ann.locator(".flash.error")).to_have_count(0)
+    assert 422 not in answers
+    expect(ann.locator("#hand-live .taken")).to_contain_text(
+        "the round with 6-6: 8 points (the scorekeeper entered it)"
+    )
+
+
+def test_typing_for_the_round_that_ended_the_game_is_answered_on_the_game_over_page(
+    two_phones: tuple[Page, Page], live_server
+) -> None:
+    """The last round (0-0) saved while Ann typed: her page, reloaded to "Game over" (no hand
+    form), says what became of her typing instead of dropping it."""
+    from companion.extensions import db
+    from companion.models import Game
+    from tests.web.playkit import add_scored_rounds
+    from tests.web.table.test_table import FIRST_SIX
+
+    keeper, ann = two_phones
+    table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
+    with live_server.app.test_request_context():
+        add_scored_rounds(
+            db.session.get(Game, table.id),
+            [
+                {"Ann" if k == "Ann" else ("Cho" if k == "Cy" else k): v for k, v in r.items()}
+                for r in FIRST_SIX
+            ],
+        )
+        db.session.remove()
+    joins(ann, table.join, "Ann")
+    keeper.goto(f"/g/{table.edit}")
+    keeper.wait_for_function("() => window.htmx !== undefined")
+    expect(ann.locator("#post-title")).to_contain_text("0-0")
+    ann.get_by_label("Points left in my hand").fill("9")
+    hand(keeper, "Ann").get_by_role("textbox").fill("8")
+    hand(keeper, "Bob").get_by_role("textbox").fill("5")
+    hand(keeper, "Cho").get_by_label("Went out").check()
+    keeper.get_by_role("button", name="Save round").last.click()
+    expect(ann.locator("h1")).to_have_text("Game over", timeout=10_000)
+    answer = ann.locator(".kept-answer")
+    expect(answer).to_contain_text("The round with 0-0 was already saved")
+    expect(answer).to_contain_text("Saved: 8 (the scorekeeper entered it)")
+    expect(answer).to_contain_text("What you typed: 9")
+    expect(ann.get_by_text("Ann's hand")).to_have_count(0)
