@@ -129,7 +129,13 @@
   }
 
   var kept = read();
-  if (kept && kept.hand && kept.double === double && key(kept.hand) !== posted) {
+  if (document.querySelector("main .card.closed")) {
+    // the page is the server's answer to this typing's post (a round saved meanwhile): said
+    // once, here; not asked again (a third request, a second copy), nor on the next load
+    keep(null);
+    // a reload is a look at the page (GET), not this post sent again (a 409 on every load)
+    if (window.history && history.replaceState) { history.replaceState(null, "", location.href); }
+  } else if (kept && kept.hand && kept.double === double && key(kept.hand) !== posted) {
     // not posted: back in the form, unless the page shows it already (a refused post's page)
     if (key(kept.hand) !== key(handNow())) { putBack(kept.hand); }
   } else if (kept && kept.hand && kept.double !== double && key(kept.hand)) {

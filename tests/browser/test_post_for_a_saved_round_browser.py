@@ -122,3 +122,57 @@ def test_typing_for_the_round_that_ended_the_game_is_answered_on_the_game_over_p
     expect(answer).to_contain_text("Saved: 8 (the scorekeeper entered it)")
     expect(answer).to_contain_text("What you typed: 9")
     expect(ann.get_by_text("Ann's hand")).to_have_count(0)
+
+
+def test_a_tap_on_post_as_the_round_is_saved_sends_one_post_and_says_it_once(
+    two_phones: tuple[Page, Page], live_server
+) -> None:
+    """Ann's Post tapped 0-300 ms after the scorekeeper saved the round, before her page's poll
+    moved on: the tap sent three POSTs (the outbox's, the native post, then the next page's
+    saved_only ask), all 409, and the "already saved" answer showed three times (the outbox
+    card, the page, the ask's copy); every reload asked again. Now one tap is one post (and the
+    native page showing its answer), the answer is said once, and a reload sends nothing."""
+    keeper, ann = two_phones
+    sent: list[str] = []
+    ann.on(
+        "request",
+        lambda r: (
+            sent.append(r.post_data or "")
+            if r.method == "POST" and HAND_URL.search(r.url)
+            else None
+        ),
+    )
+    table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
+    joins(ann, table.join, "Ann")
+    keeper.goto(f"/g/{table.edit}")
+    keeper.wait_for_function("() => window.htmx !== undefined")
+    expect(ann.locator("#post-title")).to_contain_text("6-6")
+    ann.route(re.compile(r"/p/[\w-]+/live"), lambda route: route.abort())  # her poll is late
+    ann.get_by_label("Points left in my hand").fill("9")
+    saves_round_one(keeper, 8)
+    ann.get_by_role("button", name="Post my hand").click()
+    expect(ann.locator("#post-title")).to_contain_text("5-5", timeout=10_000)
+    ann.wait_for_timeout(1500)  # any further post the page would send
+    said = ann.get_by_text("The round with 6-6 was already saved")
+    expect(said).to_have_count(1)
+    expect(ann.get_by_text("Saved: 8 (the scorekeeper entered it)")).to_have_count(1)
+    expect(ann.get_by_text("What you typed: 9")).to_have_count(1)
+    posts_of_the_tap = [s for s in sent if "saved_only" not in s]
+    # the outbox's send and the native post of the same key (its answer, the page), no ask
+    assert len(posts_of_the_tap) == len(sent) <= 2, sent
+    expect(ann.locator("#outbox")).to_have_count(0)
+    ann.unroute(re.compile(r"/p/[\w-]+/live"))
+    before = len(sent)
+    ann.reload()
+    ann.wait_for_function("() => window.htmx !== undefined")
+    ann.wait_for_timeout(1500)
+    assert len(sent) == before, sent[before:]  # nothing posted or asked again on a reload
+    # seen, it is resolved (as the scorekeeper's Forget): the live line says what was saved
+    expect(said).to_have_count(0)
+    expect(ann.locator("#outbox")).to_have_count(0)
+    expect(ann.locator("#hand-live .taken")).to_contain_text(
+        "the round with 6-6: 8 points (the scorekeeper entered it)"
+    )
+    ann.reload()
+    ann.wait_for_timeout(1500)
+    assert len(sent) == before, sent[before:]
