@@ -37,6 +37,15 @@ def two_phones(browser, live_server) -> Iterator[tuple[Page, Page]]:
         yield keeper, ann
 
 
+def at_round_one(keeper: Page, ann: Page, live_server) -> None:
+    """A new double-6 game of Ann, Bob and Cho, Ann joined: both phones at its first round."""
+    table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
+    joins(ann, table.join, "Ann")
+    keeper.goto(f"/g/{table.edit}")
+    keeper.wait_for_function("() => window.htmx !== undefined")
+    expect(ann.locator("#post-title")).to_contain_text("6-6")
+
+
 def saves_round_one(keeper: Page, ann_points: int) -> None:
     hand(keeper, "Ann").get_by_role("textbox").fill(str(ann_points))
     hand(keeper, "Bob").get_by_role("textbox").fill("5")
@@ -59,11 +68,7 @@ def test_a_post_typed_for_the_round_just_saved_is_answered_not_refused(
             else None
         ),
     )
-    table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
-    joins(ann, table.join, "Ann")
-    keeper.goto(f"/g/{table.edit}")
-    keeper.wait_for_function("() => window.htmx !== undefined")
-    expect(ann.locator("#post-title")).to_contain_text("6-6")
+    at_round_one(keeper, ann, live_server)
     ann.get_by_label("Points left in my hand").fill(str(typed))
     saves_round_one(keeper, 8)
     # Ann's poll sees the round saved and loads the page again: her tap lands on the new page
@@ -142,11 +147,7 @@ def test_a_tap_on_post_as_the_round_is_saved_sends_one_post_and_says_it_once(
             else None
         ),
     )
-    table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
-    joins(ann, table.join, "Ann")
-    keeper.goto(f"/g/{table.edit}")
-    keeper.wait_for_function("() => window.htmx !== undefined")
-    expect(ann.locator("#post-title")).to_contain_text("6-6")
+    at_round_one(keeper, ann, live_server)
     ann.route(re.compile(r"/p/[\w-]+/live"), lambda route: route.abort())  # her poll is late
     ann.get_by_label("Points left in my hand").fill("9")
     saves_round_one(keeper, 8)
