@@ -27,7 +27,7 @@ import struct
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -188,6 +188,19 @@ def phone(browser, playwright, live_server: LiveServer) -> Iterator:
     """A page in a fresh phone-sized (Pixel 7) context whose base URL is the live server."""
     with phone_page(browser, live_server, 10_000, **playwright.devices[PHONE]) as page:
         yield page
+
+
+@pytest.fixture()
+def two_phones(browser, live_server: LiveServer) -> Iterator:
+    """The scorekeeper's phone and a player's phone, each a 360 x 740 phone of its own
+    (``SMALL_PHONE``), as (keeper, player)."""
+    from tests.browser.table_screen import SMALL_PHONE
+
+    with ExitStack() as stack:
+        yield tuple(
+            stack.enter_context(phone_page(browser, live_server, 15_000, **SMALL_PHONE))
+            for _ in range(2)
+        )
 
 
 @pytest.fixture()

@@ -10,31 +10,17 @@ scorekeeper entered it, beside her 9, and the "… round …" line names the rou
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import ExitStack
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import phone_page
-from tests.browser.table_screen import SMALL_PHONE, seed_table
+from tests.browser.table_screen import seed_table
 from tests.browser.test_repost_and_reload_browser import joins
 from tests.browser.test_table_sizes_browser import hand
 
 pytestmark = pytest.mark.browser
 
 HAND_URL = re.compile(r"/p/[\w-]+$")
-
-
-@pytest.fixture()
-def two_phones(browser, live_server) -> Iterator[tuple[Page, Page]]:
-    """The scorekeeper's phone and Ann's phone, each a 360 x 740 phone of its own."""
-    with ExitStack() as stack:
-        keeper, ann = (
-            stack.enter_context(phone_page(browser, live_server, 15_000, **SMALL_PHONE))
-            for _ in range(2)
-        )
-        yield keeper, ann
 
 
 def at_round_one(keeper: Page, ann: Page, live_server) -> None:

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from contextlib import ExitStack
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import phone_page
 from tests.browser.table_screen import SMALL_PHONE, seed_table
@@ -28,17 +27,6 @@ from tests.browser.test_table_sizes_browser import hand
 pytestmark = pytest.mark.browser
 
 SAVE_URL = re.compile(r"/g/[\w-]+/round$")
-
-
-@pytest.fixture()
-def two_phones(browser, live_server) -> Iterator[tuple[Page, Page]]:
-    """The scorekeeper's phone and Bo's phone, each a 360 x 740 phone of its own."""
-    with ExitStack() as stack:
-        keeper, bo = (
-            stack.enter_context(phone_page(browser, live_server, 15_000, **SMALL_PHONE))
-            for _ in range(2)
-        )
-        yield keeper, bo
 
 
 def joins(page: Page, join: str, name: str) -> None:
@@ -54,6 +42,22 @@ def posts(page: Page, points: int) -> None:
     expect(page.locator(".post-state")).to_contain_text(f"Posted: {points} points")
 
 
+def typed_over_a_re_post(keeper: Page, bo: Page, live_server) -> Locator:
+    """A new double-6 game of Ana, Bo and Cy, Bo joined: Bo posts 12, the scorekeeper types
+    Bo's hand over the post (as Bo says it aloud), and Bo changes it to 14 on the phone. Bo's
+    box on the scorekeeper's form."""
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    joins(bo, table.join, "Bo")
+    keeper.goto(f"/g/{table.edit}")
+    keeper.wait_for_function("() => window.htmx !== undefined")
+    bo_box = hand(keeper, "Bo").get_by_role("textbox")
+    posts(bo, 12)
+    expect(bo_box).to_have_value("12")
+    bo_box.fill("12")
+    posts(bo, 14)
+    return bo_box
+
+
 def test_the_first_save_goes_through_when_the_form_shows_the_re_post(
     two_phones: tuple[Page, Page], live_server
 ) -> None:
@@ -67,15 +71,7 @@ def test_the_first_save_goes_through_when_the_form_shows_the_re_post(
             else None
         ),
     )
-    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
-    joins(bo, table.join, "Bo")
-    keeper.goto(f"/g/{table.edit}")
-    keeper.wait_for_function("() => window.htmx !== undefined")
-    bo_box = hand(keeper, "Bo").get_by_role("textbox")
-    posts(bo, 12)
-    expect(bo_box).to_have_value("12")
-    bo_box.fill("12")  # the scorekeeper types Bo's hand over the post (as Bo says it aloud)
-    posts(bo, 14)  # Bo changes the hand on the phone
+    bo_box = typed_over_a_re_post(keeper, bo, live_server)
     mark = hand(keeper, "Bo").locator(".post-mark")
     expect(mark).to_contain_text("changed on their phone")
     expect(mark).to_contain_text("14 points")
@@ -97,15 +93,7 @@ def test_a_post_the_form_has_not_shown_is_still_refused(
     """The 409 stays for what the scorekeeper has not seen: Bo posts again just before Save,
     before the poll could show it (the poll is held)."""
     keeper, bo = two_phones
-    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
-    joins(bo, table.join, "Bo")
-    keeper.goto(f"/g/{table.edit}")
-    keeper.wait_for_function("() => window.htmx !== undefined")
-    bo_box = hand(keeper, "Bo").get_by_role("textbox")
-    posts(bo, 12)
-    expect(bo_box).to_have_value("12")
-    bo_box.fill("12")
-    posts(bo, 14)
+    bo_box = typed_over_a_re_post(keeper, bo, live_server)
     expect(hand(keeper, "Bo").locator(".post-mark")).to_contain_text("14 points")
     keeper.route(re.compile(r"/posts\?"), lambda route: route.abort())  # the poll sees nothing
     posts(bo, 16)
