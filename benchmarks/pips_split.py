@@ -4,7 +4,8 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
-``--thirteenth``, ``--fourteenth``, ``--fifteenth`` and ``--sixteenth`` the later ones.
+``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth`` and ``--seventeenth``
+the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -195,6 +196,16 @@ LATER_PARTS = {
         "A sixteenth held-out part of the photo reader's labelled set, written once right "
         "after the fifteenth one (pips_split_fifteenth.json) had measured the fewest-rivals "
         "and off-face changes (its answers, at 0.5x-3x), before any tuning on it.",
+    ),
+    "--seventeenth": LaterPart(
+        "held_out_seventeenth",
+        ROOT / "tests" / "data" / "pips_split_seventeenth.json",
+        1219,
+        (370_000, 380_000, 150),
+        (380_000, 381_000, 30),
+        "A seventeenth held-out part of the photo reader's labelled set, written once right "
+        "after the sixteenth one (pips_split_sixteenth.json) had measured the covered-face "
+        "rule (its answers, at 0.5x-3x), before any tuning on it.",
     ),
 }
 
