@@ -93,6 +93,9 @@ ELONGATED = 2.5
 #: How much firmer than the usual threshold a mark that is neither pip nor bar is looked at
 #: again (a divider with pips run into it).
 PARTING = 2.0
+#: How much firmer still two pips run together (a merged pair, too long for one pip) are
+#: looked at: their waist stays above the firmer threshold when a photo was enlarged.
+RUN_TOGETHER = 3.0
 #: A long mark is a bar blurred thick when it keeps this share of its length at the firmer
 #: threshold; a smear of a blurred photo fades to a short stub there.
 STAYS_LONG = 0.85
@@ -271,9 +274,12 @@ def _blobs(contrast: np.ndarray, biggest_pip: float | None = None) -> list[Blob]
     and would otherwise veto its tile as a logo. A long mark that only gets thinner there (one
     part, about as long: a divider blurred thick on a small photo) takes the thinner width but
     keeps its length and its usual width for joining: a piece of a divider split by its
-    centre pin must still join its other piece."""
+    centre pin must still join its other piece. A mark still one piece there that parts into
+    pips only at :data:`RUN_TOGETHER` times the threshold is those pips (two pips of a row a
+    hair apart, run together when a photo was enlarged and shrunk again)."""
     level = _level(contrast)
     firmer: list[tuple[Blob, np.ndarray]] | None = None
+    firmest: list[tuple[Blob, np.ndarray]] | None = None
     blobs = []
     for blob, contour in _marks(contrast, level):
         oversized = biggest_pip is not None and blob.length > biggest_pip
@@ -291,6 +297,14 @@ def _blobs(contrast: np.ndarray, biggest_pip: float | None = None) -> list[Blob]
             if any(_is_pip_shape(b) or _is_divider(b, MIN_DIVIDER / 2) for b in parts):
                 blobs.extend(parts)
                 continue
+            if len(parts) == 1:
+                firmest = _marks(contrast, RUN_TOGETHER * level) if firmest is None else firmest
+                pips = [
+                    b for b, _ in firmest if cv2.pointPolygonTest(contour, (b.x, b.y), False) >= 0
+                ]
+                if len(pips) >= 2 and all(_is_pip_shape(b) for b in pips):
+                    blobs.extend(pips)
+                    continue
         blobs.append(blob)
     return blobs
 
