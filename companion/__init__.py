@@ -102,10 +102,14 @@ def _init_templates(app: Flask) -> None:
     from .mapping import scored_rounds
     from .services.audit import entry_words
     from .vocab import GameStatus, PostStatus, RoundOutcome, RoundStatus
+    from .web.kept_keys import hand_key, round_key
 
     app.jinja_env.globals.update(
         audit_line=entry_words,  # an audit entry's line in the reader's language
         join_link=join_link,  # a game's join link: built in one place (companion.access)
+        # the keys a phone keeps typing under (data-draft, data-resolved): built in one place
+        round_key=round_key,
+        hand_key=hand_key,
         scored_rounds=scored_rounds,
         GameStatus=GameStatus,
         RoundStatus=RoundStatus,

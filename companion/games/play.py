@@ -10,7 +10,6 @@ checks are :mod:`companion.services.round_check`),
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from functools import partial
@@ -77,6 +76,7 @@ from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.game_lookup import scorekeeper_game
 from ..web.htmx import is_htmx, navigate, push_url, retarget, targets
+from ..web.kept_keys import parse_round_key, round_key
 from ..web.offline import COPY_HEADER
 from ..web.qr import join_box
 from ..web.round_form import (
@@ -662,15 +662,15 @@ def _saved(token: str, notice: str, changed: str, keep: KeptButtons | None = Non
 
 
 #: the field a correction opened by "Put mine back in the form" carries: the key of the kept
-#: typing it took in (static/js/kept.js: game id, rounds entered, double)
+#: typing it took in (static/js/kept.js; its format: companion.web.kept_keys.round_key)
 KEPT_FIELD = "kept"
 
 
 def _kept_key_of(game: Game, saved: Round) -> str:
     """The key of a phone's kept typing of the ``saved`` round: the round form's
-    ``data-draft`` when it was shown (game id : rounds entered before it : its double)."""
+    ``data-draft`` when it was shown (:func:`companion.web.kept_keys.round_key`)."""
     before = next((i for i, r in enumerate(game.rounds) if r.id == saved.id), len(game.rounds))
-    return f"{game.id}:{before}:{saved.start_double}"
+    return round_key(game.id, before, saved.start_double)
 
 
 def _kept_key() -> str:
@@ -678,7 +678,7 @@ def _kept_key() -> str:
     its Save says so on the page it answers with (``data-resolved``), so that the phone drops
     the kept typing then, and only then (a Cancel of the correction keeps it)."""
     key = str(query.posted().get(KEPT_FIELD) or "")
-    return key if re.fullmatch(r"\d{1,9}:\d{1,4}:\d{1,2}", key) else ""
+    return key if parse_round_key(key) else ""
 
 
 #: the session's note of the kept typing a correction saved by a plain post resolved (the

@@ -1,6 +1,7 @@
 // Run by static/js/table.js (anew each time: window.cfcLater.kept holds its call, the round
 // form second) while kept typing of another round waits aside on this phone
-// ("cf-round-typed:<game id>!": the entries by their key, game id : rounds entered : double).
+// ("cf-round-typed:<game id>!": the entries by their key, game id : rounds entered : double,
+// split at its colons here: written by companion/web/kept_keys.py round_key, its one home).
 // Its round was saved since (fewer rounds entered than the form's now: on another phone, by
 // auto-save, while the tab was closed): the entry is posted to the form's save address as the
 // stale form it was, and the server answers 409 with the saved round and this phone's values

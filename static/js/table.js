@@ -69,7 +69,7 @@
 
   // --- the scorekeeper's own typing, kept on this phone until the round is saved -----------
   // One entry per game in localStorage ("cf-round-typed:<game id>") holding the form's key
-  // (data-draft: game id, rounds entered, the round's double), per hand typed in the box,
+  // (data-draft: id:rounds:double, web/kept_keys round_key), per hand typed in the box,
   // the tick, the tiles, the post revision the form had seen and the post the box was filled
   // from, and (once one was touched) the round's ticks and who started. A reload, or a tab the
   // phone killed, puts them back; a save of this phone's drops the entry. An entry of another
