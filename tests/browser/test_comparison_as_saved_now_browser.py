@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.test_outbox_words_and_put_back_browser import keeper_corrects, saved_meanwhile
 from tests.browser.test_table_screen_browser import small_phone
 from tests.browser.test_table_sizes_browser import hand
-from tests.browser.test_unsaid_typing_browser import waiting
+from tests.browser.test_unsaid_typing_browser import typed_then_saved_elsewhere, waiting
 
 __all__ = ["small_phone"]  # the fixture: a 360 x 740 phone
 
@@ -77,4 +77,46 @@ def test_an_outbox_card_of_a_round_corrected_to_this_phones_values_is_resolved(
     page.reload()
     settled(page)
     expect(page.locator("#outbox, #flashes .card.saved, ul.saved-hands.mine")).to_have_count(0)
+    assert waiting(page) == 0
+
+
+def test_kept_typing_answered_as_saved_is_sent_once_and_asked_again_when_corrected(
+    small_phone: Page, live_server
+) -> None:
+    page = small_phone
+    app = live_server.app
+    table = typed_then_saved_elsewhere(page, app, "5")  # Bob 5 here; saved: Bob 12
+    mine = page.locator("ul.saved-hands.mine")
+    expect(mine).to_contain_text("saved: 12")
+    settled(page)
+    sent = posts_of_rounds(page)
+    page.reload()
+    expect(mine).to_contain_text("Bob: 5")
+    expect(mine).to_contain_text("saved: 12")
+    settled(page)
+    assert sent == []  # not posted again, no 409 in the console
+    expect(mine).to_have_count(1)
+
+    # corrected on another phone: compared once more, with the round as saved now
+    keeper_corrects(app, table.id, {"Ann": 7, "Bob": 9, "Cho": None})
+    page.reload()
+    expect(mine).to_contain_text("saved: 9")
+    settled(page)
+    sent.clear()
+    page.reload()
+    expect(mine).to_contain_text("saved: 9")
+    settled(page)
+    assert sent == []
+    # Put mine back and Forget still work on the comparison shown from the phone
+    page.get_by_role("button", name="Put mine back in the form").click()
+    expect(hand(page, "Bob").get_by_role("textbox")).to_have_value("5")
+    page.get_by_role("link", name="Cancel").click()
+    expect(mine).to_contain_text("Bob: 5")
+
+    # corrected to what this phone had: nothing left to compare, dropped
+    keeper_corrects(app, table.id, {"Ann": 7, "Bob": 5, "Cho": None})
+    page.reload()
+    expect(page.locator("#round-area form.round-form")).to_be_visible()
+    settled(page)
+    expect(mine).to_have_count(0)
     assert waiting(page) == 0
