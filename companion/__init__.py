@@ -101,6 +101,7 @@ def _init_templates(app: Flask) -> None:
     from .access import join_link
     from .mapping import scored_rounds
     from .services.audit import entry_words
+    from .services.round_store import play_key
     from .vocab import GameStatus, PostStatus, RoundOutcome, RoundStatus
     from .web.kept_keys import hand_key, round_key
 
@@ -116,6 +117,9 @@ def _init_templates(app: Flask) -> None:
         RoundOutcome=RoundOutcome,
         PostStatus=PostStatus,
     )
+    # a saved round's fingerprint, so that a page can tell a comparison made before it from
+    # one of the round as saved now (templates/games/_rounds_saved.html)
+    app.jinja_env.filters["play_key"] = play_key
 
 
 def _register_blueprints(app: Flask) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 WIDTH, HEIGHT = 360, 240
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 36
-SERIES_CLASSES = 12  # app.css defines .series-0 .. .series-11
+SERIES_CLASSES = 12  # static/css/chart.css defines .series-0 .. .series-11
 #: marker shapes, cycled per series so lines differ by more than colour (colour-blind readers)
 MARKERS = ("circle", "square", "triangle", "diamond")
 #: SVG units between lines that sit on the same total after a round (they would hide each other)

@@ -8,8 +8,10 @@
 // beside it, as a Save of it would (companion/games/play.py _conflict, _beside_saved: the one
 // rule of the comparison). That is shown above the round form, and the entry stays until the
 // scorekeeper saves it in a correction ("Put mine back in the form", then Save) or forgets
-// it: a reload, or a Cancel of the correction, shows it again. Nothing differs, or no such round was saved (a double burned):
-// dropped quietly. Offline: it waits, and is compared when the connection is back (the
+// it: a reload, or a Cancel of the correction, shows it again, as kept with the entry (posted
+// once: no 409 at each page), until the round changes (corrected on another phone: compared
+// again, once). Nothing differs, or no such round was saved (a double burned): dropped
+// quietly. Offline: it waits, and is compared when the connection is back (the
 // "online" event). An entry of a round undone since waits for its round to come again
 // (table.js puts it back then). docs/TABLE.md "Typing of a round saved meanwhile is never
 // dropped unsaid".
@@ -70,7 +72,27 @@
     });
   }
 
-  // The saved round with this phone's values beside it, from the 409 answer, above the form.
+  // The comparison shown for ``key`` kept with its entry (``answer``: the server's words and
+  // the saved round with this phone's values beside it), so that a later page shows it
+  // without posting the entry again.
+  function remember(key, html) {
+    var all = waiting();
+    if (!all[key]) { return; }
+    all[key].answer = html;
+    try { localStorage.setItem(name, JSON.stringify(all)); } catch (e) { /* refused */ }
+  }
+
+  // True when ``html``, a comparison kept for ``key``, is of its round as saved now: the
+  // page's play of the round (templates/games/_rounds_saved.html, data-plays: " <double>:
+  // <play>") is the one its Put mine back compared (a correction made since on another phone
+  // changed it: asked again).
+  function current(key, html) {
+    var mark = area.querySelector(".rounds-saved"), then = /"compared" value="(\w+)/.exec(html || "");
+    return !!(mark && then) && (" " + mark.getAttribute("data-plays") + " ").indexOf(" " + key.split(":")[2] + ":" + then[1] + " ") > -1;
+  }
+
+  // The saved round with this phone's values beside it, from the 409 answer (or as kept from
+  // it), above the form.
   function show(key, html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var mine = doc.querySelector(".saved-hands.mine");
@@ -81,6 +103,11 @@
     var said = doc.querySelector(".flash.error");
     if (said) { box.appendChild(said); }
     box.appendChild(mine.closest("section"));
+    remember(key, box.innerHTML);
+    // a kept one's Put mine back: with this page's CSRF token
+    box.querySelectorAll("[name=csrf_token]").forEach(function (field) {
+      field.value = (form.querySelector("[name=csrf_token]") || field).value;
+    });
     // newest round first, whichever answer came first
     // (the server's own comparison, a section inside the round area, counts by its place)
     var boxes = [].map.call(area.querySelectorAll("[data-kept]"), function (other) {
@@ -125,9 +152,14 @@
   var section = there && there.closest("section:not([data-kept])");
   if (section && saved.length && !there.closest("[data-kept]")) {
     section.setAttribute("data-kept", saved[0]);
+    var said = area.querySelector(".flash.error");
+    remember(saved[0], (said ? said.outerHTML : "") + section.outerHTML);
   }
+  // Each entry is posted at most once for its round as saved: the comparison it was answered
+  // with is kept and shown on later pages until the round changes.
   saved.forEach(function (key) {
-    if (!shown(key)) { compare(key, all[key]); }
+    if (shown(key)) { return; }
+    if (current(key, all[key].answer)) { show(key, all[key].answer); } else { compare(key, all[key]); }
   });
 
   if (window.cfcLater.keptOn) { return; }

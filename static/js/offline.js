@@ -143,8 +143,7 @@
       own: describe(form),
       keeper: form.hasAttribute("data-outbox-keeper"), // the scorekeeper's own form
       draft: form.getAttribute("data-draft"), // its kept typing's key (static/js/table.js)
-      state: "sending",
-      at: new Date().toISOString()
+      state: "sending"
     };
   }
 
@@ -175,37 +174,64 @@
       signal: abort.signal
     }).then(function (response) {
       clearTimeout(timer);
-      if (response.type === "opaqueredirect" || (response.status >= 200 && response.status < 300)) {
+      if (response.type === "opaqueredirect" || response.ok) {
         superseded(entry);
         drop(entry.key);
         return "sent";
       }
-      if (response.status === 502 || response.status === 503 || response.status === 504) {
-        update(entry.key, { state: "waiting" });
-        return "waiting";
-      }
-      return response.text().then(function (html) {
-        var state = response.status === 409 ? "conflict" : "refused";
-        var answer = answerOf(html);
-        var saved = roundSaved(answer); // never say "not saved" about it
-        var back = putBackOf(html);
-        // Its round saved: this answer is the comparison for the older entries of that round
-        // refused so (a Save the live poll made as the outbox sent, cut short by the reload,
-        // sent again from the next page: the same round twice)
-        if (saved) { store(load().filter(function (e) { return e.key === entry.key || !e.saved || !sameRound(e, entry); })); }
-        update(entry.key, { state: state, answer: answer, saved: saved, correct: back[0], back: back[1] });
-        return state;
-      });
+      if (unreached(response.status)) { return waits(entry.key); }
+      return response.text().then(function (html) { return answered(entry, response.status, html); });
     }, function () {
       clearTimeout(timer);
-      update(entry.key, { state: "waiting" });
-      return "waiting";
+      return waits(entry.key);
     });
   }
 
-  // True when the server's answer shows the entry's round as saved (by another phone).
-  function roundSaved(answer) {
-    return /class="card (saved|closed)"/.test(answer || "");
+  // 502, 503, 504: a proxy's answer that the app was not reached (a restart): the entry waits.
+  function unreached(status) { return status > 501 && status < 505; }
+  function waits(key) {
+    update(key, { state: "waiting" });
+    return "waiting";
+  }
+
+  // The server refused ``entry`` (``status``, its page ``html``): kept with its answer (what
+  // is saved beside this phone's values, or why it was refused): "conflict" or "refused". Its
+  // round saved with nothing of this phone's differing (the server's news, not an error: a
+  // round corrected since to what this phone had, too) answers it: it leaves ("sent"), the
+  // server's answer said among the page's notices.
+  function answered(entry, status, html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var back = doc.querySelector("#round-area > .card.saved form[action]");
+    // the server's "Put mine back in the form" of a round saved meanwhile, on the
+    // scorekeeper's page: sent as it is, it opens the round as saved now with this phone's own
+    // seats and ticks put back (companion/games/play.py _put_back: the one rule; a correction
+    // made on another phone since stays); its address opens the round as saved
+    var change = { state: status === 409 ? "conflict" : "refused", correct: back && back.getAttribute("action"), back: back && back.outerHTML };
+    var answer = change.answer = answerOf(doc);
+    // its round saved (never say "not saved" about it): this answer is the comparison for the
+    // older entries of that round refused so (a Save the live poll made as the outbox sent,
+    // cut short by the reload, sent again from the next page: the same round twice)
+    if ((change.saved = /class="card (saved|closed)"/.test(answer))) { store(load().filter(function (e) { return e.key === entry.key || !e.saved || !sameRound(e, entry); })); }
+    if (/"card saved"/.test(answer) && !/"flash error/.test(answer)) {
+      drop(entry.key);
+      document.getElementById("flashes").innerHTML += answer;
+      return "sent";
+    }
+    update(entry.key, change);
+    return change.state;
+  }
+
+  // An entry's answer is of its round as saved then; corrected since on another phone (the
+  // page's play of the round, data-plays, is not the one its Put mine back compared), the
+  // entry is sent once more as it was (no key: a saved round's Save saves nothing), so that
+  // it shows the round as saved now, or leaves, saved now as this phone had it.
+  function recheck(entry) {
+    inFlight[entry.key] = 1; // (asked once a page; offline: at the next page)
+    fetch(entry.url, { method: "POST", body: new URLSearchParams(entry.fields) }).then(function (r) {
+      return r.status === 409 && r.text();
+    }).then(function (html) {
+      if (html) { answered(entry, 409, html); render(); }
+    }, function () {});
   }
 
   // The value of ``name`` among an entry's fields.
@@ -230,36 +256,25 @@
   // A refused entry whose round the page shows saved since (by this phone or another one:
   // templates/games/_rounds_saved.html) is answered: it leaves the phone. An entry that came
   // back with the saved round beside it (``saved``) stays until the player removes it: it is
-  // this phone's values beside what was saved.
+  // this phone's values beside what was saved, as saved now (recheck: data-plays holds each
+  // saved round as " <double>:<play>").
   function answeredElsewhere() {
-    var marks = Array.from(document.querySelectorAll(".rounds-saved[data-url]"));
-    if (!marks.length) { return; }
     var entries = load();
     var left = entries.filter(function (e) {
-      if (e.saved || (e.state !== "conflict" && e.state !== "refused")) { return true; }
-      return !marks.some(function (mark) {
-        return mark.getAttribute("data-url") === pathOf(e.url) &&
-          (mark.getAttribute("data-doubles") || "").split(" ").indexOf(fieldOf(e, "double")) !== -1;
-      });
+      var mark = document.querySelector('.rounds-saved[data-url="' + pathOf(e.url) + '"]');
+      var saved = " " + (mark && mark.dataset.plays) + " ", round = " " + fieldOf(e, "double") + ":";
+      var then = /"compared" value="(\w+)/.exec(e.back);
+      if (saved.indexOf(round) < 0) { return true; }
+      if (then && saved.indexOf(round + then[1] + " ") < 0 && !inFlight[e.key]) { recheck(e); }
+      return e.saved || (e.state !== "conflict" && e.state !== "refused");
     });
     if (left.length !== entries.length) { store(left); }
-  }
-
-  // The server's "Put mine back in the form" of a round saved meanwhile, on the scorekeeper's
-  // page: [its address (the saved round's correction), the form], or [""]. Sent as it is, it
-  // opens the round as saved now with this phone's own seats and ticks put back
-  // (companion/games/play.py _put_back: the one rule; a correction made on another phone
-  // since stays).
-  function putBackOf(html) {
-    var form = new DOMParser().parseFromString(html, "text/html").querySelector("#round-area > .card.saved form[action]");
-    return form ? [form.getAttribute("action"), form.outerHTML] : [""];
   }
 
   // The part of the server's page that says what happened (its messages, what is saved), without
   // its forms and its "On this phone:" box (the entry lists its own values; the round area
   // shows that comparison, kept.js).
-  function answerOf(html) {
-    var doc = new DOMParser().parseFromString(html, "text/html");
+  function answerOf(doc) {
     var parts = doc.querySelectorAll("#flashes > .flash, #round-area > .flash, #round-area > .card.saved, main > .flash.error, main > .card.clash, main > .card.closed, main > h1 + p");
     return [].map.call(parts, function (node) {
       node.querySelectorAll("form,.beside").forEach(function (f) { f.remove(); });
@@ -369,7 +384,6 @@
       var entries = mine.filter(group.holds);
       if (!entries.length) { return; }
       var part = el("div", "outbox-group " + group.name);
-      part.setAttribute("data-group", group.name);
       var title = el("h2", "", group.title);
       title.id = "outbox-" + group.name + "-title";
       heads.push(title.id);
@@ -549,7 +563,7 @@
     var key = form && form.getAttribute("data-outbox-key");
     var xhr = ev.detail.xhr;
     if (key) { delete inFlight[key]; }
-    if (!key || !xhr || xhr.status === 0 || xhr.status === 502 || xhr.status === 503 || xhr.status === 504) { return; }
+    if (!key || !xhr || !xhr.status || unreached(xhr.status)) { return; }
     if (xhr.status < 300) { superseded({ key: key, url: form.getAttribute("action"), fields: entryFor(form, key).fields }); }
     drop(key); // the server answered: htmx shows its answer as usual
     form.removeAttribute("data-outbox-key");
@@ -570,7 +584,7 @@
   document.addEventListener("htmx:timeout", failed);
   document.addEventListener("htmx:responseError", function (ev) {
     var xhr = ev.detail.xhr;
-    if (xhr && (xhr.status === 502 || xhr.status === 503 || xhr.status === 504)) { failed(ev); }
+    if (xhr && unreached(xhr.status)) { failed(ev); }
   });
 
   // Plain forms (a player's hand): sent here with the key. A redirect is success (the page is
