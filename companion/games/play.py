@@ -1112,13 +1112,9 @@ def shared(share_token: str) -> Any:
     etag = render_cache.page_etag(key)
     if etag is not None and render_cache.not_modified(etag):
         return render_cache.unchanged(etag)
-    # A finished game's page shows its final standings (games/_final_standings.html): the
-    # board is built once here and also serves the board's rendering on a cache miss.
-    board = build_board(load_game(game)) if game.status == GameStatus.FINISHED else None
-    board_html = render_cache.cached_board(key, lambda: _render_shared_board(game, board))
-    response = make_response(
-        render_template("games/shared.html", game=game, board_html=board_html, board=board)
-    )
+    # (a finished game's final standings are part of the board: games/_shared_board.html)
+    board_html = render_cache.cached_board(key, lambda: _render_shared_board(game))
+    response = make_response(render_template("games/shared.html", game=game, board_html=board_html))
     return render_cache.with_etag(response, etag) if etag is not None else response
 
 
@@ -1130,13 +1126,12 @@ def _shared_board_key(game: Game) -> render_cache.BoardKey:
     )
 
 
-def _render_shared_board(game: Game, board: Board | None = None) -> str:
-    """The read-only scoreboard fragment, rendered (only on a cache miss); ``board`` is
-    ``game``'s board when the caller has already built it (with ``game`` loaded)."""
-    if board is None:
-        game = load_game(game)
-        board = build_board(game)
-    return render_template("games/_scoreboard.html", **_shared_board_context(game, board))
+def _render_shared_board(game: Game) -> str:
+    """The read-only board fragment (a finished game's result, then the scoreboard:
+    games/_shared_board.html), rendered only on a cache miss."""
+    game = load_game(game)
+    board = build_board(game)
+    return render_template("games/_shared_board.html", **_shared_board_context(game, board))
 
 
 def _shared_board_response(game: Game) -> Any:
@@ -1175,7 +1170,7 @@ def _shared_board_context(game: Game, board: Board) -> dict[str, Any]:
 def shared_board(share_token: str) -> Any:
     """The read-only scoreboard fragment, polled by htmx: 204 (nothing to swap) while the
     game's version is the one the page shows (``?v=``), else the fresh fragment (rendered
-    once per version and shared by every phone that asks)."""
+    once per version and shared by every phone that asks), a finished game's result with it."""
     game = shared_game(share_token)
     if game.deleted_at is not None:
         # 286 tells htmx to stop polling; the fragment says why the board is gone.
