@@ -603,24 +603,15 @@ def _untouched(hand: Any, held: posts.HandValue) -> bool:
     return held.key() == str(hand.filled.data or "") and text == (str(held.total) if filled else "")
 
 
-def _filled_by_phone(form: RoundForm) -> set[int]:
-    """The seats whose hand this phone's form holds as its own: typed in, or a box holding a
-    post it would have saved; not an empty box it never touched. The marks after the table
-    box's buttons read it (:func:`_marks`' ``restored`` marks only a seat with no open post,
-    so a box holding its player's post untouched is still marked "posted"): a box holding
-    typing an undo put back (filled from no post) stays *typed by you, not saved yet*."""
-    held = _held(form)
-    return {
-        h.seat.id
-        for h in form.hand_forms()
-        if held[h.seat.id].key() or not _untouched(h, held[h.seat.id])
-    }
-
-
 def _typed_by_phone(form: RoundForm) -> set[int]:
-    """The seats whose box the scorekeeper typed in or over (not holding a post untouched),
-    typing an undo put back included where it differs from the post, or the empty box, the
-    form was filled with (:func:`posts.put_back_data` leaves ``filled_<seat>`` as that)."""
+    """The seats whose hand is this phone's own: the box the scorekeeper typed in or over (not
+    holding a post untouched, nor empty and never touched), typing an undo put back included
+    where it differs from the post, or the empty box, the form was filled with
+    (:func:`posts.put_back_data` leaves ``filled_<seat>`` as that). One rule for what the
+    comparison with a round saved meanwhile lists (:func:`_beside_saved`) and for the marks
+    of the form drawn again after the seat lock or the auto-save switch (:func:`_marks`'
+    ``restored``): a box holding typing an undo put back (no post gave it) stays *typed by
+    you, not saved yet*, a box holding its player's post untouched stays *posted*."""
     held = _held(form)
     return {h.seat.id for h in form.hand_forms() if not _untouched(h, held[h.seat.id])}
 
@@ -940,7 +931,7 @@ def _table_button(game: Game, form: RoundForm, editing: Round | None) -> Any | N
     double = parse_double(form.double.data, game.set_size)
     if plan is not None and double == plan.double:
         _take_posts_into_untouched_boxes(game, form, double)
-        return again(game=game, plan=plan, form=form, typed=sorted(_filled_by_phone(form)))
+        return again(game=game, plan=plan, form=form, typed=sorted(_typed_by_phone(form)))
     saved = next((r for r in game.rounds if r.start_double == double), None)
     if saved is None or not saved_itself:
         # the game moved on on another phone: it says so, with what is saved now and this
