@@ -9,8 +9,8 @@ kept in a small LRU shared by the process's threads, and a phone that asks while
 thread renders that key waits for that render instead of starting its own (one render per
 worker per save burst).
 
-**What may be cached.** Only the scoreboard fragment (on a joined phone's page with a finished
-game's result before it, drawn from the same board), which holds nothing of any one phone:
+**What may be cached.** Only the scoreboard fragment (with a finished game's result before it,
+drawn from the same board), which holds nothing of any one phone:
 no CSRF token, no edit link, no join secret, no flashed message, no seat of its own. Whatever
 carries those (the page around it, the phone's own posted hand) is rendered per request around
 the cached fragment. The key holds everything the fragment depends on: the game, its version
@@ -58,7 +58,8 @@ VERSION_HEADER = "X-Board-Version"
 class BoardVariant(StrEnum):
     """Which rendering of the scoreboard fragment (they differ in markup, not in data)."""
 
-    #: the read-only board of ``/s/<share>``: polled at its own address, links boosted
+    #: the read-only board of ``/s/<share>``: polled at its own address, links boosted; a
+    #: finished game's result before it, swapped out of band (templates/games/_shared_board.html)
     SHARED = "shared"
     #: the board inside a joined phone's live part (``/p/<share>``): not polled by itself; a
     #: finished game's result before it (templates/table/_hand_board.html)

@@ -603,24 +603,15 @@ def _untouched(hand: Any, held: posts.HandValue) -> bool:
     return held.key() == str(hand.filled.data or "") and text == (str(held.total) if filled else "")
 
 
-def _filled_by_phone(form: RoundForm) -> set[int]:
-    """The seats whose hand this phone's form holds as its own: typed in, or a box holding a
-    post it would have saved; not an empty box it never touched. The marks after the table
-    box's buttons read it (:func:`_marks`' ``restored`` marks only a seat with no open post,
-    so a box holding its player's post untouched is still marked "posted"): a box holding
-    typing an undo put back (filled from no post) stays *typed by you, not saved yet*."""
-    held = _held(form)
-    return {
-        h.seat.id
-        for h in form.hand_forms()
-        if held[h.seat.id].key() or not _untouched(h, held[h.seat.id])
-    }
-
-
 def _typed_by_phone(form: RoundForm) -> set[int]:
-    """The seats whose box the scorekeeper typed in or over (not holding a post untouched),
-    typing an undo put back included where it differs from the post, or the empty box, the
-    form was filled with (:func:`posts.put_back_data` leaves ``filled_<seat>`` as that)."""
+    """The seats whose hand is this phone's own: the box the scorekeeper typed in or over (not
+    holding a post untouched, nor empty and never touched), typing an undo put back included
+    where it differs from the post, or the empty box, the form was filled with
+    (:func:`posts.put_back_data` leaves ``filled_<seat>`` as that). One rule for what the
+    comparison with a round saved meanwhile lists (:func:`_beside_saved`) and for the marks
+    of the form drawn again after the seat lock or the auto-save switch (:func:`_marks`'
+    ``restored``): a box holding typing an undo put back (no post gave it) stays *typed by
+    you, not saved yet*, a box holding its player's post untouched stays *posted*."""
     held = _held(form)
     return {h.seat.id for h in form.hand_forms() if not _untouched(h, held[h.seat.id])}
 
@@ -940,7 +931,7 @@ def _table_button(game: Game, form: RoundForm, editing: Round | None) -> Any | N
     double = parse_double(form.double.data, game.set_size)
     if plan is not None and double == plan.double:
         _take_posts_into_untouched_boxes(game, form, double)
-        return again(game=game, plan=plan, form=form, typed=sorted(_filled_by_phone(form)))
+        return again(game=game, plan=plan, form=form, typed=sorted(_typed_by_phone(form)))
     saved = next((r for r in game.rounds if r.start_double == double), None)
     if saved is None or not saved_itself:
         # the game moved on on another phone: it says so, with what is saved now and this
@@ -1112,13 +1103,9 @@ def shared(share_token: str) -> Any:
     etag = render_cache.page_etag(key)
     if etag is not None and render_cache.not_modified(etag):
         return render_cache.unchanged(etag)
-    # A finished game's page shows its final standings (games/_final_standings.html): the
-    # board is built once here and also serves the board's rendering on a cache miss.
-    board = build_board(load_game(game)) if game.status == GameStatus.FINISHED else None
-    board_html = render_cache.cached_board(key, lambda: _render_shared_board(game, board))
-    response = make_response(
-        render_template("games/shared.html", game=game, board_html=board_html, board=board)
-    )
+    # (a finished game's final standings are part of the board: games/_shared_board.html)
+    board_html = render_cache.cached_board(key, lambda: _render_shared_board(game))
+    response = make_response(render_template("games/shared.html", game=game, board_html=board_html))
     return render_cache.with_etag(response, etag) if etag is not None else response
 
 
@@ -1130,13 +1117,12 @@ def _shared_board_key(game: Game) -> render_cache.BoardKey:
     )
 
 
-def _render_shared_board(game: Game, board: Board | None = None) -> str:
-    """The read-only scoreboard fragment, rendered (only on a cache miss); ``board`` is
-    ``game``'s board when the caller has already built it (with ``game`` loaded)."""
-    if board is None:
-        game = load_game(game)
-        board = build_board(game)
-    return render_template("games/_scoreboard.html", **_shared_board_context(game, board))
+def _render_shared_board(game: Game) -> str:
+    """The read-only board fragment (a finished game's result, then the scoreboard:
+    games/_shared_board.html), rendered only on a cache miss."""
+    game = load_game(game)
+    board = build_board(game)
+    return render_template("games/_shared_board.html", **_shared_board_context(game, board))
 
 
 def _shared_board_response(game: Game) -> Any:
@@ -1175,7 +1161,7 @@ def _shared_board_context(game: Game, board: Board) -> dict[str, Any]:
 def shared_board(share_token: str) -> Any:
     """The read-only scoreboard fragment, polled by htmx: 204 (nothing to swap) while the
     game's version is the one the page shows (``?v=``), else the fresh fragment (rendered
-    once per version and shared by every phone that asks)."""
+    once per version and shared by every phone that asks), a finished game's result with it."""
     game = shared_game(share_token)
     if game.deleted_at is not None:
         # 286 tells htmx to stop polling; the fragment says why the board is gone.

@@ -2,8 +2,10 @@
 English) saves the last round (0-0); a player's phone (in German), joined by the join link and
 left open on its hand form, shows by its poll what the scorekeeper's phone shows: "Game over",
 the winner and the tie-break step that decided, every player's place, total, zero rounds and
-best non-zero round. Before, it showed "Game over" and the winner's line only. Names of 20+
-letters (one a 36-letter word) wrap inside the phone's width."""
+best non-zero round. Before, it showed "Game over" and the winner's line only. The read-only
+page (/s/<share>, in German) left open while the last round is saved shows the same result by
+its poll, without a reload. Names of 20+ letters (one a 36-letter word) wrap inside the phone's
+width."""
 
 from __future__ import annotations
 
@@ -42,17 +44,22 @@ FIRST_SIX = [
 ROWS = [f"1. {ANN}\n50\t2\t10", f"2. {BOB}\n50\t1\t5", f"3. {CY}\n60\t4\t20"]
 
 
-def save_first_six(app: Flask, game_id: int) -> None:
-    """Save the first six rounds through the scorekeeper's own services (checks included)."""
+#: the last round (0-0): Ann 10, Bob 5, Cy out
+LAST = (10, 5, None)
+
+
+def save_first_six(app: Flask, game_id: int, rounds: list = FIRST_SIX, top: int = 6) -> None:
+    """Save the first six rounds (or ``rounds``, from the double ``top`` down) through the
+    scorekeeper's own services (checks included)."""
     with app.test_request_context():
         game = db.session.get(Game, game_id)
-        for k, points in enumerate(FIRST_SIX):
+        for k, points in enumerate(rounds):
             load_game(game)
             hands = [
                 HandEntry(seat=seat, total="" if p is None else str(p), went_out=p is None)
                 for seat, p in zip(game.seats, points, strict=True)
             ]
-            scored, errors = check_round(game, RoundEntry(double=6 - k, hands=hands))
+            scored, errors = check_round(game, RoundEntry(double=top - k, hands=hands))
             assert scored is not None, errors
             save_round(game, scored, str(game.version))
         db.session.remove()
@@ -113,6 +120,40 @@ def test_a_players_phone_shows_the_final_standings_when_the_last_round_is_saved(
     shot(bob, "final-standings-player-360")
     # long names wrap: nothing is wider than the phone, and each name is there whole
     assert bob.evaluate(PAGE_FITS)
+    for name in (ANN, BOB):
+        box = finish.locator("tbody th", has_text=name).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+
+
+def test_the_read_only_page_shows_the_final_standings_when_the_last_round_is_saved(
+    german_phone: Page, live_server, shot
+) -> None:
+    """The read-only page left open while the last round is saved: its poll brings the result
+    card with the new board (before, only the board: the card came with the next reload)."""
+    table = seed_table(live_server.app, [ANN, BOB, CY], 6)
+    save_first_six(live_server.app, table.id)
+    viewer = german_phone
+    viewer.goto(f"/s/{table.share}")
+    viewer.wait_for_function("() => window.htmx !== undefined")
+    expect(viewer.locator("section.finish")).to_have_count(0)
+    viewer.evaluate("() => { window.leftOpen = true; }")  # gone if the page loads again
+
+    save_first_six(live_server.app, table.id, [LAST], 0)  # the scorekeeper saves the last round
+
+    expect(viewer.locator("#finish-title")).to_have_text("Partie vorbei")
+    finish = viewer.locator("section.finish")
+    expect(finish.locator("p.winner")).to_have_text(f"{ANN} gewinnt!")
+    expect(finish).to_contain_text("Entschieden durch: meiste Nullrunden.")
+    headings = ["Summe", "Nullrunden", "Beste Runde über null"]
+    expect(finish.locator("thead th")).to_have_text(headings)
+    assert [row.strip() for row in finish.locator("tbody").all_inner_texts()] == ROWS
+    # once, above the board
+    expect(viewer.locator("#finish")).to_have_count(1)
+    card, board = finish.bounding_box(), viewer.locator("#scoreboard").bounding_box()
+    assert card is not None and board is not None and card["y"] + card["height"] <= board["y"]
+    assert viewer.evaluate("() => window.leftOpen === true")  # no reload
+    shot(viewer, "final-standings-read-only-360")
+    assert viewer.evaluate(PAGE_FITS)
     for name in (ANN, BOB):
         box = finish.locator("tbody th", has_text=name).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360

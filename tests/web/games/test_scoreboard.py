@@ -38,6 +38,16 @@ def board_rows(html: str) -> list[str]:
     return [" ".join(re.sub(r"<[^>]+>", " ", g.split(">", 1)[1]).split()) for g in groups]
 
 
+def is_shared_board(body: str) -> bool:
+    """Whether ``body`` is the read-only board fragment (not a whole page): the game's result
+    (or an empty place for it), swapped out of band, then the scoreboard."""
+    return bool(
+        re.match(r'\s*<(div|section) id="finish"[^>]* hx-swap-oob="true">', body)
+        and re.search(r'</(div|section)>\s*<section id="scoreboard"', body)
+        and "<html" not in body
+    )
+
+
 def test_one_column_per_round_with_running_totals_in_standings_order(client):
     game = make_game()
     save(client, game, 6, totals={"Bob": 12, "Cy": 5}, out="Ann")
@@ -148,7 +158,7 @@ def test_eight_players_on_double_9_fit_a_fixed_narrow_table(client):
     # relative links (this page, another part of the board), boosted by htmx
     assert 'href="?upto=4#scoreboard"' in html and 'hx-boost="true"' in html
     fragment = client.get(f"/s/{game.share_token}?upto=4", headers=BOARD_SWAP)
-    assert fragment.get_data(as_text=True).lstrip().startswith('<section id="scoreboard"')
+    assert is_shared_board(fragment.get_data(as_text=True))
     earlier = client.get(f"/s/{game.share_token}?upto=4").get_data(as_text=True)
     assert '"9-9">9-9' in earlier and '"3-3">3-3' not in earlier and "Rounds 1–6 of 10" in earlier
     # the style sheet as written (it is served minified, without the comments that mark
@@ -212,7 +222,7 @@ def test_the_poll_answers_204_until_something_changes(client):
     r = client.get(f"/s/{game.share_token}/board?v={v}", headers={"HX-Request": "true"})
     assert r.status_code == 200
     body = r.get_data(as_text=True)
-    assert body.lstrip().startswith('<section id="scoreboard"')
+    assert is_shared_board(body) and '<div id="finish" hx-swap-oob="true"></div>' in body
     new_v = fresh(game).version
     assert f"board?v={new_v}" in body and new_v != v
     assert client.get(f"/s/{game.share_token}/board?v={new_v}").status_code == 204
@@ -276,6 +286,34 @@ def test_the_shared_page_of_a_finished_game_shows_the_final_standings(client):
     assert "Ann gewinnt! Entschieden durch: meiste Nullrunden." in text(german)
     assert "Summe Nullrunden Beste Runde über null" in text(german)
     assert summary_rows(german.text) == summary_rows(english.text)
+
+
+def test_the_read_only_poll_brings_the_final_standings_and_an_undo_takes_them_away(client):
+    """The read-only page's poll (``/s/<share>/board?v=``) answers the game's result with the
+    board once the last round is saved, out of band, in the phone's language: a page left
+    open shows who won without a reload. Undone, the result gives way to an empty place."""
+    game = make_game()
+    add_scored_rounds(game, BY_ZERO_ROUNDS[:-1])
+    v = fresh(game).version
+    german = {"HX-Request": "true", "Accept-Language": "de"}
+    before = client.get(f"/s/{game.share_token}/board?v=0", headers=german).get_data(as_text=True)
+    assert '<div id="finish" hx-swap-oob="true"></div>' in before and "summary" not in before
+    save(client, game, 0, totals={"Ann": 10, "Bob": 5}, out="Cy")
+    refresh()
+    r = client.get(f"/s/{game.share_token}/board?v={v}", headers=german)
+    assert r.status_code == 200
+    body = r.get_data(as_text=True)
+    assert is_shared_board(body)
+    card = body.split('<section id="scoreboard"')[0]
+    assert 'class="card finish"' in card and "Partie vorbei" in card
+    assert "Ann gewinnt!" in card and "Entschieden durch: meiste Nullrunden." in card
+    assert summary_rows(card) == ["1. Ann 50 2 10", "2. Bob 50 1 5", "3. Cy 60 4 20"]
+    # the scorekeeper undoes that round: the next answer takes the result away
+    v = fresh(game).version
+    client.post(f"/g/{game.edit_token}/undo", data={"version": str(v)})
+    refresh()
+    body = client.get(f"/s/{game.share_token}/board?v={v}", headers=german).get_data(as_text=True)
+    assert '<div id="finish" hx-swap-oob="true"></div>' in body and "Partie vorbei" not in body
 
 
 def count_queries(client, url: str) -> int:
