@@ -1,0 +1,60 @@
+"""A fresh tester's finding on the scorekeeper's page at 360 x 740 (docs/TABLE.md): "Put mine
+back in the form" (the round area's comparison, or the outbox's entry of a round saved
+meanwhile) opened the correction scrolled to the page's top (the join panel), the form a
+screen or more below: it lands on the round now (its action's ``#round-area``)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser.table_screen import phone_posts
+from tests.browser.test_auto_saved_typing_browser import auto_save_on, round_saves_itself
+from tests.browser.test_live_table_browser import points
+from tests.browser.test_outbox_words_and_put_back_browser import saved_meanwhile
+from tests.browser.test_table_screen_browser import small_phone
+
+__all__ = ["small_phone"]  # the fixture: a 360 x 740 phone
+
+pytestmark = pytest.mark.browser
+
+
+def at_the_top(element: Locator) -> bool:
+    """Whether ``element``'s top is within the first 200 px of the 740 px screen as the page
+    stands scrolled (the join panel alone is taller)."""
+    box = element.bounding_box()
+    assert box is not None
+    return 0 <= box["y"] < 200
+
+
+def test_the_round_areas_put_mine_back_lands_on_the_correction(
+    small_phone: Page, live_server
+) -> None:
+    app = live_server.app
+    table, errors = auto_save_on(small_phone, app)
+    points(small_phone, "Bob").fill("5")
+    phone_posts(app, table.id, {0: 7, 1: 12, 2: None})  # Ann 7, Bob 12, Cho went out
+    round_saves_itself(app, table.id)
+    area = small_phone.locator("#round-area")
+    expect(area.locator("ul.saved-hands.mine")).to_have_text("Bob: 5 points (saved: 12 points)")
+    # the join panel (nobody joined with a phone of their own) stands above the round
+    expect(small_phone.locator("#join-panel")).to_be_visible()
+
+    area.get_by_role("button", name="Put mine back in the form").click()
+    title = small_phone.locator("#round-title")
+    expect(title).to_have_text("Correct the round with 9-9")
+    expect(points(small_phone, "Bob")).to_have_value("5")
+    assert at_the_top(title), title.bounding_box()
+    assert small_phone.evaluate("() => window.scrollY") > 0  # not the page's top
+    assert errors == []
+
+
+def test_the_outboxs_put_mine_back_lands_on_the_correction(small_phone: Page, live_server) -> None:
+    saved_meanwhile(small_phone, live_server)
+    entry = small_phone.locator("#outbox .outbox-entry")
+    entry.get_by_role("button", name="Put mine back in the form").click()
+    title = small_phone.locator("#round-title")
+    expect(title).to_have_text("Correct the round with 6-6")
+    expect(points(small_phone, "Bob")).to_have_value("4")
+    assert at_the_top(title), title.bounding_box()
+    assert small_phone.evaluate("() => window.scrollY") > 0
