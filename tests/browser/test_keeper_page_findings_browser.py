@@ -1,7 +1,13 @@
-"""A fresh tester's finding on the scorekeeper's page at 360 x 740 (docs/TABLE.md): "Put mine
-back in the form" (the round area's comparison, or the outbox's entry of a round saved
-meanwhile) opened the correction scrolled to the page's top (the join panel), the form a
-screen or more below: it lands on the round now (its action's ``#round-area``)."""
+"""Small things a fresh tester found on the scorekeeper's page at 360 x 740 (docs/TABLE.md,
+docs/OFFLINE.md):
+
+* "Put mine back in the form" (the round area's comparison, or the outbox's entry of a round
+  saved meanwhile) opened the correction scrolled to the page's top (the join panel), the
+  form a screen or more below: it lands on the round now (its action's ``#round-area``).
+* The outbox's entry of a round saved meanwhile said a hand that went out two ways ("Ann: 0
+  (went out)" in what was saved, "Ann (went out)" in this phone's list), named the round twice
+  (its title, then "Saved: the round with 6-6") and called the round area's "Forget what this
+  phone had" "Remove from this phone": one phrasing, the round named once, one button name."""
 
 from __future__ import annotations
 
@@ -58,3 +64,20 @@ def test_the_outboxs_put_mine_back_lands_on_the_correction(small_phone: Page, li
     expect(points(small_phone, "Bob")).to_have_value("4")
     assert at_the_top(title), title.bounding_box()
     assert small_phone.evaluate("() => window.scrollY") > 0
+
+
+def test_the_outbox_says_a_round_saved_meanwhile_in_the_round_areas_words_once(
+    small_phone: Page, live_server
+) -> None:
+    saved_meanwhile(small_phone, live_server)  # Ann went out on both phones
+    entry = small_phone.locator("#outbox .outbox-entry")
+    # a hand that went out, said one way in what was saved and in this phone's list
+    expect(entry.locator(".outbox-answer li").first).to_have_text("Ann (went out)")
+    expect(entry.locator(".outbox-own li").first).to_have_text("Ann (went out)")
+    expect(entry).not_to_contain_text("Ann: 0")
+    # the round named once: the entry's title says it is saved, its lists say the rest
+    expect(entry.locator("h3")).to_have_text("Saved: the round with 6-6")
+    expect(entry.get_by_text("the round with 6-6")).to_have_count(1)
+    # the round area's name for forgetting this phone's typing of the round
+    expect(entry.get_by_role("button", name="Forget what this phone had")).to_be_visible()
+    expect(small_phone.get_by_text("Remove from this phone")).to_have_count(0)

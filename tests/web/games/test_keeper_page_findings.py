@@ -1,9 +1,16 @@
-"""A fresh tester's finding on the scorekeeper's page, as its markup says it (the behaviour at
-360 px: tests/browser/test_keeper_page_findings_browser.py): "Put mine back in the form" opens
-the correction at the round (``#round-area``), not at the page's top (the join panel)."""
+"""Small things a fresh tester found on the scorekeeper's page, as its markup says them (the
+behaviour at 360 px: tests/browser/test_keeper_page_findings_browser.py):
+
+* "Put mine back in the form" opens the correction at the round (``#round-area``), not at the
+  page's top (the join panel).
+* A hand that went out reads "Cho (went out)" in the saved round's summary, as the outbox's
+  list of this phone's values says it (one home: templates/_hand_words.html, which base.html
+  hands to static/js/offline.js), and the outbox's button for forgetting this phone's typing
+  has the round area's name, "Forget what this phone had"."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -14,6 +21,16 @@ from companion.models import Game
 from tests.web.playkit import make_game, round_post
 
 pytestmark = pytest.mark.usefixtures("fresh_translations")
+
+DE = {"Accept-Language": "de"}
+
+
+def saved_list(response) -> list[str]:
+    """The saved round's hands as its summary lists them ("Saved: the round with …")."""
+    found = re.search(r'<ul class="saved-hands">(.*?)</ul>', response.get_data(as_text=True), re.S)
+    assert found, "no saved round shown"
+    lines = re.findall(r"<li>(.*?)</li>", found.group(1), re.S)
+    return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", line)).split()) for line in lines]
 
 
 def saved_elsewhere_then_mine(client, game: Game, headers: dict | None = None, **saved) -> Any:
@@ -40,3 +57,34 @@ def test_put_mine_back_opens_the_correction_at_the_round(app, client):
     # the fragment names the part of the correction's page that holds the form
     correction = client.get(f"/g/{game.edit_token}/round/1").get_data(as_text=True)
     assert re.search(r'<div id="round-area">.*id="round-form"', correction, re.S)
+
+
+def test_a_hand_that_went_out_reads_as_the_outbox_says_it(app, client):
+    game = make_game()
+    r = saved_elsewhere_then_mine(client, game, None, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert saved_list(r) == ["Ann (went out)", "Bob: 12", "Cy: 7"]  # was "Ann: 0 (went out)"
+    # the outbox's own list is worded by the same macro, "{name}" for the player's name
+    page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert 'data-went-out="{name} (went out)"' in page
+    refresh()
+    german = client.get(f"/g/{game.edit_token}", headers=DE).get_data(as_text=True)
+    assert 'data-went-out="{name} (alle abgelegt)"' in german
+
+
+def test_going_out_on_a_double_keeps_its_points(app, client):
+    """Under the house rule that costs 50 points, the summary says them."""
+    game = make_game(going_out_on_double="penalty_50")
+    r = saved_elsewhere_then_mine(
+        client, game, None, totals={"Bob": 12, "Cy": 7}, out="Ann", out_on_double="y"
+    )
+    assert saved_list(r)[0] == "Ann: 50 (went out)"
+
+
+def test_the_outbox_forgets_with_the_round_areas_words(app, client):
+    for headers in ({}, DE):
+        game = make_game()
+        r = saved_elsewhere_then_mine(client, game, headers, totals={"Bob": 9, "Cy": 7}, out="Ann")
+        page = r.get_data(as_text=True)
+        (forget,) = re.findall(r'data-dismiss="([^"]*)"', page)  # the outbox's button
+        assert f"data-forget>{forget}</a>" in page  # the round area's link
+    assert forget == "Werte dieses Handys verwerfen"
