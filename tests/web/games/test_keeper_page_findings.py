@@ -1,12 +1,15 @@
-"""Small things a fresh tester found on the scorekeeper's page, as its markup says them (the
-behaviour at 360 px: tests/browser/test_keeper_page_findings_browser.py):
+"""Three small things a fresh tester found on the scorekeeper's page, as its markup says them
+(the behaviour at 360 px: tests/browser/test_keeper_page_findings_browser.py):
 
 * "Put mine back in the form" opens the correction at the round (``#round-area``), not at the
   page's top (the join panel).
 * A hand that went out reads "Cho (went out)" in the saved round's summary, as the outbox's
   list of this phone's values says it (one home: templates/_hand_words.html, which base.html
   hands to static/js/offline.js), and the outbox's button for forgetting this phone's typing
-  has the round area's name, "Forget what this phone had"."""
+  has the round area's name, "Forget what this phone had".
+* The last round saved with htmx takes away what only a game in play shows (the join panel,
+  the table box, phones asking to keep score); a plain post's redirect draws the finished
+  page without them."""
 
 from __future__ import annotations
 
@@ -18,10 +21,11 @@ import pytest
 from flask_babel import refresh
 
 from companion.models import Game
-from tests.web.playkit import make_game, round_post
+from tests.web.playkit import add_scored_rounds, make_game, round_post, text
 
 pytestmark = pytest.mark.usefixtures("fresh_translations")
 
+HX = {"HX-Request": "true"}
 DE = {"Accept-Language": "de"}
 
 
@@ -88,3 +92,43 @@ def test_the_outbox_forgets_with_the_round_areas_words(app, client):
         (forget,) = re.findall(r'data-dismiss="([^"]*)"', page)  # the outbox's button
         assert f"data-forget>{forget}</a>" in page  # the round area's link
     assert forget == "Werte dieses Handys verwerfen"
+
+
+def last_round(game: Game) -> dict:
+    """The round with 0-0 (the game's last) as its form posts it: Ann 1, Bob out, Cy 2."""
+    add_scored_rounds(game, [{"Ann": 0, "Bob": 3, "Cy": 4}] * 6)
+    return round_post(game, 0, totals={"Ann": 1, "Cy": 2}, out="Bob")
+
+
+def deleted(response) -> list[str]:
+    """The selectors an htmx answer deletes out of band."""
+    found = re.findall(r'hx-swap-oob="delete:([^"]*)"', response.get_data(as_text=True))
+    return [selector for each in found for selector in each.split(",")]
+
+
+def test_the_last_round_saved_with_htmx_takes_away_what_a_game_in_play_shows(app, client):
+    game = make_game()
+    page = client.get(f"/g/{game.edit_token}").get_data(as_text=True)
+    assert 'id="join-panel"' in page  # nobody joined with a phone of their own
+    r = client.post(f"/g/{game.edit_token}/round", data=last_round(game), headers=HX)
+    assert r.status_code == 200 and "Game over" in text(r)
+    assert set(deleted(r)) == {"#join-panel", "#game>.requests-banner", "#game>.table-box"}
+
+
+def test_a_round_that_does_not_end_the_game_deletes_nothing(app, client):
+    """(A delete whose target is not on the page is an htmx error in the console.)"""
+    game = make_game()
+    client.get(f"/g/{game.edit_token}")
+    data = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    r = client.post(f"/g/{game.edit_token}/round", data=data, headers=HX)
+    assert r.status_code == 200 and deleted(r) == []
+
+
+def test_without_javascript_the_finished_page_has_no_join_panel(app, client):
+    game = make_game()
+    client.get(f"/g/{game.edit_token}")
+    r = client.post(f"/g/{game.edit_token}/round", data=last_round(game))
+    assert r.status_code == 303
+    page = client.get(r.headers["Location"]).get_data(as_text=True)
+    assert "Game over" in page
+    assert 'id="join-panel"' not in page and "table-box" not in page
