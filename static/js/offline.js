@@ -48,8 +48,8 @@
   // legend ("How the round ended: Nobody went out: the round was blocked"; who started on
   // a line of its own: "Who started: Cy"),
   // one per other box under its label ("Points left in my hand: 12"). A hand's tick and who
-  // started are said as the saved round's summary says them (templates/games/_round_area.html:
-  // its words, data-went-out and data-started), not as the form asks them. Everything
+  // started are said as the saved round's summary says them (templates/_hand_words.html:
+  // data-went-out, "{name} (went out)"; data-started), not as the form asks them. Everything
   // the player set is said: a typed box, a ticked box, tapped tiles, a chosen option. Not said:
   // hidden fields, buttons, empty boxes, unticked boxes, a list left at its empty first choice
   // ("Not recorded"), a disabled box (not sent either).
@@ -87,8 +87,7 @@
         return;
       }
       if (type === "checkbox" || type === "radio") {
-        // (in a hand: its one tick, "went out")
-        if (control.checked) { parts.push(inHand ? words.wentOut : labelOf(control)); }
+        if (control.checked) { parts.push(labelOf(control)); }
       } else if (control.tagName === "SELECT") {
         var chosen = [].filter.call(control.options, function (o) { return o.selected && o.value !== "" && !o.dataset.quiet; });
         if (chosen.length) { parts.push(named(control.name === "starter" ? words.started : labelOf(control), chosen.map(textOf).join(", "))); }
@@ -111,7 +110,10 @@
       return function (control) { return nodes.some(function (n) { return n.contains(control); }); };
     };
     var lines = hands.map(function (hand) {
-      return named(legendOf(hand), said(hand, true, function () { return false; }).join(", ") || "–");
+      var out = hand.querySelector("[name^=out_]:checked");
+      var text = said(hand, true, function (c) { return c === out; }).join(", ");
+      var name = legendOf(hand);
+      return out ? words.wentOut.replace("{name}", text ? named(name, text) : name) : named(name, text || "–");
     });
     // The form's other groups: its own fieldsets outside the hands (a tile picker is said
     // with the box it belongs to).
@@ -397,7 +399,7 @@
   function entryItem(entry) {
     var item = el("div", "outbox-entry " + entry.state);
     item.setAttribute("data-state", entry.state);
-    item.appendChild(el("h3", "", entry.label));
+    var title = item.appendChild(el("h3", "", entry.label));
     var status = el("p", "outbox-state", stateWords(entry));
     status.setAttribute("role", entry.state === "conflict" || entry.state === "refused" ? "alert" : "status");
     item.appendChild(status);
@@ -406,8 +408,12 @@
     if (entry.answer) {
       var theirs = el("div", "outbox-answer");
       theirs.innerHTML = entry.answer; // the app's own page, parsed, its forms removed
-      // a round saved meanwhile: the state above says so, the server's words not again
-      if (entry.saved) { theirs.querySelectorAll(".flash").forEach(function (n) { n.remove(); }); }
+      // a round saved meanwhile: the state above says so, the server's words not again; its
+      // heading ("Saved: the round with 6-6") is the entry's title (said once)
+      if (entry.saved) {
+        theirs.querySelectorAll(".flash").forEach(function (n) { n.remove(); });
+        theirs.querySelectorAll("h2").forEach(function (n) { title.textContent = n.textContent; n.parentNode.removeAttribute("aria-labelledby"); n.remove(); });
+      }
       item.appendChild(theirs);
     }
     var own = el("div", "outbox-own");

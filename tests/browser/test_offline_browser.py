@@ -411,7 +411,7 @@ def test_a_round_another_phone_saved_meanwhile_is_shown_beside_this_phones(
     asked: list[str] = []
     page.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     page.locator(".outbox-entry.conflict").get_by_role(
-        "button", name="Remove from this phone"
+        "button", name="Forget what this phone had"
     ).click()
     expect(page.locator("#outbox .outbox-group > h2")).to_have_text(["Not sent yet"])
     assert asked and "not saved" not in asked[0], asked  # the round is saved
@@ -524,7 +524,8 @@ def test_a_hand_posted_offline_after_the_round_was_saved_shows_the_saved_score(
     expect(page.locator("#outbox .outbox-group.saved > h2")).to_have_text(
         "Saved with other values than this phone sent"
     )
-    expect(entry.locator(".outbox-answer")).to_contain_text("was already saved")
+    # the answer's heading is the entry's title: the round named once
+    expect(entry.locator("h3")).to_contain_text("was already saved")
     expect(entry.locator(".outbox-answer")).to_contain_text("Saved: 20")
     expect(entry.locator(".outbox-own")).to_contain_text("Points left in my hand: 12")
     with live_server.app.app_context():

@@ -139,7 +139,7 @@ def test_a_round_saved_meanwhile_is_compared_once_in_one_column(
     # removed from this phone: its kept typing of the round goes with it (not compared in the
     # round area from then on)
     small_phone.once("dialog", lambda dialog: dialog.accept())
-    entry.get_by_role("button", name="Remove from this phone").click()
+    entry.get_by_role("button", name="Forget what this phone had").click()
     expect(small_phone.locator("#outbox")).to_have_count(0)
     assert waiting(small_phone) == 0
     small_phone.reload()
@@ -251,7 +251,8 @@ def test_a_round_refused_as_saved_twice_is_one_entry(small_phone: Page, live_ser
     small_phone.route("**/posts?*", lambda route: route.abort())
     small_phone.reload()  # the entry left "sending" is sent: refused, the round saved
     entries = small_phone.locator("#outbox .outbox-entry")
-    expect(entries.locator(".outbox-answer")).to_contain_text("Saved: the round with")
+    # (its title: the answer's heading)
+    expect(entries.locator("h3", has_text="Saved: the round with")).to_have_count(1)
     expect(entries).to_have_count(1)
     assert small_phone.evaluate(
         "() => JSON.parse(localStorage.getItem('cfc-outbox')).map(e => e.key[0])"

@@ -58,7 +58,7 @@ def listed(response) -> list[str]:
 def put_back_fields(response, game: Game) -> list[tuple[str, str]]:
     """The hidden fields "Put mine back in the form" sends into the correction of round 1."""
     found = re.search(
-        rf'<form method="post" action="/g/{game.edit_token}/round/1">(.*?)</form>',
+        rf'<form method="post" action="/g/{game.edit_token}/round/1#round-area">(.*?)</form>',
         response.get_data(as_text=True),
         re.S,
     )

@@ -207,7 +207,8 @@ def test_a_switch_that_saves_the_round_compares_only_the_boxes_this_phone_typed_
     assert "On this phone: Ann: 20 points (saved: 7 points)" in words
     assert "Bob: —" not in words and "Cy: —" not in words
     ids = seat_ids(game)
-    fields = hidden_fields(r.get_data(as_text=True), f"/g/{game.edit_token}/round/1")
+    put_back = f"/g/{game.edit_token}/round/1#round-area"  # it opens at the round
+    fields = hidden_fields(r.get_data(as_text=True), put_back)
     assert (f"total_{ids['Ann']}", "20") in fields
     assert (f"out_{ids['Bob']}", "y") in fields and (f"total_{ids['Cy']}", "15") in fields
     # the correction opened with them saves (was: Bob and Cy empty, refused)
