@@ -145,6 +145,16 @@ def photo_read(token: str, seat_id: int) -> Any:
     return photo_page.read_or_refuse(game.set_size, partial(_page, game, seat))
 
 
+@bp.get("/g/<token>/photo/<int:seat_id>/confirm")
+@requires(Role.SCOREKEEPER)
+def photo_confirm_again(token: str, seat_id: int) -> Any:
+    """The address a refused Confirm leaves in the address bar (its answer, the reading again,
+    is shown there by static/js/offline.js with the history entry replaced), asked again with
+    GET (a reload, a tab restored): the game page, not "method not allowed"."""
+    _game(token)  # an unknown or handed-away game is refused as on the photo page
+    return redirect(url_for("games.play", token=token), 303)
+
+
 @bp.post("/g/<token>/photo/<int:seat_id>/confirm")
 @requires(Role.SCOREKEEPER)
 def photo_confirm(token: str, seat_id: int) -> Any:

@@ -182,7 +182,7 @@
         return "sent";
       }
       if (unreached(response.status)) { return waits(entry.key); }
-      return response.text().then(function (html) { return answered(entry, response.status, html); });
+      return response.text().then(function (html) { entry.html = html; return answered(entry, response.status, html); });
     }, function () {
       clearTimeout(timer);
       return waits(entry.key);
@@ -594,9 +594,7 @@
   });
 
   // Plain forms (a player's hand): sent here with the key. A redirect is success (the page is
-  // loaded again, with its notice); no connection keeps the entry; any other answer is shown
-  // as the browser would show it: the form is posted once more, natively, with the same key,
-  // and the server answers with what it answered the first time.
+  // loaded again, with its notice); no connection keeps the entry; any other answer is shown.
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     if (ev.defaultPrevented || !outboxForm(form) || form.hasAttribute("hx-post") || namedSubmitter(ev)) { return; }
@@ -610,21 +608,32 @@
         sayKept(form);
         render();
       } else {
-        // A round saved meanwhile: the entry is kept (with the server's answer) until the
-        // player removes it, so that should the page reload before the native post below
-        // lands (its live poll does, on seeing the round saved), the phone still shows what it
-        // sent beside what was saved. Any other answer is the native page's to show.
+        // A round saved meanwhile: the entry stays (with the answer) until removed
         var kept = load().filter(function (e) { return e.key === entry.key; })[0];
         if (kept && kept.saved) { render(); } else { drop(entry.key); }
-        var field = document.createElement("input");
-        field.type = "hidden";
-        field.name = "idempotency_key";
-        field.value = entry.key;
-        form.appendChild(field);
-        form.submit();
+        show(entry.html, entry.url);
       }
     });
   });
+
+  // The answer page of that one post, as the browser shows one (not posted twice): its
+  // scripts run again (the CSP allows no inline one); at its address, a reload a GET. The
+  // htmx there stays (htmx-fallback.js loads no copy over it): it starts the page unless a
+  // new copy did (a stalled CDN holds up DOMContentLoaded: 3 s, as htmx-fallback.js waits).
+  function show(html, url) {
+    var htmx = window.htmx;
+    var go = function () {
+      if (htmx && window.htmx === htmx) { htmx.process(document.body); htmx.trigger(document.body, "htmx:load", {}); }
+      htmx = 0;
+    };
+    clearInterval(retry);
+    history.replaceState(null, "", url);
+    document.open();
+    document.write(html);
+    document.close();
+    document.addEventListener("DOMContentLoaded", go);
+    setTimeout(go, 3000);
+  }
 
   // --- the service worker, the offline copy -------------------------------
 
@@ -676,6 +685,6 @@
   window.addEventListener("online", flush);
   // after load (the outbox drawn again): a refusal from before the reload comes into view
   window.addEventListener("pageshow", function () { render(); showAttention(); });
-  setInterval(function () { if (navigator.onLine !== false) { flush(); } }, RETRY_MS);
+  var retry = setInterval(function () { if (navigator.onLine !== false) { flush(); } }, RETRY_MS);
   if (navigator.onLine !== false) { flush(); }
 })();

@@ -3,8 +3,10 @@ saved, the phone shows its own values beside what was saved.
 
 1. A player changes their hand just as the scorekeeper saves the round (the intermittent
    case: 2 tries in 10 lost the player's new value). Reproduced with its timing: the round is
-   saved while the player's post is on its way (its answer is a 409), and the page's live poll
-   reloads the page before the form's second, native post lands.
+   saved while the player's post is on its way, and the page's live poll reloads the page
+   before its answer comes (the post cut short: the next page's outbox sends it again, with
+   its key, and keeps the 409 answer). It used to be the form's second, native post that the
+   reload cut short; one tap is one post now (test_one_post_per_tap_browser.py).
 2. Two scorekeepers save the same round at once: the loser sees its own values beside the
    saved round, the hands that differ named, and can put its values into a correction.
 """
@@ -83,15 +85,13 @@ def test_a_hand_changed_as_the_round_is_saved_stays_on_the_phone(player: Page, l
     held: list[Route] = []
 
     def on_post(route: Route) -> None:
-        if route.request.method != "POST":
-            route.continue_()
-        elif not held and "idempotency_key" not in (route.request.post_data or ""):
-            # the scorekeeper's Save lands while Bo's change is on its way
+        if route.request.method != "POST" or held:
+            route.continue_()  # (the next page's outbox sends Bo's change again)
+        else:
+            # the scorekeeper's Save lands while Bo's change is on its way: still on its way
+            # when the poll fires
             keeper_saves(live_server.app, table.id, {"Ana": None, "Bo": 11, "Cy": 5})
             held.append(route)
-            route.continue_()
-        else:
-            held.append(route)  # the native second post: still on its way when the poll fires
 
     player.route(re.compile(r"/p/[^/?]+$"), on_post)
     player.get_by_label("Points left in my hand").fill("13")

@@ -605,6 +605,17 @@ def test_a_confirm_sent_again_by_the_outbox_fills_the_hand_once(client):
     assert stored_rounds(game) == 0
 
 
+def test_the_confirm_address_asked_with_get_opens_the_game_page(client):
+    """A refused Confirm's answer is shown at the Confirm's address (static/js/offline.js
+    replaces the history entry): a reload asks for it with GET, answered by the game page."""
+    game = make_game()
+    ids = seat_ids(game)
+    client.get(f"/g/{game.edit_token}")
+    answer = client.get(f"/g/{game.edit_token}/photo/{ids['Bob']}/confirm?double=12")
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == f"/g/{game.edit_token}"
+
+
 def action_of(body: str, ending: str) -> str:
     """The address a photo page's form posts to (the upload's, or the Confirm's with
     ``ending="/confirm"``), as the page gives it."""
