@@ -149,6 +149,11 @@ def test_a_tap_on_post_as_the_round_is_saved_sends_one_post_and_says_it_once(
     assert len(posts_of_the_tap) == len(sent) == 1, sent
     expect(ann.locator("#outbox")).to_have_count(0)
     ann.unroute(re.compile(r"/p/[\w-]+/live"))
+    # the answer page's hand.js has let the typing go (on a loaded machine it can run after
+    # the checks above; a reload before it would ask once more, harmlessly)
+    ann.wait_for_function(
+        "() => !Object.keys(localStorage).some(k => k.startsWith('cfc-hand-typed:'))"
+    )
     before = len(sent)
     ann.reload()
     ann.wait_for_function("() => window.htmx !== undefined")
