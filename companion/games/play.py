@@ -708,7 +708,10 @@ def _conflict(game: Game, double: int | None, form: RoundForm | None = None) -> 
             else _("This round was already saved on another phone; here is what was saved.")
         ]
         if form is not None:
-            mine, fields = _beside_saved(game, form, saved)
+            # asked again after a correction elsewhere (static/js/offline.js, kept.js): only
+            # what the first comparison named this phone's; a seat it agreed on then and
+            # another phone corrected since is that phone's correction, not this phone's
+            mine, fields = _beside_saved(game, form, saved, _named_own(game, form))
             # nothing of this phone's differs from the saved round: news (the round is saved
             # as this phone had it), not an error about its values
             said = {"errors": errors} if mine else {"notice": errors[0]}
@@ -762,10 +765,7 @@ def _put_back(game: Game, saved: Round, form: RoundForm, compared: str) -> Any:
     its key now), the page says so at once, with the round as saved now and this phone's
     values that differ from it beside it, so that a hand both phones changed is seen before
     saving."""
-    names = set(query.posted().getlist(PUT_BACK_FIELD))
-    seats = {seat.id for seat in game.seats if str(seat.id) in names}
-    ends = names & {form.blocked.name, form.out_on_double.name, form.starter.name}
-    mine, fields = _beside_saved(game, form, saved, (seats, ends))
+    mine, fields = _beside_saved(game, form, saved, _named_own(game, form) or (set(), set()))
     # nothing differs from the round as saved now: the correction shows it as saved
     again = round_form(game, MultiDict(fields)) if fields else None
     if compared == play_key(saved):
@@ -779,6 +779,16 @@ def _put_back(game: Game, saved: Round, form: RoundForm, compared: str) -> Any:
     return _render_game(
         game=game, editing=saved, form=again, errors=errors, conflict=saved, mine=mine
     )
+
+
+def _named_own(game: Game, form: RoundForm) -> tuple[set[int], set[str]] | None:
+    """The seats (ids) and round fields a comparison named this phone's (its ``put_back``
+    fields, :func:`_beside_saved`), as posted with ``form``; None when the post names none."""
+    names = set(query.posted().getlist(PUT_BACK_FIELD))
+    if not names:
+        return None
+    seats = {seat.id for seat in game.seats if str(seat.id) in names}
+    return seats, names & {form.blocked.name, form.out_on_double.name, form.starter.name}
 
 
 def _seat_id(text: str | None) -> int | None:

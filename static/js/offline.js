@@ -229,7 +229,10 @@
   // it shows the round as saved now, or leaves, saved now as this phone had it.
   function recheck(entry) {
     inFlight[entry.key] = 1; // (asked once a page; offline: at the next page)
-    fetch(entry.url, { method: "POST", body: new URLSearchParams(entry.fields) }).then(function (r) {
+    var body = new URLSearchParams(entry.fields), named = /name="put_back" value="(\w+)"/g, m;
+    // with what its comparison named this phone's: a seat corrected since elsewhere stays so
+    while ((m = named.exec(entry.back || ""))) { body.append("put_back", m[1]); }
+    fetch(entry.url, { method: "POST", body: body }).then(function (r) {
       return r.status === 409 && r.text();
     }).then(function (html) {
       if (html) { answered(entry, 409, html); render(); }

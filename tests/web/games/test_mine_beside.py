@@ -299,3 +299,33 @@ def test_put_mine_back_carries_the_kept_typings_key_and_its_save_resolves_it(app
     saved = client.post(f"/g/{game.edit_token}/round/1", data=form, headers={"HX-Request": "true"})
     assert saved.status_code == 200
     assert f'data-resolved="{key}"' in saved.get_data(as_text=True)
+
+
+def test_asked_again_after_a_correction_elsewhere_only_this_phones_seats_are_compared(app, client):
+    """Tester-107's HIGH: phone A's Save (Bob 5, Cy 7) was refused against the saved round
+    (Bob 12, Cy 7): only Bob differs. Phone B then corrects Cy 7 -> 9, and A's page asks
+    again for the round as saved now (static/js/offline.js, kept.js), naming the seats the
+    first comparison named A's. Only Bob is A's: the new comparison lists Bob alone and Put
+    mine back carries Bob alone, so B's Cy 9 is kept (was: Cy 7 listed as A's and put back,
+    and the correction's Save undid B's correction without a word)."""
+    game = make_game(("Ann", "Bob", "Cy"))
+    client.get(f"/g/{game.edit_token}")
+    ids, shown = seat_ids(game), game.version
+    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
+    mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
+    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    assert listed(compared) == ["Bob: 5 points (saved: 12 points)"]
+    named = [v for k, v in put_back_fields(compared, game) if k == "put_back"]
+    assert named == [str(ids["Bob"])]
+    phone_b = round_post(game, 6, totals={"Bob": 12, "Cy": 9}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round/1", data=phone_b).status_code == 303
+    again = MultiDict(mine)
+    for value in named:
+        again.add("put_back", value)
+    asked = client.post(f"/g/{game.edit_token}/round", data=again)
+    assert asked.status_code == 409
+    assert listed(asked) == ["Bob: 5 points (saved: 12 points)"]
+    opened = put_back(client, game, asked)
+    form = correction_form(opened)
+    assert form[f"total_{ids['Bob']}"] == "5" and form[f"total_{ids['Cy']}"] == "9"
