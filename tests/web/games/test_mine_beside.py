@@ -218,13 +218,19 @@ def correction_form(response) -> MultiDict:
 def refused_with_bob_5(client: Any) -> tuple[Game, dict[str, int], Any]:
     """A table of three whose 6-6 round another phone saved (Bob 12, Cy 7) while this phone
     had Bob 5: the game, its seat ids by name and this phone's refused Save (the comparison)."""
+    game, ids, _, compared = refused_with_what_was_sent(client)
+    return game, ids, compared
+
+
+def refused_with_what_was_sent(client: Any) -> tuple[Game, dict[str, int], Any, Any]:
+    """:func:`refused_with_bob_5`, with the refused Save's fields (Bob 5, Cy 7) too."""
     game = make_game(("Ann", "Bob", "Cy"))
     client.get(f"/g/{game.edit_token}")
     ids, shown = seat_ids(game), game.version
     other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
     assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
     mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
-    return game, ids, client.post(f"/g/{game.edit_token}/round", data=mine)
+    return game, ids, mine, client.post(f"/g/{game.edit_token}/round", data=mine)
 
 
 def put_back(client: Any, game: Game, compared: Any) -> Any:
@@ -308,13 +314,7 @@ def test_asked_again_after_a_correction_elsewhere_only_this_phones_seats_are_com
     first comparison named A's. Only Bob is A's: the new comparison lists Bob alone and Put
     mine back carries Bob alone, so B's Cy 9 is kept (was: Cy 7 listed as A's and put back,
     and the correction's Save undid B's correction without a word)."""
-    game = make_game(("Ann", "Bob", "Cy"))
-    client.get(f"/g/{game.edit_token}")
-    ids, shown = seat_ids(game), game.version
-    other = round_post(game, 6, totals={"Bob": 12, "Cy": 7}, out="Ann")
-    assert client.post(f"/g/{game.edit_token}/round", data=other).status_code == 303
-    mine = round_post(game, 6, totals={"Bob": 5, "Cy": 7}, out="Ann", version=shown)
-    compared = client.post(f"/g/{game.edit_token}/round", data=mine)
+    game, ids, mine, compared = refused_with_what_was_sent(client)
     assert listed(compared) == ["Bob: 5 points (saved: 12 points)"]
     named = [v for k, v in put_back_fields(compared, game) if k == "put_back"]
     assert named == [str(ids["Bob"])]
