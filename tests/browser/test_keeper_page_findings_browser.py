@@ -16,11 +16,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.table_screen import phone_posts, seed_table
-from tests.browser.test_auto_saved_typing_browser import THREE, auto_save_on, round_saves_itself
+from tests.browser.table_screen import seed_table
+from tests.browser.test_auto_saved_typing_browser import THREE
 from tests.browser.test_entries_kept_browser import keeper_saves
 from tests.browser.test_live_table_browser import console_errors, points
 from tests.browser.test_outbox_words_and_put_back_browser import saved_meanwhile
+from tests.browser.test_put_back_browser import compared_with_bob_5
 from tests.browser.test_table_screen_browser import open_game, small_phone
 from tests.browser.test_table_sizes_browser import hand
 
@@ -41,12 +42,7 @@ def test_the_round_areas_put_mine_back_lands_on_the_correction(
     small_phone: Page, live_server
 ) -> None:
     app = live_server.app
-    table, errors = auto_save_on(small_phone, app)
-    points(small_phone, "Bob").fill("5")
-    phone_posts(app, table.id, {0: 7, 1: 12, 2: None})  # Ann 7, Bob 12, Cho went out
-    round_saves_itself(app, table.id)
-    area = small_phone.locator("#round-area")
-    expect(area.locator("ul.saved-hands.mine")).to_have_text("Bob: 5 points (saved: 12 points)")
+    table, errors, area = compared_with_bob_5(small_phone, app)
     # the join panel (nobody joined with a phone of their own) stands above the round
     expect(small_phone.locator("#join-panel")).to_be_visible()
 

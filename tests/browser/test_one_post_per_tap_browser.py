@@ -15,7 +15,11 @@ import pytest
 from playwright.sync_api import Page, Request, expect
 
 from tests.browser.table_screen import seed_table
-from tests.browser.test_post_for_a_saved_round_browser import at_round_one, saves_round_one
+from tests.browser.test_post_for_a_saved_round_browser import (
+    at_round_one,
+    post_statuses,
+    saves_round_one,
+)
 from tests.browser.test_repost_and_reload_browser import joins
 
 pytestmark = pytest.mark.browser
@@ -93,15 +97,7 @@ def test_a_refused_post_is_one_request_its_answer_shown_as_a_page(
         ann.route(CDN, lambda route: None)
     address = ann.url
     sent = counts_posts(ann, HAND_URL)
-    answers: list[int] = []
-    ann.on(
-        "response",
-        lambda r: (
-            answers.append(r.status)
-            if r.request.method == "POST" and HAND_URL.search(r.url)
-            else None
-        ),
-    )
+    answers = post_statuses(ann, HAND_URL)
     ann.get_by_role("button", name="Post my hand").click()
     expect(ann.locator(".flash.error, .error")).not_to_have_count(0)
     ann.wait_for_timeout(1000)

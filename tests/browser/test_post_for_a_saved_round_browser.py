@@ -23,6 +23,19 @@ pytestmark = pytest.mark.browser
 HAND_URL = re.compile(r"/p/[\w-]+$")
 
 
+def post_statuses(page: Page, url: re.Pattern[str]) -> list[int]:
+    """The HTTP statuses of the POSTs ``page`` sends to ``url`` from now on (filled as they
+    come)."""
+    statuses: list[int] = []
+    page.on(
+        "response",
+        lambda r: (
+            statuses.append(r.status) if r.request.method == "POST" and url.search(r.url) else None
+        ),
+    )
+    return statuses
+
+
 def at_round_one(keeper: Page, ann: Page, live_server) -> None:
     """A new double-6 game of Ann, Bob and Cho, Ann joined: both phones at its first round."""
     table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
@@ -45,15 +58,7 @@ def test_a_post_typed_for_the_round_just_saved_is_answered_not_refused(
     two_phones: tuple[Page, Page], live_server, typed: int
 ) -> None:
     keeper, ann = two_phones
-    answers: list[int] = []
-    ann.on(
-        "response",
-        lambda r: (
-            answers.append(r.status)
-            if r.request.method == "POST" and HAND_URL.search(r.url)
-            else None
-        ),
-    )
+    answers = post_statuses(ann, HAND_URL)
     at_round_one(keeper, ann, live_server)
     ann.get_by_label("Points left in my hand").fill(str(typed))
     saves_round_one(keeper, 8)

@@ -9,9 +9,11 @@ so which of the two a browser sees was a race)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from flask import Flask
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from companion.extensions import db
 from companion.models import Game
@@ -35,16 +37,24 @@ def saved_points(app: Flask, game_id: int) -> dict[str, int]:
     return found
 
 
+def compared_with_bob_5(page: Page, app: Flask) -> tuple[Any, list[str], Locator]:
+    """Auto-save on, Bob 5 typed over his post of 12, and the round saved itself from the
+    posts (Ann 7, Bob 12, Cho went out): the table, its console errors and the round area
+    showing the comparison."""
+    table, errors = auto_save_on(page, app)
+    points(page, "Bob").fill("5")
+    phone_posts(app, table.id, {0: 7, 1: 12, 2: None})
+    round_saves_itself(app, table.id)
+    area = page.locator("#round-area")
+    expect(area.locator("ul.saved-hands.mine")).to_have_text("Bob: 5 points (saved: 12 points)")
+    return table, errors, area
+
+
 def test_put_mine_back_keeps_a_correction_made_on_another_page_since(
     small_phone: Page, live_server
 ) -> None:
     app = live_server.app
-    table, errors = auto_save_on(small_phone, app)
-    points(small_phone, "Bob").fill("5")
-    phone_posts(app, table.id, {0: 7, 1: 12, 2: None})  # Ann 7, Bob 12, Cho went out
-    round_saves_itself(app, table.id)
-    area = small_phone.locator("#round-area")
-    expect(area.locator("ul.saved-hands.mine")).to_have_text("Bob: 5 points (saved: 12 points)")
+    table, errors, area = compared_with_bob_5(small_phone, app)
 
     other = small_phone.context.new_page()  # phone B: Ann 7 -> 9
     other.goto(f"/g/{table.edit}/round/1")
