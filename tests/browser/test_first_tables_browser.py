@@ -194,7 +194,9 @@ def test_a_round_saved_meanwhile_offers_the_scorekeeper_its_correction(
     entry = small_phone.locator("#outbox .outbox-entry")
     expect(entry).to_contain_text("Saved meanwhile, with other values")
     expect(entry).not_to_contain_text("tell the scorekeeper")  # this phone is the scorekeeper
-    expect(entry).to_contain_text("correct the round")
+    # the words name the button this card holds (not "the link below")
+    expect(entry).to_contain_text("If yours is right, tap Put mine back in the form.")
+    expect(entry.get_by_role("button", name="Put mine back in the form")).to_be_visible()
     entry.get_by_role("link", name="Open the round as saved").click()
     expect(small_phone.locator("#round-title")).to_contain_text("Correct the round with 6-6")
 

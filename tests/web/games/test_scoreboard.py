@@ -39,10 +39,15 @@ def board_rows(html: str) -> list[str]:
 
 
 def is_shared_board(body: str) -> bool:
-    """Whether ``body`` is the read-only board fragment (not a whole page): the game's result
-    (or an empty place for it), swapped out of band, then the scoreboard."""
+    """Whether ``body`` is the read-only board fragment (not a whole page): the line under the
+    page's heading and the game's result (or an empty place for it), swapped out of band, then
+    the scoreboard."""
     return bool(
-        re.match(r'\s*<(div|section) id="finish"[^>]* hx-swap-oob="true">', body)
+        re.match(
+            r'\s*<p id="read-only"[^>]* hx-swap-oob="true">[^<]*</p>'
+            r'\s*<(div|section) id="finish"[^>]* hx-swap-oob="true">',
+            body,
+        )
         and re.search(r'</(div|section)>\s*<section id="scoreboard"', body)
         and "<html" not in body
     )
@@ -354,3 +359,43 @@ def test_polling_stops_with_a_message_when_the_game_is_deleted(client):
     assert r.status_code == 286  # htmx: stop polling
     assert "This game was deleted by its scorekeeper." in text(r)
     assert client.get(f"/s/{game.share_token}").status_code == 404
+
+
+def read_only_line(html: str) -> str:
+    """The words of the line under the read-only page's heading (``#read-only``)."""
+    return " ".join(
+        re.sub(
+            r"<[^>]+>", " ", html.split('id="read-only"')[1].split(">", 1)[1].split("</p>")[0]
+        ).split()
+    )
+
+
+def test_the_read_only_line_says_when_the_game_is_over(client):
+    """While the game is on the read-only page says it follows the scorekeeper's phone; once it
+    is over it says so instead, on a full load and in the poll's answer (swapped out of band
+    with the Game over card), in the phone's language; an undo brings the first line back."""
+    game = make_game()
+    add_scored_rounds(game, BY_ZERO_ROUNDS[:-1])
+    playing = client.get(f"/s/{game.share_token}").get_data(as_text=True)
+    assert read_only_line(playing) == (
+        "Read only: it follows the scorekeeper's phone and refreshes by itself."
+    )
+    assert playing.count("Read only:") == 1
+    v = fresh(game).version
+    save(client, game, 0, totals={"Ann": 10, "Bob": 5}, out="Cy")
+    over = client.get(f"/s/{game.share_token}").get_data(as_text=True)
+    assert read_only_line(over) == "Read only: this game is over."
+    assert "refreshes by itself" not in over
+    refresh()
+    german = {"HX-Request": "true", "Accept-Language": "de"}
+    body = client.get(f"/s/{game.share_token}/board?v={v}", headers=german).get_data(as_text=True)
+    assert is_shared_board(body)
+    assert '<p id="read-only" class="muted" hx-swap-oob="true">' in body
+    assert read_only_line(body) == "Nur lesen: diese Partie ist vorbei."
+    v = fresh(game).version
+    client.post(f"/g/{game.edit_token}/undo", data={"version": str(v)})
+    refresh()
+    body = client.get(f"/s/{game.share_token}/board?v={v}", headers=german).get_data(as_text=True)
+    assert read_only_line(body) == (
+        "Nur lesen: folgt dem Handy des Schreibers und aktualisiert sich selbst."
+    )
