@@ -122,3 +122,21 @@ def test_a_years_standings_and_key_split_nothing_at_360_px(phone_in: Page):
     assert page_width <= viewport
     if table > box:
         assert name_position == "sticky"
+
+
+def test_i_went_out_keeps_a_gap_before_the_tile_button_on_the_hand_page(
+    two_phones: tuple[Page, Page], live_server
+) -> None:
+    """Tester-109: at 360 px the player's "I went out" label touched the tile button beside
+    it (en, ru). A gap of at least 6 px stands between them where they share a line."""
+    from tests.browser.table_screen import seed_table
+    from tests.browser.test_repost_and_reload_browser import joins
+
+    _, bo = two_phones
+    table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
+    joins(bo, table.join, "Bo")
+    label = bo.locator("label.went-out").bounding_box()
+    button = bo.locator("#hand-form button.picker-open").bounding_box()
+    assert label is not None and button is not None
+    if abs(label["y"] + label["height"] / 2 - (button["y"] + button["height"] / 2)) < 8:
+        assert button["x"] - (label["x"] + label["width"]) >= 6
