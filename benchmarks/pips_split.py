@@ -4,8 +4,8 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
-``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth`` and ``--seventeenth``
-the later ones.
+``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth``, ``--seventeenth`` and
+``--eighteenth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -206,6 +206,16 @@ LATER_PARTS = {
         "A seventeenth held-out part of the photo reader's labelled set, written once right "
         "after the sixteenth one (pips_split_sixteenth.json) had measured the covered-face "
         "rule (its answers, at 0.5x-3x), before any tuning on it.",
+    ),
+    "--eighteenth": LaterPart(
+        "held_out_eighteenth",
+        ROOT / "tests" / "data" / "pips_split_eighteenth.json",
+        1220,
+        (390_000, 400_000, 150),
+        (400_000, 401_000, 30),
+        "An eighteenth held-out part of the photo reader's labelled set, written once right "
+        "after the seventeenth one (pips_split_seventeenth.json) had measured the run-together "
+        "pips rule (its answers, at 0.5x-3x), before any tuning on it.",
     ),
 }
 
