@@ -744,20 +744,25 @@ def _has_foreign_mark(divider: Blob, blobs: list[Blob]) -> bool:
         if blob.length > TILE_LONGER * width:
             continue  # longer than a tile: a shadow run into the dark squares of a cloth
         u, v = divider.along_across(blob.x, blob.y)
-        if _runs_off_face(blob, u, v, width):
+        if _runs_off_face(blob, divider, u, v, width):
             continue  # the table around the tile: a dark square of a cloth at its end
         if abs(u) < 0.4 * width and divider.thickness < abs(v) < 0.85 * width:
             return True
     return False
 
 
-def _runs_off_face(blob: Blob, u: float, v: float, width: float) -> bool:
-    """Whether ``blob``, whose centre lies ``u`` along and ``v`` across a divider (pixels),
+def _runs_off_face(blob: Blob, divider: Blob, u: float, v: float, width: float) -> bool:
+    """Whether ``blob``, whose centre lies ``u`` along and ``v`` across ``divider`` (pixels),
     reaches past the would-be tile's outline (``width`` wide, twice as long) by more than
     :data:`OFF_FACE` allows for a width misjudged: a mark printed on a face lies inside it.
-    Half its thickness is how far it reaches at least, whichever way it lies."""
-    reach = blob.thickness / 2
-    return abs(v) + reach > OFF_FACE * width or abs(u) + reach > OFF_FACE * width / 2
+    Its middle line's ends reach half its length along the way it lies, and half its
+    thickness at least either way: a tile's own shadow running along its side, joined into
+    one mark longer than the tile, is no logo on it (at 0.5x a 5-3 was dropped for one)."""
+    turn = blob.angle - divider.angle
+    half = blob.length / 2
+    reach_u = max(blob.thickness / 2, abs(math.cos(turn)) * half)
+    reach_v = max(blob.thickness / 2, abs(math.sin(turn)) * half)
+    return abs(v) + reach_v > OFF_FACE * width or abs(u) + reach_u > OFF_FACE * width / 2
 
 
 def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) -> TileRead | None:

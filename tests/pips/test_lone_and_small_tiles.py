@@ -5,8 +5,9 @@ a 2, grain in a made-up margin, (2026-12-05) a speck beside a tile's pips and a 
 in a tile not sure, and (2026-12-06) flecks of a tile's shadow at its corners, stripes of a
 cloth along a would-be divider, a corner pip run into the table, a checked cloth that set the
 tiles' size, the seam of two tiles side by side, a dark square at a tile's end, a stick
-lying over a tile and two pips run together in an enlarged photo. Each test failed on the
-reader before the change it names."""
+lying over a tile, two pips run together in an enlarged photo and (2026-12-07) a tile's own
+shadow along its side taken for a logo. Each test failed on the reader before the change it
+names."""
 
 from __future__ import annotations
 
@@ -370,3 +371,14 @@ def test_two_pips_run_together_in_an_enlarged_photo_are_two_pips(how):
     data = item("scene:350773:640", PHOTOS).data
     reading = count_pips(vary(data, how) if how else data)
     assert sorted(t.text for t in reading.read_tiles) == ["0-0", "4-4", "6-3"]
+
+
+@pytest.mark.parametrize("how", ["", "x0.5", "x2"])
+def test_a_tiles_own_shadow_along_its_side_is_no_logo_on_it(how):
+    """A 5-3 on a checked cloth, its long side's shadow joined at 0.5x into one mark longer
+    than the tile: that mark's middle lay on the tile's face, and as if printed there it
+    vetoed the 5-3 as a face-down tile's logo (dropped without a word). Lying along the tile,
+    its ends reach past the tile's own ends, so it is no mark on the face."""
+    data = item("scene:375967:1200", PHOTOS).data
+    reading = count_pips(vary(data, how) if how else data)
+    assert sorted(t.text for t in reading.read_tiles) == ["3-0", "3-3", "4-2", "5-3", "5-4", "9-2"]
