@@ -82,13 +82,11 @@
     try { localStorage.setItem(name, JSON.stringify(all)); } catch (e) { /* refused */ }
   }
 
-  // True when ``html``, a comparison kept for ``key``, is of its round as saved now: the
-  // page's play of the round (templates/games/_rounds_saved.html, data-plays: " <double>:
-  // <play>") is the one its Put mine back compared (a correction made since on another phone
-  // changed it: asked again).
+  // True when ``html``, a comparison kept for ``key``, is of its round as saved now (a
+  // correction made since on another phone changed it: asked again). The rule's one home:
+  // static/js/offline.js (the game page runs it before table.js loads this file).
   function current(key, html) {
-    var mark = area.querySelector(".rounds-saved"), then = /"compared" value="(\w+)/.exec(html || "");
-    return !!(mark && then) && (" " + mark.getAttribute("data-plays") + " ").indexOf(" " + key.split(":")[2] + ":" + then[1] + " ") > -1;
+    return !!window.cfcComparison.current(area.querySelector(".rounds-saved"), key.split(":")[2], html);
   }
 
   // The saved round with this phone's values beside it, from the 409 answer (or as kept from
@@ -121,13 +119,11 @@
   }
 
   function compare(key, kept) {
-    var body = asPosted(kept), named = /name="put_back" value="(\w+)"/g, m;
-    // asked again (the round corrected since): what the comparison named this phone's only
-    // (companion/games/play.py _named_own), not a seat another phone corrected since
-    while ((m = named.exec(kept.answer || ""))) { body.append("put_back", m[1]); }
     fetch(form.action, {
       method: "POST",
-      body: body,
+      // asked again (the round corrected since): what the comparison named this phone's only
+      // (companion/games/play.py _named_own), not a seat another phone corrected since
+      body: window.cfcComparison.withPutBack(asPosted(kept), kept.answer),
       credentials: "same-origin",
       headers: { "HX-Request": "true" }
     }).then(function (r) {

@@ -223,16 +223,33 @@
     return change.state;
   }
 
+  // Whether a comparison (``html``, a 409 answer) is of the round of ``double`` as saved now:
+  // its Put mine back's play ("compared") is the round's in ``mark``, the page's .rounds-saved
+  // (data-plays: " <double>:<play>"); null when it compared nothing.
+  function current(mark, double, html) {
+    var then = /"compared" value="(\w+)/.exec(html || "");
+    return then && !!mark && (" " + mark.getAttribute("data-plays") + " ").indexOf(" " + double + ":" + then[1] + " ") > -1;
+  }
+
+  // ``body``, a comparison asked again, with the seats its first answer ``html`` named this
+  // phone's (companion/games/play.py _named_own)
+  function withPutBack(body, html) {
+    var named = /name="put_back" value="(\w+)"/g, m;
+    while ((m = named.exec(html || ""))) { body.append("put_back", m[1]); }
+    return body;
+  }
+
+  // for static/js/kept.js too (table.js loads it after this file ran)
+  window.cfcComparison = { current: current, withPutBack: withPutBack };
+
   // An entry's answer is of its round as saved then; corrected since on another phone (the
   // page's play of the round, data-plays, is not the one its Put mine back compared), the
   // entry is sent once more as it was (no key: a saved round's Save saves nothing), so that
   // it shows the round as saved now, or leaves, saved now as this phone had it.
   function recheck(entry) {
     inFlight[entry.key] = 1; // (asked once a page; offline: at the next page)
-    var body = new URLSearchParams(entry.fields), named = /name="put_back" value="(\w+)"/g, m;
     // with what its comparison named this phone's: a seat corrected since elsewhere stays so
-    while ((m = named.exec(entry.back || ""))) { body.append("put_back", m[1]); }
-    fetch(entry.url, { method: "POST", body: body }).then(function (r) {
+    fetch(entry.url, { method: "POST", body: withPutBack(new URLSearchParams(entry.fields), entry.back) }).then(function (r) {
       return r.status === 409 && r.text();
     }).then(function (html) {
       if (html) { answered(entry, 409, html); render(); }
@@ -267,10 +284,9 @@
     var entries = load();
     var left = entries.filter(function (e) {
       var mark = document.querySelector('.rounds-saved[data-url="' + pathOf(e.url) + '"]');
-      var saved = " " + (mark && mark.dataset.plays) + " ", round = " " + fieldOf(e, "double") + ":";
-      var then = /"compared" value="(\w+)/.exec(e.back);
-      if (saved.indexOf(round) < 0) { return true; }
-      if (then && saved.indexOf(round + then[1] + " ") < 0 && !inFlight[e.key]) { recheck(e); }
+      var double = fieldOf(e, "double");
+      if ((" " + (mark && mark.dataset.plays) + " ").indexOf(" " + double + ":") < 0) { return true; }
+      if (current(mark, double, e.back) === false && !inFlight[e.key]) { recheck(e); }
       return e.saved || (e.state !== "conflict" && e.state !== "refused");
     });
     if (left.length !== entries.length) { store(left); }
