@@ -8,6 +8,9 @@ data-plays): a comparison is asked for again only when its round changed since."
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -120,3 +123,68 @@ def test_kept_typing_answered_as_saved_is_sent_once_and_asked_again_when_correct
     settled(page)
     expect(mine).to_have_count(0)
     assert waiting(page) == 0
+
+
+class Compared(NamedTuple):
+    """A comparison this phone shows, and the correction another phone makes of its round next."""
+
+    game_id: int
+    card: str  #: where the comparison is shown (a CSS selector)
+    correction: dict[str, int | None]  #: the round as the other phone corrects it
+    corrected: str  #: a line of the saved round once corrected
+    listed: list[str]  #: "On this phone:" (the outbox's card lists every value of its entry)
+    put_back: dict[str, str]  #: the correction "Put mine back" opens then: name -> box
+
+
+def from_the_outbox(page: Page, live_server) -> Compared:
+    """A Save sent from the outbox (offline.js recheck): this phone had Bob 4, Dee 6; another
+    phone saved the round first with Bob 9, Dee 6; then it corrects Dee to 11."""
+    game_id = saved_meanwhile(page, live_server)
+    return Compared(
+        game_id,
+        "#outbox .outbox-entry",
+        {"Ann": None, "Bob": 9, "Cho": 5, "Dee": 11},
+        "Dee: 11",
+        [],
+        {"Bob": "4", "Dee": "11"},
+    )
+
+
+def from_kept_typing(page: Page, live_server) -> Compared:
+    """Kept typing (kept.js compare): this phone typed Ann 7, Bob 5 and closed the tab; the
+    round saved itself with Ann 7, Bob 12; then another phone corrects Ann to 10."""
+    table = typed_then_saved_elsewhere(page, live_server.app, "5", ann="7")
+    expect(page.locator("ul.saved-hands.mine")).to_have_text("Bob: 5 points (saved: 12 points)")
+    return Compared(
+        table.id,
+        "#round-area [data-kept]",
+        {"Ann": 10, "Bob": 12, "Cho": None},
+        "Ann: 10",
+        ["Bob: 5 points (saved: 12 points)"],
+        {"Ann": "10", "Bob": "5"},
+    )
+
+
+@pytest.mark.parametrize("compared", [from_the_outbox, from_kept_typing], ids=["outbox", "kept"])
+def test_a_comparison_asked_again_puts_back_only_what_was_this_phones(
+    small_phone: Page, live_server, compared: Callable[[Page, Any], Compared]
+) -> None:
+    """Asked again after a correction on another phone, a comparison carries the seats its
+    first answer named this phone's (``put_back``: offline.js window.cfcComparison.withPutBack):
+    the seat that agreed then and was corrected since is that phone's correction, not listed
+    as this phone's, and Put mine back keeps it (was: the re-ask named every typed seat that
+    differed now, and Put mine back undid the other phone's correction)."""
+    page = small_phone
+    asked = compared(page, live_server)
+    card = page.locator(asked.card)
+    expect(card.locator("input[name=put_back]")).to_have_count(1)  # the one seat that differed
+    keeper_corrects(live_server.app, asked.game_id, asked.correction)
+    page.reload()
+    expect(card).to_contain_text(asked.corrected)  # asked again: the round as saved now
+    expect(card.locator("input[name=put_back]")).to_have_count(1)
+    expect(card.locator("ul.saved-hands.mine li")).to_have_text(asked.listed)
+    card.get_by_role("button", name="Put mine back in the form").click()
+    expect(page.locator("#round-title")).to_contain_text("Correct the round with")
+    for name, value in asked.put_back.items():
+        expect(hand(page, name).get_by_role("textbox")).to_have_value(value)
+    expect(page.locator("#round-area .flash.error")).to_have_count(0)

@@ -46,12 +46,14 @@ def waiting(page: Page) -> int:
     )
 
 
-def typed_then_saved_elsewhere(page: Page, app: Flask, bob: str) -> Table:
-    """A new table of three whose first round this phone typed Bob's ``bob`` points in, then
-    closed the tab before Save; the round saved elsewhere (Bob 12) and the game page opened
-    again. The table (seed_table's)."""
+def typed_then_saved_elsewhere(page: Page, app: Flask, bob: str, ann: str = "") -> Table:
+    """A new table of three whose first round this phone typed Bob's ``bob`` points in (and
+    Ann's ``ann``, if any), then closed the tab before Save; the round saved elsewhere (Ann 7,
+    Bob 12, Cho went out) and the game page opened again. The table (seed_table's)."""
     table = seed_table(app, THREE, 9)
     open_game(page, table.edit)
+    if ann:
+        points(page, "Ann").fill(ann)
     points(page, "Bob").fill(bob)
     page.goto("about:blank")
     saved_elsewhere(app, table.id)
