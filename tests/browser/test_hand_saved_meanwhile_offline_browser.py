@@ -45,7 +45,9 @@ def test_a_hand_sent_after_the_round_was_saved_is_answered_once_without_gaps(
     assert token
     joins(ann, table.join, "Ann")
     with live_server.app.app_context():
-        saved = round_post(db.session.get(Game, table.id), 6, totals={"Ann": 8, "Bob": 5}, out="Cho")
+        saved = round_post(
+            db.session.get(Game, table.id), 6, totals={"Ann": 8, "Bob": 5}, out="Cho"
+        )
     try:
         live_server.wifi.cut = True
         ann.context.set_offline(True)
