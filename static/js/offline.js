@@ -423,7 +423,9 @@
     status.setAttribute("role", entry.state === "conflict" || entry.state === "refused" ? "alert" : "status");
     item.appendChild(status);
     // what is saved, then this phone's values, one above the other (at 360 px two columns
-    // were cramped)
+    // were cramped); a player's hand beside the saved round (table/hand.html's card) says
+    // both and what to do: said once, by it
+    var whole;
     if (entry.answer) {
       var theirs = el("div", "outbox-answer");
       theirs.innerHTML = entry.answer; // the app's own page, parsed, its forms removed
@@ -433,14 +435,17 @@
         theirs.querySelectorAll(".flash").forEach(function (n) { n.remove(); });
         theirs.querySelectorAll("h2").forEach(function (n) { title.textContent = n.textContent; n.parentNode.removeAttribute("aria-labelledby"); n.remove(); });
       }
+      if ((whole = theirs.querySelector(".closed"))) { status.remove(); }
       item.appendChild(theirs);
     }
-    var own = el("div", "outbox-own");
-    own.appendChild(el("p", "", words.mine));
-    var list = el("ul");
-    entry.own.forEach(function (line) { list.appendChild(el("li", "", line)); });
-    own.appendChild(list);
-    item.appendChild(own);
+    if (!whole) {
+      var own = el("div", "outbox-own");
+      own.appendChild(el("p", "", words.mine));
+      var list = el("ul");
+      entry.own.forEach(function (line) { list.appendChild(el("li", "", line)); });
+      own.appendChild(list);
+      item.appendChild(own);
+    }
     var actions = el("div", "actions");
     // A round saved meanwhile: this entry is the phone's typing of it (its key, data-kept), so
     // static/js/kept.js shows no second comparison in the round area, adds the key to the Put

@@ -527,7 +527,9 @@ def test_a_hand_posted_offline_after_the_round_was_saved_shows_the_saved_score(
     # the answer's heading is the entry's title: the round named once
     expect(entry.locator("h3")).to_contain_text("was already saved")
     expect(entry.locator(".outbox-answer")).to_contain_text("Saved: 20")
-    expect(entry.locator(".outbox-own")).to_contain_text("Points left in my hand: 12")
+    # the answer says Bob's 12 beside it: not said again under "On this phone:"
+    expect(entry.locator(".outbox-answer")).to_contain_text("What you typed: 12")
+    expect(entry.locator(".outbox-own")).to_have_count(0)
     with live_server.app.app_context():
         posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
     assert 12 not in [p.total for p in posts]  # the saved round stands, nothing overwritten

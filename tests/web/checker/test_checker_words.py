@@ -203,6 +203,20 @@ def test_ends_are_named_as_players_see_them(client):
     assert "the open 4 on the second spoke" in html
 
 
+def test_a_tile_name_in_an_end_chip_is_kept_whole_and_its_text_unchanged(client):
+    """The chip's tile name is in a span kept on one line (tests/browser/
+    test_checker_tile_names_browser.py); the words around it, and the picture's label, are
+    the same text as before."""
+    from companion.web.languages import tiles_unbroken
+
+    html = client.get("/checker/").get_data(as_text=True)
+    assert 'Lay a tile on the centre <span class="tile-name">9-9</span></a>' in html
+    assert 'aria-label="Open end: the centre 9-9"' in html
+    assert str(tiles_unbroken("<b> on 12-12, 2026-12-07")) == (
+        '&lt;b&gt; on <span class="tile-name">12-12</span>, 2026-12-07'
+    )
+
+
 def test_round_over_without_hands_when_nobody_can_play_and_the_yard_is_empty(client):
     html = ask(client, q="end", pos=OPEN_FOOT, situation="blocked")
     assert "The round is over." in html
