@@ -370,8 +370,10 @@ FULL_FOOT = f"{OPEN_FOOT}, 5-1 on D1, 5-2 on D1, 5-3 on D1"
 def test_full_and_covered_places_can_be_asked_about(client, on, state, tile, reason):
     html = page(client, q="move", pos=FULL_FOOT)
     offered = re.search(r'<details class="closed-ends">.*?</details>', html, re.S).group(0)
-    assert re.search(rf'value="{on}"> [^<]+ <span class="muted small">\({state}\)', offered)
-    assert re.search(r'value="S1"> [^<]+ <span class="muted small">\(covered\)', offered)
+    # an end's words, its tile name kept whole (a span: tiles_unbroken), then its state
+    words = r'(?:[^<]|<span class="tile-name">[^<]+</span>)+'
+    assert re.search(rf'value="{on}"> {words} <span class="muted small">\({state}\)', offered)
+    assert re.search(rf'value="S1"> {words} <span class="muted small">\(covered\)', offered)
     html = follow(client, ask(client, q="move", pos=FULL_FOOT, tile=tile, on=on))
     assert reason in html and "No, it cannot go there." in html
 

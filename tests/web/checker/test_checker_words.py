@@ -326,3 +326,11 @@ def test_a_recent_position_is_offered_in_the_readers_language(client):
     offered = re.search(r'<details class="recent-positions".*?</details>', html, re.S).group(0)
     assert "on the open 5" not in offered and "it can go there" not in offered
     assert "Mitte 9-9 und 4 Steine, Frage: 5-6" in offered
+
+
+def test_a_tile_name_in_the_question_forms_end_choices_is_kept_whole(client):
+    """The question form's end choices name the same ends as the chips: each tile name in
+    the span kept on one line, its text unchanged (a radio label at 360 px broke "9-" / "9"
+    as the chips did)."""
+    html = client.get("/checker/?q=move").get_data(as_text=True)
+    assert '> the centre <span class="tile-name">9-9</span>' in html
