@@ -56,7 +56,7 @@ VERSION_HEADER = "X-Board-Version"
 
 
 class BoardVariant(StrEnum):
-    """Which rendering of the scoreboard fragment (they differ in markup, not in data)."""
+    """Which rendering of a game's board is cached (they differ in markup, not in data)."""
 
     #: the read-only board of ``/s/<share>``: polled at its own address, links boosted; a
     #: finished game's result before it, swapped out of band (templates/games/_shared_board.html)
@@ -64,6 +64,9 @@ class BoardVariant(StrEnum):
     #: the board inside a joined phone's live part (``/p/<share>``): not polled by itself; a
     #: finished game's result before it (templates/table/_hand_board.html)
     HAND = "hand"
+    #: not a board: the read-only page's notices that say "Game over" and who won, once, when
+    #: its poll brings the game's end (templates/games/_game_news.html)
+    NEWS = "news"
 
 
 @dataclass(frozen=True)

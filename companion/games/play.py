@@ -1135,14 +1135,34 @@ def _render_shared_board(game: Game) -> str:
     return render_template("games/_shared_board.html", **_shared_board_context(game, board))
 
 
-def _shared_board_response(game: Game) -> Any:
-    """The read-only scoreboard fragment: 304 for a repeat view, else the shared rendering."""
+def _shared_board_response(game: Game, shown_over: bool | None = None) -> Any:
+    """The read-only scoreboard fragment: 304 for a repeat view, else the shared rendering.
+    ``shown_over`` (the poll's): whether the page polling shows the game over. When the game's
+    end came or went since, the answer also says so in the page's notices (:func:`_game_news`);
+    any other answer leaves them alone, so nothing is said again at the next swap."""
     key = _shared_board_key(game)
-    etag = render_cache.etag_for(key)
+    over = game.status == GameStatus.FINISHED
+    news = shown_over is not None and shown_over != over
+    etag = render_cache.etag_for(key, *(["news"] if news else []))
     if render_cache.not_modified(etag):
         return render_cache.unchanged(etag)
+    # (the words first: the response's render mark is the board's)
+    said = _game_news(game, key) if news else Markup("")
     html = render_cache.cached_board(key, lambda: _render_shared_board(game))
-    return render_cache.with_etag(make_response(html), etag)
+    return render_cache.with_etag(make_response(html + said), etag)
+
+
+def _game_news(game: Game, key: render_cache.BoardKey) -> Markup:
+    """The read-only page's notices, swapped out of band when the game's end came or went
+    (templates/games/_game_news.html): "Game over" and who won, rendered once per version and
+    language (every phone polling asks at once), or nothing after an undo."""
+    if game.status != GameStatus.FINISHED:
+        return Markup(render_template("games/_game_news.html"))
+    news = replace(key, variant=render_cache.BoardVariant.NEWS, upto=None, who=None)
+    return render_cache.cached_board(
+        news,
+        lambda: render_template("games/_game_news.html", board=build_board(load_game(game))),
+    )
 
 
 def _shared_board_context(game: Game, board: Board) -> dict[str, Any]:
@@ -1161,6 +1181,8 @@ def _shared_board_context(game: Game, board: Board) -> dict[str, Any]:
             v=game.version,
             upto=window.upto,
             who=window.who,
+            # the page shows the game over: its poll says when that changes (_game_news)
+            over=1 if game.status == GameStatus.FINISHED else None,
         ),
         "poll_seconds": POLL_SECONDS,
     }
@@ -1181,4 +1203,4 @@ def shared_board(share_token: str) -> Any:
         return navigate(url_for("games.shared", share_token=new.share_token))
     if query.text("v") == str(game.version):
         return Response(status=204)
-    return _shared_board_response(game)
+    return _shared_board_response(game, shown_over=query.text("over") == "1")

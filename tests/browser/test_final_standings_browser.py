@@ -16,6 +16,7 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 
 from companion.extensions import db
+from companion.games.undo import undo_last
 from companion.models import Game
 from companion.services.round_check import HandEntry, RoundEntry, check_round
 from companion.services.round_plan import load_game
@@ -157,3 +158,52 @@ def test_the_read_only_page_shows_the_final_standings_when_the_last_round_is_sav
     for name in (ANN, BOB):
         box = finish.locator("tbody th", has_text=name).bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+
+
+def test_the_read_only_page_says_game_over_once_to_a_screen_reader(
+    german_phone: Page, live_server
+) -> None:
+    """The read-only page left open while the last round is saved: its live region (the page's
+    notices, #flashes, role="status", outside what the poll swaps) gets "Game over" and who won
+    once, hidden from sight, so a screen reader says it politely. Swapping the board again (a
+    player's rounds opened) leaves the region untouched: nothing is said again. An undo
+    empties it. Before, the card came in silently: no live region changed."""
+    table = seed_table(live_server.app, [ANN, BOB, CY], 6)
+    save_first_six(live_server.app, table.id)
+    viewer = german_phone
+    viewer.goto(f"/s/{table.share}")
+    viewer.wait_for_function("() => window.htmx !== undefined")
+    news = viewer.get_by_role("status").and_(viewer.locator("#flashes"))
+    expect(news).to_have_text("")
+    # every change to the region counted; the region itself marked (the same node throughout)
+    viewer.evaluate(
+        """() => { const box = document.getElementById("flashes"); box.kept = true;
+        window.changes = 0;
+        new MutationObserver((m) => { window.changes += m.length; })
+          .observe(box, { childList: true, subtree: true, characterData: true }); }"""
+    )
+
+    save_first_six(live_server.app, table.id, [LAST], 0)  # the scorekeeper saves the last round
+
+    expect(viewer.locator("#finish-title")).to_have_text("Partie vorbei")
+    expect(news).to_have_text(f"Partie vorbei{ANN} gewinnt!")
+    expect(news.locator("p")).to_have_text(["Partie vorbei", f"{ANN} gewinnt!"])
+    assert viewer.evaluate("() => document.getElementById('flashes').kept === true")
+    box = news.bounding_box()  # hidden from sight: the card below shows it
+    assert box is not None and box["height"] == 0
+    said = viewer.evaluate("() => window.changes")
+    assert said > 0
+    # the board swapped again (Bob's rounds opened, a boosted link), polls on: nothing said again
+    viewer.locator("#scoreboard a.name", has_text=BOB).click()
+    expect(viewer.locator(".all-rounds")).to_have_count(1)
+    viewer.wait_for_timeout(2_500)  # a poll period and more
+    assert viewer.evaluate("() => window.changes") == said
+    expect(news).to_have_text(f"Partie vorbei{ANN} gewinnt!")
+
+    # the scorekeeper undoes the last round: the region is emptied with the card
+    with live_server.app.test_request_context():
+        game = db.session.get(Game, table.id)
+        undo_last(game, str(game.version))
+        db.session.remove()
+    expect(viewer.locator("#finish-title")).to_have_count(0)
+    expect(news).to_have_text("")

@@ -399,3 +399,49 @@ def test_the_read_only_line_says_when_the_game_is_over(client):
     assert read_only_line(body) == (
         "Nur lesen: folgt dem Handy des Schreibers und aktualisiert sich selbst."
     )
+
+
+def notices(html: str) -> str:
+    """The words swapped into the page's notices (``#flashes``, its live region) by ``html``,
+    a poll's answer; "" when it leaves them alone."""
+    found = re.search(r'<div id="flashes" hx-swap-oob="innerHTML">(.*?</div>)?</div>', html, re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", found.group(1) or "").split()) if found else ""
+
+
+def test_the_read_only_page_says_game_over_once_in_its_live_region(client):
+    """The read-only page's notices (``#flashes``: role="status", always there, outside what the
+    poll swaps) are its live region: the poll that brings the Game over card also puts "Game
+    over" and who won there (hidden from sight), so a screen reader says it politely; later
+    answers (a poll of the finished game, a board link) leave it alone, so it is not said again
+    at every swap; an undo empties it."""
+    game = make_game()
+    add_scored_rounds(game, BY_ZERO_ROUNDS[:-1])
+    page = client.get(f"/s/{game.share_token}").get_data(as_text=True)
+    assert re.search(r'<div id="flashes" class="flashes" role="status">\s*</div>', page)
+    v = fresh(game).version
+    save(client, game, 0, totals={"Ann": 10, "Bob": 5}, out="Cy")
+    refresh()
+    htmx = {"HX-Request": "true"}
+    body = client.get(f"/s/{game.share_token}/board?v={v}", headers=htmx).get_data(as_text=True)
+    assert notices(body) == "Game over Ann wins!"
+    assert '<div id="flashes" hx-swap-oob="innerHTML"><div class="visually-hidden">' in body
+    assert body.count('id="flashes"') == 1
+    # the page it made polls as one showing the game over: nothing more is said
+    over = fresh(game).version
+    assert f"board?v={over}&amp;over=1" in body
+    for answer in (
+        client.get(f"/s/{game.share_token}/board?v=0&over=1", headers=htmx),
+        client.get(f"/s/{game.share_token}?who={seat_ids(game)['Ann']}", headers=BOARD_SWAP),
+    ):
+        assert answer.status_code == 200 and "flashes" not in answer.get_data(as_text=True)
+    # in the phone's language
+    refresh()
+    german = {**htmx, "Accept-Language": "de"}
+    body = client.get(f"/s/{game.share_token}/board?v={v}", headers=german).get_data(as_text=True)
+    assert notices(body) == "Partie vorbei Ann gewinnt!"
+    # an undo empties the notices (the next Game over is said again)
+    client.post(f"/g/{game.edit_token}/undo", data={"version": str(over)})
+    refresh()
+    body = client.get(f"/s/{game.share_token}/board?v={over}&over=1", headers=htmx).text
+    assert '<div id="flashes" hx-swap-oob="innerHTML"></div>' in body
+    assert "flashes" not in client.get(f"/s/{game.share_token}/board?v={over}", headers=htmx).text

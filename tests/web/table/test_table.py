@@ -856,17 +856,23 @@ def test_a_players_phone_at_game_over_shows_the_final_standings(client, table):
     """The last round saved, a player's phone said "Game over" and the winner's line, not the
     standings the scorekeeper's phone shows. Its poll now brings the same: every player's place,
     total, zero rounds and best non-zero round, the winner and the tie-break step that decided
-    (the scorekeeper's own template, games/_final_standings.html)."""
+    (the scorekeeper's own template, games/_final_standings.html). The page's title says Game
+    over too (it was "My hand")."""
     game, phone = table
     bob = phone("Bob")
     add_scored_rounds(game, FIRST_SIX)
-    live = live_url(bob.get(f"/p/{game.share_token}").text)  # its hand form: the round with 0-0
+    page = bob.get(f"/p/{game.share_token}").text
+    assert "<title>My hand · Chicken Foot Companion</title>" in page
+    live = live_url(page)  # its hand form: the round with 0-0
     totals = {name: points for name, points in LAST_ROUND.items() if points}
     data = round_post(game, 0, totals=totals, out="Cy")
     assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
     # the poll: the page's round was saved, so it loads itself again (no hand form to show)
     assert bob.get(live).headers.get("HX-Refresh") == "true"
     r = bob.get(f"/p/{game.share_token}")
+    # the page loaded again says Game over in its title, which a screen reader reads on a load
+    # (as the scorekeeper's page does)
+    assert "<title>Game over · Chicken Foot Companion</title>" in r.text
     words = text(r)
     assert "Game over" in words and "Post my hand" not in words
     assert "Ann wins! Decided by: most zero rounds." in words
