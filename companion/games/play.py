@@ -987,10 +987,11 @@ def undo(token: str) -> Any:
             entry = undo_last(game, form.version.data)
             said = _("Undone: %(what)s", what=entry_words(entry))
             if entry.action == "round_saved":
-                # its hands come back in the round form (_undone_round_data): nothing to type
+                # its hands come back in the round form (_undone_round_data): nothing to type;
+                # a hand this phone kept typed otherwise comes back as typed (static/js/table.js)
                 back = _(
-                    "Its hands are back in the round form as they were saved: check them and "
-                    "save the round again."
+                    "Its hands are back in the round form as they were saved, or as this phone "
+                    "typed them if it typed them otherwise: check them and save the round again."
                 )
                 said = Markup("{}. {}").format(said, back)
             # Markup survives the session (Flask's tagged JSON); the link is escaped-safe.
