@@ -638,6 +638,7 @@
       } else if (result === "waiting") {
         sayKept(form);
         render();
+        document.getElementById("outbox").scrollIntoView({ block: "nearest" }); // "kept": in view
       } else {
         // A round saved meanwhile: the entry stays (with the answer) until removed
         var kept = load().filter(function (e) { return e.key === entry.key; })[0];

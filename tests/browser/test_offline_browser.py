@@ -1097,3 +1097,47 @@ def test_a_round_saved_offline_in_two_tabs_keeps_both_and_compares_the_second(
     shot(page, "offline-two-tabs-compared-360")
     assert rounds(live_server, game["id"]) == 1
     assert audit(live_server, game["id"], "round_saved") == 1
+
+
+def test_a_hand_posted_offline_keeps_its_kept_card_in_view(
+    context: BrowserContext, page: Page, live_server: LiveServer, shot
+) -> None:
+    """At 360 px, Bob posts his hand offline. The live part's poll failed a moment later and
+    its "Could not reach the server" scrolled the page to the bottom (the scoreboard): the
+    card saying the hand is kept on the phone was off-screen at the top. Now a failed poll
+    says so where it is without moving the view, and the kept card is what is in view."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    bob_joined(page, game)
+    kept_offline(page, f"/p/{game['share']}")
+
+    offline(context, live_server, True)
+    page.get_by_label("Points left in my hand").fill("14")
+    page.evaluate("() => scrollBy(0, 300)")  # scrolled on, as a player reading the board
+    page.get_by_role("button", name="Post my hand").click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    # the live part's poll (every 2 s) fails meanwhile
+    expect(
+        page.locator(".flash.error").filter(has_text="Could not reach the server")
+    ).to_have_count(1, timeout=10_000)
+    page.wait_for_timeout(2_500)  # and again
+    shot(page, "offline-hand-kept-in-view-360")
+    expect(entry.get_by_text("kept on this phone")).to_be_in_viewport()
+
+
+def test_a_round_saved_offline_says_it_is_kept_where_the_scorekeeper_tapped(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """At 360 px, the scorekeeper's Save offline: the word that the round is kept on the phone
+    is in view by Save (the outbox card is at the top), and stays there a poll's time later."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+
+    offline(context, live_server, True)
+    type_round(page)
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    page.wait_for_timeout(2_500)
+    expect(page.locator(".save-status .outbox-kept")).to_be_in_viewport()
+    expect(page.get_by_role("button", name="Save round", exact=True)).to_be_in_viewport()
