@@ -55,7 +55,10 @@
     return parts.join(": ");
   }
 
-  function show(elt, detailText, verb, tap) {
+  // ``ev``'s request failed: its message in the region of ``elt``. A poll (no triggering
+  // event) says it where it is: the view stays on what the player reads (their kept hand).
+  function show(ev, detailText, tap) {
+    var elt = ev.detail.elt, verb = verbOf(ev), asked = (ev.detail.requestConfig || {}).triggeringEvent;
     var region = statusFor(elt);
     region.textContent = "";
     var box = document.createElement("div");
@@ -68,7 +71,7 @@
     if (detailText) { main.className = "server-message"; }
     box.appendChild(main);
     region.appendChild(box);
-    if (region.scrollIntoView) { region.scrollIntoView({ block: "nearest" }); }
+    if (asked && region.scrollIntoView) { region.scrollIntoView({ block: "nearest" }); }
   }
 
   function clear(elt) {
@@ -116,7 +119,7 @@
   document.addEventListener("htmx:responseError", function (ev) {
     var xhr = ev.detail.xhr;
     var detailText = xhr && xhr.status >= 400 && xhr.status < 500 ? serverMessage(xhr) : "";
-    show(ev.detail.elt, detailText, verbOf(ev));
+    show(ev, detailText);
   });
   // After a swap that carries a notice ("Round saved."), move the focus to it so a screen
   // reader reads it and the keyboard continues from the top of the fresh game area.
@@ -131,7 +134,7 @@
     }
   });
   function failed(ev) {
-    show(ev.detail.elt, "", verbOf(ev), ((ev.detail.requestConfig || {}).triggeringEvent || {}).submitter);
+    show(ev, "", ((ev.detail.requestConfig || {}).triggeringEvent || {}).submitter);
   }
   document.addEventListener("htmx:sendError", failed);
   document.addEventListener("htmx:timeout", failed);

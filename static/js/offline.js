@@ -21,6 +21,7 @@
   var words = script ? script.dataset : {};
   var sending = false;
   var inFlight = {}; // keys this page is sending right now (htmx): not sent twice at once
+  var PAGE = newKey(); // this page load: its entries (e.from) are the ones it may replace
 
   // --- the outbox, kept in localStorage ------------------------------------------------------
 
@@ -145,14 +146,16 @@
       own: describe(form),
       keeper: form.hasAttribute("data-outbox-keeper"), // the scorekeeper's own form
       draft: form.getAttribute("data-draft"), // its kept typing's key (static/js/table.js)
+      from: PAGE,
       state: "sending"
     };
   }
 
-  // A tap on Save of a form already waiting replaces its entry: one entry per form and round.
+  // A tap on Save of a form already waiting replaces its entry: one entry per form and round
+  // and page. Another tab's (or an earlier page's) stays: sent after it, it is compared.
   function keep(entry) {
     store(load().filter(function (e) {
-      return !sameRound(e, entry) || e.state === "conflict" || e.state === "refused";
+      return e.from !== PAGE || !sameRound(e, entry) || e.state === "conflict" || e.state === "refused";
     }).concat([entry]));
   }
 
@@ -211,9 +214,9 @@
     var change = { state: status === 409 ? "conflict" : "refused", correct: back && back.getAttribute("action"), back: back && back.outerHTML };
     var answer = change.answer = answerOf(doc);
     // its round saved (never say "not saved" about it): this answer is the comparison for the
-    // older entries of that round refused so (a Save the live poll made as the outbox sent,
-    // cut short by the reload, sent again from the next page: the same round twice)
-    if ((change.saved = /class="card (saved|closed)"/.test(answer))) { store(load().filter(function (e) { return e.key === entry.key || !e.saved || !sameRound(e, entry); })); }
+    // older entries of that round with the same values refused so (a Save the live poll made
+    // as the outbox sent, cut short by the reload, sent again from the next page)
+    if ((change.saved = /class="card (saved|closed)"/.test(answer))) { store(load().filter(function (e) { return e.key === entry.key || !e.saved || !sameRound(e, entry) || String(e.own) !== String(entry.own); })); }
     if (/"card saved"/.test(answer) && !/"flash error/.test(answer)) {
       drop(entry.key);
       document.getElementById("flashes").innerHTML += answer;
@@ -270,9 +273,13 @@
     return pathOf(a.url) === pathOf(b.url) && fieldOf(a, "double") === fieldOf(b, "double");
   }
 
-  // An entry was saved: the refused entries of the same form and round are answered by it.
+  // An entry was saved: the older refused entries of the same form and round are answered by
+  // it (a waiting one, another tab's, is sent: compared; an answer repeated late, nothing).
   function superseded(entry) {
-    store(load().filter(function (e) { return e.key === entry.key || !sameRound(e, entry); }));
+    var entries = load(), at = entries.findIndex(function (e) { return e.key === entry.key; });
+    store(entries.filter(function (e, i) {
+      return i >= at || !sameRound(e, entry) || e.state === "waiting" || e.state === "sending";
+    }));
   }
 
   // A refused entry whose round the page shows saved since (by this phone or another one:
@@ -631,6 +638,7 @@
       } else if (result === "waiting") {
         sayKept(form);
         render();
+        document.getElementById("outbox").scrollIntoView({ block: "nearest" }); // "kept": in view
       } else {
         // A round saved meanwhile: the entry stays (with the answer) until removed
         var kept = load().filter(function (e) { return e.key === entry.key; })[0];

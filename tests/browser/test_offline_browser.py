@@ -1054,3 +1054,90 @@ def test_a_switch_tapped_offline_is_not_told_to_tap_save_and_the_word_goes_once_
     page.get_by_role("button", name=button).first.click()  # and the tap now does it
     expect(page.get_by_role("button", name=button)).to_have_count(0)
     expect(page.locator("fieldset.hand", has_text="Bob").get_by_role("textbox")).to_have_value("12")
+
+
+def test_a_round_saved_offline_in_two_tabs_keeps_both_and_compares_the_second(
+    context: BrowserContext, page: Page, live_server: LiveServer, shot
+) -> None:
+    """At 360 px, the scorekeeper's game page open in two tabs of one phone, offline: tab A
+    saves the round (Bob 12), then tab B saves it too (Bob 7). Tab B's Save replaced A's
+    waiting entry (one outbox per phone), so A's values were lost without a word once back
+    online. Now both wait; the first sent is saved, the second comes back as the comparison
+    ("Saved meanwhile, with other values") with what that tab typed, as from two phones."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    path = f"/g/{game['edit']}"
+    kept_offline(page, path)
+    tab_b = context.new_page()
+    tab_b.set_viewport_size({"width": 360, "height": 740})
+    tab_b.goto(path)
+
+    offline(context, live_server, True)
+    type_round(page)  # tab A: Bob 12, Cy 3, Ann went out
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    tab_b.get_by_label("Points for Bob").fill("7")
+    tab_b.get_by_label("Points for Cy").fill("9")
+    tab_b.locator("fieldset.hand").filter(has_text="Ann").get_by_label("Went out").check()
+    tab_b.get_by_role("button", name="Save round", exact=True).click()
+    expect(tab_b.locator("#outbox .outbox-entry")).to_have_count(2)
+    kept = "() => JSON.parse(localStorage.getItem('cfc-outbox')).map(e => e.own.join(', '))"
+    assert page.evaluate(kept) == [
+        "Ann (went out), Bob: 12, Cy: 3",
+        "Ann (went out), Bob: 7, Cy: 9",
+    ]
+
+    offline(context, live_server, False)
+    for tab in (page, tab_b):
+        entry = tab.locator("#outbox .outbox-entry")
+        expect(entry).to_have_count(1)
+        expect(entry).to_have_attribute("data-state", "conflict")
+        expect(entry).to_contain_text("Saved meanwhile, with other values")
+        expect(entry.locator(".outbox-answer")).to_contain_text("Bob: 12")
+        expect(entry.locator(".outbox-own")).to_contain_text("Bob: 7")
+    shot(page, "offline-two-tabs-compared-360")
+    assert rounds(live_server, game["id"]) == 1
+    assert audit(live_server, game["id"], "round_saved") == 1
+
+
+def test_a_hand_posted_offline_keeps_its_kept_card_in_view(
+    context: BrowserContext, page: Page, live_server: LiveServer, shot
+) -> None:
+    """At 360 px, Bob posts his hand offline. The live part's poll failed a moment later and
+    its "Could not reach the server" scrolled the page to the bottom (the scoreboard): the
+    card saying the hand is kept on the phone was off-screen at the top. Now a failed poll
+    says so where it is without moving the view, and the kept card is what is in view."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    bob_joined(page, game)
+    kept_offline(page, f"/p/{game['share']}")
+
+    offline(context, live_server, True)
+    page.get_by_label("Points left in my hand").fill("14")
+    page.evaluate("() => scrollBy(0, 300)")  # scrolled on, as a player reading the board
+    page.get_by_role("button", name="Post my hand").click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    # the live part's poll (every 2 s) fails meanwhile
+    expect(
+        page.locator(".flash.error").filter(has_text="Could not reach the server")
+    ).to_have_count(1, timeout=10_000)
+    page.wait_for_timeout(2_500)  # and again
+    shot(page, "offline-hand-kept-in-view-360")
+    expect(entry.get_by_text("kept on this phone")).to_be_in_viewport()
+
+
+def test_a_round_saved_offline_says_it_is_kept_where_the_scorekeeper_tapped(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """At 360 px, the scorekeeper's Save offline: the word that the round is kept on the phone
+    is in view by Save (the outbox card is at the top), and stays there a poll's time later."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = new_game(live_server)
+    kept_offline(page, f"/g/{game['edit']}")
+
+    offline(context, live_server, True)
+    type_round(page)
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    page.wait_for_timeout(2_500)
+    expect(page.locator(".save-status .outbox-kept")).to_be_in_viewport()
+    expect(page.get_by_role("button", name="Save round", exact=True)).to_be_in_viewport()
