@@ -25,7 +25,8 @@ MOVE = (
 #: each "2. The end" option's radio button and its row: [width, height, top, bottom] in px
 OPTIONS = """() => [...document.querySelectorAll('label.end-option')]
   .filter(l => l.getBoundingClientRect().height > 0)
-  .map(l => { const r = l.querySelector('input').getBoundingClientRect(), b = l.getBoundingClientRect();
+  .map(l => { const r = l.querySelector('input').getBoundingClientRect(),
+                    b = l.getBoundingClientRect();
               return [r.width, r.height, b.top, b.bottom]; })"""
 
 

@@ -20,7 +20,8 @@ TABS = """() => [...document.querySelectorAll('nav.game-tabs a')].map(a => {
   const box = a.getBoundingClientRect(), range = document.createRange();
   range.selectNodeContents(a);
   const rects = [...range.getClientRects()];
-  return [box.left, box.right, Math.min(...rects.map(r => r.left)), Math.max(...rects.map(r => r.right))];
+  return [box.left, box.right,
+          Math.min(...rects.map(r => r.left)), Math.max(...rects.map(r => r.right))];
 })"""
 
 
