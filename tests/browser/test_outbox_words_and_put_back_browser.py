@@ -8,6 +8,8 @@ typing it was opened with, as the online Save does."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
@@ -94,17 +96,24 @@ def test_the_outbox_says_a_round_as_its_saved_summary_does(
     expect(own.nth(0)).to_have_text("Ann: 3")
 
 
+def typed(totals: dict[str, int], out: str) -> Callable[[Page], None]:
+    """The filling of the round form: ``totals`` typed (points), ``out`` went out."""
+
+    def fill(page: Page) -> None:
+        for name, points in totals.items():
+            page.get_by_label(f"Points for {name}").fill(str(points))
+        page.get_by_role("group", name=out, exact=True).get_by_label("Went out").check()
+
+    return fill
+
+
 def saved_meanwhile(page: Page, live_server) -> int:
     """A round this phone saved offline (Ann went out, Bob 4, Cho 5, Dee 6) that another
     scorekeeper's phone saved meanwhile with Bob 9; back online, the outbox shows it: the
     game's id."""
     table = seed_table(live_server.app, FOUR, 6)
     open_game(page, table.edit)
-
-    def fill(page: Page) -> None:
-        for name, points in (("Bob", 4), ("Cho", 5), ("Dee", 6)):
-            page.get_by_label(f"Points for {name}").fill(str(points))
-        page.get_by_role("group", name="Ann", exact=True).get_by_label("Went out").check()
+    fill = typed({"Bob": 4, "Cho": 5, "Dee": 6}, out="Ann")
 
     def meanwhile() -> None:
         # the live poll would find the round saved and Save it once more (table.js): a second
@@ -269,16 +278,10 @@ def test_a_save_refused_over_a_hand_changed_on_a_phone_says_so_once(
     server's, says the round is not saved and names Bob's 8 beside this phone's 5."""
     table = seed_table(live_server.app, FOUR, 6)
     open_game(small_phone, table.edit)
-
-    def fill(page: Page) -> None:
-        for name, points in (("Ann", 9), ("Bob", 5), ("Dee", 7)):
-            page.get_by_label(f"Points for {name}").fill(str(points))
-        page.get_by_role("group", name="Cho", exact=True).get_by_label("Went out").check()
-
     offline_save(
         small_phone,
         live_server,
-        fill,
+        typed({"Ann": 9, "Bob": 5, "Dee": 7}, out="Cho"),
         meanwhile=lambda: repost(live_server.app, table.id, "Bob", 8),
     )
     back_online(small_phone)
