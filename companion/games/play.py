@@ -547,14 +547,24 @@ def _posts_changed(
     game: Game, plan: RoundPlan | None, form: RoundForm, exc: posts.PostsChanged
 ) -> Any:
     """Hands were posted again after the form was filled: show each new post beside what the
-    form holds (nothing typed is dropped); saving again keeps the form's values."""
+    form holds (nothing typed is dropped); saving again keeps the form's values. The message
+    names each hand with both values (the offline outbox shows it alone, without the form)."""
+    held = _held(form)  # what this phone sent, before a newer post fills an untouched box
+    changes = [
+        _(
+            "%(who)s changed their hand on their phone to %(posted)s (this phone had %(mine)s)",
+            who=form.hand(seat_id).who,
+            posted=posts.HandValue.of(exc.changed[seat_id]).words(),
+            mine=held[seat_id].words(),
+        )
+        for seat_id in sorted(exc.changed)
+    ]
     _show_newer_posts(form, exc.changed)
-    names = [form.hand(seat_id).who for seat_id in sorted(exc.changed)]
     errors = [
         _(
-            "These hands changed on the players' phones after the form was filled: %(names)s. "
-            "Nothing was saved yet.",
-            names=", ".join(names),
+            "The round is not saved yet: after this form was filled, %(changes)s. "
+            "Check it, then save again.",
+            changes="; ".join(changes),
         )
     ]
     return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)

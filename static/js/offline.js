@@ -444,6 +444,9 @@
         theirs.querySelectorAll("h2").forEach(function (n) { title.textContent = n.textContent; n.parentNode.removeAttribute("aria-labelledby"); n.remove(); });
       }
       if ((whole = theirs.querySelector(".closed"))) { status.remove(); }
+      // refused with no round saved (a hand changed on a player's phone): the server's own
+      // words say why, not "here is what is saved"
+      else if (entry.state === "conflict" && !theirs.querySelector(".card")) { status.remove(); }
       item.appendChild(theirs);
     }
     if (!whole) {

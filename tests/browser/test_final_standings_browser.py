@@ -207,3 +207,27 @@ def test_the_read_only_page_says_game_over_once_to_a_screen_reader(
         db.session.remove()
     expect(viewer.locator("#finish-title")).to_have_count(0)
     expect(news).to_have_text("")
+
+
+def test_the_scorekeepers_title_says_game_over_at_the_last_save_and_not_after_an_undo(
+    keeper_phone: Page, live_server
+) -> None:
+    """A tester's finding: the last round's Save (answered through htmx, no reload) left the
+    scorekeeper's page titled "Game · …" until a reload; the player pages said Game over."""
+    table = seed_table(live_server.app, [ANN, BOB, CY], 6)
+    save_first_six(live_server.app, table.id)
+    keeper = keeper_phone
+    open_game(keeper, table.edit)
+    expect(keeper).to_have_title("Game · Chicken Foot Companion")
+    keeper.evaluate("() => { window.leftOpen = true; }")  # gone if the page loads again
+    keeper.get_by_label(f"Points for {ANN}").fill("10")
+    keeper.get_by_label(f"Points for {BOB}").fill("5")
+    hand(keeper, CY).get_by_label("Went out").check()
+    keeper.get_by_role("button", name="Save round").click()
+    expect(keeper.locator("#finish-title")).to_have_text("Game over")
+    expect(keeper).to_have_title("Game over · Chicken Foot Companion")
+    assert keeper.evaluate("() => window.leftOpen === true")  # at once: no reload
+    keeper.once("dialog", lambda d: d.accept())
+    keeper.get_by_role("button", name="Undo the last change").click()
+    expect(keeper.locator(".flashes")).to_contain_text("Undone")
+    expect(keeper).to_have_title("Game · Chicken Foot Companion")

@@ -8,6 +8,8 @@ typing it was opened with, as the online Save does."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
@@ -18,7 +20,7 @@ from companion.services.round_check import HandEntry, RoundEntry, check_round
 from companion.services.round_plan import load_game
 from companion.services.round_store import edit_round
 from tests.browser.table_screen import FOUR, seed_table
-from tests.browser.test_entries_kept_browser import keeper_saves
+from tests.browser.test_entries_kept_browser import keeper_saves, repost
 from tests.browser.test_table_screen_browser import open_game, small_phone
 from tests.browser.test_table_sizes_browser import hand
 from tests.browser.test_unsaid_typing_browser import typed_then_saved_elsewhere, waiting
@@ -94,17 +96,24 @@ def test_the_outbox_says_a_round_as_its_saved_summary_does(
     expect(own.nth(0)).to_have_text("Ann: 3")
 
 
+def typed(totals: dict[str, int], out: str) -> Callable[[Page], None]:
+    """The filling of the round form: ``totals`` typed (points), ``out`` went out."""
+
+    def fill(page: Page) -> None:
+        for name, points in totals.items():
+            page.get_by_label(f"Points for {name}").fill(str(points))
+        page.get_by_role("group", name=out, exact=True).get_by_label("Went out").check()
+
+    return fill
+
+
 def saved_meanwhile(page: Page, live_server) -> int:
     """A round this phone saved offline (Ann went out, Bob 4, Cho 5, Dee 6) that another
     scorekeeper's phone saved meanwhile with Bob 9; back online, the outbox shows it: the
     game's id."""
     table = seed_table(live_server.app, FOUR, 6)
     open_game(page, table.edit)
-
-    def fill(page: Page) -> None:
-        for name, points in (("Bob", 4), ("Cho", 5), ("Dee", 6)):
-            page.get_by_label(f"Points for {name}").fill(str(points))
-        page.get_by_role("group", name="Ann", exact=True).get_by_label("Went out").check()
+    fill = typed({"Bob": 4, "Cho": 5, "Dee": 6}, out="Ann")
 
     def meanwhile() -> None:
         # the live poll would find the round saved and Save it once more (table.js): a second
@@ -257,3 +266,31 @@ def test_a_round_refused_as_saved_twice_is_one_entry(small_phone: Page, live_ser
     assert small_phone.evaluate(
         "() => JSON.parse(localStorage.getItem('cfc-outbox')).map(e => e.key[0])"
     ) == ["2"]
+
+
+def test_a_save_refused_over_a_hand_changed_on_a_phone_says_so_once(
+    small_phone: Page, live_server
+) -> None:
+    """A tester's finding: the scorekeeper saved offline (Ann 9, Bob 5, Cho went out) while Bob
+    posted 8 from his phone; back online the entry said "Not saved: the game changed on
+    another phone meanwhile. Here is what is saved, beside what this phone has." over the
+    server's "Nothing was saved yet", and showed no saved values. Now one message, the
+    server's, says the round is not saved and names Bob's 8 beside this phone's 5."""
+    table = seed_table(live_server.app, FOUR, 6)
+    open_game(small_phone, table.edit)
+    offline_save(
+        small_phone,
+        live_server,
+        typed({"Ann": 9, "Bob": 5, "Dee": 7}, out="Cho"),
+        meanwhile=lambda: repost(live_server.app, table.id, "Bob", 8),
+    )
+    back_online(small_phone)
+    entry = small_phone.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "conflict")
+    expect(entry.locator(".outbox-answer")).to_have_text(
+        "The round is not saved yet: after this form was filled, Bob changed their hand on "
+        "their phone to 8 points (this phone had 5 points). Check it, then save again."
+    )
+    expect(entry.get_by_text("Here is what is saved")).to_have_count(0)
+    expect(entry.get_by_text("Nothing was saved yet")).to_have_count(0)
+    expect(entry.locator(".outbox-own")).to_contain_text("Bob: 5")

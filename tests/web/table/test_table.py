@@ -398,6 +398,12 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     assert r.status_code == 409
     words = text(r)
     assert "Bob posted 16 points from their phone after this form was filled" in words
+    # one message says it all, both values (the offline outbox shows it without the form)
+    assert (
+        "The round is not saved yet: after this form was filled, Bob changed their hand on "
+        "their phone to 16 points (this phone had 12 points). Check it, then save again."
+    ) in words
+    assert "Nothing was saved yet" not in words
     assert rounds(game) == []
     # the form came back with what the scorekeeper typed and the new revision: saving again
     # keeps the form's values (the scorekeeper has now seen the post)
