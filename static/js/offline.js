@@ -277,7 +277,6 @@
   // it (a waiting one, another tab's, is sent: compared; an answer repeated late, nothing).
   function superseded(entry) {
     var entries = load(), at = entries.findIndex(function (e) { return e.key === entry.key; });
-    if (at < 0) { at = entries.length; } // (a Save not kept: every entry is older)
     store(entries.filter(function (e, i) {
       return i >= at || !sameRound(e, entry) || e.state === "waiting" || e.state === "sending";
     }));
