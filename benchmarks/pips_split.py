@@ -4,8 +4,8 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--third`` the third (tests/data/pips_split_third.json), ``--fourth`` the fourth
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
-``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth``, ``--seventeenth`` and
-``--eighteenth`` the later ones.
+``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth``, ``--seventeenth``,
+``--eighteenth`` and ``--nineteenth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -216,6 +216,16 @@ LATER_PARTS = {
         "An eighteenth held-out part of the photo reader's labelled set, written once right "
         "after the seventeenth one (pips_split_seventeenth.json) had measured the run-together "
         "pips rule (its answers, at 0.5x-3x), before any tuning on it.",
+    ),
+    "--nineteenth": LaterPart(
+        "held_out_nineteenth",
+        ROOT / "tests" / "data" / "pips_split_nineteenth.json",
+        1221,
+        (410_000, 420_000, 150),
+        (420_000, 421_000, 30),
+        "A nineteenth held-out part of the photo reader's labelled set, written once right "
+        "after the eighteenth one (pips_split_eighteenth.json) had measured the own-shadow "
+        "rule (its answers, at 0.5x-3x), before any tuning on it.",
     ),
 }
 
