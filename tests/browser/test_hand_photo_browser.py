@@ -91,7 +91,7 @@ def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, 
         expect(bo.get_by_role("heading", name=re.compile(r"Points to post: \d+"))).to_be_visible()
         marked = bo.locator("svg.marked-photo")
         expect(marked.locator("a.tile-mark").first).to_be_visible()
-        expect(bo.get_by_text(re.compile(r"tiles? sure"))).to_be_visible()
+        expect(bo.get_by_text(re.compile(r"\d+ tiles? found"))).to_be_visible()
         shot(bo, "hand-photo-marked")
 
         # Bo corrects the first tile (whatever was read) to 5-4 and confirms.
@@ -391,7 +391,7 @@ def test_a_tile_the_photo_missed_is_added_and_counted_at_360_px(phone: Page, bro
 def test_the_count_found_is_asked_about_and_a_missed_tile_added_from_there_at_360_px(
     phone: Page, browser, live_server
 ):
-    """The page said "All 1 tiles sure" though the reader can miss a tile without a word: it
+    """The page said "1 tile sure" though the reader can miss a tile without a word: it
     now asks, on the first screen, whether the tiles found are every tile in the hand, and
     its link opens "The photo missed a tile?" with the first added tile's picker focused."""
     with bo_photo_read_on_a_small_phone(phone, browser, live_server) as bo:
