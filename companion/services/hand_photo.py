@@ -135,15 +135,19 @@ def picker_context(game: Game) -> dict[str, Any]:
 
 
 def sure_words(marks: Sequence[TileMark]) -> str:
-    """How many tiles were read surely and how many the player must check ("5 of 7 tiles sure;
-    2 to check"): true and useful where one overall confidence read 0 % as soon as any tile
-    was unread."""
+    """How many tiles were found, and how many of those were read surely or are to be checked
+    ("4 tiles found, each read sure"; "5 tiles found: 3 read sure, 2 to check"). It speaks of
+    the tiles found, never of the hand: the reader can miss a tile without a word, so "All 4
+    tiles sure" told a player whose hand had 5 there was nothing to check. The page asks next
+    whether that is every tile in the hand (``_photo_reading.html``)."""
     sure = sum(mark.sure for mark in marks)
     if sure == len(marks):
-        return ngettext("%(num)d tile sure", "All %(num)d tiles sure", sure)
+        return ngettext(
+            "%(num)d tile found, read sure", "%(num)d tiles found, each read sure", sure
+        )
     return ngettext(
-        "%(sure)d of %(num)d tile sure; %(check)d to check",
-        "%(sure)d of %(num)d tiles sure; %(check)d to check",
+        "%(num)d tile found: %(sure)d read sure, %(check)d to check",
+        "%(num)d tiles found: %(sure)d read sure, %(check)d to check",
         len(marks),
         sure=sure,
         check=len(marks) - sure,

@@ -143,13 +143,18 @@
   }
 
   // A tap on a tile of the photo (or on its wider tap circle) jumps to its picker (a plain link
-  // without JS) and opens it for the thumb: the picker takes the focus.
+  // without JS) and opens it for the thumb: the picker takes the focus. So does "If not, add
+  // the missed tile." under the headline, for the first added tile's picker, whose folded
+  // "The photo missed a tile?" is opened first (a closed one's picker cannot take the focus).
   document.addEventListener("click", function (event) {
-    var link = event.target.closest ? event.target.closest("a.tile-mark, a.tile-hit") : null;
+    var links = "a.tile-mark, a.tile-hit, a.add-missed";
+    var link = event.target.closest ? event.target.closest(links) : null;
     var target = link ? document.getElementById((link.getAttribute("href") || "").slice(1)) : null;
     var picker = target ? target.querySelector("select") : null;
     if (!picker) { return; }
     event.preventDefault();
+    var folded = target.closest("details");
+    if (folded) { folded.open = true; }
     picker.scrollIntoView({ block: "center" });
     picker.focus();
   });

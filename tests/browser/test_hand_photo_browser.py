@@ -91,7 +91,7 @@ def test_a_player_posts_the_hand_from_a_photo(phone: Page, browser, playwright, 
         expect(bo.get_by_role("heading", name=re.compile(r"Points to post: \d+"))).to_be_visible()
         marked = bo.locator("svg.marked-photo")
         expect(marked.locator("a.tile-mark").first).to_be_visible()
-        expect(bo.get_by_text(re.compile(r"tiles? sure"))).to_be_visible()
+        expect(bo.get_by_text(re.compile(r"\d+ tiles? found"))).to_be_visible()
         shot(bo, "hand-photo-marked")
 
         # Bo corrects the first tile (whatever was read) to 5-4 and confirms.
@@ -386,6 +386,47 @@ def test_a_tile_the_photo_missed_is_added_and_counted_at_360_px(phone: Page, bro
         bo.wait_for_url(re.compile(r"/p/[\w-]+$"))
         expect(bo.get_by_text("Hand posted")).to_be_visible()
         expect(bo.get_by_text("6-5").first).to_be_visible()
+
+
+def test_the_count_found_is_asked_about_and_a_missed_tile_added_from_there_at_360_px(
+    phone: Page, browser, live_server
+):
+    """The page said "1 tile sure" though the reader can miss a tile without a word: it
+    now asks, on the first screen, whether the tiles found are every tile in the hand, and
+    its link opens "The photo missed a tile?" with the first added tile's picker focused."""
+    with bo_photo_read_on_a_small_phone(phone, browser, live_server) as bo:
+        question = bo.locator("[data-count-check]")
+        expect(question).to_have_text(
+            "Is that every tile in the hand? If not, add the missed tile."
+        )
+        expect(question).to_be_in_viewport()  # seen before scrolling to Confirm
+        expect(bo.get_by_text("1 tile found, read sure")).to_be_visible()
+        added = bo.get_by_label("Added tile 1")
+        expect(added).to_be_hidden()  # folded in "The photo missed a tile?"
+        question.get_by_role("link", name="If not, add the missed tile.").tap()
+        expect(added).to_be_visible()
+        expect(added).to_be_focused()
+        added.select_option("6-5")
+        expect(bo.locator("[data-hand-points]").first).to_have_text("15")
+
+
+def test_without_javascript_the_count_questions_link_still_opens_the_added_tile(
+    phone: Page, browser, live_server
+):
+    """The link is a plain one to the first added tile's picker: without photo.js the
+    browser opens the folded "The photo missed a tile?" around it."""
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        has_touch=True,
+        base_url=live_server.url,
+        java_script_enabled=False,
+    )
+    try:
+        bo = bo_photo_read(phone, context)
+        bo.get_by_role("link", name="If not, add the missed tile.").tap()
+        expect(bo.get_by_label("Added tile 1")).to_be_visible()
+    finally:
+        context.close()
 
 
 def ana_posted(live_server, share_path: str, tiles: list[str]) -> None:

@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+from flask_babel import refresh
 from sqlalchemy import select
 
 from companion.extensions import db
@@ -480,3 +481,42 @@ def test_a_tile_another_player_posted_is_flagged_beside_its_picker(table):
     )
     assert again.status_code == 200
     assert flags(again.text) == {"fix-words-3": CENTRE_WORDS}
+
+
+def test_the_page_counts_the_tiles_found_and_asks_whether_that_is_the_whole_hand(
+    table, monkeypatch
+):
+    """The reader can miss a tile without a word: "All 2 tiles sure" then told a player
+    holding 3 there was nothing to check. The page says how many tiles were found and how
+    surely, asks before Confirm whether that is every tile in the hand, and links to the
+    first "added tile" picker (inside "The photo missed a tile?")."""
+    game, phone = table
+    bob = phone("Bob")
+    page = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data)
+    words = text(page)
+    assert "2 tiles found, each read sure" in words and "All 2 tiles sure" not in words
+    assert "Is that every tile in the hand? If not, add the missed tile." in words
+    link = re.search(r'<a href="#fix-(\d+)" class="add-missed">', page.text)
+    assert link and link.group(1) == "2"  # the first added tile, after tiles 0 and 1
+    assert 'id="fix-2"' in page.text.split('class="added-tiles"')[1]
+    assert page.text.index("Is that every tile") < page.text.index("Confirm these tiles")
+    assert "1 tile found, read sure" in text(upload(bob, game, scene([(6, 5)], angle=0.3).data))
+
+    ann = phone("Ann")
+    assert ann.post("/language", data={"lang": "ru", "next": "/"}).status_code == 303
+    refresh()  # (the test's app context keeps the first request's language)
+    words = text(upload(ann, game, scene([(6, 5), (3, 1), (2, 2)], angle=0.5).data))
+    assert "Найдены 3 кости, каждая прочитана уверенно" in words
+    assert "Это все кости на руке? Если нет, добавь пропущенную." in words
+
+    monkeypatch.setattr("companion.pips.reading.SURE", 1.01)  # no tile is sure
+    refresh()
+    assert "2 tiles found: 0 read sure, 2 to check" in text(
+        upload(bob, game, scene([(6, 5), (3, 1)], angle=0.3).data)
+    )
+    cy = phone("Cy")
+    assert cy.post("/language", data={"lang": "cs", "next": "/"}).status_code == 303
+    refresh()
+    words = text(upload(cy, game, scene([(6, 5), (3, 1)], angle=0.3).data))
+    assert "Nalezeny 2 kostky: jistě 0, zkontrolovat 2" in words
+    assert "Jsou to všechny kostky v ruce?" in words

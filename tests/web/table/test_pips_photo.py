@@ -118,7 +118,7 @@ def test_answer_shows_every_pip_marked_and_each_tile_outlined(client):
     assert "data:image/jpeg;base64," in body
     for tile in ("6-5", "3-1", "2-2"):
         assert re.search(rf">\d: {tile}</text>", body)
-    assert "All 3 tiles sure" in text(r) and "Confidence" not in text(r)
+    assert "3 tiles found, each read sure" in text(r) and "Confidence" not in text(r)
     assert stored_rounds(game) == 0  # nothing saved from a photo
 
 
@@ -352,7 +352,7 @@ def test_a_tile_not_sure_must_be_picked(client, monkeypatch):
     r = upload(client, game, bob, hand_photo().data)
     body = r.get_data(as_text=True)
     assert "Points to post: 0" in text(r)
-    assert "0 of 3 tiles sure; 3 to check" in text(r)
+    assert "3 tiles found: 0 read sure, 3 to check" in text(r)
     assert body.count('<option value="?" data-points="0" selected>') == 3
     assert "? (looks like 6-5: pick it)" in body and "(not sure: check it)" in body
     picks = {"tile": ["?", "3-1", "2-2"], "csrf_token": ""}
@@ -371,7 +371,7 @@ def test_the_sure_tiles_are_counted_not_one_confidence_that_any_unread_tile_zero
     monkeypatch.setattr(TileRead, "sure", property(lambda t: sure.fget(t) and t.text != "3-1"))
     game = make_game()
     r = upload(client, game, seat_ids(game)["Bob"], hand_photo().data)
-    assert "2 of 3 tiles sure; 1 to check" in text(r)
+    assert "3 tiles found: 2 read sure, 1 to check" in text(r)
     assert "Confidence" not in text(r)
 
 
