@@ -551,13 +551,8 @@ def _posts_changed(
     names each hand with both values (the offline outbox shows it alone, without the form)."""
     held = _held(form)  # what this phone sent, before a newer post fills an untouched box
     changes = [
-        _(
-            "%(who)s changed their hand on their phone to %(posted)s (this phone had %(mine)s)",
-            who=form.hand(seat_id).who,
-            posted=posts.HandValue.of(exc.changed[seat_id]).words(),
-            mine=held[seat_id].words(),
-        )
-        for seat_id in sorted(exc.changed)
+        _changed_hand(form.hand(seat_id).who, posts.HandValue.of(post), held[seat_id])
+        for seat_id, post in sorted(exc.changed.items())
     ]
     _show_newer_posts(form, exc.changed)
     errors = [
@@ -568,6 +563,25 @@ def _posts_changed(
         )
     ]
     return _render_game(409, game=game, plan=plan, form=form, errors=errors, changed=False)
+
+
+def _changed_hand(who: str, posted: posts.HandValue, mine: posts.HandValue) -> str:
+    """One hand a refused save names: the player's new post and what this phone had, each
+    after a colon so any value reads right ("now: went out"); an empty box in words, not
+    "—"."""
+    if not mine.key():
+        return _(
+            "%(who)s changed their hand on their phone (now: %(posted)s; nothing was typed for "
+            "them on this phone)",
+            who=who,
+            posted=posted.words(),
+        )
+    return _(
+        "%(who)s changed their hand on their phone (now: %(posted)s; this phone: %(mine)s)",
+        who=who,
+        posted=posted.words(),
+        mine=mine.words(),
+    )
 
 
 def _newer_posts(game: Game, double: int, form: RoundForm) -> dict[int, HandPost]:

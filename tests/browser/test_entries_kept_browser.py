@@ -178,7 +178,7 @@ def test_an_offline_save_refused_names_the_hand_and_puts_mine_back(
     # entry says which hand, with this phone's values beside
     expect(entry).to_have_attribute("data-state", "conflict")
     expect(entry.locator(".outbox-answer")).to_contain_text(
-        "Bo changed their hand on their phone to 25 points (this phone had 18 points)"
+        "Bo changed their hand on their phone (now: 25 points; this phone: 18 points)"
     )
     expect(entry.locator(".outbox-own")).to_contain_text("Bo: 18")
     # the page shows the form again; the phone's values go back into it with one tap

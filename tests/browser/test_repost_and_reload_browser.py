@@ -101,7 +101,7 @@ def test_a_post_the_form_has_not_shown_is_still_refused(
     hand(keeper, "Cy").get_by_label("Went out").check()
     keeper.get_by_role("button", name="Save round").last.click()
     expect(keeper.locator("#round-area")).to_contain_text(
-        "after this form was filled, Bo changed their hand on their phone to 16 points"
+        "after this form was filled, Bo changed their hand on their phone (now: 16 points"
     )
     expect(hand(keeper, "Bo")).to_contain_text("16 points")
     expect(bo_box).to_have_value("12")

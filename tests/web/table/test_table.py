@@ -401,7 +401,7 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     # one message says it all, both values (the offline outbox shows it without the form)
     assert (
         "The round is not saved yet: after this form was filled, Bob changed their hand on "
-        "their phone to 16 points (this phone had 12 points). Check it, then save again."
+        "their phone (now: 16 points; this phone: 12 points). Check it, then save again."
     ) in words
     assert "Nothing was saved yet" not in words
     assert rounds(game) == []
@@ -411,6 +411,42 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     r = client.post(f"/g/{game.edit_token}/round", data={**data, f"seen_{ids['Bob']}": new_seen})
     assert r.status_code == 303
     assert {h.seat_id: h.points for h in rounds(game)[0].hands}[ids["Bob"]] == 12
+
+
+def test_a_refused_save_names_a_went_out_hand_in_words_that_read(client, table):
+    """Each value of a refused save's message follows a colon: "went out" read "(this phone
+    had went out)" and "changed their hand on their phone to went out" (a tester's words)."""
+    game, phone = table
+    ids = seat_ids(game)
+    bob, cy = phone("Bob"), phone("Cy")
+    post(bob, game, total="12")
+    post(cy, game, total="3")
+    seen = {f"seen_{ids[n]}": str(hand_post(game, n).revision) for n in ("Bob", "Cy")}
+    post(bob, game, went_out="y", seen=hand_post(game, "Bob").revision)  # after the form was filled
+    post(cy, game, total="9", seen=hand_post(game, "Cy").revision)
+    data = round_post(game, 6, totals={"Bob": 12, "Ann": 7}, out="Cy")
+    r = client.post(f"/g/{game.edit_token}/round", data={**data, **seen})
+    assert r.status_code == 409 and rounds(game) == []
+    assert (
+        "after this form was filled, Bob changed their hand on their phone (now: went out; "
+        "this phone: 12 points); Cy changed their hand on their phone (now: 9 points; this "
+        "phone: went out). Check it, then save again."
+    ) in text(r)
+
+
+def test_a_changed_hand_whose_box_was_empty_says_so_in_words(app):
+    """A hand of a refused save whose box on this phone held nothing is said in words, not
+    "(this phone had —)" (every saved hand holds a value today: the words are for a box that
+    reaches the message empty)."""
+    from companion.games.play import _changed_hand
+    from companion.services.hand_posts import HandValue
+
+    with app.test_request_context():
+        words = _changed_hand("Bob", HandValue(16, None, False), HandValue(None, None, False))
+    assert words == (
+        "Bob changed their hand on their phone (now: 16 points; nothing was typed for them on "
+        "this phone)"
+    )
 
 
 def test_a_refused_save_shows_a_newer_post_in_a_box_that_held_the_old_one(client, table):

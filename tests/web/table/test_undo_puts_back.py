@@ -352,7 +352,7 @@ def test_a_save_refused_over_a_post_made_since_keeps_the_typing_put_back(client,
     posted(phone("Dee"), game, 6, total="20")
     r = client.post(f"/g/{game.edit_token}/round", data=MultiDict(list(_pairs(form))))
     assert r.status_code == 409, text(r)
-    assert "after this form was filled, Dee changed their hand on their phone to 20" in text(r)
+    assert "after this form was filled, Dee changed their hand on their phone (now: 20" in text(r)
     ids = seat_ids(game)
     again = round_form_fields(r.get_data(as_text=True))
     assert sorted(again[f"tiles_{ids['Dee']}"]) == ["3-1", "5-4"]
