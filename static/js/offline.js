@@ -718,6 +718,8 @@
     navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" }).catch(function () {});
   }
   window.addEventListener("online", flush);
+  // another tab's entry: this tab's card shows it too
+  window.addEventListener("storage", function (ev) { if (ev.key === STORE) { render(); } });
   // after load (the outbox drawn again): a refusal from before the reload comes into view
   window.addEventListener("pageshow", function () { render(); showAttention(); });
   var retry = setInterval(function () { if (navigator.onLine !== false) { flush(); } }, RETRY_MS);

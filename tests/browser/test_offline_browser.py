@@ -1099,6 +1099,34 @@ def test_a_round_saved_offline_in_two_tabs_keeps_both_and_compares_the_second(
     assert audit(live_server, game["id"], "round_saved") == 1
 
 
+def test_an_entry_kept_in_one_tab_shows_in_the_other_tab_at_once(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """The scorekeeper's game page open in two tabs, offline: tab A saves the round. Tab B
+    showed only its own card (none) until a reload or a send; the outbox is the phone's, so
+    tab B's card shows A's waiting entry at once (localStorage's "storage" event), and
+    without it once it is sent."""
+    game = new_game(live_server)
+    path = f"/g/{game['edit']}"
+    kept_offline(page, path)
+    tab_b = context.new_page()
+    tab_b.goto(path)
+    expect(tab_b.locator("#round-area form.round-form")).to_be_visible()
+    expect(tab_b.locator("#outbox")).to_have_count(0)
+
+    offline(context, live_server, True)
+    type_round(page)  # tab A: Bob 12, Cy 3, Ann went out
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    entry = tab_b.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    expect(entry.locator(".outbox-own")).to_contain_text("Bob: 12")
+
+    offline(context, live_server, False)  # sent (by whichever tab first): gone from both
+    for tab in (page, tab_b):
+        expect(tab.locator("#outbox")).to_have_count(0)
+    assert rounds(live_server, game["id"]) == 1
+
+
 def test_a_hand_posted_offline_keeps_its_kept_card_in_view(
     context: BrowserContext, page: Page, live_server: LiveServer, shot
 ) -> None:

@@ -11,7 +11,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.table_screen import seed_table
-from tests.browser.test_outbox_words_and_put_back_browser import back_online
 from tests.browser.test_table_screen_browser import SMALL_PHONE, open_game, small_phone
 from tests.browser.test_table_sizes_browser import hand
 from tests.browser.test_unsaid_typing_browser import THREE, waiting
@@ -60,7 +59,7 @@ def test_the_correction_put_back_from_the_outbox_resolves_its_entry(
         live_server.wifi.cut = False
         small_phone.context.set_offline(False)
         other.close()
-    back_online(small_phone)
+    # (back online: the outbox sends it, set_offline's "online" event)
     entry = small_phone.locator("#outbox .outbox-entry")
     expect(small_phone.locator("#outbox")).to_contain_text(
         "Saved with other values than this phone sent"
