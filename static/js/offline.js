@@ -155,7 +155,7 @@
   // and page. Another tab's (or an earlier page's) stays: sent after it, it is compared.
   function keep(entry) {
     store(load().filter(function (e) {
-      return e.from !== PAGE || !sameRound(e, entry) || e.state === "conflict" || e.state === "refused";
+      return e.from !== PAGE || !sameRound(e, entry) || refused(e.state);
     }).concat([entry]));
   }
 
@@ -191,6 +191,10 @@
       return waits(entry.key);
     });
   }
+
+  // Whether an entry's state (or a send's result) is the server's refusal, kept with its
+  // answer ("conflict", "refused"); an entry's other states are "sending" and "waiting".
+  function refused(state) { return state === "conflict" || state === "refused"; }
 
   // 502, 503, 504: a proxy's answer that the app was not reached (a restart): the entry waits.
   function unreached(status) { return status > 501 && status < 505; }
@@ -278,7 +282,7 @@
   function superseded(entry) {
     var entries = load(), at = entries.findIndex(function (e) { return e.key === entry.key; });
     store(entries.filter(function (e, i) {
-      return i >= at || !sameRound(e, entry) || e.state === "waiting" || e.state === "sending";
+      return i >= at || !sameRound(e, entry) || !refused(e.state);
     }));
   }
 
@@ -287,14 +291,18 @@
   // back with the saved round beside it (``saved``) stays until the player removes it: it is
   // this phone's values beside what was saved, as saved now (recheck: data-plays holds each
   // saved round as " <double>:<play>").
+  // A player's page names the rounds (data-compare: templates/table/hand.html) whose entry
+  // saved with other values still matters: another round's leaves (the game moved on).
   function answeredElsewhere() {
     var entries = load();
+    var matters = document.querySelector("[data-compare]");
     var left = entries.filter(function (e) {
       var mark = document.querySelector('.rounds-saved[data-url="' + pathOf(e.url) + '"]');
       var double = fieldOf(e, "double");
+      if (e.saved && matters && pathOf(e.url) === location.pathname) { return matters.dataset.compare.indexOf(" " + double + " ") > -1; }
       if ((" " + (mark && mark.dataset.plays) + " ").indexOf(" " + double + ":") < 0) { return true; }
       if (current(mark, double, e.back) === false && !inFlight[e.key]) { recheck(e); }
-      return e.saved || (e.state !== "conflict" && e.state !== "refused");
+      return e.saved || !refused(e.state);
     });
     if (left.length !== entries.length) { store(left); }
   }
@@ -314,7 +322,7 @@
   function flush() {
     if (sending) { return; }
     var queue = load().filter(function (e) {
-      return (e.state === "waiting" || e.state === "sending") && !inFlight[e.key];
+      return !refused(e.state) && !inFlight[e.key];
     });
     if (!queue.length) { return; }
     sending = true;
@@ -328,7 +336,7 @@
         return;
       }
       send(queue[i]).then(function (result) {
-        if ((result === "conflict" || result === "refused") && mineHere(queue[i])) { news = true; }
+        if (refused(result) && mineHere(queue[i])) { news = true; }
         // This page's entry was answered (saved, or refused with what is saved now): show
         // the game as it is now; a refused entry stays in the outbox beside it.
         if (result !== "waiting" && mineHere(queue[i])) { reload = queue[i].page; }
@@ -368,18 +376,19 @@
 
   // --- showing the outbox -------------------------------------------------------------------
 
+  // (a button of its own: type "button", never a form's submit)
   function el(tag, cls, text) {
     var node = document.createElement(tag);
+    if (tag === "button") { node.type = tag; }
     if (cls) { node.className = cls; }
     if (text) { node.textContent = text; }
     return node;
   }
 
+  // base.html's data-saved-other(-keeper), data-conflict, data-refused or data-waiting
   function stateWords(entry) {
     if (entry.saved) { return entry.keeper ? words.savedOtherKeeper : words.savedOther; }
-    if (entry.state === "conflict") { return words.conflict; }
-    if (entry.state === "refused") { return words.refused; }
-    return words.waiting;
+    return words[refused(entry.state) ? entry.state : "waiting"];
   }
 
   function render() {
@@ -406,8 +415,8 @@
     var heads = [];
     [
       { name: "saved", title: words.savedTitle, holds: function (e) { return !!e.saved; } },
-      { name: "attention", title: words.attention, holds: function (e) { return !e.saved && (e.state === "conflict" || e.state === "refused"); } },
-      { name: "waiting", title: words.title, holds: function (e) { return e.state !== "conflict" && e.state !== "refused"; } }
+      { name: "attention", title: words.attention, holds: function (e) { return !e.saved && refused(e.state); } },
+      { name: "waiting", title: words.title, holds: function (e) { return !refused(e.state); } }
     ].forEach(function (group) {
       var entries = mine.filter(group.holds);
       if (!entries.length) { return; }
@@ -427,7 +436,7 @@
     item.setAttribute("data-state", entry.state);
     var title = item.appendChild(el("h3", "", entry.label));
     var status = el("p", "outbox-state", stateWords(entry));
-    status.setAttribute("role", entry.state === "conflict" || entry.state === "refused" ? "alert" : "status");
+    status.setAttribute("role", refused(entry.state) ? "alert" : "status");
     item.appendChild(status);
     // what is saved, then this phone's values, one above the other (at 360 px two columns
     // were cramped); a player's hand beside the saved round (table/hand.html's card) says
@@ -471,14 +480,12 @@
       correct.href = entry.correct;
       actions.appendChild(correct);
     }
-    if (entry.state === "waiting" || entry.state === "sending") {
+    if (!refused(entry.state)) {
       var now = el("button", "secondary", words.sendNow);
-      now.type = "button";
       now.addEventListener("click", flush);
       actions.appendChild(now);
     } else {
       var remove = el("button", "secondary", words.dismiss);
-      remove.type = "button";
       remove.setAttribute("data-forget", ""); // kept.js: its kept typing goes with it
       remove.addEventListener("click", function (ev) {
         if (window.confirm(entry.saved ? words.dismissSaved : words.dismissConfirm)) { drop(entry.key); render(); } else { ev.stopPropagation(); }
@@ -488,7 +495,6 @@
       var form = !entry.saved && formFor(entry);
       if (form) {
         var mine = el("button", "", words.putBack);
-        mine.type = "button";
         mine.addEventListener("click", function () {
           putBack(form, entry);
           // its values are in the form now (kept there as typed): the entry has done its part
@@ -615,7 +621,7 @@
     var key = form && form.getAttribute("data-outbox-key");
     if (!key) { return; }
     delete inFlight[key];
-    update(key, { state: "waiting" });
+    waits(key);
     form.removeAttribute("data-outbox-key");
     sayKept(form);
     render();

@@ -74,3 +74,27 @@ def test_a_finished_games_page_is_headed_game_over_not_the_players_hand(client, 
     assert re.search(r"<h1[^>]*>\s*Game over\s*</h1>", html), html[:2000]
     assert "Bob's hand" not in text(bob.get(f"/p/{game.share_token}"))
     assert len(re.findall(r"<h[1-6][^>]*>\s*Game over", html)) == 1
+
+
+def compared_rounds(phone, game) -> list[str]:
+    """The rounds (their doubles) whose "Saved with other values than this phone sent" still
+    matters on ``phone``'s hand page (data-compare, read by static/js/offline.js)."""
+    found = re.search(r'data-compare="([^"]*)"', phone.get(f"/p/{game.share_token}").text)
+    assert found
+    return found[1].split()
+
+
+def test_a_saved_rounds_comparison_matters_until_the_phone_or_the_game_moves_on(client, table):  # noqa: F811
+    """The round saved last matters (it can still be corrected before the game moves on) and
+    so does the round of the form; once Bob posts his next hand, or the next round is saved,
+    the older round's comparison no longer does."""
+    game, phone = table
+    bob = phone("Bob")
+    assert compared_rounds(bob, game) == ["6"]  # nothing saved yet: the round being played
+    keeper_saves_six(client, game)
+    assert compared_rounds(bob, game) == ["5", "6"]
+    assert post(bob, game, 5, total="4").status_code == 303  # Bob moved on
+    assert compared_rounds(bob, game) == ["5"]
+    data = round_post(game, 5, totals={"Bob": 4, "Cy": 3}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    assert compared_rounds(bob, game) == ["4", "5"]  # the game moved on: 6-6's is over

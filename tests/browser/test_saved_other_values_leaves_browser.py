@@ -1,0 +1,88 @@
+"""A tester's finding at a real table, on a player's phone at 360 x 740 (static/js/offline.js):
+Ann posted her hand (9) without a connection, the scorekeeper saved the round with 6-6 with 8
+for her meanwhile, and back online her outbox sent it and came back with the card "Saved with
+other values than this phone sent". The card then stayed at the top of her page round after
+round, until she tapped "Forget what this phone had": noise once the game had moved on.
+
+Now the card shows while it matters: while the round it concerns is the round saved last and
+Ann has posted nothing for the next one (the scorekeeper can still correct it, and her 9 is on
+screen to say so). It leaves by itself, with its outbox entry, once she posts her next hand
+(she has seen it and moved on) or the next round is saved (the game has moved on)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_post_for_a_saved_round_browser import at_round_one, saves_round_one
+from tests.browser.test_table_sizes_browser import hand
+
+pytestmark = pytest.mark.browser
+
+TITLE = "Saved with other values than this phone sent"
+
+
+def outbox(page: Page) -> list[dict]:
+    """The phone's outbox as kept in localStorage (cfc-outbox)."""
+    return json.loads(page.evaluate("() => localStorage.getItem('cfc-outbox') || '[]'"))
+
+
+def stored(page: Page) -> dict[str, str]:
+    """Everything the phone keeps in localStorage, by key."""
+    return page.evaluate("() => Object.assign({}, localStorage)")
+
+
+def saves_round_two(keeper: Page) -> None:
+    expect(keeper.locator("#round-title")).to_have_text(re.compile(r"^Round 2 of"))
+    hand(keeper, "Ann").get_by_role("textbox").fill("3")
+    hand(keeper, "Bob").get_by_role("textbox").fill("4")
+    hand(keeper, "Cho").get_by_label("Went out").check()
+    keeper.get_by_role("button", name="Save round").last.click()
+    expect(keeper.locator("#round-title")).to_have_text(re.compile(r"^Round 3 of"))
+
+
+@pytest.mark.parametrize("moved_on", ["next round saved", "next hand posted"])
+def test_the_saved_with_other_values_card_leaves_once_the_game_moves_on(
+    two_phones: tuple[Page, Page], live_server, moved_on: str
+) -> None:
+    keeper, ann = two_phones
+    at_round_one(keeper, ann, live_server)
+    try:
+        live_server.wifi.cut = True
+        ann.context.set_offline(True)
+        ann.get_by_label("Points left in my hand").fill("9")
+        ann.get_by_role("button", name="Post my hand").click()
+        expect(ann.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    finally:
+        live_server.wifi.cut = False
+    saves_round_one(keeper, 8)  # Ann's 8, as the scorekeeper heard it
+    ann.context.set_offline(False)
+    expect(ann.locator("#post-title")).to_contain_text("5-5", timeout=20_000)
+    card = ann.locator("#outbox .outbox-group.saved")
+    expect(card.locator("h2")).to_have_text(TITLE)
+    expect(card).to_contain_text("What you typed: 9")
+
+    # while the round with 6-6 is the round saved last and Ann has posted nothing since, it
+    # stays: a page loaded again still shows it
+    ann.reload()
+    expect(ann.locator("#post-title")).to_contain_text("5-5")
+    expect(card.locator("h2")).to_have_text(TITLE)
+    assert [e["state"] for e in outbox(ann)] == ["conflict"]
+
+    if moved_on == "next round saved":
+        saves_round_two(keeper)  # Ann's poll sees it and loads her page again
+        expect(ann.locator("#post-title")).to_contain_text("4-4", timeout=10_000)
+    else:
+        ann.get_by_label("Points left in my hand").fill("3")
+        ann.get_by_role("button", name="Post my hand").click()
+        expect(ann.locator(".post-state")).to_contain_text("Posted: 3 points")
+        expect(ann.locator("#post-title")).to_contain_text("5-5")
+    # gone by itself, and its entry with it (no card comes back at the next load)
+    expect(ann.locator("#outbox")).to_have_count(0)
+    assert outbox(ann) == []
+    assert not [k for k in stored(ann) if k.startswith("cfc-hand-typed")]  # nor kept elsewhere
+    ann.reload()
+    expect(ann.locator("#outbox")).to_have_count(0)
