@@ -503,10 +503,11 @@ class _Face:
     def covered(self, divider: Blob, tile: TileRead) -> float:
         """The larger share (0-1) of either half of ``tile``'s face, its counted pips and
         ``divider`` left out, that marks cover (:data:`COVER_SPOTS`; spots off the photo not
-        counted). A tile's face is plain around its pips; a stick lying over a 6-2 hid four
-        pips and ran into them, and the rest read a sure 2-2. Each half is judged alone: a
-        stick over one pip of a 1-1 covered a fifth of that half but a tenth of the face (the
-        other half plain), and the 1-1 read a sure 1-0."""
+        counted; nor the face's corners, :data:`FACE_CORNER`). A tile's face is plain around its
+        pips; a stick lying over a 6-2 hid four pips and ran into them, and the rest read a
+        sure 2-2. Each half is judged alone: a stick over one pip of a 1-1 covered a fifth of
+        that half but a tenth of the face (the other half plain), and the 1-1 read a sure
+        1-0."""
         width = divider.length / DIVIDER_SPAN
         (along, n_along), (across, n_across) = COVER_SPOTS
         u, v = np.meshgrid(
@@ -516,6 +517,9 @@ class _Face:
         ax, ay = math.cos(divider.angle), math.sin(divider.angle)
         x, y = divider.x + u * ax - v * ay, divider.y + u * ay + v * ax
         keep = np.abs(v) >= divider.thickness / 2 + 0.08 * width  # the divider and its pin
+        # the corners left out, as for pips (_on_face): the outline is drawn from the
+        # divider's length, and there the table showed past a plain 8-0's blank end
+        keep &= (np.abs(u) <= FACE_CORNER[0] * width) | (np.abs(v) <= FACE_CORNER[1] * width)
         for pip in tile.pips:
             keep &= (x - pip.x) ** 2 + (y - pip.y) ** 2 >= (1.5 * pip.r) ** 2
         height, breadth = self.plain.shape
