@@ -111,8 +111,9 @@ RIVAL_SHARE = 0.25
 #: Where a would-be tile's face is looked at for marks over it: out to these shares of its
 #: width along the divider and across it, with this many spots each way.
 COVER_SPOTS = ((0.4, 12), (0.9, 30))
-#: Share of a tile's face (pips and divider left out) that marks may cover while its reading
-#: stays sure: a face is plain around its pips, a stick or a pen lying over the tile is not.
+#: Share of either half of a tile's face (pips and divider left out) that marks may cover
+#: while its reading stays sure: a face is plain around its pips, a stick or a pen lying over
+#: the tile is not, and the pips it hides are one half's.
 COVERED = 0.15
 
 
@@ -500,10 +501,13 @@ class _Face:
         return seen >= EDGES_SEEN
 
     def covered(self, divider: Blob, tile: TileRead) -> float:
-        """The share (0-1) of ``tile``'s face, its counted pips and ``divider`` left out,
-        that marks cover (:data:`COVER_SPOTS`; spots off the photo not counted). A tile's face
-        is plain around its pips; a stick lying over a 6-2 hid four pips and ran into them,
-        and the rest read a sure 2-2."""
+        """The larger share (0-1) of either half of ``tile``'s face, its counted pips and
+        ``divider`` left out, that marks cover (:data:`COVER_SPOTS`; spots off the photo not
+        counted; nor the face's corners, :data:`FACE_CORNER`). A tile's face is plain around its
+        pips; a stick lying over a 6-2 hid four pips and ran into them, and the rest read a
+        sure 2-2. Each half is judged alone: a stick over one pip of a 1-1 covered a fifth of
+        that half but a tenth of the face (the other half plain), and the 1-1 read a sure
+        1-0."""
         width = divider.length / DIVIDER_SPAN
         (along, n_along), (across, n_across) = COVER_SPOTS
         u, v = np.meshgrid(
@@ -513,14 +517,18 @@ class _Face:
         ax, ay = math.cos(divider.angle), math.sin(divider.angle)
         x, y = divider.x + u * ax - v * ay, divider.y + u * ay + v * ax
         keep = np.abs(v) >= divider.thickness / 2 + 0.08 * width  # the divider and its pin
+        # the corners left out, as for pips (_on_face): the outline is drawn from the
+        # divider's length, and there the table showed past a plain 8-0's blank end
+        keep &= (np.abs(u) <= FACE_CORNER[0] * width) | (np.abs(v) <= FACE_CORNER[1] * width)
         for pip in tile.pips:
             keep &= (x - pip.x) ** 2 + (y - pip.y) ** 2 >= (1.5 * pip.r) ** 2
         height, breadth = self.plain.shape
         keep &= (x >= 0) & (x < breadth) & (y >= 0) & (y < height)
-        if not keep.any():
-            return 0.0
-        marked = ~self.plain[y[keep].astype(int), x[keep].astype(int)]
-        return float(marked.mean())
+        shares = [0.0]
+        for half in (keep & (v < 0), keep & (v > 0)):
+            if half.any():
+                shares.append(float((~self.plain[y[half].astype(int), x[half].astype(int)]).mean()))
+        return max(shares)
 
     def _face_colours(self, divider: Blob, sign: int) -> list[list[np.ndarray]]:
         """The Lab colours of the plain spots (pips left out) on one side (``sign``: -1 or 1)

@@ -382,3 +382,15 @@ def test_a_tiles_own_shadow_along_its_side_is_no_logo_on_it(how):
     data = item("scene:375967:1200", PHOTOS).data
     reading = count_pips(vary(data, how) if how else data)
     assert sorted(t.text for t in reading.read_tiles) == ["3-0", "3-3", "4-2", "5-3", "5-4", "9-2"]
+
+
+@pytest.mark.parametrize("how", ["", "x0.5", "x2"])
+def test_a_stick_over_one_half_of_a_tile_is_asked_though_the_other_half_is_plain(how):
+    """A stick lies over the lower pip of a 1-1 and hides it: that half reads blank and the
+    tile a 1-0. The stick covers a fifth of that half but a tenth of the whole face (the
+    other half is plain), under the share a face may have covered. Each half is judged
+    alone, so the 1-0 waits for a tap; the 4-3 clear of the stick stays sure."""
+    data = item("scene:390472:640", PHOTOS).data
+    reading = count_pips(vary(data, how) if how else data)
+    assert [t.text for t in reading.read_tiles if not t.sure] == ["1-0"]
+    assert [t.text for t in reading.read_tiles if t.sure] == ["4-3"]
