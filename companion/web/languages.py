@@ -190,7 +190,6 @@ def init_languages(app: object) -> None:
     app.jinja_env.filters["weekday_date"] = weekday_date
     app.jinja_env.filters["signed_change"] = signed_change
     app.jinja_env.filters["figure"] = figure
-    app.jinja_env.filters["tiles_whole"] = tiles_whole
     app.jinja_env.filters["tiles_unbroken"] = tiles_unbroken
     # a global, not a context value: htmx fragments (templates/games/_tile_picker.html) use it
     app.jinja_env.globals["plural_words"] = plural_words
@@ -214,21 +213,15 @@ SIGNED_CHANGE = "+#,##0.0"
 #: a tile's name in running text ("6-6", "15-15"): two pip counts joined by a hyphen, not part
 #: of a date or a longer run of numbers
 TILE_NAME = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})(?![\d-])")
-#: U+2011, a hyphen the browser never breaks a line at
-NON_BREAKING_HYPHEN = "\u2011"
-
-
-def tiles_whole(text: str) -> str:
-    """``text`` with every tile's name kept on one line: its hyphen made non-breaking (at
-    360 px the night's story showed "(the 6- / 6)" and the cs rule book "15- / 15")."""
-    return TILE_NAME.sub(rf"\1{NON_BREAKING_HYPHEN}\2", str(text))
 
 
 def tiles_unbroken(text: str) -> Markup:
     """``text`` (escaped, as the page shows it) with each tile's name in a span the browser
     keeps on one line (``.tile-name``, static/css/app.css): at 360 px the checker's end chip
-    showed "Mittelpasch 9-" over "9". Its characters stay as they are, so a screen reader, a
-    search and a test read "9-9" (:func:`tiles_whole` changes the hyphen itself)."""
+    showed "Mittelpasch 9-" over "9", the night's story "(the 6- / 6)" and the cs rule book
+    "15- / 15". Its characters stay as they are, so a screen reader, a search and a test
+    read "9-9" (a non-breaking hyphen, U+2011, the story's and rule book's way before, did
+    not: the one way kept is this one)."""
     return Markup(TILE_NAME.sub(r'<span class="tile-name">\1-\2</span>', str(escape(text))))
 
 
