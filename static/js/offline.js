@@ -319,20 +319,26 @@
   }
 
   // Send every waiting entry (and any left "sending" by a page closed mid-send), one by one.
+  // One tab at a time: two at once wrote their copies over each other's answers (a lock; held
+  // by a tab that reloads until it is gone).
   function flush() {
     if (sending) { return; }
+    sending = true;
+    var all = function () { return new Promise(sendAll); };
+    navigator.locks ? navigator.locks.request(STORE, all) : all();
+  }
+  function sendAll(done) {
     var queue = load().filter(function (e) {
       return !refused(e.state) && !inFlight[e.key];
     });
-    if (!queue.length) { return; }
-    sending = true;
+    if (!queue.length) { sending = false; return done(); }
     var reload = false;
     var news = false; // an entry of this page came back refused: the player must see it
     var next = function (i) {
       if (i >= queue.length) {
         sending = false;
         if (news) { attentionNext(); }
-        if (reload) { location.assign(reload); } else { render(); showAttention(); }
+        if (reload) { location.assign(reload); } else { render(); showAttention(); done(); }
         return;
       }
       send(queue[i]).then(function (result) {
@@ -340,7 +346,7 @@
         // This page's entry was answered (saved, or refused with what is saved now): show
         // the game as it is now; a refused entry stays in the outbox beside it.
         if (result !== "waiting" && mineHere(queue[i])) { reload = queue[i].page; }
-        if (result === "waiting") { sending = false; render(); return; }
+        if (result === "waiting") { sending = false; render(); return done(); }
         next(i + 1);
       });
     };

@@ -333,8 +333,9 @@
         var changed = String(data.version) !== version;
         if (changed || data.asking > asking) {
           if (!keepTyping(form, dirty, own)) { window.location.reload(); return; }
-          // its round saved meanwhile: Save shows it beside the typing
-          if (data.saved.indexOf(+field(form, "double").value) > -1) { stopped = true; form.requestSubmit(); return; }
+          // its round saved meanwhile: Save shows it beside the typing; a Save kept in the
+          // outbox is compared there (a second Save replaced it while another tab sent it)
+          if (data.saved.indexOf(+field(form, "double").value) > -1) { stopped = true; form.parentNode.querySelector(".outbox-kept") ? location.reload() : form.requestSubmit(); return; }
           banner(form, data.said[changed ? 0 : 1]);
         }
         Object.keys(data.hands).forEach(function (seat) {

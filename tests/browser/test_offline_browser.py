@@ -1063,7 +1063,12 @@ def test_a_round_saved_offline_in_two_tabs_keeps_both_and_compares_the_second(
     saves the round (Bob 12), then tab B saves it too (Bob 7). Tab B's Save replaced A's
     waiting entry (one outbox per phone), so A's values were lost without a word once back
     online. Now both wait; the first sent is saved, the second comes back as the comparison
-    ("Saved meanwhile, with other values") with what that tab typed, as from two phones."""
+    ("Saved meanwhile, with other values") with what that tab typed, as from two phones.
+    Back online, both tabs sent the outbox at once, each writing its own copy of it back over
+    the other's answers: the compared entry was sent again and again, and now and then lost;
+    and tab B's live poll, seeing the round saved, tapped Save again, its new entry "sending"
+    beside the comparison or replacing it. Now one tab sends the outbox, tab B's kept Save is
+    compared there (tab B is reloaded), and each entry is posted once."""
     page.set_viewport_size({"width": 360, "height": 740})
     game = new_game(live_server)
     path = f"/g/{game['edit']}"
@@ -1086,6 +1091,9 @@ def test_a_round_saved_offline_in_two_tabs_keeps_both_and_compares_the_second(
         "Ann (went out), Bob: 7, Cy: 9",
     ]
 
+    posted: list[str] = []
+    for tab in (page, tab_b):
+        tab.on("request", lambda r: r.method == "POST" and posted.append(r.url))
     offline(context, live_server, False)
     for tab in (page, tab_b):
         entry = tab.locator("#outbox .outbox-entry")
@@ -1095,6 +1103,8 @@ def test_a_round_saved_offline_in_two_tabs_keeps_both_and_compares_the_second(
         expect(entry.locator(".outbox-answer")).to_contain_text("Bob: 12")
         expect(entry.locator(".outbox-own")).to_contain_text("Bob: 7")
     shot(page, "offline-two-tabs-compared-360")
+    page.wait_for_timeout(1_000)  # (a second tab's late sending would show by now)
+    assert len(posted) == 2, posted
     assert rounds(live_server, game["id"]) == 1
     assert audit(live_server, game["id"], "round_saved") == 1
 
