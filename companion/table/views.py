@@ -332,7 +332,7 @@ def _post(game: Game, seat: Seat, share_token: str) -> Any:
         # the next round as the player typed or tapped Post): say what the saved round holds
         # beside it. Never posted: a round that is not saved (undone since) answers nothing.
         rnd = posts.saved_round(game, form.round())
-        if rnd is None:
+        if rnd is None or _taken_from_here(game, seat, rnd, typed):
             return Response(status=204)
         return _round_closed(game, seat, share_token, rnd, typed)
     return _post_typed(
@@ -416,6 +416,24 @@ def _round_closed(
         return redirect(url_for("table.hand", share_token=share_token), 303)
     ctx = _hand_context(load_game(game), seat, closed=rnd, typed=typed)
     return render_template("table/hand.html", **ctx), 409
+
+
+def _taken_from_here(game: Game, seat: Seat, rnd: Round, typed: dict[str, Any]) -> bool:
+    """True when the saved round ``rnd`` took this phone's own post of ``seat``'s hand and it
+    is what the phone still keeps typed: the phone was told when it posted ("Hand posted: every
+    hand was in, so the round … saved itself"), so asking what became of the typing answers
+    nothing (a second line, "was already saved", read as if the post had come late)."""
+    post = posts.phone_post(game, rnd.start_double, seat.id)
+    device = access.current_device()
+    hand = next((h for h in rnd.hands if h.seat_id == seat.id), None)
+    return (
+        post is not None
+        and hand is not None
+        and device is not None
+        and post.device_id == device.id
+        and posts.matches(post, hand)  # the round holds the post ...
+        and posts.saved_as_typed(rnd, seat.id, typed)  # ... and the typing
+    )
 
 
 def _posted_value(game: Game, seat: Seat, double: int) -> posts.HandValue | None:

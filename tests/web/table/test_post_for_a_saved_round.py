@@ -39,6 +39,22 @@ def test_typing_for_the_round_just_saved_is_answered_with_the_saved_hand(client,
     )
 
 
+def test_typing_this_phone_posted_and_the_round_took_is_not_answered_again(client, table):  # noqa: F811
+    """The last hand posted completed the round (auto-save): the phone was told "Hand posted:
+    every hand was in, so the round … saved itself", and its typing, kept until the page moved
+    on, asked what the round holds: a second line said "was already saved", as if the post had
+    come late. The round took this phone's own post as typed: the ask answers nothing. Typing
+    other than the post taken is still answered."""
+    game, phone = table
+    bob = phone("Bob")
+    assert post(bob, game, 6, total="5").status_code == 303
+    keeper_saves_six(client, game, bob=5)
+    r = post(bob, game, 6, total="5", saved_only="1")
+    assert r.status_code == 204
+    assert "already saved" not in text(bob.get(f"/p/{game.share_token}"))
+    assert post(bob, game, 6, total="7", saved_only="1").status_code == 409
+
+
 def test_asking_about_a_round_not_saved_posts_nothing(client, table):  # noqa: F811
     game, phone = table
     r = post(phone("Bob"), game, 6, total="8", saved_only="1")
