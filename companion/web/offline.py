@@ -241,7 +241,9 @@ def init_offline(app: Flask) -> None:
     @app.get("/manifest.webmanifest")
     @requires(Role.ANYONE)
     def web_manifest() -> Response:
-        response = Response(json.dumps(manifest()), mimetype="application/manifest+json")
+        # compact, and its words as UTF-8 (not \u escapes): it is on every first visit
+        body = json.dumps(manifest(), separators=(",", ":"), ensure_ascii=False)
+        response = Response(body, mimetype="application/manifest+json")
         response.cache_control.no_cache = True
         return response
 
