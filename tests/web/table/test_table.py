@@ -415,9 +415,9 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     assert {h.seat_id: h.points for h in rounds(game)[0].hands}[ids["Bob"]] == 12
 
 
-def test_a_refused_save_names_a_went_out_hand_in_words_that_read(client, table):
-    """Each value of a refused save's message follows a colon: "went out" read "(this phone
-    had went out)" and "changed their hand on their phone to went out" (a tester's words)."""
+def refused_with_bob_out(client, table, lang: str = "en") -> str:
+    """The words of a save refused as, after the form was filled (Bob 12, Cy 3), Bob's phone
+    posted "went out" and Cy's 9 points (the form: Bob 12, Cy went out), in ``lang``."""
     game, phone = table
     ids = seat_ids(game)
     bob, cy = phone("Bob"), phone("Cy")
@@ -427,13 +427,22 @@ def test_a_refused_save_names_a_went_out_hand_in_words_that_read(client, table):
     post(bob, game, went_out="y", seen=hand_post(game, "Bob").revision)  # after the form was filled
     post(cy, game, total="9", seen=hand_post(game, "Cy").revision)
     data = round_post(game, 6, totals={"Bob": 12, "Ann": 7}, out="Cy")
-    r = client.post(f"/g/{game.edit_token}/round", data={**data, **seen})
+    refresh()  # (the test's app context keeps the first request's language)
+    r = client.post(
+        f"/g/{game.edit_token}/round", data={**data, **seen}, headers={"Accept-Language": lang}
+    )
     assert r.status_code == 409 and rounds(game) == []
+    return text(r)
+
+
+def test_a_refused_save_names_a_went_out_hand_in_words_that_read(client, table):
+    """Each value of a refused save's message follows a colon: "went out" read "(this phone
+    had went out)" and "changed their hand on their phone to went out" (a tester's words)."""
     assert (
         "after this form was filled, Bob changed their hand on their phone (now: went out; "
         "this phone: 12 points); Cy changed their hand on their phone (now: 9 points; this "
         "phone: went out). Check it, then save again."
-    ) in text(r)
+    ) in refused_with_bob_out(client, table)
 
 
 @pytest.mark.parametrize(
@@ -457,21 +466,7 @@ def test_a_refused_save_names_each_changed_hand_under_its_row_in_words_that_read
     """Found by a tester (2026-12-07): under Bob's row the refused save said "Bob posted went
     out from their phone after this form was filled" (ru "отправил вышел(а)"); each row's
     message names the post's value after a colon, as the message at the top does."""
-    game, phone = table
-    ids = seat_ids(game)
-    bob, cy = phone("Bob"), phone("Cy")
-    post(bob, game, total="12")
-    post(cy, game, total="3")
-    seen = {f"seen_{ids[n]}": str(hand_post(game, n).revision) for n in ("Bob", "Cy")}
-    post(bob, game, went_out="y", seen=hand_post(game, "Bob").revision)  # after the form was filled
-    post(cy, game, total="9", seen=hand_post(game, "Cy").revision)
-    data = round_post(game, 6, totals={"Bob": 12, "Ann": 7}, out="Cy")
-    refresh()  # (the test's app context keeps the first request's language)
-    r = client.post(
-        f"/g/{game.edit_token}/round", data={**data, **seen}, headers={"Accept-Language": lang}
-    )
-    assert r.status_code == 409 and rounds(game) == []
-    words = text(r)
+    words = refused_with_bob_out(client, table, lang)
     assert went_out in words and points in words
     assert "posted went out" not in words and "отправил" not in words
 
