@@ -608,10 +608,13 @@ def _show_newer_posts(form: RoundForm, changed: dict[int, HandPost]) -> None:
         hand.seen.data = str(post.revision)
         if _untouched(hand, held[seat_id]):
             _fill_from_post(hand, posts.HandValue.of(post))  # the phone's hand
+        # the post's value after a colon, as the refused save's message names it
+        # (:func:`_changed_hand`): "posted went out from their phone" did not read
         hand.total.errors.append(
             _(
-                "%(who)s posted %(posted)s from their phone after this form was filled. "
-                "Check the form, then save again: the form's values will stand.",
+                "%(who)s changed their hand on their phone after this form was filled "
+                "(now: %(posted)s). Check the form, then save again: the form's values will "
+                "stand.",
                 who=hand.who,
                 posted=posts.HandValue.of(post).words(),
             )

@@ -282,9 +282,10 @@
       keepTyping(form, dirty, own);
     });
     // The posts the page was written with, then what this phone typed before a reload: back
-    // in the boxes, marked "typed by you, not saved yet"; a hand its phone posted again
-    // meanwhile is marked "typed over their post" with the new post beside, as after a 409:
-    // the page's seen_/filled_ are the newest post's, so saving again keeps the typed value.
+    // in the boxes, marked "typed by you, not saved yet"; a hand its phone posted (again
+    // meanwhile or not) is marked "typed over their post" with the post beside, as before the
+    // reload (the post's time and value are the player's, never "typed by you") and as after
+    // a 409: the page's seen_/filled_ are the newest post's, so saving again keeps the typing.
     form.querySelectorAll(".post-mark[data-post]").forEach(function (badge) {
       try { latest[badge.getAttribute("data-seat")] = JSON.parse(badge.getAttribute("data-post")); } catch (e) { /* none */ }
     });
@@ -300,7 +301,7 @@
       if (sameValue(handNow(form, seat), kept[seat])) { return; } // (a refused save shows them)
       putBack(form, seat, kept[seat]);
       var hand = latest[seat] || null;
-      show(seat, hand && String(hand.revision) !== kept[seat].seen ? "typed" : "restored", hand);
+      show(seat, hand ? "typed" : "restored", hand);
     });
     keepTyping(form, dirty, own); // (the revisions seen now, and typing an undo put back)
     form.querySelectorAll("button.use-post[data-seat]").forEach(function (button) {

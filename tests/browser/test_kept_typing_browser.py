@@ -1,7 +1,8 @@
 """The scorekeeper's own typing survives a reload (issue 22 leftovers), at 360 x 740: what the
 scorekeeper typed over a posted hand or typed as a total comes back in the boxes after a
-reload, marked "typed by you, not saved yet"; a hand its phone posted again meanwhile keeps
-the typing and names the new post beside it; "Use Bob's post (12 points)" puts the phone's
+reload, marked "typed by you, not saved yet" (or, over a post, "typed over their post" beside
+that post, as before the reload); a hand its phone posted again meanwhile keeps the typing and
+names the new post beside it; "Use Bob's post (12 points)" puts the phone's
 value back in one tap; a saved round leaves nothing kept behind."""
 
 from __future__ import annotations
@@ -74,10 +75,10 @@ def test_typing_comes_back_after_a_reload_and_the_post_is_one_tap_away(
     small_phone.reload()  # (or the phone killed the tab)
     expect(points(small_phone, "Bob")).to_have_value("15")
     expect(points(small_phone, "Ann")).to_have_value("7")
-    for name in ("Ann", "Bob"):
-        expect(hand(small_phone, name).locator(".post-mark")).to_contain_text(
-            "typed by you, not saved yet"
-        )
+    expect(hand(small_phone, "Ann").locator(".post-mark")).to_contain_text(
+        "typed by you, not saved yet"
+    )
+    expect(hand(small_phone, "Bob").locator(".post-mark")).to_contain_text("typed over their post")
     expect(hand(small_phone, "Cho").locator(".post-mark")).to_have_text("not posted")
     expect(use_bob).to_be_visible()
     box = use_bob.bounding_box()
@@ -149,3 +150,42 @@ def test_typing_survives_a_switch_in_the_table_box(small_phone: Page, live_serve
     expect(hand(small_phone, "Ann").locator(".post-mark")).to_contain_text(
         "typed by you, not saved yet"
     )
+
+
+@pytest.mark.parametrize(
+    ("lang", "typed_over", "yours"),
+    [
+        ("en", "typed over their post", "typed by you"),
+        ("cs", "přepsána odeslaná hodnota", "napsáno tebou"),
+        ("de", "über die Meldung getippt", "von dir getippt"),
+        ("ru", "введено поверх отправленного", "введено тобой"),
+        ("lt", "įvesta vietoje pateikto", "įvedei tu"),
+        ("es", "escrito encima de lo enviado", "escrito por ti"),
+    ],
+)
+def test_typing_over_a_post_still_says_so_after_a_reload(
+    small_phone: Page, live_server, lang: str, typed_over: str, yours: str
+) -> None:
+    """Found by a tester (2026-12-07): typed over Bob's post (9), the row said "typed over
+    their post 6:06 AM: 9 points"; after a reload it said "typed by you, not saved yet 6:06 AM:
+    9 points", naming the player's post as the scorekeeper's typing. It says what it said
+    before the reload, on a line under the row (in the name's 102 px column on a 360 px phone
+    it stood five lines high in de, ru, lt and es; two at most now)."""
+    small_phone.set_extra_http_headers({"Accept-Language": lang})
+    table = seed_table(live_server.app, FOUR, 9)
+    phone_posts(live_server.app, table.id, {1: 9})  # Bob's phone posts 9
+    open_game(small_phone, table.edit)
+    points(small_phone, "Bob").fill("19")
+    mark = hand(small_phone, "Bob").locator(".post-mark")
+    expect(mark).to_contain_text(typed_over)
+    before = mark.inner_text()
+    small_phone.reload()
+    expect(points(small_phone, "Bob")).to_have_value("19")
+    expect(mark).to_contain_text(typed_over)
+    expect(mark).not_to_contain_text(yours)
+    assert mark.inner_text() == before  # the post's time and value, as before
+    lines = mark.evaluate(
+        "m => Math.round(m.getBoundingClientRect().height"
+        " / parseFloat(getComputedStyle(m).lineHeight))"
+    )
+    assert lines <= 2, (lines, before)

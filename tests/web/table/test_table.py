@@ -397,7 +397,9 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     r = client.post(f"/g/{game.edit_token}/round", data={**data, **seen})
     assert r.status_code == 409
     words = text(r)
-    assert "Bob posted 16 points from their phone after this form was filled" in words
+    assert (
+        "Bob changed their hand on their phone after this form was filled (now: 16 points)"
+    ) in words
     # one message says it all, both values (the offline outbox shows it without the form)
     assert (
         "The round is not saved yet: after this form was filled, Bob changed their hand on "
@@ -413,9 +415,9 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     assert {h.seat_id: h.points for h in rounds(game)[0].hands}[ids["Bob"]] == 12
 
 
-def test_a_refused_save_names_a_went_out_hand_in_words_that_read(client, table):
-    """Each value of a refused save's message follows a colon: "went out" read "(this phone
-    had went out)" and "changed their hand on their phone to went out" (a tester's words)."""
+def refused_with_bob_out(client, table, lang: str = "en") -> str:
+    """The words of a save refused as, after the form was filled (Bob 12, Cy 3), Bob's phone
+    posted "went out" and Cy's 9 points (the form: Bob 12, Cy went out), in ``lang``."""
     game, phone = table
     ids = seat_ids(game)
     bob, cy = phone("Bob"), phone("Cy")
@@ -425,13 +427,48 @@ def test_a_refused_save_names_a_went_out_hand_in_words_that_read(client, table):
     post(bob, game, went_out="y", seen=hand_post(game, "Bob").revision)  # after the form was filled
     post(cy, game, total="9", seen=hand_post(game, "Cy").revision)
     data = round_post(game, 6, totals={"Bob": 12, "Ann": 7}, out="Cy")
-    r = client.post(f"/g/{game.edit_token}/round", data={**data, **seen})
+    refresh()  # (the test's app context keeps the first request's language)
+    r = client.post(
+        f"/g/{game.edit_token}/round", data={**data, **seen}, headers={"Accept-Language": lang}
+    )
     assert r.status_code == 409 and rounds(game) == []
+    return text(r)
+
+
+def test_a_refused_save_names_a_went_out_hand_in_words_that_read(client, table):
+    """Each value of a refused save's message follows a colon: "went out" read "(this phone
+    had went out)" and "changed their hand on their phone to went out" (a tester's words)."""
     assert (
         "after this form was filled, Bob changed their hand on their phone (now: went out; "
         "this phone: 12 points); Cy changed their hand on their phone (now: 9 points; this "
         "phone: went out). Check it, then save again."
-    ) in text(r)
+    ) in refused_with_bob_out(client, table)
+
+
+@pytest.mark.parametrize(
+    ("lang", "went_out", "points"),
+    [
+        (
+            "en",
+            "Bob changed their hand on their phone after this form was filled (now: went out)",
+            "Cy changed their hand on their phone after this form was filled (now: 9 points)",
+        ),
+        (
+            "ru",
+            "Bob: рука изменена на своём телефоне уже после заполнения формы (теперь: вышел(а))",
+            "Cy: рука изменена на своём телефоне уже после заполнения формы (теперь: 9 очков)",
+        ),
+    ],
+)
+def test_a_refused_save_names_each_changed_hand_under_its_row_in_words_that_read(
+    client, table, lang, went_out, points
+):
+    """Found by a tester (2026-12-07): under Bob's row the refused save said "Bob posted went
+    out from their phone after this form was filled" (ru "отправил вышел(а)"); each row's
+    message names the post's value after a colon, as the message at the top does."""
+    words = refused_with_bob_out(client, table, lang)
+    assert went_out in words and points in words
+    assert "posted went out" not in words and "отправил" not in words
 
 
 def test_a_changed_hand_whose_box_was_empty_says_so_in_words(app):
@@ -472,7 +509,9 @@ def test_a_refused_save_shows_a_newer_post_in_a_box_that_held_the_old_one(client
     assert re.search(rf'name="total_{ids["Bob"]}"[^>]* value="31"', r.text), "Bob's newer post"
     assert re.search(rf'name="total_{ids["Cy"]}"[^>]* value="9"', r.text), "Cy's typing kept"
     words = text(r)
-    assert "Cy posted 5 points from their phone after this form was filled" in words
+    assert (
+        "Cy changed their hand on their phone after this form was filled (now: 5 points)"
+    ) in words
     assert "Mark who went out" in words
 
 
