@@ -37,6 +37,16 @@ def test_a_versioned_url_is_cached_for_a_year_and_others_are_revalidated(client)
     assert again.status_code == 304
 
 
+def test_a_versioned_answer_carries_no_etag_and_a_revalidated_one_does(client):
+    """A versioned URL is kept a year and never asked again, so an ETag there only cost its
+    bytes on each of a first visit's answers (issue 26: 30 KB); an unversioned or outdated
+    one is revalidated with it."""
+    for headers in ({"Accept-Encoding": "br"}, {}):
+        assert "ETag" not in client.get(css_url(client), headers=headers).headers
+    assert client.get("/static/css/app.css").headers["ETag"]
+    assert client.get("/static/css/app.css?v=000000000000").headers["ETag"]
+
+
 def test_text_files_are_compressed_once_per_version(client, monkeypatch):
     calls = []
     real = brotli.compress
