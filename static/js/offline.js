@@ -257,6 +257,8 @@
     inFlight[entry.key] = 1; // (asked once a page; offline: at the next page)
     // with what its comparison named this phone's: a seat corrected since elsewhere stays so
     fetch(entry.url, { method: "POST", body: withPutBack(new URLSearchParams(entry.fields), entry.back) }).then(function (r) {
+      // saved now as this phone had it
+      if (r.ok) { drop(entry.key); render(); }
       return r.status === 409 && r.text();
     }).then(function (html) {
       if (html) { answered(entry, 409, html); render(); }
@@ -286,22 +288,20 @@
     }));
   }
 
-  // A refused entry whose round the page shows saved since (by this phone or another one:
-  // templates/games/_rounds_saved.html) is answered: it leaves the phone. An entry that came
-  // back with the saved round beside it (``saved``) stays until the player removes it: it is
-  // this phone's values beside what was saved, as saved now (recheck: data-plays holds each
-  // saved round as " <double>:<play>").
-  // A player's page names the rounds (data-compare: templates/table/hand.html) whose entry
-  // saved with other values still matters: another round's leaves (the game moved on).
+  // A refused entry whose round the page shows saved since (templates/games/_rounds_saved.html:
+  // " <double>:<play>") leaves the phone. One that came back with the saved round beside it
+  // (``saved``) stays until removed, beside the round as saved now (recheck). A player's page
+  // names the rounds whose one still matters (data-compare: table/hand.html): another round's
+  // leaves (the game moved on, or its round was undone: its form is open again).
   function answeredElsewhere() {
     var entries = load();
     var matters = document.querySelector("[data-compare]");
     var left = entries.filter(function (e) {
       var mark = document.querySelector('.rounds-saved[data-url="' + pathOf(e.url) + '"]');
       var double = fieldOf(e, "double");
-      if (e.saved && matters && pathOf(e.url) === location.pathname) { return matters.dataset.compare.indexOf(" " + double + " ") > -1; }
+      if (e.saved && matters && pathOf(e.url) === location.pathname && matters.dataset.compare.indexOf(" " + double + " ") < 0) { return false; }
       if ((" " + (mark && mark.dataset.plays) + " ").indexOf(" " + double + ":") < 0) { return true; }
-      if (current(mark, double, e.back) === false && !inFlight[e.key]) { recheck(e); }
+      if (current(mark, double, e.back || e.answer) === false && !inFlight[e.key]) { recheck(e); }
       return e.saved || !refused(e.state);
     });
     if (left.length !== entries.length) { store(left); }
@@ -426,13 +426,11 @@
     ].forEach(function (group) {
       var entries = mine.filter(group.holds);
       if (!entries.length) { return; }
-      var part = el("div", "outbox-group " + group.name);
-      var title = el("h2", "", group.title);
+      var part = box.appendChild(el("div", "outbox-group " + group.name));
+      var title = part.appendChild(el("h2", "", group.title));
       title.id = "outbox-" + group.name + "-title";
       heads.push(title.id);
-      part.appendChild(title);
       entries.forEach(function (entry) { part.appendChild(entryItem(entry)); });
-      box.appendChild(part);
     });
     box.setAttribute("aria-labelledby", heads.join(" "));
   }
@@ -464,12 +462,10 @@
       item.appendChild(theirs);
     }
     if (!whole) {
-      var own = el("div", "outbox-own");
+      var own = item.appendChild(el("div", "outbox-own"));
       own.appendChild(el("p", "", words.mine));
-      var list = el("ul");
+      var list = own.appendChild(el("ul"));
       entry.own.forEach(function (line) { list.appendChild(el("li", "", line)); });
-      own.appendChild(list);
-      item.appendChild(own);
     }
     var actions = el("div", "actions");
     // A round saved meanwhile: this entry is the phone's typing of it (its key, data-kept), so
@@ -482,14 +478,10 @@
         var token = document.querySelector("[name=csrf_token]");
         if (token) { actions.querySelector("[name=csrf_token]").value = token.value; }
       }
-      var correct = el("a", "button secondary", words.correct);
-      correct.href = entry.correct;
-      actions.appendChild(correct);
+      actions.appendChild(el("a", "button secondary", words.correct)).href = entry.correct;
     }
     if (!refused(entry.state)) {
-      var now = el("button", "secondary", words.sendNow);
-      now.addEventListener("click", flush);
-      actions.appendChild(now);
+      actions.appendChild(el("button", "secondary", words.sendNow)).addEventListener("click", flush);
     } else {
       var remove = el("button", "secondary", words.dismiss);
       remove.setAttribute("data-forget", ""); // kept.js: its kept typing goes with it
@@ -699,9 +691,9 @@
     }, 1000);
   }
   document.addEventListener("htmx:afterSwap", function (ev) {
-    var target = ev.detail && ev.detail.target;
-    if (target && (target.id === "scoreboard" || target.id === "round-area" || target.id === "hand-live")) { pageChanged(); }
-    if (target && target.id === "round-area") { render(); } // a round saved: its refused entries go
+    var id = ev.detail.target && ev.detail.target.id;
+    // a round saved or changed: its refused entries go
+    if (/^(scoreboard|round-area|hand-live)$/.test(id)) { pageChanged(); if (id !== "scoreboard") { render(); } }
   });
 
   function showOfflineCopy() {

@@ -44,11 +44,9 @@ def saves_round_two(keeper: Page) -> None:
     expect(keeper.locator("#round-title")).to_have_text(re.compile(r"^Round 3 of"))
 
 
-@pytest.mark.parametrize("moved_on", ["next round saved", "next hand posted"])
-def test_the_saved_with_other_values_card_leaves_once_the_game_moves_on(
-    two_phones: tuple[Page, Page], live_server, moved_on: str
-) -> None:
-    keeper, ann = two_phones
+def compared(keeper: Page, ann: Page, live_server, saved: int):
+    """Ann posted 9 offline; the round with 6-6 was saved with ``saved`` for her meanwhile;
+    back online her page shows the card comparing the two (returned)."""
     at_round_one(keeper, ann, live_server)
     try:
         live_server.wifi.cut = True
@@ -58,12 +56,22 @@ def test_the_saved_with_other_values_card_leaves_once_the_game_moves_on(
         expect(ann.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
     finally:
         live_server.wifi.cut = False
-    saves_round_one(keeper, 8)  # Ann's 8, as the scorekeeper heard it
+    saves_round_one(keeper, saved)
     ann.context.set_offline(False)
     expect(ann.locator("#post-title")).to_contain_text("5-5", timeout=20_000)
     card = ann.locator("#outbox .outbox-group.saved")
     expect(card.locator("h2")).to_have_text(TITLE)
+    expect(card).to_contain_text(f"Saved: {saved}")
     expect(card).to_contain_text("What you typed: 9")
+    return card
+
+
+@pytest.mark.parametrize("moved_on", ["next round saved", "next hand posted"])
+def test_the_saved_with_other_values_card_leaves_once_the_game_moves_on(
+    two_phones: tuple[Page, Page], live_server, moved_on: str
+) -> None:
+    keeper, ann = two_phones
+    card = compared(keeper, ann, live_server, 8)  # Ann's 8, as the scorekeeper heard it
 
     # while the round with 6-6 is the round saved last and Ann has posted nothing since, it
     # stays: a page loaded again still shows it

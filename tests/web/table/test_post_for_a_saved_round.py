@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from tests.web.games.test_corrections import undo
 from tests.web.playkit import add_scored_rounds, round_post, text
 from tests.web.table.test_table import FIRST_SIX, hand_post, post, table  # noqa: F401
 
@@ -101,16 +102,18 @@ def compared_rounds(phone, game) -> list[str]:
 
 
 def test_a_saved_rounds_comparison_matters_until_the_phone_or_the_game_moves_on(client, table):  # noqa: F811
-    """The round saved last matters (it can still be corrected before the game moves on) and
-    so does the round of the form; once Bob posts his next hand, or the next round is saved,
-    the older round's comparison no longer does."""
+    """The round saved last matters (it can still be corrected before the game moves on);
+    once Bob posts his next hand, the next round is saved or the round is undone (not saved:
+    its form is open again), its comparison no longer does."""
     game, phone = table
     bob = phone("Bob")
-    assert compared_rounds(bob, game) == ["6"]  # nothing saved yet: the round being played
+    assert compared_rounds(bob, game) == []  # nothing saved yet: nothing to compare
     keeper_saves_six(client, game)
-    assert compared_rounds(bob, game) == ["5", "6"]
+    assert compared_rounds(bob, game) == ["6"]
     assert post(bob, game, 5, total="4").status_code == 303  # Bob moved on
-    assert compared_rounds(bob, game) == ["5"]
+    assert compared_rounds(bob, game) == []
     data = round_post(game, 5, totals={"Bob": 4, "Cy": 3}, out="Ann")
     assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
-    assert compared_rounds(bob, game) == ["4", "5"]  # the game moved on: 6-6's is over
+    assert compared_rounds(bob, game) == ["5"]  # the game moved on: 6-6's is over
+    assert undo(client, game).status_code == 200
+    assert compared_rounds(bob, game) == []  # 5-5 is not saved now: its form is open again
