@@ -38,7 +38,7 @@ from ..engine import Tile, score_hand
 from ..errors import Problem, Refused
 from ..extensions import db
 from ..mapping import dominoes_of, rules_of
-from ..models import Device, Game, GameAccess, HandPost, Round, Seat, utcnow
+from ..models import Device, Game, GameAccess, HandPost, HandScore, Round, Seat, utcnow
 from ..text import ascii_whole_number
 from ..vocab import AuditCode, GameStatus, PostStatus, RoundStatus
 from .audit import new_entry
@@ -721,11 +721,16 @@ def _insert(game: Game, seat: Seat, device: Device, double: int, value: HandValu
 # --- saving the round ------------------------------------------------------------------------
 
 
+def seat_hand(rnd: Round, seat_id: int) -> HandScore | None:
+    """``seat_id``'s hand in the round ``rnd``, None when it has none."""
+    return next((h for h in rnd.hands if h.seat_id == seat_id), None)
+
+
 def saved_as_typed(rnd: Round, seat_id: int, typed: dict[str, Any]) -> bool:
     """True when the saved round ``rnd`` already holds this seat's hand as the phone typed it
     (``typed``: total, tiles, went_out as the hand form sends them): a post that arrives after
     the round was saved is then no conflict (e.g. both came back from offline with 6)."""
-    hand = next((h for h in rnd.hands if h.seat_id == seat_id), None)
+    hand = seat_hand(rnd, seat_id)
     if hand is None:
         return False
     total = str(typed.get("total") or "").strip()

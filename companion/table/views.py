@@ -224,7 +224,7 @@ def _last_taken(game: Game, seat: Seat) -> tuple[int, Any, HandPost | None] | No
 
     rounds = scored_rounds(game)
     saved = rounds[-1] if rounds else None
-    hand = next((h for h in saved.hands if h.seat_id == seat.id), None) if saved else None
+    hand = posts.seat_hand(saved, seat.id) if saved else None
     if saved is None or hand is None:
         return None
     row = db.session.scalars(
@@ -425,7 +425,7 @@ def _taken_from_here(game: Game, seat: Seat, rnd: Round, typed: dict[str, Any]) 
     nothing (a second line, "was already saved", read as if the post had come late)."""
     post = posts.phone_post(game, rnd.start_double, seat.id)
     device = access.current_device()
-    hand = next((h for h in rnd.hands if h.seat_id == seat.id), None)
+    hand = posts.seat_hand(rnd, seat.id)
     return (
         post is not None
         and hand is not None

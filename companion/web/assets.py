@@ -6,8 +6,8 @@ view answers a request carrying the current digest with ``Cache-Control: public,
 max-age=31536000, immutable`` (a year, no ETag: it is never asked again) and anything else
 (no digest, an old one) with ``no-cache`` and an ETag, so a phone never keeps a stale
 script. Text files are compressed (Brotli, else gzip, as the browser accepts) once per file
-version and process, not per request; the
-compressed bytes are a pure function of the file, so every app server sends the same.
+version and process, not per request; the compressed bytes are a pure function of the file,
+so every app server sends the same.
 Scripts and style sheets are minified first (rjsmin, rcssmin: the sources keep their comments,
 which made a third of a first visit's bytes; issue 26: at most 30 KB a page).
 """
