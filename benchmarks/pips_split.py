@@ -5,7 +5,7 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
 ``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth``, ``--seventeenth``,
-``--eighteenth`` and ``--nineteenth`` the later ones.
+``--eighteenth``, ``--nineteenth`` and ``--twentieth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -225,6 +225,16 @@ LATER_PARTS = {
         (420_000, 421_000, 30),
         "A nineteenth held-out part of the photo reader's labelled set, written once right "
         "after the eighteenth one (pips_split_eighteenth.json) had measured the own-shadow "
+        "rule (its answers, at 0.5x-3x), before any tuning on it.",
+    ),
+    "--twentieth": LaterPart(
+        "held_out_twentieth",
+        ROOT / "tests" / "data" / "pips_split_twentieth.json",
+        1222,
+        (430_000, 440_000, 150),
+        (440_000, 441_000, 30),
+        "A twentieth held-out part of the photo reader's labelled set, written once right "
+        "after the nineteenth one (pips_split_nineteenth.json) had measured the covered-half "
         "rule (its answers, at 0.5x-3x), before any tuning on it.",
     ),
 }
