@@ -5,7 +5,7 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
 ``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth``, ``--seventeenth``,
-``--eighteenth``, ``--nineteenth`` and ``--twentieth`` the later ones.
+``--eighteenth``, ``--nineteenth``, ``--twentieth`` and ``--twenty-first`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -236,6 +236,16 @@ LATER_PARTS = {
         "A twentieth held-out part of the photo reader's labelled set, written once right "
         "after the nineteenth one (pips_split_nineteenth.json) had measured the covered-half "
         "rule (its answers, at 0.5x-3x), before any tuning on it.",
+    ),
+    "--twenty-first": LaterPart(
+        "held_out_twenty_first",
+        ROOT / "tests" / "data" / "pips_split_twenty_first.json",
+        1223,
+        (450_000, 460_000, 150),
+        (460_000, 461_000, 30),
+        "A twenty-first held-out part of the photo reader's labelled set, written once right "
+        "after the twentieth one (pips_split_twentieth.json) had been read once with the "
+        "reader unchanged (its answers, at 0.5x-3x, compared by place), before any tuning on it.",
     ),
 }
 
