@@ -261,15 +261,17 @@
       mark(form, seat, state, hand);
       offer(seat);
     }
-    function keep() { return keepTyping(form, dirty, own, newer); }
+    function remember() { return keepTyping(form, dirty, own, newer); }
     // A hand typed over its post says so at once ("typed over their post: 12 points"); typed
     // back to the post's own value it is "posted", as the page drawn again says. ``seen``: a
-    // newer post was named to the scorekeeper (a refused Save's), and is typed over now.
+    // newer post was named to the scorekeeper (a refused Save's): typed over it now. (A post
+    // marked changed stays so while typed: newer.)
     function typedOver(seat, seen) {
       var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]'), post = latest[seat];
-      if (seen || (post && formKey(form, seat) === postKey(post))) { delete newer[seat]; }
-      if (badge && post && formKey(form, seat) === postKey(post)) { show(seat, "posted", post); return; }
-      if (!badge || /missing|restored/.test(badge.className) || newer[seat]) { offer(seat); return; }
+      var same = post && formKey(form, seat) === postKey(post);
+      if (seen || same) { delete newer[seat]; }
+      if (badge && same) { show(seat, "posted", post); return; }
+      if (!badge || (!seen && /missing|changed|restored/.test(badge.className))) { offer(seat); return; }
       show(seat, "typed", post || { at: (badge.querySelector("time") || {}).dateTime, words: badge.getAttribute("data-words") || "" });
     }
     function typedIn(ev, trusted) {
@@ -280,7 +282,7 @@
         if (m[1] === "total" && ev.target.value.trim() !== "") { clearTiles(form, m[2]); }
         typedOver(m[2]);
       } else { own[ev.target.name] = ev.target[prop(ev.target)]; }
-      keep();
+      remember();
     }
     form.addEventListener("input", function (ev) { typedIn(ev, true); });
     form.addEventListener("change", function (ev) { typedIn(ev, ev.isTrusted); });
@@ -292,13 +294,13 @@
       delete dirty[seat];
       delete newer[seat];
       show(seat, "posted", latest[seat]);
-      keep();
+      remember();
     });
     // The outbox's "Put mine back in the form" (static/js/offline.js) put back a Save whose
     // refusal named each newer post: seen now, the typing stands over it ("typed over").
     form.addEventListener("put-back", function () {
       Object.keys(newer).forEach(function (seat) { typedOver(seat, true); });
-      keep();
+      remember();
     });
     // The posts the page was written with, then what this phone typed before a reload: back
     // in the boxes, marked "typed by you, not saved yet"; a hand its phone posted is marked
@@ -306,12 +308,11 @@
     // value are the player's, never "typed by you"), or, posted again after the typing (its
     // revision is not the one the typing kept, or it was marked so before), "changed on their
     // phone", as the open page said: the page's seen_/filled_ are the newest post's, so Save
-    // keeps the typing shown beside it, as on the open page. The form a refused Save brought
-    // back holds the typing already: its marks stand (the refusal named each newer post), but
-    // for a post marked changed before it.
+    // keeps the typing shown beside it, as on the open page (the form kept while a photo was
+    // taken, drawn with the typing in it, too). A refused Save names each newer post under
+    // its row (has-error): its mark stands ("typed over"), but for a post marked changed before.
     form.querySelectorAll(".post-mark[data-post]").forEach(function (badge) {
       try { latest[badge.getAttribute("data-seat")] = JSON.parse(badge.getAttribute("data-post")); } catch (e) { /* none */ }
-      if (/changed/.test(badge.className)) { newer[badge.getAttribute("data-seat")] = 1; }
     });
     var kept = keptTyping(form) || {};
     Object.keys(kept.own || {}).forEach(function (name) {
@@ -324,12 +325,13 @@
       dirty[seat] = true;
       var hand = latest[seat] || null, same = sameValue(handNow(form, seat), kept[seat]);
       if (!same) { putBack(form, seat, kept[seat]); }
-      if (hand && formKey(form, seat) !== postKey(hand) && (kept[seat].newer || (!same && String(hand.revision) !== kept[seat].seen))) {
+      var named = field(form, "total_" + seat).closest(".has-error");
+      if (hand && formKey(form, seat) !== postKey(hand) && (kept[seat].newer || (!named && String(hand.revision) !== kept[seat].seen))) {
         newer[seat] = 1;
         show(seat, "changed", hand);
       } else if (!same) { show(seat, hand ? "typed" : "restored", hand); }
     });
-    keep(); // (the revisions seen now, and typing an undo put back)
+    remember(); // (the revisions seen now, and typing an undo put back)
     form.querySelectorAll("button.use-post[data-seat]").forEach(function (button) {
       offer(button.getAttribute("data-seat"));
     });
@@ -347,7 +349,7 @@
           // something typed in it (keepTyping counts it, an undo's put back too) stays, so
           // the typed values can still be read and passed on.
           stopped = true;
-          if (!keep()) { window.location.reload(); return null; }
+          if (!remember()) { window.location.reload(); return null; }
           return r.text().then(function (body) { later("handover", form, body, banner); });
         }
         if (!r.ok) { return null; }
@@ -359,7 +361,7 @@
         if (data.oob && window.htmx) { htmx.swap(form, data.oob, { swapStyle: "none" }); }
         var changed = String(data.version) !== version;
         if (changed || data.asking > asking) {
-          if (!keep()) { window.location.reload(); return; }
+          if (!remember()) { window.location.reload(); return; }
           // its round saved meanwhile: Save shows it beside the typing; a Save kept in the
           // outbox is compared there (a second Save replaced it while another tab sent it)
           if (data.saved.indexOf(+field(form, "double").value) > -1) { stopped = true; form.parentNode.querySelector(".outbox-kept") ? location.reload() : form.requestSubmit(); return; }
@@ -374,7 +376,6 @@
             offer(seat);
           } else if (!dirty[seat]) {
             fill(form, seat, hand);
-            delete newer[seat];
             show(seat, "posted", hand);
           } else {
             // the typing stays, the newer post shown beside it: seen now, so the next Save
@@ -385,7 +386,7 @@
             newer[seat] = 1;
             show(seat, "changed", hand);
             typedOver(seat);
-            keep();
+            remember();
           }
         });
       }).catch(function () { /* offline: try again at the next tick */ });

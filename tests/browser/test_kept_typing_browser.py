@@ -8,6 +8,8 @@ value back in one tap; a saved round leaves nothing kept behind."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
@@ -260,3 +262,25 @@ def test_typing_a_posts_own_value_says_posted_as_a_reload_does(
     expect(points(small_phone, "Bob")).to_have_value("9")
     expect(mark).to_contain_text("posted")
     expect(mark).not_to_contain_text("typed over")
+
+
+def test_a_post_changed_while_a_photo_was_taken_says_so_back_on_the_form(
+    small_phone: Page, live_server
+) -> None:
+    """The same while the scorekeeper was on a hand's photo page: the game page draws the
+    round form kept when the photo was started (Ann's 19 in it) with Ann's new post beside
+    it; it said "typed over their post: 12" and now says "changed on their phone"."""
+    app = live_server.app
+    table = seed_table(app, FOUR, 9)
+    phone_posts(app, table.id, {0: 9})  # Ann's phone posts 9
+    open_game(small_phone, table.edit)
+    points(small_phone, "Ann").fill("19")
+    expect(hand(small_phone, "Ann").locator(".post-mark")).to_contain_text("typed over")
+    hand(small_phone, "Bob").get_by_role("button", name="Count Bob's pips from a photo").click()
+    small_phone.wait_for_url(re.compile(r"/photo/\d+"))
+    posts_again(app, table.id, 0, 12)  # Ann changes her hand to 12 meanwhile
+    open_game(small_phone, table.edit)
+    expect(points(small_phone, "Ann")).to_have_value("19")
+    mark = hand(small_phone, "Ann").locator(".post-mark")
+    expect(mark).to_contain_text("changed on their phone")
+    expect(mark).to_contain_text("12 points")
