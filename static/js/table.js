@@ -197,7 +197,6 @@
     var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]');
     if (!badge) { return; }
     badge.className = "post-mark " + state;
-    if (hand && hand.words) { badge.setAttribute("data-words", hand.words); }
     badge.textContent = form.getAttribute("data-" + state) || state;
     if (hand && hand.at) {
       // written (and its tooltip) as every time on the phone: static/js/app.js
@@ -272,7 +271,7 @@
       if (seen || same) { delete newer[seat]; }
       if (badge && same) { show(seat, "posted", post); return; }
       if (!badge || (!seen && /missing|changed|restored/.test(badge.className))) { offer(seat); return; }
-      show(seat, "typed", post || { at: (badge.querySelector("time") || {}).dateTime, words: badge.getAttribute("data-words") || "" });
+      show(seat, "typed", post); // (a post's mark carries it: data-post, or the poll's)
     }
     function typedIn(ev, trusted) {
       var m = /^(total|tiles|out)_(\d+)$|./.exec(ev.target.name || "");
