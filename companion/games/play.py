@@ -600,25 +600,34 @@ def _newer_posts(game: Game, double: int, form: RoundForm) -> dict[int, HandPost
 
 def _show_newer_posts(form: RoundForm, changed: dict[int, HandPost]) -> None:
     """Show each newer post in the form the save was refused with: a box still holding the
-    post it was filled with takes the newer post; a box the scorekeeper typed over keeps the
-    typing, its newer post named beside it (the form's values stand at the next save)."""
+    post it was filled with takes the newer post (and says so: the form no longer holds what
+    was sent, e.g. a second hand marked out now); a box the scorekeeper typed over keeps the
+    typing, its newer post named beside it (the typed value stands at the next save)."""
     held = _held(form)
     for seat_id, post in changed.items():
         hand = form.hand(seat_id)
         hand.seen.data = str(post.revision)
-        if _untouched(hand, held[seat_id]):
-            _fill_from_post(hand, posts.HandValue.of(post))  # the phone's hand
+        value = posts.HandValue.of(post)
         # the post's value after a colon, as the refused save's message names it
         # (:func:`_changed_hand`): "posted went out from their phone" did not read
-        hand.total.errors.append(
-            _(
+        if _untouched(hand, held[seat_id]):
+            _fill_from_post(hand, value)  # the phone's hand
+            said = _(
                 "%(who)s changed their hand on their phone after this form was filled "
-                "(now: %(posted)s). Check the form, then save again: the form's values will "
-                "stand.",
+                "(now: %(posted)s); the form holds their new hand now. Check the form, then "
+                "save again.",
                 who=hand.who,
-                posted=posts.HandValue.of(post).words(),
+                posted=value.words(),
             )
-        )
+        else:
+            said = _(
+                "%(who)s changed their hand on their phone after this form was filled "
+                "(now: %(posted)s). Check the form, then save again: the value typed here "
+                "will stand.",
+                who=hand.who,
+                posted=value.words(),
+            )
+        hand.total.errors.append(said)
 
 
 def _untouched(hand: Any, held: posts.HandValue) -> bool:

@@ -554,6 +554,7 @@
         box.appendChild(input);
       });
     });
+    form.dispatchEvent(new Event("put-back")); // the refusal named each newer post (table.js)
     form.scrollIntoView({ block: "start" });
   }
 

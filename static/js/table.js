@@ -127,13 +127,16 @@
   // Keep this phone's typing; how much it is. A hand is this phone's when typed here (dirty)
   // or when its box holds other than it was filled with (filled_<seat>: the post, or nothing),
   // as typing an undo put back does (play._typed_by_phone's rule): kept with "back", so a
-  // reload leaves that box to the server, which draws it again (or a post made since).
-  function keepTyping(form, dirty, own) {
+  // reload leaves that box to the server, which draws it again (or a post made since). A hand
+  // its phone posted again after the typing (newer: marked "changed on their phone") is kept
+  // so: the page drawn again has the newest post's seen_, and only this says it came after.
+  function keepTyping(form, dirty, own, newer) {
     var seats = {};
     form.querySelectorAll('[name^="filled_"]').forEach(function (filled) {
       var seat = filled.name.slice(7);
       if (dirty[seat] || formKey(form, seat) !== filled.value) {
         (seats[seat] = handNow(form, seat)).back = !dirty[seat];
+        if (newer[seat]) { seats[seat].newer = 1; }
       }
     });
     var n = Object.keys(seats).length + Object.keys(own).length;
@@ -194,7 +197,6 @@
     var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]');
     if (!badge) { return; }
     badge.className = "post-mark " + state;
-    if (hand && hand.words) { badge.setAttribute("data-words", hand.words); }
     badge.textContent = form.getAttribute("data-" + state) || state;
     if (hand && hand.at) {
       // written (and its tooltip) as every time on the phone: static/js/app.js
@@ -237,6 +239,10 @@
     var url = form.getAttribute("data-posts"), key = form.getAttribute("data-key"), version = form.getAttribute("data-version");
     var seconds = +form.getAttribute("data-poll") || 2;
     var dirty = {}, own = {}; // own: the round's ticks and starter set here, name -> value
+    // seat -> 1: its phone posted again after the typing in its box, which stays; marked
+    // "changed on their phone" until the box takes the post (or holds its value), or the
+    // outbox puts back a Save whose refusal named it (the "put-back" event: seen)
+    var newer = {};
     var latest = {}; // seat -> the last posted hand seen by the poll
     var asking = document.querySelectorAll("form.handover").length;
     // "Use Bob's post (12 points)" under a hand whose box differs from what its phone posted.
@@ -254,11 +260,18 @@
       mark(form, seat, state, hand);
       offer(seat);
     }
-    // A hand typed over its post says so at once ("typed over their post: 12 points").
-    function typedOver(seat) {
-      var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]');
-      if (!badge || /missing|changed|restored/.test(badge.className)) { offer(seat); return; }
-      show(seat, "typed", latest[seat] || { at: (badge.querySelector("time") || {}).dateTime, words: badge.getAttribute("data-words") || "" });
+    function remember() { return keepTyping(form, dirty, own, newer); }
+    // A hand typed over its post says so at once ("typed over their post: 12 points"); typed
+    // back to the post's own value it is "posted", as the page drawn again says. ``seen``: a
+    // newer post was named to the scorekeeper (a refused Save's): typed over it now. (A post
+    // marked changed stays so while typed: newer.)
+    function typedOver(seat, seen) {
+      var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]'), post = latest[seat];
+      var same = post && formKey(form, seat) === postKey(post);
+      if (seen || same) { delete newer[seat]; }
+      if (badge && same) { show(seat, "posted", post); return; }
+      if (!badge || (!seen && /missing|changed|restored/.test(badge.className))) { offer(seat); return; }
+      show(seat, "typed", post); // (a post's mark carries it: data-post, or the poll's)
     }
     function typedIn(ev, trusted) {
       var m = /^(total|tiles|out)_(\d+)$|./.exec(ev.target.name || "");
@@ -268,7 +281,7 @@
         if (m[1] === "total" && ev.target.value.trim() !== "") { clearTiles(form, m[2]); }
         typedOver(m[2]);
       } else { own[ev.target.name] = ev.target[prop(ev.target)]; }
-      keepTyping(form, dirty, own);
+      remember();
     }
     form.addEventListener("input", function (ev) { typedIn(ev, true); });
     form.addEventListener("change", function (ev) { typedIn(ev, ev.isTrusted); });
@@ -278,14 +291,25 @@
       if (!seat || !latest[seat]) { return; }
       fill(form, seat, latest[seat]);
       delete dirty[seat];
+      delete newer[seat];
       show(seat, "posted", latest[seat]);
-      keepTyping(form, dirty, own);
+      remember();
+    });
+    // The outbox's "Put mine back in the form" (static/js/offline.js) put back a Save whose
+    // refusal named each newer post: seen now, the typing stands over it ("typed over").
+    form.addEventListener("put-back", function () {
+      Object.keys(newer).forEach(function (seat) { typedOver(seat, true); });
+      remember();
     });
     // The posts the page was written with, then what this phone typed before a reload: back
-    // in the boxes, marked "typed by you, not saved yet"; a hand its phone posted (again
-    // meanwhile or not) is marked "typed over their post" with the post beside, as before the
-    // reload (the post's time and value are the player's, never "typed by you") and as after
-    // a 409: the page's seen_/filled_ are the newest post's, so saving again keeps the typing.
+    // in the boxes, marked "typed by you, not saved yet"; a hand its phone posted is marked
+    // "typed over their post" with the post beside, as before the reload (the post's time and
+    // value are the player's, never "typed by you"), or, posted again after the typing (its
+    // revision is not the one the typing kept, or it was marked so before), "changed on their
+    // phone", as the open page said: the page's seen_/filled_ are the newest post's, so Save
+    // keeps the typing shown beside it, as on the open page (the form kept while a photo was
+    // taken, drawn with the typing in it, too). A refused Save names each newer post under
+    // its row (has-error): its mark stands ("typed over"), but for a post marked changed before.
     form.querySelectorAll(".post-mark[data-post]").forEach(function (badge) {
       try { latest[badge.getAttribute("data-seat")] = JSON.parse(badge.getAttribute("data-post")); } catch (e) { /* none */ }
     });
@@ -298,12 +322,15 @@
     Object.keys(kept || {}).forEach(function (seat) {
       if (kept[seat].back || !field(form, "total_" + seat)) { return; }
       dirty[seat] = true;
-      if (sameValue(handNow(form, seat), kept[seat])) { return; } // (a refused save shows them)
-      putBack(form, seat, kept[seat]);
-      var hand = latest[seat] || null;
-      show(seat, hand ? "typed" : "restored", hand);
+      var hand = latest[seat] || null, same = sameValue(handNow(form, seat), kept[seat]);
+      if (!same) { putBack(form, seat, kept[seat]); }
+      var named = field(form, "total_" + seat).closest(".has-error");
+      if (hand && formKey(form, seat) !== postKey(hand) && (kept[seat].newer || (!named && String(hand.revision) !== kept[seat].seen))) {
+        newer[seat] = 1;
+        show(seat, "changed", hand);
+      } else if (!same) { show(seat, hand ? "typed" : "restored", hand); }
     });
-    keepTyping(form, dirty, own); // (the revisions seen now, and typing an undo put back)
+    remember(); // (the revisions seen now, and typing an undo put back)
     form.querySelectorAll("button.use-post[data-seat]").forEach(function (button) {
       offer(button.getAttribute("data-seat"));
     });
@@ -321,7 +348,7 @@
           // something typed in it (keepTyping counts it, an undo's put back too) stays, so
           // the typed values can still be read and passed on.
           stopped = true;
-          if (!keepTyping(form, dirty, own)) { window.location.reload(); return null; }
+          if (!remember()) { window.location.reload(); return null; }
           return r.text().then(function (body) { later("handover", form, body, banner); });
         }
         if (!r.ok) { return null; }
@@ -333,7 +360,7 @@
         if (data.oob && window.htmx) { htmx.swap(form, data.oob, { swapStyle: "none" }); }
         var changed = String(data.version) !== version;
         if (changed || data.asking > asking) {
-          if (!keepTyping(form, dirty, own)) { window.location.reload(); return; }
+          if (!remember()) { window.location.reload(); return; }
           // its round saved meanwhile: Save shows it beside the typing; a Save kept in the
           // outbox is compared there (a second Save replaced it while another tab sent it)
           if (data.saved.indexOf(+field(form, "double").value) > -1) { stopped = true; form.parentNode.querySelector(".outbox-kept") ? location.reload() : form.requestSubmit(); return; }
@@ -352,9 +379,13 @@
           } else {
             // the typing stays, the newer post shown beside it: seen now, so the next Save
             // keeps the typing (the phone is told it was overruled), as after a 409; only a
-            // post this page has not shown is refused (docs/TABLE.md)
-            show(seat, "changed", hand);
+            // post this page has not shown is refused (docs/TABLE.md). Kept as newer: a
+            // reload says it again (a box holding the post's value: "posted").
             if (seen) { seen.value = hand.revision; }
+            newer[seat] = 1;
+            show(seat, "changed", hand);
+            typedOver(seat);
+            remember();
           }
         });
       }).catch(function () { /* offline: try again at the next tick */ });

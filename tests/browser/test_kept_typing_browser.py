@@ -1,11 +1,14 @@
 """The scorekeeper's own typing survives a reload (issue 22 leftovers), at 360 x 740: what the
 scorekeeper typed over a posted hand or typed as a total comes back in the boxes after a
 reload, marked "typed by you, not saved yet" (or, over a post, "typed over their post" beside
-that post, as before the reload); a hand its phone posted again meanwhile keeps the typing and
-names the new post beside it; "Use Bob's post (12 points)" puts the phone's
+that post, as before the reload); a hand its phone posted again after the typing keeps the
+typing and says "changed on their phone" beside the new post, open or reloaded, as long as the
+typing stands over it; "Use Bob's post (12 points)" puts the phone's
 value back in one tap; a saved round leaves nothing kept behind."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from flask import Flask
@@ -108,9 +111,11 @@ def test_a_newer_post_never_replaces_the_restored_typing_and_a_save_clears_it(
     posts_again(app, table.id, 1, 13)  # meanwhile Bob's phone posts 13
     open_game(small_phone, table.edit)
     expect(points(small_phone, "Bob")).to_have_value("15")  # the typing wins in the box
-    # the mark says the phone's value differs, as after a 409: Bob's new post is beside it
+    # Bob posted 13 after the scorekeeper typed 15 over his 12, and the scorekeeper has not
+    # seen it: the mark says so, as the open page would have ("typed over their post: 13"
+    # said the 15 was typed over the 13), with Bob's new post beside it
     mark = hand(small_phone, "Bob").locator(".post-mark")
-    expect(mark).to_contain_text("typed over their post")
+    expect(mark).to_contain_text("changed on their phone")
     expect(mark).to_contain_text("13 points")
     expect(hand(small_phone, "Bob").locator("button.use-post")).to_have_text(
         "Use Bob's post (13 points)"
@@ -118,7 +123,8 @@ def test_a_newer_post_never_replaces_the_restored_typing_and_a_save_clears_it(
     expect(hand(small_phone, "Ann").locator(".post-mark")).to_contain_text(
         "typed by you, not saved yet"
     )
-    small_phone.locator("#round-area .actions button.big").click()  # the typed values stand
+    # the typed values stand, as on the open page once the new post is shown beside them
+    small_phone.locator("#round-area .actions button.big").click()
     expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
     expect(small_phone.locator("#round-area")).to_contain_text("Round 2 of 10")
     with app.app_context():
@@ -189,3 +195,92 @@ def test_typing_over_a_post_still_says_so_after_a_reload(
         " / parseFloat(getComputedStyle(m).lineHeight))"
     )
     assert lines <= 2, (lines, before)
+
+
+def saved_points(app: Flask, game_id: int) -> dict[str, int]:
+    """Player name -> the points saved in the game's first round."""
+    with app.app_context():
+        game = load_game(db.session.get(Game, game_id))
+        saved = {h.seat.player.name: h.points for h in game.rounds[0].hands}
+        db.session.remove()
+    return saved
+
+
+def test_a_post_changed_after_the_typing_still_says_so_after_a_reload(
+    small_phone: Page, live_server
+) -> None:
+    """Found by a tester (2026-12-07): the scorekeeper typed 19 over Ann's post (9), then Ann
+    changed her hand to 12 on her phone. The open page said "changed on their phone: 12";
+    after a reload it said "typed over their post: 12", as if the scorekeeper had typed 19
+    over the 12, and Save overruled Ann's new post unsaid. The kept typing now remembers that
+    the post changed after it: every reload says "changed on their phone", as the open page
+    did, and Save then does what it does on the open page (the typing, shown beside the new
+    post, stands; Ann's phone is told it was overruled)."""
+    app = live_server.app
+    table = seed_table(app, FOUR, 9)
+    phone_posts(app, table.id, {0: 9})  # Ann's phone posts 9
+    open_game(small_phone, table.edit)
+    points(small_phone, "Ann").fill("19")
+    mark = hand(small_phone, "Ann").locator(".post-mark")
+    expect(mark).to_contain_text("typed over their post")
+    posts_again(app, table.id, 0, 12)  # Ann changes her hand to 12 on her phone
+    expect(mark).to_contain_text("changed on their phone")
+    expect(mark).to_contain_text("12 points")
+    for _ in range(2):  # a reload, and another: the typing was not made over the 12
+        small_phone.reload()
+        expect(points(small_phone, "Ann")).to_have_value("19")
+        expect(mark).to_contain_text("changed on their phone")
+        expect(mark).to_contain_text("12 points")
+        expect(mark).not_to_contain_text("typed over")
+        expect(hand(small_phone, "Ann").locator("button.use-post")).to_have_text(
+            "Use Ann's post (12 points)"
+        )
+    points(small_phone, "Bob").fill("5")
+    points(small_phone, "Cho").fill("3")
+    hand(small_phone, "Dee").get_by_label("Went out").check()
+    small_phone.locator("#round-area .actions button.big").click()
+    expect(small_phone.locator("#round-area .flash.success")).to_have_text("Round saved.")
+    assert saved_points(app, table.id)["Ann"] == 19
+
+
+def test_typing_a_posts_own_value_says_posted_as_a_reload_does(
+    small_phone: Page, live_server
+) -> None:
+    """Found by a tester (2026-12-07): typing exactly Bob's posted 9 in his box said "typed
+    over their post" on the open page and "posted" after a reload; nothing differs from the
+    post, and both say "posted" now."""
+    table = seed_table(live_server.app, FOUR, 9)
+    phone_posts(live_server.app, table.id, {1: 9})  # Bob's phone posts 9
+    open_game(small_phone, table.edit)
+    mark = hand(small_phone, "Bob").locator(".post-mark")
+    points(small_phone, "Bob").fill("19")
+    expect(mark).to_contain_text("typed over their post")
+    points(small_phone, "Bob").fill("9")  # typed back to what Bob posted
+    expect(mark).to_contain_text("posted")
+    expect(mark).not_to_contain_text("typed over")
+    small_phone.reload()
+    expect(points(small_phone, "Bob")).to_have_value("9")
+    expect(mark).to_contain_text("posted")
+    expect(mark).not_to_contain_text("typed over")
+
+
+def test_a_post_changed_while_a_photo_was_taken_says_so_back_on_the_form(
+    small_phone: Page, live_server
+) -> None:
+    """The same while the scorekeeper was on a hand's photo page: the game page draws the
+    round form kept when the photo was started (Ann's 19 in it) with Ann's new post beside
+    it; it said "typed over their post: 12" and now says "changed on their phone"."""
+    app = live_server.app
+    table = seed_table(app, FOUR, 9)
+    phone_posts(app, table.id, {0: 9})  # Ann's phone posts 9
+    open_game(small_phone, table.edit)
+    points(small_phone, "Ann").fill("19")
+    expect(hand(small_phone, "Ann").locator(".post-mark")).to_contain_text("typed over")
+    hand(small_phone, "Bob").get_by_role("button", name="Count Bob's pips from a photo").click()
+    small_phone.wait_for_url(re.compile(r"/photo/\d+"))
+    posts_again(app, table.id, 0, 12)  # Ann changes her hand to 12 meanwhile
+    open_game(small_phone, table.edit)
+    expect(points(small_phone, "Ann")).to_have_value("19")
+    mark = hand(small_phone, "Ann").locator(".post-mark")
+    expect(mark).to_contain_text("changed on their phone")
+    expect(mark).to_contain_text("12 points")

@@ -4,6 +4,7 @@ fills itself, saving takes the posts, handover moves scorekeeping (issue 10)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from flask_babel import refresh
@@ -415,15 +416,19 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     assert {h.seat_id: h.points for h in rounds(game)[0].hands}[ids["Bob"]] == 12
 
 
-def refused_with_bob_out(client, table, lang: str = "en") -> str:
-    """The words of a save refused as, after the form was filled (Bob 12, Cy 3), Bob's phone
-    posted "went out" and Cy's 9 points (the form: Bob 12, Cy went out), in ``lang``."""
+def refused_with_bob_out(client, table, lang: str = "en", filled: bool = False) -> Any:
+    """The answer to a save refused as, after the form was filled (Bob 12, Cy 3), Bob's phone
+    posted "went out" and Cy's 9 points (the form: Bob 12, Cy went out), in ``lang``.
+    ``filled``: the form says Bob's box holds his post as it was filled (untouched), and Cy's
+    was typed over; else both read as typed (no ``filled_``)."""
     game, phone = table
     ids = seat_ids(game)
     bob, cy = phone("Bob"), phone("Cy")
     post(bob, game, total="12")
     post(cy, game, total="3")
     seen = {f"seen_{ids[n]}": str(hand_post(game, n).revision) for n in ("Bob", "Cy")}
+    if filled:
+        seen |= {f"filled_{ids['Bob']}": "12", f"filled_{ids['Cy']}": "3"}
     post(bob, game, went_out="y", seen=hand_post(game, "Bob").revision)  # after the form was filled
     post(cy, game, total="9", seen=hand_post(game, "Cy").revision)
     data = round_post(game, 6, totals={"Bob": 12, "Ann": 7}, out="Cy")
@@ -432,7 +437,7 @@ def refused_with_bob_out(client, table, lang: str = "en") -> str:
         f"/g/{game.edit_token}/round", data={**data, **seen}, headers={"Accept-Language": lang}
     )
     assert r.status_code == 409 and rounds(game) == []
-    return text(r)
+    return r
 
 
 def test_a_refused_save_names_a_went_out_hand_in_words_that_read(client, table):
@@ -442,7 +447,7 @@ def test_a_refused_save_names_a_went_out_hand_in_words_that_read(client, table):
         "after this form was filled, Bob changed their hand on their phone (now: went out; "
         "this phone: 12 points); Cy changed their hand on their phone (now: 9 points; this "
         "phone: went out). Check it, then save again."
-    ) in refused_with_bob_out(client, table)
+    ) in text(refused_with_bob_out(client, table))
 
 
 @pytest.mark.parametrize(
@@ -466,9 +471,42 @@ def test_a_refused_save_names_each_changed_hand_under_its_row_in_words_that_read
     """Found by a tester (2026-12-07): under Bob's row the refused save said "Bob posted went
     out from their phone after this form was filled" (ru "отправил вышел(а)"); each row's
     message names the post's value after a colon, as the message at the top does."""
-    words = refused_with_bob_out(client, table, lang)
+    words = text(refused_with_bob_out(client, table, lang))
     assert went_out in words and points in words
     assert "posted went out" not in words and "отправил" not in words
+
+
+@pytest.mark.parametrize(
+    ("lang", "took_it", "typed_stands"),
+    [
+        (
+            "en",
+            "Bob changed their hand on their phone after this form was filled (now: went out); "
+            "the form holds their new hand now. Check the form, then save again.",
+            "the value typed here will stand.",
+        ),
+        ("de", "das Formular zeigt jetzt die neue Hand.", "Der hier getippte Wert gilt."),
+        ("ru", "теперь в форме новая рука.", "останется значение, введённое здесь."),
+        ("cs", "formulář teď ukazuje novou ruku.", "platit bude hodnota zadaná zde."),
+        ("lt", "formoje dabar nauja ranka.", "galios čia įvesta reikšmė."),
+        ("es", "el formulario muestra ahora su nueva mano.", "valdrá el valor escrito aquí."),
+    ],
+)
+def test_a_refused_save_says_which_box_took_the_new_post_and_which_typing_stands(
+    client, table, lang, took_it, typed_stands
+):
+    """Found by a tester (2026-12-07): Bob's box held his posted 12 untouched, the scorekeeper
+    marked Cy out, and Bob posted "I went out" before Save. The refused save put Bob's new
+    post in his box (two players marked out now) and said under it "the form's values will
+    stand", which the form as it came back could not do. The box that took the new post says
+    so; a box typed over says its typed value stands (it does, at the next Save)."""
+    r = refused_with_bob_out(client, table, lang, filled=True)
+    ids = seat_ids(table[0])
+    bob_out = re.search(rf'<input[^>]*name="out_{ids["Bob"]}"[^>]*>', r.text)
+    assert bob_out and " checked" in bob_out.group(0), "Bob's new post"
+    words = text(r)
+    assert took_it in words and typed_stands in words
+    assert "the form's values will stand" not in words
 
 
 def test_a_changed_hand_whose_box_was_empty_says_so_in_words(app):
