@@ -38,6 +38,10 @@ from .htmx import is_htmx
 REPLAY_FLAG = "stale_form_replay"
 #: the flash category of the "page open too long" notice
 CATEGORY = "error"
+#: the response header of every answer to a form refused for its token, whatever its status
+#: (the form shown again, or a refusal page): static/js/offline.js never takes such an answer
+#: for a save, keeps the entry and sends it again with the token of its page loaded again
+STALE_HEADER = "X-Stale-Form"
 
 
 class ReplayWouldSave(RuntimeError):
@@ -132,6 +136,10 @@ def init_stale_forms(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def _csrf_error(exc: CSRFError) -> Any:
         if stale_form():  # the view checks the token itself (a photo upload): no second replay
-            return _refusal_page()
-        current_app.logger.info("stale form replayed: %s", exc.description)
-        return _replay(app) or _refusal_page()
+            answer = _refusal_page()
+        else:
+            current_app.logger.info("stale form replayed: %s", exc.description)
+            answer = _replay(app) or _refusal_page()
+        response = app.make_response(answer)
+        response.headers[STALE_HEADER] = "1"
+        return response
