@@ -8,7 +8,8 @@ running the view once more *as a replay*: the stale token is removed from the po
 so every form the view validates fails on its token and is shown again as typed (rendering a
 form puts a fresh token in it); and any attempt to commit to the database during the replay is
 stopped, so nothing is saved whatever the view does. A view that tries to save without
-validating a form gets the plain "nothing was saved" page instead.
+validating a form gets the plain "nothing was saved" page instead. Every such answer carries
+:data:`STALE_HEADER`, so the phone's outbox (static/js/offline.js) never takes it for a save.
 """
 
 from __future__ import annotations

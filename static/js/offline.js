@@ -171,14 +171,14 @@
   function send(entry) {
     var abort = new AbortController();
     var timer = setTimeout(function () { abort.abort(); }, SEND_TIMEOUT_MS);
-    return post(entry, new URLSearchParams(fieldsOf(entry)), { "Idempotency-Key": entry.key }, abort.signal).then(function (response) {
+    return post(entry, { "Idempotency-Key": entry.key }, abort.signal).then(function (response) {
       clearTimeout(timer);
       if (saved(response)) {
         superseded(entry);
         drop(entry.key);
         return "sent";
       }
-      // refused for its stale token: kept, sent again with a fresh one (fieldsOf)
+      // refused for its stale token: kept, sent again with a fresh one (post)
       if (stale(response)) { return waits(entry.key, "stale"); }
       if (unreached(response.status)) { return waits(entry.key); }
       return response.text().then(function (html) { entry.html = html; return answered(entry, response.status, html); });
@@ -188,10 +188,16 @@
     });
   }
 
-  // An entry's post (its own key in ``headers``, or none): a redirect is not followed, so the
+  // An entry's post (its own key in ``headers``, or none; ``back``: recheck). With this page's
+  // CSRF token when this is the entry's own page as loaded now (not the worker's copy): a token
+  // stale since the entry was kept (a lost session, a new server secret) is replaced by its
+  // page loaded again, the typed values sent as they were. A redirect is not followed: the
   // notice it left is shown by the page loaded next.
-  function post(entry, body, headers, signal) {
-    return fetch(entry.url, { method: "POST", body: body, headers: headers, credentials: "same-origin", redirect: "manual", signal: signal });
+  function post(entry, headers, signal, back) {
+    var token = document.querySelector("[name=csrf_token]");
+    var body = withPutBack(new URLSearchParams(entry.fields), back);
+    if (token && !document.body.hasAttribute("data-offline-copy") && (entry.page === location.pathname || formFor(entry))) { body.set(token.name, token.value); }
+    return fetch(entry.url, { method: "POST", body: body, headers: headers, redirect: "manual", signal: signal });
   }
 
   // Whether the server's answer to an entry says it is saved: the one reading of it. Every
@@ -205,15 +211,6 @@
   function stale(response) {
     var h = "X-Stale-Form";
     return !!(response.getResponseHeader ? response.getResponseHeader(h) : response.headers.get(h));
-  }
-
-  // An entry's fields, with this page's CSRF token when this is its own page as loaded now
-  // (not the worker's copy): a token stale since it was kept (a lost session, a new server
-  // secret) is replaced by the page loaded again, the typed values sent as they were.
-  function fieldsOf(entry) {
-    var token = document.querySelector("[name=csrf_token]");
-    var own = token && !document.body.hasAttribute("data-offline-copy") && (entry.page === location.pathname || formFor(entry));
-    return entry.fields.map(function (f) { return own && f[0] === "csrf_token" ? [f[0], token.value] : f; });
   }
 
   // Whether an entry's state (or a send's result) is the server's refusal, kept with its
@@ -281,7 +278,7 @@
   function recheck(entry) {
     inFlight[entry.key] = 1; // (asked once a page; offline: at the next page)
     // with what its comparison named this phone's: a seat corrected since elsewhere stays so
-    post(entry, withPutBack(new URLSearchParams(fieldsOf(entry)), entry.back)).then(function (r) {
+    post(entry, {}, null, entry.back).then(function (r) {
       // saved now as this phone had it
       if (saved(r)) { drop(entry.key); render(); }
       return r.status === 409 && r.text();

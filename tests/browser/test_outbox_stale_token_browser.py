@@ -9,6 +9,7 @@ typed, once."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -35,6 +36,21 @@ def forget_csrf_secret(page: Page, app) -> None:
     page.context.add_cookies([{**cookie, "value": serializer.dumps(session)}])
 
 
+def posts_12_offline(phone: Page, live_server, meanwhile: Callable[[], None]) -> None:
+    """Bob posts 12 without a connection: the entry waits; ``meanwhile`` happens to the phone
+    before the connection is back."""
+    try:
+        live_server.wifi.cut = True
+        phone.context.set_offline(True)
+        phone.get_by_label("Points left in my hand").fill("12")
+        phone.get_by_role("button", name="Post my hand").click()
+        expect(phone.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+        meanwhile()
+    finally:
+        live_server.wifi.cut = False
+    phone.context.set_offline(False)
+
+
 def test_a_hand_kept_with_a_stale_token_is_never_dropped_and_is_posted_as_typed(
     phone: Page, live_server
 ) -> None:
@@ -45,17 +61,7 @@ def test_a_hand_kept_with_a_stale_token_is_never_dropped_and_is_posted_as_typed(
         "response",
         lambda r: answers.append(r.status) if r.request.method == "POST" else None,
     )
-    try:
-        live_server.wifi.cut = True
-        phone.context.set_offline(True)
-        phone.get_by_label("Points left in my hand").fill("12")
-        phone.get_by_role("button", name="Post my hand").click()
-        entry = phone.locator("#outbox .outbox-entry")
-        expect(entry).to_have_attribute("data-state", "waiting")
-        forget_csrf_secret(phone, live_server.app)
-    finally:
-        live_server.wifi.cut = False
-    phone.context.set_offline(False)
+    posts_12_offline(phone, live_server, lambda: forget_csrf_secret(phone, live_server.app))
 
     # sent with the stale token, refused as a stale form: kept and said so (never "posted"),
     # then, on the page loaded again, sent with its fresh token and posted as typed
@@ -98,16 +104,7 @@ def test_a_hand_kept_by_a_phone_that_lost_its_session_waits_until_it_joins_again
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', keeper.get(f"/g/{table.edit}").text)
     assert token
     joins(phone, table.join, "Bob")
-    try:
-        live_server.wifi.cut = True
-        phone.context.set_offline(True)
-        phone.get_by_label("Points left in my hand").fill("12")
-        phone.get_by_role("button", name="Post my hand").click()
-        expect(phone.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
-        phone.context.clear_cookies()
-    finally:
-        live_server.wifi.cut = False
-    phone.context.set_offline(False)
+    posts_12_offline(phone, live_server, phone.context.clear_cookies)
     phone.wait_for_url(re.compile(r"/j/[\w-]+$"), timeout=20_000)  # "Tap your name first"
     phone.wait_for_timeout(1_000)
     kept = phone.evaluate("() => localStorage.getItem('cfc-outbox')")
