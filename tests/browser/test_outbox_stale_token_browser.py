@@ -121,3 +121,38 @@ def test_a_hand_kept_by_a_phone_that_lost_its_session_waits_until_it_joins_again
     with live_server.app.app_context():
         posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == table.id)))
     assert [p.total for p in posts] == [12]
+
+
+def test_a_hand_whose_fresh_token_is_refused_too_waits_saying_so(phone: Page, live_server) -> None:
+    """A phone whose every token is refused (its cookies kept from the server: answered here
+    by a stand-in) is not reloaded over and over: after the one reload, the entry waits on the
+    hand page saying why and what to do, its values listed; once a post gets through, it is
+    posted as typed."""
+    table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
+    joins(phone, table.join, "Bob")
+    refused = {"count": 0}
+
+    def stale(route) -> None:
+        refused["count"] += 1
+        route.fulfill(status=400, headers={"X-Stale-Form": "1"}, body="<p>open too long</p>")
+
+    phone.route(
+        re.compile(r"/p/[\w-]+$"),
+        lambda r: stale(r) if r.request.method == "POST" else r.continue_(),
+    )
+    phone.get_by_label("Points left in my hand").fill("12")
+    phone.get_by_role("button", name="Post my hand").click()
+    entry = phone.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting", timeout=20_000)
+    expect(entry.locator(".outbox-state")).to_have_text(
+        "Not sent yet: this page was open too long. Kept on this phone: reload the page to send it."
+    )
+    expect(entry).to_contain_text("Points left in my hand: 12")
+    phone.wait_for_timeout(1_000)
+    assert refused["count"] == 2  # the tap, then once from the page loaded again
+    phone.unroute(re.compile(r"/p/[\w-]+$"))
+    entry.get_by_role("button", name="Send now").click()
+    expect(phone.locator(".post-state")).to_contain_text("Posted: 12 point", timeout=20_000)
+    with live_server.app.app_context():
+        posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == table.id)))
+    assert [p.total for p in posts] == [12]
