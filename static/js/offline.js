@@ -9,9 +9,11 @@
 //   lost on the way (no connection, a locked phone, a reload) stays on the phone, shown as
 //   "waiting to be sent" on its page, and is sent again with the same key when the connection
 //   returns (on "online", at load, every RETRY_MS, or "Send now"). The server applies a key
-//   once (companion/services/idempotency.py). An entry the server refuses is shown with its
-//   answer beside this phone's values until it is removed, put back in the form or its round
-//   is saved (docs/OFFLINE.md).
+//   once (companion/services/idempotency.py). Whether an answer means saved is read in one
+//   place, saved(): an answer to a stale CSRF token (X-Stale-Form) never does; that entry
+//   waits and is sent again with its page's fresh token (post). An entry the server refuses
+//   is shown with its answer beside this phone's values until it is removed, put back in the
+//   form or its round is saved (docs/OFFLINE.md).
 (function () {
   "use strict";
 
