@@ -8,7 +8,8 @@ running the view once more *as a replay*: the stale token is removed from the po
 so every form the view validates fails on its token and is shown again as typed (rendering a
 form puts a fresh token in it); and any attempt to commit to the database during the replay is
 stopped, so nothing is saved whatever the view does. A view that tries to save without
-validating a form gets the plain "nothing was saved" page instead.
+validating a form gets the plain "nothing was saved" page instead. Every such answer carries
+:data:`STALE_HEADER`, so the phone's outbox (static/js/offline.js) never takes it for a save.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ from .htmx import is_htmx
 REPLAY_FLAG = "stale_form_replay"
 #: the flash category of the "page open too long" notice
 CATEGORY = "error"
+#: the response header of every answer to a form refused for its token, whatever its status
+#: (the form shown again, or a refusal page): static/js/offline.js never takes such an answer
+#: for a save, keeps the entry and sends it again with the token of its page loaded again
+STALE_HEADER = "X-Stale-Form"
 
 
 class ReplayWouldSave(RuntimeError):
@@ -132,6 +137,10 @@ def init_stale_forms(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def _csrf_error(exc: CSRFError) -> Any:
         if stale_form():  # the view checks the token itself (a photo upload): no second replay
-            return _refusal_page()
-        current_app.logger.info("stale form replayed: %s", exc.description)
-        return _replay(app) or _refusal_page()
+            answer = _refusal_page()
+        else:
+            current_app.logger.info("stale form replayed: %s", exc.description)
+            answer = _replay(app) or _refusal_page()
+        response = app.make_response(answer)
+        response.headers[STALE_HEADER] = "1"
+        return response

@@ -9,9 +9,11 @@
 //   lost on the way (no connection, a locked phone, a reload) stays on the phone, shown as
 //   "waiting to be sent" on its page, and is sent again with the same key when the connection
 //   returns (on "online", at load, every RETRY_MS, or "Send now"). The server applies a key
-//   once (companion/services/idempotency.py). An entry the server refuses is shown with its
-//   answer beside this phone's values until it is removed, put back in the form or its round
-//   is saved (docs/OFFLINE.md).
+//   once (companion/services/idempotency.py). Whether an answer means saved is read in one
+//   place, saved(): an answer to a stale CSRF token (X-Stale-Form) never does; that entry
+//   waits and is sent again with its page's fresh token (post). An entry the server refuses
+//   is shown with its answer beside this phone's values until it is removed, put back in the
+//   form or its round is saved (docs/OFFLINE.md).
 (function () {
   "use strict";
 
@@ -161,8 +163,9 @@
 
   // --- sending ------------------------------------------------------------------------------
 
-  // Post ``entry`` once. Resolves to "sent", "waiting" (no connection, try later) or the
-  // server's refusal ("conflict"/"refused", kept with its answer).
+  // Post ``entry`` once. Resolves to "sent", "waiting" (no connection, try later), "stale"
+  // (its CSRF token refused: waits for a fresh one) or the server's refusal
+  // ("conflict"/"refused", kept with its answer).
   // A server that never answers (weak Wi-Fi) is given up on after SEND_TIMEOUT_MS, as htmx
   // gives up (its "timeout" in base.html's htmx-config): the entry then waits; should the
   // first request arrive late after all, its key makes the retry a no-op on the server.
@@ -170,20 +173,15 @@
   function send(entry) {
     var abort = new AbortController();
     var timer = setTimeout(function () { abort.abort(); }, SEND_TIMEOUT_MS);
-    return fetch(entry.url, {
-      method: "POST",
-      body: new URLSearchParams(entry.fields),
-      headers: { "Idempotency-Key": entry.key },
-      credentials: "same-origin",
-      redirect: "manual",
-      signal: abort.signal
-    }).then(function (response) {
+    return post(entry, { "Idempotency-Key": entry.key }, abort.signal).then(function (response) {
       clearTimeout(timer);
-      if (response.type === "opaqueredirect" || response.ok) {
+      if (saved(response)) {
         superseded(entry);
         drop(entry.key);
         return "sent";
       }
+      // refused for its stale token: kept, sent again with a fresh one (post)
+      if (stale(response)) { return waits(entry.key, "stale"); }
       if (unreached(response.status)) { return waits(entry.key); }
       return response.text().then(function (html) { entry.html = html; return answered(entry, response.status, html); });
     }, function () {
@@ -192,15 +190,41 @@
     });
   }
 
+  // An entry's post (its own key in ``headers``, or none; ``back``: recheck). With this page's
+  // CSRF token when this is the entry's own page as loaded now (not the worker's copy): a token
+  // stale since the entry was kept (a lost session, a new server secret) is replaced by its
+  // page loaded again, the typed values sent as they were. A redirect is not followed: the
+  // notice it left is shown by the page loaded next.
+  function post(entry, headers, signal, back) {
+    var token = document.querySelector("[name=csrf_token]");
+    var body = withPutBack(new URLSearchParams(entry.fields), back);
+    if (token && !document.body.hasAttribute("data-offline-copy") && (entry.page === location.pathname || formFor(entry))) { body.set(token.name, token.value); }
+    return fetch(entry.url, { method: "POST", body: body, headers: headers, redirect: "manual", signal: signal });
+  }
+
+  // Whether the server's answer to an entry says it is saved: the one reading of it. Every
+  // saving view answers a redirect (or, asked again, the same answer in words: 2xx); an answer
+  // to a stale CSRF token (X-Stale-Form, companion/web/stale_forms.py) never is one, whatever
+  // its status: the form shown again, nothing saved.
+  // (``response``: fetch's, or htmx's XMLHttpRequest)
+  function saved(response) {
+    return !stale(response) && (response.type === "opaqueredirect" || (response.status > 199 && response.status < 300));
+  }
+  function stale(response) {
+    var h = "X-Stale-Form";
+    return !!(response.getResponseHeader ? response.getResponseHeader(h) : response.headers.get(h));
+  }
+
   // Whether an entry's state (or a send's result) is the server's refusal, kept with its
   // answer ("conflict", "refused"); an entry's other states are "sending" and "waiting".
   function refused(state) { return state === "conflict" || state === "refused"; }
 
   // 502, 503, 504: a proxy's answer that the app was not reached (a restart): the entry waits.
   function unreached(status) { return status > 501 && status < 505; }
-  function waits(key) {
-    update(key, { state: "waiting" });
-    return "waiting";
+  // (``why`` "stale": its token was; said so, and sent again from its page loaded again)
+  function waits(key, why) {
+    update(key, { state: "waiting", stale: !!why });
+    return why || "waiting";
   }
 
   // The server refused ``entry`` (``status``, its page ``html``): kept with its answer (what
@@ -256,9 +280,9 @@
   function recheck(entry) {
     inFlight[entry.key] = 1; // (asked once a page; offline: at the next page)
     // with what its comparison named this phone's: a seat corrected since elsewhere stays so
-    fetch(entry.url, { method: "POST", body: withPutBack(new URLSearchParams(entry.fields), entry.back) }).then(function (r) {
+    post(entry, {}, null, entry.back).then(function (r) {
       // saved now as this phone had it
-      if (r.ok) { drop(entry.key); render(); }
+      if (saved(r)) { drop(entry.key); render(); }
       return r.status === 409 && r.text();
     }).then(function (html) {
       if (html) { answered(entry, 409, html); render(); }
@@ -345,9 +369,13 @@
         if (refused(result) && mineHere(queue[i])) { news = true; }
         // This page's entry was answered (saved, or refused with what is saved now): show
         // the game as it is now; a refused entry stays in the outbox beside it.
-        if (result !== "waiting" && mineHere(queue[i])) { reload = queue[i].page; }
+        // Refused for a stale token: the page loaded again sends it with a fresh one (once:
+        // a page whose fresh token is refused too, cookies off, shows it waiting); the others'
+        // tokens are as stale.
+        var old = result === "stale";
+        if ((old ? !queue[i].stale : result !== "waiting") && mineHere(queue[i])) { reload = queue[i].page; }
         if (result === "waiting") { sending = false; render(); return done(); }
-        next(i + 1);
+        next(old ? queue.length : i + 1);
       });
     };
     next(0);
@@ -391,10 +419,10 @@
     return node;
   }
 
-  // base.html's data-saved-other(-keeper), data-conflict, data-refused or data-waiting
+  // base.html's data-saved-other(-keeper), data-conflict, data-refused, data-stale or data-waiting
   function stateWords(entry) {
     if (entry.saved) { return entry.keeper ? words.savedOtherKeeper : words.savedOther; }
-    return words[refused(entry.state) ? entry.state : "waiting"];
+    return words[refused(entry.state) ? entry.state : entry.stale ? "stale" : "waiting"];
   }
 
   function render() {
@@ -609,7 +637,7 @@
     var xhr = ev.detail.xhr;
     if (key) { delete inFlight[key]; }
     if (!key || !xhr || !xhr.status || unreached(xhr.status)) { return; }
-    if (xhr.status < 300) { superseded({ key: key, url: form.getAttribute("action"), fields: entryFor(form, key).fields }); }
+    if (saved(xhr)) { superseded({ key: key, url: form.getAttribute("action"), fields: entryFor(form, key).fields }); }
     drop(key); // the server answered: htmx shows its answer as usual
     form.removeAttribute("data-outbox-key");
     render();
@@ -641,8 +669,8 @@
     var entry = entryFor(form, newKey());
     keep(entry);
     send(entry).then(function (result) {
-      if (result === "sent") {
-        location.assign(entry.page);
+      if (result === "sent" || result === "stale") {
+        location.assign(entry.page); // (stale: sent again from there, with its fresh token)
       } else if (result === "waiting") {
         sayKept(form);
         render();

@@ -12,9 +12,9 @@ from flask import g
 from sqlalchemy import func, select
 
 from companion.extensions import db
-from companion.models import Game, GameNight, Round
-from companion.web.stale_forms import ReplayWouldSave
-from tests.web.playkit import make_game, round_post
+from companion.models import Game, GameNight, HandPost, Round
+from companion.web.stale_forms import STALE_HEADER, ReplayWouldSave
+from tests.web.playkit import make_game, round_post, seat_ids
 from tests.web.setup_helpers import game_data
 
 STALE = "This page was open too long, so nothing was saved yet."
@@ -37,7 +37,7 @@ def _token(page: str) -> str:
     # The test requests share the fixture's app context, so Flask-WTF's per-request token
     # cache (g.csrf_token) would outlive the request that made it, as it never does in use.
     g.pop("csrf_token", None)
-    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
 
 
 def _old_token(client, path: str, monkeypatch) -> str:
@@ -63,6 +63,8 @@ def test_an_expired_round_form_comes_back_as_typed(app, monkeypatch):
     data = round_post(game, 6, totals={"Ann": 12, "Bob": 7}, out="Cy", csrf_token=token)
     answer = client.post(f"{page}/round", data=data)
     assert answer.status_code in (400, 422)
+    # said in a header too: the phone's outbox never takes it for a save (static/js/offline.js)
+    assert answer.headers[STALE_HEADER] == "1"
     assert STALE in answer.text
     assert "token" not in answer.text.lower().replace("csrf_token", "")
     assert _rounds() == 0
@@ -73,6 +75,7 @@ def test_an_expired_round_form_comes_back_as_typed(app, monkeypatch):
     # the form shown again carries a fresh token: one more tap saves
     again = client.post(f"{page}/round", data={**data, "csrf_token": _token(answer.text)})
     assert again.status_code == 303 and _rounds() == 1
+    assert STALE_HEADER not in again.headers
 
 
 def test_an_expired_round_form_sent_by_htmx_comes_back_in_the_fragment(app, monkeypatch):
@@ -82,6 +85,7 @@ def test_an_expired_round_form_sent_by_htmx_comes_back_in_the_fragment(app, monk
     data = round_post(game, 6, totals={"Ann": 12, "Bob": 7}, out="Cy", csrf_token=token)
     answer = client.post(f"/g/{game.edit_token}/round", data=data, headers={"HX-Request": "true"})
     assert answer.status_code == 422  # the real status: htmx is configured to swap it
+    assert answer.headers[STALE_HEADER] == "1"
     assert answer.text.lstrip().startswith('<div id="round-area"')
     assert STALE in answer.text and 'value="12"' in answer.text
     assert _rounds() == 0
@@ -99,6 +103,7 @@ def test_a_round_form_without_its_session_comes_back_as_typed(app):
     # Without its session the phone is no longer known as the scorekeeper (that right lives
     # server-side, keyed by the session's device id): it is told so, with what it typed.
     assert answer.status_code == 403 and "Another phone keeps score" in answer.text
+    assert answer.headers[STALE_HEADER] == "1"
     assert "12" in answer.text and "Make this phone the scorekeeper" in answer.text
     assert _rounds() == 0
 
@@ -149,7 +154,7 @@ def test_a_replay_can_never_save(app, monkeypatch):
 
     client = app.test_client()
     answer = client.post("/test-writes-without-checking", data={"csrf_token": "old"})
-    assert answer.status_code in (400, 422)
+    assert answer.status_code in (400, 422) and answer.headers[STALE_HEADER] == "1"
     assert "Nothing was saved" in answer.text and STALE not in answer.text
     assert db.session.scalar(select(func.count(GameNight.id))) == 0
     assert STALE not in client.get("/").text
@@ -171,3 +176,49 @@ def test_a_stale_one_button_form_says_nothing_was_saved(app):
     assert "Nothing was saved" in answer.text
     page = client.get(f"/g/{game.edit_token}").text
     assert STALE not in page and "That did not work" not in page
+
+
+def _joined_phone(app, game: Game, name: str):
+    """A phone joined to ``name``'s seat of ``game`` (its own session and token)."""
+    phone = app.test_client()
+    join = f"/j/{game.join_token}"
+    token = _token(phone.get(join).text)
+    answer = phone.post(join, data={"seat": seat_ids(game)[name], "csrf_token": token})
+    assert answer.status_code == 303
+    # the join's valid token, kept in the shared app context's g (see _token), would let every
+    # later form skip its own token check, as it never does in use
+    g.pop("csrf_valid", None)
+    return phone
+
+
+def test_a_hand_posted_with_a_stale_token_comes_back_as_typed_never_as_a_save(app):
+    """A player's hand sent with a token gone stale (its outbox kept it while the session lost
+    its CSRF secret): refused as a stale form, never a 2xx or a redirect, said in a header, the
+    hand as typed with a fresh token; sent with that token, it is posted."""
+    game = make_game()
+    ann = _joined_phone(app, game, "Ann")
+    page = f"/p/{game.share_token}"
+    data = {"total": "12", "double": "6", "csrf_token": _token(ann.get(page).text)}
+    with ann.session_transaction() as session:  # the session's secret gone: the token stale
+        session.pop("csrf_token")
+    answer = ann.post(page, data=data, headers={"Idempotency-Key": "a" * 32})
+    assert answer.status_code == 400 and answer.headers[STALE_HEADER] == "1"
+    assert STALE in answer.text and re.search(r'name="total"[^>]*value="12"', answer.text)
+    assert db.session.scalar(select(func.count(HandPost.id))) == 0
+    again = ann.post(page, data={**data, "csrf_token": _token(answer.text)})
+    assert again.status_code == 303 and STALE_HEADER not in again.headers
+    assert db.session.scalar(select(HandPost.total)) == 12
+
+
+def test_a_hand_from_a_phone_that_lost_its_session_is_refused_as_stale(app):
+    """The browser lost its session cookie: a new device, no seat. Its kept hand is refused as
+    a stale form (400, the header), not the join page's redirect an outbox took for a save."""
+    game = make_game()
+    ann = _joined_phone(app, game, "Ann")
+    page = f"/p/{game.share_token}"
+    data = {"total": "12", "double": "6", "csrf_token": _token(ann.get(page).text)}
+    ann.delete_cookie("session")
+    answer = ann.post(page, data=data)
+    assert answer.status_code == 400 and answer.headers[STALE_HEADER] == "1"
+    assert "This form could not be accepted" in answer.text
+    assert db.session.scalar(select(func.count(HandPost.id))) == 0
