@@ -309,7 +309,27 @@ def _hand_picker(game: Game, seat: Seat) -> Any:
     )
 
 
+def _typed_for_another_seat(game: Game, seat: Seat) -> Any | None:
+    """The refusal (422) of a hand typed on this phone for another seat than ``seat``, the one
+    it holds now, or None. The hand form and the photo's Confirm name their page's seat in
+    their address (``?seat=``): a hand kept in a phone's outbox while it lost its seat (its
+    session gone, the scorekeeper moving it) and joined another is sent from there later, and
+    must never be posted as that other player's. The hand page is shown without it."""
+    typed_for = query.optional_text("seat")
+    if typed_for is None or typed_for == str(seat.id):
+        return None
+    problem = _(
+        "Not posted: this hand was typed on this phone before it joined %(name)s's seat. "
+        "If it is %(name)s's hand, type it again here.",
+        name=seat.player.name,
+    )
+    return render_template("table/hand.html", **_hand_context(game, seat, problem=problem)), 422
+
+
 def _post(game: Game, seat: Seat, share_token: str) -> Any:
+    refused = _typed_for_another_seat(game, seat)
+    if refused is not None:
+        return refused
     form = HandPostForm()
     typed = form.typed()
     if form.opens_photo():  # "Count my pips from a photo": what was typed waits in the session
@@ -501,6 +521,7 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
             share_token=share,
             double=double,
             seen=post.revision if post else 0,
+            seat=seat.id,
         ),
         "back_url": url_for("table.hand", share_token=share),
         "back_text": _("Back to my hand: type the points instead"),
@@ -571,6 +592,9 @@ def hand_photo_confirm(share_token: str) -> Any:
     if not isinstance(found, tuple):
         return found
     game, seat, page_double = found
+    refused = _typed_for_another_seat(game, seat)
+    if refused is not None:
+        return refused
     picks = ConfirmedTilesForm().picks()
     if page_double is None:  # the game ended while the photo page was open
         return _confirm_after_the_game(game, seat, share_token, picks)

@@ -362,6 +362,35 @@ def test_a_player_page_without_a_seat_leads_to_the_join_page(app, table):
 # --- nothing typed is ever lost ------------------------------------------------------------------
 
 
+def test_a_hand_typed_for_another_seat_is_never_posted_as_this_phones(table):
+    """A phone's outbox kept Ann's hand while the phone lost its seat and joined Bob's; sent
+    from there later (with the page's fresh token), it must not become Bob's hand. The hand
+    form and the photo's Confirm name their seat in their address; a post naming another
+    seat is refused in words, and nothing is posted."""
+    game, phone = table
+    ids = seat_ids(game)
+    bob = phone("Bob")
+    r = bob.post(f"/p/{game.share_token}?seat={ids['Ann']}", data={"double": "6", "total": "8"})
+    assert r.status_code == 422
+    assert "typed on this phone before it joined Bob&#39;s seat" in r.text
+    assert hand_post(game, "Bob") is None and hand_post(game, "Ann") is None
+    r = bob.post(
+        f"/p/{game.share_token}/photo/confirm?double=6&seen=0&seat={ids['Ann']}",
+        data={"tile": ["3-2"]},
+    )
+    assert r.status_code == 422 and hand_post(game, "Bob") is None
+    # its own seat's address posts as before
+    r = bob.post(f"/p/{game.share_token}?seat={ids['Bob']}", data={"double": "6", "total": "8"})
+    assert r.status_code == 303 and hand_post(game, "Bob").total == 8
+
+
+def test_the_hand_form_and_the_photo_confirm_name_their_seat(table):
+    game, phone = table
+    bob = phone("Bob")
+    bob_id = seat_ids(game)["Bob"]
+    assert f'action="/p/{game.share_token}?seat={bob_id}"' in bob.get(f"/p/{game.share_token}").text
+
+
 def test_different_hands_from_different_phones_both_count(table):
     game, phone = table
     post(phone("Ann"), game, total="5")
