@@ -137,7 +137,7 @@ def test_a_hand_whose_fresh_token_is_refused_too_waits_saying_so(phone: Page, li
         route.fulfill(status=400, headers={"X-Stale-Form": "1"}, body="<p>open too long</p>")
 
     phone.route(
-        re.compile(r"/p/[\w-]+$"),
+        re.compile(r"/p/[\w-]+(\?seat=\d+)?$"),
         lambda r: stale(r) if r.request.method == "POST" else r.continue_(),
     )
     phone.get_by_label("Points left in my hand").fill("12")
@@ -150,7 +150,7 @@ def test_a_hand_whose_fresh_token_is_refused_too_waits_saying_so(phone: Page, li
     expect(entry).to_contain_text("Points left in my hand: 12")
     phone.wait_for_timeout(1_000)
     assert refused["count"] == 2  # the tap, then once from the page loaded again
-    phone.unroute(re.compile(r"/p/[\w-]+$"))
+    phone.unroute(re.compile(r"/p/[\w-]+(\?seat=\d+)?$"))
     entry.get_by_role("button", name="Send now").click()
     expect(phone.locator(".post-state")).to_contain_text("Posted: 12 point", timeout=20_000)
     with live_server.app.app_context():

@@ -20,7 +20,7 @@ from tests.browser.test_table_sizes_browser import hand
 
 pytestmark = pytest.mark.browser
 
-HAND_URL = re.compile(r"/p/[\w-]+$")
+HAND_URL = re.compile(r"/p/[\w-]+(\?seat=\d+)?$")
 
 
 def post_statuses(page: Page, url: re.Pattern[str]) -> list[int]:
