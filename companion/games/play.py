@@ -612,6 +612,7 @@ def _show_newer_posts(form: RoundForm, changed: dict[int, HandPost]) -> None:
         # (:func:`_changed_hand`): "posted went out from their phone" did not read
         if _untouched(hand, held[seat_id]):
             _fill_from_post(hand, value)  # the phone's hand
+            hand.took_post = True
             said = _(
                 "%(who)s changed their hand on their phone after this form was filled "
                 "(now: %(posted)s); the form holds their new hand now. Check the form, then "

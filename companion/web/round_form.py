@@ -98,6 +98,9 @@ class HandForm(Form):
         #: what validation read: the typed total (points, None if blank) and the tapped tiles
         self.typed: int | None = None
         self.parsed: list[Tile] = []
+        #: a refused save put the player's newer post in this box (it held its post untouched):
+        #: the row says so, and the page's kept typing is not put back over it (class "took")
+        self.took_post = False
 
     @property
     def who(self) -> str:

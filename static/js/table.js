@@ -310,6 +310,8 @@
     // keeps the typing shown beside it, as on the open page (the form kept while a photo was
     // taken, drawn with the typing in it, too). A refused Save names each newer post under
     // its row (has-error): its mark stands ("typed over"), but for a post marked changed before.
+    // A row whose box the refusal filled with the newer post (took: typed, if at all, to the
+    // post's own value, so not over it; play._untouched) holds it, as its words say.
     form.querySelectorAll(".post-mark[data-post]").forEach(function (badge) {
       try { latest[badge.getAttribute("data-seat")] = JSON.parse(badge.getAttribute("data-post")); } catch (e) { /* none */ }
     });
@@ -320,11 +322,12 @@
     });
     kept = kept.seats;
     Object.keys(kept || {}).forEach(function (seat) {
-      if (kept[seat].back || !field(form, "total_" + seat)) { return; }
+      var box = field(form, "total_" + seat);
+      if (kept[seat].back || !box || box.closest(".took")) { return; }
       dirty[seat] = true;
       var hand = latest[seat] || null, same = sameValue(handNow(form, seat), kept[seat]);
       if (!same) { putBack(form, seat, kept[seat]); }
-      var named = field(form, "total_" + seat).closest(".has-error");
+      var named = box.closest(".has-error");
       if (hand && formKey(form, seat) !== postKey(hand) && (kept[seat].newer || (!named && String(hand.revision) !== kept[seat].seen))) {
         newer[seat] = 1;
         show(seat, "changed", hand);
@@ -380,8 +383,11 @@
             // the typing stays, the newer post shown beside it: seen now, so the next Save
             // keeps the typing (the phone is told it was overruled), as after a 409; only a
             // post this page has not shown is refused (docs/TABLE.md). Kept as newer: a
-            // reload says it again (a box holding the post's value: "posted").
+            // reload says it again (a box holding the post's value: "posted"). Its filled_
+            // is the post's, as the page drawn again has it: the box is typed over the post
+            // shown, so a refusal over one posted later keeps it too (play._untouched).
             if (seen) { seen.value = hand.revision; }
+            (field(form, "filled_" + seat) || {}).value = postKey(hand);
             newer[seat] = 1;
             show(seat, "changed", hand);
             typedOver(seat);

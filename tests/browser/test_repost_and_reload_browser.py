@@ -42,15 +42,36 @@ def posts(page: Page, points: int) -> None:
     expect(page.locator(".post-state")).to_contain_text(f"Posted: {points} points")
 
 
-def typed_over_a_re_post(keeper: Page, bo: Page, live_server) -> Locator:
-    """A new double-6 game of Ana, Bo and Cy, Bo joined: Bo posts 12, the scorekeeper types
-    Bo's hand over the post (as Bo says it aloud), and Bo changes it to 14 on the phone. Bo's
-    box on the scorekeeper's form."""
+def bo_joined(keeper: Page, bo: Page, live_server) -> Locator:
+    """A new double-6 game of Ana, Bo and Cy, Bo joined, its form open on the scorekeeper's
+    phone: Bo's box there."""
     table = seed_table(live_server.app, ["Ana", "Bo", "Cy"], 6)
     joins(bo, table.join, "Bo")
     keeper.goto(f"/g/{table.edit}")
     keeper.wait_for_function("() => window.htmx !== undefined")
-    bo_box = hand(keeper, "Bo").get_by_role("textbox")
+    return hand(keeper, "Bo").get_by_role("textbox")
+
+
+def saves_ana_5_cy_out(keeper: Page) -> None:
+    """Ana 5 points, Cy went out, and Save."""
+    hand(keeper, "Ana").get_by_role("textbox").fill("5")
+    hand(keeper, "Cy").get_by_label("Went out").check()
+    keeper.get_by_role("button", name="Save round").last.click()
+
+
+def posts_unseen_and_saves(keeper: Page, bo: Page, points: int) -> None:
+    """Bo posts ``points`` before the scorekeeper's poll shows it (the poll is held), and the
+    scorekeeper saves (:func:`saves_ana_5_cy_out`)."""
+    keeper.route(re.compile(r"/posts\?"), lambda route: route.abort())  # the poll sees nothing
+    posts(bo, points)
+    saves_ana_5_cy_out(keeper)
+
+
+def typed_over_a_re_post(keeper: Page, bo: Page, live_server) -> Locator:
+    """Bo joined (:func:`bo_joined`) posts 12, the scorekeeper types Bo's hand over the post
+    (as Bo says it aloud), and Bo changes it to 14 on the phone. Bo's box on the scorekeeper's
+    form."""
+    bo_box = bo_joined(keeper, bo, live_server)
     posts(bo, 12)
     expect(bo_box).to_have_value("12")
     bo_box.fill("12")
@@ -76,9 +97,7 @@ def test_the_first_save_goes_through_when_the_form_shows_the_re_post(
     expect(mark).to_contain_text("changed on their phone")
     expect(mark).to_contain_text("14 points")
     expect(bo_box).to_have_value("12")  # the typing stays
-    hand(keeper, "Ana").get_by_role("textbox").fill("5")
-    hand(keeper, "Cy").get_by_label("Went out").check()
-    keeper.get_by_role("button", name="Save round").last.click()
+    saves_ana_5_cy_out(keeper)
     expect(keeper.locator("#round-title")).to_have_text(re.compile(r"^Round 2 of"))
     assert saves == [200]  # one tap on Save: no 409 about a post the form showed
     # Bo's phone is told its post was overruled
@@ -91,19 +110,19 @@ def test_a_post_the_form_has_not_shown_is_still_refused(
     two_phones: tuple[Page, Page], live_server
 ) -> None:
     """The 409 stays for what the scorekeeper has not seen: Bo posts again just before Save,
-    before the poll could show it (the poll is held)."""
+    before the poll could show it (the poll is held). The typing kept beside the re-post the
+    form showed stands, and the words under Bo's row say so."""
     keeper, bo = two_phones
     bo_box = typed_over_a_re_post(keeper, bo, live_server)
     expect(hand(keeper, "Bo").locator(".post-mark")).to_contain_text("14 points")
-    keeper.route(re.compile(r"/posts\?"), lambda route: route.abort())  # the poll sees nothing
-    posts(bo, 16)
-    hand(keeper, "Ana").get_by_role("textbox").fill("5")
-    hand(keeper, "Cy").get_by_label("Went out").check()
-    keeper.get_by_role("button", name="Save round").last.click()
+    posts_unseen_and_saves(keeper, bo, 16)
     expect(keeper.locator("#round-area")).to_contain_text(
         "after this form was filled, Bo changed their hand on their phone (now: 16 points"
     )
     expect(hand(keeper, "Bo")).to_contain_text("16 points")
+    # typed over a post the form showed (14): the typing stands, and the words say so (they
+    # said "the form holds their new hand now" beside the 12)
+    expect(hand(keeper, "Bo")).to_contain_text("the value typed here will stand")
     expect(bo_box).to_have_value("12")
 
 
@@ -150,3 +169,30 @@ def test_a_change_tapped_as_the_page_reloads_posts_what_was_typed(
     player.get_by_role("button", name="Change my hand").click()
     expect(player.locator(".post-state")).to_contain_text("Posted: 13 points")
     expect(player.locator(".kept-hand")).to_have_count(0)
+
+
+def test_a_refused_save_that_filled_a_box_with_the_new_post_keeps_it_there(
+    two_phones: tuple[Page, Page], live_server
+) -> None:
+    """A tester's HIGH: Bo posts 6, the scorekeeper types 6 in Bo's box (the same value: not
+    typed over, "posted"), Bo posts 2 before the poll shows it, Save is refused and the form
+    comes back with 2 in Bo's box and "the form holds their new hand now" under it; the page's
+    kept typing put the 6 back over it (the words false) and the next Save overruled Bo. The
+    box holds the 2 the words name, and the second Save saves 2 as Bo posted."""
+    keeper, bo = two_phones
+    bo_box = bo_joined(keeper, bo, live_server)
+    mark = hand(keeper, "Bo").locator(".post-mark")
+    posts(bo, 6)
+    expect(bo_box).to_have_value("6")
+    bo_box.fill("6")
+    expect(mark).to_have_class(re.compile(r"\bposted\b"))
+    posts_unseen_and_saves(keeper, bo, 2)
+    expect(hand(keeper, "Bo")).to_contain_text("the form holds their new hand now")
+    keeper.wait_for_timeout(500)  # the kept typing's restore has run
+    expect(bo_box).to_have_value("2")
+    expect(mark).to_have_class(re.compile(r"\bposted\b"))
+    keeper.get_by_role("button", name="Save round").last.click()
+    expect(keeper.locator("#round-title")).to_have_text(re.compile(r"^Round 2 of"))
+    taken = bo.locator("#hand-live .taken")
+    expect(taken).to_contain_text("2 points (as you posted)")
+    expect(taken).not_to_contain_text("You posted")
