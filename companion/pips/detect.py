@@ -298,6 +298,9 @@ def _blobs(contrast: np.ndarray, biggest_pip: float | None = None) -> list[Blob]
             if any(_is_pip_shape(b) or _is_divider(b, MIN_DIVIDER / 2) for b in parts):
                 blobs.extend(parts)
                 continue
+            if _split_divider(parts):
+                blobs.extend(parts)
+                continue
             if len(parts) == 1:
                 firmest = _marks(contrast, RUN_TOGETHER * level) if firmest is None else firmest
                 pips = [
@@ -308,6 +311,20 @@ def _blobs(contrast: np.ndarray, biggest_pip: float | None = None) -> list[Blob]
                     continue
         blobs.append(blob)
     return blobs
+
+
+def _split_divider(parts: list[Blob]) -> bool:
+    """Whether two of ``parts`` are the pieces of one divider parted at its centre pin
+    (collinear, about as long, touching): the whole mark, pin and both pieces, was too thick
+    for a divider (a pin a shade darker than the face, widening the line around it), and
+    neither piece alone is long enough for one. A 6-0 on a 640 px photo was dropped so."""
+    return any(
+        (gap := _joinable_gap(a, b)) is not None
+        and gap <= max(2.0, 0.5 * a.thickness)
+        and _is_divider(_join(a, b), MIN_DIVIDER / 2)
+        for i, a in enumerate(parts)
+        for b in parts[i + 1 :]
+    )
 
 
 def _marks(contrast: np.ndarray, level: float) -> list[tuple[Blob, np.ndarray]]:

@@ -394,3 +394,14 @@ def test_a_stick_over_one_half_of_a_tile_is_asked_though_the_other_half_is_plain
     reading = count_pips(vary(data, how) if how else data)
     assert [t.text for t in reading.read_tiles if not t.sure] == ["1-0"]
     assert [t.text for t in reading.read_tiles if t.sure] == ["4-3"]
+
+
+@pytest.mark.parametrize("how", ["", "x0.5", "x3"])
+def test_a_divider_parted_by_its_centre_pin_into_a_thick_mark_still_makes_a_tile(how):
+    """A 6-0's divider, with the centre pin widening the line around it, is one mark too
+    thick for a divider at the photo's own 640 px, and the tile was dropped without a word
+    (read sure at 0.5x and 3x). At a firmer threshold it parts into its two pieces, which
+    are taken and joined as a divider, so the 6-0 is read at every size."""
+    data = item("scene:437083:640", PHOTOS).data
+    reading = count_pips(vary(data, how) if how else data)
+    assert "6-0" in [t.text for t in reading.read_tiles if t.sure]
