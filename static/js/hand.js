@@ -4,7 +4,7 @@
 // Why: a Post tapped as the page reloads (the live poll, a pull to refresh, the page loaded
 // again after an earlier post) fell between the two pages, or on the new page's empty box,
 // and the page ended on "Not posted yet" with the typing gone. Now what the form holds is kept
-// in localStorage ("cfc-hand-typed:<page>": the round's double and the hand) whenever it is not
+// in localStorage ("cfc-hand-typed:<form address>": the round's double and the hand) whenever it is not
 // the phone's post; the page drawn again puts it back in the form, saying it is not posted
 // yet, so a tap that lands on the new page posts it and one that was lost leaves it one tap
 // away. A post that went through drops it (the page then shows that post), as does a round
@@ -16,7 +16,9 @@
 
   var form = document.getElementById("hand-form");
   if (!form) { return; }
-  var NAME = "cfc-hand-typed:" + location.pathname;
+  // (the form's address names its seat: typing kept for one seat is never put in another's
+  // form when the phone joins another seat)
+  var NAME = "cfc-hand-typed:" + form.getAttribute("action");
   var double = (form.querySelector('input[name="double"]') || {}).value || "";
   var posted = form.getAttribute("data-posted") || ""; // the phone's post, HandValue.key()
 

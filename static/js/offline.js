@@ -297,10 +297,13 @@
   // The address an entry was sent to without its query ("?missing=…" changes as the form is
   // filled again: the same form and round all the same).
   function pathOf(url) { return String(url || "").split("?")[0]; }
+  // The seat a hand's address names (templates/table/hand.html: every seat posts to one page),
+  // or "": an entry typed for one seat never goes back into another seat's form.
+  function seatOf(url) { return (/[?&]seat=(\d+)/.exec(url || "") || [])[1] || ""; }
 
   // Whether two entries are of the same form and round.
   function sameRound(a, b) {
-    return pathOf(a.url) === pathOf(b.url) && fieldOf(a, "double") === fieldOf(b, "double");
+    return pathOf(a.url) === pathOf(b.url) && seatOf(a.url) === seatOf(b.url) && fieldOf(a, "double") === fieldOf(b, "double");
   }
 
   // An entry was saved: the older refused entries of the same form and round are answered by
@@ -535,13 +538,14 @@
     return item;
   }
 
-  // The form on this page that an entry can go back into: the same address and the same round
-  // (a round saved since has moved the page's form on: nothing to put back into then).
+  // The form on this page that an entry can go back into: the same address (and seat) and the
+  // same round (a round saved since has moved the page's form on: nothing to put back into then).
   function formFor(entry) {
     var forms = document.querySelectorAll("form[data-outbox]");
     for (var i = 0; i < forms.length; i++) {
       var double = forms[i].querySelector('input[name="double"]');
-      if (pathOf(forms[i].getAttribute("action")) === pathOf(entry.url) && (!double || double.value === fieldOf(entry, "double"))) {
+      var action = forms[i].getAttribute("action");
+      if (pathOf(action) === pathOf(entry.url) && seatOf(action) === seatOf(entry.url) && (!double || double.value === fieldOf(entry, "double"))) {
         return forms[i];
       }
     }
