@@ -269,11 +269,13 @@ def folded(sequence: list[str]) -> list[str]:
 
 class FormFields(HTMLParser):
     """The fields a browser would send from the first form whose ``action`` ends with
-    ``action_end`` (hidden and text values, ticked boxes, each select's first option)."""
+    ``action_end`` before its query (hidden and text values, ticked boxes, each select's first
+    option), and that ``action`` (a hand's names its seat: ``?seat=``)."""
 
     def __init__(self, action_end: str) -> None:
         super().__init__()
         self.action_end = action_end
+        self.action = ""
         self.inside = False
         self.done = False
         self.fields: dict[str, list[str]] = {}
@@ -282,8 +284,9 @@ class FormFields(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
-        if tag == "form" and not self.done and a.get("action", "").endswith(self.action_end):
-            self.inside = True
+        action = a.get("action", "")
+        if tag == "form" and not self.done and action.split("?")[0].endswith(self.action_end):
+            self.inside, self.action = True, action
         if not self.inside:
             return
         name = a.get("name", "")
@@ -374,7 +377,7 @@ class Table:
         data[next(f for f in data if "total" in f)] = [str(pips)]
         if pips == 0:
             data[next(b for b in form.boxes if "out" in b)] = ["y"]
-        return lambda: phone.post(f"/p/{self.share}", data=data)
+        return lambda: phone.post(form.action, data=data)
 
     def auto_save(self) -> None:
         """Switch the game's auto-save on (the scorekeeper's switch)."""
