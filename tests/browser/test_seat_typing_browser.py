@@ -17,6 +17,8 @@ from companion.extensions import db
 from companion.models import Game
 from tests.browser.conftest import phone_page
 from tests.browser.table_screen import SMALL_PHONE, seed_table
+from tests.browser.test_outbox_stale_token_browser import posts_12_offline
+from tests.browser.test_repost_and_reload_browser import joins
 
 pytestmark = pytest.mark.browser
 
@@ -41,9 +43,7 @@ def removed_from_bobs_seat(app, table_id: int) -> str:
     return join
 
 
-def joins(player: Page, join: str, name: str) -> None:
-    player.goto(f"/j/{join}")
-    player.get_by_role("button", name=name, exact=True).click()
+def holds(player: Page, name: str) -> None:
     expect(player.get_by_role("heading", level=1)).to_have_text(f"{name}'s hand")
 
 
@@ -51,9 +51,11 @@ def test_typing_kept_for_one_seat_is_not_put_in_another_seats_form(player: Page,
     app = live_server.app
     table = seed_table(app, ["Ann", "Bob", "Cho"], 6)
     joins(player, table.join, "Bob")
+    holds(player, "Bob")
     player.get_by_label("Points left in my hand").fill("8")  # typed, not posted: kept
     player.wait_for_function(KEPT)
     joins(player, removed_from_bobs_seat(app, table.id), "Cho")
+    holds(player, "Cho")
     expect(player.get_by_label("Points left in my hand")).to_have_value("")
     expect(player.locator("main")).not_to_contain_text("is back in the form")
 
@@ -64,20 +66,16 @@ def test_a_waiting_hand_of_another_seat_is_not_offered_for_this_seats_form(
     app = live_server.app
     table = seed_table(app, ["Ann", "Bob", "Cho"], 6)
     joins(player, table.join, "Bob")
-    try:
-        live_server.wifi.cut = True
-        player.context.set_offline(True)
-        player.get_by_label("Points left in my hand").fill("8")
-        player.get_by_role("button", name="Post my hand").click()
-        expect(player.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
-        join = removed_from_bobs_seat(app, table.id)
-    finally:
-        live_server.wifi.cut = False
-        player.context.set_offline(False)
+    holds(player, "Bob")
+    join: list[str] = []  # the join link once the scorekeeper removed the phone, offline
+    posts_12_offline(
+        player, live_server, lambda: join.append(removed_from_bobs_seat(app, table.id))
+    )
     # sent when the connection is back: refused (the phone no longer holds Bob's seat)
     expect(player.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "refused")
-    joins(player, join, "Cho")
+    joins(player, join[0], "Cho")
+    holds(player, "Cho")
     entry = player.locator("#outbox .outbox-entry")
-    expect(entry).to_contain_text("8")  # Bob's hand is still on the phone, said as refused
+    expect(entry).to_contain_text("12")  # Bob's hand is still on the phone, said as refused
     expect(entry.get_by_role("button", name="Put mine back in the form")).to_have_count(0)
     expect(player.get_by_label("Points left in my hand")).to_have_value("")
