@@ -1102,7 +1102,9 @@ def test_a_round_saved_offline_in_two_tabs_keeps_both_and_compares_the_second(
         expect(entry).to_contain_text("Saved meanwhile, with other values")
         expect(entry.locator(".outbox-answer")).to_contain_text("Bob: 12")
         expect(entry.locator(".outbox-own")).to_contain_text("Bob: 7")
-    shot(page, "offline-two-tabs-compared-360")
+    # Tab B is the one in front: a screenshot of a tab behind another waits for a frame that
+    # a hidden tab may not draw (it timed out once under load on CI).
+    shot(tab_b, "offline-two-tabs-compared-360")
     page.wait_for_timeout(1_000)  # (a second tab's late sending would show by now)
     assert len(posted) == 2, posted
     assert rounds(live_server, game["id"]) == 1
