@@ -19,7 +19,17 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Response,
+    abort,
+    flash,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
@@ -254,7 +264,7 @@ def hand(share_token: str) -> Any:
     if carried is not None and request.method == "GET":
         return redirect(url_for("table.hand", share_token=carried.share_token), 303)
     if seat is None and access.removed_from_seat(game):
-        return _removed_page(game)
+        return _removed_page(game, HandPostForm().typed() if request.method == "POST" else None)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
         return redirect(url_for("table.join", join_token=share_token), 303)
@@ -276,10 +286,10 @@ def _kept(seat: Seat) -> dict[str, Any] | None:
     return HandPostForm(formdata=MultiDict(fields)).typed() if fields is not None else None
 
 
-def _removed_page(game: Game) -> Any:
+def _removed_page(game: Game, typed: dict[str, Any] | None = None) -> Any:
     """The hand page of a phone the scorekeeper removed from its seat: it says so and how to
-    join again; a hand it posts meanwhile is shown back, not saved (403)."""
-    typed = HandPostForm().typed() if request.method == "POST" else None
+    join again; a hand it posts meanwhile (``typed``, or a photo's confirmed tiles) is shown
+    back, not saved (403)."""
     page = render_template(
         "table/removed.html", game=game, typed=typed, seats_locked_words=SEATS_LOCKED
     )
@@ -487,10 +497,18 @@ def _photo_seat(
     while the photo page was open) the double is None instead of the redirect, so the Confirm
     can still say that its round was saved without it, and with which tiles."""
     game, seat = _joined(share_token)
+    # A Confirm is never answered with a redirect that saves nothing: the phone's outbox,
+    # which may send it long after it was tapped, reads a redirect as saved and lets the
+    # tiles go unsaid. Its old game's Confirm is answered about its own round, as the hand
+    # form's post is (the round saved, the tiles beside it).
     carried = _carried_to(game)
-    if carried is not None:  # the old game's photo page: the rematch's round is the one now
+    if carried is not None and not confirming:  # the rematch's round is the one now
         return redirect(url_for("table.hand_photo_page", share_token=carried.share_token), 303)
     if seat is None and access.removed_from_seat(game):  # its hand page says so
+        if confirming:
+            return make_response(
+                _removed_page(game, _photo_hand(game, ConfirmedTilesForm().picks()))
+            )
         return redirect(url_for("table.hand", share_token=share_token), 303)
     if seat is None:
         flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
@@ -503,9 +521,12 @@ def _photo_seat(
     return game, seat, plan.double
 
 
+NO_ROUND_TO_COUNT = _l("No round is being played now: there is no hand to count.")
+
+
 def _no_round_to_count(share_token: str) -> Any:
     """The hand page, told that no round is being played (the game is over)."""
-    flash(_("No round is being played now: there is no hand to count."), "info")
+    flash(str(NO_ROUND_TO_COUNT), "info")
     return redirect(url_for("table.hand", share_token=share_token), 303)
 
 
@@ -632,14 +653,22 @@ def _confirm_after_the_game(game: Game, seat: Seat, share_token: str, picks: lis
     played" that drops the tiles unsaid. Picks that are not a hand, or a link without its
     round, get that bare answer: there is nothing to show."""
     double = round_double(query.optional_text("double"))
-    if double is None or hand_photo.confirm_problem(picks, game.set_size) is not None:
-        return _no_round_to_count(share_token)
-    if posts.saved_round(game, double) is None:  # a game ended early: its round never saved
-        return _no_round_to_count(share_token)  # (never a post into a finished game)
-    tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)
-    typed = {"total": "", "tiles": tiles, "went_out": False}
+    # (a game ended early: its round never saved; never a post into a finished game)
+    if (
+        double is None
+        or hand_photo.confirm_problem(picks, game.set_size) is not None
+        or posts.saved_round(game, double) is None
+    ):
+        context = _hand_context(game, seat, problem=str(NO_ROUND_TO_COUNT))
+        return render_template("table/hand.html", **context), 409
     seen = posts.revision_number(query.text("seen", "0"))
-    return _post_typed(game, seat, share_token, double, typed, seen=seen)
+    return _post_typed(game, seat, share_token, double, _photo_hand(game, picks), seen=seen)
+
+
+def _photo_hand(game: Game, picks: list[str]) -> dict[str, Any]:
+    """A photo's confirmed tiles (``picks``) as a typed hand (the hand form's ``typed``)."""
+    tiles, _missing = hand_photo.confirmed_tiles(picks, game.set_size)
+    return {"total": "", "tiles": tiles, "went_out": False}
 
 
 @bp.get("/p/<share_token>/live")

@@ -520,3 +520,74 @@ def test_the_page_counts_the_tiles_found_and_asks_whether_that_is_the_whole_hand
     words = text(upload(cy, game, scene([(6, 5), (3, 1)], angle=0.3).data))
     assert "Nalezeny 2 kostky: jistě 0, zkontrolovat 2" in words
     assert "Jsou to všechny kostky v ruce?" in words
+
+
+def _read_bobs_hand(game, bob) -> str:
+    """Bob's photo read (6-5 and 3-1) for the round being played: its Confirm's address."""
+    r = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.5).data)
+    assert r.status_code == 200
+    return confirm_url(r.text)
+
+
+def test_a_confirm_from_a_phone_removed_meanwhile_is_refused_with_its_tiles_not_a_redirect(
+    client, table
+):
+    """Bob's photo is read; the scorekeeper removes his phone from the seat; then his Confirm
+    arrives (tapped, or sent later by the phone's outbox). It was answered with a redirect to
+    the hand page, which the outbox reads as saved: the entry left the phone without a word
+    and nothing was posted. Now it is refused (403) with the tiles said not saved."""
+    game, phone = table
+    bob = phone("Bob")
+    url = _read_bobs_hand(game, bob)
+    r = client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
+    assert r.status_code in (200, 303)
+    r = bob.post(url, data={"tile": ["6-5", "3-1"]})
+    assert r.status_code == 403
+    words = text(r)
+    assert "removed this phone from the seat" in words
+    assert "not saved: 6-5 3-1" in words
+    assert hand_post(game, "Bob") is None
+
+
+def test_a_confirm_for_a_game_ended_without_its_round_is_refused_in_words_not_a_redirect(table):
+    """Bob's photo is read for the round of 6-6; the scorekeeper ends the game early (that round
+    never saved); then his Confirm arrives. A redirect to the hand page (its notice "No round
+    is being played now") read as saved to the outbox: the tiles left the phone unsaid. Now
+    the Confirm is refused with those words, nothing posted."""
+    game, phone = table
+    bob = phone("Bob")
+    url = _read_bobs_hand(game, bob)
+    game.status = "finished"  # ended early: the round of 6-6 is never saved
+    game.version += 1
+    db.session.commit()
+    r = bob.post(url, data={"tile": ["6-5", "3-1"]})
+    assert r.status_code == 409
+    assert "No round is being played now: there is no hand to count." in text(r)
+    assert hand_post(game, "Bob") is None
+
+
+def test_a_confirm_from_before_the_rematch_is_answered_about_its_own_game(app, client, table):
+    """Bob's photo is read for the last round; that round is saved (the game over) and the
+    scorekeeper starts a rematch, which carries Bob's phone to it; then his Confirm arrives.
+    It was sent on to the rematch's photo page (303), which the outbox reads as saved: the
+    tiles left unsaid. Now it is answered as any Confirm after the game: the round was
+    already saved, with his photo's tiles beside the saved score."""
+    game, phone = table
+    bob = phone("Bob")
+    add_scored_rounds(game, [{"Ann": 0, "Bob": 5, "Cy": 7}] * 6)
+    url = _read_bobs_hand(game, bob)
+    last = Round(number=7, start_double=0, status="scored")
+    for seat in game.seats:
+        points = {"Ann": 0, "Bob": 9, "Cy": 4}[seat.player.name]
+        last.hands.append(HandScore(seat=seat, points=points, went_out=points == 0))
+    game.rounds.append(last)
+    game.status = "finished"
+    game.version += 1
+    db.session.commit()
+    r = client.post(f"/g/{game.edit_token}/rematch", data={"version": str(game.version)})
+    assert r.status_code == 303
+    r = bob.post(url, data={"tile": ["6-5", "3-1"]})
+    assert r.status_code == 409
+    words = text(r)
+    assert "was already saved" in words and "Saved: 9" in words
+    assert hand_post(game, "Bob") is None
