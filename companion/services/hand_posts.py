@@ -796,9 +796,9 @@ def take_posts(game: Game, rnd: Round, scored: ScoredRound, seen: dict[int, int]
         result = db.session.execute(
             update(HandPost)
             .where(HandPost.id == post.id, HandPost.revision == post.revision)
-            .values(
-                status=PostStatus.TAKEN, taken_at=now, updated_at=now, revision=post.revision + 1
-            )
+            # (``updated_at`` stays the time it was posted: an undo puts the post back in the
+            # form, marked "posted" at that time, not at the save's)
+            .values(status=PostStatus.TAKEN, taken_at=now, revision=post.revision + 1)
         )
         if not getattr(result, "rowcount", 0):
             _refuse(game, scored.double, hand.seat_id)

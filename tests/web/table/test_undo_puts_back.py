@@ -357,3 +357,32 @@ def test_a_save_refused_over_a_post_made_since_keeps_the_typing_put_back(client,
     again = round_form_fields(r.get_data(as_text=True))
     assert sorted(again[f"tiles_{ids['Dee']}"]) == ["3-1", "5-4"]
     assert again[f"total_{ids['Dee']}"] == [""]
+
+
+def test_a_post_put_back_by_an_undo_keeps_the_time_it_was_posted(client, table):
+    """Cy's phone posted 3 at 09:00; the round was saved later and undone. The form put his post
+    back marked "posted" with the time of the save (the save stamped the post when it took
+    it), as if he had posted at that moment. Now the mark keeps the time he posted."""
+    from datetime import datetime
+
+    game, phone = table
+    posted(phone("Cy"), game, 6, total="3")
+    db.session.execute(
+        HandPost.__table__.update()
+        .where(HandPost.game_id == game.id)
+        .values(updated_at=datetime(2026, 12, 7, 9, 0))
+    )
+    db.session.commit()
+    ids = seat_ids(game)
+    data = round_post(
+        fresh(game),
+        6,
+        totals={"Bob": 15, "Cy": 3, "Dee": 4},
+        out="Ann",
+        starter=str(ids["Bob"]),
+        **{f"seen_{ids['Cy']}": revision(game, "Cy")},
+    )
+    assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    html = undo(client, game).get_data(as_text=True)
+    assert mark(html, ids["Cy"]) == "posted 09:00"
+    assert '<time datetime="2026-12-07T09:00' in html
