@@ -399,7 +399,19 @@ def test_a_confirm_after_the_games_last_round_was_saved_says_so_with_the_photos_
     r = upload(bob, game, scene([(6, 5), (3, 1)], angle=0.5).data)
     assert r.status_code == 200 and "double=0" in confirm_url(r.text)
     picks = ["6-5", "3-1"]
-    last = Round(number=7, start_double=0, status="scored")  # 0-0 saved: the game is over
+    last_round_saved(game)
+    r = bob.post(confirm_url(r.text), data={"tile": picks})
+    assert r.status_code == 409
+    words = text(r)
+    assert "was already saved" in words
+    assert "Saved: 9" in words and "What you typed: 6-5 3-1" in words
+    assert hand_post(game, "Bob") is None
+
+
+def last_round_saved(game) -> None:
+    """The round with 0-0 of a game whose six rounds before it are saved, saved by the
+    scorekeeper (Ann went out, Bob 9, Cy 4): the game is over."""
+    last = Round(number=7, start_double=0, status="scored")
     for seat in game.seats:
         points = {"Ann": 0, "Bob": 9, "Cy": 4}[seat.player.name]
         last.hands.append(HandScore(seat=seat, points=points, went_out=points == 0))
@@ -407,12 +419,6 @@ def test_a_confirm_after_the_games_last_round_was_saved_says_so_with_the_photos_
     game.status = "finished"
     game.version += 1
     db.session.commit()
-    r = bob.post(confirm_url(r.text), data={"tile": picks})
-    assert r.status_code == 409
-    words = text(r)
-    assert "was already saved" in words
-    assert "Saved: 9" in words and "What you typed: 6-5 3-1" in words
-    assert hand_post(game, "Bob") is None
 
 
 def flags(page: str) -> dict[str, str]:
@@ -576,14 +582,7 @@ def test_a_confirm_from_before_the_rematch_is_answered_about_its_own_game(app, c
     bob = phone("Bob")
     add_scored_rounds(game, [{"Ann": 0, "Bob": 5, "Cy": 7}] * 6)
     url = _read_bobs_hand(game, bob)
-    last = Round(number=7, start_double=0, status="scored")
-    for seat in game.seats:
-        points = {"Ann": 0, "Bob": 9, "Cy": 4}[seat.player.name]
-        last.hands.append(HandScore(seat=seat, points=points, went_out=points == 0))
-    game.rounds.append(last)
-    game.status = "finished"
-    game.version += 1
-    db.session.commit()
+    last_round_saved(game)
     r = client.post(f"/g/{game.edit_token}/rematch", data={"version": str(game.version)})
     assert r.status_code == 303
     r = bob.post(url, data={"tile": ["6-5", "3-1"]})
