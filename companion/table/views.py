@@ -550,8 +550,10 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
         # (static/js/offline.js), sent once when the network is back; photo.js puts the
         # points in place of {n} as tiles are picked. A reload while it waits opens the hand
         # page, which lists it.
+        # (whose: the home page and the join page say it too, templates/_waiting_hands.html)
         "outbox_label": _(
-            "My hand from a photo for the round with %(d)s, points: %(points)s",
+            "%(who)s's hand from a photo for the round with %(d)s, points: %(points)s",
+            who=seat.player.name,
             d=double_name(double),
             points="{n}",
         ),

@@ -157,6 +157,10 @@
       showAnswer();
     }
   });
+  // A hand kept on the phone, not sent (static/js/offline.js, "Not sent yet"): the notices of
+  // the phone's last post above it ("Hand posted", "This replaced your earlier post") are
+  // about an older hand and said the opposite; they go, as any notice does at the next action.
+  form.addEventListener("outbox-kept", function () { document.getElementById("flashes").textContent = ""; });
   // "Keep that" (another phone's post after a clash): this phone's typing gives way
   document.addEventListener("click", function (ev) {
     if (ev.target.closest && ev.target.closest(".card.clash a")) { keep(null); }

@@ -191,6 +191,15 @@ def phone(browser, playwright, live_server: LiveServer) -> Iterator:
 
 
 @pytest.fixture()
+def small_phone(browser, live_server: LiveServer) -> Iterator:
+    """A player's 360 x 740 phone (``SMALL_PHONE``): a page in a fresh context, 15 s a step."""
+    from tests.browser.table_screen import SMALL_PHONE
+
+    with phone_page(browser, live_server, 15_000, **SMALL_PHONE) as page:
+        yield page
+
+
+@pytest.fixture()
 def two_phones(browser, live_server: LiveServer) -> Iterator:
     """The scorekeeper's phone and a player's phone, each a 360 x 740 phone of its own
     (``SMALL_PHONE``), as (keeper, player)."""

@@ -823,7 +823,7 @@ def test_a_photo_confirm_waiting_offline_is_shown_again_on_a_reload_not_posted_t
     entry = page.locator("#outbox .outbox-entry")
     expect(entry).to_have_attribute("data-state", "waiting")
     expect(entry.get_by_role("heading")).to_have_text(
-        re.compile(r"^My hand from a photo for the round with .+, points: 9$")
+        re.compile(r"^Bob's hand from a photo for the round with .+, points: 9$")
     )
     expect(entry.locator(".outbox-own")).to_contain_text("Tile 1: 5-4")
     expect(page.get_by_role("button", name="Confirm these tiles")).to_have_count(0)

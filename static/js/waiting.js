@@ -1,0 +1,77 @@
+// A player's hand kept on this phone and not sent yet, said on the pages a phone that lost its
+// seat comes back to: its game's join page and the home page (templates/_waiting_hands.html).
+//
+// Why: a hand posted without a connection waits in the outbox (static/js/offline.js) and is
+// sent from the hand page. A phone whose session was lost meanwhile (its cookie gone, the
+// server forgot the phone) no longer opens that page: it is sent to the join page, and the
+// player may come back by the home page; neither said a hand was waiting. Here each waiting
+// hand is said with its round and its values, whose it is and what to do (join that seat
+// again: it is sent by itself then), or it can be forgotten. Nothing is sent from here.
+// Only these pages load this file (the scorekeeper's first visit does not pay for it).
+(function () {
+  "use strict";
+
+  var script = document.currentScript;
+  var box = document.getElementById("waiting-hands");
+  if (!script || !box) { return; }
+  var words = script.dataset;
+  var todo = JSON.parse(words.todo || "{}"); // seat id -> what to do (a game's join page)
+  var STORE = "cfc-outbox"; // offline.js's outbox
+  var shown = null; // the entries drawn, by key: drawn again only when they change
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
+  }
+  // The seat a hand's address names (as offline.js's seatOf): "" for the scorekeeper's forms.
+  function seatOf(url) { return (/[?&]seat=(\d+)/.exec(url || "") || [])[1] || ""; }
+
+  function el(tag, text, cls) {
+    var node = document.createElement(tag);
+    if (text) { node.textContent = text; }
+    if (cls) { node.className = cls; }
+    return node;
+  }
+
+  // The entry leaves the phone, and with it the typing kept for its form (static/js/hand.js,
+  // "cfc-hand-typed:<form address>"): forgotten, it is not put back in the form either.
+  function forget(entry) {
+    if (!window.confirm(words.forgetConfirm)) { return; }
+    try {
+      localStorage.setItem(STORE, JSON.stringify(load().filter(function (e) { return e.key !== entry.key; })));
+      localStorage.removeItem("cfc-hand-typed:" + entry.url);
+    } catch (e) { /* no storage: nothing was kept either */ }
+    render();
+  }
+
+  // The hands still to send (a refusal is shown with its answer on the hand page, which the
+  // phone reaches once it holds the seat again); on a join page, that game's only.
+  function render() {
+    var hands = load().filter(function (e) {
+      return seatOf(e.url) && e.state !== "conflict" && e.state !== "refused" && (!words.page || e.page === words.page);
+    });
+    var now = hands.map(function (e) { return e.key; }).join();
+    if (now === shown) { return; }
+    shown = now;
+    box.querySelectorAll(".outbox-entry").forEach(function (n) { n.remove(); });
+    box.hidden = !hands.length;
+    hands.forEach(function (entry) {
+      var item = box.appendChild(el("div", "", "outbox-entry waiting"));
+      item.appendChild(el("h3", entry.label));
+      item.appendChild(el("p", todo[seatOf(entry.url)] || words.home, "outbox-state"));
+      var own = item.appendChild(el("div", "", "outbox-own"));
+      own.appendChild(el("p", words.mine));
+      var list = own.appendChild(el("ul"));
+      (entry.own || []).forEach(function (line) { list.appendChild(el("li", line)); });
+      var actions = item.appendChild(el("div", "", "actions"));
+      if (!words.page) { actions.appendChild(el("a", words.open, "button secondary")).href = entry.page; }
+      var button = actions.appendChild(el("button", words.forget, "secondary"));
+      button.type = "button";
+      button.addEventListener("click", function () { forget(entry); });
+    });
+  }
+
+  render();
+  // sent meanwhile (offline.js sends what it can from this page too; another tab): it leaves
+  window.addEventListener("storage", function (ev) { if (ev.key === STORE) { render(); } });
+  setInterval(render, 2000);
+})();
