@@ -11,9 +11,10 @@
 //   returns (on "online", at load, every RETRY_MS, or "Send now"). The server applies a key
 //   once (companion/services/idempotency.py). Whether an answer means saved is read in one
 //   place, saved(): an answer to a stale CSRF token (X-Stale-Form) never does; that entry
-//   waits and is sent again with its page's fresh token (post). An entry the server refuses
-//   is shown with its answer beside this phone's values until it is removed, put back in the
-//   form or its round is saved (docs/OFFLINE.md).
+//   waits and is sent again with its page's fresh token (post). A hand refused only because
+//   the phone holds another seat (X-Other-Seat) waits for its own (holds()). An entry the
+//   server refuses is shown with its answer beside this phone's values until it is removed,
+//   put back in the form or its round is saved (docs/OFFLINE.md).
 (function () {
   "use strict";
 
@@ -148,6 +149,7 @@
       own: describe(form),
       keeper: form.hasAttribute("data-outbox-keeper"), // the scorekeeper's own form
       draft: form.getAttribute("data-draft"), // its kept typing's key (static/js/table.js)
+      wait: form.getAttribute("data-outbox-wait"), // said while its seat is held elsewhere
       from: PAGE,
       state: "sending"
     };
@@ -164,8 +166,9 @@
   // --- sending ------------------------------------------------------------------------------
 
   // Post ``entry`` once. Resolves to "sent", "waiting" (no connection, try later), "stale"
-  // (its CSRF token refused: waits for a fresh one) or the server's refusal
-  // ("conflict"/"refused", kept with its answer).
+  // (its CSRF token refused: waits for a fresh one), "seat" (this phone holds another seat
+  // now, or none: waits for its own) or the server's refusal ("conflict"/"refused", kept with
+  // its answer).
   // A server that never answers (weak Wi-Fi) is given up on after SEND_TIMEOUT_MS, as htmx
   // gives up (its "timeout" in base.html's htmx-config): the entry then waits; should the
   // first request arrive late after all, its key makes the retry a no-op on the server.
@@ -182,6 +185,7 @@
       }
       // refused for its stale token: kept, sent again with a fresh one (post)
       if (stale(response)) { return waits(entry.key, "stale"); }
+      if (has(response, "X-Other-Seat")) { return waits(entry.key, "seat"); }
       if (unreached(response.status)) { return waits(entry.key); }
       return response.text().then(function (html) { entry.html = html; return answered(entry, response.status, html); });
     }, function () {
@@ -210,8 +214,8 @@
   function saved(response) {
     return !stale(response) && (response.type === "opaqueredirect" || (response.status > 199 && response.status < 300));
   }
-  function stale(response) {
-    var h = "X-Stale-Form";
+  function stale(response) { return has(response, "X-Stale-Form"); }
+  function has(response, h) {
     return !!(response.getResponseHeader ? response.getResponseHeader(h) : response.headers.get(h));
   }
 
@@ -221,11 +225,17 @@
 
   // 502, 503, 504: a proxy's answer that the app was not reached (a restart): the entry waits.
   function unreached(status) { return status > 501 && status < 505; }
-  // (``why`` "stale": its token was; said so, and sent again from its page loaded again)
+  // (``why`` "stale": its token was; said so, and sent again from its page loaded again;
+  // "seat": its state, sent from a page that holds its seat)
   function waits(key, why) {
-    update(key, { state: "waiting", stale: !!why });
+    update(key, { state: why === "seat" ? why : "waiting", stale: why === "stale" });
     return why || "waiting";
   }
+
+  // Whether this page holds the seat ``entry`` was typed for (its hand page's data-holds, or
+  // its form here); "away": kept for a seat held elsewhere, not sent from this page.
+  function holds(entry) { return !!document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') || !!formFor(entry); }
+  function away(entry) { return entry.state === "seat" && !holds(entry); }
 
   // The server refused ``entry`` (``status``, its page ``html``): kept with its answer (what
   // is saved beside this phone's values, or why it was refused): "conflict" or "refused". Its
@@ -356,7 +366,7 @@
   }
   function sendAll(done) {
     var queue = load().filter(function (e) {
-      return !refused(e.state) && !inFlight[e.key];
+      return !refused(e.state) && !inFlight[e.key] && !away(e);
     });
     if (!queue.length) { sending = false; return done(); }
     var reload = false;
@@ -376,7 +386,7 @@
         // a page whose fresh token is refused too, cookies off, shows it waiting); the others'
         // tokens are as stale.
         var old = result === "stale";
-        if ((old ? !queue[i].stale : result !== "waiting") && mineHere(queue[i])) { reload = queue[i].page; }
+        if ((old ? !queue[i].stale : !/waiting|seat/.test(result)) && mineHere(queue[i])) { reload = queue[i].page; }
         if (result === "waiting") { sending = false; render(); return done(); }
         next(old ? queue.length : i + 1);
       });
@@ -422,8 +432,10 @@
     return node;
   }
 
-  // base.html's data-saved-other(-keeper), data-conflict, data-refused, data-stale or data-waiting
+  // base.html's data-saved-other(-keeper), data-conflict, data-refused, data-stale or data-waiting;
+  // its form's data-outbox-wait away from its seat
   function stateWords(entry) {
+    if (away(entry)) { return entry.wait || words.waiting; }
     if (entry.saved) { return entry.keeper ? words.savedOtherKeeper : words.savedOther; }
     return words[refused(entry.state) ? entry.state : entry.stale ? "stale" : "waiting"];
   }
@@ -511,7 +523,7 @@
       }
       actions.appendChild(el("a", "button secondary", words.correct)).href = entry.correct;
     }
-    if (!refused(entry.state)) {
+    if (!refused(entry.state) && !away(entry)) {
       actions.appendChild(el("button", "secondary", words.sendNow)).addEventListener("click", flush);
     } else {
       var remove = el("button", "secondary", words.dismiss);
@@ -673,8 +685,9 @@
     var entry = entryFor(form, newKey());
     keep(entry);
     send(entry).then(function (result) {
-      if (result === "sent" || result === "stale") {
-        location.assign(entry.page); // (stale: sent again from there, with its fresh token)
+      if (/sent|stale|seat/.test(result)) {
+        // (stale: sent again from there, with its fresh token; seat: said there as kept)
+        location.assign(entry.page);
       } else if (result === "waiting") {
         sayKept(form);
         render();
