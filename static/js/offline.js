@@ -12,7 +12,7 @@
 //   once (companion/services/idempotency.py). Whether an answer means saved is read in one
 //   place, saved(): an answer to a stale CSRF token (X-Stale-Form) never does; that entry
 //   waits and is sent again with its page's fresh token (post). A hand refused only because
-//   the phone holds another seat (X-Other-Seat) waits for its own (holds()). An entry the
+//   the phone holds another seat (X-Other-Seat) waits for its own (away()). An entry the
 //   server refuses is shown with its answer beside this phone's values until it is removed,
 //   put back in the form or its round is saved (docs/OFFLINE.md).
 (function () {
@@ -40,11 +40,11 @@
     store(entries);
   }
   function drop(key) { store(load().filter(function (e) { return e.key !== key; })); }
+  // (randomUUID only in a secure context: a phone on the hall's Wi-Fi over plain HTTP gets
+  // 128 random bits as four numbers, "3951-20417-…", a key companion/services/idempotency.py
+  // takes as well)
   function newKey() {
-    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return [].map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    return crypto.randomUUID ? crypto.randomUUID() : crypto.getRandomValues(new Uint32Array(4)).join("-");
   }
 
   // What the form holds, in the player's words, as lines: one per hand ("Ann (went out)",
@@ -67,6 +67,9 @@
     return label + (/[?:]$/.test(label) || value[0] === "(" ? " " : ": ") + value;
   }
 
+  // Whether a control of ``type`` (the DOM's, lower case) holds no value the player set.
+  function inert(type) { return /^(hidden|submit|button|reset|image|file)$/.test(type); }
+
   // The parts ``scope`` holds, leaving out the controls ``skip`` says. In a hand a typed box
   // is its bare value (the hand's legend names the player; a tile picker's inner legend,
   // "Tiles left in …", must not make a typed total read as tiles); elsewhere its label says
@@ -75,9 +78,8 @@
     var parts = [];
     var pickers = [];
     scope.querySelectorAll("input, select, textarea").forEach(function (control) {
-      var type = (control.type || "").toLowerCase();
-      if (!control.name || control.disabled || skip(control) ||
-          ["hidden", "submit", "button", "reset", "image", "file"].indexOf(type) !== -1) { return; }
+      var type = control.type;
+      if (!control.name || control.disabled || skip(control) || inert(type)) { return; }
       var picker = control.closest("fieldset.picker");
       if (picker && scope.contains(picker)) {
         if (!control.checked) { return; }
@@ -123,7 +125,7 @@
     // with the box it belongs to).
     var groups = [].filter.call(form.querySelectorAll("fieldset"), function (f) {
       var outer = f.parentElement && f.parentElement.closest("fieldset");
-      return !f.classList.contains("hand") && !f.classList.contains("picker") &&
+      return !f.matches(".hand, .picker") &&
         !within(hands)(f) && !(outer && form.contains(outer));
     });
     // who started is not how the round ended: its own line, as the saved round says it
@@ -184,7 +186,7 @@
         return "sent";
       }
       // refused for its stale token: kept, sent again with a fresh one (post)
-      if (stale(response)) { return waits(entry.key, "stale"); }
+      if (has(response, "X-Stale-Form")) { return waits(entry.key, "stale"); }
       if (has(response, "X-Other-Seat")) { return waits(entry.key, "seat"); }
       if (unreached(response.status)) { return waits(entry.key); }
       return response.text().then(function (html) { entry.html = html; return answered(entry, response.status, html); });
@@ -212,9 +214,9 @@
   // its status: the form shown again, nothing saved.
   // (``response``: fetch's, or htmx's XMLHttpRequest)
   function saved(response) {
-    return !stale(response) && (response.type === "opaqueredirect" || (response.status > 199 && response.status < 300));
+    return !has(response, "X-Stale-Form") && (response.type === "opaqueredirect" || (response.status > 199 && response.status < 300));
   }
-  function stale(response) { return has(response, "X-Stale-Form"); }
+  // (whether ``response`` carries the header ``h``)
   function has(response, h) {
     return !!(response.getResponseHeader ? response.getResponseHeader(h) : response.headers.get(h));
   }
@@ -232,10 +234,11 @@
     return why || "waiting";
   }
 
-  // Whether this page holds the seat ``entry`` was typed for (its hand page's data-holds, or
-  // its form here); "away": kept for a seat held elsewhere, not sent from this page.
-  function holds(entry) { return !!document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') || !!formFor(entry); }
-  function away(entry) { return entry.state === "seat" && !holds(entry); }
+  // Whether ``entry`` is kept for a seat this page does not hold (not its hand page's
+  // data-holds, nor its form here): not sent from this page, said so.
+  function away(entry) {
+    return entry.state === "seat" && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
+  }
 
   // The server refused ``entry`` (``status``, its page ``html``): kept with its answer (what
   // is saved beside this phone's values, or why it was refused): "conflict" or "refused". Its
@@ -414,7 +417,7 @@
     if ("scrollRestoration" in history && history.scrollRestoration === "manual") {
       window.addEventListener("pagehide", function () { history.scrollRestoration = "auto"; }, { once: true });
     }
-    var head = wanted ? document.querySelector("#outbox .outbox-group.attention h2, #outbox .outbox-group.saved h2") : null;
+    var head = wanted ? document.querySelector("#outbox > .attention > h2, #outbox > .saved > h2") : null;
     if (!head) { return; }
     head.tabIndex = -1;
     head.scrollIntoView({ block: "start" });
@@ -463,7 +466,7 @@
     // still waiting to be sent. Never one heading over both.
     var heads = [];
     [
-      { name: "saved", title: words.savedTitle, holds: function (e) { return !!e.saved; } },
+      { name: "saved", title: words.savedTitle, holds: function (e) { return e.saved; } },
       { name: "attention", title: words.attention, holds: function (e) { return !e.saved && refused(e.state); } },
       { name: "waiting", title: words.title, holds: function (e) { return !refused(e.state); } }
     ].forEach(function (group) {
@@ -571,9 +574,9 @@
     var values = {};
     entry.fields.forEach(function (f) { (values[f[0]] = values[f[0]] || []).push(f[1]); });
     form.querySelectorAll("input, select, textarea").forEach(function (control) {
-      var type = (control.type || "").toLowerCase();
+      var type = control.type;
       var name = control.name;
-      if (!name || ["hidden", "submit", "button", "file"].indexOf(type) !== -1) { return; }
+      if (!name || inert(type)) { return; }
       var mine = values[name] || [];
       if (type === "checkbox" || type === "radio") {
         // "y": a tick's value in entries kept before its box lost its value attribute ("on")
@@ -581,8 +584,7 @@
       } else {
         control.value = mine.length ? mine[0] : "";
       }
-      control.dispatchEvent(new Event("input", { bubbles: true }));
-      control.dispatchEvent(new Event("change", { bubbles: true }));
+      ["input", "change"].forEach(function (type) { control.dispatchEvent(new Event(type, { bubbles: true })); });
     });
     Object.keys(values).forEach(function (name) {
       if (!/^tiles_\d+$/.test(name) || form.querySelector('input[type="checkbox"][name="' + name + '"]')) { return; }
@@ -590,12 +592,10 @@
       var box = (total && total.closest("fieldset")) || form;
       box.querySelectorAll('input.posted-tile[name="' + name + '"]').forEach(function (old) { old.remove(); });
       values[name].forEach(function (tile) {
-        var input = document.createElement("input");
+        var input = box.appendChild(el("input", "posted-tile"));
         input.type = "hidden";
         input.name = name;
         input.value = tile;
-        input.className = "posted-tile";
-        box.appendChild(input);
       });
     });
     form.dispatchEvent(new Event("put-back")); // the refusal named each newer post (table.js)
@@ -604,8 +604,8 @@
 
   // Say next to the form that the entry is kept.
   function sayKept(form) {
-    var region = form.querySelector(".save-status") ||
-      (form.nextElementSibling && form.nextElementSibling.classList.contains("save-status") ? form.nextElementSibling : null);
+    var next = form.nextElementSibling;
+    var region = form.querySelector(".save-status") || (next && next.matches(".save-status") ? next : null);
     if (!region) {
       region = el("div", "save-status");
       region.setAttribute("aria-live", "polite");
@@ -631,14 +631,14 @@
 
   // A button with a name of its own ("Tap the tiles", a photo) asks for a page, saves nothing.
   function namedSubmitter(ev) {
-    return !!(ev && ev.submitter && ev.submitter.name);
+    return ev && ev.submitter && ev.submitter.name;
   }
 
   // htmx forms (the round form): the key goes with the request; kept until an answer comes.
   document.addEventListener("htmx:configRequest", function (ev) {
     var form = outboxForm(ev.detail.elt, ev.detail.path);
-    var trigger = ev.detail.triggeringEvent;
-    if (!form || String(ev.detail.verb).toLowerCase() !== "post" || namedSubmitter(trigger)) { return; }
+    // (htmx's verb: lower case)
+    if (!form || ev.detail.verb !== "post" || namedSubmitter(ev.detail.triggeringEvent)) { return; }
     var key = newKey();
     ev.detail.headers["Idempotency-Key"] = key;
     form.setAttribute("data-outbox-key", key);
@@ -772,6 +772,7 @@
   window.addEventListener("storage", function (ev) { if (ev.key === STORE) { render(); } });
   // after load (the outbox drawn again): a refusal from before the reload comes into view
   window.addEventListener("pageshow", function () { render(); showAttention(); });
-  var retry = setInterval(function () { if (navigator.onLine !== false) { flush(); } }, RETRY_MS);
-  if (navigator.onLine !== false) { flush(); }
+  var online = function () { if (navigator.onLine !== false) { flush(); } };
+  var retry = setInterval(online, RETRY_MS);
+  online();
 })();
