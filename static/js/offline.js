@@ -407,14 +407,14 @@
   var ATTENTION = "cfc-outbox-attention";
   function attentionNext() {
     try { sessionStorage.setItem(ATTENTION, "1"); } catch (e) { return; }
-    if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
+    history.scrollRestoration = "manual"; // (a browser without it: a property, unread)
   }
   function showAttention() {
     var wanted = false;
     try { wanted = sessionStorage.getItem(ATTENTION) === "1"; sessionStorage.removeItem(ATTENTION); } catch (e) { return; }
     // the browser's own restoring comes back for the next time the page is left (set back
     // now, it would still scroll this page to where it was before the reload)
-    if ("scrollRestoration" in history && history.scrollRestoration === "manual") {
+    if (history.scrollRestoration === "manual") {
       window.addEventListener("pagehide", function () { history.scrollRestoration = "auto"; }, { once: true });
     }
     var head = wanted ? document.querySelector("#outbox > .attention > h2, #outbox > .saved > h2") : null;
@@ -653,7 +653,7 @@
     var xhr = ev.detail.xhr;
     if (key) { delete inFlight[key]; }
     if (!key || !xhr || !xhr.status || unreached(xhr.status)) { return; }
-    if (saved(xhr)) { superseded({ key: key, url: form.getAttribute("action"), fields: entryFor(form, key).fields }); }
+    if (saved(xhr)) { superseded(entryFor(form, key)); }
     drop(key); // the server answered: htmx shows its answer as usual
     form.removeAttribute("data-outbox-key");
     render();
@@ -745,8 +745,8 @@
   function showOfflineCopy() {
     var saved = document.body.getAttribute("data-offline-copy");
     if (saved === null) { return; }
-    var when = saved ? new Date(saved) : null;
-    var time = when && !isNaN(when) ? when.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" }) : "?";
+    var when = new Date(saved); // ("": an invalid date, "?")
+    var time = !isNaN(when) ? when.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" }) : "?";
     var note = el("p", "flash offline-copy", (words.offlineCopy || "").replace("{time}", time));
     note.setAttribute("role", "status");
     var main = document.getElementById("main");
