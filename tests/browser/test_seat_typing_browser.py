@@ -144,3 +144,25 @@ def test_a_hand_kept_by_a_phone_that_lost_its_session_waits_for_its_seat_elsewhe
     expect(player.locator("#outbox")).to_have_count(0)
     player.wait_for_timeout(1_000)
     assert hands_posted(app, table.id) == [("Bob", 12)]
+
+
+def test_a_hand_posted_after_the_phone_lost_its_seat_is_kept_for_it(player: Page, live_server):
+    """Bob's page is open while the scorekeeper removes the phone from his seat; Bob types 12
+    and taps Post (online). Refused only because the phone holds no seat now: the hand is not
+    shown once and dropped, it stays on the phone for Bob's seat and is posted as his once the
+    phone joins it again."""
+    app = live_server.app
+    table = seed_table(app, ["Ann", "Bob", "Cho"], 6)
+    joins(player, table.join, "Bob")
+    join = removed_from_bobs_seat(app, table.id)
+    player.get_by_label("Points left in my hand").fill("12")
+    player.get_by_role("button", name="Post my hand").click()
+    expect(player.get_by_role("heading", level=1)).to_have_text(
+        "The scorekeeper removed this phone from the seat"
+    )
+    waits_for_bobs_seat(player)
+    assert hands_posted(app, table.id) == []
+    joins(player, join, "Bob")
+    expect(player.locator(".post-state")).to_contain_text("Posted: 12 point", timeout=20_000)
+    expect(player.locator("#outbox")).to_have_count(0)
+    assert hands_posted(app, table.id) == [("Bob", 12)]
