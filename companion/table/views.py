@@ -203,6 +203,7 @@ def _hand_context(
         "poll_seconds": 2,
         "last_taken": last_taken,
         "double_name": double_name,
+        "outbox_wait": _waits_for_its_seat(seat),
         # the top bar's Rules link opens the checker under this game's house rules
         "rules_game": game,
         **extra,
@@ -289,11 +290,14 @@ def _kept(seat: Seat) -> dict[str, Any] | None:
 def _removed_page(game: Game, typed: dict[str, Any] | None = None) -> Any:
     """The hand page of a phone the scorekeeper removed from its seat: it says so and how to
     join again; a hand it posts meanwhile (``typed``, or a photo's confirmed tiles) is shown
-    back, not saved (403)."""
+    back, not saved (403). Such a hand naming its seat (``?seat=``) was refused only because
+    this phone holds no seat now: :data:`OTHER_SEAT_HEADER` says so."""
     page = render_template(
         "table/removed.html", game=game, typed=typed, seats_locked_words=SEATS_LOCKED
     )
-    return page, 403 if typed is not None else 200
+    if typed is None:
+        return page
+    return page, 403, {OTHER_SEAT_HEADER: "1"} if _typed_for(game) is not None else {}
 
 
 def _carried_to(game: Game) -> Game | None:
@@ -319,21 +323,64 @@ def _hand_picker(game: Game, seat: Seat) -> Any:
     )
 
 
-def _typed_for_another_seat(game: Game, seat: Seat) -> Any | None:
-    """The refusal (422) of a hand typed on this phone for another seat than ``seat``, the one
-    it holds now, or None. The hand form and the photo's Confirm name their page's seat in
-    their address (``?seat=``): a hand kept in a phone's outbox while it lost its seat (its
-    session gone, the scorekeeper moving it) and joined another is sent from there later, and
-    must never be posted as that other player's. The hand page is shown without it."""
+#: the response header of an answer that refused a hand only because this phone does not hold
+#: the seat it was typed for (``?seat=``) now: it holds another seat, or none. Not a refusal of
+#: the hand: static/js/offline.js keeps such an entry for its seat, sent once the phone holds it
+#: again (never as another seat's), and says so on every other page
+OTHER_SEAT_HEADER = "X-Other-Seat"
+
+
+def _typed_for(game: Game) -> Seat | None:
+    """The seat of ``game`` a posted hand's address names (``?seat=``), or None when it names
+    none (a post of a page older than that address); 404 for a seat of no such game."""
     typed_for = query.optional_text("seat")
-    if typed_for is None or typed_for == str(seat.id):
+    if typed_for is None:
         return None
-    problem = _(
-        "Not posted: this hand was typed on this phone before it joined %(name)s's seat. "
-        "If it is %(name)s's hand, type it again here.",
-        name=seat.player.name,
+    found = next((s for s in game.seats if str(s.id) == typed_for), None)
+    if found is None:
+        abort(404)
+    return found
+
+
+def _waits_for_its_seat(seat: Seat) -> str:
+    """What the phone's outbox says of a hand typed (or counted from a photo) for ``seat`` on
+    every page of a phone that does not hold that seat now (static/js/offline.js)."""
+    return _(
+        "Not sent: kept for %(who)s's seat, which this phone does not hold now. It is never "
+        "posted as anyone else's hand: it is sent by itself once this phone holds %(who)s's "
+        "seat again.",
+        who=seat.player.name,
     )
-    return render_template("table/hand.html", **_hand_context(game, seat, problem=problem)), 422
+
+
+def _typed_for_another_seat(game: Game, seat: Seat, *, photo: bool = False) -> Any | None:
+    """The refusal (422, :data:`OTHER_SEAT_HEADER`) of a hand typed on this phone (``photo``:
+    counted from a photo) for another seat than ``seat``, the one it holds now, or None. The
+    hand form and the photo's Confirm name their page's seat in their address (``?seat=``): a
+    hand kept in a phone's outbox while it lost its seat (its session gone, the scorekeeper
+    moving it) and joined another is sent from there later, and must never be posted as that
+    other player's. The hand page is shown without it, saying for whom it was."""
+    typed_for = _typed_for(game)
+    if typed_for is None or typed_for.id == seat.id:
+        return None
+    who, name = typed_for.player.name, seat.player.name
+    if photo:
+        problem = _(
+            "Not posted: this hand was counted from a photo on this phone for %(who)s's seat, "
+            "before the phone joined %(name)s's seat. If it is %(name)s's hand, count it "
+            "again here.",
+            who=who,
+            name=name,
+        )
+    else:
+        problem = _(
+            "Not posted: this hand was typed on this phone for %(who)s's seat, before the "
+            "phone joined %(name)s's seat. If it is %(name)s's hand, type it again here.",
+            who=who,
+            name=name,
+        )
+    page = render_template("table/hand.html", **_hand_context(game, seat, problem=problem))
+    return page, 422, {OTHER_SEAT_HEADER: "1"}
 
 
 def _post(game: Game, seat: Seat, share_token: str) -> Any:
@@ -559,6 +606,7 @@ def _photo_page(game: Game, seat: Seat, double: int, status: int = 200, **extra:
         ),
         "outbox_page": url_for("table.hand", share_token=share),
         "outbox_keeper": False,
+        "outbox_wait": _waits_for_its_seat(seat),
         **photo_page.page_context(game),
         # flagged beside a picker before Confirm: the centre double, a tile another player
         # posted (in the words of the post refusing it)
@@ -615,7 +663,7 @@ def hand_photo_confirm(share_token: str) -> Any:
     if not isinstance(found, tuple):
         return found
     game, seat, page_double = found
-    refused = _typed_for_another_seat(game, seat)
+    refused = _typed_for_another_seat(game, seat, photo=True)
     if refused is not None:
         return refused
     picks = ConfirmedTilesForm().picks()

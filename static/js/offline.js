@@ -11,9 +11,10 @@
 //   returns (on "online", at load, every RETRY_MS, or "Send now"). The server applies a key
 //   once (companion/services/idempotency.py). Whether an answer means saved is read in one
 //   place, saved(): an answer to a stale CSRF token (X-Stale-Form) never does; that entry
-//   waits and is sent again with its page's fresh token (post). An entry the server refuses
-//   is shown with its answer beside this phone's values until it is removed, put back in the
-//   form or its round is saved (docs/OFFLINE.md).
+//   waits and is sent again with its page's fresh token (post). A hand refused only because
+//   the phone holds another seat (X-Other-Seat) waits for its own (away()). An entry the
+//   server refuses is shown with its answer beside this phone's values until it is removed,
+//   put back in the form or its round is saved (docs/OFFLINE.md).
 (function () {
   "use strict";
 
@@ -39,11 +40,11 @@
     store(entries);
   }
   function drop(key) { store(load().filter(function (e) { return e.key !== key; })); }
+  // (randomUUID only in a secure context: a phone on the hall's Wi-Fi over plain HTTP gets
+  // 128 random bits as four numbers, "3951-20417-…", a key companion/services/idempotency.py
+  // takes as well)
   function newKey() {
-    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return [].map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    return crypto.randomUUID ? crypto.randomUUID() : crypto.getRandomValues(new Uint32Array(4)).join("-");
   }
 
   // What the form holds, in the player's words, as lines: one per hand ("Ann (went out)",
@@ -66,6 +67,9 @@
     return label + (/[?:]$/.test(label) || value[0] === "(" ? " " : ": ") + value;
   }
 
+  // Whether a control of ``type`` (the DOM's, lower case) holds no value the player set.
+  function inert(type) { return /^(hidden|submit|button|reset|image|file)$/.test(type); }
+
   // The parts ``scope`` holds, leaving out the controls ``skip`` says. In a hand a typed box
   // is its bare value (the hand's legend names the player; a tile picker's inner legend,
   // "Tiles left in …", must not make a typed total read as tiles); elsewhere its label says
@@ -74,9 +78,8 @@
     var parts = [];
     var pickers = [];
     scope.querySelectorAll("input, select, textarea").forEach(function (control) {
-      var type = (control.type || "").toLowerCase();
-      if (!control.name || control.disabled || skip(control) ||
-          ["hidden", "submit", "button", "reset", "image", "file"].indexOf(type) !== -1) { return; }
+      var type = control.type;
+      if (!control.name || control.disabled || skip(control) || inert(type)) { return; }
       var picker = control.closest("fieldset.picker");
       if (picker && scope.contains(picker)) {
         if (!control.checked) { return; }
@@ -122,7 +125,7 @@
     // with the box it belongs to).
     var groups = [].filter.call(form.querySelectorAll("fieldset"), function (f) {
       var outer = f.parentElement && f.parentElement.closest("fieldset");
-      return !f.classList.contains("hand") && !f.classList.contains("picker") &&
+      return !f.matches(".hand, .picker") &&
         !within(hands)(f) && !(outer && form.contains(outer));
     });
     // who started is not how the round ended: its own line, as the saved round says it
@@ -148,6 +151,7 @@
       own: describe(form),
       keeper: form.hasAttribute("data-outbox-keeper"), // the scorekeeper's own form
       draft: form.getAttribute("data-draft"), // its kept typing's key (static/js/table.js)
+      wait: form.getAttribute("data-outbox-wait"), // said while its seat is held elsewhere
       from: PAGE,
       state: "sending"
     };
@@ -164,8 +168,9 @@
   // --- sending ------------------------------------------------------------------------------
 
   // Post ``entry`` once. Resolves to "sent", "waiting" (no connection, try later), "stale"
-  // (its CSRF token refused: waits for a fresh one) or the server's refusal
-  // ("conflict"/"refused", kept with its answer).
+  // (its CSRF token refused: waits for a fresh one), "seat" (this phone holds another seat
+  // now, or none: waits for its own) or the server's refusal ("conflict"/"refused", kept with
+  // its answer).
   // A server that never answers (weak Wi-Fi) is given up on after SEND_TIMEOUT_MS, as htmx
   // gives up (its "timeout" in base.html's htmx-config): the entry then waits; should the
   // first request arrive late after all, its key makes the retry a no-op on the server.
@@ -181,7 +186,8 @@
         return "sent";
       }
       // refused for its stale token: kept, sent again with a fresh one (post)
-      if (stale(response)) { return waits(entry.key, "stale"); }
+      if (has(response, "X-Stale-Form")) { return waits(entry.key, "stale"); }
+      if (has(response, "X-Other-Seat")) { return waits(entry.key, "seat"); }
       if (unreached(response.status)) { return waits(entry.key); }
       return response.text().then(function (html) { entry.html = html; return answered(entry, response.status, html); });
     }, function () {
@@ -208,10 +214,10 @@
   // its status: the form shown again, nothing saved.
   // (``response``: fetch's, or htmx's XMLHttpRequest)
   function saved(response) {
-    return !stale(response) && (response.type === "opaqueredirect" || (response.status > 199 && response.status < 300));
+    return !has(response, "X-Stale-Form") && (response.type === "opaqueredirect" || (response.status > 199 && response.status < 300));
   }
-  function stale(response) {
-    var h = "X-Stale-Form";
+  // (whether ``response`` carries the header ``h``)
+  function has(response, h) {
     return !!(response.getResponseHeader ? response.getResponseHeader(h) : response.headers.get(h));
   }
 
@@ -221,10 +227,17 @@
 
   // 502, 503, 504: a proxy's answer that the app was not reached (a restart): the entry waits.
   function unreached(status) { return status > 501 && status < 505; }
-  // (``why`` "stale": its token was; said so, and sent again from its page loaded again)
+  // (``why`` "stale": its token was; said so, and sent again from its page loaded again;
+  // "seat": its state, sent from a page that holds its seat)
   function waits(key, why) {
-    update(key, { state: "waiting", stale: !!why });
+    update(key, { state: why === "seat" ? why : "waiting", stale: why === "stale" });
     return why || "waiting";
+  }
+
+  // Whether ``entry`` is kept for a seat this page does not hold (not its hand page's
+  // data-holds, nor its form here): not sent from this page, said so.
+  function away(entry) {
+    return entry.state === "seat" && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
   }
 
   // The server refused ``entry`` (``status``, its page ``html``): kept with its answer (what
@@ -356,7 +369,7 @@
   }
   function sendAll(done) {
     var queue = load().filter(function (e) {
-      return !refused(e.state) && !inFlight[e.key];
+      return !refused(e.state) && !inFlight[e.key] && !away(e);
     });
     if (!queue.length) { sending = false; return done(); }
     var reload = false;
@@ -376,7 +389,7 @@
         // a page whose fresh token is refused too, cookies off, shows it waiting); the others'
         // tokens are as stale.
         var old = result === "stale";
-        if ((old ? !queue[i].stale : result !== "waiting") && mineHere(queue[i])) { reload = queue[i].page; }
+        if ((old ? !queue[i].stale : !/waiting|seat/.test(result)) && mineHere(queue[i])) { reload = queue[i].page; }
         if (result === "waiting") { sending = false; render(); return done(); }
         next(old ? queue.length : i + 1);
       });
@@ -394,17 +407,17 @@
   var ATTENTION = "cfc-outbox-attention";
   function attentionNext() {
     try { sessionStorage.setItem(ATTENTION, "1"); } catch (e) { return; }
-    if ("scrollRestoration" in history) { history.scrollRestoration = "manual"; }
+    history.scrollRestoration = "manual"; // (a browser without it: a property, unread)
   }
   function showAttention() {
     var wanted = false;
     try { wanted = sessionStorage.getItem(ATTENTION) === "1"; sessionStorage.removeItem(ATTENTION); } catch (e) { return; }
     // the browser's own restoring comes back for the next time the page is left (set back
     // now, it would still scroll this page to where it was before the reload)
-    if ("scrollRestoration" in history && history.scrollRestoration === "manual") {
+    if (history.scrollRestoration === "manual") {
       window.addEventListener("pagehide", function () { history.scrollRestoration = "auto"; }, { once: true });
     }
-    var head = wanted ? document.querySelector("#outbox .outbox-group.attention h2, #outbox .outbox-group.saved h2") : null;
+    var head = wanted ? document.querySelector("#outbox > .attention > h2, #outbox > .saved > h2") : null;
     if (!head) { return; }
     head.tabIndex = -1;
     head.scrollIntoView({ block: "start" });
@@ -422,8 +435,10 @@
     return node;
   }
 
-  // base.html's data-saved-other(-keeper), data-conflict, data-refused, data-stale or data-waiting
+  // base.html's data-saved-other(-keeper), data-conflict, data-refused, data-stale or data-waiting;
+  // its form's data-outbox-wait away from its seat
   function stateWords(entry) {
+    if (away(entry)) { return entry.wait || words.waiting; }
     if (entry.saved) { return entry.keeper ? words.savedOtherKeeper : words.savedOther; }
     return words[refused(entry.state) ? entry.state : entry.stale ? "stale" : "waiting"];
   }
@@ -451,7 +466,7 @@
     // still waiting to be sent. Never one heading over both.
     var heads = [];
     [
-      { name: "saved", title: words.savedTitle, holds: function (e) { return !!e.saved; } },
+      { name: "saved", title: words.savedTitle, holds: function (e) { return e.saved; } },
       { name: "attention", title: words.attention, holds: function (e) { return !e.saved && refused(e.state); } },
       { name: "waiting", title: words.title, holds: function (e) { return !refused(e.state); } }
     ].forEach(function (group) {
@@ -511,7 +526,7 @@
       }
       actions.appendChild(el("a", "button secondary", words.correct)).href = entry.correct;
     }
-    if (!refused(entry.state)) {
+    if (!refused(entry.state) && !away(entry)) {
       actions.appendChild(el("button", "secondary", words.sendNow)).addEventListener("click", flush);
     } else {
       var remove = el("button", "secondary", words.dismiss);
@@ -559,9 +574,9 @@
     var values = {};
     entry.fields.forEach(function (f) { (values[f[0]] = values[f[0]] || []).push(f[1]); });
     form.querySelectorAll("input, select, textarea").forEach(function (control) {
-      var type = (control.type || "").toLowerCase();
+      var type = control.type;
       var name = control.name;
-      if (!name || ["hidden", "submit", "button", "file"].indexOf(type) !== -1) { return; }
+      if (!name || inert(type)) { return; }
       var mine = values[name] || [];
       if (type === "checkbox" || type === "radio") {
         // "y": a tick's value in entries kept before its box lost its value attribute ("on")
@@ -569,8 +584,7 @@
       } else {
         control.value = mine.length ? mine[0] : "";
       }
-      control.dispatchEvent(new Event("input", { bubbles: true }));
-      control.dispatchEvent(new Event("change", { bubbles: true }));
+      ["input", "change"].forEach(function (type) { control.dispatchEvent(new Event(type, { bubbles: true })); });
     });
     Object.keys(values).forEach(function (name) {
       if (!/^tiles_\d+$/.test(name) || form.querySelector('input[type="checkbox"][name="' + name + '"]')) { return; }
@@ -578,12 +592,10 @@
       var box = (total && total.closest("fieldset")) || form;
       box.querySelectorAll('input.posted-tile[name="' + name + '"]').forEach(function (old) { old.remove(); });
       values[name].forEach(function (tile) {
-        var input = document.createElement("input");
+        var input = box.appendChild(el("input", "posted-tile"));
         input.type = "hidden";
         input.name = name;
         input.value = tile;
-        input.className = "posted-tile";
-        box.appendChild(input);
       });
     });
     form.dispatchEvent(new Event("put-back")); // the refusal named each newer post (table.js)
@@ -592,8 +604,8 @@
 
   // Say next to the form that the entry is kept.
   function sayKept(form) {
-    var region = form.querySelector(".save-status") ||
-      (form.nextElementSibling && form.nextElementSibling.classList.contains("save-status") ? form.nextElementSibling : null);
+    var next = form.nextElementSibling;
+    var region = form.querySelector(".save-status") || (next && next.matches(".save-status") ? next : null);
     if (!region) {
       region = el("div", "save-status");
       region.setAttribute("aria-live", "polite");
@@ -619,14 +631,14 @@
 
   // A button with a name of its own ("Tap the tiles", a photo) asks for a page, saves nothing.
   function namedSubmitter(ev) {
-    return !!(ev && ev.submitter && ev.submitter.name);
+    return ev && ev.submitter && ev.submitter.name;
   }
 
   // htmx forms (the round form): the key goes with the request; kept until an answer comes.
   document.addEventListener("htmx:configRequest", function (ev) {
     var form = outboxForm(ev.detail.elt, ev.detail.path);
-    var trigger = ev.detail.triggeringEvent;
-    if (!form || String(ev.detail.verb).toLowerCase() !== "post" || namedSubmitter(trigger)) { return; }
+    // (htmx's verb: lower case)
+    if (!form || ev.detail.verb !== "post" || namedSubmitter(ev.detail.triggeringEvent)) { return; }
     var key = newKey();
     ev.detail.headers["Idempotency-Key"] = key;
     form.setAttribute("data-outbox-key", key);
@@ -641,7 +653,7 @@
     var xhr = ev.detail.xhr;
     if (key) { delete inFlight[key]; }
     if (!key || !xhr || !xhr.status || unreached(xhr.status)) { return; }
-    if (saved(xhr)) { superseded({ key: key, url: form.getAttribute("action"), fields: entryFor(form, key).fields }); }
+    if (saved(xhr)) { superseded(entryFor(form, key)); }
     drop(key); // the server answered: htmx shows its answer as usual
     form.removeAttribute("data-outbox-key");
     render();
@@ -673,8 +685,9 @@
     var entry = entryFor(form, newKey());
     keep(entry);
     send(entry).then(function (result) {
-      if (result === "sent" || result === "stale") {
-        location.assign(entry.page); // (stale: sent again from there, with its fresh token)
+      if (/sent|stale|seat/.test(result)) {
+        // (stale: sent again from there, with its fresh token; seat: said there as kept)
+        location.assign(entry.page);
       } else if (result === "waiting") {
         sayKept(form);
         render();
@@ -732,8 +745,8 @@
   function showOfflineCopy() {
     var saved = document.body.getAttribute("data-offline-copy");
     if (saved === null) { return; }
-    var when = saved ? new Date(saved) : null;
-    var time = when && !isNaN(when) ? when.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" }) : "?";
+    var when = new Date(saved); // ("": an invalid date, "?")
+    var time = !isNaN(when) ? when.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" }) : "?";
     var note = el("p", "flash offline-copy", (words.offlineCopy || "").replace("{time}", time));
     note.setAttribute("role", "status");
     var main = document.getElementById("main");
@@ -759,6 +772,7 @@
   window.addEventListener("storage", function (ev) { if (ev.key === STORE) { render(); } });
   // after load (the outbox drawn again): a refusal from before the reload comes into view
   window.addEventListener("pageshow", function () { render(); showAttention(); });
-  var retry = setInterval(function () { if (navigator.onLine !== false) { flush(); } }, RETRY_MS);
-  if (navigator.onLine !== false) { flush(); }
+  var online = function () { if (navigator.onLine !== false) { flush(); } };
+  var retry = setInterval(online, RETRY_MS);
+  online();
 })();

@@ -7,14 +7,16 @@ outbox offered "Put mine back in the form" there too. Both are kept per seat now
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
+from sqlalchemy import select
 
 from companion import access
 from companion.extensions import db
-from companion.models import Game
+from companion.models import Game, HandPost
 from tests.browser.conftest import phone_page
 from tests.browser.table_screen import SMALL_PHONE, seed_table
 from tests.browser.test_outbox_stale_token_browser import posts_12_offline
@@ -23,6 +25,10 @@ from tests.browser.test_repost_and_reload_browser import joins
 pytestmark = pytest.mark.browser
 
 KEPT = "() => Object.keys(localStorage).some(k => k.startsWith('cfc-hand-typed:'))"
+BOBS = (
+    "Not sent: kept for Bob's seat, which this phone does not hold now. It is never posted as "
+    "anyone else's hand: it is sent by itself once this phone holds Bob's seat again."
+)
 
 
 @pytest.fixture()
@@ -33,14 +39,39 @@ def player(browser, live_server) -> Iterator[Page]:
 
 def removed_from_bobs_seat(app, table_id: int) -> str:
     """The scorekeeper's "Remove this phone from the seat" for Bob; the join link now."""
+    return removed_from(app, table_id, "Bob")
+
+
+def removed_from(app, table_id: int, name: str) -> str:
+    """The scorekeeper's "Remove this phone from the seat" for ``name``; the join link now."""
     with app.test_request_context():
         game = db.session.get(Game, table_id)
         assert game is not None
-        bob = next(s for s in game.seats if s.player.name == "Bob")
-        assert access.free_seat(game, bob.id)
+        seat = next(s for s in game.seats if s.player.name == name)
+        assert access.free_seat(game, seat.id)
         join = game.join_token
         db.session.remove()
     return join
+
+
+def hands_posted(app, table_id: int) -> list[tuple[str, int | None]]:
+    """Every hand posted in the game: (whose, points)."""
+    with app.app_context():
+        found = db.session.scalars(select(HandPost).where(HandPost.game_id == table_id))
+        return [(p.seat.player.name, p.total) for p in found]
+
+
+def waits_for_bobs_seat(player: Page) -> None:
+    """The outbox's card on a page of a seat other than Bob's (or of no seat): Bob's 12 is
+    kept for his seat, said so in words true here, offered to forget, not to put back."""
+    entry = player.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "seat", timeout=20_000)
+    expect(entry.locator(".outbox-state")).to_have_text(BOBS)
+    expect(entry).to_contain_text("12")
+    expect(entry.get_by_role("button", name="Forget what this phone had")).to_be_visible()
+    expect(entry.get_by_role("button", name="Put mine back in the form")).to_have_count(0)
+    expect(entry.get_by_role("button", name="Send now")).to_have_count(0)
+    expect(player.locator("#outbox")).not_to_contain_text("before the phone joined")
 
 
 def holds(player: Page, name: str) -> None:
@@ -60,9 +91,13 @@ def test_typing_kept_for_one_seat_is_not_put_in_another_seats_form(player: Page,
     expect(player.locator("main")).not_to_contain_text("is back in the form")
 
 
-def test_a_waiting_hand_of_another_seat_is_not_offered_for_this_seats_form(
+def test_a_hand_kept_by_a_removed_phone_waits_for_its_seat_and_is_posted_once_it_is_back(
     player: Page, live_server
 ):
+    """Bob's 12, posted offline, is sent once the connection is back: the phone was removed
+    from his seat meanwhile. Not a refusal of the hand: it waits for Bob's seat (on the removed
+    page, then on Cho's page once the phone joins Cho's seat: never posted as hers, never put
+    back in her form), and is posted as Bob's, once, when the phone holds his seat again."""
     app = live_server.app
     table = seed_table(app, ["Ann", "Bob", "Cho"], 6)
     joins(player, table.join, "Bob")
@@ -71,11 +106,63 @@ def test_a_waiting_hand_of_another_seat_is_not_offered_for_this_seats_form(
     posts_12_offline(
         player, live_server, lambda: join.append(removed_from_bobs_seat(app, table.id))
     )
-    # sent when the connection is back: refused (the phone no longer holds Bob's seat)
-    expect(player.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "refused")
+    # sent when the connection is back: the phone holds no seat now
+    waits_for_bobs_seat(player)
     joins(player, join[0], "Cho")
     holds(player, "Cho")
-    entry = player.locator("#outbox .outbox-entry")
-    expect(entry).to_contain_text("12")  # Bob's hand is still on the phone, said as refused
-    expect(entry.get_by_role("button", name="Put mine back in the form")).to_have_count(0)
+    waits_for_bobs_seat(player)
     expect(player.get_by_label("Points left in my hand")).to_have_value("")
+    assert hands_posted(app, table.id) == []
+    joins(player, join[0], "Bob")  # (the phone leaves Cho's seat for Bob's)
+    expect(player.locator(".post-state")).to_contain_text("Posted: 12 point", timeout=20_000)
+    expect(player.locator("#outbox")).to_have_count(0)
+    player.wait_for_timeout(1_000)
+    assert hands_posted(app, table.id) == [("Bob", 12)]
+
+
+def test_a_hand_kept_by_a_phone_that_lost_its_session_waits_for_its_seat_elsewhere(
+    player: Page, live_server
+):
+    """Bob's 12 waits offline while the phone loses its session; it joins Cho's seat (a new
+    phone to the server) and the hand is sent from her page: refused as not hers, it waits
+    for Bob's seat, said so there (and again on her page loaded again), not as the server's
+    words for another page. The scorekeeper frees Bob's seat (his old phone's) and the phone
+    joins it: the hand is sent by itself and posted as Bob's, once."""
+    app = live_server.app
+    table = seed_table(app, ["Ann", "Bob", "Cho"], 6)
+    joins(player, table.join, "Bob")
+    posts_12_offline(player, live_server, player.context.clear_cookies)
+    player.wait_for_url(re.compile(r"/j/[\w-]+$"), timeout=20_000)  # "Tap your name first"
+    joins(player, table.join, "Cho")
+    holds(player, "Cho")
+    waits_for_bobs_seat(player)
+    player.reload()
+    waits_for_bobs_seat(player)
+    assert hands_posted(app, table.id) == []
+    joins(player, removed_from(app, table.id, "Bob"), "Bob")
+    expect(player.locator(".post-state")).to_contain_text("Posted: 12 point", timeout=20_000)
+    expect(player.locator("#outbox")).to_have_count(0)
+    player.wait_for_timeout(1_000)
+    assert hands_posted(app, table.id) == [("Bob", 12)]
+
+
+def test_a_hand_posted_after_the_phone_lost_its_seat_is_kept_for_it(player: Page, live_server):
+    """Bob's page is open while the scorekeeper removes the phone from his seat; Bob types 12
+    and taps Post (online). Refused only because the phone holds no seat now: the hand is not
+    shown once and dropped, it stays on the phone for Bob's seat and is posted as his once the
+    phone joins it again."""
+    app = live_server.app
+    table = seed_table(app, ["Ann", "Bob", "Cho"], 6)
+    joins(player, table.join, "Bob")
+    join = removed_from_bobs_seat(app, table.id)
+    player.get_by_label("Points left in my hand").fill("12")
+    player.get_by_role("button", name="Post my hand").click()
+    expect(player.get_by_role("heading", level=1)).to_have_text(
+        "The scorekeeper removed this phone from the seat"
+    )
+    waits_for_bobs_seat(player)
+    assert hands_posted(app, table.id) == []
+    joins(player, join, "Bob")
+    expect(player.locator(".post-state")).to_contain_text("Posted: 12 point", timeout=20_000)
+    expect(player.locator("#outbox")).to_have_count(0)
+    assert hands_posted(app, table.id) == [("Bob", 12)]

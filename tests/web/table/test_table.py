@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import AuditEntry, Game, HandPost, HandScore, Round, utcnow
+from companion.table.views import OTHER_SEAT_HEADER
 from tests.web.playkit import add_scored_rounds, make_game, round_post, seat_ids, text
 
 
@@ -366,22 +367,54 @@ def test_a_hand_typed_for_another_seat_is_never_posted_as_this_phones(table):
     """A phone's outbox kept Ann's hand while the phone lost its seat and joined Bob's; sent
     from there later (with the page's fresh token), it must not become Bob's hand. The hand
     form and the photo's Confirm name their seat in their address; a post naming another
-    seat is refused in words, and nothing is posted."""
+    seat is refused in words that say for whom it was (a photo's tiles are not "typed"), with
+    the mark that tells the phone's outbox to keep it for that seat, and nothing is posted."""
     game, phone = table
     ids = seat_ids(game)
     bob = phone("Bob")
     r = bob.post(f"/p/{game.share_token}?seat={ids['Ann']}", data={"double": "6", "total": "8"})
-    assert r.status_code == 422
-    assert "typed on this phone before it joined Bob&#39;s seat" in r.text
+    assert r.status_code == 422 and r.headers.get(OTHER_SEAT_HEADER) == "1"
+    assert (
+        "Not posted: this hand was typed on this phone for Ann's seat, before the phone joined "
+        "Bob's seat. If it is Bob's hand, type it again here." in text(r)
+    )
     assert hand_post(game, "Bob") is None and hand_post(game, "Ann") is None
     r = bob.post(
         f"/p/{game.share_token}/photo/confirm?double=6&seen=0&seat={ids['Ann']}",
         data={"tile": ["3-2"]},
     )
-    assert r.status_code == 422 and hand_post(game, "Bob") is None
+    assert r.status_code == 422 and r.headers.get(OTHER_SEAT_HEADER) == "1"
+    assert "this hand was counted from a photo on this phone for Ann's seat" in text(r)
+    assert "typed" not in text(r).split("Not posted:")[1].split(".")[0]
+    assert hand_post(game, "Bob") is None
+    # a seat of no game of this address: nothing to keep it for
+    r = bob.post(f"/p/{game.share_token}?seat=999999", data={"double": "6", "total": "8"})
+    assert r.status_code == 404 and hand_post(game, "Bob") is None
     # its own seat's address posts as before
     r = bob.post(f"/p/{game.share_token}?seat={ids['Bob']}", data={"double": "6", "total": "8"})
     assert r.status_code == 303 and hand_post(game, "Bob").total == 8
+    assert OTHER_SEAT_HEADER not in r.headers
+
+
+def test_a_hand_sent_by_a_removed_phone_is_kept_for_its_seat(table, client):
+    """The scorekeeper removed the phone from Bob's seat while its hand (typed, or counted
+    from a photo) waited in its outbox: sent, it is refused with the mark that keeps it for
+    Bob's seat (never a redirect, which the outbox takes for a save), nothing posted."""
+    game, phone = table
+    bob, ids = phone("Bob"), seat_ids(game)
+    assert client.post(f"/g/{game.edit_token}/seats/{ids['Bob']}/free").status_code == 303
+    r = bob.post(f"/p/{game.share_token}?seat={ids['Bob']}", data={"double": "6", "total": "8"})
+    assert r.status_code == 403 and r.headers.get(OTHER_SEAT_HEADER) == "1"
+    r = bob.post(
+        f"/p/{game.share_token}/photo/confirm?double=6&seen=0&seat={ids['Bob']}",
+        data={"tile": ["3-2"]},
+    )
+    assert r.status_code == 403 and r.headers.get(OTHER_SEAT_HEADER) == "1"
+    assert "The scorekeeper removed this phone from the seat" in text(r) and "3-2" in text(r)
+    assert hand_post(game, "Bob") is None
+    # a post of a page older than the seat's address: refused, with nothing to keep it for
+    r = bob.post(f"/p/{game.share_token}", data={"double": "6", "total": "8"})
+    assert r.status_code == 403 and OTHER_SEAT_HEADER not in r.headers
 
 
 def test_the_hand_form_and_the_photo_confirm_name_their_seat(table):
