@@ -291,7 +291,8 @@ def test_a_save_refused_over_a_hand_changed_on_a_phone_says_so_once(
     expect(entry).to_have_attribute("data-state", "conflict")
     expect(entry.locator(".outbox-answer")).to_have_text(
         "The round is not saved yet: after this form was filled, Bob changed their hand on "
-        "their phone (now: 8 points; this phone: 5 points). Check it, then save again."
+        "their phone (now: 8 points; this phone: 5 points). Check it, then save again: the "
+        "round is saved as the form shows it."
     )
     expect(entry.get_by_text("Here is what is saved")).to_have_count(0)
     expect(entry.get_by_text("Nothing was saved yet")).to_have_count(0)
