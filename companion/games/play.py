@@ -558,7 +558,7 @@ def _posts_changed(
     errors = [
         _(
             "The round is not saved yet: after this form was filled, %(changes)s. "
-            "Check it, then save again.",
+            "Check it, then save again: the round is saved as the form shows it.",
             changes="; ".join(changes),
         )
     ]
@@ -634,10 +634,11 @@ def _show_newer_posts(form: RoundForm, changed: dict[int, HandPost]) -> None:
 def _untouched(hand: Any, held: posts.HandValue) -> bool:
     """Whether a hand's box still holds (``held``) what it was filled with from a post: the
     scorekeeper has not typed over it, so a newer post may take its place. Its text counts
-    too: "abc" (no number, so no value held) or a total beside tapped tiles is typing."""
-    filled = held.total is not None and not held.tiles and not held.went_out
+    too: "abc" (no number, so no value held) or a total beside tapped tiles is typing; the
+    same number however written ("08" or " 8" for 8: ``held`` is read from that text) is not."""
+    number = held.total is not None and not held.tiles and not held.went_out
     text = str(hand.total.data or "").strip()
-    return held.key() == str(hand.filled.data or "") and text == (str(held.total) if filled else "")
+    return held.key() == str(hand.filled.data or "") and (number or not text)
 
 
 def _typed_by_phone(form: RoundForm) -> set[int]:

@@ -254,6 +254,11 @@
     // made on another phone since stays); its address opens the round as saved
     var change = { state: status === 409 ? "conflict" : "refused", correct: back && back.getAttribute("action"), back: back && back.outerHTML };
     var answer = change.answer = answerOf(doc);
+    // the hands a refusal named, with the post it named ("<seat>:<revision>": the mark of each
+    // row with its words): Put mine back makes only those "typed over" (table.js's put-back)
+    change.named = [].map.call(doc.querySelectorAll(".has-error [data-post]"), function (mark) {
+      return mark.dataset.seat + ":" + JSON.parse(mark.dataset.post).revision;
+    });
     // its round saved (never say "not saved" about it): this answer is the comparison for the
     // older entries of that round with the same values refused so (a Save the live poll made
     // as the outbox sent, cut short by the reload, sent again from the next page)
@@ -598,7 +603,7 @@
         input.value = tile;
       });
     });
-    form.dispatchEvent(new Event("put-back")); // the refusal named each newer post (table.js)
+    form.dispatchEvent(new CustomEvent("put-back", { detail: entry.named || [] })); // (table.js)
     form.scrollIntoView({ block: "start" });
   }
 

@@ -23,23 +23,18 @@
   }
 
   function fill(form, seat, hand) {
-    var total = field(form, "total_" + seat);
-    var out = field(form, "out_" + seat);
-    var seen = field(form, "seen_" + seat);
+    var total = field(form, "total_" + seat), key = postKey(hand);
     if (total) {
-      total.value = hand.tiles.length || hand.went_out || hand.total === null ? "" : String(hand.total);
+      total.value = /\D/.test(key) ? "" : key; // ("out", "tiles:...": not a total)
       // a tile post shows its sum in the empty box, so the scorekeeper sees what typing replaces
       if (!total.hasAttribute("data-placeholder")) { total.setAttribute("data-placeholder", total.placeholder); }
       total.placeholder = hand.points != null && !hand.went_out ? String(hand.points) : total.getAttribute("data-placeholder");
     }
-    if (out) { out.checked = !!hand.went_out; }
+    (field(form, "out_" + seat) || {}).checked = !!hand.went_out;
     // the post the box now holds, as HandValue.key() writes it: the server tells it from typing
-    var filled = field(form, "filled_" + seat);
-    if (filled) {
-      filled.value = postKey(hand);
-    }
+    (field(form, "filled_" + seat) || {}).value = key;
     setTiles(form, seat, hand.tiles);
-    if (seen) { seen.value = String(hand.revision); }
+    (field(form, "seen_" + seat) || {}).value = hand.revision;
   }
 
   // Tick ``tiles`` in a hand's open picker; a hand whose tile picker is not open (pickers are
@@ -47,9 +42,11 @@
   function setTiles(form, seat, tiles) {
     var total = field(form, "total_" + seat);
     var boxes = form.querySelectorAll('input[type="checkbox"][name="tiles_' + seat + '"]');
-    boxes.forEach(function (box) {
-      box.checked = tiles.indexOf(box.value) !== -1;
-      box.dispatchEvent(new Event("change", { bubbles: true }));
+    boxes.forEach(function (box) { // (a box changed says so: the picker's sum, score.js)
+      if (box.checked !== (tiles.indexOf(box.value) > -1)) {
+        box.checked = !box.checked;
+        box.dispatchEvent(new Event("change", { bubbles: true }));
+      }
     });
     form.querySelectorAll('input.posted-tile[name="tiles_' + seat + '"]').forEach(function (old) {
       old.remove();
@@ -103,16 +100,13 @@
     };
   }
 
-  function sameValue(a, b) {
-    return a.total.trim() === b.total.trim() && a.out === b.out && a.tiles.join(" ") === b.tiles.join(" ");
-  }
-
-  // The hand as one string, as the server's HandValue.key() and fill() write it.
+  // The hand as one string, as the server's HandValue.key() and fill() write it: the same
+  // number however written ("08", " 8") is the same hand (play._untouched's rule).
   function formKey(form, seat) {
-    var now = handNow(form, seat);
+    var now = handNow(form, seat), total = now.total.trim();
+    if (/^\d+$/.test(total)) { total = String(+total); }
     if (now.out) { return "out"; }
-    if (now.tiles.length) { return "tiles:" + now.tiles.join(" ") + (now.total.trim() ? "|" + now.total.trim() : ""); }
-    return now.total.trim();
+    return now.tiles.length ? "tiles:" + now.tiles.join(" ") + (total && "|" + total) : total;
   }
 
   function postKey(hand) {
@@ -174,23 +168,6 @@
     return kept;
   }
 
-  function putBack(form, seat, kept) {
-    var total = field(form, "total_" + seat);
-    var out = field(form, "out_" + seat);
-    if (total) { total.value = kept.total; }
-    if (out) { out.checked = kept.out; }
-    setTiles(form, seat, kept.tiles || []);
-  }
-
-  // A total typed over a hand's tiles wins: untick its tiles (a posted tile hand's hidden
-  // fields too), so the save takes the typed points instead of being refused.
-  function clearTiles(form, seat) {
-    form.querySelectorAll('input.posted-tile[name="tiles_' + seat + '"]').forEach(function (old) { old.remove(); });
-    form.querySelectorAll('input[type="checkbox"][name="tiles_' + seat + '"]').forEach(function (box) {
-      if (box.checked) { box.checked = false; box.dispatchEvent(new Event("change", { bubbles: true })); }
-    });
-  }
-
   // The hand's mark: its state in words, when the phone posted, and the post itself (a tile
   // post with its sum), the same words the server writes (templates/games/_post_mark.html).
   function mark(form, seat, state, hand) {
@@ -240,8 +217,8 @@
     var seconds = +form.getAttribute("data-poll") || 2;
     var dirty = {}, own = {}; // own: the round's ticks and starter set here, name -> value
     // seat -> 1: its phone posted again after the typing in its box, which stays; marked
-    // "changed on their phone" until the box takes the post (or holds its value), or the
-    // outbox puts back a Save whose refusal named it (the "put-back" event: seen)
+    // "changed on their phone" until the box takes the post (or holds its value), is typed in
+    // again, or the outbox puts back a Save whose refusal named it (the "put-back" event: seen)
     var newer = {};
     var latest = {}; // seat -> the last posted hand seen by the poll
     var asking = document.querySelectorAll("form.handover").length;
@@ -262,24 +239,27 @@
     }
     function remember() { return keepTyping(form, dirty, own, newer); }
     // A hand typed over its post says so at once ("typed over their post: 12 points"); typed
-    // back to the post's own value it is "posted", as the page drawn again says. ``seen``: a
-    // newer post was named to the scorekeeper (a refused Save's): typed over it now. (A post
-    // marked changed stays so while typed: newer.)
+    // back to the post's own value it is "posted", as the page drawn again says. ``seen``: the
+    // newer post a row is marked changed with was seen: typed in its box here (its input), or
+    // named by the refusal the outbox put back: typed over it now. (A hand with no post, not
+    // posted or typed by you, stays so; a post marked changed stays so while not seen: newer.)
     function typedOver(seat, seen) {
-      var badge = form.querySelector('.post-mark[data-seat="' + seat + '"]'), post = latest[seat];
-      var same = post && formKey(form, seat) === postKey(post);
+      var post = latest[seat], same = post && formKey(form, seat) === postKey(post);
       if (seen || same) { delete newer[seat]; }
-      if (badge && same) { show(seat, "posted", post); return; }
-      if (!badge || (!seen && /missing|changed|restored/.test(badge.className))) { offer(seat); return; }
-      show(seat, "typed", post); // (a post's mark carries it: data-post, or the poll's)
+      // (a post's mark carries it: data-post, or the poll's; no mark drawn: mark() does nothing)
+      if (!post || newer[seat]) { offer(seat); } else { show(seat, same ? "posted" : "typed", post); }
     }
+    // (the outbox's put-back announces its values as typed, untrusted: not seen by typing; a
+    // change event, also fired as a box is left, is no typing seen either)
     function typedIn(ev, trusted) {
       var m = /^(total|tiles|out)_(\d+)$|./.exec(ev.target.name || "");
       if (!m || !trusted) { return; }
       if (m[2]) {
         dirty[m[2]] = true;
-        if (m[1] === "total" && ev.target.value.trim() !== "") { clearTiles(form, m[2]); }
-        typedOver(m[2]);
+        // a total typed over a hand's tiles wins: its tiles unticked (a posted tile hand's
+        // hidden fields too), so the save takes the typed points instead of being refused
+        if (m[1] === "total" && ev.target.value.trim() !== "") { setTiles(form, m[2], []); }
+        typedOver(m[2], ev.type === "input" && ev.isTrusted);
       } else { own[ev.target.name] = ev.target[prop(ev.target)]; }
       remember();
     }
@@ -296,9 +276,12 @@
       remember();
     });
     // The outbox's "Put mine back in the form" (static/js/offline.js) put back a Save whose
-    // refusal named each newer post: seen now, the typing stands over it ("typed over").
-    form.addEventListener("put-back", function () {
-      Object.keys(newer).forEach(function (seat) { typedOver(seat, true); });
+    // refusal named newer posts (its detail: "<seat>:<revision>" each): seen now, the typing
+    // stands over each ("typed over"); a post made after the refusal stays "changed".
+    form.addEventListener("put-back", function (ev) {
+      Object.keys(newer).forEach(function (seat) {
+        if (ev.detail.indexOf(seat + ":" + latest[seat].revision) > -1) { typedOver(seat, true); }
+      });
       remember();
     });
     // The posts the page was written with, then what this phone typed before a reload: back
@@ -325,13 +308,15 @@
       var box = field(form, "total_" + seat);
       if (kept[seat].back || !box || box.closest(".took")) { return; }
       dirty[seat] = true;
-      var hand = latest[seat] || null, same = sameValue(handNow(form, seat), kept[seat]);
-      if (!same) { putBack(form, seat, kept[seat]); }
-      var named = box.closest(".has-error");
-      if (hand && formKey(form, seat) !== postKey(hand) && (kept[seat].newer || (!named && String(hand.revision) !== kept[seat].seen))) {
+      var hand = latest[seat] || null, drawn = formKey(form, seat);
+      box.value = kept[seat].total; // (the same value as drawn, "09" for 9 too: as drawn)
+      (field(form, "out_" + seat) || {}).checked = kept[seat].out;
+      setTiles(form, seat, kept[seat].tiles || []);
+      var now = formKey(form, seat), over = hand && now !== postKey(hand); // ("09" over 9 is not)
+      if (over && (kept[seat].newer || (!box.closest(".has-error") && hand.revision != kept[seat].seen))) {
         newer[seat] = 1;
         show(seat, "changed", hand);
-      } else if (!same) { show(seat, hand ? "typed" : "restored", hand); }
+      } else if (now !== drawn && (over || !hand)) { show(seat, hand ? "typed" : "restored", hand); }
     });
     remember(); // (the revisions seen now, and typing an undo put back)
     form.querySelectorAll("button.use-post[data-seat]").forEach(function (button) {
@@ -361,7 +346,7 @@
         key = data.key;
         // out of band: who joined, the blocked-round hint
         if (data.oob && window.htmx) { htmx.swap(form, data.oob, { swapStyle: "none" }); }
-        var changed = String(data.version) !== version;
+        var changed = data.version != version;
         if (changed || data.asking > asking) {
           if (!remember()) { window.location.reload(); return; }
           // its round saved meanwhile: Save shows it beside the typing; a Save kept in the
@@ -374,7 +359,7 @@
           var seen = field(form, "seen_" + seat);
           latest[seat] = hand;
           // a post the box has seen stays as drawn: it may hold typing an undo put back
-          if (seen && seen.value === String(hand.revision)) {
+          if (seen && seen.value == hand.revision) {
             offer(seat);
           } else if (!dirty[seat]) {
             fill(form, seat, hand);

@@ -12,14 +12,14 @@ import re
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from sqlalchemy import select
 
 from companion.extensions import db
 from companion.models import Device, Game, GameAccess
 from companion.services import hand_posts as posts
 from companion.services.round_plan import load_game, plan_round
-from tests.browser.table_screen import FOUR, phone_posts, seed_table
+from tests.browser.table_screen import FOUR, Table, phone_posts, seed_table
 from tests.browser.test_table_screen_browser import open_game, small_phone
 from tests.browser.test_table_sizes_browser import hand
 
@@ -206,6 +206,22 @@ def saved_points(app: Flask, game_id: int) -> dict[str, int]:
     return saved
 
 
+def typed_over_then_changed(page: Page, app: Flask) -> tuple[Table, Locator]:
+    """A new game of four on double-9 open on ``page``: Ann's phone posts 9, the scorekeeper
+    types 19 over it ("typed over their post"), then Ann changes her hand to 12 on her phone
+    ("changed on their phone: 12 points"). The game and Ann's mark."""
+    table = seed_table(app, FOUR, 9)
+    phone_posts(app, table.id, {0: 9})  # Ann's phone posts 9
+    open_game(page, table.edit)
+    points(page, "Ann").fill("19")
+    mark = hand(page, "Ann").locator(".post-mark")
+    expect(mark).to_contain_text("typed over their post")
+    posts_again(app, table.id, 0, 12)  # Ann changes her hand to 12 on her phone
+    expect(mark).to_contain_text("changed on their phone")
+    expect(mark).to_contain_text("12 points")
+    return table, mark
+
+
 def test_a_post_changed_after_the_typing_still_says_so_after_a_reload(
     small_phone: Page, live_server
 ) -> None:
@@ -217,15 +233,7 @@ def test_a_post_changed_after_the_typing_still_says_so_after_a_reload(
     did, and Save then does what it does on the open page (the typing, shown beside the new
     post, stands; Ann's phone is told it was overruled)."""
     app = live_server.app
-    table = seed_table(app, FOUR, 9)
-    phone_posts(app, table.id, {0: 9})  # Ann's phone posts 9
-    open_game(small_phone, table.edit)
-    points(small_phone, "Ann").fill("19")
-    mark = hand(small_phone, "Ann").locator(".post-mark")
-    expect(mark).to_contain_text("typed over their post")
-    posts_again(app, table.id, 0, 12)  # Ann changes her hand to 12 on her phone
-    expect(mark).to_contain_text("changed on their phone")
-    expect(mark).to_contain_text("12 points")
+    table, mark = typed_over_then_changed(small_phone, app)
     for _ in range(2):  # a reload, and another: the typing was not made over the 12
         small_phone.reload()
         expect(points(small_phone, "Ann")).to_have_value("19")
@@ -284,3 +292,36 @@ def test_a_post_changed_while_a_photo_was_taken_says_so_back_on_the_form(
     mark = hand(small_phone, "Ann").locator(".post-mark")
     expect(mark).to_contain_text("changed on their phone")
     expect(mark).to_contain_text("12 points")
+
+
+def test_a_changed_mark_follows_the_box_typed_again(small_phone: Page, live_server) -> None:
+    """Found by a tester (2026-12-07): a row marked "changed on their phone: 12" kept that mark
+    while the scorekeeper typed yet another value in its box. The mark follows the box: typed
+    to another value it is "typed over their post: 12" (the 12 was seen as the box was typed,
+    and a reload says so too); typed to 12, "posted"."""
+    _, mark = typed_over_then_changed(small_phone, live_server.app)
+    points(small_phone, "Ann").fill("15")  # typed again, the 12 beside it
+    expect(mark).to_have_text(re.compile(r"^typed over their post .*: 12 points$"))
+    small_phone.reload()
+    expect(points(small_phone, "Ann")).to_have_value("15")
+    expect(mark).to_have_text(re.compile(r"^typed over their post .*: 12 points$"))
+    points(small_phone, "Ann").fill("12")
+    expect(mark).to_have_class(re.compile(r"\bposted\b"))
+
+
+@pytest.mark.parametrize("typed", ["09", " 9"])
+def test_the_same_number_written_otherwise_says_posted(
+    small_phone: Page, live_server, typed: str
+) -> None:
+    """Found by a tester (2026-12-07): "08" typed over a post of 8 said "typed over their
+    post". The same number is the same hand: "09" or " 9" over Bob's 9 says "posted", open
+    and after a reload, and offers no "Use Bob's post"."""
+    table = seed_table(live_server.app, FOUR, 9)
+    phone_posts(live_server.app, table.id, {1: 9})  # Bob's phone posts 9
+    open_game(small_phone, table.edit)
+    mark = hand(small_phone, "Bob").locator(".post-mark")
+    points(small_phone, "Bob").fill(typed)
+    expect(mark).to_have_class(re.compile(r"\bposted\b"))
+    expect(hand(small_phone, "Bob").locator("button.use-post")).to_be_hidden()
+    small_phone.reload()
+    expect(mark).to_have_class(re.compile(r"\bposted\b"))

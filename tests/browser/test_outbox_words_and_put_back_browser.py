@@ -8,6 +8,7 @@ typing it was opened with, as the online Save does."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -291,8 +292,38 @@ def test_a_save_refused_over_a_hand_changed_on_a_phone_says_so_once(
     expect(entry).to_have_attribute("data-state", "conflict")
     expect(entry.locator(".outbox-answer")).to_have_text(
         "The round is not saved yet: after this form was filled, Bob changed their hand on "
-        "their phone (now: 8 points; this phone: 5 points). Check it, then save again."
+        "their phone (now: 8 points; this phone: 5 points). Check it, then save again: the "
+        "round is saved as the form shows it."
     )
     expect(entry.get_by_text("Here is what is saved")).to_have_count(0)
     expect(entry.get_by_text("Nothing was saved yet")).to_have_count(0)
     expect(entry.locator(".outbox-own")).to_contain_text("Bob: 5")
+
+
+def test_put_mine_back_makes_only_the_posts_its_refusal_named_typed_over(
+    small_phone: Page, live_server
+) -> None:
+    """A tester's finding: "Put mine back" turned every row marked "changed on their phone"
+    into "typed over their post", a post made after the refusal too (Bob's 10 here, which the
+    scorekeeper was never told of by it). The rows the refusal named (Bob's 8, Dee's 4) become
+    "typed over"; a post newer than the refusal stays "changed on their phone"."""
+    table = seed_table(live_server.app, FOUR, 6)
+    open_game(small_phone, table.edit)
+
+    def meanwhile() -> None:
+        repost(live_server.app, table.id, "Bob", 8)
+        repost(live_server.app, table.id, "Dee", 4)
+
+    offline_save(
+        small_phone, live_server, typed({"Ann": 9, "Bob": 5, "Dee": 7}, out="Cho"), meanwhile
+    )
+    entry = small_phone.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "conflict")
+    repost(live_server.app, table.id, "Bob", 10)  # after the refusal
+    bob, dee = (hand(small_phone, n).locator(".post-mark") for n in ("Bob", "Dee"))
+    expect(bob).to_contain_text("10 points")  # the poll shows it
+    entry.get_by_role("button", name="Put mine back in the form").click()
+    expect(small_phone.get_by_label("Points for Dee")).to_have_value("7")
+    expect(dee).to_have_text(re.compile(r"^typed over their post .*: 4 points$"))
+    expect(bob).to_have_text(re.compile(r"^changed on their phone .*: 10 points$"))
+    expect(small_phone.get_by_label("Points for Bob")).to_have_value("5")

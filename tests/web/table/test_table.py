@@ -466,7 +466,8 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     # one message says it all, both values (the offline outbox shows it without the form)
     assert (
         "The round is not saved yet: after this form was filled, Bob changed their hand on "
-        "their phone (now: 16 points; this phone: 12 points). Check it, then save again."
+        "their phone (now: 16 points; this phone: 12 points). Check it, then save again: the "
+        "round is saved as the form shows it."
     ) in words
     assert "Nothing was saved yet" not in words
     assert rounds(game) == []
@@ -478,11 +479,13 @@ def test_a_hand_posted_after_the_form_was_filled_refuses_the_save_until_seen(cli
     assert {h.seat_id: h.points for h in rounds(game)[0].hands}[ids["Bob"]] == 12
 
 
-def refused_with_bob_out(client, table, lang: str = "en", filled: bool = False) -> Any:
+def refused_with_bob_out(
+    client, table, lang: str = "en", filled: bool = False, bob_box: str = "12"
+) -> Any:
     """The answer to a save refused as, after the form was filled (Bob 12, Cy 3), Bob's phone
-    posted "went out" and Cy's 9 points (the form: Bob 12, Cy went out), in ``lang``.
-    ``filled``: the form says Bob's box holds his post as it was filled (untouched), and Cy's
-    was typed over; else both read as typed (no ``filled_``)."""
+    posted "went out" and Cy's 9 points (the form: Bob 12, written ``bob_box``, Cy went out), in
+    ``lang``. ``filled``: the form says Bob's box holds his post as it was filled (untouched),
+    and Cy's was typed over; else both read as typed (no ``filled_``)."""
     game, phone = table
     ids = seat_ids(game)
     bob, cy = phone("Bob"), phone("Cy")
@@ -493,7 +496,7 @@ def refused_with_bob_out(client, table, lang: str = "en", filled: bool = False) 
         seen |= {f"filled_{ids['Bob']}": "12", f"filled_{ids['Cy']}": "3"}
     post(bob, game, went_out="y", seen=hand_post(game, "Bob").revision)  # after the form was filled
     post(cy, game, total="9", seen=hand_post(game, "Cy").revision)
-    data = round_post(game, 6, totals={"Bob": 12, "Ann": 7}, out="Cy")
+    data = round_post(game, 6, totals={"Bob": bob_box, "Ann": 7}, out="Cy")
     refresh()  # (the test's app context keeps the first request's language)
     r = client.post(
         f"/g/{game.edit_token}/round", data={**data, **seen}, headers={"Accept-Language": lang}
@@ -508,7 +511,7 @@ def test_a_refused_save_names_a_went_out_hand_in_words_that_read(client, table):
     assert (
         "after this form was filled, Bob changed their hand on their phone (now: went out; "
         "this phone: 12 points); Cy changed their hand on their phone (now: 9 points; this "
-        "phone: went out). Check it, then save again."
+        "phone: went out). Check it, then save again: the round is saved as the form shows it."
     ) in text(refused_with_bob_out(client, table))
 
 
@@ -569,6 +572,36 @@ def test_a_refused_save_says_which_box_took_the_new_post_and_which_typing_stands
     words = text(r)
     assert took_it in words and typed_stands in words
     assert "the form's values will stand" not in words
+
+
+@pytest.mark.parametrize("bob_box", ["012", " 12 "])
+def test_the_same_number_written_otherwise_is_the_post_untouched(client, table, bob_box):
+    """Found by a tester (2026-12-07): "08" typed over a post of 8 read as typed over it. The
+    same number is the same hand: Bob's box holding his 12 as "012" takes his newer post on a
+    refused save, as the box holding "12" does (play._untouched)."""
+    r = refused_with_bob_out(client, table, filled=True, bob_box=bob_box)
+    bob_out = re.search(rf'<input[^>]*name="out_{seat_ids(table[0])["Bob"]}"[^>]*>', r.text)
+    assert bob_out and " checked" in bob_out.group(0), "Bob's new post"
+    assert "the form holds their new hand now" in text(r)
+
+
+@pytest.mark.parametrize(
+    ("lang", "saves_as_shown"),
+    [
+        ("en", "Check it, then save again: the round is saved as the form shows it."),
+        ("de", "speichere noch einmal: die Runde wird so gespeichert, wie das Formular sie zeigt."),
+        ("ru", "сохрани снова: раунд сохранится так, как его показывает форма."),
+        ("cs", "ulož znovu: kolo se uloží tak, jak ho ukazuje formulář."),
+        ("lt", "išsaugok dar kartą: raundas bus išsaugotas taip, kaip jį rodo forma."),
+        ("es", "vuelve a guardar: la ronda se guarda tal como la muestra el formulario."),
+    ],
+)
+def test_a_refused_saves_message_says_what_saving_again_does(client, table, lang, saves_as_shown):
+    """Found by a tester (2026-12-07): the message at the top said "Check it, then save again"
+    and not what that does, while each row says it ("the form holds their new hand now", "the
+    value typed here will stand"): it says, true of both, that the round is saved as the form
+    shows it."""
+    assert saves_as_shown in text(refused_with_bob_out(client, table, lang, filled=True))
 
 
 def test_a_changed_hand_whose_box_was_empty_says_so_in_words(app):
