@@ -204,10 +204,21 @@ def _hand_context(
         "last_taken": last_taken,
         "double_name": double_name,
         "outbox_wait": _waits_for_its_seat(seat),
+        "outbox_also": None if live else _rematched_hand_page(game),
         # the top bar's Rules link opens the checker under this game's house rules
         "rules_game": game,
         **extra,
     }
+
+
+def _rematched_hand_page(game: Game) -> str | None:
+    """The hand page of the game ``game`` is the rematch of, or None. A phone carried to the
+    rematch is led on from there, so what its outbox kept from that page (a hand answered
+    after its round was saved, the game's last) is shown on this one, or on none."""
+    if game.rematch_of_id is None:
+        return None
+    old = db.session.get(Game, game.rematch_of_id)
+    return url_for("table.hand", share_token=old.share_token) if old is not None else None
 
 
 def _hand_board(game: Game) -> Markup:

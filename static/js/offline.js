@@ -308,8 +308,10 @@
   }
 
   // The value of ``name`` among an entry's fields.
+  // (a photo's Confirm names its round in its address: ?double=)
   function fieldOf(entry, name) {
-    return (entry.fields.find(function (f) { return f[0] === name; }) || [])[1];
+    var field = entry.fields.find(function (f) { return f[0] === name; });
+    return field ? field[1] : new URL(entry.url, location.href).searchParams.get(name);
   }
 
   // The address an entry was sent to without its query ("?missing=…" changes as the form is
@@ -342,9 +344,10 @@
     var entries = load();
     var matters = document.querySelector("[data-compare]");
     var left = entries.filter(function (e) {
-      var mark = document.querySelector('.rounds-saved[data-url="' + pathOf(e.url) + '"]');
+      // (a photo's Confirm: its hand page's, entry.page)
+      var mark = document.querySelector('.rounds-saved[data-url="' + pathOf(e.url) + '"], .rounds-saved[data-url="' + e.page + '"]');
       var double = fieldOf(e, "double");
-      if (e.saved && matters && pathOf(e.url) === location.pathname && matters.dataset.compare.indexOf(" " + double + " ") < 0) { return false; }
+      if (e.saved && matters && (mark || pathOf(e.url) === location.pathname) && matters.dataset.compare.indexOf(" " + double + " ") < 0) { return false; }
       if ((" " + (mark && mark.dataset.plays) + " ").indexOf(" " + double + ":") < 0) { return true; }
       if (current(mark, double, e.back || e.answer) === false && !inFlight[e.key]) { recheck(e); }
       return e.saved || !refused(e.state);
@@ -402,8 +405,9 @@
     next(0);
   }
 
-  // True when ``entry`` is shown on this page (a photo's confirm: on the photo page too).
-  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname || formFor(entry); }
+  // True when ``entry`` is shown on this page (a photo's confirm: on the photo page too; an
+  // entry of the game this one is the rematch of, which leads here: data-also, hand.html).
+  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname || document.querySelector('[data-also="' + entry.page + '"]') || formFor(entry); }
 
   // A background send came back refused while the phone shows the next round's form near
   // Save: the outbox (at the top of the page) is brought into view, its heading focused (a

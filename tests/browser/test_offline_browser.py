@@ -27,7 +27,7 @@ from companion.models import AuditEntry, Device, Game, GameAccess, HandPost, Rou
 from tests.browser.conftest import PHONE, LiveServer, serve_app
 from tests.browser.seeding import until
 from tests.browser.test_pips_browser import read_hand_photo
-from tests.web.playkit import make_game, round_post, seat_ids
+from tests.web.playkit import add_scored_rounds, make_game, round_post, seat_ids
 
 pytestmark = pytest.mark.browser
 
@@ -198,13 +198,15 @@ def bob_joined(page: Page, game: dict[str, Any]) -> None:
     page.wait_for_url(re.compile(r"/p/[\w-]+$"))
 
 
-def bobs_photo_read_as_5_4(page: Page, live_server: LiveServer) -> tuple[dict[str, Any], Any]:
-    """A new game, Bob joined on ``page`` (his hand page kept for offline), his photo
-    (:data:`~tests.browser.test_hand_photo_browser.PHOTO`) read, its first tile picked as
-    5-4 and the others as not a tile: the game and the reading's pickers."""
+def bobs_photo_read_as_5_4(
+    page: Page, live_server: LiveServer, game: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], Any]:
+    """A new game (or ``game``), Bob joined on ``page`` (his hand page kept for offline), his
+    photo (:data:`~tests.browser.test_hand_photo_browser.PHOTO`) read, its first tile picked
+    as 5-4 and the others as not a tile: the game and the reading's pickers."""
     from tests.browser.test_hand_photo_browser import PHOTO, PHOTOS
 
-    game = new_game(live_server)
+    game = game or new_game(live_server)
     bob_joined(page, game)
     kept_offline(page, f"/p/{game['share']}")
     page.get_by_role("button", name="Count my pips from a photo").click()
@@ -533,6 +535,76 @@ def test_a_hand_posted_offline_after_the_round_was_saved_shows_the_saved_score(
     with live_server.app.app_context():
         posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
     assert 12 not in [p.total for p in posts]  # the saved round stands, nothing overwritten
+
+
+def test_a_hand_kept_for_the_last_round_is_shown_in_the_rematch_after_it(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """Bob's phone posts 12 offline in the game's last round (0-0); the scorekeeper saves that
+    round with his 20 and starts a rematch, which carries his phone. Back online, his hand got
+    its answer (the round already saved, with 20) on the old game's page, which now leads to
+    the rematch: the entry was kept, but shown on no page the phone ever opens again (a
+    tester at 360 px), and Bob never learned his 12 was not taken. The rematch's hand page
+    shows it, with Forget."""
+    game, other = last_round_to_play(live_server)
+    bob_joined(page, game)
+    kept_offline(page, f"/p/{game['share']}")
+
+    offline(context, live_server, True)
+    page.get_by_label("Points left in my hand").fill("12")
+    page.get_by_role("button", name="Post my hand").click()
+    expect(page.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    last_round_saved_and_rematch(live_server, game, other)
+
+    offline(context, live_server, False)
+    shown_in_the_rematch(page, game, "What you typed: 12")
+
+
+def test_a_photo_confirmed_after_the_rematch_started_is_shown_in_the_rematch(
+    page: Page, live_server: LiveServer
+) -> None:
+    """Bob's photo of his last hand is read; the scorekeeper saves the game's last round (Bob
+    20) and starts a rematch; then Bob taps Confirm. The answer (that round already saved,
+    with his tiles beside it) showed for about two seconds, then the old page's poll led the
+    phone to the rematch, where nothing said it (a tester at 360 px). It stays there."""
+    game, other = last_round_to_play(live_server)
+    bobs_photo_read_as_5_4(page, live_server, game)
+    last_round_saved_and_rematch(live_server, game, other)
+    page.get_by_role("button", name="Confirm these tiles").click()
+    shown_in_the_rematch(page, game, "5-4")
+
+
+def last_round_to_play(live_server: LiveServer) -> tuple[dict[str, Any], Any]:
+    """A game whose last round (0-0) is to be played, opened by the scorekeeper's phone (a
+    test client): the game (with its last round's post, ``last``) and that phone."""
+    with live_server.app.app_context():
+        made = make_game(NAMES)
+        add_scored_rounds(made, [{"Ann": 0, "Bob": 5, "Cy": 7}] * 6)
+        game = {"id": made.id, "edit": made.edit_token, "share": made.share_token}
+        game["join"] = made.join_token
+        game["last"] = round_post(made, 0, totals={"Bob": 20, "Cy": 5}, out="Ann")
+    other = live_server.app.test_client()
+    assert other.get(f"/g/{game['edit']}").status_code == 200
+    return game, other
+
+
+def last_round_saved_and_rematch(live_server: LiveServer, game: dict[str, Any], other) -> None:
+    """The scorekeeper saves the last round (Bob 20) and starts the rematch (carrying Bob)."""
+    assert other_posts(other, game, f"/g/{game['edit']}/round", game["last"]) == 303
+    with live_server.app.app_context():
+        version = db.session.get(Game, game["id"]).version
+    assert other_posts(other, game, f"/g/{game['edit']}/rematch", {"version": version}) == 303
+
+
+def shown_in_the_rematch(page: Page, game: dict[str, Any], typed: str) -> None:
+    """``page`` is led to the rematch's hand page, which shows the kept answer: the round saved
+    with Bob's 20, ``typed`` beside it, and Forget."""
+    page.wait_for_url(re.compile(r"/p/(?!" + re.escape(game["share"]) + r")[\w-]+$"))
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "conflict")
+    expect(entry.locator(".outbox-answer")).to_contain_text("Saved: 20")
+    expect(entry.locator(".outbox-answer")).to_contain_text(typed)
+    expect(entry.get_by_role("button", name="Forget what this phone had")).to_be_visible()
 
 
 def test_without_service_workers_the_outbox_still_keeps_and_sends_a_round(

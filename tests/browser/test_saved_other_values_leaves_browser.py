@@ -17,6 +17,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from companion.pips.synth import scene
 from tests.browser.test_post_for_a_saved_round_browser import at_round_one, saves_round_one
 from tests.browser.test_table_sizes_browser import hand
 
@@ -94,3 +95,44 @@ def test_the_saved_with_other_values_card_leaves_once_the_game_moves_on(
     assert not [k for k in stored(ann) if k.startswith("cfc-hand-typed")]  # nor kept elsewhere
     ann.reload()
     expect(ann.locator("#outbox")).to_have_count(0)
+
+
+def test_a_photos_saved_with_other_values_card_leaves_once_the_next_round_is_saved(
+    two_phones: tuple[Page, Page], live_server
+) -> None:
+    """The same card for a photo's Confirm (sent without a connection, the round with 6-6
+    saved meanwhile with 8 for Ann) stayed on her hand page round after round until she
+    forgot it: its entry is sent to the photo's address, which no saved round names. It
+    leaves with the game moving on, as the hand's does."""
+    keeper, ann = two_phones
+    at_round_one(keeper, ann, live_server)
+    hand_page = ann.url
+    ann.get_by_role("button", name="Count my pips from a photo").click()
+    ann.wait_for_url(re.compile(r"/p/[\w-]+/photo$"))
+    photo = scene([(6, 5), (3, 1)], angle=0.5)
+    ann.get_by_label("Photo of the tiles, face up and apart").set_input_files(
+        files=[{"name": "hand.jpg", "mimeType": "image/jpeg", "buffer": photo.data}]
+    )
+    ann.get_by_role("button", name="Count the pips").click()
+    expect(ann.get_by_role("heading", name="Points to post: 15")).to_be_visible()
+    try:
+        live_server.wifi.cut = True
+        ann.context.set_offline(True)
+        ann.get_by_role("button", name="Confirm these tiles").click()
+        expect(ann.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    finally:
+        live_server.wifi.cut = False
+    saves_round_one(keeper, 8)
+    ann.context.set_offline(False)
+    expect(ann.locator("#outbox .outbox-entry")).to_have_attribute(
+        "data-state", "conflict", timeout=20_000
+    )
+    ann.goto(hand_page)
+    card = ann.locator("#outbox .outbox-group.saved")
+    expect(card.locator("h2")).to_have_text(TITLE)
+    expect(card).to_contain_text("Saved: 8")
+
+    saves_round_two(keeper)  # Ann's poll sees it and loads her page again
+    expect(ann.locator("#post-title")).to_contain_text("4-4", timeout=10_000)
+    expect(ann.locator("#outbox")).to_have_count(0)
+    assert outbox(ann) == []
