@@ -40,11 +40,10 @@
     store(entries);
   }
   function drop(key) { store(load().filter(function (e) { return e.key !== key; })); }
-  // Forget: the entry leaves with its form's kept typing (static/js/hand.js), which is not put
-  // back in the form either. Every Forget (static/js/waiting.js's too) is this.
+  // Every Forget (waiting.js's too): the entry and its form's kept typing (hand.js)
   function forget(entry) {
     drop(entry.key);
-    try { localStorage.removeItem("cfc-hand-typed:" + entry.url); } catch (e) { /* none kept */ }
+    try { localStorage.removeItem("cfc-hand-typed:" + entry.url); } catch (e) {}
   }
   window.cfcForget = forget;
   // (randomUUID only in a secure context: a phone on the hall's Wi-Fi over plain HTTP gets
@@ -629,7 +628,7 @@
     form.removeAttribute("data-sending");
     region.querySelectorAll(".flash.error").forEach(function (node) { node.remove(); });
     var note = region.querySelector(".outbox-kept") || el("p", "outbox-kept");
-    note.textContent = words.waiting; // the outbox card's words: one thing, said alike
+    note.textContent = words.waiting; // the card's words
     region.appendChild(note);
     form.dispatchEvent(new Event("outbox-kept")); // a photo's reading leaves (photo.js)
   }
