@@ -40,6 +40,12 @@
     store(entries);
   }
   function drop(key) { store(load().filter(function (e) { return e.key !== key; })); }
+  // Every Forget (waiting.js's too): the entry and its form's kept typing (hand.js)
+  function forget(entry) {
+    drop(entry.key);
+    try { localStorage.removeItem("cfc-hand-typed:" + entry.url); } catch (e) {}
+  }
+  window.cfcForget = forget;
   // (randomUUID only in a secure context: a phone on the hall's Wi-Fi over plain HTTP gets
   // 128 random bits as four numbers, "3951-20417-…", a key companion/services/idempotency.py
   // takes as well)
@@ -541,7 +547,7 @@
       var remove = el("button", "secondary", words.dismiss);
       remove.setAttribute("data-forget", ""); // kept.js: its kept typing goes with it
       remove.addEventListener("click", function (ev) {
-        if (window.confirm(entry.saved ? words.dismissSaved : words.dismissConfirm)) { drop(entry.key); render(); } else { ev.stopPropagation(); }
+        if (window.confirm(entry.saved ? words.dismissSaved : words.dismissConfirm)) { forget(entry); render(); } else { ev.stopPropagation(); }
       });
       // Not saved: the round is not saved either, so the whole entry is this phone's and goes
       // back into the form on this page (a round saved meanwhile: the server's Put mine back)
@@ -626,7 +632,7 @@
     form.removeAttribute("data-sending");
     region.querySelectorAll(".flash.error").forEach(function (node) { node.remove(); });
     var note = region.querySelector(".outbox-kept") || el("p", "outbox-kept");
-    note.textContent = words.kept;
+    note.textContent = words.waiting; // the card's words
     region.appendChild(note);
     form.dispatchEvent(new Event("outbox-kept")); // a photo's reading leaves (photo.js)
   }

@@ -32,14 +32,11 @@
     return node;
   }
 
-  // The entry leaves the phone, and with it the typing kept for its form (static/js/hand.js,
-  // "cfc-hand-typed:<form address>"): forgotten, it is not put back in the form either.
+  // The entry leaves the phone with its form's kept typing: offline.js's forget, the one rule
+  // (that file is on every page that loads this one, and runs first).
   function forget(entry) {
     if (!window.confirm(words.forgetConfirm)) { return; }
-    try {
-      localStorage.setItem(STORE, JSON.stringify(load().filter(function (e) { return e.key !== entry.key; })));
-      localStorage.removeItem("cfc-hand-typed:" + entry.url);
-    } catch (e) { /* no storage: nothing was kept either */ }
+    window.cfcForget(entry);
     render();
   }
 

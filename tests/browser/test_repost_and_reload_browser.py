@@ -148,6 +148,12 @@ def test_typing_the_page_reload_would_drop_comes_back_until_posted(
     expect(player.locator(".post-state")).to_contain_text("Not posted yet")
     expect(player.get_by_label("Points left in my hand")).to_have_value("12")
     expect(player.locator(".kept-hand")).to_contain_text(KEPT)
+    # drawn under the form (nothing being tapped moves): the button it names is above it
+    # (tester-135: "tap the button below" named nothing there)
+    expect(player.locator(".kept-hand")).to_contain_text("tap the button just above to post it")
+    note = player.locator(".kept-hand").bounding_box()
+    post = player.get_by_role("button", name="Post my hand").bounding_box()
+    assert note and post and post["y"] + post["height"] <= note["y"], (post, note)
     player.get_by_role("button", name="Post my hand").click()
     expect(player.locator(".post-state")).to_contain_text("Posted: 12 points")
     player.reload()  # posted: nothing is kept any more

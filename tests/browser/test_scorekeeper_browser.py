@@ -768,8 +768,9 @@ def test_scoreboard_of_twelve_players_on_double_18_clips_no_digit(browser, live_
 
 NOT_SAVED = "Not saved — check the connection and tap Save again. Your entries are still here."
 #: what a round form says when its save failed and the outbox keeps the entry: only that (the
-#: "Not saved — tap Save again" beside it contradicted the outbox card above)
-KEPT = "Kept on this phone as well: it is sent by itself when the connection is back."
+#: "Not saved — tap Save again" beside it contradicted the outbox card above), in the card's
+#: own words ("Kept on this phone as well" read oddly: as well as what?)
+KEPT = "Waiting to be sent: kept on this phone and sent by itself when the connection is back."
 
 
 def test_network_failure_says_not_saved_and_keeps_entries(phone: Page, live_server) -> None:

@@ -25,9 +25,13 @@ from tests.browser.test_repost_and_reload_browser import joins
 pytestmark = pytest.mark.browser
 
 KEPT = "() => Object.keys(localStorage).some(k => k.startsWith('cfc-hand-typed:'))"
+#: whose the hand is and how to send it (tester-135: "sent by itself once this phone holds
+#: Bob's seat again" did not say how), as the join page says it
 BOBS = (
     "Not sent: kept for Bob's seat, which this phone does not hold now. It is never posted as "
-    "anyone else's hand: it is sent by itself once this phone holds Bob's seat again."
+    "anyone else's hand. To send it, join Bob's seat again: scan the QR code on the "
+    "scorekeeper's phone and tap Bob (if that seat still counts as another phone's, ask the "
+    "scorekeeper to free it first). It is sent by itself then."
 )
 
 
@@ -166,3 +170,34 @@ def test_a_hand_posted_after_the_phone_lost_its_seat_is_kept_for_it(player: Page
     expect(player.locator(".post-state")).to_contain_text("Posted: 12 point", timeout=20_000)
     expect(player.locator("#outbox")).to_have_count(0)
     assert hands_posted(app, table.id) == [("Bob", 12)]
+
+
+@pytest.mark.parametrize("where", ["removed page", "Cho's page"])
+def test_forget_on_a_page_without_the_seat_forgets_the_kept_typing_too(
+    player: Page, live_server, where: str
+):
+    """Bob's 12, refused because the phone was removed from his seat, is forgotten on a page
+    that does not hold his seat (the removed page; Cho's hand page): the entry and the form's
+    kept typing go together (tester-135: the 12 came back in Bob's form, "is back in the
+    form", once the phone held his seat again), as the join and home pages' Forget does."""
+    app = live_server.app
+    table = seed_table(app, ["Ann", "Bob", "Cho"], 6)
+    joins(player, table.join, "Bob")
+    join = removed_from_bobs_seat(app, table.id)
+    player.get_by_label("Points left in my hand").fill("12")
+    player.wait_for_function(KEPT)
+    player.get_by_role("button", name="Post my hand").click()
+    waits_for_bobs_seat(player)
+    if where == "Cho's page":
+        joins(player, join, "Cho")
+        holds(player, "Cho")
+        waits_for_bobs_seat(player)
+    player.once("dialog", lambda dialog: dialog.accept())
+    player.locator("#outbox").get_by_role("button", name="Forget what this phone had").click()
+    expect(player.locator("#outbox")).to_have_count(0)
+    assert not player.evaluate(KEPT)
+    joins(player, join, "Bob")
+    holds(player, "Bob")
+    expect(player.get_by_label("Points left in my hand")).to_have_value("")
+    expect(player.locator("main")).not_to_contain_text("is back in the form")
+    assert hands_posted(app, table.id) == []

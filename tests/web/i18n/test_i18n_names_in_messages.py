@@ -56,3 +56,14 @@ def test_a_name_in_czech_needs_no_gender_or_case(msgid: str) -> None:
     text = translation("cs", msgid)
     assert "byl(a)" not in text
     assert "hráč %(name)s" in text or "hráče %(name)s" in text or ": %(name)s" in text, text
+
+
+#: a player's name as the owner of something: the word before it carries the case, the name
+#: stays as typed ("Ona ranka raundui su 6-6" read as Ona's nominative: tester-135)
+OWNER = {"ru": "игрока %(who)s", "cs": "hráče %(who)s", "lt": "žaidėjo %(who)s"}
+
+
+@pytest.mark.parametrize("lang", sorted(OWNER))
+def test_a_hands_owner_is_named_after_a_word_that_takes_the_case(lang: str) -> None:
+    text = translation(lang, "%(who)s's hand for the round with %(d)s")
+    assert OWNER[lang] in text.lower(), text
