@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from sqlalchemy import func, select
@@ -297,6 +297,21 @@ def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
     assert audit(live_server, game["id"], "round_saved") == 1
 
 
+def posts_12_offline_and_reloads(
+    context: BrowserContext, page: Page, live_server: LiveServer, button: str
+) -> Locator:
+    """Bob's hand page offline: 12 typed and ``button`` tapped (kept, waiting), then the page
+    loaded again, the worker's copy; the outbox entries' locator."""
+    offline(context, live_server, True)
+    page.get_by_label("Points left in my hand").fill("12")
+    page.get_by_role("button", name=button).click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    page.reload()
+    expect(page.locator(".flash.offline-copy")).to_be_visible()
+    return entry
+
+
 def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     context: BrowserContext, page: Page, live_server: LiveServer, shot
 ) -> None:
@@ -304,14 +319,7 @@ def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     bob_joined(page, game)
     kept_offline(page, f"/p/{game['share']}")
 
-    offline(context, live_server, True)
-    page.get_by_label("Points left in my hand").fill("12")
-    page.get_by_role("button", name="Post my hand").click()
-    entry = page.locator("#outbox .outbox-entry")
-    expect(entry).to_have_attribute("data-state", "waiting")
-
-    page.reload()
-    expect(page.locator(".flash.offline-copy")).to_be_visible()
+    entry = posts_12_offline_and_reloads(context, page, live_server, "Post my hand")
     expect(entry).to_have_attribute("data-state", "waiting")
     expect(entry).to_contain_text("12")
     shot(page, "offline-hand-waiting")
@@ -339,14 +347,7 @@ def test_a_hand_changed_offline_and_reloaded_offline_waits_once_without_old_noti
     hand_posted = page.locator("#flashes .flash", has_text="Hand posted")
     expect(hand_posted).to_have_count(1)
 
-    offline(context, live_server, True)
-    page.get_by_label("Points left in my hand").fill("12")
-    page.get_by_role("button", name="Change my hand").click()
-    entry = page.locator("#outbox .outbox-entry")
-    expect(entry).to_have_attribute("data-state", "waiting")
-
-    page.reload()
-    expect(page.locator(".flash.offline-copy")).to_be_visible()
+    entry = posts_12_offline_and_reloads(context, page, live_server, "Change my hand")
     expect(entry).to_contain_text("12")
     expect(page.locator("#flashes .flash")).to_have_count(0)
     expect(page.locator(".kept-hand")).to_have_count(0)
