@@ -79,6 +79,9 @@ function remember(url, response) {
   if (ok && isStart(url)) { name = START; }
   if (!name) { return isGamePage(url) ? forget(pageKey(url)) : Promise.resolve(); }
   return response.text().then(function (html) {
+    // without its notices (base.html's #flashes: only <p>s): "Hand posted" is news of one
+    // answer, not part of the page; shown again offline, it told of an older hand
+    html = html.replace(/(<div id="flashes"[^>]*>)[\s\S]*?<\/div>/, "$1</div>");
     var kept = new Response(html, { headers: {
       "Content-Type": "text/html; charset=utf-8",
       "X-Saved-At": new Date().toISOString()

@@ -43,6 +43,7 @@ from ..text import ascii_whole_number
 from ..vocab import AuditCode, GameStatus, PostStatus, RoundStatus
 from .audit import new_entry
 from .round_check import (
+    HandCheck,
     HandEntry,
     HandPart,
     RoundEntry,
@@ -53,6 +54,7 @@ from .round_check import (
     parse_tiles,
     parse_total,
     score_bound,
+    score_entry,
 )
 from .round_plan import RoundPlan, double_name, load_game, plan_round
 from .round_store import Conflict, EnteredBy, save_round
@@ -592,6 +594,12 @@ def _value_from(
         return HandValue(None, tuple(sorted(str(t) for t in parsed)), False)
     if total is None:
         raise PostRefused(_("Type the points left in your hand, or tap your tiles."))
+    # the round form's scoring of a typed total (round_check.score_entry: one home for "0
+    # points means no tiles left"): a hand the scorekeeper's Save, or the auto-save, would
+    # refuse is refused here, so the player is told now, in the same words
+    scored = score_entry(HandCheck(seat.id, who, total, [], False), rules_of(game), centre, False)
+    if isinstance(scored, Problem):
+        raise PostRefused(str(scored.message))
     return HandValue(total, None, False)
 
 

@@ -160,7 +160,8 @@
   // A hand kept on the phone, not sent (static/js/offline.js, "Not sent yet"): the notices of
   // the phone's last post above it ("Hand posted", "This replaced your earlier post") are
   // about an older hand and said the opposite; they go, as any notice does at the next action.
-  form.addEventListener("outbox-kept", function () { document.getElementById("flashes").textContent = ""; });
+  // The typing is the outbox's now: not also put back as "Not posted yet" by the next page.
+  form.addEventListener("outbox-kept", function () { document.getElementById("flashes").textContent = ""; keep(null); });
   // "Keep that" (another phone's post after a clash): this phone's typing gives way
   document.addEventListener("click", function (ev) {
     if (ev.target.closest && ev.target.closest(".card.clash a")) { keep(null); }

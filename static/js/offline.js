@@ -164,10 +164,11 @@
   }
 
   // A tap on Save of a form already waiting replaces its entry: one entry per form and round
-  // and page. Another tab's (or an earlier page's) stays: sent after it, it is compared.
+  // and page, or with the same values (a tap again after a reload). Another tab's (or an
+  // earlier page's) with other values stays: sent after it, it is compared.
   function keep(entry) {
     store(load().filter(function (e) {
-      return e.from !== PAGE || !sameRound(e, entry) || refused(e.state);
+      return e.from !== PAGE && e.own + "" !== entry.own + "" || !sameRound(e, entry) || refused(e.state);
     }).concat([entry]));
   }
 

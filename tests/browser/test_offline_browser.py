@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from sqlalchemy import func, select
@@ -299,6 +299,21 @@ def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
     assert audit(live_server, game["id"], "round_saved") == 1
 
 
+def posts_12_offline_and_reloads(
+    context: BrowserContext, page: Page, live_server: LiveServer, button: str
+) -> Locator:
+    """Bob's hand page offline: 12 typed and ``button`` tapped (kept, waiting), then the page
+    loaded again, the worker's copy; the outbox entries' locator."""
+    offline(context, live_server, True)
+    page.get_by_label("Points left in my hand").fill("12")
+    page.get_by_role("button", name=button).click()
+    entry = page.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting")
+    page.reload()
+    expect(page.locator(".flash.offline-copy")).to_be_visible()
+    return entry
+
+
 def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     context: BrowserContext, page: Page, live_server: LiveServer, shot
 ) -> None:
@@ -306,14 +321,7 @@ def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     bob_joined(page, game)
     kept_offline(page, f"/p/{game['share']}")
 
-    offline(context, live_server, True)
-    page.get_by_label("Points left in my hand").fill("12")
-    page.get_by_role("button", name="Post my hand").click()
-    entry = page.locator("#outbox .outbox-entry")
-    expect(entry).to_have_attribute("data-state", "waiting")
-
-    page.reload()
-    expect(page.locator(".flash.offline-copy")).to_be_visible()
+    entry = posts_12_offline_and_reloads(context, page, live_server, "Post my hand")
     expect(entry).to_have_attribute("data-state", "waiting")
     expect(entry).to_contain_text("12")
     shot(page, "offline-hand-waiting")
@@ -324,6 +332,39 @@ def test_a_hand_posted_offline_waits_survives_a_reload_and_is_posted_once(
     with live_server.app.app_context():
         posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
     assert [(p.total, p.revision) for p in posts] == [(12, 1)]
+
+
+def test_a_hand_changed_offline_and_reloaded_offline_waits_once_without_old_notices(
+    context: BrowserContext, page: Page, live_server: LiveServer
+) -> None:
+    """Bob posts 10 online, changes it to 12 offline and reloads while still offline: the
+    worker's copy shows no "Hand posted" of the earlier answer (a notice is news, not part of
+    the page kept), the waiting 12 is not also announced as typing to post, and a second tap
+    with the same 12 makes no second entry; back online, 12 is posted once, said once."""
+    game = new_game(live_server)
+    bob_joined(page, game)
+    kept_offline(page, f"/p/{game['share']}")
+    page.get_by_label("Points left in my hand").fill("10")
+    page.get_by_role("button", name="Post my hand").click()
+    hand_posted = page.locator("#flashes .flash", has_text="Hand posted")
+    expect(hand_posted).to_have_count(1)
+
+    entry = posts_12_offline_and_reloads(context, page, live_server, "Change my hand")
+    expect(entry).to_contain_text("12")
+    expect(page.locator("#flashes .flash")).to_have_count(0)
+    expect(page.locator(".kept-hand")).to_have_count(0)
+    page.get_by_label("Points left in my hand").fill("12")
+    page.get_by_role("button", name="Change my hand").click()
+    page.wait_for_timeout(300)
+    expect(entry).to_have_count(1)
+
+    offline(context, live_server, False)
+    expect(page.locator("#outbox")).to_have_count(0)
+    expect(page.locator(".post-state")).to_contain_text("Posted: 12 point")
+    expect(hand_posted).to_have_count(1)
+    with live_server.app.app_context():
+        posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == game["id"])))
+    assert [(p.total, p.revision) for p in posts] == [(12, 2)]
 
 
 def test_a_waiting_hand_says_what_was_typed_in_the_players_words(

@@ -294,6 +294,9 @@ def test_a_post_for_a_saved_round_does_not_fill_the_next_rounds_form(client, tab
         # a typed total beside a ticked "I went out" is refused, never silently dropped
         ({"total": "12", "went_out": "y"}, "Bob went out, so Bob scores 0 points, not 12."),
         ({"tiles": ["5-4"], "went_out": "y"}, "Bob went out, so Bob has no tiles left"),
+        # 0 without "I went out": the round check's rule and words (round_check.score_entry),
+        # told now, not only when the scorekeeper's Save (or the auto-save) refuses the round
+        ({"total": "0"}, "Bob: 0 points means no tiles left; tick “went out” for Bob"),
     ],
 )
 def test_a_bad_post_is_refused_in_words_and_keeps_what_was_typed(table, fields, message):
