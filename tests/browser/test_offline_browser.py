@@ -27,6 +27,7 @@ from companion.models import AuditEntry, Device, Game, GameAccess, HandPost, Rou
 from tests.browser.conftest import PHONE, LiveServer, serve_app
 from tests.browser.seeding import until
 from tests.browser.test_pips_browser import read_hand_photo
+from tests.browser.test_scorekeeper_browser import KEPT
 from tests.web.playkit import add_scored_rounds, make_game, round_post, seat_ids
 
 pytestmark = pytest.mark.browser
@@ -263,7 +264,7 @@ def test_a_round_saved_offline_waits_survives_a_reload_and_is_saved_once(
     entry = page.locator("#outbox .outbox-entry")
     expect(entry).to_have_attribute("data-state", "waiting")
     expect(entry).to_contain_text("Waiting to be sent")
-    expect(page.locator(".save-status")).to_contain_text("Kept on this phone as well")
+    expect(page.locator(".save-status")).to_have_text(KEPT)  # the card's own words
     # only the outbox's word: not also app.js's contradicting "Not saved — tap Save again"
     expect(page.locator(".save-status")).not_to_contain_text("Not saved")
 
