@@ -4,24 +4,21 @@ how to join again, not on the join page's "this is the scoreboard link"."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page, expect
 
 from companion import access
 from companion.extensions import db
 from companion.models import Game
-from tests.browser.conftest import phone_page
-from tests.browser.table_screen import SMALL_PHONE, seed_table
+from tests.browser.table_screen import seed_table
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture()
-def player(browser, live_server) -> Iterator[Page]:
-    with phone_page(browser, live_server, 15_000, **SMALL_PHONE) as page:
-        yield page
+def player(small_phone: Page) -> Page:
+    """A player's 360 x 740 phone: conftest's ``small_phone``."""
+    return small_phone
 
 
 def test_an_open_hand_page_says_the_scorekeeper_removed_this_phone(player: Page, live_server):

@@ -8,7 +8,6 @@ outbox offered "Put mine back in the form" there too. Both are kept per seat now
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -17,8 +16,7 @@ from sqlalchemy import select
 from companion import access
 from companion.extensions import db
 from companion.models import Game, HandPost
-from tests.browser.conftest import phone_page
-from tests.browser.table_screen import SMALL_PHONE, seed_table
+from tests.browser.table_screen import seed_table
 from tests.browser.test_outbox_stale_token_browser import posts_12_offline
 from tests.browser.test_repost_and_reload_browser import joins
 
@@ -36,9 +34,9 @@ BOBS = (
 
 
 @pytest.fixture()
-def player(browser, live_server) -> Iterator[Page]:
-    with phone_page(browser, live_server, 15_000, **SMALL_PHONE) as page:
-        yield page
+def player(small_phone: Page) -> Page:
+    """A player's 360 x 740 phone: conftest's ``small_phone``."""
+    return small_phone
 
 
 def removed_from_bobs_seat(app, table_id: int) -> str:
