@@ -1,0 +1,80 @@
+"""A phone on the hall's Wi-Fi over plain HTTP (docs/OFFLINE.md, "The outbox"), at 360 x 740.
+
+``crypto.randomUUID`` exists only in a secure context (HTTPS or localhost), so on a LAN
+address such as ``http://192.168.1.20:5000`` static/js/offline.js makes its idempotency keys
+from four random 32-bit numbers instead. Every other browser test runs on localhost, where the
+UUID is there; here the page's ``randomUUID`` is taken away before its scripts run, so the
+fallback's keys are the ones sent, and the server must take them: a hand kept offline is
+posted once when the connection is back, and a second send of the same entry is a replay."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, Request, expect
+from sqlalchemy import func, select
+
+from companion.extensions import db
+from companion.models import HandPost
+from tests.browser.table_screen import seed_table
+from tests.browser.test_repost_and_reload_browser import joins
+
+pytestmark = pytest.mark.browser
+
+#: what offline.js's fallback sends: four unsigned 32-bit numbers joined by "-"
+FALLBACK_KEY = re.compile(r"\d{1,10}(-\d{1,10}){3}")
+
+#: run before the page's own scripts: the page is as in an insecure context
+NO_UUID = "delete Crypto.prototype.randomUUID;"
+
+
+def keys_sent(page: Page) -> list[str]:
+    """The ``Idempotency-Key`` header of each POST ``page`` sends, in order."""
+    keys: list[str] = []
+
+    def seen(r: Request) -> None:
+        if r.method == "POST":
+            keys.append(r.headers.get("idempotency-key", ""))
+
+    page.on("request", seen)
+    return keys
+
+
+def test_a_hand_kept_offline_without_random_uuid_is_posted_once(
+    small_phone: Page, live_server
+) -> None:
+    ann = small_phone
+    ann.add_init_script(NO_UUID)
+    table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
+    joins(ann, table.join, "Ann")
+    assert ann.evaluate("() => crypto.randomUUID === undefined")
+    keys = keys_sent(ann)
+    try:
+        live_server.wifi.cut = True
+        ann.context.set_offline(True)
+        ann.get_by_label("Points left in my hand").fill("9")
+        ann.get_by_role("button", name="Post my hand").click()
+        entry = ann.locator("#outbox .outbox-entry")
+        expect(entry).to_have_attribute("data-state", "waiting")
+    finally:
+        live_server.wifi.cut = False
+    ann.context.set_offline(False)
+    expect(ann.locator(".post-state")).to_contain_text("Posted: 9 points", timeout=20_000)
+    expect(entry).to_have_count(0)
+
+    sent = [k for k in keys if k]
+    assert sent and all(FALLBACK_KEY.fullmatch(k) for k in sent), keys
+    with live_server.app.app_context():
+        posts = db.session.scalar(select(func.count()).select_from(HandPost))
+    assert posts == 1
+
+    # the same key sent again (a phone that lost the answer) is answered, not posted twice
+    answer = ann.evaluate(
+        """key => fetch(location.href, {method: 'POST', headers: {'Idempotency-Key': key},
+             body: new URLSearchParams({points: '9'})}).then(r => r.status)""",
+        sent[-1],
+    )
+    assert answer < 500, answer
+    with live_server.app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(HandPost)) == 1
