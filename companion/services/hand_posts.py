@@ -596,8 +596,10 @@ def _value_from(
         raise PostRefused(_("Type the points left in your hand, or tap your tiles."))
     # the round form's scoring of a typed total (round_check.score_entry: one home for "0
     # points means no tiles left"): a hand the scorekeeper's Save, or the auto-save, would
-    # refuse is refused here, so the player is told now, in the same words
-    scored = score_entry(HandCheck(seat.id, who, total, [], False), rules_of(game), centre, False)
+    # refuse is refused here, so the player is told now, in the same words (quoting the
+    # phone's own box, "I went out")
+    check = HandCheck(seat.id, who, total, [], False)
+    scored = score_entry(check, rules_of(game), centre, False, own=True)
     if isinstance(scored, Problem):
         raise PostRefused(str(scored.message))
     return HandValue(total, None, False)

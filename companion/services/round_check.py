@@ -214,11 +214,12 @@ class HandCheck:
 
 
 def score_entry(
-    hand: HandCheck, rules: RuleSet, centre: Tile, out_on_double: bool
+    hand: HandCheck, rules: RuleSet, centre: Tile, out_on_double: bool, *, own: bool = False
 ) -> ScoredHand | Problem:
     """Score one hand with the engine (RULES.md §6), or say why it cannot be scored: a typed
     total that disagrees with the tapped tiles, nothing entered, an impossible 0, tiles left
-    in the hand of the player who went out."""
+    in the hand of the player who went out. ``own``: posted by the player's own phone, whose
+    box is "I went out" (the words quote the box the player sees, in every language)."""
     who = hand.who
     if hand.went_out:
         return _went_out(hand, rules, centre, out_on_double)
@@ -239,11 +240,19 @@ def score_entry(
         message = _l("%(who)s: type the points left in hand, or tap the tiles.", who=who)
         return Problem(message, HandPart.TOTAL)
     if hand.typed == 0 and not _zero_hand_possible(rules, centre):
-        message = _l(
-            "%(who)s: 0 points means no tiles left; tick “went out” for %(who)s, or type the "
-            "points left in hand.",
-            who=who,
-        )
+        if own:  # the phone's box, quoted as its label reads (table/hand.html)
+            message = _l(
+                "%(who)s: 0 points means no tiles left; tick “%(box)s”, or type the points "
+                "left in your hand.",
+                who=who,
+                box=_l("I went out"),
+            )
+        else:
+            message = _l(
+                "%(who)s: 0 points means no tiles left; tick “went out” for %(who)s, or type "
+                "the points left in hand.",
+                who=who,
+            )
         return Problem(message, HandPart.TOTAL)
     return ScoredHand(hand.seat_id, hand.typed, False, False, None)
 

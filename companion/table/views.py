@@ -446,8 +446,10 @@ def _post_typed(
     *,
     seen: int,
     force: bool = False,
+    photo: bool = False,
 ) -> Any:
-    """Post ``typed`` as ``seat``'s hand (the hand form and the confirmed photo share this)."""
+    """Post ``typed`` as ``seat``'s hand (the hand form and the confirmed photo share this;
+    ``photo``: its tiles are a photo's, said so beside a saved or changed hand)."""
     device = access.current_device()
     assert device is not None
     # The last post wins (a player correcting their own hand is normal), but never silently:
@@ -469,11 +471,11 @@ def _post_typed(
         return render_template("table/hand.html", **ctx), 422
     except posts.PostClash as exc:
         ctx = _hand_context(
-            load_game(game), seat, clash=posts.HandValue.of(exc.theirs), typed=typed
+            load_game(game), seat, clash=posts.HandValue.of(exc.theirs), typed=typed, photo=photo
         )
         return render_template("table/hand.html", **ctx), 409
     except posts.RoundClosed as exc:
-        return _round_closed(game, seat, share_token, exc.round, typed)
+        return _round_closed(game, seat, share_token, exc.round, typed, photo=photo)
     if _auto_save(load_game(game)):
         # this post completed the round: "you can change it" would no longer be true
         flash(
@@ -491,10 +493,17 @@ def _post_typed(
 
 
 def _round_closed(
-    game: Game, seat: Seat, share_token: str, rnd: Round | None, typed: dict[str, Any]
+    game: Game,
+    seat: Seat,
+    share_token: str,
+    rnd: Round | None,
+    typed: dict[str, Any],
+    *,
+    photo: bool = False,
 ) -> Any:
     """The answer to ``typed``, a hand for the saved round ``rnd`` (None: saved, but not found
-    again): "saved as you typed it", or the saved round's hand beside the typing (409)."""
+    again): "saved as you typed it", or the saved round's hand beside the typing (409), said
+    as a photo's tiles when ``photo``."""
     if rnd is not None and posts.saved_as_typed(rnd, seat.id, typed):
         # the saved value is what this phone typed: no conflict to show
         flash(
@@ -505,7 +514,7 @@ def _round_closed(
             "success",
         )
         return redirect(url_for("table.hand", share_token=share_token), 303)
-    ctx = _hand_context(load_game(game), seat, closed=rnd, typed=typed)
+    ctx = _hand_context(load_game(game), seat, closed=rnd, typed=typed, photo=photo)
     return render_template("table/hand.html", **ctx), 409
 
 
@@ -707,6 +716,7 @@ def hand_photo_confirm(share_token: str) -> Any:
         double,
         typed,
         seen=posts.revision_number(query.text("seen", "0")),
+        photo=True,
     )
 
 
@@ -726,7 +736,9 @@ def _confirm_after_the_game(game: Game, seat: Seat, share_token: str, picks: lis
         context = _hand_context(game, seat, problem=str(NO_ROUND_TO_COUNT))
         return render_template("table/hand.html", **context), 409
     seen = posts.revision_number(query.text("seen", "0"))
-    return _post_typed(game, seat, share_token, double, _photo_hand(game, picks), seen=seen)
+    return _post_typed(
+        game, seat, share_token, double, _photo_hand(game, picks), seen=seen, photo=True
+    )
 
 
 def _photo_hand(game: Game, picks: list[str]) -> dict[str, Any]:

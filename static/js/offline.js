@@ -246,6 +246,12 @@
   function away(entry) {
     return entry.state === "seat" && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
   }
+  // Such an entry of a game over (table/hand.html's data-also, with data-over): never sent,
+  // not counted; its words, or nothing
+  function over(entry) {
+    var end = away(entry) && document.querySelector('[data-also="' + entry.page + '"]');
+    return end && end.dataset.over;
+  }
 
   // The server refused ``entry`` (``status``, its page ``html``): kept with its answer (what
   // is saved beside this phone's values, or why it was refused): "conflict" or "refused". Its
@@ -284,7 +290,7 @@
   // (data-plays: " <double>:<play>"); null when it compared nothing.
   function current(mark, double, html) {
     var then = /"compared" value="(\w+)/.exec(html || "");
-    return then && !!mark && (" " + mark.getAttribute("data-plays") + " ").indexOf(" " + double + ":" + then[1] + " ") > -1;
+    return then && !!mark && (" " + mark.dataset.plays + " ").includes(" " + double + ":" + then[1] + " ");
   }
 
   // ``body``, a comparison asked again, with the seats its first answer ``html`` named this
@@ -454,7 +460,7 @@
   // base.html's data-saved-other(-keeper), data-conflict, data-refused, data-stale or data-waiting;
   // its form's data-outbox-wait away from its seat
   function stateWords(entry) {
-    if (away(entry)) { return entry.wait || words.waiting; }
+    if (away(entry)) { return over(entry) || entry.wait || words.waiting; }
     if (entry.saved) { return entry.keeper ? words.savedOtherKeeper : words.savedOther; }
     return words[refused(entry.state) ? entry.state : entry.stale ? "stale" : "waiting"];
   }
@@ -476,21 +482,26 @@
       var flashes = document.getElementById("flashes");
       main.insertBefore(box, flashes ? flashes.nextSibling : main.firstChild);
     }
+    draw(box, mine);
+  }
+  // (waiting.js: a refused hand on the join and home pages)
+  window.cfcDraw = draw;
+  function draw(box, mine) {
     box.textContent = "";
     // Two groups, each under a heading that says what it holds: the entries the server refused
     // (the game changed meanwhile, or not accepted), which need the player, first; then those
     // still waiting to be sent. Never one heading over both.
+    // (an entry of a game over, never sent now, needs the player too)
     var heads = [];
-    [
-      { name: "saved", title: words.savedTitle, holds: function (e) { return e.saved; } },
-      { name: "attention", title: words.attention, holds: function (e) { return !e.saved && refused(e.state); } },
-      { name: "waiting", title: words.title, holds: function (e) { return !refused(e.state); } }
-    ].forEach(function (group) {
-      var entries = mine.filter(group.holds);
+    var titles = { saved: words.savedTitle, attention: words.attention, waiting: words.title };
+    Object.keys(titles).forEach(function (name) {
+      var entries = mine.filter(function (e) {
+        return name === (e.saved ? "saved" : refused(e.state) || over(e) ? "attention" : "waiting");
+      });
       if (!entries.length) { return; }
-      var part = box.appendChild(el("div", "outbox-group " + group.name));
-      var title = part.appendChild(el("h2", "", group.title));
-      title.id = "outbox-" + group.name + "-title";
+      var part = box.appendChild(el("div", "outbox-group " + name));
+      var title = part.appendChild(el("h2", "", titles[name]));
+      title.id = "outbox-" + name + "-title";
       heads.push(title.id);
       entries.forEach(function (entry) { part.appendChild(entryItem(entry)); });
     });
@@ -499,7 +510,7 @@
 
   function entryItem(entry) {
     var item = el("div", "outbox-entry " + entry.state);
-    item.setAttribute("data-state", entry.state);
+    item.dataset.state = entry.state;
     var title = item.appendChild(el("h3", "", entry.label));
     var status = el("p", "outbox-state", stateWords(entry));
     status.setAttribute("role", refused(entry.state) ? "alert" : "status");
@@ -572,15 +583,11 @@
   // The form on this page that an entry can go back into: the same address (and seat) and the
   // same round (a round saved since has moved the page's form on: nothing to put back into then).
   function formFor(entry) {
-    var forms = document.querySelectorAll("form[data-outbox]");
-    for (var i = 0; i < forms.length; i++) {
-      var double = forms[i].querySelector('input[name="double"]');
-      var action = forms[i].getAttribute("action");
-      if (pathOf(action) === pathOf(entry.url) && seatOf(action) === seatOf(entry.url) && (!double || double.value === fieldOf(entry, "double"))) {
-        return forms[i];
-      }
-    }
-    return null;
+    return [].find.call(document.querySelectorAll("form[data-outbox]"), function (form) {
+      var double = form.querySelector('input[name="double"]');
+      var action = form.getAttribute("action");
+      return pathOf(action) === pathOf(entry.url) && seatOf(action) === seatOf(entry.url) && (!double || double.value === fieldOf(entry, "double"));
+    });
   }
 
   // "Put mine back in the form": every box, tick and choice of the entry back where it was
@@ -596,7 +603,7 @@
       var mine = values[name] || [];
       if (type === "checkbox" || type === "radio") {
         // "y": a tick's value in entries kept before its box lost its value attribute ("on")
-        control.checked = mine.indexOf(control.value) !== -1 || mine.indexOf("y") !== -1;
+        control.checked = mine.includes(control.value) || mine.includes("y");
       } else {
         control.value = mine.length ? mine[0] : "";
       }
@@ -631,7 +638,8 @@
     // it: only the outbox's word stays. Tapping again replaces the entry: app.js's double-tap
     // guard is lifted.
     form.removeAttribute("data-sending");
-    region.querySelectorAll(".flash.error").forEach(function (node) { node.remove(); });
+    // and the notices of the last answer ("Round saved."): this Save is not saved yet
+    document.querySelectorAll("#round-area > .flash, .save-status .flash.error").forEach(function (node) { node.remove(); });
     var note = region.querySelector(".outbox-kept") || el("p", "outbox-kept");
     note.textContent = words.waiting; // the card's words
     region.appendChild(note);
@@ -657,7 +665,7 @@
     if (!form || ev.detail.verb !== "post" || namedSubmitter(ev.detail.triggeringEvent)) { return; }
     var key = newKey();
     ev.detail.headers["Idempotency-Key"] = key;
-    form.setAttribute("data-outbox-key", key);
+    form.dataset.outboxKey = key;
     inFlight[key] = true;
     keep(entryFor(form, key));
   });
@@ -665,23 +673,23 @@
   // events no longer reach the document).
   document.addEventListener("htmx:beforeOnLoad", function (ev) {
     var form = outboxForm(ev.detail.elt);
-    var key = form && form.getAttribute("data-outbox-key");
+    var key = form && form.dataset.outboxKey;
     var xhr = ev.detail.xhr;
     if (key) { delete inFlight[key]; }
     if (!key || !xhr || !xhr.status || unreached(xhr.status)) { return; }
     if (saved(xhr)) { superseded(entryFor(form, key)); }
     drop(key); // the server answered: htmx shows its answer as usual
-    form.removeAttribute("data-outbox-key");
+    delete form.dataset.outboxKey;
     render();
     pageChanged();
   });
   function failed(ev) {
     var form = outboxForm(ev.detail.elt);
-    var key = form && form.getAttribute("data-outbox-key");
+    var key = form && form.dataset.outboxKey;
     if (!key) { return; }
     delete inFlight[key];
     waits(key);
-    form.removeAttribute("data-outbox-key");
+    delete form.dataset.outboxKey;
     sayKept(form);
     render();
   }
@@ -760,19 +768,18 @@
 
   function showOfflineCopy() {
     var saved = document.body.getAttribute("data-offline-copy");
-    if (saved === null) { return; }
+    if (saved == null) { return; }
     var when = new Date(saved); // ("": an invalid date, "?")
     var time = !isNaN(when) ? when.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" }) : "?";
     var note = el("p", "flash offline-copy", (words.offlineCopy || "").replace("{time}", time));
     note.setAttribute("role", "status");
     var main = document.getElementById("main");
     if (main) { main.insertBefore(note, main.firstChild); }
-    document.documentElement.classList.add("offline-copy");
   }
 
   showOfflineCopy();
   render();
-  if ("serviceWorker" in navigator && script && script.getAttribute("data-sw")) {
+  if ("serviceWorker" in navigator && words.sw) {
     // A page loaded before any worker controlled it (a fresh browser's first page) asks the
     // worker, once it takes over, to keep it for offline too.
     if (!navigator.serviceWorker.controller) {
@@ -781,7 +788,7 @@
         if (worker) { worker.postMessage({ type: "keep-first", path: location.pathname }); }
       }, { once: true });
     }
-    navigator.serviceWorker.register(script.getAttribute("data-sw"), { scope: "/" }).catch(function () {});
+    navigator.serviceWorker.register(words.sw, { scope: "/" }).catch(function () {});
   }
   window.addEventListener("online", flush);
   // another tab's entry: this tab's card shows it too

@@ -6,13 +6,17 @@
 // server forgot the phone) no longer opens that page: it is sent to the join page, and the
 // player may come back by the home page; neither said a hand was waiting. Here each waiting
 // hand is said with its round and its values, whose it is and what to do (join that seat
-// again: it is sent by itself then), or it can be forgotten. Nothing is sent from here.
+// again: it is sent by itself then), or it can be forgotten. Nothing is sent from here. A hand
+// the server refused (its round saved with other values, a refusal in words) is listed too,
+// drawn as its hand page draws it (offline.js's cfcDraw: the refusal's words, Forget): the
+// phone may never open that page again.
 // Only these pages load this file (the scorekeeper's first visit does not pay for it).
 (function () {
   "use strict";
 
   var script = document.currentScript;
   var box = document.getElementById("waiting-hands");
+  var refusals = document.getElementById("refused-hands");
   if (!script || !box) { return; }
   var words = script.dataset;
   var todo = JSON.parse(words.todo || "{}"); // seat id -> what to do (a game's join page)
@@ -40,15 +44,21 @@
     render();
   }
 
-  // The hands still to send (a refusal is shown with its answer on the hand page, which the
-  // phone reaches once it holds the seat again); on a join page, that game's only.
+  // (offline.js's refused(): the server's refusal, kept with its answer)
+  function refused(e) { return e.state === "conflict" || e.state === "refused"; }
+
+  // The hands still to send, then those refused; on a join page, that game's only.
   function render() {
-    var hands = load().filter(function (e) {
-      return seatOf(e.url) && e.state !== "conflict" && e.state !== "refused" && (!words.page || e.page === words.page);
+    var all = load().filter(function (e) {
+      return seatOf(e.url) && (!words.page || e.page === words.page);
     });
-    var now = hands.map(function (e) { return e.key; }).join();
+    var now = all.map(function (e) { return e.key + e.state; }).join();
     if (now === shown) { return; }
     shown = now;
+    var no = all.filter(refused);
+    refusals.hidden = !no.length;
+    window.cfcDraw(refusals, no);
+    var hands = all.filter(function (e) { return !refused(e); });
     box.querySelectorAll(".outbox-entry").forEach(function (n) { n.remove(); });
     box.hidden = !hands.length;
     hands.forEach(function (entry) {
@@ -68,6 +78,7 @@
   }
 
   render();
+  refusals.addEventListener("click", render); // (after offline.js's Forget: it leaves)
   // sent meanwhile (offline.js sends what it can from this page too; another tab): it leaves
   window.addEventListener("storage", function (ev) { if (ev.key === STORE) { render(); } });
   setInterval(render, 2000);

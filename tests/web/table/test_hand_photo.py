@@ -16,7 +16,7 @@ from sqlalchemy import select
 from companion.extensions import db
 from companion.models import HandPost, HandScore, Round
 from companion.pips.synth import scene
-from tests.web.playkit import add_scored_rounds, make_game, seat_ids, text
+from tests.web.playkit import add_scored_rounds, make_game, round_post, seat_ids, text
 
 
 @pytest.fixture()
@@ -404,8 +404,29 @@ def test_a_confirm_after_the_games_last_round_was_saved_says_so_with_the_photos_
     assert r.status_code == 409
     words = text(r)
     assert "was already saved" in words
-    assert "Saved: 9" in words and "What you typed: 6-5 3-1" in words
+    # what the photo read, not "What you typed" (a fresh tester: nothing was typed)
+    assert "Saved: 9" in words and "Tiles from your photo: 6-5 3-1" in words
+    assert "What you typed" not in words
     assert hand_post(game, "Bob") is None
+
+
+def test_a_confirm_for_a_round_saved_meanwhile_says_the_tiles_are_the_photos(client, table):
+    """Bob's photo is read for the round of 6-6; the scorekeeper saves that round (Bob 20);
+    then his Confirm arrives: the round was already saved, with the tiles the photo read
+    beside it, said as the photo's ("What you typed" read wrong: he typed nothing)."""
+    game, phone = table
+    bob = phone("Bob")
+    url = _read_bobs_hand(game, bob)
+    data = round_post(game, 6, totals={"Bob": 20, "Cy": 5}, out="Ann")
+    assert client.post(f"/g/{game.edit_token}/round", data=data).status_code == 303
+    r = bob.post(url, data={"tile": ["6-5", "3-1"]})
+    assert r.status_code == 409
+    words = text(r)
+    assert "was already saved" in words and "Saved: 20" in words
+    assert "Tiles from your photo: 6-5 3-1" in words and "What you typed" not in words
+    # the hand form's post still says what was typed
+    r = bob.post(f"/p/{game.share_token}", data={"double": "6", "total": "9"})
+    assert r.status_code == 409 and "What you typed: 9" in text(r)
 
 
 def last_round_saved(game) -> None:

@@ -3,6 +3,7 @@ fills itself, saving takes the posts, handover moves scorekeeping (issue 10)."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -296,7 +297,8 @@ def test_a_post_for_a_saved_round_does_not_fill_the_next_rounds_form(client, tab
         ({"tiles": ["5-4"], "went_out": "y"}, "Bob went out, so Bob has no tiles left"),
         # 0 without "I went out": the round check's rule and words (round_check.score_entry),
         # told now, not only when the scorekeeper's Save (or the auto-save) refuses the round
-        ({"total": "0"}, "Bob: 0 points means no tiles left; tick “went out” for Bob"),
+        # (quoting the phone's box, "I went out": a tester looked for a "went out" box)
+        ({"total": "0"}, "Bob: 0 points means no tiles left; tick “I went out”, or type"),
     ],
 )
 def test_a_bad_post_is_refused_in_words_and_keeps_what_was_typed(table, fields, message):
@@ -307,6 +309,25 @@ def test_a_bad_post_is_refused_in_words_and_keeps_what_was_typed(table, fields, 
     assert hand_post(game, "Bob") is None
     if fields.get("total"):
         assert f'value="{fields["total"]}"' in r.text
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ru", "cs", "lt", "es"])
+def test_a_post_of_0_without_the_tick_quotes_the_boxs_label_in_every_language(table, lang):
+    """A post of 0 without "I went out" is refused in words that name the box to tick: they
+    said “went out” while the phone's box reads "I went out" (a tester looked for it). The
+    refusal quotes the label exactly as the form shows it, in each of the six languages."""
+    game, phone = table
+    bob = phone("Bob")
+    assert bob.post("/language", data={"lang": lang, "next": "/"}).status_code == 303
+    refresh()  # (the test's app context keeps the first request's language)
+    r = post(bob, game, total="0")
+    assert r.status_code == 422
+    label = re.search(r'<label class="went-out check"><input[^>]*>\s*([^<]+)</label>', r.text)
+    assert label
+    problem = re.search(r'<p class="flash error" role="alert">([^<]+)</p>', r.text)
+    assert problem
+    box = label.group(1).strip()
+    assert re.search(f"[“„«]{re.escape(box)}[”“»]", html.unescape(problem.group(1))), (box, problem)
 
 
 def test_changing_a_went_out_post_to_a_total_with_the_tick_left_on_is_refused(table):

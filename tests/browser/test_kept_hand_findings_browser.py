@@ -1,0 +1,121 @@
+"""A fresh tester's findings on entries kept on a phone (static/js/offline.js, waiting.js), at
+360 x 740: a hand kept for its seat in a game that ended since says it was not counted (not
+"sent by itself"); a refused hand is listed on the join and home pages too; the scorekeeper's
+old "Round saved." goes once a later Save is kept offline."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.test_entries_kept_browser import keeper_saves
+from tests.browser.test_offline_browser import (
+    fill_round,
+    last_round_saved_and_rematch,
+    last_round_to_play,
+    new_game,
+    offline,
+)
+from tests.browser.test_outbox_stale_token_browser import posts_12_offline
+from tests.browser.test_repost_and_reload_browser import joins
+from tests.browser.test_seat_typing_browser import hands_posted, removed_from, waits_for_bobs_seat
+
+pytestmark = pytest.mark.browser
+
+#: what a hand kept for its seat says once its game ended (its last round saved): not counted,
+#: and what to do if it should have been (table/hand.html's data-over)
+NOT_COUNTED = (
+    "Not counted: the game ended before this hand was sent, so it can no longer be posted. "
+    "If the saved score is wrong, tell the scorekeeper: they can correct the round."
+)
+
+
+def test_a_hand_kept_for_its_seat_in_a_game_that_ended_says_it_was_not_counted(
+    small_phone: Page, live_server
+) -> None:
+    """Bob's 12 for the last round waits for his seat (the scorekeeper removed the phone);
+    the scorekeeper saves that round and starts a rematch; the phone joins Bob's seat of the
+    rematch. The hand can never be sent now (its game is over), yet it said "It is sent by
+    itself then" for ever. It says it was not counted and what to do, with its values and
+    Forget."""
+    player = small_phone
+    app = live_server.app
+    game, other = last_round_to_play(live_server)
+    joins(player, game["join"], "Bob")
+    join = removed_from(app, game["id"], "Bob")
+    player.get_by_label("Points left in my hand").fill("12")
+    player.get_by_role("button", name="Post my hand").click()
+    waits_for_bobs_seat(player)
+    last_round_saved_and_rematch(live_server, game, other)
+    joins(player, join, "Bob")  # the old join link leads to the rematch's seats
+    expect(player.get_by_role("heading", level=1)).to_have_text("Bob's hand")
+    assert game["share"] not in player.url
+    entry = player.locator("#outbox .outbox-entry")
+    expect(entry.locator(".outbox-state")).to_have_text(NOT_COUNTED, timeout=20_000)
+    expect(player.locator("#outbox")).not_to_contain_text("sent by itself")
+    expect(player.locator("#outbox h2")).to_have_text("Not saved: check these")
+    expect(entry.locator(".outbox-own")).to_contain_text("12")
+    expect(entry.get_by_role("button", name="Send now")).to_have_count(0)
+    player.once("dialog", lambda dialog: dialog.accept())
+    entry.get_by_role("button", name="Forget what this phone had").click()
+    expect(player.locator("#outbox")).to_have_count(0)
+    assert ("Bob", 12) not in hands_posted(app, game["id"])
+
+
+def test_a_refused_hand_is_listed_on_the_join_and_home_pages(small_phone: Page, live_server):
+    """Bob's 12 waits offline while the scorekeeper saves the round with his 20: sent, it is
+    refused ("already saved") on his hand page. Then the phone loses its session: it lands
+    on the join page, where the hand page's card is no longer shown. The join page and the
+    home page list it, with the refusal's words as the hand page shows them, and Forget."""
+    player = small_phone
+    app = live_server.app
+    game = new_game(live_server)
+    joins(player, game["join"], "Bob")
+    bobs_20 = {"Ann": None, "Bob": 20, "Cy": 5}
+    posts_12_offline(player, live_server, lambda: keeper_saves(app, game["id"], bobs_20))
+    entry = player.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "conflict", timeout=20_000)
+    player.context.clear_cookies()
+    player.goto(f"/p/{game['share']}")
+    player.wait_for_url(re.compile(r"/j/[\w-]+$"))
+    for where in ("join page", "home page"):
+        if where == "home page":
+            player.goto("/")
+        listed = player.locator("#refused-hands .outbox-entry")
+        expect(listed).to_have_count(1)
+        expect(listed).to_contain_text("The round with 6-6 was already saved")
+        expect(listed).to_contain_text("Saved: 20")
+        expect(listed).to_contain_text("What you typed: 12")
+        expect(listed).to_contain_text("If the saved score is wrong, tell the scorekeeper")
+    player.once("dialog", lambda dialog: dialog.accept())
+    listed.get_by_role("button", name="Forget what this phone had").click()
+    expect(listed).to_have_count(0)
+    expect(player.locator("#refused-hands")).to_be_hidden()
+    assert player.evaluate("() => localStorage.getItem('cfc-outbox')") in (None, "[]")
+
+
+def test_a_save_kept_offline_takes_the_old_round_saved_notice_away(
+    small_phone: Page, live_server
+) -> None:
+    """Round 1 saved ("Round saved."), then the next round's Save is kept offline: the old
+    "Round saved." stayed above it, as if this Save had gone through."""
+    keeper = small_phone
+    game = new_game(live_server)
+    keeper.goto(f"/g/{game['edit']}")
+    keeper.wait_for_function("() => window.htmx !== undefined")
+    fill_round(keeper)
+    keeper.get_by_role("button", name="Save round", exact=True).click()
+    expect(keeper.locator("#round-area .flash.success")).to_have_text("Round saved.")
+    expect(keeper.locator("#round-title")).to_have_text(re.compile("Round 2 of"))
+    try:
+        offline(keeper.context, live_server, True)
+        keeper.get_by_label("Points for Ann").fill("4")
+        keeper.get_by_label("Points for Cy").fill("3")
+        keeper.locator("fieldset.hand").filter(has_text="Bob").get_by_label("Went out").check()
+        keeper.get_by_role("button", name="Save round", exact=True).click()
+        expect(keeper.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+        expect(keeper.get_by_text("Round saved.")).to_have_count(0)
+    finally:
+        offline(keeper.context, live_server, False)
