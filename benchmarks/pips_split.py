@@ -5,7 +5,8 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
 ``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth``, ``--seventeenth``,
-``--eighteenth``, ``--nineteenth``, ``--twentieth`` and ``--twenty-first`` the later ones.
+``--eighteenth``, ``--nineteenth``, ``--twentieth``, ``--twenty-first`` and ``--twenty-second``
+the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -246,6 +247,17 @@ LATER_PARTS = {
         "A twenty-first held-out part of the photo reader's labelled set, written once right "
         "after the twentieth one (pips_split_twentieth.json) had been read once with the "
         "reader unchanged (its answers, at 0.5x-3x, compared by place), before any tuning on it.",
+    ),
+    "--twenty-second": LaterPart(
+        "held_out_twenty_second",
+        ROOT / "tests" / "data" / "pips_split_twenty_second.json",
+        1224,
+        (470_000, 480_000, 150),
+        (480_000, 481_000, 30),
+        "A twenty-second held-out part of the photo reader's labelled set, written once right "
+        "after the twenty-first one (pips_split_twenty_first.json) had measured the late "
+        "morning round's reader (its answers, at 0.5x-3x, compared by place), before any "
+        "tuning on it.",
     ),
 }
 

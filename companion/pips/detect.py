@@ -101,6 +101,9 @@ RUN_TOGETHER = 3.0
 STAYS_LONG = 0.85
 #: How many strips along an elongated mark its width is measured in.
 WIDTH_STRIPS = 8
+#: How much wider than a stick's usual width the band cut along it is (:func:`_across_stick`):
+#: a divider crossing the stick widens the mark's outline where they meet.
+STICK_BAND = 1.4
 #: Contrast (0-255) a mark needs above its surroundings.
 MIN_CONTRAST = 28
 #: How far past a would-be tile's outline (a share of its size) a mark may reach and still
@@ -131,6 +134,9 @@ class Blob:
     #: the width at the usual threshold, for a mark thinned by a firmer look (:func:`_blobs`);
     #: two pieces of one divider are told by the gap the usual width bridges
     outer: float = 0.0
+    #: a divider found under a stick or a pen lying across it (:func:`_across_stick`): the
+    #: stick may hide pips of its tile, which is asked
+    under: bool = False
 
     @property
     def diameter(self) -> float:
@@ -203,7 +209,7 @@ def find_tiles(rgb: np.ndarray, max_pips: int, divider: float | None = None) -> 
         if divider is not None and not 1 / OTHER_SIZE <= expected / divider <= OTHER_SIZE:
             expected = divider
         contrast = _contrast_map(blurred, dark_marks, _fitted_side(expected))
-        blobs = _blobs(contrast, biggest_pip=_pip_sizes(expected)[1])
+        blobs = _blobs(contrast, biggest_pip=_pip_sizes(expected)[1], divider=expected)
         face = _Face(lab, contrast < _level(contrast))
         found = _read_polarity(blobs, max_pips, face, expected)
         tiles.extend(t for t in found if not _overlaps_any(t, tiles))
@@ -264,7 +270,9 @@ def _level(contrast: np.ndarray) -> float:
     return max(MIN_CONTRAST, float(np.percentile(contrast, 99.7)) * 0.3)
 
 
-def _blobs(contrast: np.ndarray, biggest_pip: float | None = None) -> list[Blob]:
+def _blobs(
+    contrast: np.ndarray, biggest_pip: float | None = None, divider: float | None = None
+) -> list[Blob]:
     """The connected marks of ``contrast`` above a threshold from its own histogram. A mark
     that is neither pip nor divider is looked at again at a firmer threshold: on a small or
     blurred tile the pips nearest the divider run into it, a row of pips runs together, and
@@ -277,7 +285,9 @@ def _blobs(contrast: np.ndarray, biggest_pip: float | None = None) -> list[Blob]
     keeps its length and its usual width for joining: a piece of a divider split by its
     centre pin must still join its other piece. A mark still one piece there that parts into
     pips only at :data:`RUN_TOGETHER` times the threshold is those pips (two pips of a row a
-    hair apart, run together when a photo was enlarged and shrunk again)."""
+    hair apart, run together when a photo was enlarged and shrunk again). With the dividers'
+    length ``divider`` known (pixels; None: no such look), a bar longer than a tile is a
+    stick or a pen, and a divider it lies across is kept too (:func:`_across_stick`)."""
     level = _level(contrast)
     firmer: list[tuple[Blob, np.ndarray]] | None = None
     firmest: list[tuple[Blob, np.ndarray]] | None = None
@@ -309,8 +319,78 @@ def _blobs(contrast: np.ndarray, biggest_pip: float | None = None) -> list[Blob]
                 if len(pips) >= 2 and all(_is_pip_shape(b) for b in pips):
                     blobs.extend(pips)
                     continue
+        stick = divider is not None and blob.length > TILE_LONGER * divider / DIVIDER_SPAN
+        if stick and divider is not None and _is_divider(blob):
+            blobs.extend(_across_stick(blob, contour, contrast.shape, divider))
         blobs.append(blob)
     return blobs
+
+
+def _across_stick(
+    stick: Blob, contour: np.ndarray, shape: tuple[int, ...], divider: float
+) -> list[Blob]:
+    """The dividers a stick or a pen lies across: the mark ``contour`` is a bar longer than
+    a tile, and a divider it crosses runs into it, the two one mark far too long for a
+    divider (the tile was dropped without a word). Cut out a band :data:`STICK_BAND` times
+    the stick's usual width along its middle line (fitted to the mark's pixels: a divider
+    crossing it tilts the outline's rectangle), the pieces left across it are the divider's.
+    Two collinear pieces either side of the band are joined into one, as the two pieces of a
+    divider parted by its centre pin are; a piece alone, shorter than the dividers'
+    ``divider`` length (pixels), goes on under the stick (its other end is hidden there, or
+    too short to show past it): it is drawn on across the band, never longer than that."""
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(mask, [contour], -1, 255, cv2.FILLED)
+    ys, xs = np.nonzero(mask)
+    points = np.column_stack((xs, ys)).astype(np.float32)
+    line = cv2.fitLine(points, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    ax, ay, x0, y0 = (float(v) for v in line)
+    band = STICK_BAND * stick.thickness
+    half = stick.length / 2 + band
+    ends = ((x0 - half * ax, y0 - half * ay), (x0 + half * ax, y0 + half * ay))
+    start, end = ((int(round(x)), int(round(y))) for x, y in ends)
+    cv2.line(mask, start, end, 0, max(1, int(round(band))))
+    angle = math.atan2(ay, ax)
+    pieces = [
+        piece
+        for piece, _ in _marks(mask, 0)
+        if piece.length >= ELONGATED * piece.thickness
+        and piece.length >= MIN_DIVIDER / 2
+        and abs(math.sin(piece.angle - angle)) > 0.5
+    ]
+
+    def side(x: float, y: float) -> float:
+        return -(x - x0) * ay + (y - y0) * ax
+
+    joined: list[Blob] = []
+    used: set[int] = set()
+    for i, a in enumerate(pieces):
+        for j in range(i + 1, len(pieces)):
+            b = pieces[j]
+            if i in used or j in used or side(a.x, a.y) * side(b.x, b.y) >= 0:
+                continue
+            if abs(math.sin(a.angle - b.angle)) > 0.17:
+                continue  # about 10 degrees
+            if abs(a.along_across(b.x, b.y)[1]) <= 1.5 * max(a.thickness, b.thickness):
+                used.update((i, j))
+                joined.append(replace(_join(a, b), under=True))
+    for k, piece in enumerate(pieces):
+        if k in used:
+            continue
+        px, py = math.cos(piece.angle), math.sin(piece.angle)
+        # the piece's end nearer the stick, as +1 or -1 along the piece
+        toward = min((-1.0, 1.0), key=lambda e: abs(side(piece.x + e * px, piece.y + e * py)))
+        tip = side(
+            piece.x + toward * piece.length / 2 * px, piece.y + toward * piece.length / 2 * py
+        )
+        through = band / abs(math.sin(piece.angle - angle))  # across the band, along the piece
+        extra = min(divider - piece.length, through + MIN_DIVIDER / 2)
+        if abs(tip) <= band / 2 + 2.0 and extra > 0:  # it ends at the band: it goes on under
+            shift = toward * extra / 2
+            piece = replace(
+                piece, x=piece.x + shift * px, y=piece.y + shift * py, length=piece.length + extra
+            )
+        joined.append(replace(piece, under=True))
+    return joined
 
 
 def _split_divider(parts: list[Blob]) -> bool:
@@ -454,6 +534,7 @@ def _join(a: Blob, b: Blob) -> Blob:
         angle=a.angle,
         area=a.area + b.area,
         roundness=0.0,
+        under=a.under or b.under,
     )
 
 
@@ -618,7 +699,7 @@ def _read_polarity(
             continue
         if _overlaps_any(tile, tiles):
             continue  # a seam between two touching tiles, or a tile found twice
-        if tile.sure and face.covered(divider, tile) > COVERED:
+        if tile.sure and (divider.under or face.covered(divider, tile) > COVERED):
             # something lies over it and may hide pips: the player says (asked only once the
             # tile is taken, so that which tiles are taken stays as it was)
             tile = replace(tile, confidence=highest_unsure(tile.halves or (0, 0), SURE))
