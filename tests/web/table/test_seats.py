@@ -214,3 +214,31 @@ def test_a_phone_that_never_joined_is_still_sent_to_tap_its_name(app, client):
     stranger = app.test_client()
     r = stranger.get(f"/p/{game.share_token}")
     assert r.status_code == 303 and "/j/" in r.headers["Location"]
+
+
+def test_a_phone_removed_from_a_finished_game_is_not_told_to_join_again(app, client):
+    """The game is over: no seat to join again, and a hand the removed phone sends now can
+    never be posted. Its page said "To join again, scan the QR code"; it says the hand was
+    not counted (the words of a hand kept for its game over), and its outbox gets them too
+    (data-over, for an entry kept for the seat: static/js/offline.js over())."""
+    game = make_game(("Ann", "Bob"))
+    assert client.get(f"/g/{game.edit_token}").status_code == 200
+    bob = app.test_client()
+    assert (
+        bob.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
+    )
+    assert (
+        client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free").status_code == 303
+    )
+    game.status = "finished"
+    game.version += 1
+    db.session.commit()
+    not_counted = "Not counted: the game ended before this hand was sent"
+    page = bob.get(f"/p/{game.share_token}")
+    assert page.status_code == 200 and "removed this phone from the seat" in text(page)
+    assert "To join again" not in text(page)
+    assert f'data-also="/p/{game.share_token}" data-over="{not_counted}' in page.text
+    r = bob.post(f"/p/{game.share_token}", data={"double": "9", "total": "17", "seen": "0"})
+    assert r.status_code == 403 and "What you typed was not saved: 17" in text(r)
+    assert not_counted in text(r) and "To join again" not in text(r)
+    assert db.session.scalar(select(func.count(HandPost.id))) == 0
