@@ -23,6 +23,7 @@
   if (!script || !box || !cfc) { return; }
   var words = script.dataset;
   var todo = JSON.parse(words.todo || "{}"); // seat id -> what to do (a game's join page)
+  var ended = JSON.parse(words.ended || "[]"); // hand pages of games over (the home page)
   var shown = null; // the entries drawn, by key: drawn again only when they change
 
   function el(tag, text, cls) {
@@ -41,6 +42,13 @@
   // the server's refusal, kept with its answer
   function refused(e) { return cfc.refused(e.state); }
 
+  // What to do with a hand still to send. One kept for its seat in a game over can never be
+  // sent (as offline.js over() says on its hand page): not counted, not "sent by itself then".
+  function said(entry) {
+    if (entry.state === "seat" && ended.indexOf(entry.page) > -1) { return words.over; }
+    return todo[cfc.seatOf(entry.url)] || words.home;
+  }
+
   // The hands still to send, then those refused; on a join page, that game's only.
   function render() {
     var all = cfc.load().filter(function (e) {
@@ -58,7 +66,7 @@
     hands.forEach(function (entry) {
       var item = box.appendChild(el("div", "", "outbox-entry waiting"));
       item.appendChild(el("h3", entry.label));
-      item.appendChild(el("p", todo[cfc.seatOf(entry.url)] || words.home, "outbox-state"));
+      item.appendChild(el("p", said(entry), "outbox-state"));
       var own = item.appendChild(el("div", "", "outbox-own"));
       own.appendChild(el("p", words.mine));
       var list = own.appendChild(el("ul"));
