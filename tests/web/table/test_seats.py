@@ -171,9 +171,9 @@ def test_looking_at_the_join_page_makes_no_phone(app):
     assert db.session.scalar(select(func.count(Device.id))) == 0
 
 
-def test_a_removed_phone_is_told_the_scorekeeper_removed_it_and_how_to_join_again(app, client):
-    """Its hand page and its poll say so in words (not the join page's "this is the scoreboard
-    link"); a hand it posts meanwhile is shown back, not saved; joining again forgets it."""
+def bobs_phone_removed(app, client):
+    """A game of Ann and Bob whose scorekeeper (``client``) removed Bob's phone from his seat:
+    the game and Bob's phone."""
     game = make_game(("Ann", "Bob"))
     assert client.get(f"/g/{game.edit_token}").status_code == 200
     bob = app.test_client()
@@ -183,6 +183,13 @@ def test_a_removed_phone_is_told_the_scorekeeper_removed_it_and_how_to_join_agai
     assert (
         client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free").status_code == 303
     )
+    return game, bob
+
+
+def test_a_removed_phone_is_told_the_scorekeeper_removed_it_and_how_to_join_again(app, client):
+    """Its hand page and its poll say so in words (not the join page's "this is the scoreboard
+    link"); a hand it posts meanwhile is shown back, not saved; joining again forgets it."""
+    game, bob = bobs_phone_removed(app, client)
     removed = "The scorekeeper removed this phone from the seat"
     page = bob.get(f"/p/{game.share_token}")
     assert page.status_code == 200 and removed in text(page)
@@ -221,15 +228,7 @@ def test_a_phone_removed_from_a_finished_game_is_not_told_to_join_again(app, cli
     never be posted. Its page said "To join again, scan the QR code"; it says the hand was
     not counted (the words of a hand kept for its game over), and its outbox gets them too
     (data-over, for an entry kept for the seat: static/js/offline.js over())."""
-    game = make_game(("Ann", "Bob"))
-    assert client.get(f"/g/{game.edit_token}").status_code == 200
-    bob = app.test_client()
-    assert (
-        bob.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]}).status_code == 303
-    )
-    assert (
-        client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free").status_code == 303
-    )
+    game, bob = bobs_phone_removed(app, client)
     game.status = "finished"
     game.version += 1
     db.session.commit()
