@@ -219,7 +219,8 @@ def score_entry(
     """Score one hand with the engine (RULES.md §6), or say why it cannot be scored: a typed
     total that disagrees with the tapped tiles, nothing entered, an impossible 0, tiles left
     in the hand of the player who went out. ``own``: posted by the player's own phone, whose
-    box is "I went out" (the words quote the box the player sees, in every language)."""
+    box is "I went out"; the scorekeeper's round form's is "Went out" (companion/web/
+    round_form.py): the words quote the box the player sees, in every language."""
     who = hand.who
     if hand.went_out:
         return _went_out(hand, rules, centre, out_on_double)
@@ -247,11 +248,12 @@ def score_entry(
                 who=who,
                 box=_l("I went out"),
             )
-        else:
+        else:  # the scorekeeper's box, as its label reads (games/_round_form.html)
             message = _l(
-                "%(who)s: 0 points means no tiles left; tick “went out” for %(who)s, or type "
+                "%(who)s: 0 points means no tiles left; tick “%(box)s” for %(who)s, or type "
                 "the points left in hand.",
                 who=who,
+                box=_l("Went out"),
             )
         return Problem(message, HandPart.TOTAL)
     return ScoredHand(hand.seat_id, hand.typed, False, False, None)

@@ -298,13 +298,14 @@ def _kept(seat: Seat) -> dict[str, Any] | None:
     return HandPostForm(formdata=MultiDict(fields)).typed() if fields is not None else None
 
 
-def _removed_page(game: Game, typed: dict[str, Any] | None = None) -> Any:
+def _removed_page(game: Game, typed: dict[str, Any] | None = None, *, photo: bool = False) -> Any:
     """The hand page of a phone the scorekeeper removed from its seat: it says so and how to
-    join again; a hand it posts meanwhile (``typed``, or a photo's confirmed tiles) is shown
-    back, not saved (403). Such a hand naming its seat (``?seat=``) was refused only because
-    this phone holds no seat now: :data:`OTHER_SEAT_HEADER` says so."""
+    join again; a hand it posts meanwhile (``typed``, or a photo's confirmed tiles: ``photo``,
+    said as the photo's) is shown back, not saved (403). Such a hand naming its seat
+    (``?seat=``) was refused only because this phone holds no seat now:
+    :data:`OTHER_SEAT_HEADER` says so."""
     page = render_template(
-        "table/removed.html", game=game, typed=typed, seats_locked_words=SEATS_LOCKED
+        "table/removed.html", game=game, typed=typed, photo=photo, seats_locked_words=SEATS_LOCKED
     )
     if typed is None:
         return page
@@ -577,7 +578,7 @@ def _photo_seat(
     if seat is None and access.removed_from_seat(game):  # its hand page says so
         if confirming:
             return make_response(
-                _removed_page(game, _photo_hand(game, ConfirmedTilesForm().picks()))
+                _removed_page(game, _photo_hand(game, ConfirmedTilesForm().picks()), photo=True)
             )
         return redirect(url_for("table.hand", share_token=share_token), 303)
     if seat is None:

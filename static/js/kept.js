@@ -86,7 +86,7 @@
   // correction made since on another phone changed it: asked again). The rule's one home:
   // static/js/offline.js (the game page runs it before table.js loads this file).
   function current(key, html) {
-    return !!window.cfcComparison.current(area.querySelector(".rounds-saved"), key.split(":")[2], html);
+    return !!window.cfc.current(area.querySelector(".rounds-saved"), key.split(":")[2], html);
   }
 
   // The saved round with this phone's values beside it, from the 409 answer (or as kept from
@@ -123,7 +123,7 @@
       method: "POST",
       // asked again (the round corrected since): what the comparison named this phone's only
       // (companion/games/play.py _named_own), not a seat another phone corrected since
-      body: window.cfcComparison.withPutBack(asPosted(kept), kept.answer),
+      body: window.cfc.withPutBack(asPosted(kept), kept.answer),
       credentials: "same-origin",
       headers: { "HX-Request": "true" }
     }).then(function (r) {

@@ -45,7 +45,12 @@
     drop(entry.key);
     try { localStorage.removeItem("cfc-hand-typed:" + entry.url); } catch (e) {}
   }
-  window.cfcForget = forget;
+  // The outbox's knowledge other scripts share, one home: waiting.js (the join and home pages),
+  // kept.js (current, withPutBack: table.js loads it after this file ran)
+  window.cfc = {
+    forget: forget, draw: draw, seatOf: seatOf, refused: refused, load: load,
+    current: current, withPutBack: withPutBack
+  };
   // (randomUUID only in a secure context: a phone on the hall's Wi-Fi over plain HTTP gets
   // 128 random bits as four numbers, "3951-20417-…", a key companion/services/idempotency.py
   // takes as well)
@@ -301,9 +306,6 @@
     return body;
   }
 
-  // for static/js/kept.js too (table.js loads it after this file ran)
-  window.cfcComparison = { current: current, withPutBack: withPutBack };
-
   // An entry's answer is of its round as saved then; corrected since on another phone (the
   // page's play of the round, data-plays, is not the one its Put mine back compared), the
   // entry is sent once more as it was (no key: a saved round's Save saves nothing), so that
@@ -484,8 +486,7 @@
     }
     draw(box, mine);
   }
-  // (waiting.js: a refused hand on the join and home pages)
-  window.cfcDraw = draw;
+  // (window.cfc.draw, waiting.js: a refused hand on the join and home pages)
   function draw(box, mine) {
     box.textContent = "";
     // Two groups, each under a heading that says what it holds: the entries the server refused

@@ -8,8 +8,10 @@
 // hand is said with its round and its values, whose it is and what to do (join that seat
 // again: it is sent by itself then), or it can be forgotten. Nothing is sent from here. A hand
 // the server refused (its round saved with other values, a refusal in words) is listed too,
-// drawn as its hand page draws it (offline.js's cfcDraw: the refusal's words, Forget): the
-// phone may never open that page again.
+// drawn as its hand page draws it (offline.js's draw: the refusal's words, Forget): the
+// phone may never open that page again. The outbox's rules are offline.js's (window.cfc: its
+// store, whose seat a hand is, what was refused, Forget): that file is on every page that
+// loads this one, and runs first (both deferred, base.html's first).
 // Only these pages load this file (the scorekeeper's first visit does not pay for it).
 (function () {
   "use strict";
@@ -17,17 +19,12 @@
   var script = document.currentScript;
   var box = document.getElementById("waiting-hands");
   var refusals = document.getElementById("refused-hands");
-  if (!script || !box) { return; }
+  var cfc = window.cfc; // offline.js
+  if (!script || !box || !cfc) { return; }
   var words = script.dataset;
   var todo = JSON.parse(words.todo || "{}"); // seat id -> what to do (a game's join page)
-  var STORE = "cfc-outbox"; // offline.js's outbox
+  var ended = JSON.parse(words.ended || "[]"); // hand pages of games over (the home page)
   var shown = null; // the entries drawn, by key: drawn again only when they change
-
-  function load() {
-    try { return JSON.parse(localStorage.getItem(STORE) || "[]") || []; } catch (e) { return []; }
-  }
-  // The seat a hand's address names (as offline.js's seatOf): "" for the scorekeeper's forms.
-  function seatOf(url) { return (/[?&]seat=(\d+)/.exec(url || "") || [])[1] || ""; }
 
   function el(tag, text, cls) {
     var node = document.createElement(tag);
@@ -37,34 +34,39 @@
   }
 
   // The entry leaves the phone with its form's kept typing: offline.js's forget, the one rule
-  // (that file is on every page that loads this one, and runs first).
   function forget(entry) {
     if (!window.confirm(words.forgetConfirm)) { return; }
-    window.cfcForget(entry);
+    cfc.forget(entry);
     render();
   }
+  // the server's refusal, kept with its answer
+  function refused(e) { return cfc.refused(e.state); }
 
-  // (offline.js's refused(): the server's refusal, kept with its answer)
-  function refused(e) { return e.state === "conflict" || e.state === "refused"; }
+  // What to do with a hand still to send. One kept for its seat in a game over can never be
+  // sent (as offline.js over() says on its hand page): not counted, not "sent by itself then".
+  function said(entry) {
+    if (entry.state === "seat" && ended.indexOf(entry.page) > -1) { return words.over; }
+    return todo[cfc.seatOf(entry.url)] || words.home;
+  }
 
   // The hands still to send, then those refused; on a join page, that game's only.
   function render() {
-    var all = load().filter(function (e) {
-      return seatOf(e.url) && (!words.page || e.page === words.page);
+    var all = cfc.load().filter(function (e) {
+      return cfc.seatOf(e.url) && (!words.page || e.page === words.page);
     });
     var now = all.map(function (e) { return e.key + e.state; }).join();
     if (now === shown) { return; }
     shown = now;
     var no = all.filter(refused);
     refusals.hidden = !no.length;
-    window.cfcDraw(refusals, no);
+    cfc.draw(refusals, no);
     var hands = all.filter(function (e) { return !refused(e); });
     box.querySelectorAll(".outbox-entry").forEach(function (n) { n.remove(); });
     box.hidden = !hands.length;
     hands.forEach(function (entry) {
       var item = box.appendChild(el("div", "", "outbox-entry waiting"));
       item.appendChild(el("h3", entry.label));
-      item.appendChild(el("p", todo[seatOf(entry.url)] || words.home, "outbox-state"));
+      item.appendChild(el("p", said(entry), "outbox-state"));
       var own = item.appendChild(el("div", "", "outbox-own"));
       own.appendChild(el("p", words.mine));
       var list = own.appendChild(el("ul"));
@@ -80,6 +82,6 @@
   render();
   refusals.addEventListener("click", render); // (after offline.js's Forget: it leaves)
   // sent meanwhile (offline.js sends what it can from this page too; another tab): it leaves
-  window.addEventListener("storage", function (ev) { if (ev.key === STORE) { render(); } });
+  window.addEventListener("storage", render); // (render draws only what changed)
   setInterval(render, 2000);
 })();

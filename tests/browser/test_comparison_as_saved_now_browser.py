@@ -170,7 +170,7 @@ def test_a_comparison_asked_again_puts_back_only_what_was_this_phones(
     small_phone: Page, live_server, compared: Callable[[Page, Any], Compared]
 ) -> None:
     """Asked again after a correction on another phone, a comparison carries the seats its
-    first answer named this phone's (``put_back``: offline.js window.cfcComparison.withPutBack):
+    first answer named this phone's (``put_back``: offline.js window.cfc.withPutBack):
     the seat that agreed then and was corrected since is that phone's correction, not listed
     as this phone's, and Put mine back keeps it (was: the re-ask named every typed seat that
     differed now, and Put mine back undid the other phone's correction)."""

@@ -17,6 +17,7 @@ from tests.browser.test_offline_browser import (
     last_round_to_play,
     new_game,
     offline,
+    other_posts,
 )
 from tests.browser.test_outbox_stale_token_browser import posts_12_offline
 from tests.browser.test_repost_and_reload_browser import joins
@@ -61,6 +62,43 @@ def test_a_hand_kept_for_its_seat_in_a_game_that_ended_says_it_was_not_counted(
     player.once("dialog", lambda dialog: dialog.accept())
     entry.get_by_role("button", name="Forget what this phone had").click()
     expect(player.locator("#outbox")).to_have_count(0)
+    assert ("Bob", 12) not in hands_posted(app, game["id"])
+
+
+def test_a_removed_phones_hand_kept_for_its_seat_in_a_game_that_ended_says_it_was_not_counted(
+    small_phone: Page, live_server
+) -> None:
+    """Bob's 12 for the last round waits for his seat (the scorekeeper removed the phone); the
+    scorekeeper saves that round: the game is over. The removed page still said "To join
+    again" and its outbox "It is sent by itself then": neither can happen now. It says the
+    hand was not counted, with its values and Forget; so does the home page's list of hands
+    not sent yet (which said "It is sent by itself then" too)."""
+    player = small_phone
+    app = live_server.app
+    game, other = last_round_to_play(live_server)
+    joins(player, game["join"], "Bob")
+    removed_from(app, game["id"], "Bob")
+    player.get_by_label("Points left in my hand").fill("12")
+    player.get_by_role("button", name="Post my hand").click()
+    waits_for_bobs_seat(player)
+    assert other_posts(other, game, f"/g/{game['edit']}/round", game["last"]) == 303
+    player.reload()
+    expect(player.get_by_role("heading", level=1)).to_have_text(
+        "The scorekeeper removed this phone from the seat"
+    )
+    expect(player.locator("main")).not_to_contain_text("To join again")
+    entry = player.locator("#outbox .outbox-entry")
+    expect(entry.locator(".outbox-state")).to_have_text(NOT_COUNTED, timeout=20_000)
+    expect(entry.locator(".outbox-own")).to_contain_text("12")
+    player.goto("/")
+    listed = player.locator("#waiting-hands .outbox-entry")
+    expect(listed.locator(".outbox-state")).to_have_text(NOT_COUNTED)
+    expect(player.locator("#waiting-hands")).not_to_contain_text("sent by itself")
+    expect(listed).to_contain_text("12")
+    player.once("dialog", lambda dialog: dialog.accept())
+    listed.get_by_role("button", name="Forget what this phone had").click()
+    expect(listed).to_have_count(0)
+    assert player.evaluate("() => localStorage.getItem('cfc-outbox')") in (None, "[]")
     assert ("Bob", 12) not in hands_posted(app, game["id"])
 
 

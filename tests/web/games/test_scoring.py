@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
+from flask_babel import refresh
 
 from companion.extensions import db
 from companion.models import AuditEntry, Game, HandScore, Round
@@ -162,7 +166,7 @@ def test_the_starter_who_actually_started_is_recorded(client):
         ),
         (
             {"totals": {"Bob": 0, "Cy": 3}, "out": "Ann"},
-            "Bob: 0 points means no tiles left; tick “went out” for Bob",
+            "Bob: 0 points means no tiles left; tick “Went out” for Bob",
         ),
         (
             {"tiles": {"Bob": ["7-1"]}, "totals": {"Cy": 3}, "out": "Ann"},
@@ -281,3 +285,20 @@ def test_with_csrf_on_a_post_without_the_token_is_refused_and_with_it_saved(csrf
     r = client.post(f"/g/{game.edit_token}/round", data={**data, "csrf_token": token})
     assert r.status_code == 303
     assert rounds_stored(game) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ru", "cs", "lt", "es"])
+def test_a_0_without_the_tick_quotes_the_scorekeepers_box_label_in_every_language(client, lang):
+    """Bob's 0 without his "Went out" ticked is refused in words that name the box to tick:
+    they said “went out” (in some languages other words than the box's) while the box is
+    named "Went out". They quote its label exactly as the form gives it, in each language."""
+    game = make_game()
+    assert client.post("/language", data={"lang": lang, "next": "/"}).status_code == 303
+    refresh()  # (the test's app context keeps the first request's language)
+    r = post_round(client, game, totals={"Bob": 0, "Cy": 3}, out="Ann")
+    assert r.status_code == 422
+    box = re.search(r'<label class="went-out"><input[^>]*aria-label="([^"]+)"', r.text)
+    assert box
+    label = html.unescape(box.group(1))
+    words = html.unescape(r.text)
+    assert re.search(f"Bob: [^<]*[“„«]{re.escape(label)}[”“»]", words), (label, lang)

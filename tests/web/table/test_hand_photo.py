@@ -572,7 +572,9 @@ def test_a_confirm_from_a_phone_removed_meanwhile_is_refused_with_its_tiles_not_
     assert r.status_code == 403
     words = text(r)
     assert "removed this phone from the seat" in words
-    assert "not saved: 6-5 3-1" in words
+    # said as the photo's tiles, not "What you typed" (he typed nothing)
+    assert "Tiles from your photo were not saved: 6-5 3-1" in words
+    assert "What you typed" not in words
     assert hand_post(game, "Bob") is None
 
 

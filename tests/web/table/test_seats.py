@@ -171,9 +171,9 @@ def test_looking_at_the_join_page_makes_no_phone(app):
     assert db.session.scalar(select(func.count(Device.id))) == 0
 
 
-def test_a_removed_phone_is_told_the_scorekeeper_removed_it_and_how_to_join_again(app, client):
-    """Its hand page and its poll say so in words (not the join page's "this is the scoreboard
-    link"); a hand it posts meanwhile is shown back, not saved; joining again forgets it."""
+def bobs_phone_removed(app, client):
+    """A game of Ann and Bob whose scorekeeper (``client``) removed Bob's phone from his seat:
+    the game and Bob's phone."""
     game = make_game(("Ann", "Bob"))
     assert client.get(f"/g/{game.edit_token}").status_code == 200
     bob = app.test_client()
@@ -183,6 +183,13 @@ def test_a_removed_phone_is_told_the_scorekeeper_removed_it_and_how_to_join_agai
     assert (
         client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free").status_code == 303
     )
+    return game, bob
+
+
+def test_a_removed_phone_is_told_the_scorekeeper_removed_it_and_how_to_join_again(app, client):
+    """Its hand page and its poll say so in words (not the join page's "this is the scoreboard
+    link"); a hand it posts meanwhile is shown back, not saved; joining again forgets it."""
+    game, bob = bobs_phone_removed(app, client)
     removed = "The scorekeeper removed this phone from the seat"
     page = bob.get(f"/p/{game.share_token}")
     assert page.status_code == 200 and removed in text(page)
@@ -214,3 +221,23 @@ def test_a_phone_that_never_joined_is_still_sent_to_tap_its_name(app, client):
     stranger = app.test_client()
     r = stranger.get(f"/p/{game.share_token}")
     assert r.status_code == 303 and "/j/" in r.headers["Location"]
+
+
+def test_a_phone_removed_from_a_finished_game_is_not_told_to_join_again(app, client):
+    """The game is over: no seat to join again, and a hand the removed phone sends now can
+    never be posted. Its page said "To join again, scan the QR code"; it says the hand was
+    not counted (the words of a hand kept for its game over), and its outbox gets them too
+    (data-over, for an entry kept for the seat: static/js/offline.js over())."""
+    game, bob = bobs_phone_removed(app, client)
+    game.status = "finished"
+    game.version += 1
+    db.session.commit()
+    not_counted = "Not counted: the game ended before this hand was sent"
+    page = bob.get(f"/p/{game.share_token}")
+    assert page.status_code == 200 and "removed this phone from the seat" in text(page)
+    assert "To join again" not in text(page)
+    assert f'data-also="/p/{game.share_token}" data-over="{not_counted}' in page.text
+    r = bob.post(f"/p/{game.share_token}", data={"double": "9", "total": "17", "seen": "0"})
+    assert r.status_code == 403 and "What you typed was not saved: 17" in text(r)
+    assert not_counted in text(r) and "To join again" not in text(r)
+    assert db.session.scalar(select(func.count(HandPost.id))) == 0
