@@ -161,6 +161,19 @@ JOIN_LINK_REPLACED = _l(
 )
 
 
+#: what a phone without a seat of the game is told when it opens a hand there (one that lost
+#: its saved data, or never joined): it is sent to the scoreboard link's join page, which says
+#: how to join and has no names to tap ("tap your name" pointed at nothing there)
+NO_SEAT_HERE = _l("This phone holds no seat of this game now, so it has no hand to open here.")
+
+
+def _no_seat_here(share_token: str) -> Any:
+    """The answer to a hand page (or its photo page) opened by a phone without a seat of the
+    game: the game's join page by its share token, saying why."""
+    flash(str(NO_SEAT_HERE), "info")
+    return redirect(url_for("table.join", join_token=share_token), 303)
+
+
 def _join_elsewhere(share_token: str) -> Any:
     """A join address holding the share token (or an old join secret's game's share token):
     the scoreboard link never gives a seat, so the page says where the join code is; a POST
@@ -278,8 +291,7 @@ def hand(share_token: str) -> Any:
     if seat is None and access.removed_from_seat(game):
         return _removed_page(game, HandPostForm().typed() if request.method == "POST" else None)
     if seat is None:
-        flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
-        return redirect(url_for("table.join", join_token=share_token), 303)
+        return _no_seat_here(share_token)
     if request.method == "GET" and query.has("picker"):
         return _hand_picker(game, seat)
     if request.method == "GET":
@@ -582,8 +594,7 @@ def _photo_seat(
             )
         return redirect(url_for("table.hand", share_token=share_token), 303)
     if seat is None:
-        flash(_("Tap your name first: this phone has not joined a seat of this game."), "info")
-        return redirect(url_for("table.join", join_token=share_token), 303)
+        return _no_seat_here(share_token)
     plan = plan_round(game)
     if plan is None or game.status == GameStatus.FINISHED:
         if confirming:

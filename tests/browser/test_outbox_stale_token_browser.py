@@ -105,7 +105,7 @@ def test_a_hand_kept_by_a_phone_that_lost_its_session_waits_until_it_joins_again
     assert token
     joins(phone, table.join, "Bob")
     posts_12_offline(phone, live_server, phone.context.clear_cookies)
-    phone.wait_for_url(re.compile(r"/j/[\w-]+$"), timeout=20_000)  # "Tap your name first"
+    phone.wait_for_url(re.compile(r"/j/[\w-]+$"), timeout=20_000)  # "holds no seat"
     phone.wait_for_timeout(1_000)
     kept = phone.evaluate("() => localStorage.getItem('cfc-outbox')")
     assert kept and '["total","12"]' in kept, kept

@@ -134,7 +134,7 @@ def test_a_hand_kept_by_a_phone_that_lost_its_session_waits_for_its_seat_elsewhe
     table = seed_table(app, ["Ann", "Bob", "Cho"], 6)
     joins(player, table.join, "Bob")
     posts_12_offline(player, live_server, player.context.clear_cookies)
-    player.wait_for_url(re.compile(r"/j/[\w-]+$"), timeout=20_000)  # "Tap your name first"
+    player.wait_for_url(re.compile(r"/j/[\w-]+$"), timeout=20_000)  # "holds no seat"
     joins(player, table.join, "Cho")
     holds(player, "Cho")
     waits_for_bobs_seat(player)

@@ -39,7 +39,7 @@ def posted(live_server, game_id: int) -> list[int | None]:
 
 def bobs_12_kept_by_a_phone_that_lost_its_session(player: Page, live_server):
     """Bob joined, posted 12 offline, the session lost meanwhile; back online, the phone is on
-    the game's join page (the scoreboard link's: "Tap your name first")."""
+    the game's join page (the scoreboard link's: "This phone holds no seat of this game now")."""
     table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
     joins(player, table.join, "Bob")
     posts_12_offline(player, live_server, player.context.clear_cookies)

@@ -384,6 +384,21 @@ def test_a_player_page_without_a_seat_leads_to_the_join_page(app, table):
     assert db.session.scalar(select(HandPost.id)) is None
 
 
+@pytest.mark.parametrize("page", ["", "/photo"])
+def test_a_phone_without_a_seat_is_told_so_not_to_tap_a_name_that_is_not_there(app, table, page):
+    """A phone that lost its saved data opens its hand (or photo) page: the join page it is
+    sent to (the scoreboard link's) has no names to tap, so the notice says why it is there
+    and the page says how to join, with no "Tap your name first"."""
+    game, _phone = table
+    lost = app.test_client()
+    r = lost.get(f"/p/{game.share_token}{page}")
+    assert r.status_code == 303 and r.location.endswith(f"/j/{game.share_token}")
+    words = html.unescape(lost.get(r.location).text)
+    assert "This phone holds no seat of this game now, so it has no hand to open here." in words
+    assert "scan the QR code on the scorekeeper's phone" in words
+    assert "Tap your name" not in words and 'name="seat"' not in words
+
+
 # --- nothing typed is ever lost ------------------------------------------------------------------
 
 
