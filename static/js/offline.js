@@ -70,7 +70,7 @@
   // ("Not recorded"), a disabled box (not sent either).
   function textOf(node) { return node ? node.textContent.replace(/\s+/g, " ").trim() : ""; }
   function labelOf(control) {
-    return (control.getAttribute("aria-label") || (control.labels && control.labels[0] ? textOf(control.labels[0]) : "")).trim();
+    return (control.getAttribute("aria-label") || textOf(control.labels && control.labels[0])).trim();
   }
   function legendOf(fieldset) { return textOf(fieldset.querySelector(":scope > legend")); }
   function named(label, value) {
@@ -122,7 +122,7 @@
   }
 
   function describe(form) {
-    var hands = Array.from(form.querySelectorAll("fieldset.hand"));
+    var hands = [].slice.call(form.querySelectorAll("fieldset.hand"));
     var within = function (nodes) {
       return function (control) { return nodes.some(function (n) { return n.contains(control); }); };
     };
@@ -247,9 +247,11 @@
   }
 
   // Whether ``entry`` is kept for a seat this page does not hold (not its hand page's
-  // data-holds, nor its form here): not sent from this page, said so.
+  // data-holds, nor its form here): not sent from this page, said so. So is a stale one (its
+  // token refused) of a game over (data-also) on a page not of its seat (the rematch's): only
+  // its own page's fresh token is sent with it (post), and that game is over.
   function away(entry) {
-    return entry.state === "seat" && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
+    return (entry.state === "seat" || entry.stale && document.querySelector('[data-also="' + entry.page + '"]')) && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
   }
   // Such an entry of a game over (table/hand.html's data-also, with data-over): never sent,
   // not counted; its words, or nothing
@@ -280,7 +282,7 @@
     // its round saved (never say "not saved" about it): this answer is the comparison for the
     // older entries of that round with the same values refused so (a Save the live poll made
     // as the outbox sent, cut short by the reload, sent again from the next page)
-    if ((change.saved = /class="card (saved|closed)"/.test(answer))) { store(load().filter(function (e) { return e.key === entry.key || !e.saved || !sameRound(e, entry) || String(e.own) !== String(entry.own); })); }
+    if ((change.saved = /class="card (saved|closed)"/.test(answer))) { store(load().filter(function (e) { return e.key === entry.key || !e.saved || !sameRound(e, entry) || e.own + "" !== entry.own + ""; })); }
     if (/"card saved"/.test(answer) && !/"flash error/.test(answer)) {
       drop(entry.key);
       document.getElementById("flashes").innerHTML += answer;
@@ -771,7 +773,7 @@
     var saved = document.body.getAttribute("data-offline-copy");
     if (saved == null) { return; }
     var when = new Date(saved); // ("": an invalid date, "?")
-    var time = !isNaN(when) ? when.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" }) : "?";
+    var time = isNaN(when) ? "?" : when.toLocaleString(document.documentElement.lang || [], { dateStyle: "medium", timeStyle: "short" });
     var note = el("p", "flash offline-copy", (words.offlineCopy || "").replace("{time}", time));
     note.setAttribute("role", "status");
     var main = document.getElementById("main");

@@ -9,7 +9,10 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from sqlalchemy import select
 
+from companion.extensions import db
+from companion.models import Game
 from tests.browser.test_entries_kept_browser import keeper_saves
 from tests.browser.test_offline_browser import (
     fill_round,
@@ -62,6 +65,48 @@ def test_a_hand_kept_for_its_seat_in_a_game_that_ended_says_it_was_not_counted(
     player.once("dialog", lambda dialog: dialog.accept())
     entry.get_by_role("button", name="Forget what this phone had").click()
     expect(player.locator("#outbox")).to_have_count(0)
+    assert ("Bob", 12) not in hands_posted(app, game["id"])
+
+
+def test_a_stale_hand_of_a_game_that_ended_says_it_was_not_counted_in_the_rematch(
+    small_phone: Page, live_server
+) -> None:
+    """Bob's 12 for the last round waits offline; the phone loses its session, so back online
+    the hand is refused as stale (its token is no longer the phone's). The scorekeeper saves
+    that round and starts a rematch; the phone joins Bob's seat of it. The rematch's page has
+    no token for the old game's page: it said "reload the page to send it", with only Send
+    now, for ever. It says the hand was not counted, with its values and Forget, and nothing
+    is posted into the rematch."""
+    player = small_phone
+    app = live_server.app
+    game, other = last_round_to_play(live_server)
+    joins(player, game["join"], "Bob")
+    posts_12_offline(player, live_server, player.context.clear_cookies)
+    player.wait_for_url(re.compile(r"/j/[\w-]+$"), timeout=20_000)  # refused as stale
+    join = removed_from(app, game["id"], "Bob")
+    last_round_saved_and_rematch(live_server, game, other)
+    posted: list[str] = []
+    player.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    joins(player, join, "Bob")
+    expect(player.get_by_role("heading", level=1)).to_have_text("Bob's hand")
+    rematch = player.url
+    assert game["share"] not in rematch
+    entry = player.locator("#outbox .outbox-entry")
+    for _ in range(2):  # and again after a reload
+        expect(entry.locator(".outbox-state")).to_have_text(NOT_COUNTED, timeout=20_000)
+        expect(player.locator("#outbox h2")).to_have_text("Not saved: check these")
+        expect(entry.locator(".outbox-own")).to_contain_text("12")
+        expect(entry.get_by_role("button", name="Send now")).to_have_count(0)
+        player.reload()
+    player.once("dialog", lambda dialog: dialog.accept())
+    entry.get_by_role("button", name="Forget what this phone had").click()
+    expect(player.locator("#outbox")).to_have_count(0)
+    assert [url for url in posted if url.startswith(rematch)] == []
+    with app.app_context():
+        rematch_id = db.session.scalar(
+            select(Game.id).where(Game.share_token == rematch.rsplit("/", 1)[1])
+        )
+    assert hands_posted(app, rematch_id) == []
     assert ("Bob", 12) not in hands_posted(app, game["id"])
 
 
