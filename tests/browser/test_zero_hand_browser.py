@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.table_screen import seed_table
+from tests.browser.table_screen import Table, seed_table
 from tests.browser.test_repost_and_reload_browser import joins
 from tests.browser.test_seat_typing_browser import hands_posted
 
@@ -37,14 +37,21 @@ def refused_at_once(phone: Page, typed: str, posts: list[str]) -> None:
     assert posts == []
 
 
-def test_a_0_without_going_out_is_refused_at_once_offline_and_never_kept(
-    small_phone: Page, live_server
-) -> None:
-    phone = small_phone
+def bob_joined(phone: Page, live_server) -> tuple[Table, list[str]]:
+    """A new double-6 game of Ann, Bob and Cho, Bob's seat joined on ``phone``: the game and
+    the addresses of the POSTs the phone makes from now on."""
     table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
     joins(phone, table.join, "Bob")
     posts: list[str] = []
     phone.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    return table, posts
+
+
+def test_a_0_without_going_out_is_refused_at_once_offline_and_never_kept(
+    small_phone: Page, live_server
+) -> None:
+    phone = small_phone
+    table, posts = bob_joined(phone, live_server)
     try:
         live_server.wifi.cut = True
         phone.context.set_offline(True)
@@ -66,10 +73,7 @@ def test_a_0_without_going_out_is_refused_at_once_online_and_posted_with_the_tic
 ) -> None:
     """Online the same words, at once, without a round trip; "I went out" ticked, it posts."""
     phone = small_phone
-    table = seed_table(live_server.app, ["Ann", "Bob", "Cho"], 6)
-    joins(phone, table.join, "Bob")
-    posts: list[str] = []
-    phone.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    table, posts = bob_joined(phone, live_server)
     refused_at_once(phone, "0", posts)
     phone.get_by_label("I went out").check()
     phone.get_by_role("button", name="Post my hand").click()
