@@ -594,15 +594,29 @@ def _value_from(
         return HandValue(None, tuple(sorted(str(t) for t in parsed)), False)
     if total is None:
         raise PostRefused(_("Type the points left in your hand, or tap your tiles."))
-    # the round form's scoring of a typed total (round_check.score_entry: one home for "0
-    # points means no tiles left"): a hand the scorekeeper's Save, or the auto-save, would
-    # refuse is refused here, so the player is told now, in the same words (quoting the
-    # phone's own box, "I went out")
-    check = HandCheck(seat.id, who, total, [], False)
-    scored = score_entry(check, rules_of(game), centre, False, own=True)
-    if isinstance(scored, Problem):
-        raise PostRefused(str(scored.message))
+    refusal = _typed_refusal(game, seat, double, total)
+    if refusal:
+        raise PostRefused(refusal)
     return HandValue(total, None, False)
+
+
+def _typed_refusal(game: Game, seat: Seat, double: int, total: int) -> str | None:
+    """Why a typed ``total`` (points; no tiles, "I went out" not ticked) is refused in the
+    round with ``double``, or None. The round form's scoring of a typed total
+    (round_check.score_entry: one home for "0 points means no tiles left"): a hand the
+    scorekeeper's Save, or the auto-save, would refuse is refused at the post, so the player
+    is told now, in the same words (quoting the phone's own box, "I went out")."""
+    check = HandCheck(seat.id, seat.player.name, total, [], False)
+    scored = score_entry(check, rules_of(game), Tile(double, double), False, own=True)
+    return str(scored.message) if isinstance(scored, Problem) else None
+
+
+def zero_refusal(game: Game, seat: Seat, double: int) -> str | None:
+    """The words refusing a typed 0 without "I went out" in the round with ``double``, or None
+    where such a 0 stands (a hand of only the double-blank worth 0: round_check's rule). The
+    hand page gives them to its script (static/js/hand.js), which refuses that post on the
+    phone before it is sent or kept there to be sent later."""
+    return _typed_refusal(game, seat, double, 0)
 
 
 def posted_tiles(game: Game, double: int, but: int) -> dict[str, str]:

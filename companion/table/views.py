@@ -217,6 +217,10 @@ def _hand_context(
         "last_taken": last_taken,
         "double_name": double_name,
         "outbox_wait": _waits_for_its_seat(seat),
+        # the words a typed 0 without "I went out" is refused in, this round (None: it stands)
+        "zero_refusal": (
+            posts.zero_refusal(game, seat, double) if double is not None and not live else None
+        ),
         "outbox_also": None if live else _rematched_hand_page(game),
         # the top bar's Rules link opens the checker under this game's house rules
         "rules_game": game,

@@ -40,6 +40,19 @@
     return hand.total;
   }
 
+  // A typed 0 with "I went out" not ticked (and no tiles), in a round whose house rules and
+  // centre double refuse it: the server's refusal (data-zero, round_check's rule for this
+  // round; absent where such a 0 stands) is the box's, so a Post of it is refused here at
+  // once, in the server's words, online or not: never kept on the phone (static/js/offline.js)
+  // to be refused when the connection is back.
+  var zero = form.getAttribute("data-zero");
+  function zeroRefused() {
+    var total = box("total"), hand = handNow();
+    var refused = !!zero && /^0+$/.test(hand.total) && !hand.out && !hand.tiles.length;
+    if (total) { total.setCustomValidity(refused ? zero : ""); }
+    return refused;
+  }
+
   function read() {
     try { return JSON.parse(localStorage.getItem(NAME)); } catch (e) { return null; }
   }
@@ -145,12 +158,21 @@
   } else if (kept) {
     keep(null); // posted
   }
-  form.addEventListener("input", keepTyping);
-  form.addEventListener("change", function (ev) { if (ev.isTrusted) { keepTyping(); } });
+  zeroRefused();
+  form.addEventListener("input", function () { keepTyping(); zeroRefused(); });
+  form.addEventListener("change", function (ev) { if (ev.isTrusted) { keepTyping(); } zeroRefused(); });
   form.addEventListener("submit", function (ev) {
     var named = ev.submitter && ev.submitter.name;
     // "Count my pips from a photo": the server keeps what was typed while the photo page is open
     if (named === "to_photo") { keep(null); return; }
+    // (the form is novalidate: the browser's own words for its other checks are not the
+    // player's language; the server says those)
+    if (!named && zeroRefused()) {
+      ev.preventDefault(); // before static/js/offline.js sends or keeps it
+      form.removeAttribute("data-sending"); // not sent: the next tap is (static/js/app.js)
+      box("total").reportValidity();
+      return;
+    }
     if (!named && (asking || answer) && !key(handNow())) {
       ev.preventDefault(); // before static/js/offline.js sends it (it listens on the document)
       tapped = true;

@@ -330,6 +330,32 @@ def test_a_post_of_0_without_the_tick_quotes_the_boxs_label_in_every_language(ta
     assert re.search(f"[“„«]{re.escape(box)}[”“»]", html.unescape(problem.group(1))), (box, problem)
 
 
+@pytest.mark.parametrize(("rules", "refused"), [({}, True), ({"double_blank_value": 0}, False)])
+def test_the_hand_form_carries_the_refusal_of_a_0_only_where_the_round_refuses_it(
+    app, client, rules, refused
+):
+    """The hand form gives its script (static/js/hand.js) the words a 0 without "I went out"
+    is refused in (data-zero), so the phone refuses it before sending or keeping it: only
+    where the server refuses it. A hand of only the double-blank scores 0 when the house
+    rules make it worth 0 (and the round's centre is not 0-0): there a 0 is posted."""
+    game = make_game(("Ann", "Bob", "Cy"), **rules)
+    assert client.get(f"/g/{game.edit_token}").status_code == 200  # this phone keeps score
+    bob = app.test_client()
+    joined = bob.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]})
+    assert joined.status_code == 303
+    page = html.unescape(bob.get(f"/p/{game.share_token}").text)
+    words = (
+        "Bob: 0 points means no tiles left; tick “I went out”, or type the points left in your "
+        "hand."
+    )
+    assert (f'data-zero="{words}"' in page) is refused
+    assert ("data-zero" in page) is refused
+    r = post(bob, game, total="0")
+    assert r.status_code == (422 if refused else 303)
+    if refused:
+        assert words in text(r)
+
+
 def test_changing_a_went_out_post_to_a_total_with_the_tick_left_on_is_refused(table):
     """Dmitri posted "I went out"; the page comes back with it ticked; he types 3: refused in
     words, the post stays "went out" and the 3 is still in the form."""
