@@ -249,16 +249,19 @@
   // Whether ``entry`` is kept for a seat this page does not hold (not its hand page's
   // data-holds, nor its form here): not sent from this page, said so. So is a stale one (its
   // token refused) of a game over (data-also) on a page not of its seat (the rematch's): only
-  // its own page's fresh token is sent with it (post), and that game is over.
+  // its own page's fresh token is sent with it (post), and that game is over. So is one
+  // waiting.js was told is of a game over (e.over: its words, as data-over's; never stored).
   function away(entry) {
-    return (entry.state === "seat" || entry.stale && document.querySelector('[data-also="' + entry.page + '"]')) && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
+    return entry.over || (entry.state === "seat" || entry.stale && also(entry)) && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
   }
   // Such an entry of a game over (table/hand.html's data-also, with data-over): never sent,
   // not counted; its words, or nothing
   function over(entry) {
-    var end = away(entry) && document.querySelector('[data-also="' + entry.page + '"]');
-    return end && end.dataset.over;
+    var end = away(entry) && also(entry);
+    return entry.over || end && end.dataset.over;
   }
+  // (this page's mark of ``entry``'s game, over: table/hand.html's data-also)
+  function also(entry) { return document.querySelector('[data-also="' + entry.page + '"]'); }
 
   // The server refused ``entry`` (``status``, its page ``html``): kept with its answer (what
   // is saved beside this phone's values, or why it was refused): "conflict" or "refused". Its
@@ -424,7 +427,7 @@
 
   // True when ``entry`` is shown on this page (a photo's confirm: on the photo page too; an
   // entry of the game this one is the rematch of, which leads here: data-also, hand.html).
-  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname || document.querySelector('[data-also="' + entry.page + '"]') || formFor(entry); }
+  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname || also(entry) || formFor(entry); }
 
   // A background send came back refused while the phone shows the next round's form near
   // Save: the outbox (at the top of the page) is brought into view, its heading focused (a
