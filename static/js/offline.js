@@ -409,15 +409,17 @@
         if (reload) { location.assign(reload); } else { render(); showAttention(); done(); }
         return;
       }
-      send(queue[i]).then(function (result) {
-        if (refused(result) && mineHere(queue[i])) { news = true; }
+      var e = queue[i];
+      send(e).then(function (result) {
+        if (refused(result) && mineHere(e)) { news = true; }
         // This page's entry was answered (saved, or refused with what is saved now): show
         // the game as it is now; a refused entry stays in the outbox beside it.
         // Refused for a stale token: the page loaded again sends it with a fresh one (once:
         // a page whose fresh token is refused too, cookies off, shows it waiting); the others'
-        // tokens are as stale.
+        // tokens are as stale. Not one of a game over shown on another page (data-also, the
+        // rematch's): its own page leads back here, and it says it was not counted (away()).
         var old = result === "stale";
-        if ((old ? !queue[i].stale : !/waiting|seat/.test(result)) && mineHere(queue[i])) { reload = queue[i].page; }
+        if ((old ? !e.stale && (e.page === location.pathname || !also(e)) : !/waiting|seat/.test(result)) && mineHere(e)) { reload = e.page; }
         if (result === "waiting") { sending = false; render(); return done(); }
         next(old ? queue.length : i + 1);
       });

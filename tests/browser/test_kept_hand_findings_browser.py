@@ -260,3 +260,43 @@ def test_a_save_kept_offline_takes_the_old_round_saved_notice_away(
     finally:
         offline(keeper.context, live_server, False)
 
+
+def test_a_hand_still_waiting_when_the_rematch_opens_stays_there_once_refused_as_stale(
+    small_phone: Page, live_server
+) -> None:
+    """Bob's 12 for the last round is kept (its post never arrived) and is still plain
+    "waiting" when the phone, which lost its session meanwhile, opens the rematch's hand
+    page. Sent once from there, it is refused as stale (its token was the lost session's):
+    the phone stays on the rematch's page (the old game's page, loaded for a fresh token,
+    can never send it: that game is over) and the hand says it was not counted."""
+    player = small_phone
+    app = live_server.app
+    game, other = last_round_to_play(live_server)
+    joins(player, game["join"], "Bob")
+    old_post = re.compile(re.escape(f"/p/{game['share']}") + r"\?seat=\d+$")
+
+    def lost(route) -> None:
+        route.abort() if route.request.method == "POST" else route.continue_()
+
+    player.route(old_post, lost)  # the post never arrives: kept, "waiting"
+    player.get_by_label("Points left in my hand").fill("12")
+    player.get_by_role("button", name="Post my hand").click()
+    entry = player.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting", timeout=20_000)
+    player.context.clear_cookies()
+    join = removed_from(app, game["id"], "Bob")
+    last_round_saved_and_rematch(live_server, game, other)
+    joins(player, join, "Bob")
+    rematch = player.url
+    assert game["share"] not in rematch
+    expect(entry).to_have_attribute("data-state", "waiting")
+    opened: list[str] = []
+    player.on("request", lambda r: opened.append(r.url) if r.is_navigation_request() else None)
+    player.unroute(old_post)
+    entry.get_by_role("button", name="Send now").click()
+    expect(entry.locator(".outbox-state")).to_have_text(NOT_COUNTED, timeout=20_000)
+    expect(entry.get_by_role("button", name="Send now")).to_have_count(0)
+    player.wait_for_timeout(1_000)
+    assert opened == [], opened  # stayed on the rematch's page: the old one never opened
+    assert player.url == rematch
+    assert ("Bob", 12) not in hands_posted(app, game["id"])
