@@ -317,7 +317,7 @@ def hands_over() -> Any:
     page cannot be told; it asks. Anything else named (not a hand page, a live game) is left
     out."""
     pages = {}
-    for page in request.args.getlist("page")[:MAX_PAGES_ASKED]:
+    for page in query.texts("page")[:MAX_PAGES_ASKED]:
         token = page.rpartition("/")[2]
         if token and page == url_for("table.hand", share_token=token):
             pages[token] = page
