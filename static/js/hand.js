@@ -176,17 +176,19 @@
     if (named === "to_photo") { keep(null); return; }
     // (the form is novalidate: the browser's own words for its other checks are not the
     // player's language; the server says those)
-    if (!named && refused()) {
-      ev.preventDefault(); // before static/js/offline.js sends or keeps it
-      form.removeAttribute("data-sending"); // not sent: the next tap is (static/js/app.js)
+    if (named) { return; }
+    if (refused()) {
       box("total").reportValidity();
-      return;
-    }
-    if (!named && (asking || answer) && !key(handNow())) {
-      ev.preventDefault(); // before static/js/offline.js sends it (it listens on the document)
+    } else if ((asking || answer) && !key(handNow())) {
       tapped = true;
       showAnswer();
+    } else {
+      return;
     }
+    // not sent: stopped before static/js/offline.js sends or keeps it (it listens on the
+    // document), and the next tap is sent (static/js/app.js marks the form as sending)
+    ev.preventDefault();
+    form.removeAttribute("data-sending");
   });
   // A hand kept on the phone, not sent (static/js/offline.js, "Not sent yet"): the notices of
   // the phone's last post above it ("Hand posted", "This replaced your earlier post") are
