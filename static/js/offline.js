@@ -251,12 +251,13 @@
   // token refused) of a game over (data-also) on a page not of its seat (the rematch's): only
   // its own page's fresh token is sent with it (post), and that game is over.
   function away(entry) {
-    return (entry.state === "seat" || entry.stale && document.querySelector('[data-also="' + entry.page + '"]')) && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
+    return (entry.state === "seat" || entry.stale && over(entry)) && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
   }
-  // Such an entry of a game over (table/hand.html's data-also, with data-over): never sent,
-  // not counted; its words, or nothing
+  // The words of an entry of a game over shown on this page (table/hand.html's or removed.html's
+  // data-also, with data-over: the page of its rematch, or its own), or nothing. Away, it is
+  // never sent, not counted: said so (the caller asks away() first, once).
   function over(entry) {
-    var end = away(entry) && document.querySelector('[data-also="' + entry.page + '"]');
+    var end = document.querySelector('[data-also="' + entry.page + '"]');
     return end && end.dataset.over;
   }
 
@@ -423,8 +424,8 @@
   }
 
   // True when ``entry`` is shown on this page (a photo's confirm: on the photo page too; an
-  // entry of the game this one is the rematch of, which leads here: data-also, hand.html).
-  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname || document.querySelector('[data-also="' + entry.page + '"]') || formFor(entry); }
+  // entry of the game this one is the rematch of, which leads here: over()).
+  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname || over(entry) || formFor(entry); }
 
   // A background send came back refused while the phone shows the next round's form near
   // Save: the outbox (at the top of the page) is brought into view, its heading focused (a
@@ -499,7 +500,7 @@
     var titles = { saved: words.savedTitle, attention: words.attention, waiting: words.title };
     Object.keys(titles).forEach(function (name) {
       var entries = mine.filter(function (e) {
-        return name === (e.saved ? "saved" : refused(e.state) || over(e) ? "attention" : "waiting");
+        return name === (e.saved ? "saved" : refused(e.state) || away(e) && over(e) ? "attention" : "waiting");
       });
       if (!entries.length) { return; }
       var part = box.appendChild(el("div", "outbox-group " + name));
