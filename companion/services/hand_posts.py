@@ -55,6 +55,7 @@ from .round_check import (
     parse_total,
     score_bound,
     score_entry,
+    typed_beside_tiles,
 )
 from .round_plan import RoundPlan, double_name, load_game, plan_round
 from .round_store import Conflict, EnteredBy, save_round
@@ -580,34 +581,24 @@ def _value_from(
     clash = sorted(str(t) for t in parsed if str(t) in held)
     if clash:
         raise PostRefused(already_posted(clash[0], held[clash[0]]))
-    if parsed:
-        points = score_hand(parsed, rules_of(game), round_double=centre).points
-        if total is not None and total != points:
-            raise PostRefused(
-                _(
-                    "Your tapped tiles add up to %(points)s points, but you typed %(typed)s. "
-                    "Clear one of them.",
-                    points=points,
-                    typed=total,
-                )
-            )
-        return HandValue(None, tuple(sorted(str(t) for t in parsed)), False)
-    if total is None:
+    if not parsed and total is None:
         raise PostRefused(_("Type the points left in your hand, or tap your tiles."))
-    refusal = _typed_refusal(game, seat, double, total)
+    refusal = _refusal(game, HandCheck(seat.id, who, total, parsed, False), centre)
     if refusal:
         raise PostRefused(refusal)
+    if parsed:
+        return HandValue(None, tuple(sorted(str(t) for t in parsed)), False)
     return HandValue(total, None, False)
 
 
-def _typed_refusal(game: Game, seat: Seat, double: int, total: int) -> str | None:
-    """Why a typed ``total`` (points; no tiles, "I went out" not ticked) is refused in the
-    round with ``double``, or None. The round form's scoring of a typed total
-    (round_check.score_entry: one home for "0 points means no tiles left"): a hand the
-    scorekeeper's Save, or the auto-save, would refuse is refused at the post, so the player
-    is told now, in the same words (quoting the phone's own box, "I went out")."""
-    check = HandCheck(seat.id, seat.player.name, total, [], False)
-    scored = score_entry(check, rules_of(game), Tile(double, double), False, own=True)
+def _refusal(game: Game, hand: HandCheck, centre: Tile) -> str | None:
+    """Why ``hand`` (a typed total, tapped tiles or both; "I went out" not ticked) is refused
+    in the round with the ``centre`` double, or None. The round form's scoring of a hand
+    (round_check.score_entry: one home for "0 points means no tiles left" and for a total
+    that disagrees with the tiles): a hand the scorekeeper's Save, or the auto-save, would
+    refuse is refused at the post, so the player is told now, in the phone's words (quoting
+    its own boxes)."""
+    scored = score_entry(hand, rules_of(game), centre, False, own=True)
     return str(scored.message) if isinstance(scored, Problem) else None
 
 
@@ -616,7 +607,16 @@ def zero_refusal(game: Game, seat: Seat, double: int) -> str | None:
     where such a 0 stands (a hand of only the double-blank worth 0: round_check's rule). The
     hand page gives them to its script (static/js/hand.js), which refuses that post on the
     phone before it is sent or kept there to be sent later."""
-    return _typed_refusal(game, seat, double, 0)
+    return _refusal(game, HandCheck(seat.id, seat.player.name, 0, [], False), Tile(double, double))
+
+
+def beside_refusal() -> str:
+    """The words refusing a total typed beside tapped tiles that add up to other points (0 or
+    any), "{points}" and "{typed}" to fill in. The hand page gives them to its script
+    (static/js/hand.js), which adds up the tapped tiles' points (the picker's, the engine's
+    under the house rules) and refuses that post on the phone before it is sent or kept there
+    to be sent later, as :func:`_value_from` would."""
+    return str(typed_beside_tiles("", "{points}", "{typed}", own=True))
 
 
 def posted_tiles(game: Game, double: int, but: int) -> dict[str, str]:

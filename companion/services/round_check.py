@@ -220,22 +220,15 @@ def score_entry(
     total that disagrees with the tapped tiles, nothing entered, an impossible 0, tiles left
     in the hand of the player who went out. ``own``: posted by the player's own phone, whose
     box is "I went out"; the scorekeeper's round form's is "Went out" (companion/web/
-    round_form.py): the words quote the box the player sees, in every language."""
+    round_form.py): the words quote the box the player sees, in every language (and say
+    which of the phone's two boxes to clear, :func:`typed_beside_tiles`)."""
     who = hand.who
     if hand.went_out:
         return _went_out(hand, rules, centre, out_on_double)
     if hand.tiles:
         points = score_hand(hand.tiles, rules, round_double=centre).points
         if hand.typed is not None and hand.typed != points:
-            message = _l(
-                "%(who)s: the tapped tiles add up to %(points)s points, but %(typed)s was "
-                "typed. To keep %(typed)s, untick %(who)s's tiles under “Tiles”; to keep the "
-                "tiles, empty %(who)s's points box.",
-                who=who,
-                points=points,
-                typed=hand.typed,
-            )
-            return Problem(message, HandPart.TOTAL)
+            return Problem(typed_beside_tiles(who, points, hand.typed, own=own), HandPart.TOTAL)
         return ScoredHand(hand.seat_id, points, False, False, [str(t) for t in hand.tiles])
     if hand.typed is None:
         message = _l("%(who)s: type the points left in hand, or tap the tiles.", who=who)
@@ -257,6 +250,30 @@ def score_entry(
             )
         return Problem(message, HandPart.TOTAL)
     return ScoredHand(hand.seat_id, hand.typed, False, False, None)
+
+
+def typed_beside_tiles(
+    who: str, points: int | str, typed: int | str, *, own: bool = False
+) -> LazyString:
+    """Why a total typed beside tapped tiles that add up to other ``points`` is refused, in the
+    words of the form the player sees: ``own``, the player's own phone (its hand form; the
+    hand page gives them to static/js/hand.js with "{points}" and "{typed}" to fill in), else
+    the scorekeeper's round form (which names the boxes to clear)."""
+    if own:
+        return _l(
+            "Your tapped tiles add up to %(points)s points, but you typed %(typed)s. "
+            "Clear one of them.",
+            points=points,
+            typed=typed,
+        )
+    return _l(
+        "%(who)s: the tapped tiles add up to %(points)s points, but %(typed)s was "
+        "typed. To keep %(typed)s, untick %(who)s's tiles under “Tiles”; to keep the "
+        "tiles, empty %(who)s's points box.",
+        who=who,
+        points=points,
+        typed=typed,
+    )
 
 
 def judge_hand(hand: HandCheck, rules: RoundRules, out_on_double: bool) -> Problem | None:

@@ -221,6 +221,8 @@ def _hand_context(
         "zero_refusal": (
             posts.zero_refusal(game, seat, double) if double is not None and not live else None
         ),
+        # and a total typed beside tapped tiles of other points ({points}, {typed}: the script's)
+        "beside_refusal": None if live else posts.beside_refusal(),
         "outbox_also": None if live else _rematched_hand_page(game),
         # the top bar's Rules link opens the checker under this game's house rules
         "rules_game": game,

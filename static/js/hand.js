@@ -40,17 +40,26 @@
     return hand.total;
   }
 
-  // A typed 0 with "I went out" not ticked (and no tiles), in a round whose house rules and
-  // centre double refuse it: the server's refusal (data-zero, round_check's rule for this
-  // round; absent where such a 0 stands) is the box's, so a Post of it is refused here at
-  // once, in the server's words, online or not: never kept on the phone (static/js/offline.js)
-  // to be refused when the connection is back.
-  var zero = form.getAttribute("data-zero");
-  function zeroRefused() {
-    var total = box("total"), hand = handNow();
-    var refused = !!zero && /^0+$/.test(hand.total) && !hand.out && !hand.tiles.length;
-    if (total) { total.setCustomValidity(refused ? zero : ""); }
-    return refused;
+  // A post the server refuses whatever the connection is refused here at once, in the
+  // server's words (round_check's rules for this round, given by the page), online or not:
+  // never kept on the phone (static/js/offline.js) to be refused when the connection is back.
+  // With "I went out" not ticked: a typed 0 and no tiles, where the house rules and centre
+  // double refuse it (data-zero; absent where such a 0 stands); a total typed beside tapped
+  // tiles that add up to other points (data-beside, its {points} and {typed} filled in; the
+  // tiles' points are the picker's data-points, the engine's under the house rules).
+  var zero = form.getAttribute("data-zero"), beside = form.getAttribute("data-beside") || "";
+  function refused() {
+    var total = box("total"), hand = handNow(), typed = +hand.total, points = 0, words = "";
+    form.querySelectorAll('input[name="tiles"]:checked').forEach(function (b) { points += +b.getAttribute("data-points"); });
+    if (/^[0-9]+$/.test(hand.total) && !hand.out) {
+      if (hand.tiles.length) {
+        if (typed !== points) { words = beside.replace("{points}", points).replace("{typed}", typed); }
+      } else if (!typed) {
+        words = zero || "";
+      }
+    }
+    if (total) { total.setCustomValidity(words); }
+    return !!words;
   }
 
   function read() {
@@ -158,26 +167,28 @@
   } else if (kept) {
     keep(null); // posted
   }
-  zeroRefused();
-  form.addEventListener("input", function () { keepTyping(); zeroRefused(); });
-  form.addEventListener("change", function (ev) { if (ev.isTrusted) { keepTyping(); } zeroRefused(); });
+  refused();
+  form.addEventListener("input", function () { keepTyping(); refused(); });
+  form.addEventListener("change", function (ev) { if (ev.isTrusted) { keepTyping(); } refused(); });
   form.addEventListener("submit", function (ev) {
     var named = ev.submitter && ev.submitter.name;
     // "Count my pips from a photo": the server keeps what was typed while the photo page is open
     if (named === "to_photo") { keep(null); return; }
     // (the form is novalidate: the browser's own words for its other checks are not the
     // player's language; the server says those)
-    if (!named && zeroRefused()) {
-      ev.preventDefault(); // before static/js/offline.js sends or keeps it
-      form.removeAttribute("data-sending"); // not sent: the next tap is (static/js/app.js)
+    if (named) { return; }
+    if (refused()) {
       box("total").reportValidity();
-      return;
-    }
-    if (!named && (asking || answer) && !key(handNow())) {
-      ev.preventDefault(); // before static/js/offline.js sends it (it listens on the document)
+    } else if ((asking || answer) && !key(handNow())) {
       tapped = true;
       showAnswer();
+    } else {
+      return;
     }
+    // not sent: stopped before static/js/offline.js sends or keeps it (it listens on the
+    // document), and the next tap is sent (static/js/app.js marks the form as sending)
+    ev.preventDefault();
+    form.removeAttribute("data-sending");
   });
   // A hand kept on the phone, not sent (static/js/offline.js, "Not sent yet"): the notices of
   // the phone's last post above it ("Hand posted", "This replaced your earlier post") are

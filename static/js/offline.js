@@ -252,16 +252,15 @@
   // its own page's fresh token is sent with it (post), and that game is over. So is one
   // waiting.js was told is of a game over (e.over: its words, as data-over's; never stored).
   function away(entry) {
-    return entry.over || (entry.state === "seat" || entry.stale && also(entry)) && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
+    return entry.over || (entry.state === "seat" || entry.stale && over(entry)) && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
   }
-  // Such an entry of a game over (table/hand.html's data-also, with data-over): never sent,
-  // not counted; its words, or nothing
+  // The words of an entry of a game over shown on this page (table/hand.html's or removed.html's
+  // data-also, with data-over: the page of its rematch, or its own; or e.over, waiting.js's),
+  // or nothing. Away, it is never sent, not counted: said so (the caller asks away() first, once).
   function over(entry) {
-    var end = away(entry) && also(entry);
+    var end = document.querySelector('[data-also="' + entry.page + '"]');
     return entry.over || end && end.dataset.over;
   }
-  // (this page's mark of ``entry``'s game, over: table/hand.html's data-also)
-  function also(entry) { return document.querySelector('[data-also="' + entry.page + '"]'); }
 
   // The server refused ``entry`` (``status``, its page ``html``): kept with its answer (what
   // is saved beside this phone's values, or why it was refused): "conflict" or "refused". Its
@@ -419,7 +418,7 @@
         // tokens are as stale. Not one of a game over shown on another page (data-also, the
         // rematch's): its own page leads back here, and it says it was not counted (away()).
         var old = result === "stale";
-        if ((old ? !e.stale && (e.page === location.pathname || !also(e)) : !/waiting|seat/.test(result)) && mineHere(e)) { reload = e.page; }
+        if ((old ? !e.stale && (e.page === location.pathname || !over(e)) : !/waiting|seat/.test(result)) && mineHere(e)) { reload = e.page; }
         if (result === "waiting") { sending = false; render(); return done(); }
         next(old ? queue.length : i + 1);
       });
@@ -428,8 +427,8 @@
   }
 
   // True when ``entry`` is shown on this page (a photo's confirm: on the photo page too; an
-  // entry of the game this one is the rematch of, which leads here: data-also, hand.html).
-  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname || also(entry) || formFor(entry); }
+  // entry of the game this one is the rematch of, which leads here: over()).
+  function mineHere(entry) { return entry.page === location.pathname || entry.url === location.pathname || over(entry) || formFor(entry); }
 
   // A background send came back refused while the phone shows the next round's form near
   // Save: the outbox (at the top of the page) is brought into view, its heading focused (a
@@ -504,7 +503,7 @@
     var titles = { saved: words.savedTitle, attention: words.attention, waiting: words.title };
     Object.keys(titles).forEach(function (name) {
       var entries = mine.filter(function (e) {
-        return name === (e.saved ? "saved" : refused(e.state) || over(e) ? "attention" : "waiting");
+        return name === (e.saved ? "saved" : refused(e.state) || away(e) && over(e) ? "attention" : "waiting");
       });
       if (!entries.length) { return; }
       var part = box.appendChild(el("div", "outbox-group " + name));

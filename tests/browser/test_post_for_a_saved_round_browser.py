@@ -173,3 +173,22 @@ def test_a_tap_on_post_as_the_round_is_saved_sends_one_post_and_says_it_once(
     ann.reload()
     ann.wait_for_timeout(1500)
     assert len(sent) == before, sent[before:]
+
+
+def test_the_tap_after_an_empty_post_stopped_by_the_answer_posts(
+    two_phones: tuple[Page, Page], live_server
+) -> None:
+    """Ann's Post of the next round's empty box, as the answer about her typing shows, is not
+    sent (it was that typing's tap: static/js/hand.js). Her next Post, the new round's hand
+    typed, did nothing: the first tap's "sending" mark (static/js/app.js's data-sending, its
+    guard against a double tap) stayed on the form. Now it posts."""
+    keeper, ann = two_phones
+    at_round_one(keeper, ann, live_server)
+    ann.get_by_label("Points left in my hand").fill("9")
+    saves_round_one(keeper, 8)
+    expect(ann.locator("#post-title")).to_contain_text("5-5", timeout=10_000)
+    ann.get_by_role("button", name="Post my hand").click()
+    expect(ann.locator(".kept-answer")).to_contain_text("The round with 6-6 was already saved")
+    ann.get_by_label("Points left in my hand").fill("4")
+    ann.get_by_role("button", name="Post my hand").click()
+    expect(ann.locator(".post-state")).to_contain_text("Posted: 4 points")

@@ -292,6 +292,8 @@ def test_a_post_for_a_saved_round_does_not_fill_the_next_rounds_form(client, tab
         ({"total": "99999"}, "more than any hand could hold"),
         ({}, "Type the points left in your hand, or tap your tiles."),
         ({"total": "3", "tiles": ["5-4"]}, "Your tapped tiles add up to 9 points, but you typed 3"),
+        # a 0 beside tiles is such a total (static/js/hand.js refuses it with these words)
+        ({"total": "0", "tiles": ["5-4"]}, "Your tapped tiles add up to 9 points, but you typed 0"),
         # a typed total beside a ticked "I went out" is refused, never silently dropped
         ({"total": "12", "went_out": "y"}, "Bob went out, so Bob scores 0 points, not 12."),
         ({"tiles": ["5-4"], "went_out": "y"}, "Bob went out, so Bob has no tiles left"),
@@ -330,6 +332,23 @@ def test_a_post_of_0_without_the_tick_quotes_the_boxs_label_in_every_language(ta
     assert re.search(f"[“„«]{re.escape(box)}[”“»]", html.unescape(problem.group(1))), (box, problem)
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "ru", "cs", "lt", "es"])
+def test_the_hand_form_carries_the_refusal_of_a_total_beside_tiles_in_every_language(table, lang):
+    """The words static/js/hand.js refuses a total beside tapped tiles of other points in
+    (data-beside) are the server's in the phone's language, with both numbers to fill in."""
+    game, phone = table
+    bob = phone("Bob")
+    assert bob.post("/language", data={"lang": lang, "next": "/"}).status_code == 303
+    refresh()
+    r = post(bob, game, total="0", tiles=["5-4"])
+    assert r.status_code == 422
+    beside = re.search(r'data-beside="([^"]+)"', r.text)
+    problem = re.search(r'<p class="flash error" role="alert">([^<]+)</p>', r.text)
+    assert beside and problem
+    words = html.unescape(beside.group(1))
+    assert words.replace("{points}", "9").replace("{typed}", "0") == html.unescape(problem.group(1))
+
+
 @pytest.mark.parametrize(("rules", "refused"), [({}, True), ({"double_blank_value": 0}, False)])
 def test_the_hand_form_carries_the_refusal_of_a_0_only_where_the_round_refuses_it(
     app, client, rules, refused
@@ -350,6 +369,12 @@ def test_the_hand_form_carries_the_refusal_of_a_0_only_where_the_round_refuses_i
     )
     assert (f'data-zero="{words}"' in page) is refused
     assert ("data-zero" in page) is refused
+    # a total beside tapped tiles of other points (0 or any): refused in every round, its
+    # numbers filled in by the script (the tiles' points: the picker's)
+    beside = (
+        "Your tapped tiles add up to {points} points, but you typed {typed}. Clear one of them."
+    )
+    assert f'data-beside="{beside}"' in page
     r = post(bob, game, total="0")
     assert r.status_code == (422 if refused else 303)
     if refused:
