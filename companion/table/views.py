@@ -308,7 +308,9 @@ def hand(share_token: str) -> Any:
         return redirect(url_for("table.hand", share_token=carried.share_token), 303)
     if seat is None and access.removed_from_seat(game):
         return _removed_page(game, HandPostForm().typed() if request.method == "POST" else None)
-    if seat is None and request.method == "POST":  # a hand from a phone that never joined
+    # a hand from a phone that never joined; one whose token is stale (a lost session: a new
+    # phone) is refused as stale instead (stale_forms: 400), and sent again from its page
+    if seat is None and request.method == "POST" and not stale_form():
         return _how_to_join(game, HandPostForm().typed())
     if seat is None:
         return _no_seat_here(share_token)
@@ -608,7 +610,7 @@ def _photo_seat(
     if carried is not None and not confirming:  # the rematch's round is the one now
         return redirect(url_for("table.hand_photo_page", share_token=carried.share_token), 303)
     removed = seat is None and access.removed_from_seat(game)
-    if seat is None and confirming:  # its tiles shown back, not saved, as its hand page does
+    if seat is None and confirming and (removed or not stale_form()):  # as its hand page does
         refusal = _removed_page if removed else _how_to_join
         tiles = _photo_hand(game, ConfirmedTilesForm().picks())
         return make_response(refusal(game, tiles, photo=True))

@@ -440,6 +440,13 @@ def test_a_hand_posted_by_a_phone_that_never_joined_is_refused_in_words_and_show
     )
     assert r.status_code == 403 and r.headers.get(OTHER_SEAT_HEADER) == "1"
     assert "Tiles from your photo were not saved: 3-2 1-0" in text(r) and NOT_JOINED in text(r)
+    # a game over: no seat to join any more, so the hand was not counted, said so
+    game.status = "finished"
+    db.session.commit()
+    r = stranger.post(f"/p/{game.share_token}", data={"double": "6", "total": "13"})
+    assert r.status_code == 403 and "What you typed was not saved: 13" in text(r)
+    assert "Not counted: the game ended before this hand was sent" in text(r)
+    assert NOT_JOINED not in text(r)
     assert db.session.scalar(select(HandPost.id)) is None
 
 
