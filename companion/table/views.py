@@ -178,15 +178,29 @@ def _join_elsewhere(share_token: str) -> Any:
     """A join address holding the share token (or an old join secret's game's share token):
     the scoreboard link never gives a seat, so the page says where the join code is; a POST
     (taking a seat with it) is refused with the same words."""
-    game = load_game(game_for_view(share_token))
+    return _how_to_join(load_game(game_for_view(share_token)))
+
+
+def _how_to_join(game: Game, typed: dict[str, Any] | None = None, *, photo: bool = False) -> Any:
+    """The join page without the join secret: how to join, no names to tap (403 to a POST).
+    ``typed``: a hand posted by a phone holding no seat of ``game`` (one that never joined:
+    a form or an outbox entry older than its session), shown back as not saved, and what to
+    do (``photo``: the photo's Confirm), never a redirect, which the phone's outbox takes for
+    a save. Such a hand naming its seat (``?seat=``) is kept on the phone for that seat
+    (:data:`OTHER_SEAT_HEADER`), sent once the phone joins it."""
     page = render_template(
         "table/join.html",
         game=game,
         join_token=None,
         phones={},
         mine=access.joined_seat(game),
+        typed=typed,
+        photo=photo,
     )
-    return page, 403 if request.method == "POST" else 200
+    if request.method == "GET":
+        return page
+    other_seat = typed is not None and _typed_for(game) is not None
+    return page, 403, {OTHER_SEAT_HEADER: "1"} if other_seat else {}
 
 
 # --- a player's own hand -----------------------------------------------------------------------
@@ -296,6 +310,10 @@ def hand(share_token: str) -> Any:
         return redirect(url_for("table.hand", share_token=carried.share_token), 303)
     if seat is None and access.removed_from_seat(game):
         return _removed_page(game, HandPostForm().typed() if request.method == "POST" else None)
+    # a hand from a phone that never joined; one whose token is stale (a lost session: a new
+    # phone) is refused as stale instead (stale_forms: 400), and sent again from its page
+    if seat is None and request.method == "POST" and not stale_form():
+        return _how_to_join(game, HandPostForm().typed())
     if seat is None:
         return _no_seat_here(share_token)
     if request.method == "GET" and query.has("picker"):
@@ -616,11 +634,12 @@ def _photo_seat(
     carried = _carried_to(game)
     if carried is not None and not confirming:  # the rematch's round is the one now
         return redirect(url_for("table.hand_photo_page", share_token=carried.share_token), 303)
-    if seat is None and access.removed_from_seat(game):  # its hand page says so
-        if confirming:
-            return make_response(
-                _removed_page(game, _photo_hand(game, ConfirmedTilesForm().picks()), photo=True)
-            )
+    removed = seat is None and access.removed_from_seat(game)
+    if seat is None and confirming and (removed or not stale_form()):  # as its hand page does
+        refusal = _removed_page if removed else _how_to_join
+        tiles = _photo_hand(game, ConfirmedTilesForm().picks())
+        return make_response(refusal(game, tiles, photo=True))
+    if removed:  # its hand page says so
         return redirect(url_for("table.hand", share_token=share_token), 303)
     if seat is None:
         return _no_seat_here(share_token)

@@ -628,7 +628,7 @@
         input.value = tile;
       });
     });
-    form.dispatchEvent(new CustomEvent("put-back", { detail: entry.named || [] })); // (table.js)
+    form.dispatchEvent(new CustomEvent("put-back", { detail: entry })); // (table.js)
     form.scrollIntoView({ block: "start" });
   }
 

@@ -43,7 +43,7 @@
     var total = field(form, "total_" + seat);
     var boxes = form.querySelectorAll('input[type="checkbox"][name="tiles_' + seat + '"]');
     boxes.forEach(function (box) { // (a box changed says so: the picker's sum, score.js)
-      if (box.checked !== (tiles.indexOf(box.value) > -1)) {
+      if (box.checked !== tiles.includes(box.value)) {
         box.checked = !box.checked;
         box.dispatchEvent(new Event("change", { bubbles: true }));
       }
@@ -87,10 +87,7 @@
   function handNow(form, seat) {
     var total = field(form, "total_" + seat);
     var out = field(form, "out_" + seat);
-    var tiles = [];
-    form.querySelectorAll('input.posted-tile[name="tiles_' + seat + '"], input[type="checkbox"][name="tiles_' + seat + '"]:checked').forEach(function (box) {
-      tiles.push(box.value);
-    });
+    var tiles = [].map.call(form.querySelectorAll('input.posted-tile[name="tiles_' + seat + '"], input[type="checkbox"][name="tiles_' + seat + '"]:checked'), function (box) { return box.value; });
     return {
       total: total ? total.value : "",
       out: !!(out && out.checked),
@@ -276,11 +273,15 @@
       remember();
     });
     // The outbox's "Put mine back in the form" (static/js/offline.js) put back a Save whose
-    // refusal named newer posts (its detail: "<seat>:<revision>" each): seen now, the typing
-    // stands over each ("typed over"); a post made after the refusal stays "changed".
+    // refusal named newer posts ("<seat>:<revision>" each): seen now, the typing stands over
+    // each ("typed over"); a post made after the refusal stays "changed", as does a box the
+    // Save took from a post untyped (its filled_: docs/TABLE.md).
     form.addEventListener("put-back", function (ev) {
-      Object.keys(newer).forEach(function (seat) {
-        if (ev.detail.indexOf(seat + ":" + latest[seat].revision) > -1) { typedOver(seat, true); }
+      var had = new URLSearchParams(ev.detail.fields);
+      Object.keys(latest).forEach(function (seat) {
+        var hand = latest[seat], now = formKey(form, seat);
+        if (ev.detail.named.includes(seat + ":" + hand.revision)) { typedOver(seat, true); }
+        if (now && now === had.get("filled_" + seat) && now !== postKey(hand)) { newer[seat] = 1; show(seat, "changed", hand); }
       });
       remember();
     });
@@ -351,7 +352,7 @@
           if (!remember()) { window.location.reload(); return; }
           // its round saved meanwhile: Save shows it beside the typing; a Save kept in the
           // outbox is compared there (a second Save replaced it while another tab sent it)
-          if (data.saved.indexOf(+field(form, "double").value) > -1) { stopped = true; form.parentNode.querySelector(".outbox-kept") ? location.reload() : form.requestSubmit(); return; }
+          if (data.saved.includes(+field(form, "double").value)) { stopped = true; form.parentNode.querySelector(".outbox-kept") ? location.reload() : form.requestSubmit(); return; }
           banner(form, data.said[changed ? 0 : 1]);
         }
         Object.keys(data.hands).forEach(function (seat) {

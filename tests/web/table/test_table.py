@@ -430,8 +430,48 @@ def test_a_player_page_without_a_seat_leads_to_the_join_page(app, table):
     game, _phone = table
     r = app.test_client().get(f"/p/{game.share_token}")
     assert r.status_code == 303 and r.location.endswith(f"/j/{game.share_token}")
-    r = app.test_client().post(f"/p/{game.share_token}", data={"double": "6", "total": "3"})
-    assert r.status_code == 303
+
+
+#: what a hand posted by a phone without a seat of the game is told, beside its hand
+NOT_JOINED = (
+    "This phone has not joined a seat of this game, so it cannot post a hand here. To join, "
+    "scan the QR code on the scorekeeper's phone (or open the join link shown there) and tap "
+    "your name; then post your hand again."
+)
+
+
+def test_a_hand_posted_by_a_phone_that_never_joined_is_refused_in_words_and_shown_back(app, table):
+    """A phone that never joined (a stale form, an outbox entry older than its session) posts
+    a hand with the game's valid share token: it was sent to the join page (a redirect, which
+    the phone's outbox takes for a save), its hand thrown away unsaid. Now the answer says the
+    hand was not saved, repeats it, and says how to join; a hand naming its seat (?seat=) is
+    marked to be kept on the phone for that seat. A photo's Confirm is answered alike."""
+    game, _phone = table
+    ids = seat_ids(game)
+    stranger = app.test_client()
+    r = stranger.post(f"/p/{game.share_token}", data={"double": "6", "total": "13"})
+    assert r.status_code == 403 and OTHER_SEAT_HEADER not in r.headers
+    words = text(r)
+    assert "What you typed was not saved: 13" in words and NOT_JOINED in words
+    assert 'name="seat"' not in r.text  # no names to tap here: the join secret opens them
+    r = stranger.post(
+        f"/p/{game.share_token}?seat={ids['Bob']}", data={"double": "6", "went_out": "y"}
+    )
+    assert r.status_code == 403 and r.headers.get(OTHER_SEAT_HEADER) == "1"
+    assert "What you typed was not saved: went out" in text(r)
+    r = stranger.post(
+        f"/p/{game.share_token}/photo/confirm?double=6&seen=0&seat={ids['Bob']}",
+        data={"tile": ["3-2", "1-0"]},
+    )
+    assert r.status_code == 403 and r.headers.get(OTHER_SEAT_HEADER) == "1"
+    assert "Tiles from your photo were not saved: 3-2 1-0" in text(r) and NOT_JOINED in text(r)
+    # a game over: no seat to join any more, so the hand was not counted, said so
+    game.status = "finished"
+    db.session.commit()
+    r = stranger.post(f"/p/{game.share_token}", data={"double": "6", "total": "13"})
+    assert r.status_code == 403 and "What you typed was not saved: 13" in text(r)
+    assert "Not counted: the game ended before this hand was sent" in text(r)
+    assert NOT_JOINED not in text(r)
     assert db.session.scalar(select(HandPost.id)) is None
 
 
