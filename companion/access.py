@@ -69,7 +69,7 @@ from .models import (
     new_token,
     utcnow,
 )
-from .vocab import AuditCode, GameStatus
+from .vocab import AuditCode
 from .web.htmx import is_htmx, navigate
 from .web.redact import carries_secret
 
@@ -502,37 +502,21 @@ def forget(game: Game) -> None:
 def joined_share_tokens() -> list[str]:
     """The share tokens of the games this phone joined a seat of, newest first (at most
     :data:`MAX_REMEMBERED`; deleted games left out): the player's home page lists them."""
-    return _seat_share_tokens((Grant.PLAYER,))
-
-
-def ended_seat_share_tokens() -> list[str]:
-    """The share tokens of the finished games this phone holds a seat of, or held one until
-    the scorekeeper removed it (as :func:`joined_share_tokens`): a hand kept on the phone for
-    such a seat can never be posted now, and the home page says so (templates/
-    _waiting_hands.html)."""
-    return _seat_share_tokens((Grant.PLAYER, Grant.REMOVED), GameStatus.FINISHED)
-
-
-def _seat_share_tokens(grants: tuple[Grant, ...], status: GameStatus | None = None) -> list[str]:
-    """The share tokens of the games (of ``status``, any when None) this phone holds one of
-    ``grants`` in, newest first (at most :data:`MAX_REMEMBERED`; deleted games left out)."""
     device = current_device(create=False)
     if device is None:
         return []
-    found = (
+    rows = db.session.scalars(
         select(Game.share_token)
         .join(GameAccess, GameAccess.game_id == Game.id)
         .where(
             GameAccess.device_id == device.id,
-            GameAccess.role.in_([str(g) for g in grants]),
+            GameAccess.role == str(Grant.PLAYER),
             Game.deleted_at.is_(None),
         )
         .order_by(GameAccess.id.desc())
         .limit(MAX_REMEMBERED)
     )
-    if status is not None:
-        found = found.where(Game.status == str(status))
-    return list(db.session.scalars(found))
+    return list(rows)
 
 
 def remembered_tokens() -> list[str]:

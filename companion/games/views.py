@@ -31,7 +31,6 @@ from ..access import (
     accept_passcode,
     admit_phone,
     count_passcode_try,
-    ended_seat_share_tokens,
     forget_passcode_return,
     joined_share_tokens,
     passcode_needed,
@@ -135,12 +134,7 @@ def index() -> ResponseReturnValue:
         .order_by(GameNight.played_on.desc(), GameNight.id.desc())
         .limit(20)
     ).all()
-    # the hand pages of games over this phone held a seat of: a hand kept for such a seat
-    # says it was not counted (templates/_waiting_hands.html)
-    over = [url_for("table.hand", share_token=t) for t in ended_seat_share_tokens()]
-    return render_template(
-        "games/index.html", mine=mine, joined=_joined_games(), nights=nights, over=over
-    )
+    return render_template("games/index.html", mine=mine, joined=_joined_games(), nights=nights)
 
 
 def _joined_games() -> list[Game]:

@@ -9,6 +9,7 @@ score) are :mod:`companion.web.game_lookup`'s. Who may use a link is :mod:`compa
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import NoReturn
 
 from flask import abort
@@ -22,6 +23,7 @@ from ..access import Grant, holds
 from ..extensions import db
 from ..ids import parse_id
 from ..models import Device, Game, GameAccess
+from ..vocab import GameStatus
 from .deleted_games import recently_deleted
 
 #: longest token accepted in a URL (tokens are 22 characters; anything longer is junk)
@@ -99,6 +101,20 @@ def game_for_join(token: str) -> Game | None:
     if game is not None and game.deleted_at is not None:
         _gone(game, edit=False)
     return game
+
+
+def finished_share_tokens(share_tokens: Collection[str]) -> set[str]:
+    """The share tokens among ``share_tokens`` of live (not deleted) games that are over.
+    Anyone may know it: a share token opens the game's scoreboard, which says so too."""
+    wanted = [t for t in share_tokens if t and len(t) <= MAX_TOKEN_LENGTH]
+    if not wanted:
+        return set()
+    found = select(Game.share_token).where(
+        Game.share_token.in_(wanted),
+        Game.status == str(GameStatus.FINISHED),
+        Game.deleted_at.is_(None),
+    )
+    return set(db.session.scalars(found))
 
 
 def game_at_table(text: str, device: Device | None, *, host: bool) -> Game:

@@ -44,7 +44,7 @@ from ..models import Game, HandPost, Round, Seat
 from ..services import hand_photo
 from ..services import hand_posts as posts
 from ..services.deleted_games import shared_game
-from ..services.game_lookup import game_for_join, game_for_view
+from ..services.game_lookup import finished_share_tokens, game_for_join, game_for_view
 from ..services.handovers import record_handover
 from ..services.rematches import followed_rematch
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
@@ -321,6 +321,29 @@ def hand(share_token: str) -> Any:
     if request.method == "GET":
         return render_template("table/hand.html", **_hand_context(game, seat, typed=_kept(seat)))
     return _post(game, seat, share_token)
+
+
+#: most hand pages one ask of :func:`hands_over` names (a phone keeps a hand or two; more: junk)
+MAX_PAGES_ASKED = 20
+
+
+@bp.route("/hands/over")
+@requires(Role.VIEWER)
+def hands_over() -> Any:
+    """Which of the hand pages named (``?page=``, repeated: the pages of hands a phone kept
+    and has not sent, static/js/waiting.js) are of a game that is over, as JSON: page -> what
+    a hand kept for it says (templates/_not_counted.html). Such a hand can never be posted,
+    whatever the phone's session: a phone that lost it is known by none of its games, so the
+    page cannot be told; it asks. Anything else named (not a hand page, a live game) is left
+    out."""
+    pages = {}
+    for page in query.texts("page")[:MAX_PAGES_ASKED]:
+        token = page.rpartition("/")[2]
+        if token and page == url_for("table.hand", share_token=token):
+            pages[token] = page
+    over = finished_share_tokens(pages)
+    words = Markup(render_template("_not_counted.html")).striptags() if over else ""
+    return jsonify({pages[token]: words for token in over})
 
 
 def _draft_key(seat: Seat) -> str:

@@ -249,16 +249,17 @@
   // Whether ``entry`` is kept for a seat this page does not hold (not its hand page's
   // data-holds, nor its form here): not sent from this page, said so. So is a stale one (its
   // token refused) of a game over (data-also) on a page not of its seat (the rematch's): only
-  // its own page's fresh token is sent with it (post), and that game is over.
+  // its own page's fresh token is sent with it (post), and that game is over. So is one
+  // waiting.js was told is of a game over (e.over: its words, as data-over's; never stored).
   function away(entry) {
-    return (entry.state === "seat" || entry.stale && over(entry)) && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
+    return entry.over || (entry.state === "seat" || entry.stale && over(entry)) && !document.querySelector('[data-holds="' + seatOf(entry.url) + '"]') && !formFor(entry);
   }
   // The words of an entry of a game over shown on this page (table/hand.html's or removed.html's
-  // data-also, with data-over: the page of its rematch, or its own), or nothing. Away, it is
-  // never sent, not counted: said so (the caller asks away() first, once).
+  // data-also, with data-over: the page of its rematch, or its own; or e.over, waiting.js's),
+  // or nothing. Away, it is never sent, not counted: said so (the caller asks away() first, once).
   function over(entry) {
     var end = document.querySelector('[data-also="' + entry.page + '"]');
-    return end && end.dataset.over;
+    return entry.over || end && end.dataset.over;
   }
 
   // The server refused ``entry`` (``status``, its page ``html``): kept with its answer (what
@@ -407,15 +408,17 @@
         if (reload) { location.assign(reload); } else { render(); showAttention(); done(); }
         return;
       }
-      send(queue[i]).then(function (result) {
-        if (refused(result) && mineHere(queue[i])) { news = true; }
+      var e = queue[i];
+      send(e).then(function (result) {
+        if (refused(result) && mineHere(e)) { news = true; }
         // This page's entry was answered (saved, or refused with what is saved now): show
         // the game as it is now; a refused entry stays in the outbox beside it.
         // Refused for a stale token: the page loaded again sends it with a fresh one (once:
         // a page whose fresh token is refused too, cookies off, shows it waiting); the others'
-        // tokens are as stale.
+        // tokens are as stale. Not one of a game over shown on another page (data-also, the
+        // rematch's): its own page leads back here, and it says it was not counted (away()).
         var old = result === "stale";
-        if ((old ? !queue[i].stale : !/waiting|seat/.test(result)) && mineHere(queue[i])) { reload = queue[i].page; }
+        if ((old ? !e.stale && (e.page === location.pathname || !over(e)) : !/waiting|seat/.test(result)) && mineHere(e)) { reload = e.page; }
         if (result === "waiting") { sending = false; render(); return done(); }
         next(old ? queue.length : i + 1);
       });

@@ -9,9 +9,10 @@
 // again: it is sent by itself then), or it can be forgotten. Nothing is sent from here. A hand
 // the server refused (its round saved with other values, a refusal in words) is listed too,
 // drawn as its hand page draws it (offline.js's draw: the refusal's words, Forget): the
-// phone may never open that page again. The outbox's rules are offline.js's (window.cfc: its
-// store, whose seat a hand is, what was refused, Forget): that file is on every page that
-// loads this one, and runs first (both deferred, base.html's first).
+// phone may never open that page again. So is a hand whose game is over (the server is
+// asked: ask()), which can never be sent: not counted. The outbox's rules are offline.js's
+// (window.cfc: its store, whose seat a hand is, what was refused, Forget): that file is on
+// every page that loads this one, and runs first (both deferred, base.html's first).
 // Only these pages load this file (the scorekeeper's first visit does not pay for it).
 (function () {
   "use strict";
@@ -23,7 +24,10 @@
   if (!script || !box || !cfc) { return; }
   var words = script.dataset;
   var todo = JSON.parse(words.todo || "{}"); // seat id -> what to do (a game's join page)
-  var ended = JSON.parse(words.ended || "[]"); // hand pages of games over (the home page)
+  var ended = {}; // hand page of a game over -> what a hand kept for it says (the server's)
+  var asked = null; // the pages last asked about: asked again when they change, or back online
+  var pending = false; // asked, not answered yet: the hands still to send are not said yet
+  var WAIT_MS = 3000; // an answer slower than this: they are said as waiting meanwhile
   var shown = null; // the entries drawn, by key: drawn again only when they change
 
   function el(tag, text, cls) {
@@ -42,31 +46,49 @@
   // the server's refusal, kept with its answer
   function refused(e) { return cfc.refused(e.state); }
 
-  // What to do with a hand still to send. One kept for its seat in a game over can never be
-  // sent (as offline.js over() says on its hand page): not counted, not "sent by itself then".
-  function said(entry) {
-    if (entry.state === "seat" && ended.indexOf(entry.page) > -1) { return words.over; }
-    return todo[cfc.seatOf(entry.url)] || words.home;
+  // Which games of the hands still to send are over (data-ask: companion/table/views.py
+  // hands_over). The server is asked, not told by the page: a phone that lost its session is
+  // known by none of its games. Such a hand can never be sent (not counted, never "sent by
+  // itself then"), so the hands still to send wait for the answer before they are said; not
+  // answered (offline, or slow: WAIT_MS), they are said as waiting until it comes.
+  function ask(hands) {
+    var pages = hands.map(function (e) { return e.page; }).filter(function (p, i, all) { return all.indexOf(p) === i; });
+    var query = new URLSearchParams(pages.map(function (p) { return ["page", p]; })) + "";
+    if (!pages.length || query === asked) { return; }
+    asked = query;
+    pending = true;
+    var done = function () { pending = false; render(); };
+    setTimeout(done, WAIT_MS);
+    fetch(words.ask + "?" + query).then(function (r) { return r.ok ? r.json() : {}; }).then(function (over) {
+      ended = over;
+      done();
+    }, done); // (asked again back online)
   }
+  window.addEventListener("online", function () { asked = null; });
 
-  // The hands still to send, then those refused; on a join page, that game's only.
+  // The hands that need the player, drawn as their hand page draws them (offline.js draw(),
+  // the one home of that grouping: under "Not saved: check these"): those the server refused
+  // and those of a game over (e.over: offline.js over() says it with its words, Forget, no
+  // Send now); then the hands still to send, with what to do. On a join page, that game's only.
   function render() {
     var all = cfc.load().filter(function (e) {
       return cfc.seatOf(e.url) && (!words.page || e.page === words.page);
     });
-    var now = all.map(function (e) { return e.key + e.state; }).join();
+    all.forEach(function (e) { e.over = !refused(e) && ended[e.page]; });
+    ask(all.filter(function (e) { return !refused(e); }));
+    var now = pending + all.map(function (e) { return e.key + e.state + e.over; }).join();
     if (now === shown) { return; }
     shown = now;
-    var no = all.filter(refused);
+    var no = all.filter(function (e) { return refused(e) || e.over; });
     refusals.hidden = !no.length;
     cfc.draw(refusals, no);
-    var hands = all.filter(function (e) { return !refused(e); });
+    var hands = pending ? [] : all.filter(function (e) { return !refused(e) && !e.over; });
     box.querySelectorAll(".outbox-entry").forEach(function (n) { n.remove(); });
     box.hidden = !hands.length;
     hands.forEach(function (entry) {
       var item = box.appendChild(el("div", "", "outbox-entry waiting"));
       item.appendChild(el("h3", entry.label));
-      item.appendChild(el("p", said(entry), "outbox-state"));
+      item.appendChild(el("p", todo[cfc.seatOf(entry.url)] || words.home, "outbox-state"));
       var own = item.appendChild(el("div", "", "outbox-own"));
       own.appendChild(el("p", words.mine));
       var list = own.appendChild(el("ul"));

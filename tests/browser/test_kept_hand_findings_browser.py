@@ -6,9 +6,10 @@ old "Round saved." goes once a later Save is kept offline."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from sqlalchemy import select
 
 from companion.extensions import db
@@ -68,6 +69,17 @@ def test_a_hand_kept_for_its_seat_in_a_game_that_ended_says_it_was_not_counted(
     assert ("Bob", 12) not in hands_posted(app, game["id"])
 
 
+def bobs_last_12_refused_as_stale(player: Page, live_server) -> tuple[dict[str, Any], Any]:
+    """Bob's 12 for the last round waits offline and the phone loses its session meanwhile, so
+    back online the hand is refused as stale (its token is no longer the phone's): the phone is
+    on the game's join page. The game and the scorekeeper's phone (``last_round_to_play``)."""
+    game, other = last_round_to_play(live_server)
+    joins(player, game["join"], "Bob")
+    posts_12_offline(player, live_server, player.context.clear_cookies)
+    player.wait_for_url(re.compile(r"/j/[\w-]+$"), timeout=20_000)
+    return game, other
+
+
 def test_a_stale_hand_of_a_game_that_ended_says_it_was_not_counted_in_the_rematch(
     small_phone: Page, live_server
 ) -> None:
@@ -79,10 +91,7 @@ def test_a_stale_hand_of_a_game_that_ended_says_it_was_not_counted_in_the_rematc
     is posted into the rematch."""
     player = small_phone
     app = live_server.app
-    game, other = last_round_to_play(live_server)
-    joins(player, game["join"], "Bob")
-    posts_12_offline(player, live_server, player.context.clear_cookies)
-    player.wait_for_url(re.compile(r"/j/[\w-]+$"), timeout=20_000)  # refused as stale
+    game, other = bobs_last_12_refused_as_stale(player, live_server)
     join = removed_from(app, game["id"], "Bob")
     last_round_saved_and_rematch(live_server, game, other)
     posted: list[str] = []
@@ -136,14 +145,62 @@ def test_a_removed_phones_hand_kept_for_its_seat_in_a_game_that_ended_says_it_wa
     expect(entry.locator(".outbox-state")).to_have_text(NOT_COUNTED, timeout=20_000)
     expect(entry.locator(".outbox-own")).to_contain_text("12")
     player.goto("/")
-    listed = player.locator("#waiting-hands .outbox-entry")
-    expect(listed.locator(".outbox-state")).to_have_text(NOT_COUNTED)
-    expect(player.locator("#waiting-hands")).not_to_contain_text("sent by itself")
-    expect(listed).to_contain_text("12")
+    forgets_it_not_counted(player)
+    assert ("Bob", 12) not in hands_posted(app, game["id"])
+
+
+def not_counted_listed(player: Page) -> Locator:
+    """The join or home page lists Bob's 12 as its hand page lists it: under "Not saved: check
+    these" (never "Not sent yet"), not counted, its values, Forget and no Send now."""
+    listed = player.locator("#refused-hands .outbox-entry")
+    expect(listed.locator(".outbox-state")).to_have_text(NOT_COUNTED, timeout=20_000)
+    expect(player.locator("#refused-hands h2")).to_have_text("Not saved: check these")
+    expect(player.locator("#waiting-hands")).to_be_hidden()
+    expect(player.locator("main")).not_to_contain_text("sent by itself")
+    expect(listed.locator(".outbox-own")).to_contain_text("12")
+    expect(listed.get_by_role("button", name="Send now")).to_have_count(0)
+    return listed
+
+
+def forgets_it_not_counted(player: Page) -> None:
+    """Bob's 12 listed as not counted (:func:`not_counted_listed`), then forgotten."""
+    listed = not_counted_listed(player)
     player.once("dialog", lambda dialog: dialog.accept())
     listed.get_by_role("button", name="Forget what this phone had").click()
     expect(listed).to_have_count(0)
+    expect(player.locator("#refused-hands")).to_be_hidden()
     assert player.evaluate("() => localStorage.getItem('cfc-outbox')") in (None, "[]")
+
+
+#: a page's watch: window.promised once it said a kept hand "is sent by itself then"
+PROMISED = """
+window.promised = false;
+new MutationObserver(function () {
+  if (/sent by itself/.test(document.body.innerText)) { window.promised = true; }
+}).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+"""
+
+
+def test_a_hand_kept_by_a_phone_that_lost_its_session_says_so_once_its_game_ended(
+    small_phone: Page, live_server
+) -> None:
+    """Bob's 12 for the last round waits offline; the phone loses its session (its cookie
+    gone: the server knows none of its games), so back online the hand is refused as stale.
+    The scorekeeper saves that round: the game is over. The home page and the game's join
+    page said "It is sent by itself then": they say it was not counted, as its hand page
+    would, and nothing is posted."""
+    player = small_phone
+    app = live_server.app
+    game, other = bobs_last_12_refused_as_stale(player, live_server)
+    assert other_posts(other, game, f"/g/{game['edit']}/round", game["last"]) == 303
+    player.add_init_script(PROMISED)
+    player.goto("/")
+    not_counted_listed(player)
+    assert not player.evaluate("window.promised")  # not even until the server answered
+    player.goto(f"/p/{game['share']}")  # "Open the game": its join page
+    player.wait_for_url(re.compile(r"/j/[\w-]+$"))
+    forgets_it_not_counted(player)
+    assert not player.evaluate("window.promised")
     assert ("Bob", 12) not in hands_posted(app, game["id"])
 
 
@@ -202,3 +259,44 @@ def test_a_save_kept_offline_takes_the_old_round_saved_notice_away(
         expect(keeper.get_by_text("Round saved.")).to_have_count(0)
     finally:
         offline(keeper.context, live_server, False)
+
+
+def test_a_hand_still_waiting_when_the_rematch_opens_stays_there_once_refused_as_stale(
+    small_phone: Page, live_server
+) -> None:
+    """Bob's 12 for the last round is kept (its post never arrived) and is still plain
+    "waiting" when the phone, which lost its session meanwhile, opens the rematch's hand
+    page. Sent once from there, it is refused as stale (its token was the lost session's):
+    the phone stays on the rematch's page (the old game's page, loaded for a fresh token,
+    can never send it: that game is over) and the hand says it was not counted."""
+    player = small_phone
+    app = live_server.app
+    game, other = last_round_to_play(live_server)
+    joins(player, game["join"], "Bob")
+    old_post = re.compile(re.escape(f"/p/{game['share']}") + r"\?seat=\d+$")
+
+    def lost(route) -> None:
+        route.abort() if route.request.method == "POST" else route.continue_()
+
+    player.route(old_post, lost)  # the post never arrives: kept, "waiting"
+    player.get_by_label("Points left in my hand").fill("12")
+    player.get_by_role("button", name="Post my hand").click()
+    entry = player.locator("#outbox .outbox-entry")
+    expect(entry).to_have_attribute("data-state", "waiting", timeout=20_000)
+    player.context.clear_cookies()
+    join = removed_from(app, game["id"], "Bob")
+    last_round_saved_and_rematch(live_server, game, other)
+    joins(player, join, "Bob")
+    rematch = player.url
+    assert game["share"] not in rematch
+    expect(entry).to_have_attribute("data-state", "waiting")
+    opened: list[str] = []
+    player.on("request", lambda r: opened.append(r.url) if r.is_navigation_request() else None)
+    player.unroute(old_post)
+    entry.get_by_role("button", name="Send now").click()
+    expect(entry.locator(".outbox-state")).to_have_text(NOT_COUNTED, timeout=20_000)
+    expect(entry.get_by_role("button", name="Send now")).to_have_count(0)
+    player.wait_for_timeout(1_000)
+    assert opened == [], opened  # stayed on the rematch's page: the old one never opened
+    assert player.url == rematch
+    assert ("Bob", 12) not in hands_posted(app, game["id"])
