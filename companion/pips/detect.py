@@ -934,7 +934,9 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     found = [p for _, p in halves[0] + halves[1]]
     left_out = False
     if not _halves_centred(halves, divider, width):
-        centred = _centred_without_stray(halves, divider, width)
+        centred = _centred_without_stray(halves, divider, width) or _centred_without_corner(
+            halves, divider, width
+        )
         if centred is None:
             return None
         halves, left_out = centred, True
@@ -1031,6 +1033,28 @@ def _centred_without_stray(halves: Halves, divider: Blob, width: float) -> Halve
         return patterned and _halves_centred(kept, divider, width)
 
     return _farthest_stray(halves, usual, fits)
+
+
+def _centred_without_corner(halves: Halves, divider: Blob, width: float) -> Halves | None:
+    """``halves`` without the one mark whose disc reaches into a corner of the face
+    (:data:`FACE_CORNER`), where no pip lies but the table shows past the outline (drawn from
+    the divider's length, a little off at times), when both halves are standard patterns
+    around their middles without it; None when there is none such. A 4-0's blank half held
+    such a wedge of table, a pip's size at 0.5x, and the tile was dropped without a word. The
+    caller keeps the tile below ``SURE``, so it waits for a tap."""
+    for side, half in enumerate(halves):
+        for k, (_, mark) in enumerate(half):
+            u, v = divider.along_across(mark.x, mark.y)
+            radius = mark.diameter / 2
+            if abs(u) + radius <= FACE_CORNER[0] * width:
+                continue
+            if abs(v) + radius <= FACE_CORNER[1] * width:
+                continue
+            kept = _without_mark(halves, side, k)
+            patterned = all(_in_pattern([p for _, p in h], divider) for h in kept if h)
+            if patterned and _halves_centred(kept, divider, width):
+                return kept
+    return None
 
 
 def _farthest_stray(

@@ -460,3 +460,18 @@ def test_a_tile_the_colour_of_the_table_is_asked_not_dropped(spec, asked, sure, 
     reading = count_pips(vary(data, how) if how else data)
     assert sorted(t.text for t in reading.read_tiles if not t.sure) == asked
     assert sorted(t.text for t in reading.read_tiles if t.sure) == sure
+
+
+@pytest.mark.parametrize("how", ["", "x0.5", "x2"])
+def test_a_wedge_of_table_in_a_tiles_corner_does_not_drop_it(how):
+    """A dark red 4-0 on a green cloth: at 0.5x the light table showing in a corner of the
+    outline, past the blank half's end, is a round mark a pip's size, just inside where a
+    pip may be. Counted on the blank half, it kept that half off its middle, and the tile was
+    dropped without a word (read sure at 1x and 2x). Left out, the halves are standard
+    patterns around their middles: the 4-0 is offered at 0.5x, asked."""
+    data = item("scene:459069:1200", PHOTOS).data
+    reading = count_pips(vary(data, how) if how else data)
+    assert "4-0" in [t.text for t in reading.read_tiles]
+    assert sorted(t.text for t in reading.read_tiles if t.sure) == (
+        ["2-1", "3-0", "6-2"] if how == "x0.5" else ["2-1", "3-0", "4-0", "6-2"]
+    )
