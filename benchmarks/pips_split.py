@@ -5,8 +5,8 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
 ``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth``, ``--seventeenth``,
-``--eighteenth``, ``--nineteenth``, ``--twentieth``, ``--twenty-first`` and ``--twenty-second``
-the later ones.
+``--eighteenth``, ``--nineteenth``, ``--twentieth``, ``--twenty-first``, ``--twenty-second``
+and ``--twenty-third`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -257,6 +257,17 @@ LATER_PARTS = {
         "A twenty-second held-out part of the photo reader's labelled set, written once right "
         "after the twenty-first one (pips_split_twenty_first.json) had measured the late "
         "morning round's reader (its answers, at 0.5x-3x, compared by place), before any "
+        "tuning on it.",
+    ),
+    "--twenty-third": LaterPart(
+        "held_out_twenty_third",
+        ROOT / "tests" / "data" / "pips_split_twenty_third.json",
+        1225,
+        (490_000, 500_000, 150),
+        (500_000, 501_000, 30),
+        "A twenty-third held-out part of the photo reader's labelled set, written once right "
+        "after the twenty-second one (pips_split_twenty_second.json) had measured the "
+        "afternoon round's reader (its answers, at 0.5x-3x, compared by place), before any "
         "tuning on it.",
     ),
 }

@@ -104,6 +104,17 @@ WIDTH_STRIPS = 8
 #: How much wider than a stick's usual width the band cut along it is (:func:`_across_stick`):
 #: a divider crossing the stick widens the mark's outline where they meet.
 STICK_BAND = 1.4
+#: A mark on a would-be tile's face at least this many times longer than thick that reaches
+#: :data:`TO_EDGE` of the way to its outline is a stick or a pen cut off by the tile's edge
+#: (darker than the face there only), not a logo printed on it (:func:`_stick_on_face`).
+STICK_ASPECT = 4.0
+#: How far out, as a share of the distance from a tile's centre to its outline, a stick's
+#: piece on the face reaches: a logo lies well inside the face.
+TO_EDGE = 0.9
+#: A tile that must show its edges (:func:`_needs_edges`) and does not is still offered, asked,
+#: when it has at least this many pips read in standard patterns: grain and knots fake a
+#: blank half or a pair of pips, not a 3-1 or a 5-0 on a tile the colour of the table.
+EDGELESS_PIPS = 4
 #: Contrast (0-255) a mark needs above its surroundings.
 MIN_CONTRAST = 28
 #: How far past a would-be tile's outline (a share of its size) a mark may reach and still
@@ -721,16 +732,30 @@ def _tile_if_one(
 ) -> TileRead | None:
     """The tile around ``divider`` (its pips not among ``claimed``), or None when what lies
     around it is not a tile's face: a logo, a surface unlike a tile's, grain or stripes."""
-    if _has_foreign_mark(divider, blobs):
+    marks = _foreign_marks(divider, blobs)
+    if not all(_stick_on_face(mark, divider) for mark in marks):
         return None  # a logo or a picture: the back of a tile, or not a tile at all
     tile = _tile_at(divider, pips, claimed, max_pips)
     if tile is None or not face.looks_like_tile(divider, blank=not tile.pips):
         return None
+    asked = bool(marks)  # a stick lies over the face and may hide pips
     if _needs_edges(tile) and not face.stands_out(divider):
-        return None  # a blank half with no tile edge around it: grain, a knot, a crease
+        if not _reads_without_edges(tile):
+            return None  # a blank half with no tile edge around it: grain, a knot, a crease
+        asked = True  # a tile the colour of the table: its pips say it is one, the player too
     if tile.halves == (0, 0) and not face.steady_in_depth(divider):
         return None  # stripes along the divider, whose own edges passed for the tile's
+    if asked and tile.sure and tile.halves is not None:
+        tile = replace(tile, confidence=highest_unsure(tile.halves, SURE))
     return tile
+
+
+def _reads_without_edges(tile: TileRead) -> bool:
+    """Whether ``tile``, whose edges do not show (a green tile on a green cloth, a red one on
+    a red table), is read well enough to be offered anyway, asked: sure from its pips alone
+    (standard patterns, one size) and at least :data:`EDGELESS_PIPS` of them. A 5-0 and a
+    3-1 were dropped without a word for want of edges."""
+    return tile.sure and tile.halves is not None and sum(tile.halves) >= EDGELESS_PIPS
 
 
 def _fewest_rivals_first(
@@ -839,11 +864,12 @@ def _pips_on(divider: Blob, pips: list[Blob]) -> list[Blob]:
     return found
 
 
-def _has_foreign_mark(divider: Blob, blobs: list[Blob]) -> bool:
-    """Whether a mark bigger than any pip (a letter of a logo, an edge) lies on the would-be
-    tile's face, away from the divider."""
+def _foreign_marks(divider: Blob, blobs: list[Blob]) -> list[Blob]:
+    """The marks bigger than any pip (a letter of a logo, an edge, a stick's piece) that lie
+    on the would-be tile's face, away from the divider."""
     width = divider.length / DIVIDER_SPAN
     biggest_pip = _pip_sizes(divider.length)[1] ** 2 * math.pi / 4
+    marks = []
     for blob in blobs:
         if blob.area <= biggest_pip or blob.area < 0.35 * blob.length * blob.thickness:
             continue  # pip-sized, or a thin outline (a tile's shadow along two edges)
@@ -853,8 +879,25 @@ def _has_foreign_mark(divider: Blob, blobs: list[Blob]) -> bool:
         if _runs_off_face(blob, divider, u, v, width):
             continue  # the table around the tile: a dark square of a cloth at its end
         if abs(u) < 0.4 * width and divider.thickness < abs(v) < 0.85 * width:
-            return True
-    return False
+            marks.append(blob)
+    return marks
+
+
+def _stick_on_face(blob: Blob, divider: Blob) -> bool:
+    """Whether ``blob``, a mark on ``divider``'s would-be tile, is the piece of a stick or a
+    pen lying over the face: long and thin (:data:`STICK_ASPECT`) and running out to the
+    face's edge (:data:`TO_EDGE`), where the stick, darker than the face but not than the
+    table, stops showing. A logo's letters lie inside the face. A stick over a 1-1's half
+    made the tile a face-down one's and it was dropped; now the tile is asked."""
+    if blob.length < STICK_ASPECT * blob.thickness:
+        return False
+    width = divider.length / DIVIDER_SPAN
+    u, v = divider.along_across(blob.x, blob.y)
+    turn = blob.angle - divider.angle
+    cos, sin = abs(math.cos(turn)), abs(math.sin(turn))
+    reach_u = abs(u) + cos * blob.length / 2 + sin * blob.thickness / 2
+    reach_v = abs(v) + sin * blob.length / 2 + cos * blob.thickness / 2
+    return reach_v >= TO_EDGE * width or reach_u >= TO_EDGE * width / 2
 
 
 def _runs_off_face(blob: Blob, divider: Blob, u: float, v: float, width: float) -> bool:
@@ -891,7 +934,9 @@ def _tile_at(divider: Blob, pips: list[Blob], claimed: set[int], max_pips: int) 
     found = [p for _, p in halves[0] + halves[1]]
     left_out = False
     if not _halves_centred(halves, divider, width):
-        centred = _centred_without_stray(halves, divider, width)
+        centred = _centred_without_stray(halves, divider, width) or _centred_without_corner(
+            halves, divider, width
+        )
         if centred is None:
             return None
         halves, left_out = centred, True
@@ -988,6 +1033,28 @@ def _centred_without_stray(halves: Halves, divider: Blob, width: float) -> Halve
         return patterned and _halves_centred(kept, divider, width)
 
     return _farthest_stray(halves, usual, fits)
+
+
+def _centred_without_corner(halves: Halves, divider: Blob, width: float) -> Halves | None:
+    """``halves`` without the one mark whose disc reaches into a corner of the face
+    (:data:`FACE_CORNER`), where no pip lies but the table shows past the outline (drawn from
+    the divider's length, a little off at times), when both halves are standard patterns
+    around their middles without it; None when there is none such. A 4-0's blank half held
+    such a wedge of table, a pip's size at 0.5x, and the tile was dropped without a word. The
+    caller keeps the tile below ``SURE``, so it waits for a tap."""
+    for side, half in enumerate(halves):
+        for k, (_, mark) in enumerate(half):
+            u, v = divider.along_across(mark.x, mark.y)
+            radius = mark.diameter / 2
+            if abs(u) + radius <= FACE_CORNER[0] * width:
+                continue
+            if abs(v) + radius <= FACE_CORNER[1] * width:
+                continue
+            kept = _without_mark(halves, side, k)
+            patterned = all(_in_pattern([p for _, p in h], divider) for h in kept if h)
+            if patterned and _halves_centred(kept, divider, width):
+                return kept
+    return None
 
 
 def _farthest_stray(

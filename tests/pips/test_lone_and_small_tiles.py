@@ -427,3 +427,51 @@ def test_a_tile_whose_divider_a_stick_crosses_is_asked_not_dropped(spec, asked, 
     reading = count_pips(vary(data, how) if how else data)
     assert sorted(t.text for t in reading.read_tiles if not t.sure) == asked
     assert sorted(t.text for t in reading.read_tiles if t.sure) == sure
+
+
+@pytest.mark.parametrize("how", ["", "x0.5", "x2"])
+def test_a_stick_lying_over_a_tiles_face_to_its_edge_is_no_logo(how):
+    """A stick lies over a 1-1's half, from the tile's end to its divider, and hides a pip.
+    On the dark cloth the stick is no darker than the table; on the ivory face it is, so its
+    piece there is a mark too big for a pip, and it vetoed the tile as a face-down one's logo:
+    the 1-1 was dropped without a word. Long and thin, running out to the face's edge, it is
+    a stick's piece, not a logo: the tile is found and asked (it reads 1-0, the hidden pip
+    missed); the tiles clear of the stick stay sure."""
+    data = item("scene:458437:4000", PHOTOS).data
+    reading = count_pips(vary(data, how) if how else data)
+    assert [t.text for t in reading.read_tiles if not t.sure] == ["1-0"]
+    assert sorted(t.text for t in reading.read_tiles if t.sure) == ["5-3", "6-3"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "asked", "sure"),
+    [
+        ("scene:475245:1600", ["0-0", "5-0"], ["3-1", "3-2", "4-3", "5-3", "5-3"]),
+        ("scene:478675:640", ["3-1"], ["2-1", "5-4", "6-4"]),
+    ],
+)
+@pytest.mark.parametrize("how", ["", "x0.5"])
+def test_a_tile_the_colour_of_the_table_is_asked_not_dropped(spec, asked, sure, how):
+    """A green 5-0 on a green checked cloth and a red 3-1 on a red table show no edge, and a
+    tile with a blank half or few pips must show its edges (grain and knots fake those): both
+    were dropped without a word, though their pips read sure. With at least four pips in
+    standard patterns they are offered, asked (a knot fakes a pip or two, not a 3-1)."""
+    data = item(spec, PHOTOS).data
+    reading = count_pips(vary(data, how) if how else data)
+    assert sorted(t.text for t in reading.read_tiles if not t.sure) == asked
+    assert sorted(t.text for t in reading.read_tiles if t.sure) == sure
+
+
+@pytest.mark.parametrize("how", ["", "x0.5", "x2"])
+def test_a_wedge_of_table_in_a_tiles_corner_does_not_drop_it(how):
+    """A dark red 4-0 on a green cloth: at 0.5x the light table showing in a corner of the
+    outline, past the blank half's end, is a round mark a pip's size, just inside where a
+    pip may be. Counted on the blank half, it kept that half off its middle, and the tile was
+    dropped without a word (read sure at 1x and 2x). Left out, the halves are standard
+    patterns around their middles: the 4-0 is offered at 0.5x, asked."""
+    data = item("scene:459069:1200", PHOTOS).data
+    reading = count_pips(vary(data, how) if how else data)
+    assert "4-0" in [t.text for t in reading.read_tiles]
+    assert sorted(t.text for t in reading.read_tiles if t.sure) == (
+        ["2-1", "3-0", "6-2"] if how == "x0.5" else ["2-1", "3-0", "4-0", "6-2"]
+    )
