@@ -407,6 +407,17 @@ def test_a_divider_parted_by_its_centre_pin_into_a_thick_mark_still_makes_a_tile
     assert "6-0" in [t.text for t in reading.read_tiles if t.sure]
 
 
+def asked_and_sure(spec: str, how: str) -> tuple[list[str], list[str]]:
+    """The tiles read from the photo ``spec`` (varied by ``how``, "" for none): those asked
+    and those read sure, each sorted."""
+    data = item(spec, PHOTOS).data
+    reading = count_pips(vary(data, how) if how else data)
+    return (
+        sorted(t.text for t in reading.read_tiles if not t.sure),
+        sorted(t.text for t in reading.read_tiles if t.sure),
+    )
+
+
 @pytest.mark.parametrize(
     ("spec", "asked", "sure"),
     [
@@ -423,10 +434,7 @@ def test_a_tile_whose_divider_a_stick_crosses_is_asked_not_dropped(spec, asked, 
     (or a piece alone is drawn on under it), and the tile is found, and asked: the stick may
     hide its pips (the 2-1 reads 2-0, the 3-1 2-1; every 0-0 is asked). The tiles clear of
     the stick stay sure."""
-    data = item(spec, PHOTOS).data
-    reading = count_pips(vary(data, how) if how else data)
-    assert sorted(t.text for t in reading.read_tiles if not t.sure) == asked
-    assert sorted(t.text for t in reading.read_tiles if t.sure) == sure
+    assert asked_and_sure(spec, how) == (asked, sure)
 
 
 @pytest.mark.parametrize("how", ["", "x0.5", "x2"])
@@ -456,10 +464,7 @@ def test_a_tile_the_colour_of_the_table_is_asked_not_dropped(spec, asked, sure, 
     tile with a blank half or few pips must show its edges (grain and knots fake those): both
     were dropped without a word, though their pips read sure. With at least four pips in
     standard patterns they are offered, asked (a knot fakes a pip or two, not a 3-1)."""
-    data = item(spec, PHOTOS).data
-    reading = count_pips(vary(data, how) if how else data)
-    assert sorted(t.text for t in reading.read_tiles if not t.sure) == asked
-    assert sorted(t.text for t in reading.read_tiles if t.sure) == sure
+    assert asked_and_sure(spec, how) == (asked, sure)
 
 
 @pytest.mark.parametrize("how", ["", "x0.5", "x2"])
