@@ -216,9 +216,12 @@
   function post(entry, headers, signal, back) {
     var token = document.querySelector("[name=csrf_token]");
     var body = withPutBack(new URLSearchParams(entry.fields), back);
-    if (token && !document.body.hasAttribute("data-offline-copy") && (entry.page === location.pathname || formFor(entry))) { body.set(token.name, token.value); }
+    if (token && !document.body.hasAttribute("data-offline-copy") && ownPage(entry)) { body.set(token.name, token.value); }
     return fetch(entry.url, { method: "POST", body: body, headers: headers, redirect: "manual", signal: signal });
   }
+
+  // Whether ``entry`` was kept on this page, or its form is here: sent with this page's token
+  function ownPage(entry) { return entry.page === location.pathname || !!formFor(entry); }
 
   // Whether the server's answer to an entry says it is saved: the one reading of it. Every
   // saving view answers a redirect (or, asked again, the same answer in words: 2xx); an answer
@@ -395,9 +398,11 @@
     navigator.locks ? navigator.locks.request(STORE, all) : all();
   }
   function sendAll(done) {
+    // This page's own entries first (sent with its fresh token): a stale one of another
+    // page ends the pass (the others' tokens are as stale), and must not hold them back.
     var queue = load().filter(function (e) {
       return !refused(e.state) && !inFlight[e.key] && !away(e);
-    });
+    }).sort(function (a, b) { return ownPage(b) - ownPage(a); });
     if (!queue.length) { sending = false; return done(); }
     var reload = false;
     var news = false; // an entry of this page came back refused: the player must see it

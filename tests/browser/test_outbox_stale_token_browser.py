@@ -156,3 +156,25 @@ def test_a_hand_whose_fresh_token_is_refused_too_waits_saying_so(phone: Page, li
     with live_server.app.app_context():
         posts = list(db.session.scalars(select(HandPost).where(HandPost.game_id == table.id)))
     assert [p.total for p in posts] == [12]
+
+
+def test_a_stale_hand_of_another_game_does_not_hold_back_this_pages_hand(
+    phone: Page, live_server
+) -> None:
+    """Bob's hand in one game is kept while the phone loses its session (stale for good: the
+    phone never joins that game again). The phone then joins Eve's seat in another game, and
+    her 12 is kept offline there. Back online, this page's own hand is sent first, with its
+    fresh token: the other game's stale hand, sent first, ended every pass (the others' tokens
+    taken for as stale), so Eve's hand waited forever, "Send now" and reloads alike."""
+    app = live_server.app
+    one = seed_table(app, ["Ann", "Bob", "Cho"], 6)
+    two = seed_table(app, ["Dee", "Eve", "Fay"], 6)
+    joins(phone, one.join, "Bob")
+    posts_12_offline(phone, live_server, phone.context.clear_cookies)
+    phone.wait_for_url(re.compile(r"/j/[\w-]+$"), timeout=20_000)  # "holds no seat"
+    joins(phone, two.join, "Eve")
+    posts_12_offline(phone, live_server, lambda: None)
+    expect(phone.locator(".post-state")).to_contain_text("Posted: 12 point", timeout=20_000)
+    with app.app_context():
+        posts = db.session.scalars(select(HandPost).where(HandPost.game_id.in_([one.id, two.id])))
+        assert [(p.game_id, p.total) for p in posts] == [(two.id, 12)]
