@@ -24,19 +24,26 @@
 
   function box(name) { return form.querySelector('input[name="' + name + '"]'); }
 
-  // What the form holds now: the typed total, "I went out", the tapped tiles.
+  // What the form holds now: the typed total, "I went out", the tapped tiles and their points
+  // (the picker's data-points, the engine's under the house rules).
   function handNow() {
-    var tiles = [];
-    form.querySelectorAll('input[name="tiles"]:checked').forEach(function (b) { tiles.push(b.value); });
+    var tiles = [], points = 0;
+    form.querySelectorAll('input[name="tiles"]:checked').forEach(function (b) {
+      tiles.push(b.value);
+      points += +b.getAttribute("data-points");
+    });
     var total = box("total"), out = box("went_out");
-    return { total: total ? total.value.trim() : "", out: !!(out && out.checked), tiles: tiles.sort() };
+    return { total: total ? total.value.trim() : "", out: !!(out && out.checked), tiles: tiles.sort(), points: points };
   }
 
   // The hand as one string, as the server's HandValue.key() writes a post ("out",
-  // "tiles:5-0 8-7", "12"); a total typed beside tiles is typing of its own.
+  // "tiles:5-0 8-7", "12"); a total typed beside tiles is typing of its own, unless it is
+  // their points: the server posts only the tiles then, and the kept typing must equal that
+  // post (it said "Not posted yet" beside "Hand posted" until the round was saved).
   function key(hand) {
     if (hand.out) { return "out"; }
-    if (hand.tiles.length) { return "tiles:" + hand.tiles.join(" ") + (hand.total ? "|" + hand.total : ""); }
+    var own = hand.total && !(/^[0-9]+$/.test(hand.total) && +hand.total === hand.points);
+    if (hand.tiles.length) { return "tiles:" + hand.tiles.join(" ") + (own ? "|" + hand.total : ""); }
     return hand.total;
   }
 
@@ -49,11 +56,10 @@
   // tiles' points are the picker's data-points, the engine's under the house rules).
   var zero = form.getAttribute("data-zero"), beside = form.getAttribute("data-beside") || "";
   function refused() {
-    var total = box("total"), hand = handNow(), typed = +hand.total, points = 0, words = "";
-    form.querySelectorAll('input[name="tiles"]:checked').forEach(function (b) { points += +b.getAttribute("data-points"); });
+    var total = box("total"), hand = handNow(), typed = +hand.total, words = "";
     if (/^[0-9]+$/.test(hand.total) && !hand.out) {
       if (hand.tiles.length) {
-        if (typed !== points) { words = beside.replace("{points}", points).replace("{typed}", typed); }
+        if (typed !== hand.points) { words = beside.replace("{points}", hand.points).replace("{typed}", typed); }
       } else if (!typed) {
         words = zero || "";
       }
