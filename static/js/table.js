@@ -280,7 +280,7 @@
       var had = new URLSearchParams(ev.detail.fields);
       Object.keys(latest).forEach(function (seat) {
         var hand = latest[seat], now = formKey(form, seat);
-        if (ev.detail.named.includes(seat + ":" + hand.revision)) { typedOver(seat, true); }
+        if ((ev.detail.named || []).includes(seat + ":" + hand.revision)) { typedOver(seat, true); }
         if (now && now === had.get("filled_" + seat) && now !== postKey(hand)) { newer[seat] = 1; show(seat, "changed", hand); }
       });
       remember();
