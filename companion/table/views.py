@@ -164,7 +164,7 @@ JOIN_LINK_REPLACED = _l(
 #: what a phone without a seat of the game is told when it opens a hand there (one that lost
 #: its saved data, or never joined): it is sent to the scoreboard link's join page, which says
 #: how to join and has no names to tap ("tap your name" pointed at nothing there)
-NO_SEAT_HERE = _l("This phone holds no seat of this game now, so it has no hand to open here.")
+NO_SEAT_HERE = _l("This phone holds no seat of this game, so it has no hand to open here.")
 
 
 def _no_seat_here(share_token: str) -> Any:

@@ -485,7 +485,7 @@ def test_a_phone_without_a_seat_is_told_so_not_to_tap_a_name_that_is_not_there(a
     r = lost.get(f"/p/{game.share_token}{page}")
     assert r.status_code == 303 and r.location.endswith(f"/j/{game.share_token}")
     words = html.unescape(lost.get(r.location).text)
-    assert "This phone holds no seat of this game now, so it has no hand to open here." in words
+    assert "This phone holds no seat of this game, so it has no hand to open here." in words
     assert "scan the QR code on the scorekeeper's phone" in words
     assert "Tap your name" not in words and 'name="seat"' not in words
 
