@@ -603,7 +603,8 @@
   }
 
   // "Put mine back in the form": every box, tick and choice of the entry back where it was
-  // (tiles of a picker not open travel as hidden fields, as a posted hand's do), each change
+  // (tiles of a picker not open travel as hidden fields, as a posted hand's do, and it opens
+  // to show them ticked: score.js), each change
   // announced as typed (input/change events), so the live form keeps it over later posts.
   function putBack(form, entry) {
     var values = {};
@@ -632,6 +633,8 @@
         input.name = name;
         input.value = tile;
       });
+      var open = box.querySelector(".picker-open");
+      if (open) { open.click(); }
     });
     form.dispatchEvent(new CustomEvent("put-back", { detail: entry })); // (table.js)
     form.scrollIntoView({ block: "start" });

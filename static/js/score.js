@@ -51,12 +51,14 @@
   }
 
   // Index one picker (once): its checkboxes by tile, its sum; grey out tiles tapped elsewhere
-  // and, elsewhere, the tiles it already holds.
+  // and, elsewhere, the tiles it already holds; tiles held hidden (table.js setTiles) ticked.
   function setup(picker) {
     var st = states.get(picker);
     if (st) { return st; }
     st = { byValue: {}, checked: {}, count: 0, points: 0, out: null };
     picker.querySelectorAll("input[type=checkbox]").forEach(function (box) {
+      var held = document.querySelector('.posted-tile[name="' + box.name + '"][value="' + box.value + '"]');
+      if (held) { box.checked = true; held.remove(); }
       st.byValue[box.value] = box;
       if (box.checked) { st.checked[box.value] = true; st.count += 1; st.points += pointsOf(box); }
     });
