@@ -398,11 +398,9 @@
     navigator.locks ? navigator.locks.request(STORE, all) : all();
   }
   function sendAll(done) {
-    // This page's own entries first (sent with its fresh token): a stale one of another
-    // page ends the pass (the others' tokens are as stale), and must not hold them back.
     var queue = load().filter(function (e) {
       return !refused(e.state) && !inFlight[e.key] && !away(e);
-    }).sort(function (a, b) { return ownPage(b) - ownPage(a); });
+    });
     if (!queue.length) { sending = false; return done(); }
     var reload = false;
     var news = false; // an entry of this page came back refused: the player must see it
@@ -425,7 +423,9 @@
         var old = result === "stale";
         if ((old ? !e.stale && (e.page === location.pathname || !over(e)) : !/waiting|seat/.test(result)) && mineHere(e)) { reload = e.page; }
         if (result === "waiting") { sending = false; render(); return done(); }
-        next(old ? queue.length : i + 1);
+        // (a stale one of another page, sent with its own token, ends nothing: it held back
+        // this page's, sent with the fresh one, for good: a lost session in another game)
+        next(old && ownPage(e) ? queue.length : i + 1);
       });
     };
     next(0);

@@ -163,9 +163,10 @@ def test_a_stale_hand_of_another_game_does_not_hold_back_this_pages_hand(
 ) -> None:
     """Bob's hand in one game is kept while the phone loses its session (stale for good: the
     phone never joins that game again). The phone then joins Eve's seat in another game, and
-    her 12 is kept offline there. Back online, this page's own hand is sent first, with its
-    fresh token: the other game's stale hand, sent first, ended every pass (the others' tokens
-    taken for as stale), so Eve's hand waited forever, "Send now" and reloads alike."""
+    her 12 is kept offline there. Back online, the other game's stale hand (sent first, with
+    its own token) no longer ends the pass: it ended every pass (the others' tokens taken for
+    as stale), so Eve's hand, sent with this page's fresh token, waited forever, "Send now"
+    and reloads alike."""
     app = live_server.app
     one = seed_table(app, ["Ann", "Bob", "Cho"], 6)
     two = seed_table(app, ["Dee", "Eve", "Fay"], 6)
