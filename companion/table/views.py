@@ -328,7 +328,7 @@ MAX_PAGES_ASKED = 20
 
 
 @bp.route("/hands/over")
-@requires(Role.VIEWER)
+@requires(Role.ANYONE)
 def hands_over() -> Any:
     """Which of the hand pages named (``?page=``, repeated: the pages of hands a phone kept
     and has not sent, static/js/waiting.js) are of a game that is over, as JSON: page -> what
