@@ -11,9 +11,10 @@ Below the blueprints: any blueprint may import it; it imports only the engine an
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from babel import Locale
 from babel.lists import format_list
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
@@ -25,6 +26,22 @@ from .engine.layout import Phrase, Place, PlaceKind
 from .engine.moves import Verdict
 from .engine.round_end import RoundEnd
 from .engine.starters import StartAction, StartInfo
+
+
+def plural_forms(words: Callable[[int], str]) -> dict[str, str]:
+    """A count's words for a script, one per plural form of the page's language: CLDR plural
+    category ("one", "few", "many", "other", ...) -> ``words(n)`` for a number ``n`` of that
+    category (``words`` calls ngettext with ``n`` and writes a placeholder where the count
+    goes). The script picks the category of its own count with ``Intl.PluralRules``
+    (static/js/score.js, hand.js), so a count it computes gets the form ngettext would give."""
+    locale = get_locale() or Locale("en")
+    forms: dict[str, str] = {}
+    for n in range(0, 1001):  # every category shows up among the first numbers
+        category = str(locale.plural_form(n))
+        if category not in forms:
+            forms[category] = words(n)
+    return forms
+
 
 _ORDINALS = (
     _l("first"),

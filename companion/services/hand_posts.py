@@ -22,6 +22,7 @@ through :mod:`.round_check` (RULES.md §6, §7).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -41,8 +42,10 @@ from ..mapping import dominoes_of, rules_of
 from ..models import Device, Game, GameAccess, HandPost, HandScore, Round, Seat, utcnow
 from ..text import ascii_whole_number
 from ..vocab import AuditCode, GameStatus, PostStatus, RoundStatus
+from ..words import plural_forms
 from .audit import new_entry
 from .round_check import (
+    MAX_SCORE_DIGITS,
     HandCheck,
     HandEntry,
     HandPart,
@@ -55,7 +58,9 @@ from .round_check import (
     parse_total,
     score_bound,
     score_entry,
+    too_many_points,
     typed_beside_tiles,
+    went_out_scores,
 )
 from .round_plan import RoundPlan, double_name, load_game, plan_round
 from .round_store import Conflict, EnteredBy, save_round
@@ -562,14 +567,7 @@ def _value_from(
                 )
             )
         if total:
-            raise PostRefused(
-                _(
-                    "%(who)s went out, so %(who)s scores %(points)s points, not %(typed)s.",
-                    who=who,
-                    points=0,
-                    typed=total,
-                )
-            )
+            raise PostRefused(went_out_scores(who, 0, total))
         return HandValue(None, None, True)
     parsed, problems = parse_tiles(dominoes_of(game), tiles, who)
     if problems:
@@ -612,11 +610,26 @@ def zero_refusal(game: Game, seat: Seat, double: int) -> str | None:
 
 def beside_refusal() -> str:
     """The words refusing a total typed beside tapped tiles that add up to other points (0 or
-    any), "{points}" and "{typed}" to fill in. The hand page gives them to its script
+    any), as JSON: one per plural form of the language (:func:`companion.words.plural_forms`),
+    "{points}" and "{typed}" to fill in. The hand page gives them to its script
     (static/js/hand.js), which adds up the tapped tiles' points (the picker's, the engine's
-    under the house rules) and refuses that post on the phone before it is sent or kept there
-    to be sent later, as :func:`_value_from` would."""
-    return str(typed_beside_tiles("", "{points}", "{typed}", own=True))
+    under the house rules), picks the form of that sum and refuses that post on the phone
+    before it is sent or kept there to be sent later, as :func:`_value_from` would."""
+    forms = plural_forms(lambda n: typed_beside_tiles("", "{points}", "{typed}", own=True, count=n))
+    return json.dumps(forms, ensure_ascii=False)
+
+
+def over_refusal(game: Game, seat: Seat, double: int) -> str:
+    """The words refusing a typed total above the most a hand may hold in the round with
+    ``double`` ("{typed}" to fill in), that most and the most digits, as JSON (``bound``,
+    ``digits``, ``words``):
+    :func:`_value_from` says them before anything else (typed beside tiles too), and so does
+    the hand page's script (static/js/hand.js), on the phone, before the post is sent or kept
+    there to be sent later."""
+    bound = score_bound(game, double)
+    words = too_many_points(seat.player.name, "{typed}", bound)
+    limits = {"bound": bound, "digits": MAX_SCORE_DIGITS, "words": words}
+    return json.dumps(limits, ensure_ascii=False)
 
 
 def posted_tiles(game: Game, double: int, but: int) -> dict[str, str]:

@@ -122,16 +122,21 @@ def parse_total(text: str, who: str, bound: int) -> tuple[int | None, str | None
     if not ascii_whole_number(text):
         return None, _("%(who)s: type the points as a whole number (digits only).", who=who)
     if len(text) > MAX_SCORE_DIGITS or int(text) > bound:
-        return None, ngettext(
-            "%(who)s: %(text)s is more than any hand could hold in this game (at most "
-            "%(num)s point).",
-            "%(who)s: %(text)s is more than any hand could hold in this game (at most "
-            "%(num)s points).",
-            bound,
-            who=who,
-            text=shortened(text, 12),
-        )
+        return None, too_many_points(who, shortened(text, 12), bound)
     return int(text), None
+
+
+def too_many_points(who: str, text: str, bound: int) -> str:
+    """Why a typed total ``text`` above ``bound`` points (the most a hand may hold, or more
+    digits than :data:`MAX_SCORE_DIGITS`) is refused, in the player's words: the round form's,
+    the post's, and the hand page's script's (static/js/hand.js, "{typed}" to fill in)."""
+    return ngettext(
+        "%(who)s: %(text)s is more than any hand could hold in this game (at most %(num)s point).",
+        "%(who)s: %(text)s is more than any hand could hold in this game (at most %(num)s points).",
+        bound,
+        who=who,
+        text=text,
+    )
 
 
 def parse_tiles(
@@ -253,23 +258,34 @@ def score_entry(
 
 
 def typed_beside_tiles(
-    who: str, points: int | str, typed: int | str, *, own: bool = False
-) -> LazyString:
+    who: str, points: int | str, typed: int | str, *, own: bool = False, count: int | None = None
+) -> str:
     """Why a total typed beside tapped tiles that add up to other ``points`` is refused, in the
-    words of the form the player sees: ``own``, the player's own phone (its hand form; the
-    hand page gives them to static/js/hand.js with "{points}" and "{typed}" to fill in), else
-    the scorekeeper's round form (which names the boxes to clear)."""
+    words of the form the player sees: ``own``, the player's own phone (its hand form: which
+    to clear, the typed total or the tiles), else the scorekeeper's round form (which names
+    the boxes to clear). ``count``: the number that picks the language's plural form when
+    ``points`` is not one (the hand page gives the words to static/js/hand.js with "{points}"
+    and "{typed}" to fill in, one per plural form: :func:`companion.words.plural_forms`)."""
+    n = count if count is not None else int(points)
     if own:
-        return _l(
-            "Your tapped tiles add up to %(points)s points, but you typed %(typed)s. "
-            "Clear one of them.",
+        return ngettext(
+            "Your tapped tiles add up to %(points)s point, but you typed %(typed)s. To post "
+            "%(typed)s, untick the tiles; to post the tiles, empty “%(box)s”.",
+            "Your tapped tiles add up to %(points)s points, but you typed %(typed)s. To post "
+            "%(typed)s, untick the tiles; to post the tiles, empty “%(box)s”.",
+            n,
             points=points,
             typed=typed,
+            box=_("Points left in my hand"),
         )
-    return _l(
+    return ngettext(
+        "%(who)s: the tapped tiles add up to %(points)s point, but %(typed)s was "
+        "typed. To keep %(typed)s, untick %(who)s's tiles under “Tiles”; to keep the "
+        "tiles, empty %(who)s's points box.",
         "%(who)s: the tapped tiles add up to %(points)s points, but %(typed)s was "
         "typed. To keep %(typed)s, untick %(who)s's tiles under “Tiles”; to keep the "
         "tiles, empty %(who)s's points box.",
+        n,
         who=who,
         points=points,
         typed=typed,
@@ -294,8 +310,10 @@ def judge_hand(hand: HandCheck, rules: RoundRules, out_on_double: bool) -> Probl
     if isinstance(result, Problem):
         return result
     if hand.typed is not None and hand.typed != result.points:
-        message = _l(
+        message = ngettext(
+            "%(who)s: the tiles %(tiles)s add up to %(points)s point, not %(typed)s.",
             "%(who)s: the tiles %(tiles)s add up to %(points)s points, not %(typed)s.",
+            result.points,
             who=hand.who,
             tiles=" ".join(str(t) for t in hand.tiles),
             points=result.points,
@@ -330,14 +348,21 @@ def _went_out(
         )
         return Problem(message, HandPart.TILES)
     if hand.typed is not None and hand.typed != result.points:
-        message = _l(
-            "%(who)s went out, so %(who)s scores %(points)s points, not %(typed)s.",
-            who=who,
-            points=result.points,
-            typed=hand.typed,
-        )
-        return Problem(message, HandPart.TOTAL)
+        return Problem(went_out_scores(who, result.points, hand.typed), HandPart.TOTAL)
     return ScoredHand(hand.seat_id, result.points, True, out_on_double, [])
+
+
+def went_out_scores(who: str, points: int, typed: int) -> str:
+    """Why ``typed`` points are refused for ``who``, who went out and so scores ``points``
+    (RULES.md §6), in the player's words: the round form's and the post's."""
+    return ngettext(
+        "%(who)s went out, so %(who)s scores %(points)s point, not %(typed)s.",
+        "%(who)s went out, so %(who)s scores %(points)s points, not %(typed)s.",
+        points,
+        who=who,
+        points=points,
+        typed=typed,
+    )
 
 
 # --- a round as entered, checked as a whole -------------------------------------------------------

@@ -237,6 +237,10 @@ def _hand_context(
         ),
         # and a total typed beside tapped tiles of other points ({points}, {typed}: the script's)
         "beside_refusal": None if live else posts.beside_refusal(),
+        # and a total above the most a hand may hold ({typed}: the script's)
+        "over_refusal": (
+            posts.over_refusal(game, seat, double) if double is not None and not live else None
+        ),
         "outbox_also": None if live else _rematched_hand_page(game),
         # the top bar's Rules link opens the checker under this game's house rules
         "rules_game": game,

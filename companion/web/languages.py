@@ -46,6 +46,7 @@ from wtforms import StringField
 
 from ..access import Role, requires
 from ..config import LANGUAGES
+from ..words import plural_forms
 from . import query
 from .redirects import same_site_path
 
@@ -266,11 +267,8 @@ def plural_words(singular: str, plural: str) -> str:
     The script picks the category with ``Intl.PluralRules`` (static/js/score.js), so a count
     it computes in the browser gets the language's plural form, as ``ngettext`` would give.
     ``singular``/``plural`` are ngettext msgids with ``%(num)s`` for the count."""
-    locale = get_locale() or Locale("en")
-    words: dict[str, str] = {}
-    for n in range(0, 1001):  # every category shows up among the first numbers
-        category = locale.plural_form(n)
-        if category not in words:
-            # ngettext would fill %(num)s with n; the script fills {n} instead
-            words[category] = get_translations().ungettext(singular, plural, n) % {"num": "{n}"}
+    # ngettext would fill %(num)s with n; the script fills {n} instead
+    words = plural_forms(
+        lambda n: get_translations().ungettext(singular, plural, n) % {"num": "{n}"}
+    )
     return json.dumps(words, ensure_ascii=False)

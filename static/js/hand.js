@@ -50,21 +50,53 @@
   // A post the server refuses whatever the connection is refused here at once, in the
   // server's words (round_check's rules for this round, given by the page), online or not:
   // never kept on the phone (static/js/offline.js) to be refused when the connection is back.
-  // With "I went out" not ticked: a typed 0 and no tiles, where the house rules and centre
-  // double refuse it (data-zero; absent where such a 0 stands); a total typed beside tapped
-  // tiles that add up to other points (data-beside, its {points} and {typed} filled in; the
-  // tiles' points are the picker's data-points, the engine's under the house rules).
-  var zero = form.getAttribute("data-zero"), beside = form.getAttribute("data-beside") || "";
-  function refused() {
-    var total = box("total"), hand = handNow(), typed = +hand.total, words = "";
-    if (/^[0-9]+$/.test(hand.total) && !hand.out) {
-      if (hand.tiles.length) {
-        if (typed !== hand.points) { words = beside.replace("{points}", hand.points).replace("{typed}", typed); }
-      } else if (!typed) {
-        words = zero || "";
-      }
+  // A total above the most a hand may hold (data-too-many: that most, the most digits and
+  // the words, {typed} filled in), said first, as the server does, "I went out" ticked or
+  // not. With it not ticked: a typed 0 and no tiles, where the house rules and centre double
+  // refuse it (data-zero; absent where such a 0 stands); a total typed beside tapped tiles
+  // that add up to other points (data-beside: the words per plural form of the language,
+  // {points} and {typed} filled in; the tiles' points are the picker's data-points, the
+  // engine's under the house rules).
+  function json(name) {
+    try { return JSON.parse(form.getAttribute(name)) || {}; } catch (e) { return {}; }
+  }
+  var zero = form.getAttribute("data-zero"), beside = json("data-beside"), over = json("data-too-many");
+  var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
+  function refusal() {
+    var hand = handNow(), typed = +hand.total, words;
+    if (!/^[0-9]+$/.test(hand.total)) { return ""; }
+    if (over.words && (hand.total.length > over.digits || typed > over.bound)) {
+      return over.words.replace("{typed}", hand.total);
     }
+    if (hand.out) { return ""; }
+    if (hand.tiles.length) {
+      if (typed === hand.points) { return ""; }
+      words = (plurals && beside[plurals.select(hand.points)]) || beside.other || "";
+      return words.replace("{points}", hand.points).split("{typed}").join(typed);
+    }
+    return typed ? "" : zero || "";
+  }
+
+  // Said where the server's refusal of a post shows (table/hand.html: under the heading, an
+  // error notice), in the same look, once Post was tapped: a bubble of the browser's vanished
+  // at the next touch and was missed. It follows the typing from then on (gone once the hand
+  // is one the server takes); what was typed stays in the form.
+  var heading = document.querySelector("main h1"), told = false;
+  var note = heading && heading.nextElementSibling;
+  if (note && !note.matches("p.flash.error")) { note = null; }
+  function say(words) {
+    if (!note && words && heading) {
+      note = document.createElement("p");
+      note.className = "flash error";
+      note.setAttribute("role", "alert");
+      heading.parentNode.insertBefore(note, heading.nextSibling);
+    }
+    if (note) { note.textContent = words; note.hidden = !words; }
+  }
+  function refused() {
+    var total = box("total"), words = refusal();
     if (total) { total.setCustomValidity(words); }
+    if (told) { say(words); }
     return !!words;
   }
 
@@ -184,7 +216,10 @@
     // player's language; the server says those)
     if (named) { return; }
     if (refused()) {
-      box("total").reportValidity();
+      told = true;
+      refused();
+      box("total").focus();
+      if (note) { note.scrollIntoView({ block: "nearest" }); }
     } else if ((asking || answer) && !key(handNow())) {
       tapped = true;
       showAnswer();
@@ -195,6 +230,30 @@
     // document), and the next tap is sent (static/js/app.js marks the form as sending)
     ev.preventDefault();
     form.removeAttribute("data-sending");
+  });
+  // "Tap the tiles" that could not fetch the picker (no connection: it comes from the server,
+  // static/js/score.js) says so beside the button, in plain words, and how to post the hand
+  // meanwhile (data-picker-offline), not the page's "Could not reach the server… What is
+  // shown may be out of date" (static/js/app.js): the page is not out of date. Said again
+  // at each tap; gone when the picker comes.
+  form.addEventListener("htmx:sendError", function (ev) {
+    var button = ev.target.closest && ev.target.closest("button.picker-open");
+    if (!button) { return; }
+    ev.stopPropagation();
+    var said = button.nextElementSibling;
+    if (!said || !said.classList.contains("picker-offline")) {
+      said = document.createElement("p");
+      said.className = "flash error picker-offline";
+      said.setAttribute("role", "alert");
+      button.parentNode.insertBefore(said, button.nextSibling);
+    }
+    said.textContent = "";
+    said.textContent = form.getAttribute("data-picker-offline") || "";
+  });
+  document.addEventListener("htmx:load", function () {
+    if (!form.querySelector("button.picker-open")) {
+      form.querySelectorAll(".picker-offline").forEach(function (p) { p.remove(); });
+    }
   });
   // A hand kept on the phone, not sent (static/js/offline.js, "Not sent yet"): the notices of
   // the phone's last post above it ("Hand posted", "This replaced your earlier post") are

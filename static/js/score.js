@@ -108,12 +108,12 @@
       ev.target.querySelectorAll("fieldset.picker input[disabled]").forEach(function (b) { b.disabled = false; });
     }
   }, true);
-  // "Tap the tiles": fetch that hand's picker (htmx GET of a fragment) in place of the button instead
-  // of submitting the form (which, without htmx, shows the page with that picker open). The
-  // form names the fragment's address once (data-picker-url); the page already has the tile
-  // symbols after the first picker, so later ones come without them (?defs=0). The button is
-  // enabled again once the fetch ends, also when a Save on its way drops it (the hands'
-  // hx-sync, templates/games/_round_form.html): the Save's answer may keep this button.
+  // "Tap the tiles": fetch that hand's picker (htmx fragment) for the button (without htmx
+  // the form is sent: the page comes with that picker open). The form names its address
+  // (data-picker-url); after the first picker the tile symbols are there (?defs=0). The
+  // button is enabled again when the fetch ends, failed (rejected with nothing: handled, no
+  // "undefined" logged) or dropped by a Save on its way (the hands' hx-sync,
+  // templates/games/_round_form.html): the Save's answer may keep this button.
   document.addEventListener("click", function (ev) {
     var button = ev.target && ev.target.closest ? ev.target.closest("button.picker-open") : null;
     var form = button && button.form;
@@ -122,9 +122,9 @@
     ev.stopPropagation();
     var url = form.getAttribute("data-picker-url") + "&seat=" + encodeURIComponent(button.value);
     if (document.querySelector("svg.tile-defs")) { url += "&defs=0"; }
+    var on = function () { button.disabled = false; };
     button.disabled = true;
-    window.htmx.ajax("GET", url, { source: button, target: button, swap: "outerHTML" })
-      .finally(function () { button.disabled = false; });
+    window.htmx.ajax("GET", url, { source: button, target: button, swap: "outerHTML" }).then(on, on);
   }, true);
   // Deferred: the page is parsed when this runs. Start now rather than at DOMContentLoaded,
   // which a stalled CDN copy of htmx (deferred after this) can hold up for as long as it stalls.

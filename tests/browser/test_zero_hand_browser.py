@@ -30,6 +30,9 @@ def refused_at_once(phone: Page, typed: str, posts: list[str], words: str = ZERO
     phone.get_by_role("button", name="Post my hand").click()
     expect(box).to_be_focused()
     assert box.evaluate("b => b.validationMessage") == words
+    # said on the page, where the server's refusals show (a bubble vanished and was missed)
+    expect(phone.locator("main > h1 + p.flash.error")).to_have_text(words)
+    expect(box).to_have_value(typed)
     phone.wait_for_timeout(500)  # (a kept entry is drawn at once: none comes)
     expect(phone.locator("#outbox")).to_have_count(0)
     expect(phone.get_by_text("Waiting to be sent")).to_have_count(0)
@@ -103,7 +106,10 @@ def test_a_total_beside_tiles_of_other_points_is_refused_at_once_offline_and_nev
     phone.get_by_role("button", name="Tap the tiles").click()  # the picker comes from the server
     phone.get_by_label("6-4", exact=True).check()
     phone.get_by_label("3-2", exact=True).check()
-    beside = "Your tapped tiles add up to 15 points, but you typed {}. Clear one of them."
+    beside = (
+        "Your tapped tiles add up to 15 points, but you typed {0}. To post {0}, untick the "
+        "tiles; to post the tiles, empty “Points left in my hand”."
+    )
     offline = [(typed, beside.format(int(typed))) for typed in ("0", "00", "12")]
     # their own sum beside them: the tiles, kept as any hand without a connection
     refused_offline_then_posted(phone, live_server, posts, offline, "15")

@@ -4,10 +4,12 @@ fills itself, saving takes the posts, handover moves scorekeeping (issue 10)."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Any
 
 import pytest
+from babel import Locale
 from flask_babel import refresh
 from sqlalchemy import select
 
@@ -271,10 +273,12 @@ def test_a_post_for_a_saved_round_does_not_fill_the_next_rounds_form(client, tab
         f"/g/{game.edit_token}/round",
         data=round_post(game, 6, totals={"Bob": 14, "Cy": 3}, out="Ann"),
     )
-    for fields, shown in (({"total": "20"}, "20"), ({"tiles": ["3-1"]}, "3-1")):
+    # (tapped tiles are said to be tapped, not typed)
+    typed, tapped = "What you typed: 20", "Tiles you tapped: 3-1"
+    for fields, shown in (({"total": "20"}, typed), ({"tiles": ["3-1"]}, tapped)):
         r = post(bob, game, **fields)
         assert r.status_code == 409
-        assert f"What you typed: {shown}" in text(r)
+        assert shown in text(r)
         assert "Round 2: centre 5-5" in text(r)
         form = r.text.split('id="hand-form"', 1)[1].split("</form>", 1)[0]
         assert re.search(r'id="total"[^>]*value=""', form)
@@ -335,18 +339,27 @@ def test_a_post_of_0_without_the_tick_quotes_the_boxs_label_in_every_language(ta
 @pytest.mark.parametrize("lang", ["en", "de", "ru", "cs", "lt", "es"])
 def test_the_hand_form_carries_the_refusal_of_a_total_beside_tiles_in_every_language(table, lang):
     """The words static/js/hand.js refuses a total beside tapped tiles of other points in
-    (data-beside) are the server's in the phone's language, with both numbers to fill in."""
+    (data-beside) are the server's in the phone's language, with both numbers to fill in, one
+    per plural form of the language: the script picks the form of the tiles' sum as
+    Intl.PluralRules (CLDR, as Babel's Locale.plural_form) says, and gets what the server says
+    for 1, 2, 9 and 21 points ("1 point", "2 очка", "21 очко", "9 taškai")."""
     game, phone = table
     bob = phone("Bob")
     assert bob.post("/language", data={"lang": lang, "next": "/"}).status_code == 303
     refresh()
-    r = post(bob, game, total="0", tiles=["5-4"])
-    assert r.status_code == 422
-    beside = re.search(r'data-beside="([^"]+)"', r.text)
-    problem = re.search(r'<p class="flash error" role="alert">([^<]+)</p>', r.text)
-    assert beside and problem
-    words = html.unescape(beside.group(1))
-    assert words.replace("{points}", "9").replace("{typed}", "0") == html.unescape(problem.group(1))
+    for tiles, points in ((["1-0"], 1), (["2-0"], 2), (["5-4"], 9), (["6-5", "6-4"], 21)):
+        r = post(bob, game, total="0", tiles=tiles)
+        assert r.status_code == 422
+        beside = re.search(r'data-beside="([^"]+)"', r.text)
+        problem = re.search(r'<p class="flash error" role="alert">([^<]+)</p>', r.text)
+        assert beside and problem
+        forms = json.loads(html.unescape(beside.group(1)))
+        words = forms[Locale.parse(lang).plural_form(points)]
+        filled = words.replace("{points}", str(points)).replace("{typed}", "0")
+        assert filled == html.unescape(problem.group(1))
+        if lang == "en":
+            unit = "point," if points == 1 else "points,"
+            assert f"add up to {points} {unit} but you typed 0. To post 0, untick" in filled
 
 
 @pytest.mark.parametrize(("rules", "refused"), [({}, True), ({"double_blank_value": 0}, False)])
@@ -372,9 +385,10 @@ def test_the_hand_form_carries_the_refusal_of_a_0_only_where_the_round_refuses_i
     # a total beside tapped tiles of other points (0 or any): refused in every round, its
     # numbers filled in by the script (the tiles' points: the picker's)
     beside = (
-        "Your tapped tiles add up to {points} points, but you typed {typed}. Clear one of them."
+        "Your tapped tiles add up to {points} points, but you typed {typed}. To post {typed}, "
+        "untick the tiles; to post the tiles, empty “Points left in my hand”."
     )
-    assert f'data-beside="{beside}"' in page
+    assert beside in page
     r = post(bob, game, total="0")
     assert r.status_code == (422 if refused else 303)
     if refused:
@@ -459,6 +473,18 @@ def test_a_hand_posted_by_a_phone_that_never_joined_is_refused_in_words_and_show
     )
     assert r.status_code == 403 and r.headers.get(OTHER_SEAT_HEADER) == "1"
     assert "What you typed was not saved: went out" in text(r)
+    # tapped tiles are said to be tapped, not typed ("Введённое тобой" was wrong for them)
+    r = stranger.post(f"/p/{game.share_token}", data={"double": "6", "tiles": ["3-2", "1-0"]})
+    assert r.status_code == 403 and "The tiles you tapped were not saved: 3-2 1-0" in text(r)
+    assert stranger.post("/language", data={"lang": "ru", "next": "/"}).status_code == 303
+    refresh()
+    r = stranger.post(f"/p/{game.share_token}", data={"double": "6", "tiles": ["3-2", "1-0"]})
+    assert "Отмеченные тобой кости не сохранены: 3-2 1-0" in text(r)
+    assert "Введённое тобой" not in text(r)
+    r = stranger.post(f"/p/{game.share_token}", data={"double": "6", "total": "13"})
+    assert "Введённое тобой не сохранено: 13" in text(r)
+    assert stranger.post("/language", data={"lang": "en", "next": "/"}).status_code == 303
+    refresh()
     r = stranger.post(
         f"/p/{game.share_token}/photo/confirm?double=6&seen=0&seat={ids['Bob']}",
         data={"tile": ["3-2", "1-0"]},
