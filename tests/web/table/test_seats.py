@@ -93,16 +93,23 @@ def test_removing_a_phone_makes_a_new_join_link_so_it_cannot_take_the_seat_back(
     assert seated() == 1
 
 
-def test_an_old_join_link_says_it_was_replaced_and_where_the_new_one_is(app, client):
-    """A join link (or QR code) from before the scorekeeper removed a phone said "There is no
-    game at this link": it says the link was replaced and to ask for the new QR code. Only a
-    digest of the old secret is kept: the old link still opens nothing."""
+def bob_freed(app, client):
+    """A game of Ann and Bob kept on ``client``, whose scorekeeper removed Bob's phone from his
+    seat: the game, the join link from before, Bob's phone."""
     game = make_game(("Ann", "Bob"))
     assert client.get(f"/g/{game.edit_token}").status_code == 200
     old_link = game.join_token
     bob = app.test_client()
     bob.post(f"/j/{old_link}", data={"seat": seat_ids(game)["Bob"]})
     client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
+    return game, old_link, bob
+
+
+def test_an_old_join_link_says_it_was_replaced_and_where_the_new_one_is(app, client):
+    """A join link (or QR code) from before the scorekeeper removed a phone said "There is no
+    game at this link": it says the link was replaced and to ask for the new QR code. Only a
+    digest of the old secret is kept: the old link still opens nothing."""
+    game, old_link, bob = bob_freed(app, client)
     late = app.test_client()
     for answer in (late.get(f"/j/{old_link}"), bob.get(f"/j/{old_link}")):
         words = text(answer)
@@ -128,12 +135,7 @@ def test_an_old_join_link_says_what_the_scorekeeper_did(app, client):
     when the scorekeeper only removed a phone from a seat (the new link is a side effect). Each
     case now says what happened: a phone removed from a seat, this very phone removed, the
     seats unlocked; and each says what to do."""
-    game = make_game(("Ann", "Bob"))
-    assert client.get(f"/g/{game.edit_token}").status_code == 200
-    freed_link = game.join_token
-    bob = app.test_client()
-    bob.post(f"/j/{freed_link}", data={"seat": seat_ids(game)["Bob"]})
-    client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
+    game, freed_link, bob = bob_freed(app, client)
     late = app.test_client()
     words = text(late.get(f"/j/{freed_link}"))
     assert "the scorekeeper removed a phone from a seat, and that gives the game a new " in words
@@ -150,8 +152,8 @@ def test_an_old_join_link_says_what_the_scorekeeper_did(app, client):
         assert answer.status_code == 410
         assert "the scorekeeper unlocked the seats with a new join link" in words
         assert "removed" not in words and "scan it and tap your name" in words
-    reasons = db.session.scalars(select(RetiredJoinLink.reason).order_by(RetiredJoinLink.retired_at))
-    assert list(reasons) == ["seat_freed", "seats_unlocked"]
+    kept = select(RetiredJoinLink.reason).order_by(RetiredJoinLink.retired_at)
+    assert list(db.session.scalars(kept)) == ["seat_freed", "seats_unlocked"]
 
 
 def test_a_seat_held_by_an_old_session_says_how_to_get_it_back(app, client):
