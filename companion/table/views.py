@@ -35,9 +35,11 @@ from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import Gone
 
 from .. import access, render_cache
 from ..access import Role, requires
+from ..errors import player_words
 from ..extensions import csrf, db
 from ..ids import parse_id
 from ..mapping import scored_rounds
@@ -78,18 +80,19 @@ def _seat_of(game: Game, text: Any) -> Seat | None:
     return next((s for s in game.seats if s.id == seat_id), None)
 
 
-def _playable(game: Game) -> Game:
-    """The live game of a join link; a finished game's link says so (410) instead."""
-    game = load_game(game)
-    if game.status == GameStatus.FINISHED:
-        abort(
-            410,
-            description=_(
+def _game_over(game: Game) -> Any:
+    """A finished game's join link (410): the game is over, and a hand this phone kept for a
+    seat of it is listed as not counted (templates/table/over.html), not only "Page gone"."""
+    title, words = player_words(
+        Gone(
+            _(
                 "This game is over: there is no hand left to post. The final scoreboard is "
                 "on the scoreboard link."
-            ),
+            )
         )
-    return game
+    )
+    page = render_template("table/over.html", code=410, title=title, description=words, game=game)
+    return page, 410
 
 
 # --- joining -----------------------------------------------------------------------------------
@@ -110,7 +113,9 @@ def join(join_token: str) -> Any:
     rematch = followed_rematch(found)
     if rematch is not None:  # an old QR code rescanned after the rematch: its seats
         return redirect(url_for("table.join", join_token=rematch.join_token), 303)
-    game = _playable(found)
+    game = load_game(found)
+    if game.status == GameStatus.FINISHED:
+        return _game_over(game)
     if request.method == "POST":
         return _take_seat(game, join_token)
     device = access.current_device(create=False)  # a look at the seats makes no device
