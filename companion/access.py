@@ -69,7 +69,7 @@ from .models import (
     new_token,
     utcnow,
 )
-from .vocab import AuditCode
+from .vocab import AuditCode, JoinLinkChange
 from .web.htmx import is_htmx, navigate
 from .web.redact import carries_secret
 
@@ -698,7 +698,7 @@ def free_seat(game: Game, seat_id: int) -> bool:
         return False
     _forget_removal(game, row.device_id)  # (removed twice: one row per phone and game)
     row.role, row.seat_id = str(Grant.REMOVED), None
-    _new_join_secret(game)
+    _new_join_secret(game, JoinLinkChange.SEAT_FREED)
     db.session.commit()
     return True
 
@@ -723,7 +723,7 @@ def lock_seats(game: Game, locked: bool) -> None:
     """Lock (everyone is in: no phone may join) or unlock the seats; unlocking makes a new
     join secret, so a link seen before the lock does not open a seat afterwards."""
     if not locked and game.seats_locked:
-        _new_join_secret(game)
+        _new_join_secret(game, JoinLinkChange.SEATS_UNLOCKED)
     db.session.execute(update(Game).where(Game.id == game.id).values(seats_locked=locked))
     db.session.commit()
     db.session.refresh(game)
@@ -738,16 +738,19 @@ def seats_lock_words(locked: bool) -> str:
     return _("Seats unlocked, with a new join link: phones can join again.")
 
 
-def _new_join_secret(game: Game) -> None:
+def _new_join_secret(game: Game, reason: JoinLinkChange) -> None:
     """Replace ``game``'s join secret; the old one is kept only as a digest
-    (:class:`RetiredJoinLink`), so its link can say it was replaced (the caller commits)."""
+    (:class:`RetiredJoinLink`) with the ``reason``, so its link can say what happened (the
+    caller commits)."""
     old = db.session.scalar(select(Game.join_token).where(Game.id == game.id))
     # a plain UPDATE: the game's version (optimistic locking of its rounds) stays as it is
     db.session.execute(update(Game).where(Game.id == game.id).values(join_token=new_token()))
     if old:
         try:
             with db.session.begin_nested():
-                db.session.add(RetiredJoinLink(digest=_join_digest(old), game_id=game.id))
+                db.session.add(
+                    RetiredJoinLink(digest=_join_digest(old), game_id=game.id, reason=reason)
+                )
         except IntegrityError:
             pass  # (two phones removed at once: both replaced the same secret, kept once)
 
@@ -757,16 +760,14 @@ def _join_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def join_link_replaced(token: str) -> bool:
-    """True when ``token`` is a join secret the scorekeeper replaced (of a game not deleted):
-    its link opens nothing, but can say so and where the new one is."""
-    return (
-        db.session.scalar(
-            select(RetiredJoinLink.game_id)
-            .join(Game, Game.id == RetiredJoinLink.game_id)
-            .where(RetiredJoinLink.digest == _join_digest(token), Game.deleted_at.is_(None))
-        )
-        is not None
+def replaced_join_link(token: str) -> RetiredJoinLink | None:
+    """The record of ``token`` when it is a join secret the scorekeeper replaced (of a game not
+    deleted), or None: its link opens nothing, but can say what happened and where the new one
+    is."""
+    return db.session.scalar(
+        select(RetiredJoinLink)
+        .join(Game, Game.id == RetiredJoinLink.game_id)
+        .where(RetiredJoinLink.digest == _join_digest(token), Game.deleted_at.is_(None))
     )
 
 

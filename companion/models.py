@@ -587,6 +587,9 @@ class RetiredJoinLink(Model):
     digest: Mapped[str] = mapped_column(String(64), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     retired_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: why it was replaced (:class:`~companion.vocab.JoinLinkChange`), so the old link says what
+    #: happened; None for links replaced before it was kept
+    reason: Mapped[str | None] = mapped_column(String(20), default=None)
 
 
 class RateCounter(Model):

@@ -41,6 +41,14 @@ class PostStatus(StrEnum):
     TAKEN = "taken"  # saved into the round
 
 
+class JoinLinkChange(StrEnum):
+    """Why the scorekeeper's join link was replaced (``RetiredJoinLink.reason``): what its old
+    link says when opened again (companion.table.views.replaced_join_link_words)."""
+
+    SEAT_FREED = "seat_freed"  # a phone was removed from its seat: the new link is a side effect
+    SEATS_UNLOCKED = "seats_unlocked"  # the seats were unlocked, with a new link on purpose
+
+
 class EnteredBy(StrEnum):
     """Who entered a saved hand (:attr:`HandScore.entered_by`)."""
 

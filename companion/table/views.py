@@ -32,15 +32,18 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import Gone
 
 from .. import access, render_cache
 from ..access import Role, requires
+from ..errors import player_words
 from ..extensions import csrf, db
 from ..ids import parse_id
 from ..mapping import scored_rounds
-from ..models import Game, HandPost, Round, Seat
+from ..models import Game, HandPost, RetiredJoinLink, Round, Seat
 from ..services import hand_photo
 from ..services import hand_posts as posts
 from ..services.deleted_games import shared_game
@@ -49,7 +52,7 @@ from ..services.handovers import record_handover
 from ..services.rematches import followed_rematch
 from ..services.round_plan import double_name, load_game, picker_tiles, plan_round
 from ..services.scoreboard import board_window, build_board
-from ..vocab import GameStatus, PostStatus
+from ..vocab import GameStatus, JoinLinkChange, PostStatus
 from ..web import hand_photo as photo_page
 from ..web import query
 from ..web.form_fields import ConfirmedTilesForm
@@ -77,18 +80,19 @@ def _seat_of(game: Game, text: Any) -> Seat | None:
     return next((s for s in game.seats if s.id == seat_id), None)
 
 
-def _playable(game: Game) -> Game:
-    """The live game of a join link; a finished game's link says so (410) instead."""
-    game = load_game(game)
-    if game.status == GameStatus.FINISHED:
-        abort(
-            410,
-            description=_(
+def _game_over(game: Game) -> Any:
+    """A finished game's join link (410): the game is over, and a hand this phone kept for a
+    seat of it is listed as not counted (templates/table/over.html), not only "Page gone"."""
+    title, words = player_words(
+        Gone(
+            _(
                 "This game is over: there is no hand left to post. The final scoreboard is "
                 "on the scoreboard link."
-            ),
+            )
         )
-    return game
+    )
+    page = render_template("table/over.html", code=410, title=title, description=words, game=game)
+    return page, 410
 
 
 # --- joining -----------------------------------------------------------------------------------
@@ -101,14 +105,17 @@ def join(join_token: str) -> Any:
     join secret shown on the scorekeeper's screen opens the seats: the share token (public in
     exports and night pages) shows how to join instead, and a POST with it is refused."""
     found = game_for_join(join_token)
-    if found is None and access.join_link_replaced(join_token):
-        abort(410, description=JOIN_LINK_REPLACED)  # (nothing of the game: it opens nothing)
+    retired = access.replaced_join_link(join_token) if found is None else None
+    if retired is not None:  # (nothing of the game: it opens nothing)
+        abort(410, description=replaced_join_link_words(retired))
     if found is None:
         return _join_elsewhere(join_token)
     rematch = followed_rematch(found)
     if rematch is not None:  # an old QR code rescanned after the rematch: its seats
         return redirect(url_for("table.join", join_token=rematch.join_token), 303)
-    game = _playable(found)
+    game = load_game(found)
+    if game.status == GameStatus.FINISHED:
+        return _game_over(game)
     if request.method == "POST":
         return _take_seat(game, join_token)
     device = access.current_device(create=False)  # a look at the seats makes no device
@@ -119,6 +126,7 @@ def join(join_token: str) -> Any:
         phones=access.seat_phones(game),
         mine=access.joined_seat(game, device),
         seats_locked_words=SEATS_LOCKED,
+        free_seat_words=how_to_free_a_seat(),
     )
 
 
@@ -134,16 +142,33 @@ def _take_seat(game: Game, join_token: str) -> Any:
         flash(str(SEATS_LOCKED), "error")
         return back
     except access.SeatTaken:
-        flash(
-            _(
-                "%(who)s's seat is already taken by another phone. If that is wrong, ask "
-                "the scorekeeper to free it.",
-                who=seat.player.name,
-            ),
-            "error",
-        )
+        taken = _("%(who)s's seat is already taken by another phone.", who=seat.player.name)
+        flash(f"{taken} {how_to_free_a_seat()}", "error")
         return back
     return redirect(url_for("table.hand", share_token=game.share_token), 303)
+
+
+def how_to_free_a_seat() -> str:
+    """What a player whose name is taken by another phone is told to do (an old session holds
+    the seat: the phone they used before a rematch, or this one before it lost its saved
+    data), naming the scorekeeper's own button (templates/games/_seat_phones.html). Freeing
+    the seat gives the game a new join link (:func:`companion.access.free_seat`), so the name
+    is tapped again from the new QR code, not from this page."""
+    return _(
+        "Is your name taken, but this is your phone? An old session (the phone you used "
+        "before, or this one before it lost its saved data) still holds your seat. Ask the "
+        "scorekeeper to tap “%(button)s” beside your name, below the scoreboard on the "
+        "scorekeeper's phone. That gives the game a new join link: scan the new QR code, then "
+        "tap your name again.",
+        button=remove_phone_label(),
+    )
+
+
+@bp.app_template_global("remove_phone_label")
+def remove_phone_label() -> str:
+    """The scorekeeper's button that frees a seat (templates/games/_seat_phones.html): one
+    home, so what players are told to ask for is that button's very label."""
+    return _("Remove this phone from the seat")
 
 
 #: what a phone is told when the seats are locked (the join page and a refused tap)
@@ -153,12 +178,44 @@ SEATS_LOCKED = _l(
 )
 
 
-#: what an old join link says once the scorekeeper replaced it (a phone removed from its seat,
-#: the seats unlocked): the secret changed on purpose, the new one is on the scorekeeper's screen
-JOIN_LINK_REPLACED = _l(
-    "This join link was replaced by a new one: the scorekeeper changed it on purpose. Ask "
-    "the scorekeeper to show the new QR code, and scan it."
+#: what an old join link says once the scorekeeper replaced it, by why
+#: (:class:`~companion.vocab.JoinLinkChange`; None: replaced before the reason was kept)
+JOIN_LINK_REPLACED: dict[JoinLinkChange | None, LazyString] = {
+    # removing a phone makes a new link only so that the removed phone cannot take the seat
+    # back first: the scorekeeper did not change the link itself
+    JoinLinkChange.SEAT_FREED: _l(
+        "This join link no longer opens the seats: the scorekeeper removed a phone from a "
+        "seat, and that gives the game a new join link. To join, ask the scorekeeper to show "
+        "the new QR code, scan it and tap your name."
+    ),
+    JoinLinkChange.SEATS_UNLOCKED: _l(
+        "This join link no longer opens the seats: the scorekeeper unlocked the seats with a "
+        "new join link. To join, ask the scorekeeper to show the new QR code, scan it and tap "
+        "your name."
+    ),
+    None: _l(
+        "This join link no longer opens the seats: the scorekeeper removed a phone from a "
+        "seat or unlocked the seats, and either gives the game a new join link. To join, ask "
+        "the scorekeeper to show the new QR code, scan it and tap your name."
+    ),
+}
+
+#: what the old link says to the very phone the scorekeeper removed from its seat
+REMOVED_THIS_PHONE = _l(
+    "The scorekeeper removed this phone from its seat, and that gives the game a new join "
+    "link: this one no longer opens the seats. To play again, ask the scorekeeper to show the "
+    "new QR code, scan it and tap your name."
 )
+
+
+def replaced_join_link_words(retired: RetiredJoinLink) -> str:
+    """What an old join link says: what happened to it (to the phone removed from its seat:
+    that it was) and how to join with the new one."""
+    game = db.session.get(Game, retired.game_id)
+    if retired.reason == JoinLinkChange.SEAT_FREED and game and access.removed_from_seat(game):
+        return str(REMOVED_THIS_PHONE)
+    reason = retired.reason
+    return str(JOIN_LINK_REPLACED[JoinLinkChange(reason) if reason else None])
 
 
 #: what a phone without a seat of the game is told when it opens a hand there (one that lost
@@ -624,13 +681,17 @@ HAND_FIELDS = frozenset({"total", "tiles", "went_out"})
 
 
 def _photo_seat(
-    share_token: str, *, confirming: bool = False
+    share_token: str, *, confirming: bool = False, uploading: bool = False
 ) -> tuple[Game, Seat, int | None] | Any:
     """The joined seat and the coming round's double, or the redirect that replaces the page.
     ``confirming`` (the photo's Confirm): with no round left to play (the last round saved
     while the photo page was open) the double is None instead of the redirect, so the Confirm
-    can still say that its round was saved without it, and with which tiles."""
+    can still say that its round was saved without it, and with which tiles. ``uploading``
+    (a photo sent to be counted) from a phone holding no seat: the page that says so and how
+    to join (403), as for the Confirm, not a redirect that drops the photo unsaid."""
     game, seat = _joined(share_token)
+    if seat is None and uploading and _carried_to(game) is None:
+        return _photo_not_counted(game)
     # A Confirm is never answered with a redirect that saves nothing: the phone's outbox,
     # which may send it long after it was tapped, reads a redirect as saved and lets the
     # tiles go unsaid. Its old game's Confirm is answered about its own round, as the hand
@@ -653,6 +714,25 @@ def _photo_seat(
             return game, seat, None
         return _no_round_to_count(share_token)
     return game, seat, plan.double
+
+
+#: what a photo sent to be counted by a phone holding no seat of the game is told (the photo
+#: is not read: it is the phone's own, nothing of it is kept)
+PHOTO_NOT_COUNTED = _l(
+    "Your photo was not counted and nothing was saved: this phone holds no seat of this game "
+    "now. Join first (see below), then take or choose the photo again."
+)
+
+
+def _photo_not_counted(game: Game) -> Any:
+    """The answer (403) to a photo upload from a phone holding no seat of ``game``: the page of
+    a phone removed from its seat, or the join page saying how to join, told that the photo
+    was not counted. No redirect: the photo page's Back still has the photo chosen."""
+    over = game.status == GameStatus.FINISHED  # no seat to join any more
+    flash(str(NO_ROUND_TO_COUNT if over else PHOTO_NOT_COUNTED), "error")
+    if access.removed_from_seat(game):
+        return make_response(_removed_page(game), 403)
+    return make_response(_how_to_join(game))  # (a POST: 403; a response, never a tuple)
 
 
 NO_ROUND_TO_COUNT = _l("No round is being played now: there is no hand to count.")
@@ -723,7 +803,7 @@ def hand_photo_page(share_token: str) -> Any:
 @csrf.exempt  # checked in uploaded_photo, once the body limit is raised for the photo
 def hand_photo_read(share_token: str) -> Any:
     """Count the pips in my photo and show them marked, to be checked before posting."""
-    found = _photo_seat(share_token)
+    found = _photo_seat(share_token, uploading=True)
     if not isinstance(found, tuple):
         return found
     game, seat, double = found

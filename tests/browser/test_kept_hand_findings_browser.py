@@ -300,3 +300,23 @@ def test_a_hand_still_waiting_when_the_rematch_opens_stays_there_once_refused_as
     assert opened == [], opened  # stayed on the rematch's page: the old one never opened
     assert player.url == rematch
     assert ("Bob", 12) not in hands_posted(app, game["id"])
+
+
+def test_a_finished_games_join_link_lists_the_hand_kept_for_it_as_not_counted(
+    small_phone: Page, live_server
+) -> None:
+    """Bob's 12 for the last round waits on the phone (its session lost); the scorekeeper
+    saves that round: the game is over. Its join link (a QR code scanned again) said "Page
+    gone" and nothing else: it lists the kept hand as not counted, with Forget."""
+    player = small_phone
+    game, other = bobs_last_12_refused_as_stale(player, live_server)
+    assert other_posts(other, game, f"/g/{game['edit']}/round", game["last"]) == 303
+    player.add_init_script(PROMISED)
+    response = player.goto(f"/j/{game['join']}")
+    assert response is not None and response.status == 410
+    expect(player.locator("main")).to_contain_text("This game is over")
+    forgets_it_not_counted(player)
+    assert not player.evaluate("window.promised")
+    width = player.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360, width
+    assert ("Bob", 12) not in hands_posted(live_server.app, game["id"])

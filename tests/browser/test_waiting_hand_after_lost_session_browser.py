@@ -72,9 +72,9 @@ def test_the_join_page_says_whose_hand_waits_on_this_phone_and_how_to_send_it(
     small_phone.goto(f"/j/{table.join}")
     expect(waiting(small_phone).locator(".outbox-state")).to_have_text(
         f"{FOR_BOB} To send it, this phone must join Bob's seat again, which still counts as "
-        "another phone's: ask the scorekeeper to free it, then tap Bob here. It is sent by "
-        "itself then."
-    )
+        "another phone's: ask the scorekeeper to tap “Remove this phone from the seat” beside "
+        "Bob, then scan the new QR code and tap Bob. It is sent by itself then."
+    )  # (freeing the seat makes a new join link: "tap Bob here" led to a replaced link)
     assert posted(live_server, table.id) == []  # nothing posted from the join page
 
     # the scorekeeper freed it: tap Bob, and the hand is posted as typed

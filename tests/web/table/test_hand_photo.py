@@ -13,8 +13,9 @@ import pytest
 from flask_babel import refresh
 from sqlalchemy import select
 
+from companion import access
 from companion.extensions import db
-from companion.models import HandPost, HandScore, Round
+from companion.models import Game, HandPost, HandScore, Round
 from companion.pips.synth import scene
 from tests.web.playkit import add_scored_rounds, make_game, round_post, seat_ids, text
 
@@ -70,13 +71,41 @@ def test_my_hand_links_to_the_photo_page_which_works_without_javascript(table):
     assert "Back to my hand" in photo.text
 
 
+#: what a photo sent by a phone holding no seat of the game is told (table.views)
+PHOTO_NOT_COUNTED = (
+    "Your photo was not counted and nothing was saved: this phone holds no seat of this game "
+    "now. Join first (see below), then take or choose the photo again."
+)
+
+
 def test_a_phone_not_joined_is_sent_to_the_join_page(app, table):
-    game, _ = table
+    """Opening the photo page leads to the join page; a photo sent from a phone holding no
+    seat was redirected there too (its page gone, a notice only): it is answered in place
+    (403), as the hand post and the photo's Confirm are, saying the photo was not counted and
+    how to join; a phone the scorekeeper removed is told that; a game over, that it is over."""
+    game, phone = table
     stranger = app.test_client()
     r = stranger.get(f"/p/{game.share_token}/photo")
     assert r.status_code == 303 and f"/j/{game.share_token}" in r.location
     r = upload(stranger, game, scene([(6, 5)], angle=0.2).data)
-    assert r.status_code == 303 and hand_post(game, "Bob") is None
+    assert r.status_code == 403 and hand_post(game, "Bob") is None
+    words = text(r)
+    assert PHOTO_NOT_COUNTED in words and "To join, scan the QR code" in words
+    assert 'name="seat"' not in r.text
+    bob = phone("Bob")
+    seat = seat_ids(game)["Bob"]
+    with app.test_request_context():  # the scorekeeper's "Remove this phone from the seat"
+        assert access.free_seat(db.session.get(Game, game.id), seat)
+    r = upload(bob, game, scene([(6, 5)], angle=0.2).data)
+    assert r.status_code == 403 and hand_post(game, "Bob") is None
+    words = text(r)
+    assert PHOTO_NOT_COUNTED in words
+    assert "The scorekeeper removed this phone from the seat" in words
+    game.status = "finished"
+    db.session.commit()
+    r = upload(stranger, game, scene([(6, 5)], angle=0.2).data)
+    assert r.status_code == 403 and "No round is being played now" in text(r)
+    assert PHOTO_NOT_COUNTED not in text(r)
 
 
 def test_photo_corrected_and_confirmed_posts_my_hand_with_those_tiles(client, table):

@@ -93,22 +93,29 @@ def test_removing_a_phone_makes_a_new_join_link_so_it_cannot_take_the_seat_back(
     assert seated() == 1
 
 
-def test_an_old_join_link_says_it_was_replaced_and_where_the_new_one_is(app, client):
-    """A join link (or QR code) from before the scorekeeper removed a phone said "There is no
-    game at this link": it says the link was replaced and to ask for the new QR code. Only a
-    digest of the old secret is kept: the old link still opens nothing."""
+def bob_freed(app, client):
+    """A game of Ann and Bob kept on ``client``, whose scorekeeper removed Bob's phone from his
+    seat: the game, the join link from before, Bob's phone."""
     game = make_game(("Ann", "Bob"))
     assert client.get(f"/g/{game.edit_token}").status_code == 200
     old_link = game.join_token
     bob = app.test_client()
     bob.post(f"/j/{old_link}", data={"seat": seat_ids(game)["Bob"]})
     client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
+    return game, old_link, bob
+
+
+def test_an_old_join_link_says_it_was_replaced_and_where_the_new_one_is(app, client):
+    """A join link (or QR code) from before the scorekeeper removed a phone said "There is no
+    game at this link": it says the link was replaced and to ask for the new QR code. Only a
+    digest of the old secret is kept: the old link still opens nothing."""
+    game, old_link, bob = bob_freed(app, client)
     late = app.test_client()
     for answer in (late.get(f"/j/{old_link}"), bob.get(f"/j/{old_link}")):
         words = text(answer)
         assert answer.status_code == 410
-        assert "This join link was replaced by a new one" in words
-        assert "Ask the scorekeeper to show the new QR code" in words
+        assert "no longer opens the seats" in words
+        assert "ask the scorekeeper to show the new QR code, scan it and tap your name" in words
         assert "There is no game at this link" not in words
         assert 'name="seat"' not in answer.text and game.share_token not in answer.text
     assert late.post(f"/j/{old_link}", data={"seat": seat_ids(game)["Ann"]}).status_code == 410
@@ -117,6 +124,68 @@ def test_an_old_join_link_says_it_was_replaced_and_where_the_new_one_is(app, cli
     assert kept == [hashlib.sha256(old_link.encode()).hexdigest()]  # the digest, not the secret
     # a link that never was one still says there is no game
     assert "There is no game at this link" in text(late.get("/j/" + "x" * 22))
+
+
+#: the scorekeeper's button that frees a seat (templates/games/_seat_phones.html)
+REMOVE_BUTTON = "Remove this phone from the seat"
+
+
+def test_an_old_join_link_says_what_the_scorekeeper_did(app, client):
+    """The old link said "replaced by a new one: the scorekeeper changed it on purpose" also
+    when the scorekeeper only removed a phone from a seat (the new link is a side effect). Each
+    case now says what happened: a phone removed from a seat, this very phone removed, the
+    seats unlocked; and each says what to do."""
+    game, freed_link, bob = bob_freed(app, client)
+    late = app.test_client()
+    words = text(late.get(f"/j/{freed_link}"))
+    assert "the scorekeeper removed a phone from a seat, and that gives the game a new " in words
+    assert "changed it on purpose" not in words and "unlocked" not in words
+    words = text(bob.get(f"/j/{freed_link}"))  # the phone removed is told it was
+    assert "The scorekeeper removed this phone from its seat" in words
+    assert "scan it and tap your name" in words
+    unlocked_link = fresh(game).join_token
+    client.post(f"/g/{game.edit_token}/seats/lock", data={"locked": "1"})
+    client.post(f"/g/{game.edit_token}/seats/lock", data={"locked": "0"})
+    for phone in (late, bob):
+        answer = phone.get(f"/j/{unlocked_link}")
+        words = text(answer)
+        assert answer.status_code == 410
+        assert "the scorekeeper unlocked the seats with a new join link" in words
+        assert "removed" not in words and "scan it and tap your name" in words
+    kept = select(RetiredJoinLink.reason).order_by(RetiredJoinLink.retired_at)
+    assert list(db.session.scalars(kept)) == ["seat_freed", "seats_unlocked"]
+
+
+def test_a_seat_held_by_an_old_session_says_how_to_get_it_back(app, client):
+    """A player whose old session holds their seat (a rematch on another phone, a phone that
+    lost its cookie) read only "taken by another phone" beside their name. The join page says
+    what to do, naming the scorekeeper's own button, and those steps get the seat back."""
+    game = make_game(("Ann", "Bob"))
+    keeper_page = client.get(f"/g/{game.edit_token}").text
+    old_session = app.test_client()
+    old_session.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]})
+    bob = app.test_client()  # the same player, the cookie gone
+    words = text(bob.get(f"/j/{game.join_token}"))
+    assert "taken by another phone" in words
+    assert (
+        "Is your name taken, but this is your phone? An old session (the phone you used "
+        "before, or this one before it lost its saved data) still holds your seat. Ask the "
+        f"scorekeeper to tap “{REMOVE_BUTTON}” beside your name, below the scoreboard on the "
+        "scorekeeper's phone. That gives the game a new join link: scan the new QR code, then "
+        "tap your name again."
+    ) in words
+    keeper_page = client.get(f"/g/{game.edit_token}").text
+    assert f">{REMOVE_BUTTON}</button>" in keeper_page  # the very label named
+    # a tap that lost the race to another phone is told the same
+    r = bob.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]})
+    assert f"Ask the scorekeeper to tap “{REMOVE_BUTTON}”" in text(bob.get(r.location))
+    # the phone holding a seat, and a join page with every seat free, are not told it
+    assert "Is your name taken" not in text(old_session.get(f"/j/{game.join_token}"))
+    client.post(f"/g/{game.edit_token}/seats/{seat_ids(game)['Bob']}/free")
+    new_link = fresh(game).join_token
+    assert "Is your name taken" not in text(bob.get(f"/j/{new_link}"))
+    r = bob.post(f"/j/{new_link}", data={"seat": seat_ids(game)["Bob"]})
+    assert r.status_code == 303 and r.location.endswith(f"/p/{game.share_token}")
 
 
 def test_locked_seats_refuse_new_joins_in_words_and_unlocking_makes_a_new_link(app, client):
