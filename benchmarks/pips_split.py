@@ -5,8 +5,8 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 (tests/data/pips_split_fourth.json), ``--fifth``, ``--sixth``,
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
 ``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth``, ``--seventeenth``,
-``--eighteenth``, ``--nineteenth``, ``--twentieth``, ``--twenty-first``, ``--twenty-second``
-and ``--twenty-third`` the later ones.
+``--eighteenth``, ``--nineteenth``, ``--twentieth``, ``--twenty-first``, ``--twenty-second``,
+``--twenty-third`` and ``--twenty-fourth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -269,6 +269,16 @@ LATER_PARTS = {
         "after the twenty-second one (pips_split_twenty_second.json) had measured the "
         "afternoon round's reader (its answers, at 0.5x-3x, compared by place), before any "
         "tuning on it.",
+    ),
+    "--twenty-fourth": LaterPart(
+        "held_out_twenty_fourth",
+        ROOT / "tests" / "data" / "pips_split_twenty_fourth.json",
+        1226,
+        (500_000, 510_000, 150),
+        (510_000, 511_000, 30),
+        "A twenty-fourth held-out part of the photo reader's labelled set, written once right "
+        "after the twenty-third one (pips_split_twenty_third.json) had measured the evening "
+        "round's reader (its answers, at 0.5x-3x, compared by place), before any tuning on it.",
     ),
 }
 

@@ -96,6 +96,10 @@ PARTING = 2.0
 #: How much firmer still two pips run together (a merged pair, too long for one pip) are
 #: looked at: their waist stays above the firmer threshold when a photo was enlarged.
 RUN_TOGETHER = 3.0
+#: The most area (in pips) the wedge of table a corner pip ran into may have, where the two
+#: part at :data:`RUN_TOGETHER` times the threshold (:func:`_pip_and_wedge`): a sliver past
+#: the tile's edge, not a letter of a logo.
+WEDGE = 2.0
 #: A long mark is a bar blurred thick when it keeps this share of its length at the firmer
 #: threshold; a smear of a blurred photo fades to a short stub there.
 STAYS_LONG = 0.85
@@ -107,7 +111,9 @@ STICK_BAND = 1.4
 #: A mark on a would-be tile's face at least this many times longer than thick that reaches
 #: :data:`TO_EDGE` of the way to its outline is a stick or a pen cut off by the tile's edge
 #: (darker than the face there only), not a logo printed on it (:func:`_stick_on_face`).
-STICK_ASPECT = 4.0
+#: 3.5, not 4: a stick that ends on the face leaves a shorter piece there (a 1-0's was 3.8
+#: times longer than thick and vetoed the tile); it must still reach the face's edge.
+STICK_ASPECT = 3.5
 #: How far out, as a share of the distance from a tile's centre to its outline, a stick's
 #: piece on the face reaches: a logo lies well inside the face.
 TO_EDGE = 0.9
@@ -330,11 +336,28 @@ def _blobs(
                 if len(pips) >= 2 and all(_is_pip_shape(b) for b in pips):
                     blobs.extend(pips)
                     continue
+                if oversized and _is_pip_shape(blob) and _pip_and_wedge(pips, biggest_pip):
+                    blobs.extend(pips)  # a corner pip, and the table's wedge it ran into
+                    continue
         stick = divider is not None and blob.length > TILE_LONGER * divider / DIVIDER_SPAN
         if stick and divider is not None and _is_divider(blob):
             blobs.extend(_across_stick(blob, contour, contrast.shape, divider))
         blobs.append(blob)
     return blobs
+
+
+def _pip_and_wedge(parts: list[Blob], biggest_pip: float | None) -> bool:
+    """Whether ``parts``, what a round mark too big for a pip parts into at
+    :data:`RUN_TOGETHER` times the threshold, are one pip (round, of a pip's size) and a
+    wedge of table it ran into (not round, no bigger than :data:`WEDGE` pips): a 5-5's
+    corner pip near its end ran into the light square of a checked cloth past the tile's edge,
+    and the mark, too big for a pip, vetoed the tile as a logo (dropped without a word)."""
+    pips = [b for b in parts if _is_pip_shape(b)]
+    if len(pips) != 1 or len(parts) < 2 or biggest_pip is None:
+        return False
+    pip = pips[0]
+    rest = [b for b in parts if b is not pip]
+    return pip.length <= biggest_pip and all(b.area <= WEDGE * pip.area for b in rest)
 
 
 def _across_stick(

@@ -6,7 +6,8 @@ in a tile not sure, and (2026-12-06) flecks of a tile's shadow at its corners, s
 cloth along a would-be divider, a corner pip run into the table, a checked cloth that set the
 tiles' size, the seam of two tiles side by side, a dark square at a tile's end, a stick
 lying over a tile, two pips run together in an enlarged photo and (2026-12-07) a tile's own
-shadow along its side taken for a logo. Each test failed on the reader before the change it
+shadow along its side taken for a logo, a stick ending on a tile's face and a corner pip run
+into a wedge of table. Each test failed on the reader before the change it
 names."""
 
 from __future__ import annotations
@@ -480,3 +481,27 @@ def test_a_wedge_of_table_in_a_tiles_corner_does_not_drop_it(how):
     assert sorted(t.text for t in reading.read_tiles if t.sure) == (
         ["2-1", "3-0", "6-2"] if how == "x0.5" else ["2-1", "3-0", "4-0", "6-2"]
     )
+
+
+@pytest.mark.parametrize("how", ["", "x0.5", "x2"])
+def test_a_stick_ending_on_a_tiles_face_is_no_logo(how):
+    """A stick lies over a 1-0's blank half and ends on the face: its piece there, from the
+    tile's edge to the stick's end, is 3.8 times longer than thick, under the 4 a stick's
+    piece had to be, so it vetoed the tile as a face-down one's logo and the 1-0 was dropped
+    without a word at every size. A stick ending on a face leaves a shorter piece; the tile
+    is found and asked. The tiles clear of the stick stay sure."""
+    assert asked_and_sure("scene:491053:1200", how) == (
+        ["1-0"],
+        ["1-0", "3-3", "5-1", "6-0", "6-0"],
+    )
+
+
+@pytest.mark.parametrize("how", ["", "x2"])
+def test_a_corner_pip_run_into_a_wedge_of_table_does_not_veto_its_tile(how):
+    """A red 5-5 on a teal checked cloth: a pip near its end ran into the light square past
+    the tile's edge, one round mark too big for a pip, which vetoed the tile as a logo (the
+    5-5 dropped without a word). Three times firmer it parts into a pip and a sliver of
+    table: taken as those, the tile is found, and asked (the pip at its other end ran into
+    the table too and is off the face, so it reads 5-4, never sure). At 0.5x the two do not
+    part, and the tile is still dropped (named in docs/PIPS.md)."""
+    assert asked_and_sure("scene:499713:1200", how) == (["5-4"], ["3-1", "6-1"])
