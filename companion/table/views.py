@@ -478,13 +478,17 @@ def _waits_for_its_seat(seat: Seat) -> str:
     """What the phone's outbox says of a hand typed (or counted from a photo) for ``seat`` on
     every page of a phone that does not hold that seat now (static/js/offline.js): whose it is
     and how to send it, as the join page says it (a page of another seat, or of none, does not
-    know whether the seat still counts as this phone's old session: both are said)."""
+    know whether the seat still counts as this phone's old session: both are said). Freeing
+    it is the scorekeeper's button, named by its very label (:func:`remove_phone_label`), and
+    gives the game a new join link: the new QR code is scanned then, as the join page says."""
     return _(
         "Not sent: kept for %(who)s's seat, which this phone does not hold now. It is never "
         "posted as anyone else's hand. To send it, join %(who)s's seat again: scan the QR code "
-        "on the scorekeeper's phone and tap %(who)s (if that seat still counts as another "
-        "phone's, ask the scorekeeper to free it first). It is sent by itself then.",
+        "on the scorekeeper's phone and tap %(who)s. If that seat still counts as another "
+        "phone's, ask the scorekeeper to tap “%(button)s” beside %(who)s, then scan the new QR "
+        "code and tap %(who)s. It is sent by itself then.",
         who=seat.player.name,
+        button=remove_phone_label(),
     )
 
 

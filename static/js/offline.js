@@ -221,7 +221,7 @@
   }
 
   // Whether ``entry`` was kept on this page, or its form is here: sent with this page's token
-  function ownPage(entry) { return entry.page === location.pathname || !!formFor(entry); }
+  function ownPage(entry) { return entry.page === location.pathname || formFor(entry); }
 
   // Whether the server's answer to an entry says it is saved: the one reading of it. Every
   // saving view answers a redirect (or, asked again, the same answer in words: 2xx); an answer
@@ -231,9 +231,9 @@
   function saved(response) {
     return !has(response, "X-Stale-Form") && (response.type === "opaqueredirect" || (response.status > 199 && response.status < 300));
   }
-  // (whether ``response`` carries the header ``h``)
+  // (the header ``h`` of ``response``, or null: whether it carries it)
   function has(response, h) {
-    return !!(response.getResponseHeader ? response.getResponseHeader(h) : response.headers.get(h));
+    return response.getResponseHeader ? response.getResponseHeader(h) : response.headers.get(h);
   }
 
   // Whether an entry's state (or a send's result) is the server's refusal, kept with its
@@ -398,8 +398,10 @@
     navigator.locks ? navigator.locks.request(STORE, all) : all();
   }
   function sendAll(done) {
+    // (a stale one only from its own page, with the page's fresh token: its own is refused
+    // again, for good, a 400 a load or every RETRY_MS for nothing)
     var queue = load().filter(function (e) {
-      return !refused(e.state) && !inFlight[e.key] && !away(e);
+      return !refused(e.state) && !inFlight[e.key] && !away(e) && (!e.stale || ownPage(e));
     });
     if (!queue.length) { sending = false; return done(); }
     var reload = false;

@@ -28,8 +28,9 @@ KEPT = "() => Object.keys(localStorage).some(k => k.startsWith('cfc-hand-typed:'
 BOBS = (
     "Not sent: kept for Bob's seat, which this phone does not hold now. It is never posted as "
     "anyone else's hand. To send it, join Bob's seat again: scan the QR code on the "
-    "scorekeeper's phone and tap Bob (if that seat still counts as another phone's, ask the "
-    "scorekeeper to free it first). It is sent by itself then."
+    "scorekeeper's phone and tap Bob. If that seat still counts as another phone's, ask the "
+    "scorekeeper to tap “Remove this phone from the seat” beside Bob, then scan the new QR code "
+    "and tap Bob. It is sent by itself then."
 )
 
 

@@ -478,7 +478,7 @@ def test_a_hand_posted_by_a_phone_that_never_joined_is_refused_in_words_and_show
         f"/p/{game.share_token}?seat={ids['Bob']}", data={"double": "6", "went_out": "y"}
     )
     assert r.status_code == 403 and r.headers.get(OTHER_SEAT_HEADER) == "1"
-    assert "What you typed was not saved: went out" in text(r)
+    assert "What this phone sent was not saved: went out" in text(r)
     # tapped tiles are said to be tapped, not typed ("Введённое тобой" was wrong for them)
     r = stranger.post(f"/p/{game.share_token}", data={"double": "6", "tiles": ["3-2", "1-0"]})
     assert r.status_code == 403 and "The tiles you tapped were not saved: 3-2 1-0" in text(r)
