@@ -125,6 +125,8 @@ def test_join_link_of_a_finished_or_deleted_game_says_so(app, table):
     # else): the phone's script reads it for this game's hand page, and asks what is over
     assert 'id="refused-hands"' in r.text and "js/waiting.js" in r.text
     assert f'data-page="/p/{game.share_token}"' in r.text
+    # the words say the final scoreboard is on the scoreboard link: the page links to it
+    assert f'href="/s/{game.share_token}"' in r.text and "See the final scoreboard" in r.text
     r = c.post(f"/j/{game.join_token}", data={"seat": seat_ids(game)["Bob"]})
     assert r.status_code == 410 and "This game is over" in r.text
     game.deleted_at = utcnow()
