@@ -6,9 +6,9 @@ in a tile not sure, and (2026-12-06) flecks of a tile's shadow at its corners, s
 cloth along a would-be divider, a corner pip run into the table, a checked cloth that set the
 tiles' size, the seam of two tiles side by side, a dark square at a tile's end, a stick
 lying over a tile, two pips run together in an enlarged photo and (2026-12-07) a tile's own
-shadow along its side taken for a logo, a stick ending on a tile's face and a corner pip run
-into a wedge of table. Each test failed on the reader before the change it
-names."""
+shadow along its side taken for a logo, a stick ending on a tile's face, a corner pip run
+into a wedge of table and a divider run into the seam of a touching pair. Each test failed
+on the reader before the change it names."""
 
 from __future__ import annotations
 
