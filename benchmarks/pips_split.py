@@ -6,7 +6,7 @@ out (never tuned on). Run once, before tuning; the seed and the rule are in the 
 ``--seventh``, ``--eighth``, ``--ninth``, ``--tenth``, ``--eleventh``, ``--twelfth``,
 ``--thirteenth``, ``--fourteenth``, ``--fifteenth``, ``--sixteenth``, ``--seventeenth``,
 ``--eighteenth``, ``--nineteenth``, ``--twentieth``, ``--twenty-first``, ``--twenty-second``,
-``--twenty-third`` and ``--twenty-fourth`` the later ones.
+``--twenty-third``, ``--twenty-fourth`` and ``--twenty-fifth`` the later ones.
 
 The shared photos and their variations are all development items: the reader was built on
 them. Generated scenes and textures come from seeds never used before this split, drawn
@@ -279,6 +279,17 @@ LATER_PARTS = {
         "A twenty-fourth held-out part of the photo reader's labelled set, written once right "
         "after the twenty-third one (pips_split_twenty_third.json) had measured the evening "
         "round's reader (its answers, at 0.5x-3x, compared by place), before any tuning on it.",
+    ),
+    "--twenty-fifth": LaterPart(
+        "held_out_twenty_fifth",
+        ROOT / "tests" / "data" / "pips_split_twenty_fifth.json",
+        1227,
+        (511_000, 521_000, 150),
+        (521_000, 522_000, 30),
+        "A twenty-fifth held-out part of the photo reader's labelled set, written once right "
+        "after the twenty-fourth one (pips_split_twenty_fourth.json) had measured the late "
+        "evening round's reader (its answers, at 0.5x-3x, compared by place), before any "
+        "tuning on it.",
     ),
 }
 

@@ -96,6 +96,11 @@ PARTING = 2.0
 #: How much firmer still two pips run together (a merged pair, too long for one pip) are
 #: looked at: their waist stays above the firmer threshold when a photo was enlarged.
 RUN_TOGETHER = 3.0
+#: How many times the dividers' length a mark that is neither pip nor bar must be for the
+#: dividers run into it to be looked for at :data:`RUN_TOGETHER` times the threshold
+#: (:func:`_dividers_off_seam`): the seam between two tiles lying side by side is a tile long
+#: (2.5 dividers); a pip run into a divider, or two pips run together, are shorter.
+SEAM_LONGER = 1.5
 #: The most area (in pips) the wedge of table a corner pip ran into may have, where the two
 #: part at :data:`RUN_TOGETHER` times the threshold (:func:`_pip_and_wedge`): a sliver past
 #: the tile's edge, not a letter of a logo.
@@ -315,6 +320,9 @@ def _blobs(
         if not pip_shaped and not _is_divider(blob, MIN_DIVIDER / 2):
             firmer = _marks(contrast, PARTING * level) if firmer is None else firmer
             parts = [b for b, _ in firmer if cv2.pointPolygonTest(contour, (b.x, b.y), False) >= 0]
+            if divider is not None and blob.length >= SEAM_LONGER * divider:
+                firmest = _marks(contrast, RUN_TOGETHER * level) if firmest is None else firmest
+                blobs.extend(_dividers_off_seam(contour, parts, firmest, divider))
             if len(parts) == 1 and blob.length >= ELONGATED * blob.thickness:
                 part = parts[0]
                 if part.length >= STAYS_LONG * blob.length:  # not a blurred smear fading away
@@ -344,6 +352,49 @@ def _blobs(
             blobs.extend(_across_stick(blob, contour, contrast.shape, divider))
         blobs.append(blob)
     return blobs
+
+
+def _dividers_off_seam(
+    contour: np.ndarray,
+    parts: list[Blob],
+    firmest: list[tuple[Blob, np.ndarray]],
+    divider: float,
+) -> list[Blob]:
+    """The dividers that part from the mark ``contour`` only at :data:`RUN_TOGETHER` times the
+    threshold (``firmest``): in a pair of tiles lying long side to long side, a divider that
+    runs into the seam between them (and their shadow along it) is one thin mark with it, a
+    tile long, that stays one at :data:`PARTING` times (``parts``), so no divider was found
+    and the tile was dropped without a word (a 2-0 beside a 5-2). Only pieces of about the
+    dividers' ``divider`` length (pixels, :data:`SAME_SIZE`) count, none where a part at
+    the firmer threshold is one already; two collinear pieces (a divider parted at its
+    centre pin) are joined into one."""
+    low, high = SAME_SIZE[0] * divider, SAME_SIZE[1] * divider
+
+    def sized(b: Blob) -> bool:
+        return _is_divider(b) and low <= b.length <= high
+
+    inside = [
+        b
+        for b, _ in firmest
+        if cv2.pointPolygonTest(contour, (b.x, b.y), False) >= 0
+        and b.length >= MIN_DIVIDER / 2
+        and b.length >= ELONGATED * b.thickness
+    ]
+    found = [b for b in inside if sized(b)]
+    for i, a in enumerate(inside):  # the two pieces of one parted at its centre pin
+        for b in inside[i + 1 :]:
+            if _in_line(a, b) and sized(joined := _join(a, b)):
+                found.append(joined)
+    kept = [b for b in parts if sized(b)]  # found at the firmer threshold already
+    return [b for b in found if all(math.hypot(b.x - k.x, b.y - k.y) > k.length / 2 for k in kept)]
+
+
+def _in_line(a: Blob, b: Blob) -> bool:
+    """Whether two pieces lie along one line (about 10 degrees, within their thickness across):
+    the pieces of one divider, however wide the gap its centre pin left between them."""
+    if abs(math.sin(a.angle - b.angle)) > 0.17:  # about 10 degrees
+        return False
+    return abs(a.along_across(b.x, b.y)[1]) <= 1.5 * max(a.thickness, b.thickness)
 
 
 def _pip_and_wedge(parts: list[Blob], biggest_pip: float | None) -> bool:
@@ -523,11 +574,9 @@ def _joinable_gap(a: Blob, b: Blob) -> float | None:
     """The gap between two collinear pieces of similar length that may be one divider."""
     if max(a.length, b.length) > 1.6 * min(a.length, b.length):
         return None
-    if abs(math.sin(a.angle - b.angle)) > 0.17:  # about 10 degrees
+    if not _in_line(a, b):
         return None
-    along, across = a.along_across(b.x, b.y)
-    if abs(across) > 1.5 * max(a.thickness, b.thickness):
-        return None
+    along, _ = a.along_across(b.x, b.y)
     gap = abs(along) - (a.length + b.length) / 2
     return gap if gap <= 0.5 * min(a.length, b.length) else None
 
