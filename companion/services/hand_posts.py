@@ -61,6 +61,7 @@ from .round_check import (
     too_many_points,
     typed_beside_tiles,
     went_out_scores,
+    went_out_with_tiles,
 )
 from .round_plan import RoundPlan, double_name, load_game, plan_round
 from .round_store import Conflict, EnteredBy, save_round
@@ -560,12 +561,7 @@ def _value_from(
         # a total or tiles beside the tick is refused, never silently dropped: the player
         # may have meant the total (a "went out" post left ticked on a reload)
         if tiles:
-            raise PostRefused(
-                _(
-                    "%(who)s went out, so %(who)s has no tiles left: clear the tapped tiles.",
-                    who=who,
-                )
-            )
+            raise PostRefused(went_out_with_tiles(who))
         if total:
             raise PostRefused(went_out_scores(who, 0, total))
         return HandValue(None, None, True)
@@ -630,6 +626,17 @@ def over_refusal(game: Game, seat: Seat, double: int) -> str:
     words = too_many_points(seat.player.name, "{typed}", bound)
     limits = {"bound": bound, "digits": MAX_SCORE_DIGITS, "words": words}
     return json.dumps(limits, ensure_ascii=False)
+
+
+def out_refusal(seat: Seat) -> str:
+    """The words refusing "I went out" ticked beside a typed total other than 0 (``total``,
+    "{typed}" to fill in: the one who went out scores 0 on the phone, so the plural form is
+    0's) or beside tapped tiles (``tiles``), as JSON: :func:`_value_from`'s. The hand page
+    gives them to its script (static/js/hand.js), which refuses that post on the phone before
+    it is sent or kept there to be sent later."""
+    who = seat.player.name
+    words = {"total": went_out_scores(who, 0, "{typed}"), "tiles": went_out_with_tiles(who)}
+    return json.dumps(words, ensure_ascii=False)
 
 
 def posted_tiles(game: Game, double: int, but: int) -> dict[str, str]:

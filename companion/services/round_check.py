@@ -343,18 +343,23 @@ def _went_out(
             round_double=centre,
         )
     except EngineError:
-        message = _l(
-            "%(who)s went out, so %(who)s has no tiles left: clear the tapped tiles.", who=who
-        )
-        return Problem(message, HandPart.TILES)
+        return Problem(went_out_with_tiles(who), HandPart.TILES)
     if hand.typed is not None and hand.typed != result.points:
         return Problem(went_out_scores(who, result.points, hand.typed), HandPart.TOTAL)
     return ScoredHand(hand.seat_id, result.points, True, out_on_double, [])
 
 
-def went_out_scores(who: str, points: int, typed: int) -> str:
+def went_out_with_tiles(who: str) -> str:
+    """Why tapped tiles are refused beside "went out" for ``who`` (RULES.md §6), in the
+    player's words: the round form's, the post's and the hand page's script's
+    (hand_posts.out_refusal)."""
+    return _("%(who)s went out, so %(who)s has no tiles left: clear the tapped tiles.", who=who)
+
+
+def went_out_scores(who: str, points: int, typed: int | str) -> str:
     """Why ``typed`` points are refused for ``who``, who went out and so scores ``points``
-    (RULES.md §6), in the player's words: the round form's and the post's."""
+    (RULES.md §6), in the player's words: the round form's, the post's and the hand page's
+    script's (``typed`` "{typed}" for it to fill in: hand_posts.out_refusal)."""
     return ngettext(
         "%(who)s went out, so %(who)s scores %(points)s point, not %(typed)s.",
         "%(who)s went out, so %(who)s scores %(points)s points, not %(typed)s.",

@@ -298,6 +298,8 @@ def _hand_context(
         "over_refusal": (
             posts.over_refusal(game, seat, double) if double is not None and not live else None
         ),
+        # and "I went out" beside a total other than 0 or tapped tiles ({typed}: the script's)
+        "out_refusal": None if live else posts.out_refusal(seat),
         "outbox_also": None if live else _rematched_hand_page(game),
         # the top bar's Rules link opens the checker under this game's house rules
         "rules_game": game,

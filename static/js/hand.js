@@ -56,19 +56,26 @@
   // refuse it (data-zero; absent where such a 0 stands); a total typed beside tapped tiles
   // that add up to other points (data-beside: the words per plural form of the language,
   // {points} and {typed} filled in; the tiles' points are the picker's data-points, the
-  // engine's under the house rules).
+  // engine's under the house rules). With it ticked (data-out, the server's order): tapped
+  // tiles (its "tiles"), then a typed total other than 0 (its "total", {typed} filled in).
+  // A total that is no number is left to the server, which says that first.
   function json(name) {
     try { return JSON.parse(form.getAttribute(name)) || {}; } catch (e) { return {}; }
   }
   var zero = form.getAttribute("data-zero"), beside = json("data-beside"), over = json("data-too-many");
+  var out = json("data-out");
   var plurals = window.Intl && Intl.PluralRules ? new Intl.PluralRules(document.documentElement.lang || "en") : null;
   function refusal() {
-    var hand = handNow(), typed = +hand.total, words;
-    if (!/^[0-9]+$/.test(hand.total)) { return ""; }
-    if (over.words && (hand.total.length > over.digits || typed > over.bound)) {
+    var hand = handNow(), typed = +hand.total, number = /^[0-9]+$/.test(hand.total), words;
+    if (hand.total && !number) { return ""; }
+    if (number && over.words && (hand.total.length > over.digits || typed > over.bound)) {
       return over.words.replace("{typed}", hand.total);
     }
-    if (hand.out) { return ""; }
+    if (hand.out) {
+      if (hand.tiles.length) { return out.tiles || ""; }
+      return typed ? (out.total || "").split("{typed}").join(typed) : "";
+    }
+    if (!number) { return ""; }
     if (hand.tiles.length) {
       if (typed === hand.points) { return ""; }
       words = (plurals && beside[plurals.select(hand.points)]) || beside.other || "";

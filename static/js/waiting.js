@@ -65,6 +65,15 @@
     }, done); // (asked again back online)
   }
   window.addEventListener("online", function () { asked = null; });
+  // Back to this page from the browser's back-forward cache (Back tapped while a hand's post
+  // was on its way: the server may have taken it) runs no load, so offline.js made no send
+  // pass since, until its next try (15 s), and the hand was said "not sent yet" meanwhile,
+  // taken or not. The pass offline.js makes when the connection comes back is made now (its
+  // "online" listener: no byte more in offline.js, on the scorekeeper's first visit): a hand
+  // the server took is answered as saved to its key, and leaves.
+  window.addEventListener("pageshow", function (ev) {
+    if (ev.persisted) { window.dispatchEvent(new Event("online")); }
+  });
 
   // The hands that need the player, drawn as their hand page draws them (offline.js draw(),
   // the one home of that grouping: under "Not saved: check these"): those the server refused

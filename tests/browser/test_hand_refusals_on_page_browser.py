@@ -9,6 +9,9 @@
   and which to clear said (the typed total or the tiles);
 * a total above the most a hand may hold, typed beside tiles, got the "add up to" words where
   the server says the limit: the phone says what the server would;
+* "I went out" ticked beside a typed total other than 0, or beside tapped tiles, was kept as
+  "Waiting to be sent" offline and refused only once back online, by the server: the phone
+  refuses it at once, in the server's words (round_check's), kept nowhere, the typing kept;
 * "Tap the tiles" without a connection said "Could not reach the server… What is shown may be
   out of date" and logged "undefined": it says why the tiles cannot come and what to do."""
 
@@ -19,7 +22,12 @@ from playwright.sync_api import Page, expect
 
 from companion.extensions import db
 from companion.models import Game
-from companion.services.round_check import score_bound, too_many_points
+from companion.services.round_check import (
+    score_bound,
+    too_many_points,
+    went_out_scores,
+    went_out_with_tiles,
+)
 from tests.browser.test_languages_browser import choose_language
 from tests.browser.test_seat_typing_browser import hands_posted
 from tests.browser.test_zero_hand_browser import bob_joined
@@ -154,6 +162,55 @@ def test_a_total_above_the_most_a_hand_holds_beside_tiles_gets_the_servers_words
     finally:
         offline(phone, live_server, False)
     assert posts == []
+
+
+def test_went_out_beside_a_total_or_tiles_is_refused_on_the_page_offline(
+    small_phone: Page, live_server
+) -> None:
+    """Offline, Bob ticks "I went out" and types 12: the server's refusal is on the page at
+    once, nothing kept in the outbox, the 12 and the tick in the form; the same with a tile
+    tapped (and no total). It follows the typing: gone at 0 or the tiles unticked, and that
+    went-out post is then kept and sent once the connection is back."""
+    phone = small_phone
+    table, posts = bob_joined(phone, live_server)
+    with live_server.app.test_request_context():
+        total_words = went_out_scores("Bob", 0, 12)
+        tiles_words = str(went_out_with_tiles("Bob"))
+    assert total_words == "Bob went out, so Bob scores 0 points, not 12."
+    phone.get_by_role("button", name="Tap the tiles").click()
+    box, out = phone.get_by_label(BOX), phone.get_by_label("I went out")
+    tile = phone.get_by_label("1-0", exact=True)
+    note = phone.locator(REFUSAL)
+    post = phone.get_by_role("button", name="Post my hand")
+    try:
+        offline(phone, live_server, True)
+        out.check()
+        box.fill("12")
+        post.click()
+        expect(note).to_have_text(total_words)
+        expect(note).to_be_in_viewport()
+        expect(box).to_have_value("12")
+        expect(out).to_be_checked()
+        phone.wait_for_timeout(300)
+        expect(phone.locator("#outbox")).to_have_count(0)
+        box.fill("0")
+        expect(note).to_be_hidden()
+        box.fill("")
+        tile.check()
+        post.click()
+        expect(note).to_have_text(tiles_words)
+        expect(tile).to_be_checked()
+        phone.wait_for_timeout(300)
+        expect(phone.locator("#outbox")).to_have_count(0)
+        assert posts == []
+        tile.uncheck()
+        expect(note).to_be_hidden()
+        post.click()  # "I went out" alone: kept, sent when back online
+        expect(phone.locator("#outbox .outbox-entry")).to_have_attribute("data-state", "waiting")
+    finally:
+        offline(phone, live_server, False)
+    expect(phone.locator(".post-state")).to_contain_text("Posted", timeout=20_000)
+    assert hands_posted(live_server.app, table.id) != []
 
 
 def test_tap_the_tiles_without_a_connection_says_why_in_plain_words(

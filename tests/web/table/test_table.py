@@ -370,6 +370,34 @@ def test_the_hand_form_carries_the_refusal_of_a_total_beside_tiles_in_every_lang
             assert f"add up to {points} {unit} but you typed 0. To post 0, untick" in filled
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "ru", "cs", "lt", "es"])
+def test_the_hand_form_carries_the_refusal_of_went_out_beside_a_total_or_tiles(table, lang):
+    """The words static/js/hand.js refuses "I went out" in (data-out) beside a typed total
+    other than 0 ("total", {typed} to fill in) or beside tapped tiles ("tiles") are the
+    server's, in the phone's language: the phone refused neither, and kept such a post offline
+    to be refused by the server once back online."""
+    game, phone = table
+    bob = phone("Bob")
+    assert bob.post("/language", data={"lang": lang, "next": "/"}).status_code == 303
+    refresh()
+    for fields, part, typed in (
+        ({"total": "12"}, "total", "12"),
+        ({"tiles": ["1-0"]}, "tiles", ""),
+    ):
+        r = post(bob, game, went_out="y", **fields)
+        assert r.status_code == 422
+        out = re.search(r'data-out="([^"]+)"', r.text)
+        problem = re.search(r'<p class="flash error" role="alert">([^<]+)</p>', r.text)
+        assert out and problem
+        words = json.loads(html.unescape(out.group(1)))[part]
+        assert words.replace("{typed}", typed) == html.unescape(problem.group(1))
+        if lang == "en":
+            assert words in (
+                "Bob went out, so Bob scores 0 points, not {typed}.",
+                "Bob went out, so Bob has no tiles left: clear the tapped tiles.",
+            )
+
+
 @pytest.mark.parametrize(("rules", "refused"), [({}, True), ({"double_blank_value": 0}, False)])
 def test_the_hand_form_carries_the_refusal_of_a_0_only_where_the_round_refuses_it(
     app, client, rules, refused
