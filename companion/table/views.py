@@ -81,9 +81,11 @@ def _seat_of(game: Game, text: Any) -> Seat | None:
 
 
 def _game_over(game: Game) -> Any:
-    """A finished game's join link (410): the game is over, and a hand this phone kept for a
-    seat of it is listed as not counted (templates/table/over.html), not only "Page gone"."""
-    title, words = player_words(
+    """A finished game's join link, its current one or an old one (410): the game is over
+    ("Game over", as its hand page and scoreboard say, not "Page gone"), its final scoreboard
+    a tap away, and a hand this phone kept for a seat of it is listed as not counted
+    (templates/table/over.html)."""
+    _title, words = player_words(
         Gone(
             _(
                 "This game is over: there is no hand left to post. The final scoreboard is "
@@ -91,8 +93,20 @@ def _game_over(game: Game) -> Any:
             )
         )
     )
-    page = render_template("table/over.html", code=410, title=title, description=words, game=game)
+    page = render_template(
+        "table/over.html", code=410, title=_("Game over"), description=words, game=game
+    )
     return page, 410
+
+
+def _old_join_link(retired: RetiredJoinLink) -> Any:
+    """An old join link the scorekeeper replaced (410): of a game over since, the game-over
+    page (no seat to join any more, no new QR code to ask for; its kept hands not counted);
+    else what happened to it and how to join with the new one."""
+    game = db.session.get(Game, retired.game_id)
+    if game is not None and load_game(game).status == GameStatus.FINISHED:
+        return _game_over(game)
+    abort(410, description=replaced_join_link_words(retired))
 
 
 # --- joining -----------------------------------------------------------------------------------
@@ -107,7 +121,7 @@ def join(join_token: str) -> Any:
     found = game_for_join(join_token)
     retired = access.replaced_join_link(join_token) if found is None else None
     if retired is not None:  # (nothing of the game: it opens nothing)
-        abort(410, description=replaced_join_link_words(retired))
+        return _old_join_link(retired)
     if found is None:
         return _join_elsewhere(join_token)
     rematch = followed_rematch(found)

@@ -156,6 +156,24 @@ def test_an_old_join_link_says_what_the_scorekeeper_did(app, client):
     assert list(db.session.scalars(kept)) == ["seat_freed", "seats_unlocked"]
 
 
+def test_an_old_join_link_of_a_game_over_since_says_the_game_is_over(app, client):
+    """tester-159: an old join link (a phone removed from a seat) of a game that ended since
+    still sent the player to ask for a new QR code, which no longer exists, and neither
+    linked the final scoreboard nor listed the phone's kept hands. It answers as the game's
+    current join link does: game over, its final scoreboard, the kept hands not counted."""
+    game, freed_link, bob = bob_freed(app, client)
+    fresh(game).status = "finished"
+    db.session.commit()
+    for phone in (app.test_client(), bob):
+        answer = phone.get(f"/j/{freed_link}")
+        words = text(answer)
+        assert answer.status_code == 410
+        assert "Game over" in words and "This game is over" in words
+        assert "new QR code" not in words and "Page gone" not in words
+        assert f'href="/s/{game.share_token}"' in answer.text
+        assert f'data-page="/p/{game.share_token}"' in answer.text  # its kept hands
+
+
 def test_a_seat_held_by_an_old_session_says_how_to_get_it_back(app, client):
     """A player whose old session holds their seat (a rematch on another phone, a phone that
     lost its cookie) read only "taken by another phone" beside their name. The join page says
