@@ -71,7 +71,7 @@ def _kept_headers(exc: HTTPException) -> list[tuple[str, str]]:
     return [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
 
 
-def player_words(exc: HTTPException) -> tuple[str, str]:
+def _player_words(exc: HTTPException) -> tuple[str, str]:
     """The page's title and words: the view's own description when it gave one, else words a
     player reads at the table instead of Werkzeug's stock text ("The requested URL was not
     found on the server...")."""
@@ -143,7 +143,7 @@ def init_error_pages(app: Flask) -> None:
                 }
             }
             return jsonify(body), exc.code, _kept_headers(exc)
-        title, description = player_words(exc)
+        title, description = _player_words(exc)
         page = render_template("error.html", code=exc.code, title=title, description=description)
         return page, exc.code, _kept_headers(exc)
 

@@ -35,11 +35,9 @@ from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
-from werkzeug.exceptions import Gone
 
 from .. import access, render_cache
 from ..access import Role, requires
-from ..errors import player_words
 from ..extensions import csrf, db
 from ..ids import parse_id
 from ..mapping import scored_rounds
@@ -85,13 +83,9 @@ def _game_over(game: Game) -> Any:
     ("Game over", as its hand page and scoreboard say, not "Page gone"), its final scoreboard
     a tap away, and a hand this phone kept for a seat of it is listed as not counted
     (templates/table/over.html)."""
-    _title, words = player_words(
-        Gone(
-            _(
-                "This game is over: there is no hand left to post. The final scoreboard is "
-                "on the scoreboard link."
-            )
-        )
+    words = _(
+        "This game is over: there is no hand left to post. The final scoreboard is on the "
+        "scoreboard link."
     )
     page = render_template(
         "table/over.html", code=410, title=_("Game over"), description=words, game=game
@@ -104,7 +98,7 @@ def _old_join_link(retired: RetiredJoinLink) -> Any:
     page (no seat to join any more, no new QR code to ask for; its kept hands not counted);
     else what happened to it and how to join with the new one."""
     game = db.session.get(Game, retired.game_id)
-    if game is not None and load_game(game).status == GameStatus.FINISHED:
+    if game is not None and game.status == GameStatus.FINISHED:  # (its seats are not needed)
         return _game_over(game)
     abort(410, description=replaced_join_link_words(retired))
 
