@@ -12,6 +12,7 @@ Below the blueprints: any blueprint may import it; it imports only the engine an
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from babel import Locale
@@ -35,12 +36,19 @@ def plural_forms(words: Callable[[int], str]) -> dict[str, str]:
     goes). The script picks the category of its own count with ``Intl.PluralRules``
     (static/js/score.js, hand.js), so a count it computes gets the form ngettext would give."""
     locale = get_locale() or Locale("en")
-    forms: dict[str, str] = {}
+    return {category: words(n) for category, n in _plural_samples(str(locale))}
+
+
+@cache
+def _plural_samples(locale: str) -> tuple[tuple[str, int], ...]:
+    """The first count (0 to 1000) of each plural category of ``locale``, in that order. Worked
+    out once a language: every picker of the scorekeeper's page and every hand page asks (a
+    thousand rule calls each time, some 3.5 ms)."""
+    rule = Locale.parse(locale).plural_form
+    samples: dict[str, int] = {}
     for n in range(0, 1001):  # every category shows up among the first numbers
-        category = str(locale.plural_form(n))
-        if category not in forms:
-            forms[category] = words(n)
-    return forms
+        samples.setdefault(str(rule(n)), n)
+    return tuple(samples.items())
 
 
 _ORDINALS = (
